@@ -1,0 +1,220 @@
+"""Context-plan latency at 1k / 10k / 100k active records in one scope (SQLite).
+
+Prints p50/p95 of ``plan_context`` (retrieval, policy filter, rerank, budget, render and the trace
+write) beside, in the same run and over the same rows:
+- a bare FTS5 top-k query (no scope, no policy, no trace) — the floor governance is measured from;
+- LangGraph's ``InMemoryStore`` vector search with a cheap deterministic 64-d hashing embedder
+  (so the peer pays for similarity over every item, as it does with a real embedder).
+
+Records are written through the governed write path (sensitivity checks, dedupe, evidence), in
+batched transactions. Text is synthetic: sentences drawn from a Zipf-distributed vocabulary, so
+posting-list sizes resemble natural language.
+
+Usage: python benchmarks/plan_latency.py [--sizes 1000,10000,100000] [--queries 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import math
+import random
+import sqlite3
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from userlore import CandidateInput, Userlore
+from sqlalchemy import create_engine
+from sqlalchemy.orm import Session
+
+from userlore.store.retrieval import TermStatistics, fulltext_hits
+from userlore.store.text import fts_phrase, query_terms
+
+SCOPE = "bench-user"
+VOCAB_SIZE = 6000
+
+
+def vocabulary(rng: random.Random) -> list[str]:
+    syllables = ["ka", "lo", "mi", "ren", "tor", "vel", "sa", "pen", "dor", "li", "qua", "zen",
+                 "bro", "fin", "gal", "hem", "jor", "nix", "ost", "pul", "ruv", "sim", "tek", "ul"]
+    words: set[str] = set()
+    while len(words) < VOCAB_SIZE:
+        words.add("".join(rng.choice(syllables) for _ in range(rng.randint(2, 3))))
+    return sorted(words)
+
+
+class TextGen:
+    """Zipf-distributed sentences over a synthetic vocabulary."""
+
+    def __init__(self, seed: int = 7) -> None:
+        self.rng = random.Random(seed)
+        self.words = vocabulary(self.rng)
+        weights = [1.0 / (rank + 1) ** 1.05 for rank in range(len(self.words))]
+        total = sum(weights)
+        self.cum = list(itertools.accumulate(w / total for w in weights))
+
+    def word(self) -> str:
+        x = self.rng.random()
+        lo, hi = 0, len(self.cum) - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.cum[mid] < x:
+                lo = mid + 1
+            else:
+                hi = mid
+        return self.words[lo]
+
+    def sentence(self, n: int) -> str:
+        return " ".join(self.word() for _ in range(n)).capitalize() + "."
+
+
+def percentile(samples: list[float], pct: float) -> float:
+    ordered = sorted(samples)
+    k = max(0, min(len(ordered) - 1, math.ceil(pct / 100 * len(ordered)) - 1))
+    return ordered[k]
+
+
+def timed(fn: Callable[[str], object], queries: list[str], warmup: int = 10) -> dict[str, float]:
+    for q in queries[:warmup]:
+        fn(q)
+    samples = []
+    for q in queries:
+        start = time.perf_counter()
+        fn(q)
+        samples.append((time.perf_counter() - start) * 1000)
+    return {
+        "p50_ms": round(statistics.median(samples), 3),
+        "p95_ms": round(percentile(samples, 95), 3),
+    }
+
+
+def hashing_embedder(texts: list[str]) -> list[list[float]]:
+    """A deterministic 64-d bag-of-words embedding: cheap, but a real vector per item."""
+    out = []
+    for text in texts:
+        vec = [0.0] * 64
+        for token in text.lower().split():
+            h = int.from_bytes(hashlib.blake2b(token.encode(), digest_size=4).digest(), "big")
+            vec[h % 64] += 1.0 if h & 1 else -1.0
+        norm = math.sqrt(sum(v * v for v in vec)) or 1.0
+        out.append([v / norm for v in vec])
+    return out
+
+
+def populate(lore: Userlore, gen: TextGen, n: int) -> list[str]:
+    texts = [gen.sentence(gen.rng.randint(8, 24)) for _ in range(n)]
+    store = lore.store
+    batch = 2000
+    for start in range(0, n, batch):
+        with store.transaction() as session:
+            for text in texts[start : start + batch]:
+                store.govern(session, SCOPE, CandidateInput(kind="note", content=text))
+    # a realistic profile: standing instructions and facets are always eligible
+    for i, (kind, key) in enumerate([("style", "style/format"), ("style", "style/verbosity"),
+                                     ("identity", "identity/role"), ("tooling", "tooling/editor"),
+                                     ("veto", "veto/jest"), ("goal", "goal/ship")]):
+        lore.write(SCOPE, CandidateInput(kind=kind, canonical_key=key, value=f"v{i}",
+                                         content=f"profile fact {i}: {gen.sentence(6)}"))
+    return texts
+
+
+def bare_fts(db_path: Path, k: int, pruned: bool) -> Callable[[str], object]:
+    """A bare FTS5 top-k over the same index: no policy, no rerank, no render, no trace.
+
+    ``pruned=False`` ORs every query term (what a naive BM25 search does); ``pruned=True`` uses
+    the same posting-budget expression as userlore's retrieval stage, so the ratio against it is
+    the cost of governance alone.
+    """
+    conn = sqlite3.connect(db_path)
+    sql = (
+        "SELECT r.id, r.content FROM memory_records_fts f JOIN memory_records r ON r.seq = f.rowid "
+        "WHERE memory_records_fts MATCH ? ORDER BY f.rank LIMIT ?"
+    )
+    stats = TermStatistics()
+    engine = create_engine(f"sqlite:///{db_path}")
+
+    def run(query: str) -> object:
+        phrases = [fts_phrase(SCOPE, t) for t in query_terms(query)]
+        if not phrases:
+            return []
+        if pruned:
+            with Session(engine) as session:
+                return fulltext_hits(session, SCOPE, query, k, stats)
+        return conn.execute(sql, (" OR ".join(phrases), k)).fetchall()
+
+    return run
+
+
+def bench_size(n: int, n_queries: int, with_peer: bool) -> dict[str, object]:
+    gen = TextGen(seed=n)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "bench.db"
+        lore = Userlore.open(f"sqlite:///{db}", config={"memory": {"mode": "auto"}})
+        t0 = time.perf_counter()
+        texts = populate(lore, gen, n)
+        load_s = time.perf_counter() - t0
+        queries = [gen.sentence(gen.rng.randint(3, 8)) for _ in range(n_queries)]
+        k = lore.config.planner.retrieval_k
+        plan = timed(lambda q: lore.plan_context(SCOPE, q, session_key="bench"), queries)
+        bare = timed(bare_fts(db, k, pruned=False), queries)
+        pruned = timed(bare_fts(db, k, pruned=True), queries)
+        sample = lore.plan_context(SCOPE, queries[0])
+        row: dict[str, object] = {
+            "records": n,
+            "write_items_per_s": round(n / load_s),
+            "plan": plan,
+            "bare_fts5_topk": bare,
+            "retrieval_stage_only": pruned,
+            "plan_over_bare_p95": round(plan["p95_ms"] / max(bare["p95_ms"], 1e-6), 2),
+            "plan_over_retrieval_p95": round(plan["p95_ms"] / max(pruned["p95_ms"], 1e-6), 2),
+            "plan_chars_sample": sample.chars,
+        }
+        if with_peer:
+            from langgraph.store.memory import InMemoryStore
+
+            peer = InMemoryStore(index={"dims": 64, "embed": hashing_embedder, "fields": ["text"]})
+            for i, text in enumerate(texts):
+                peer.put(("bench", SCOPE), f"r{i}", {"text": text})
+            peer_q = queries[: max(20, n_queries // 10)] if n >= 100_000 else queries
+            row["langgraph_inmemory_vector"] = timed(
+                lambda q: peer.search(("bench", SCOPE), query=q, limit=k), peer_q, warmup=2
+            )
+        lore.close()
+        return row
+
+
+def summary_line(row: dict[str, object]) -> str:
+    plan, bare = row["plan"], row["bare_fts5_topk"]
+    peer = row.get("langgraph_inmemory_vector") or {}
+    assert isinstance(plan, dict) and isinstance(bare, dict) and isinstance(peer, dict)
+    return (
+        f"{row['records']:>7} records | plan p50 {plan['p50_ms']:7.3f} p95 {plan['p95_ms']:7.3f} ms"
+        f" | bare FTS5 p50 {bare['p50_ms']:7.3f} p95 {bare['p95_ms']:7.3f} ms"
+        f" | plan/bare p95 {row['plan_over_bare_p95']}"
+        f" | retrieval-stage p95 {row['retrieval_stage_only']['p95_ms']:.3f} ms"  # type: ignore[index]
+        f" (plan/retrieval {row['plan_over_retrieval_p95']})"
+        f" | InMemoryStore p50 {peer.get('p50_ms', '-')} p95 {peer.get('p95_ms', '-')} ms"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--no-peer", action="store_true", help="skip LangGraph InMemoryStore")
+    args = parser.parse_args()
+    results = []
+    for n in (int(s) for s in args.sizes.split(",")):
+        row = bench_size(n, args.queries, not args.no_peer)
+        results.append(row)
+        print(summary_line(row), flush=True)
+    print(json.dumps({"plan_latency": results}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""userlore: governed user understanding for LangChain and LangGraph agents."""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from userlore.config import MemoryMode, UserContextConfig
+from userlore.errors import (
+    ConfigError,
+    InvalidInputError,
+    InvalidTransitionError,
+    MemoryDisabledError,
+    PolicyViolationError,
+    RecordNotFoundError,
+    ReviewerOutputError,
+    ScopeError,
+    StorageError,
+    UserloreError,
+)
+from userlore.facade import Userlore
+from userlore.models import (
+    CandidateInput,
+    ContextPlan,
+    Disclosure,
+    Explicitness,
+    MemoryType,
+    ObserveResult,
+    Pipeline,
+    Producer,
+    RecordState,
+    RecordView,
+    Rejection,
+    SelectedRecord,
+    Sensitivity,
+    UserState,
+    WriteAction,
+    WriteOutcome,
+)
+
+try:
+    __version__ = version("userlore")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
+    __version__ = "0.0.0"
+
+__all__ = [
+    "CandidateInput",
+    "ConfigError",
+    "ContextPlan",
+    "Disclosure",
+    "Explicitness",
+    "InvalidInputError",
+    "InvalidTransitionError",
+    "MemoryDisabledError",
+    "MemoryMode",
+    "MemoryType",
+    "ObserveResult",
+    "Pipeline",
+    "PolicyViolationError",
+    "Producer",
+    "RecordNotFoundError",
+    "RecordState",
+    "RecordView",
+    "Rejection",
+    "ReviewerOutputError",
+    "ScopeError",
+    "SelectedRecord",
+    "Sensitivity",
+    "StorageError",
+    "UserContextConfig",
+    "UserState",
+    "Userlore",
+    "UserloreError",
+    "WriteAction",
+    "WriteOutcome",
+    "__version__",
+]

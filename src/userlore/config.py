@@ -1,0 +1,136 @@
+"""User options, mirroring seed 000's ``userContext`` JSON.
+
+The same document a gateway operator writes in JSON loads here unchanged::
+
+    {"userContext": {"memory": {"mode": "confirmWrite", "sources": ["session", "curated"]},
+                     "understanding": {"enabled": true, "reviewIntervalTurns": 10}}}
+
+Unknown keys and bad values raise :class:`~userlore.errors.ConfigError` rather than being
+silently ignored: a typo in a safety setting must not fall back to a default.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic.alias_generators import to_camel
+
+from userlore.errors import ConfigError
+
+__all__ = [
+    "MemoryConfig",
+    "MemoryMode",
+    "PlannerConfig",
+    "UnderstandingConfig",
+    "UserContextConfig",
+]
+
+
+class MemoryMode(StrEnum):
+    """Seed 000 ``memory.mode``: how (and whether) candidates become active."""
+
+    OFF = "off"
+    READ_ONLY = "readOnly"
+    CONFIRM_WRITE = "confirmWrite"
+    AUTO = "auto"
+
+
+class _Options(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True
+    )
+
+
+class MemoryConfig(_Options):
+    """Memory mode and the sources that may feed understanding."""
+
+    mode: MemoryMode = MemoryMode.CONFIRM_WRITE
+    """``off`` writes and reads nothing; ``readOnly`` only reads; ``confirmWrite`` keeps new
+    understanding as candidates until approved; ``auto`` activates policy-passing candidates."""
+    sources: tuple[str, ...] = ("session", "curated")
+    """Which producers may write: ``session`` (conversation turns), ``curated`` (tools and
+    explicit remember calls), ``connected`` (connected knowledge sources)."""
+
+
+class UnderstandingConfig(_Options):
+    """Background review (LLM synthesis) settings."""
+
+    enabled: bool = True
+    """``False`` keeps deterministic explicit extraction only."""
+    adaptive_cadence: bool = True
+    """Slow review down when the inbox is backlogged or acceptance/helpfulness is low."""
+    review_interval_turns: int = Field(default=10, ge=1, le=10_000)
+    """The fastest allowed review cadence, in user turns."""
+    max_history_messages: int = Field(default=80, ge=1, le=10_000)
+    """How many recent messages a review pass may read."""
+    max_duration_ms: int = Field(default=120_000, ge=100, le=3_600_000)
+    """Upper bound on one review pass."""
+
+
+class PlannerConfig(_Options):
+    """Context planner settings."""
+
+    budget_chars: int = Field(default=6_000, ge=200, le=200_000)
+    """Hard character budget of the rendered ``<user-context>`` block, fence included."""
+    retrieval_k: int = Field(default=40, ge=1, le=1_000)
+    """How many full-text hits to consider before policy filtering."""
+    max_record_chars: int = Field(default=600, ge=40, le=10_000)
+    """Longest content rendered for a single record; longer content is truncated."""
+    freshness_half_life_days: float = Field(default=30.0, gt=0, le=36_500)
+    """Half-life of the freshness term in the rerank score."""
+
+
+class UserContextConfig(_Options):
+    """Top-level ``userContext`` options."""
+
+    memory: MemoryConfig = MemoryConfig()
+    understanding: UnderstandingConfig = UnderstandingConfig()
+    planner: PlannerConfig = PlannerConfig()
+    max_content_chars: int = Field(default=4_000, ge=16, le=1_000_000)
+    """Longest content accepted by a write; longer input is refused, not truncated."""
+
+    @property
+    def review_enabled(self) -> bool:
+        """Whether background review runs: on for confirmWrite/auto unless disabled."""
+        return self.understanding.enabled and self.memory.mode in (
+            MemoryMode.CONFIRM_WRITE,
+            MemoryMode.AUTO,
+        )
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> UserContextConfig:
+        """Load from a mapping, accepting either ``{"userContext": {...}}`` or the inner dict."""
+        if not isinstance(data, dict):
+            raise ConfigError(f"config must be a JSON object, got {type(data).__name__}")
+        if "userContext" in data:
+            if set(data) != {"userContext"}:
+                extra = sorted(set(data) - {"userContext"})
+                raise ConfigError(f"unknown top-level config keys: {extra}")
+            data = data["userContext"]
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            raise ConfigError(_describe(exc)) from None
+
+    @classmethod
+    def from_json(cls, path: str | Path) -> UserContextConfig:
+        """Load from a JSON file."""
+        try:
+            raw = json.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"config file {path} is not valid JSON: {exc}") from None
+        return cls.from_dict(raw)
+
+
+def _describe(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"]) or "<root>"
+        parts.append(f"{loc}: {err['msg']}")
+    return "invalid userContext config: " + "; ".join(parts)

@@ -1,0 +1,62 @@
+"""Exception tree.
+
+Developer mistakes (bad arguments, bad config, unknown ids, invalid transitions) and run-time
+failures (storage, reviewer output) share one root, :class:`UserloreError`. Each subclass also
+inherits the builtin that best matches it, so ``except ValueError`` keeps working for callers who
+do not know this library.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ConfigError",
+    "InvalidInputError",
+    "InvalidTransitionError",
+    "MemoryDisabledError",
+    "PolicyViolationError",
+    "RecordNotFoundError",
+    "ReviewerOutputError",
+    "ScopeError",
+    "StorageError",
+    "UserloreError",
+]
+
+
+class UserloreError(Exception):
+    """Root of every error raised by userlore."""
+
+
+class ConfigError(UserloreError, ValueError):
+    """The configuration is malformed: unknown keys, bad values, unreadable file."""
+
+
+class InvalidInputError(UserloreError, ValueError):
+    """An argument is unusable: empty or oversized content, a bad path, a bad kind."""
+
+
+class ScopeError(InvalidInputError):
+    """A scope key is missing or malformed."""
+
+
+class RecordNotFoundError(UserloreError, LookupError):
+    """No record with that id exists in the given scope."""
+
+
+class InvalidTransitionError(UserloreError, ValueError):
+    """The requested lifecycle transition is not allowed from the record's current state."""
+
+
+class PolicyViolationError(UserloreError, ValueError):
+    """A write was refused by the safety policy (secret or regulated content)."""
+
+
+class MemoryDisabledError(UserloreError, RuntimeError):
+    """The memory mode forbids this operation (``off`` or ``readOnly``)."""
+
+
+class StorageError(UserloreError, RuntimeError):
+    """The database failed or holds data this version cannot read."""
+
+
+class ReviewerOutputError(UserloreError, ValueError):
+    """A reviewer model returned output that does not validate, after bounded retries."""

@@ -1,0 +1,268 @@
+"""Domain types shared by every layer.
+
+Enums are ``StrEnum`` so they store as plain text; value objects are frozen dataclasses so a
+record handed to a caller can never be mutated behind the store's back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+__all__ = [
+    "CandidateInput",
+    "ContextPlan",
+    "Disclosure",
+    "Explicitness",
+    "MemoryType",
+    "ObserveResult",
+    "Pipeline",
+    "Producer",
+    "RecordState",
+    "RecordView",
+    "Rejection",
+    "SelectedRecord",
+    "Sensitivity",
+    "UserState",
+    "WriteAction",
+    "WriteOutcome",
+]
+
+
+class MemoryType(StrEnum):
+    """Seed 003 memory types."""
+
+    SEMANTIC = "semantic"
+    EPISODIC = "episodic"
+    PROCEDURAL = "procedural"
+    WORKING = "working"
+    IDENTITY = "identity"
+
+
+class RecordState(StrEnum):
+    """Lifecycle state of a record."""
+
+    CANDIDATE = "candidate"
+    ACTIVE = "active"
+    NEEDS_REVIEW = "needs_review"
+    SUPERSEDED = "superseded"
+    ARCHIVED = "archived"
+    REJECTED = "rejected"
+    DELETED = "deleted"
+
+
+class UserState(StrEnum):
+    """User override on top of the lifecycle (seed 002)."""
+
+    AUTO = "auto"
+    PINNED = "pinned"
+    FORGOTTEN = "forgotten"
+
+
+class Explicitness(StrEnum):
+    EXPLICIT = "explicit"
+    INFERRED = "inferred"
+
+
+class Disclosure(StrEnum):
+    NORMAL = "normal"
+    ASK_BEFORE_REFERENCE = "ask_before_reference"
+    NEVER = "never"
+
+
+class Sensitivity(StrEnum):
+    """Stored sensitivity. Secret and regulated content is never stored, so never appears here."""
+
+    NONE = "none"
+    PERSONAL = "personal"
+    SPECIAL = "special"
+
+
+class Pipeline(StrEnum):
+    USER_UNDERSTANDING = "user_understanding"
+    CONNECTED_KNOWLEDGE = "connected_knowledge"
+
+
+class Producer(StrEnum):
+    """Who proposed a candidate; kept for the acceptance funnel."""
+
+    EXPLICIT = "explicit"
+    REVIEWER = "reviewer"
+    SOURCE = "source"
+    TOOL = "tool"
+    FACET = "facet"
+    USER = "user"
+
+
+class WriteAction(StrEnum):
+    """What the governed write did with one candidate."""
+
+    CREATED = "created"
+    REINFORCED = "reinforced"
+    SUPERSEDING = "superseding"
+    REFUSED = "refused"
+    SKIPPED = "skipped"
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateInput:
+    """A typed candidate proposed by any producer; the only input of the governed write.
+
+    Attributes:
+        kind: Record kind (``instruction``, ``preference``, ``identity``, ``workspace_fact``...).
+        content: Human-readable statement, stored after redaction.
+        canonical_key: Dedupe key such as ``style/verbosity``; ``None`` dedupes by content.
+        value: Optional canonical value for keyed records (``terse``).
+        sensitivity_claim: What the producer says about sensitivity. Informational only: the
+            governed write always runs its own detectors and ignores a lower claim.
+        evidence_text: Text of the evidence turn or item; stored redacted as a source item.
+        source_item_id: An existing source item to link as evidence instead of ``evidence_text``.
+    """
+
+    kind: str
+    content: str
+    canonical_key: str | None = None
+    value: str | None = None
+    memory_type: MemoryType = MemoryType.SEMANTIC
+    path: str = ""
+    explicitness: Explicitness = Explicitness.EXPLICIT
+    confidence: float = 0.8
+    importance: float = 0.5
+    durability: str = "durable"
+    producer: Producer = Producer.EXPLICIT
+    pipeline: Pipeline = Pipeline.USER_UNDERSTANDING
+    sensitivity_claim: str | None = None
+    disclosure: Disclosure = Disclosure.NORMAL
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    conflict_group: str | None = None
+    supersedes_record_id: str | None = None
+    evidence_text: str | None = None
+    source_item_id: str | None = None
+    session_key: str | None = None
+    author_agent_id: str | None = None
+    author_client: str | None = None
+    author_device: str | None = None
+    author_instance: str | None = None
+    thread_id: str | None = None
+    run_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordView:
+    """A read-only view of one stored record."""
+
+    id: str
+    scope: str
+    kind: str
+    content: str
+    canonical_key: str | None
+    value: str | None
+    memory_type: MemoryType
+    path: str
+    state: RecordState
+    user_state: UserState
+    version: int
+    explicitness: Explicitness
+    confidence: float
+    importance: float
+    durability: str
+    disclosure: Disclosure
+    sensitivity: Sensitivity
+    sensitivity_category: str | None
+    pipeline: Pipeline
+    producer: Producer
+    valid_from: datetime | None
+    valid_until: datetime | None
+    review_after: datetime | None
+    supersedes_record_id: str | None
+    conflict_group: str | None
+    stability: float
+    evidence_count: int
+    created_at: datetime
+    updated_at: datetime
+    author_agent_id: str | None = None
+    author_client: str | None = None
+    author_device: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WriteOutcome:
+    """Receipt of one governed write.
+
+    ``record`` is ``None`` when the candidate was refused or skipped; ``reason`` is then a fixed
+    reason code (``secret``, ``regulated``, ``memory_off``, ``read_only``, ``forgotten``...).
+    """
+
+    action: WriteAction
+    record: RecordView | None = None
+    reason: str | None = None
+    superseded_record_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ObserveResult:
+    """What the write path did with one conversation turn."""
+
+    source_item_id: str | None
+    outcomes: tuple[WriteOutcome, ...] = ()
+
+    @property
+    def candidates(self) -> tuple[RecordView, ...]:
+        return tuple(o.record for o in self.outcomes if o.record is not None)
+
+    @property
+    def refused(self) -> tuple[WriteOutcome, ...]:
+        return tuple(o for o in self.outcomes if o.action is WriteAction.REFUSED)
+
+
+@dataclass(frozen=True, slots=True)
+class SelectedRecord:
+    """One record placed into a context plan."""
+
+    id: str
+    version: int
+    section: str
+    score: float
+    chars: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """One candidate the planner dropped, with a fixed reason code."""
+
+    id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ContextPlan:
+    """The read path's answer for one turn: the fenced block plus its trace."""
+
+    text: str
+    selected: tuple[SelectedRecord, ...]
+    rejected: tuple[Rejection, ...]
+    trace_id: str | None
+    chars: int
+    budget: int
+    sections: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def selected_ids(self) -> tuple[str, ...]:
+        return tuple(s.id for s in self.selected)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "selected": [_slots(s) for s in self.selected],
+            "rejected": [_slots(r) for r in self.rejected],
+            "trace_id": self.trace_id,
+            "chars": self.chars,
+            "budget": self.budget,
+        }
+
+
+def _slots(obj: object) -> dict[str, Any]:
+    return {name: getattr(obj, name) for name in getattr(obj, "__slots__", ())}

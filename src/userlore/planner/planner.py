@@ -1,0 +1,318 @@
+"""The context planner (seed 000 ``UserContextPlanner``).
+
+Per turn: retrieve (full text plus the always-eligible profile and standing instructions), apply
+the policy filter, rerank, place records into sections under per-class and character budgets,
+render the fenced block and write a trace naming every selected record (with its version) and a
+reason code for every candidate dropped.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, Row, bindparam, select
+
+from userlore.config import MemoryMode
+from userlore.models import ContextPlan, Explicitness, Rejection, SelectedRecord, UserState
+from userlore.planner.render import BlockBuilder, render_entry
+from userlore.policy.filter import PolicyInput, rejection_reason
+from userlore.store.governed import GovernedStore, validate_scope
+from userlore.store.retrieval import TermStatistics, fulltext_hits
+from userlore.store.schema import MemoryRecord
+
+__all__ = ["CLASS_BUDGETS", "OVERFLOW_POOL", "SECTION_OF_KIND", "ContextPlanner"]
+
+SECTION_OF_KIND: dict[str, str] = {
+    "instruction": "instructions",
+    "style": "instructions",
+    "veto": "instructions",
+    "channel": "instructions",
+    "identity": "profile",
+    "tooling": "profile",
+    "goal": "profile",
+    "preference": "profile",
+    "workspace_fact": "workspace",
+    "daily_note": "notes",
+}
+ALWAYS_ELIGIBLE = tuple(SECTION_OF_KIND.keys() - {"workspace_fact", "daily_note"})
+
+CLASS_BUDGETS: dict[str, int] = {
+    # seed 002 per-class budgets, plus standing instructions and preferences
+    "style": 4,
+    "identity": 4,
+    "tooling": 5,
+    "veto": 3,
+    "goal": 3,
+    "channel": 1,
+    "instruction": 8,
+    "preference": 8,
+}
+OVERFLOW_POOL = 5
+PROFILE_SHARE = 0.6  # instructions + profile may take this share while other sections wait
+PROFILE_LIMIT = 300
+RECENT_NOTES = 3
+
+_COLUMNS = (
+    MemoryRecord.seq,
+    MemoryRecord.id,
+    MemoryRecord.scope,
+    MemoryRecord.kind,
+    MemoryRecord.canonical_key,
+    MemoryRecord.content,
+    MemoryRecord.value,
+    MemoryRecord.state,
+    MemoryRecord.user_state,
+    MemoryRecord.version,
+    MemoryRecord.valid_from,
+    MemoryRecord.valid_until,
+    MemoryRecord.disclosure,
+    MemoryRecord.sensitivity,
+    MemoryRecord.sensitivity_category,
+    MemoryRecord.policy_rev,
+    MemoryRecord.confidence,
+    MemoryRecord.importance,
+    MemoryRecord.explicitness,
+    MemoryRecord.updated_at,
+)
+
+
+_BY_SEQ = select(*_COLUMNS).where(
+    MemoryRecord.seq.in_(bindparam("seqs", expanding=True)),
+    MemoryRecord.scope == bindparam("scope"),
+)
+_PROFILE = (
+    select(*_COLUMNS)
+    .where(
+        MemoryRecord.scope == bindparam("scope"),
+        MemoryRecord.kind.in_(bindparam("kinds", expanding=True)),
+        MemoryRecord.state == "active",
+    )
+    .order_by(MemoryRecord.importance.desc(), MemoryRecord.seq.desc())
+    .limit(PROFILE_LIMIT)
+)
+_NOTES = (
+    select(*_COLUMNS)
+    .where(
+        MemoryRecord.scope == bindparam("scope"),
+        MemoryRecord.kind == "daily_note",
+        MemoryRecord.state == "active",
+    )
+    .order_by(MemoryRecord.valid_from.desc(), MemoryRecord.seq.desc())
+    .limit(RECENT_NOTES)
+)
+
+
+@dataclass(slots=True)
+class _Candidate:
+    policy: PolicyInput
+    id: str
+    kind: str
+    key: str | None
+    version: int
+    confidence: float
+    importance: float
+    explicit: bool
+    pinned: bool
+    updated_at: datetime
+    retrieval: float = 0.0
+    score: float = 0.0
+
+    @property
+    def section(self) -> str:
+        return SECTION_OF_KIND.get(self.kind, "memories")
+
+
+class ContextPlanner:
+    """Builds a :class:`~userlore.models.ContextPlan` for one turn."""
+
+    def __init__(self, store: GovernedStore) -> None:
+        self.store = store
+        self.term_stats = TermStatistics()
+
+    def plan(
+        self, scope: str, query: str, *, session_key: str | None = None, budget: int | None = None
+    ) -> ContextPlan:
+        """Plan the context for ``query``; always writes a trace unless memory is off."""
+        validate_scope(scope)
+        cfg = self.store.config
+        limit = budget if budget is not None else cfg.planner.budget_chars
+        if cfg.memory.mode is MemoryMode.OFF:
+            return ContextPlan("", (), (), None, 0, limit)
+        now = self.store.clock()
+        with self.store.connection() as conn:
+            candidates = self._retrieve(conn, scope, query)
+            consented = self.store._consented(conn, scope)
+            selected, rejected, text, sections = self._select(
+                candidates, scope, now, consented, limit
+            )
+            trace_id = self.store._trace(
+                conn,
+                scope,
+                "plan",
+                session_key=session_key,
+                chars=len(text),
+                payload={
+                    "selected": [
+                        {
+                            "id": s.id,
+                            "v": s.version,
+                            "section": s.section,
+                            "score": round(s.score, 4),
+                        }
+                        for s in selected
+                    ],
+                    "rejected": [{"id": r.id, "reason": r.reason} for r in rejected],
+                    "budget": limit,
+                },
+            )
+        return ContextPlan(
+            text, tuple(selected), tuple(rejected), trace_id, len(text), limit, sections
+        )
+
+    # -- retrieval ----------------------------------------------------------------------------
+
+    def _retrieve(self, conn: Connection, scope: str, query: str) -> list[_Candidate]:
+        cfg = self.store.config.planner
+        hits = fulltext_hits(conn, scope, query, cfg.retrieval_k, self.term_stats)
+        found: dict[int, _Candidate] = {}
+        if hits:
+            best = max(hits.values()) or 1.0
+            for row in conn.execute(_BY_SEQ, {"scope": scope, "seqs": list(hits)}):
+                cand = _candidate(row)
+                cand.retrieval = hits[row.seq] / best
+                found[row.seq] = cand
+        params = {"scope": scope, "kinds": ALWAYS_ELIGIBLE}
+        for stmt in (_PROFILE, _NOTES):
+            for row in conn.execute(stmt, params):
+                if row.seq not in found:
+                    found[row.seq] = _candidate(row)
+        return list(found.values())
+
+    # -- filter, rerank, budget ---------------------------------------------------------------
+
+    def _select(
+        self,
+        candidates: Iterable[_Candidate],
+        scope: str,
+        now: datetime,
+        consented: frozenset[str],
+        limit: int,
+    ) -> tuple[list[SelectedRecord], list[Rejection], str, dict[str, tuple[str, ...]]]:
+        cfg = self.store.config.planner
+        rejected: list[Rejection] = []
+        eligible: list[_Candidate] = []
+        for cand in candidates:
+            reason = rejection_reason(cand.policy, scope=scope, now=now, consented=consented)
+            if reason is not None:
+                rejected.append(Rejection(cand.id, reason))
+                continue
+            cand.score = _score(cand, now, cfg.freshness_half_life_days)
+            eligible.append(cand)
+        eligible.sort(key=lambda c: (-c.score, c.id))
+
+        builder = BlockBuilder(limit)
+        placed: list[_Candidate] = []
+        class_used: dict[str, int] = {}
+        overflow_used = 0
+        dropped: dict[str, str] = {}
+
+        rendered: dict[str, str] = {}
+
+        def entry(c: _Candidate) -> str:
+            if c.id in rendered:
+                return rendered[c.id]
+            dated = c.section in ("memories", "workspace", "notes") and c.policy.valid_from
+            date = c.policy.valid_from.date().isoformat() if dated and c.policy.valid_from else None
+            rendered[c.id] = render_entry(
+                c.id,
+                c.version,
+                c.policy.content,
+                key=c.key,
+                date=date,
+                max_chars=cfg.max_record_chars,
+            )
+            return rendered[c.id]
+
+        def place(c: _Candidate, cap_chars: int) -> str | None:
+            nonlocal overflow_used
+            cap = CLASS_BUDGETS.get(c.kind)
+            used = class_used.get(c.kind, 0)
+            over = cap is not None and used >= cap
+            if over and overflow_used >= OVERFLOW_POOL:
+                return "class_budget"
+            if not builder.try_add(c.section, entry(c), cap_chars):
+                return "budget"
+            class_used[c.kind] = used + 1
+            overflow_used += int(over)
+            placed.append(c)
+            return None
+
+        profile_first = [c for c in eligible if c.section in ("instructions", "profile")]
+        others = [c for c in eligible if c.section not in ("instructions", "profile")]
+        # Profile and instructions go first but may not crowd out relevant memories entirely.
+        profile_cap = int(limit * PROFILE_SHARE) if others else limit
+        waiting: list[_Candidate] = []
+        for cand in profile_first:
+            reason = place(cand, profile_cap)
+            if reason == "budget":
+                waiting.append(cand)
+            elif reason is not None:
+                dropped[cand.id] = reason
+        for cand in (*others, *waiting):
+            reason = place(cand, limit)
+            if reason is not None:
+                dropped[cand.id] = reason
+        rejected.extend(Rejection(cid, reason) for cid, reason in dropped.items())
+        text = builder.render()
+        selected = [
+            SelectedRecord(c.id, c.version, c.section, c.score, len(entry(c))) for c in placed
+        ]
+        sections: dict[str, list[str]] = {}
+        for c in placed:
+            sections.setdefault(c.section, []).append(c.id)
+        return selected, rejected, text, {k: tuple(v) for k, v in sections.items()}
+
+
+def _candidate(r: Row[*tuple[Any, ...]]) -> _Candidate:
+    return _Candidate(
+        policy=PolicyInput(
+            scope=r.scope,
+            state=r.state,
+            user_state=r.user_state,
+            valid_from=r.valid_from,
+            valid_until=r.valid_until,
+            disclosure=r.disclosure,
+            sensitivity=r.sensitivity,
+            sensitivity_category=r.sensitivity_category,
+            policy_rev=r.policy_rev,
+            content=r.content,
+            value=r.value,
+        ),
+        id=r.id,
+        kind=r.kind,
+        key=r.canonical_key,
+        version=r.version,
+        confidence=r.confidence,
+        importance=r.importance,
+        explicit=r.explicitness == Explicitness.EXPLICIT.value,
+        pinned=r.user_state == UserState.PINNED.value,
+        updated_at=r.updated_at,
+    )
+
+
+def _score(c: _Candidate, now: datetime, half_life_days: float) -> float:
+    """Rerank by retrieval score, confidence, importance, explicitness and freshness."""
+    age_days = max(0.0, (now - c.updated_at).total_seconds() / 86_400)
+    fresh = math.exp(-math.log(2) * age_days / half_life_days)
+    score = (
+        0.5 * c.retrieval
+        + 0.15 * c.confidence
+        + 0.15 * c.importance
+        + 0.1 * (1.0 if c.explicit else 0.6)
+        + 0.1 * fresh
+    )
+    return score + (0.5 if c.pinned else 0.0)

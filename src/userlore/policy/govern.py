@@ -1,0 +1,97 @@
+"""The policy half of ``govern``: what a candidate may become, decided from its text alone.
+
+Producers may *claim* a sensitivity; the claim can only raise the outcome, never lower it. A
+reviewer model that labels an API key "harmless" is overruled here, because this function runs its
+own detectors over every text field of every candidate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from userlore.policy.sensitivity import SensitivityLevel, classify
+
+from userlore.models import CandidateInput, Disclosure, Sensitivity
+
+__all__ = ["POLICY_REV", "Assessment", "assess", "assess_text"]
+
+POLICY_REV = 1
+"""Bump when the sensitivity rules change: the planner re-checks records older than this."""
+
+_CLAIM_LEVELS = {
+    "secret": SensitivityLevel.SECRET,
+    "regulated": SensitivityLevel.REGULATED,
+    "special": SensitivityLevel.SPECIAL,
+    "special_category": SensitivityLevel.SPECIAL,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Assessment:
+    """Outcome of the policy check for one candidate or stored text.
+
+    Attributes:
+        refused: ``"secret"`` or ``"regulated"`` when the content may not be stored at all.
+        sensitivity: Stored sensitivity when allowed.
+        category: The special category (``health``...), when there is one.
+        disclosure: ``ask_before_reference`` for special categories.
+    """
+
+    refused: str | None
+    sensitivity: Sensitivity
+    category: str | None
+    disclosure: Disclosure
+
+
+def assess_text(*texts: str | None, claim: str | None = None) -> Assessment:
+    """Assess free text (and an optional producer claim) against the safety contract."""
+    level = SensitivityLevel.NONE
+    categories: list[str] = []
+    for text in texts:
+        if not text:
+            continue
+        report = classify(text)
+        if _rank(report.level) > _rank(level):
+            level = report.level
+        categories.extend(sorted(report.categories))
+    claimed = _CLAIM_LEVELS.get((claim or "").strip().lower())
+    if claimed is not None and _rank(claimed) > _rank(level):
+        level = claimed
+    if level is SensitivityLevel.SECRET:
+        return Assessment("secret", Sensitivity.NONE, None, Disclosure.NEVER)
+    if level is SensitivityLevel.REGULATED:
+        return Assessment("regulated", Sensitivity.NONE, None, Disclosure.NEVER)
+    if level is SensitivityLevel.SPECIAL:
+        category = categories[0] if categories else "unspecified"
+        return Assessment(None, Sensitivity.SPECIAL, category, Disclosure.ASK_BEFORE_REFERENCE)
+    return Assessment(None, Sensitivity.NONE, None, Disclosure.NORMAL)
+
+
+def assess(candidate: CandidateInput) -> Assessment:
+    """Assess every text field of a candidate; the stricter of detector and claim wins."""
+    result = assess_text(
+        candidate.content,
+        candidate.value,
+        candidate.canonical_key,
+        candidate.path,
+        claim=candidate.sensitivity_claim,
+    )
+    if result.refused is None and candidate.disclosure is Disclosure.NEVER:
+        return Assessment(None, result.sensitivity, result.category, Disclosure.NEVER)
+    if result.refused is None and candidate.disclosure is Disclosure.ASK_BEFORE_REFERENCE:
+        return Assessment(
+            None, result.sensitivity, result.category, Disclosure.ASK_BEFORE_REFERENCE
+        )
+    return result
+
+
+_ORDER = {
+    SensitivityLevel.NONE: 0,
+    SensitivityLevel.SPECIAL: 1,
+    SensitivityLevel.REGULATED: 2,
+    SensitivityLevel.SECRET: 3,
+}
+
+
+def _rank(level: SensitivityLevel) -> int:
+    return _ORDER[level]

@@ -1,0 +1,118 @@
+"""Engine creation and schema migrations.
+
+The embedded default is one SQLite file in WAL mode under the user's data directory. ``setup``
+applies the versioned Alembic migrations shipped in the package, recording the schema version in
+``alembic_version``; a database written by an older version upgrades in place.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from platformdirs import user_data_dir
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.pool import StaticPool
+
+from userlore.errors import ConfigError, StorageError
+
+__all__ = [
+    "create_store_engine",
+    "current_revision",
+    "default_database_url",
+    "head_revision",
+    "setup",
+]
+
+_MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def default_database_url() -> str:
+    """The embedded default: ``<user data dir>/userlore/userlore.db``."""
+    folder = Path(user_data_dir("userlore", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'userlore.db'}"
+
+
+def create_store_engine(url: str) -> Engine:
+    """Create an engine with the pragmas the store relies on.
+
+    Raises:
+        ConfigError: the URL cannot be parsed or names an unknown dialect.
+    """
+    try:
+        parsed = make_url(url)
+    except ArgumentError as exc:
+        raise ConfigError(f"invalid database URL: {exc}") from None
+    kwargs: dict[str, Any] = {}
+    if parsed.get_backend_name() == "sqlite":
+        memory = parsed.database in (None, "", ":memory:")
+        # One shared connection keeps an in-memory database alive across sessions.
+        if memory:
+            kwargs["poolclass"] = StaticPool
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    try:
+        engine = create_engine(parsed, **kwargs)
+    except (ArgumentError, ImportError) as exc:
+        raise ConfigError(f"cannot use database URL {parsed!r}: {exc}") from None
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+def _alembic_config(connection: Any) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(_MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def head_revision() -> str:
+    """The schema version this code writes."""
+    head = ScriptDirectory(str(_MIGRATIONS)).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The schema version recorded in the database, ``None`` when it is empty."""
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def setup(engine: Engine) -> str:
+    """Apply pending migrations; return the schema version now recorded.
+
+    Raises:
+        StorageError: the database is unreachable or was written by a newer userlore.
+    """
+    try:
+        current = current_revision(engine)
+        head = head_revision()
+        if current == head:
+            return head
+        known = {s.revision for s in ScriptDirectory(str(_MIGRATIONS)).walk_revisions()}
+        if current is not None and current not in known:
+            raise StorageError(
+                f"database schema {current!r} is newer than this userlore (knows up to {head!r})"
+            )
+        with engine.begin() as conn:
+            command.upgrade(_alembic_config(conn), "head")
+    except OperationalError as exc:
+        raise StorageError(f"cannot migrate database: {exc.orig}") from None
+    return head

@@ -1,0 +1,1081 @@
+"""The governed store: the one write API every producer goes through, and the lifecycle.
+
+Each public method is one transaction: it either completes or leaves the database unchanged.
+Secret and regulated content is refused before any row is written; evidence is stored redacted;
+candidates are deduplicated by canonical key (or normalized content) within a scope; a new value
+for a key supersedes the old one as a new version instead of overwriting it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import re
+import threading
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, Engine, func, insert, or_, select
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from userlore.config import MemoryMode, UserContextConfig
+from userlore.errors import (
+    InvalidInputError,
+    InvalidTransitionError,
+    MemoryDisabledError,
+    PolicyViolationError,
+    RecordNotFoundError,
+    ScopeError,
+    StorageError,
+)
+from userlore.models import (
+    CandidateInput,
+    Disclosure,
+    Explicitness,
+    MemoryType,
+    Pipeline,
+    Producer,
+    RecordState,
+    RecordView,
+    Sensitivity,
+    UserState,
+    WriteAction,
+    WriteOutcome,
+)
+from userlore.policy.govern import POLICY_REV, assess
+from userlore.policy.sensitivity import redact
+from userlore.store.schema import (
+    ConsentGrant,
+    KnowledgeSourceItem,
+    MemoryEvidence,
+    MemoryRecord,
+    MemoryRecordVersion,
+    MemoryRelation,
+    MemoryTraceEvent,
+    ReviewDecision,
+)
+from userlore.store.text import content_key, normalize_value, search_text
+
+__all__ = ["Clock", "GovernedStore", "IdFactory", "VersionView", "record_view", "validate_scope"]
+
+Clock = Callable[[], datetime]
+IdFactory = Callable[[str], str]
+
+_SCOPE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@/+-]{0,199}")
+_PATH = re.compile(r"(?:[\w-][\w.-]*(?:/[\w-][\w.-]*)*)?", re.UNICODE)
+_KIND = re.compile(r"[a-z][a-z0-9_]{0,39}")
+LIVE_STATES = (RecordState.CANDIDATE, RecordState.ACTIVE, RecordState.NEEDS_REVIEW)
+
+# Allowed lifecycle moves; ``deleted`` is left only by ``restore``.
+_TRANSITIONS: dict[RecordState, frozenset[RecordState]] = {
+    RecordState.CANDIDATE: frozenset(
+        {RecordState.ACTIVE, RecordState.REJECTED, RecordState.DELETED, RecordState.ARCHIVED}
+    ),
+    RecordState.ACTIVE: frozenset(
+        {RecordState.NEEDS_REVIEW, RecordState.ARCHIVED, RecordState.DELETED}
+    ),
+    RecordState.NEEDS_REVIEW: frozenset(
+        {RecordState.ACTIVE, RecordState.ARCHIVED, RecordState.DELETED}
+    ),
+    RecordState.ARCHIVED: frozenset({RecordState.DELETED}),
+    RecordState.SUPERSEDED: frozenset({RecordState.DELETED}),
+    RecordState.REJECTED: frozenset({RecordState.DELETED}),
+    RecordState.DELETED: frozenset(),
+}
+
+_PRODUCER_SOURCE = {
+    Producer.EXPLICIT: "session",
+    Producer.REVIEWER: "session",
+    Producer.FACET: "session",
+    Producer.TOOL: "curated",
+    Producer.USER: "curated",
+    Producer.SOURCE: "connected",
+}
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _new_id(prefix: str) -> str:
+    return f"{prefix}_{uuid.uuid4().hex[:24]}"
+
+
+def validate_scope(scope: str) -> str:
+    """Return ``scope`` if it is a well-formed scope key.
+
+    Raises:
+        ScopeError: empty, too long, or with characters outside ``[A-Za-z0-9_.:@/+-]``.
+    """
+    if not isinstance(scope, str) or not _SCOPE.fullmatch(scope):
+        raise ScopeError(
+            f"invalid scope {scope!r}: use 1-200 characters from A-Z a-z 0-9 _ . : @ / + -"
+        )
+    return scope
+
+
+def record_view(row: MemoryRecord) -> RecordView:
+    """Freeze an ORM row into the public read-only view."""
+    return RecordView(
+        id=row.id,
+        scope=row.scope,
+        kind=row.kind,
+        content=row.content,
+        canonical_key=row.canonical_key,
+        value=row.value,
+        memory_type=MemoryType(row.memory_type),
+        path=row.path,
+        state=RecordState(row.state),
+        user_state=UserState(row.user_state),
+        version=row.version,
+        explicitness=Explicitness(row.explicitness),
+        confidence=row.confidence,
+        importance=row.importance,
+        durability=row.durability,
+        disclosure=Disclosure(row.disclosure),
+        sensitivity=Sensitivity(row.sensitivity),
+        sensitivity_category=row.sensitivity_category,
+        pipeline=Pipeline(row.pipeline),
+        producer=Producer(row.producer),
+        valid_from=row.valid_from,
+        valid_until=row.valid_until,
+        review_after=row.review_after,
+        supersedes_record_id=row.supersedes_record_id,
+        conflict_group=row.conflict_group,
+        stability=row.stability,
+        evidence_count=row.evidence_count,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        author_agent_id=row.author_agent_id,
+        author_client=row.author_client,
+        author_device=row.author_device,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class VersionView:
+    """One immutable version snapshot; ``live`` is false once a newer version exists."""
+
+    record_id: str
+    version: int
+    parent_version: int | None
+    content: str
+    value: str | None
+    diff: str | None
+    live: bool
+    created_at: datetime
+    author_agent_id: str | None
+    author_client: str | None
+    author_device: str | None
+    author_instance: str | None
+
+
+class GovernedStore:
+    """Governed writes, lifecycle transitions, consent and traces over one database."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        config: UserContextConfig,
+        *,
+        clock: Clock | None = None,
+        ids: IdFactory | None = None,
+    ) -> None:
+        self.engine = engine
+        self.config = config
+        self.clock: Clock = clock or _utcnow
+        self.new_id: IdFactory = ids or _new_id
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+        # An in-memory SQLite database is one shared connection: serialize access to it.
+        self._lock: threading.RLock | None = (
+            threading.RLock()
+            if engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
+            else None
+        )
+
+    # -- transactions -------------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """One unit of work: committed on success, rolled back entirely on any error."""
+        if self._lock is not None:
+            self._lock.acquire()
+        try:
+            with self._sessions() as session, session.begin():
+                yield session
+        except OperationalError as exc:
+            raise StorageError(f"database error: {exc.orig}") from None
+        finally:
+            if self._lock is not None:
+                self._lock.release()
+
+    @contextmanager
+    def connection(self) -> Iterator[Connection]:
+        """A Core connection in one transaction, for the read path's hot loop (no ORM)."""
+        if self._lock is not None:
+            self._lock.acquire()
+        try:
+            with self.engine.begin() as conn:
+                yield conn
+        except OperationalError as exc:
+            raise StorageError(f"database error: {exc.orig}") from None
+        finally:
+            if self._lock is not None:
+                self._lock.release()
+
+    # -- source items (evidence) --------------------------------------------------------------
+
+    def add_source_item(
+        self,
+        session: Session,
+        *,
+        scope: str,
+        source_instance_id: str,
+        external_id: str,
+        text: str,
+        pipeline: Pipeline = Pipeline.USER_UNDERSTANDING,
+        title: str | None = None,
+        meta: dict[str, Any] | None = None,
+        occurred_at: datetime | None = None,
+        synthesis_state: str = "done",
+    ) -> KnowledgeSourceItem:
+        """Store (or find) one redacted, content-addressed evidence item."""
+        now = self.clock()
+        clean = redact(text)
+        blocked = clean != text
+        digest = hashlib.sha256(clean.encode("utf-8")).hexdigest()
+        existing = session.scalars(
+            select(KnowledgeSourceItem).where(
+                KnowledgeSourceItem.source_instance_id == source_instance_id,
+                KnowledgeSourceItem.external_id == external_id,
+            )
+        ).one_or_none()
+        if existing is not None:
+            if existing.scope != scope:
+                raise ScopeError("source instance belongs to another scope")
+            if existing.content_hash != digest:
+                existing.text, existing.content_hash, existing.updated_at = clean, digest, now
+            return existing
+        item = KnowledgeSourceItem(
+            id=self.new_id("src"),
+            scope=scope,
+            source_instance_id=source_instance_id,
+            external_id=external_id,
+            content_hash=digest,
+            title=redact(title) if title else None,
+            text=clean,
+            meta=meta or {},
+            occurred_at=occurred_at or now,
+            pipeline=pipeline.value,
+            blocked=blocked,
+            synthesis_state=synthesis_state,
+            synthesis_attempts=0,
+            created_at=now,
+            updated_at=now,
+        )
+        session.add(item)
+        session.flush()
+        return item
+
+    # -- the governed write -------------------------------------------------------------------
+
+    def write(self, scope: str, candidate: CandidateInput) -> WriteOutcome:
+        """Govern one candidate in its own transaction."""
+        with self.transaction() as session:
+            return self.govern(session, scope, candidate)
+
+    def govern(self, session: Session, scope: str, candidate: CandidateInput) -> WriteOutcome:
+        """Sensitivity, dedupe, evidence and promotion for one candidate, inside ``session``.
+
+        Raises:
+            InvalidInputError: empty or oversized content, bad kind or path.
+        """
+        validate_scope(scope)
+        self._validate_candidate(candidate)
+        mode = self.config.memory.mode
+        if mode is MemoryMode.OFF:
+            return WriteOutcome(WriteAction.SKIPPED, reason="memory_off")
+        if mode is MemoryMode.READ_ONLY:
+            return WriteOutcome(WriteAction.SKIPPED, reason="read_only")
+        if _PRODUCER_SOURCE[candidate.producer] not in self.config.memory.sources:
+            return WriteOutcome(WriteAction.SKIPPED, reason="source_disabled")
+        now = self.clock()
+        verdict = assess(candidate)
+        if verdict.refused is not None:
+            self._trace(
+                session,
+                scope,
+                "governance",
+                reason_code=verdict.refused,
+                session_key=candidate.session_key,
+                payload={"producer": candidate.producer.value, "kind": candidate.kind},
+            )
+            return WriteOutcome(WriteAction.REFUSED, reason=verdict.refused)
+        evidence_item_id = self._evidence_item(session, scope, candidate)
+        ckey = candidate.canonical_key
+        key_filter = (
+            MemoryRecord.canonical_key == ckey
+            if ckey
+            else MemoryRecord.content_key == content_key(candidate.content)
+        )
+        same_key = list(
+            session.scalars(
+                select(MemoryRecord)
+                .where(MemoryRecord.scope == scope, key_filter)
+                .order_by(MemoryRecord.seq.desc())
+            )
+        )
+        if ckey and any(r.user_state == UserState.FORGOTTEN.value for r in same_key):
+            return WriteOutcome(WriteAction.SKIPPED, reason="forgotten")
+        live = [r for r in same_key if r.state in LIVE_STATES]
+        new_value = normalize_value(candidate.value if candidate.value else candidate.content)
+        for row in live:
+            old_value = normalize_value(row.value if row.value else row.content)
+            if old_value == new_value or not ckey:
+                return self._reinforce(session, row, candidate, evidence_item_id, now)
+        pending = next((r for r in live if r.state == RecordState.CANDIDATE.value), None)
+        current = next((r for r in live if r.state != RecordState.CANDIDATE.value), None)
+        if pending is not None:
+            # A not-yet-approved value for this key is simply replaced by the newer statement.
+            self._new_version(session, pending, candidate.content, candidate.value, candidate, now)
+            self._link_evidence(session, pending, evidence_item_id, now)
+            self._maybe_activate(session, pending, now)
+            return WriteOutcome(
+                WriteAction.SUPERSEDING,
+                record_view(pending),
+                superseded_record_id=pending.supersedes_record_id,
+            )
+        supersedes = candidate.supersedes_record_id or (current.id if current else None)
+        row = self._insert(
+            session,
+            scope,
+            candidate,
+            verdict.sensitivity,
+            verdict.category,
+            verdict.disclosure,
+            now,
+            supersedes=supersedes,
+            version=(current.version + 1) if current else 1,
+            parent=current,
+        )
+        self._link_evidence(session, row, evidence_item_id, now)
+        self._maybe_activate(session, row, now)
+        action = WriteAction.SUPERSEDING if supersedes else WriteAction.CREATED
+        return WriteOutcome(action, record_view(row), superseded_record_id=supersedes)
+
+    def _validate_candidate(self, c: CandidateInput) -> None:
+        content = c.content.strip() if isinstance(c.content, str) else ""
+        if not content:
+            raise InvalidInputError("content must not be empty")
+        limit = self.config.max_content_chars
+        if len(c.content) > limit:
+            raise InvalidInputError(f"content is {len(c.content)} characters; the limit is {limit}")
+        if c.value is not None and len(c.value) > limit:
+            raise InvalidInputError(f"value is longer than {limit} characters")
+        if not _KIND.fullmatch(c.kind):
+            raise InvalidInputError(f"invalid kind {c.kind!r}")
+        if len(c.path) > 500 or not _PATH.fullmatch(c.path):
+            raise InvalidInputError(
+                f"invalid path {c.path!r}: use segments like projects/x/decisions"
+            )
+        if c.canonical_key is not None and not (0 < len(c.canonical_key) <= 300):
+            raise InvalidInputError("canonical_key must be 1-300 characters")
+        for name in ("confidence", "importance"):
+            value = getattr(c, name)
+            if not 0.0 <= value <= 1.0:
+                raise InvalidInputError(f"{name} must be within [0, 1], got {value}")
+        if c.valid_from and c.valid_until and c.valid_until <= c.valid_from:
+            raise InvalidInputError("valid_until must be after valid_from")
+
+    def _evidence_item(self, session: Session, scope: str, c: CandidateInput) -> str | None:
+        if c.source_item_id is not None:
+            item = session.get(KnowledgeSourceItem, c.source_item_id)
+            if item is None or item.scope != scope:
+                raise RecordNotFoundError(f"no source item {c.source_item_id!r} in this scope")
+            return item.id
+        if not c.evidence_text:
+            return None
+        digest = hashlib.sha256(redact(c.evidence_text).encode("utf-8")).hexdigest()[:32]
+        item = self.add_source_item(
+            session,
+            scope=scope,
+            source_instance_id=f"{c.producer.value}:{scope}",
+            external_id=digest,
+            text=c.evidence_text,
+            pipeline=c.pipeline,
+        )
+        return item.id
+
+    def _insert(
+        self,
+        session: Session,
+        scope: str,
+        c: CandidateInput,
+        sensitivity: Sensitivity,
+        category: str | None,
+        disclosure: Disclosure,
+        now: datetime,
+        *,
+        supersedes: str | None,
+        version: int,
+        parent: MemoryRecord | None,
+    ) -> MemoryRecord:
+        row = MemoryRecord(
+            id=self.new_id("mem"),
+            scope=scope,
+            path=c.path,
+            memory_type=c.memory_type.value,
+            kind=c.kind,
+            canonical_key=c.canonical_key,
+            content_key=content_key(c.content),
+            content=c.content.strip(),
+            value=c.value,
+            search_text=search_text(scope, c.content, c.value, c.canonical_key, c.path),
+            explicitness=c.explicitness.value,
+            durability=c.durability,
+            importance=c.importance,
+            confidence=c.confidence,
+            disclosure=disclosure.value,
+            sensitivity=sensitivity.value,
+            sensitivity_category=category,
+            valid_from=c.valid_from,
+            valid_until=c.valid_until,
+            review_after=None,
+            conflict_group=c.conflict_group,
+            pipeline=c.pipeline.value,
+            producer=c.producer.value,
+            state=RecordState.CANDIDATE.value,
+            user_state=UserState.AUTO.value,
+            version=version,
+            supersedes_record_id=supersedes,
+            stability=0.0,
+            policy_rev=POLICY_REV,
+            evidence_count=0,
+            author_agent_id=c.author_agent_id,
+            author_client=c.author_client,
+            author_device=c.author_device,
+            author_instance=c.author_instance,
+            thread_id=c.thread_id,
+            run_id=c.run_id,
+            created_at=now,
+            updated_at=now,
+        )
+        session.add(row)
+        session.flush()
+        diff = _diff(parent.content, row.content) if parent is not None else None
+        self._snapshot(session, row, parent.version if parent else None, diff, now)
+        if supersedes:
+            self._relate(session, scope, row.id, supersedes, "supersedes", now)
+        return row
+
+    def _snapshot(
+        self,
+        session: Session,
+        row: MemoryRecord,
+        parent: int | None,
+        diff: str | None,
+        now: datetime,
+    ) -> None:
+        session.add(
+            MemoryRecordVersion(
+                record_id=row.id,
+                scope=row.scope,
+                version=row.version,
+                parent_version=parent,
+                content=row.content,
+                value=row.value,
+                diff=diff,
+                author_agent_id=row.author_agent_id,
+                author_client=row.author_client,
+                author_device=row.author_device,
+                author_instance=row.author_instance,
+                created_at=now,
+            )
+        )
+
+    def _relate(
+        self, session: Session, scope: str, src: str, dst: str, kind: str, now: datetime
+    ) -> None:
+        exists = session.scalar(
+            select(MemoryRelation.id).where(
+                MemoryRelation.from_record_id == src,
+                MemoryRelation.to_record_id == dst,
+                MemoryRelation.relation_type == kind,
+            )
+        )
+        if exists is None:
+            session.add(
+                MemoryRelation(
+                    scope=scope,
+                    from_record_id=src,
+                    to_record_id=dst,
+                    relation_type=kind,
+                    created_at=now,
+                )
+            )
+
+    def _link_evidence(
+        self,
+        session: Session,
+        row: MemoryRecord,
+        item_id: str | None,
+        now: datetime,
+        relation: str = "stated_in",
+    ) -> bool:
+        if item_id is None:
+            return False
+        exists = session.scalar(
+            select(MemoryEvidence.id).where(
+                MemoryEvidence.record_id == row.id,
+                MemoryEvidence.source_item_id == item_id,
+                MemoryEvidence.relation == relation,
+            )
+        )
+        if exists is not None:
+            return False
+        session.add(
+            MemoryEvidence(
+                scope=row.scope,
+                record_id=row.id,
+                source_item_id=item_id,
+                relation=relation,
+                created_at=now,
+            )
+        )
+        row.evidence_count += 1
+        return True
+
+    def _reinforce(
+        self,
+        session: Session,
+        row: MemoryRecord,
+        c: CandidateInput,
+        item_id: str | None,
+        now: datetime,
+    ) -> WriteOutcome:
+        added = self._link_evidence(session, row, item_id, now)
+        if added or item_id is None:
+            bump = 0.05 if c.explicitness is Explicitness.EXPLICIT else 0.02
+            row.confidence = round(min(0.99, max(row.confidence, c.confidence) + bump), 4)
+            row.importance = max(row.importance, c.importance)
+            if c.explicitness is Explicitness.EXPLICIT:
+                row.explicitness = Explicitness.EXPLICIT.value
+            row.updated_at = now
+        self._maybe_activate(session, row, now)
+        return WriteOutcome(WriteAction.REINFORCED, record_view(row))
+
+    def _maybe_activate(self, session: Session, row: MemoryRecord, now: datetime) -> None:
+        if self.config.memory.mode is MemoryMode.AUTO and row.state == RecordState.CANDIDATE.value:
+            self._activate(session, row, now)
+
+    def _activate(self, session: Session, row: MemoryRecord, now: datetime) -> None:
+        """Make ``row`` live; archive whatever it replaces and close that one's validity."""
+        replaced: list[MemoryRecord] = []
+        if row.supersedes_record_id:
+            old = session.scalars(
+                select(MemoryRecord).where(MemoryRecord.id == row.supersedes_record_id)
+            ).one_or_none()
+            if old is not None and old.state in (
+                RecordState.ACTIVE.value,
+                RecordState.NEEDS_REVIEW.value,
+            ):
+                replaced.append(old)
+        if row.canonical_key:
+            replaced.extend(
+                session.scalars(
+                    select(MemoryRecord).where(
+                        MemoryRecord.scope == row.scope,
+                        MemoryRecord.canonical_key == row.canonical_key,
+                        MemoryRecord.state == RecordState.ACTIVE.value,
+                        MemoryRecord.id != row.id,
+                    )
+                )
+            )
+        for old in {r.id: r for r in replaced}.values():
+            old.state = RecordState.ARCHIVED.value
+            old.valid_until = now
+            old.updated_at = now
+        session.flush()
+        row.state = RecordState.ACTIVE.value
+        row.valid_from = row.valid_from or now
+        row.updated_at = now
+        try:
+            session.flush()
+        except IntegrityError:
+            raise InvalidTransitionError(
+                f"another active record already holds key {row.canonical_key!r}"
+            ) from None
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def get_row(self, session: Session, scope: str | None, record_id: str) -> MemoryRecord:
+        """Load a record (of ``scope`` when given) or raise :class:`RecordNotFoundError`.
+
+        ``scope=None`` is for the trusted in-process facade only; every service surface passes
+        the caller's scope so nothing outside it can be found.
+        """
+        stmt = select(MemoryRecord).where(MemoryRecord.id == record_id)
+        if scope is not None:
+            stmt = stmt.where(MemoryRecord.scope == validate_scope(scope))
+        row = session.scalars(stmt).one_or_none()
+        if row is None:
+            where = f" in scope {scope!r}" if scope is not None else ""
+            raise RecordNotFoundError(f"no record {record_id!r}{where}")
+        return row
+
+    def _require_writable(self) -> None:
+        if self.config.memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
+            raise MemoryDisabledError(
+                f"memory mode {self.config.memory.mode.value!r} forbids writes"
+            )
+
+    def _move(self, row: MemoryRecord, target: RecordState, now: datetime) -> None:
+        current = RecordState(row.state)
+        if target not in _TRANSITIONS[current]:
+            raise InvalidTransitionError(
+                f"cannot move record {row.id} from {current.value} to {target.value}"
+            )
+        row.state = target.value
+        row.updated_at = now
+
+    def approve(
+        self,
+        scope: str | None,
+        record_id: str,
+        *,
+        content: str | None = None,
+        reviewer: str | None = None,
+    ) -> RecordView:
+        """Activate a candidate (or a paused record); ``content`` approves an edited version."""
+        self._require_writable()
+        with self.transaction() as session:
+            row = self.get_row(session, scope, record_id)
+            now = self.clock()
+            if RecordState(row.state) not in (RecordState.CANDIDATE, RecordState.NEEDS_REVIEW):
+                raise InvalidTransitionError(f"cannot approve a record in state {row.state}")
+            decision = "approve"
+            if content is not None and content.strip() != row.content:
+                self._checked_edit(session, row, content, None, now)
+                decision = "edit"
+            self._activate(session, row, now)
+            session.add(
+                ReviewDecision(
+                    scope=row.scope,
+                    record_id=row.id,
+                    decision=decision,
+                    producer=row.producer,
+                    reviewer=reviewer,
+                    created_at=now,
+                )
+            )
+            return record_view(row)
+
+    def reject(
+        self, scope: str | None, record_id: str, *, reviewer: str | None = None
+    ) -> RecordView:
+        """Reject a candidate; the decision is kept for the acceptance rate."""
+        self._require_writable()
+        with self.transaction() as session:
+            row = self.get_row(session, scope, record_id)
+            now = self.clock()
+            if row.state != RecordState.CANDIDATE.value:
+                raise InvalidTransitionError(f"cannot reject a record in state {row.state}")
+            self._move(row, RecordState.REJECTED, now)
+            session.add(
+                ReviewDecision(
+                    scope=row.scope,
+                    record_id=row.id,
+                    decision="reject",
+                    producer=row.producer,
+                    reviewer=reviewer,
+                    created_at=now,
+                )
+            )
+            return record_view(row)
+
+    def update(
+        self,
+        scope: str | None,
+        record_id: str,
+        content: str,
+        *,
+        value: str | None = None,
+        author: CandidateInput | None = None,
+    ) -> RecordView:
+        """Write version n+1 of a live record; version n stays as an immutable snapshot."""
+        self._require_writable()
+        with self.transaction() as session:
+            row = self.get_row(session, scope, record_id)
+            if RecordState(row.state) not in LIVE_STATES:
+                raise InvalidTransitionError(f"cannot update a record in state {row.state}")
+            self._checked_edit(session, row, content, value, self.clock(), author)
+            return record_view(row)
+
+    def _checked_edit(
+        self,
+        session: Session,
+        row: MemoryRecord,
+        content: str,
+        value: str | None,
+        now: datetime,
+        author: CandidateInput | None = None,
+    ) -> None:
+        probe = CandidateInput(
+            kind=row.kind,
+            content=content,
+            value=value,
+            canonical_key=row.canonical_key,
+            path=row.path,
+        )
+        self._validate_candidate(probe)
+        verdict = assess(probe)
+        if verdict.refused is not None:
+            self._trace(
+                session,
+                row.scope,
+                "governance",
+                reason_code=verdict.refused,
+                payload={"record_id": row.id, "operation": "update"},
+            )
+            raise PolicyViolationError(f"update refused: content is {verdict.refused}")
+        source = author or CandidateInput(kind=row.kind, content=content)
+        self._new_version(session, row, content, value, source, now)
+        row.sensitivity = verdict.sensitivity.value
+        row.sensitivity_category = verdict.category
+        if verdict.disclosure is not Disclosure.NORMAL:
+            row.disclosure = verdict.disclosure.value
+
+    def _new_version(
+        self,
+        session: Session,
+        row: MemoryRecord,
+        content: str,
+        value: str | None,
+        author: CandidateInput,
+        now: datetime,
+    ) -> None:
+        old = row.content
+        parent = row.version
+        row.content = content.strip()
+        row.value = value if value is not None else (row.value if not row.canonical_key else value)
+        row.content_key = content_key(row.content)
+        row.search_text = search_text(
+            row.scope, row.content, row.value, row.canonical_key, row.path
+        )
+        row.version = parent + 1
+        row.policy_rev = POLICY_REV
+        row.updated_at = now
+        row.author_agent_id = author.author_agent_id or row.author_agent_id
+        row.author_client = author.author_client or row.author_client
+        row.author_device = author.author_device or row.author_device
+        row.author_instance = author.author_instance or row.author_instance
+        session.flush()
+        self._snapshot(session, row, parent, _diff(old, row.content), now)
+
+    def forget(self, scope: str | None, record_id: str) -> RecordView:
+        """Tombstone: out of every recall and plan at once, restorable from the trash."""
+        with self.transaction() as session:
+            row = self.get_row(session, scope, record_id)
+            if row.state == RecordState.DELETED.value:
+                raise InvalidTransitionError(f"record {record_id} is already deleted")
+            previous = row.state
+            self._move(row, RecordState.DELETED, self.clock())
+            row.state_before_delete = previous
+            return record_view(row)
+
+    def restore(self, scope: str | None, record_id: str) -> RecordView:
+        """Bring a tombstoned record back to the state it had, unchanged."""
+        with self.transaction() as session:
+            row = self.get_row(session, scope, record_id)
+            if row.state != RecordState.DELETED.value:
+                raise InvalidTransitionError(f"record {record_id} is not deleted")
+            target = row.state_before_delete or RecordState.ARCHIVED.value
+            if target == RecordState.ACTIVE.value and row.canonical_key:
+                clash = session.scalar(
+                    select(MemoryRecord.id).where(
+                        MemoryRecord.scope == row.scope,
+                        MemoryRecord.canonical_key == row.canonical_key,
+                        MemoryRecord.state == RecordState.ACTIVE.value,
+                    )
+                )
+                if clash is not None:
+                    raise InvalidTransitionError(
+                        f"cannot restore: {clash} is now active for key {row.canonical_key!r}"
+                    )
+            row.state = target
+            row.state_before_delete = None
+            row.updated_at = self.clock()
+            return record_view(row)
+
+    def set_user_state(
+        self, scope: str | None, record_id: str, user_state: UserState
+    ) -> RecordView:
+        """Pin, unpin or forget (seed 002 user overrides)."""
+        with self.transaction() as session:
+            row = self.get_row(session, scope, record_id)
+            if row.state == RecordState.DELETED.value:
+                raise InvalidTransitionError("cannot change a deleted record; restore it first")
+            row.user_state = user_state.value
+            row.updated_at = self.clock()
+            return record_view(row)
+
+    # -- reads --------------------------------------------------------------------------------
+
+    def get(self, scope: str | None, record_id: str) -> RecordView:
+        with self.transaction() as session:
+            return record_view(self.get_row(session, scope, record_id))
+
+    def list_records(
+        self,
+        scope: str,
+        *,
+        state: RecordState | Sequence[RecordState] | None = None,
+        kind: str | None = None,
+        path_prefix: str | None = None,
+        limit: int = 1000,
+    ) -> list[RecordView]:
+        """Records of a scope, newest first; ``state=None`` lists every non-deleted record."""
+        validate_scope(scope)
+        stmt = select(MemoryRecord).where(MemoryRecord.scope == scope)
+        if state is None:
+            stmt = stmt.where(MemoryRecord.state != RecordState.DELETED.value)
+        else:
+            states = [state] if isinstance(state, RecordState) else list(state)
+            stmt = stmt.where(MemoryRecord.state.in_([s.value for s in states]))
+        if kind is not None:
+            stmt = stmt.where(MemoryRecord.kind == kind)
+        if path_prefix:
+            stmt = stmt.where(
+                or_(
+                    MemoryRecord.path == path_prefix,
+                    MemoryRecord.path.startswith(path_prefix.rstrip("/") + "/", autoescape=True),
+                )
+            )
+        stmt = stmt.order_by(MemoryRecord.seq.desc()).limit(limit)
+        with self.transaction() as session:
+            return [record_view(r) for r in session.scalars(stmt)]
+
+    def history(self, scope: str | None, record_id: str) -> list[VersionView]:
+        """Every version of a record, oldest first, following the records it superseded."""
+        with self.transaction() as session:
+            row = self.get_row(session, scope, record_id)
+            chain = [row]
+            while chain[-1].supersedes_record_id and len(chain) < 1000:
+                older = session.scalars(
+                    select(MemoryRecord).where(
+                        MemoryRecord.id == chain[-1].supersedes_record_id,
+                        MemoryRecord.scope == row.scope,
+                    )
+                ).one_or_none()
+                if older is None or older in chain:
+                    break
+                chain.append(older)
+            snaps = session.scalars(
+                select(MemoryRecordVersion)
+                .where(MemoryRecordVersion.record_id.in_([r.id for r in chain]))
+                .order_by(MemoryRecordVersion.version, MemoryRecordVersion.id)
+            )
+            return [
+                VersionView(
+                    s.record_id,
+                    s.version,
+                    s.parent_version,
+                    s.content,
+                    s.value,
+                    s.diff,
+                    s.record_id == row.id and s.version == row.version,
+                    s.created_at,
+                    s.author_agent_id,
+                    s.author_client,
+                    s.author_device,
+                    s.author_instance,
+                )
+                for s in snaps
+            ]
+
+    def evidence(self, scope: str | None, record_id: str) -> list[dict[str, Any]]:
+        """Redacted evidence items linked to a record (the receipts)."""
+        with self.transaction() as session:
+            row = self.get_row(session, scope, record_id)
+            rows = session.execute(
+                select(MemoryEvidence.relation, KnowledgeSourceItem)
+                .join(KnowledgeSourceItem, KnowledgeSourceItem.id == MemoryEvidence.source_item_id)
+                .where(MemoryEvidence.record_id == row.id, MemoryEvidence.scope == row.scope)
+                .order_by(MemoryEvidence.id)
+            )
+            return [
+                {
+                    "source_item_id": item.id,
+                    "relation": rel,
+                    "text": item.text,
+                    "source": item.source_instance_id,
+                    "external_id": item.external_id,
+                    "occurred_at": item.occurred_at,
+                }
+                for rel, item in rows
+            ]
+
+    def count(self, scope: str) -> int:
+        with self.transaction() as session:
+            return int(
+                session.scalar(
+                    select(func.count())
+                    .select_from(MemoryRecord)
+                    .where(MemoryRecord.scope == scope)
+                )
+                or 0
+            )
+
+    # -- consent ------------------------------------------------------------------------------
+
+    def grant_consent(self, scope: str, category: str) -> None:
+        """Allow records of a special category into context (recorded, revocable)."""
+        validate_scope(scope)
+        category = _category(category)
+        with self.transaction() as session:
+            if category in self._consented(session, scope):
+                return
+            now = self.clock()
+            session.add(
+                ConsentGrant(scope=scope, category=category, granted_at=now, revoked_at=None)
+            )
+            self._trace(
+                session, scope, "consent", reason_code="granted", payload={"category": category}
+            )
+
+    def revoke_consent(self, scope: str, category: str) -> None:
+        """Withdraw consent; records of that category leave context at the next plan."""
+        validate_scope(scope)
+        category = _category(category)
+        with self.transaction() as session:
+            now = self.clock()
+            for grant in session.scalars(
+                select(ConsentGrant).where(
+                    ConsentGrant.scope == scope,
+                    ConsentGrant.category == category,
+                    ConsentGrant.revoked_at.is_(None),
+                )
+            ):
+                grant.revoked_at = now
+            self._trace(
+                session, scope, "consent", reason_code="revoked", payload={"category": category}
+            )
+
+    def consented(self, scope: str) -> frozenset[str]:
+        with self.transaction() as session:
+            return self._consented(session, scope)
+
+    def _consented(self, session: Session | Connection, scope: str) -> frozenset[str]:
+        return frozenset(
+            session.scalars(
+                select(ConsentGrant.category).where(
+                    ConsentGrant.scope == scope, ConsentGrant.revoked_at.is_(None)
+                )
+            )
+        )
+
+    # -- traces -------------------------------------------------------------------------------
+
+    def _trace(
+        self,
+        executor: Session | Connection,
+        scope: str,
+        event_type: str,
+        *,
+        reason_code: str | None = None,
+        session_key: str | None = None,
+        payload: dict[str, Any] | None = None,
+        chars: int = 0,
+        parent: str | None = None,
+    ) -> str:
+        trace_id = self.new_id("trc")
+        executor.execute(
+            insert(MemoryTraceEvent),
+            {
+                "id": trace_id,
+                "scope": scope,
+                "event_type": event_type,
+                "session_key": session_key,
+                "parent_trace_id": parent,
+                "reason_code": reason_code,
+                "feedback": None,
+                "payload": payload or {},
+                "chars": chars,
+                "created_at": self.clock(),
+            },
+        )
+        return trace_id
+
+    def record_trace(
+        self,
+        scope: str,
+        event_type: str,
+        *,
+        reason_code: str | None = None,
+        session_key: str | None = None,
+        payload: dict[str, Any] | None = None,
+        chars: int = 0,
+        parent: str | None = None,
+    ) -> str:
+        """Write one trace event (ids, versions and reason codes only; never user text)."""
+        with self.transaction() as session:
+            return self._trace(
+                session,
+                scope,
+                event_type,
+                reason_code=reason_code,
+                session_key=session_key,
+                payload=payload,
+                chars=chars,
+                parent=parent,
+            )
+
+    def traces(
+        self, scope: str, *, event_type: str | None = None, limit: int = 100
+    ) -> list[dict[str, Any]]:
+        validate_scope(scope)
+        stmt = select(MemoryTraceEvent).where(MemoryTraceEvent.scope == scope)
+        if event_type:
+            stmt = stmt.where(MemoryTraceEvent.event_type == event_type)
+        stmt = stmt.order_by(MemoryTraceEvent.created_at.desc(), MemoryTraceEvent.id.desc()).limit(
+            limit
+        )
+        with self.transaction() as session:
+            return [
+                {
+                    "id": t.id,
+                    "event_type": t.event_type,
+                    "session_key": t.session_key,
+                    "reason_code": t.reason_code,
+                    "feedback": t.feedback,
+                    "payload": t.payload,
+                    "chars": t.chars,
+                    "created_at": t.created_at,
+                    "parent_trace_id": t.parent_trace_id,
+                }
+                for t in session.scalars(stmt)
+            ]
+
+
+def _category(category: str) -> str:
+    cleaned = category.strip().lower()
+    if not re.fullmatch(r"[a-z_]{2,40}", cleaned):
+        raise InvalidInputError(f"invalid consent category {category!r}")
+    return cleaned
+
+
+def _diff(old: str, new: str) -> str:
+    """A short, readable word-level diff: ``-old words`` / ``+new words``."""
+    a, b = old.split(), new.split()
+    parts: list[str] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if tag in ("replace", "delete"):
+            parts.append("-" + " ".join(a[i1:i2]))
+        if tag in ("replace", "insert"):
+            parts.append("+" + " ".join(b[j1:j2]))
+    return " ".join(parts) if parts else "(no change)"

@@ -1,0 +1,364 @@
+"""SQLAlchemy 2.0 typed schema of the whole record model (DESIGN.md "One record model").
+
+Every table carries ``scope`` and every query filters by it. Text columns hold enum values as plain
+strings so both SQLite and PostgreSQL read them without native enum types. The schema is created
+only by migrations (``store/migrations``); these classes are the typed view the code uses.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+__all__ = [
+    "Base",
+    "ConsentGrant",
+    "FacetObservation",
+    "KnowledgeConsumerWatermark",
+    "KnowledgeSourceChange",
+    "KnowledgeSourceItem",
+    "KnowledgeSourceState",
+    "KnowledgeSyncRun",
+    "MemoryEvidence",
+    "MemoryRecord",
+    "MemoryRecordVersion",
+    "MemoryRelation",
+    "MemoryTraceEvent",
+    "ReviewDecision",
+    "UTCDateTime",
+]
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timezone-aware UTC datetimes on every backend (SQLite stores naive text)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+JSONType = JSON().with_variant(JSONB(), "postgresql")
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
+        datetime: UTCDateTime(),
+        dict[str, Any]: JSONType,
+    }
+
+
+class MemoryRecord(Base):
+    """The unit of understanding. ``seq`` is the FTS rowid; ``id`` the public identifier."""
+
+    __tablename__ = "memory_records"
+
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[str] = mapped_column(String(40), unique=True)
+    scope: Mapped[str] = mapped_column(String(200))
+    path: Mapped[str] = mapped_column(String(500), default="")
+    memory_type: Mapped[str] = mapped_column(String(20))
+    kind: Mapped[str] = mapped_column(String(40))
+    canonical_key: Mapped[str | None] = mapped_column(String(300))
+    content_key: Mapped[str] = mapped_column(String(64))
+    content: Mapped[str] = mapped_column(Text)
+    value: Mapped[str | None] = mapped_column(Text)
+    search_text: Mapped[str] = mapped_column(Text)
+    """Tokenizer-friendly text the full-text index reads (CJK split, scope token added)."""
+    explicitness: Mapped[str] = mapped_column(String(20))
+    durability: Mapped[str] = mapped_column(String(20))
+    importance: Mapped[float] = mapped_column(Float)
+    confidence: Mapped[float] = mapped_column(Float)
+    disclosure: Mapped[str] = mapped_column(String(30))
+    sensitivity: Mapped[str] = mapped_column(String(20))
+    sensitivity_category: Mapped[str | None] = mapped_column(String(40))
+    valid_from: Mapped[datetime | None]
+    valid_until: Mapped[datetime | None]
+    review_after: Mapped[datetime | None]
+    conflict_group: Mapped[str | None] = mapped_column(String(300))
+    pipeline: Mapped[str] = mapped_column(String(30))
+    producer: Mapped[str] = mapped_column(String(20))
+    state: Mapped[str] = mapped_column(String(20))
+    state_before_delete: Mapped[str | None] = mapped_column(String(20))
+    user_state: Mapped[str] = mapped_column(String(20), default="auto")
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    supersedes_record_id: Mapped[str | None] = mapped_column(String(40))
+    stability: Mapped[float] = mapped_column(Float, default=0.0)
+    policy_rev: Mapped[int] = mapped_column(Integer, default=0)
+    """Revision of the sensitivity rules this content last passed; the planner re-checks older."""
+    evidence_count: Mapped[int] = mapped_column(Integer, default=0)
+    author_agent_id: Mapped[str | None] = mapped_column(String(200))
+    author_client: Mapped[str | None] = mapped_column(String(200))
+    author_device: Mapped[str | None] = mapped_column(String(200))
+    author_instance: Mapped[str | None] = mapped_column(String(200))
+    thread_id: Mapped[str | None] = mapped_column(String(200))
+    run_id: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+    __table_args__ = (
+        Index("ix_records_scope_state", "scope", "state"),
+        Index("ix_records_scope_key", "scope", "canonical_key"),
+        Index("ix_records_scope_content_key", "scope", "content_key"),
+        Index("ix_records_scope_kind", "scope", "kind", "state"),
+        # Never two live values for one key in a scope: enforced by the database, not only code.
+        Index(
+            "ux_records_one_active_per_key",
+            "scope",
+            "canonical_key",
+            unique=True,
+            sqlite_where=text("state = 'active' AND canonical_key IS NOT NULL"),
+            postgresql_where=text("state = 'active' AND canonical_key IS NOT NULL"),
+        ),
+    )
+
+
+class MemoryRecordVersion(Base):
+    """Immutable snapshot of one version of a record (insert-only)."""
+
+    __tablename__ = "memory_record_versions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    record_id: Mapped[str] = mapped_column(String(40), ForeignKey("memory_records.id"))
+    scope: Mapped[str] = mapped_column(String(200))
+    version: Mapped[int] = mapped_column(Integer)
+    parent_version: Mapped[int | None] = mapped_column(Integer)
+    content: Mapped[str] = mapped_column(Text)
+    value: Mapped[str | None] = mapped_column(Text)
+    diff: Mapped[str | None] = mapped_column(Text)
+    author_agent_id: Mapped[str | None] = mapped_column(String(200))
+    author_client: Mapped[str | None] = mapped_column(String(200))
+    author_device: Mapped[str | None] = mapped_column(String(200))
+    author_instance: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime]
+
+    __table_args__ = (UniqueConstraint("record_id", "version", name="uq_version"),)
+
+
+class KnowledgeSourceItem(Base):
+    """Normalized, content-addressed, redacted evidence from conversations and adapters."""
+
+    __tablename__ = "knowledge_source_items"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(200))
+    source_instance_id: Mapped[str] = mapped_column(String(300))
+    external_id: Mapped[str] = mapped_column(String(500))
+    content_hash: Mapped[str] = mapped_column(String(64))
+    title: Mapped[str | None] = mapped_column(String(500))
+    text: Mapped[str] = mapped_column(Text)
+    meta: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    occurred_at: Mapped[datetime | None]
+    pipeline: Mapped[str] = mapped_column(String(30))
+    blocked: Mapped[bool] = mapped_column(Boolean, default=False)
+    synthesis_state: Mapped[str] = mapped_column(String(20), default="pending")
+    synthesis_attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime | None]
+    lease_owner: Mapped[str | None] = mapped_column(String(200))
+    lease_expires_at: Mapped[datetime | None]
+    last_error: Mapped[str | None] = mapped_column(String(1000))
+    deleted_at: Mapped[datetime | None]
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+    __table_args__ = (
+        UniqueConstraint("source_instance_id", "external_id", name="uq_source_item"),
+        Index("ix_items_scope_source", "scope", "source_instance_id"),
+        Index("ix_items_synthesis", "synthesis_state", "lease_expires_at"),
+    )
+
+
+class MemoryEvidence(Base):
+    """Idempotent (record, source item, relation) provenance link."""
+
+    __tablename__ = "memory_evidence"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    scope: Mapped[str] = mapped_column(String(200))
+    record_id: Mapped[str] = mapped_column(String(40), ForeignKey("memory_records.id"))
+    source_item_id: Mapped[str] = mapped_column(String(40), ForeignKey("knowledge_source_items.id"))
+    relation: Mapped[str] = mapped_column(String(30), default="stated_in")
+    created_at: Mapped[datetime]
+
+    __table_args__ = (
+        UniqueConstraint("record_id", "source_item_id", "relation", name="uq_evidence"),
+        Index("ix_evidence_item", "source_item_id"),
+    )
+
+
+class MemoryRelation(Base):
+    """Typed record-to-record link: supersedes, conflicts_with, derived_from."""
+
+    __tablename__ = "memory_relations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    scope: Mapped[str] = mapped_column(String(200))
+    from_record_id: Mapped[str] = mapped_column(String(40), ForeignKey("memory_records.id"))
+    to_record_id: Mapped[str] = mapped_column(String(40), ForeignKey("memory_records.id"))
+    relation_type: Mapped[str] = mapped_column(String(30))
+    created_at: Mapped[datetime]
+
+    __table_args__ = (
+        UniqueConstraint("from_record_id", "to_record_id", "relation_type", name="uq_relation"),
+    )
+
+
+class KnowledgeSourceChange(Base):
+    """Ordered added/modified/deleted ledger; ``sequence`` is the consumers' watermark."""
+
+    __tablename__ = "knowledge_source_changes"
+
+    sequence: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    scope: Mapped[str] = mapped_column(String(200))
+    source_instance_id: Mapped[str] = mapped_column(String(300))
+    source_item_id: Mapped[str] = mapped_column(String(40))
+    external_id: Mapped[str] = mapped_column(String(500))
+    change_type: Mapped[str] = mapped_column(String(20))
+    content_hash: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime]
+
+    __table_args__ = (Index("ix_changes_scope_seq", "scope", "sequence"),)
+
+
+class KnowledgeConsumerWatermark(Base):
+    """Monotonic per-consumer checkpoint into the change ledger."""
+
+    __tablename__ = "knowledge_consumer_watermarks"
+
+    consumer_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(200), primary_key=True)
+    sequence: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime]
+
+
+class KnowledgeSyncRun(Base):
+    """One ingestion run: counts, warnings, failure and timing."""
+
+    __tablename__ = "knowledge_sync_runs"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(200))
+    source_instance_id: Mapped[str] = mapped_column(String(300))
+    status: Mapped[str] = mapped_column(String(20))
+    counts: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    warnings: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    error: Mapped[str | None] = mapped_column(String(1000))
+    started_at: Mapped[datetime]
+    finished_at: Mapped[datetime | None]
+
+    __table_args__ = (Index("ix_sync_runs_scope", "scope", "source_instance_id"),)
+
+
+class KnowledgeSourceState(Base):
+    """Persistent cursor per source instance."""
+
+    __tablename__ = "knowledge_source_state"
+
+    source_instance_id: Mapped[str] = mapped_column(String(300), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(40))
+    cursor: Mapped[str | None] = mapped_column(Text)
+    meta: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    updated_at: Mapped[datetime]
+
+
+class MemoryTraceEvent(Base):
+    """Plans, feedback, corrections, remediation, governance refusals and consent changes.
+
+    Never holds user text: only ids, versions, fixed reason codes and counts.
+    """
+
+    __tablename__ = "memory_trace_events"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(200))
+    event_type: Mapped[str] = mapped_column(String(30))
+    session_key: Mapped[str | None] = mapped_column(String(300))
+    parent_trace_id: Mapped[str | None] = mapped_column(String(40))
+    reason_code: Mapped[str | None] = mapped_column(String(60))
+    feedback: Mapped[str | None] = mapped_column(String(20))
+    payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    chars: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime]
+
+    __table_args__ = (
+        Index("ix_traces_scope_session", "scope", "session_key", "created_at"),
+        Index("ix_traces_scope_type", "scope", "event_type", "created_at"),
+    )
+
+
+class ReviewDecision(Base):
+    """An approve / edit / reject decision on a candidate (feeds the acceptance rate)."""
+
+    __tablename__ = "review_decisions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    scope: Mapped[str] = mapped_column(String(200))
+    record_id: Mapped[str] = mapped_column(String(40))
+    decision: Mapped[str] = mapped_column(String(20))
+    producer: Mapped[str] = mapped_column(String(20))
+    reviewer: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime]
+
+    __table_args__ = (Index("ix_decisions_scope", "scope", "created_at"),)
+
+
+class FacetObservation(Base):
+    """One piece of stability evidence for a facet (seed 002)."""
+
+    __tablename__ = "facet_observations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    scope: Mapped[str] = mapped_column(String(200))
+    facet_class: Mapped[str] = mapped_column(String(20))
+    key: Mapped[str] = mapped_column(String(300))
+    value: Mapped[str] = mapped_column(Text)
+    cue_family: Mapped[str] = mapped_column(String(20))
+    evidence_ref: Mapped[str | None] = mapped_column(String(200))
+    confidence: Mapped[float] = mapped_column(Float)
+    observed_at: Mapped[datetime]
+
+    __table_args__ = (Index("ix_facets_scope_key", "scope", "facet_class", "key"),)
+
+
+class ConsentGrant(Base):
+    """Consent for a special category; revocation closes it (history is kept)."""
+
+    __tablename__ = "consent_grants"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    scope: Mapped[str] = mapped_column(String(200))
+    category: Mapped[str] = mapped_column(String(40))
+    granted_at: Mapped[datetime]
+    revoked_at: Mapped[datetime | None]
+
+    __table_args__ = (Index("ix_consent_scope", "scope", "category"),)
