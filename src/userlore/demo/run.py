@@ -14,8 +14,11 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, TextIO
 
+from sqlalchemy import select
+
 from userlore.facade import Userlore
 from userlore.models import RecordState, WriteAction, WriteOutcome
+from userlore.store.schema import KnowledgeSourceItem
 
 __all__ = ["load_script", "run_demo"]
 
@@ -87,11 +90,18 @@ def run_demo(db_path: Path, out: TextIO = sys.stdout) -> Userlore:
     say()
     say("== what was stored for the turn with the API key ==")
     leaked = [r for r in lore.records(scope) if "sk-proj" in r.content]
-    turn_texts = [e["text"] for r in lore.records(scope) for e in lore.evidence(r.id, scope=scope)]
     say(f"  records containing the key: {len(leaked)}")
     refusals = lore.traces(scope, event_type="governance")
     say(f"  governance refusals traced: {[t['reason_code'] for t in refusals]}")
-    say(f"  evidence texts containing the key: {sum('sk-proj' in t for t in turn_texts)}")
+    with lore.store.transaction() as session:
+        items = list(
+            session.scalars(
+                select(KnowledgeSourceItem.text).where(KnowledgeSourceItem.scope == scope)
+            )
+        )
+    say(f"  evidence texts containing the key: {sum('sk-proj' in text for text in items)}")
+    stored_turn = next(text for text in items if "staging key" in text)
+    say(f"  the turn as stored: {stored_turn!r}")
 
     question = script["question"]
     say()

@@ -61,7 +61,15 @@ from userlore.store.schema import (
 )
 from userlore.store.text import content_key, normalize_value, search_text
 
-__all__ = ["Clock", "GovernedStore", "IdFactory", "VersionView", "record_view", "validate_scope"]
+__all__ = [
+    "Clock",
+    "GovernedStore",
+    "IdFactory",
+    "VersionView",
+    "record_view",
+    "validate_path",
+    "validate_scope",
+]
 
 Clock = Callable[[], datetime]
 IdFactory = Callable[[str], str]
@@ -117,6 +125,17 @@ def validate_scope(scope: str) -> str:
             f"invalid scope {scope!r}: use 1-200 characters from A-Z a-z 0-9 _ . : @ / + -"
         )
     return scope
+
+
+def validate_path(path: str) -> str:
+    """Return ``path`` if it is a well-formed logical path (``projects/x/decisions``) or empty.
+
+    Raises:
+        InvalidInputError: too long, or with empty or malformed segments.
+    """
+    if not isinstance(path, str) or len(path) > 500 or not _PATH.fullmatch(path):
+        raise InvalidInputError(f"invalid path {path!r}: use segments like projects/x/decisions")
+    return path
 
 
 def record_view(row: MemoryRecord) -> RecordView:
@@ -368,6 +387,161 @@ class GovernedStore:
         action = WriteAction.SUPERSEDING if supersedes else WriteAction.CREATED
         return WriteOutcome(action, record_view(row), superseded_record_id=supersedes)
 
+    def govern_upsert(
+        self,
+        session: Session,
+        scope: str,
+        candidate: CandidateInput,
+        *,
+        evidence: Sequence[str] = (),
+        evidence_relation: str = "stated_in",
+    ) -> WriteOutcome:
+        """Govern a keyed candidate that revises its own record in place.
+
+        For producers that own one key for the life of an upstream object (a connected source
+        item, its daily note): the policy of :meth:`govern` (mode, sources, refusal of secret and
+        regulated content, forgotten keys), but changed content becomes version n+1 of the *same*
+        record, leaving an immutable snapshot of version n, instead of a new superseding record.
+        Unchanged content only links the evidence. A key whose latest record the user deleted
+        is left alone, so a tombstone is not undone by the next upstream edit.
+
+        Args:
+            evidence: Further source item ids to link (every item a daily note summarizes).
+            evidence_relation: Relation of those further links.
+
+        Raises:
+            InvalidInputError: no canonical key, or the candidate fails :meth:`govern`'s checks.
+            RecordNotFoundError: an evidence item is not in ``scope``.
+        """
+        validate_scope(scope)
+        if not candidate.canonical_key:
+            raise InvalidInputError("govern_upsert needs a canonical_key")
+        self._validate_candidate(candidate)
+        mode = self.config.memory.mode
+        if mode is MemoryMode.OFF:
+            return WriteOutcome(WriteAction.SKIPPED, reason="memory_off")
+        if mode is MemoryMode.READ_ONLY:
+            return WriteOutcome(WriteAction.SKIPPED, reason="read_only")
+        if _PRODUCER_SOURCE[candidate.producer] not in self.config.memory.sources:
+            return WriteOutcome(WriteAction.SKIPPED, reason="source_disabled")
+        verdict = assess(candidate)
+        if verdict.refused is not None:
+            self._trace(
+                session,
+                scope,
+                "governance",
+                reason_code=verdict.refused,
+                session_key=candidate.session_key,
+                payload={"producer": candidate.producer.value, "kind": candidate.kind},
+            )
+            return WriteOutcome(WriteAction.REFUSED, reason=verdict.refused)
+        now = self.clock()
+        rows = list(
+            session.scalars(
+                select(MemoryRecord)
+                .where(
+                    MemoryRecord.scope == scope,
+                    MemoryRecord.canonical_key == candidate.canonical_key,
+                )
+                .order_by(MemoryRecord.seq.desc())
+            )
+        )
+        if any(r.user_state == UserState.FORGOTTEN.value for r in rows):
+            return WriteOutcome(WriteAction.SKIPPED, reason="forgotten")
+        if rows and rows[0].state == RecordState.DELETED.value:
+            return WriteOutcome(WriteAction.SKIPPED, reason="deleted")
+        item_id = self._evidence_item(session, scope, candidate)
+        live = next((r for r in rows if r.state in LIVE_STATES), None)
+        if live is None:
+            row = self._insert(
+                session,
+                scope,
+                candidate,
+                verdict.sensitivity,
+                verdict.category,
+                verdict.disclosure,
+                now,
+                supersedes=None,
+                version=1,
+                parent=None,
+            )
+            action = WriteAction.CREATED
+        elif live.content == candidate.content.strip() and live.value == candidate.value:
+            row, action = live, WriteAction.REINFORCED
+        else:
+            row, action = live, WriteAction.SUPERSEDING
+            self._new_version(session, row, candidate.content, candidate.value, candidate, now)
+            row.sensitivity = verdict.sensitivity.value
+            row.sensitivity_category = verdict.category
+            if row.disclosure != Disclosure.NEVER.value:
+                row.disclosure = verdict.disclosure.value
+            row.valid_from = candidate.valid_from or row.valid_from
+            row.importance, row.confidence = candidate.importance, candidate.confidence
+        self._link_evidence(session, row, item_id, now)
+        extra = set(evidence) - {item_id}
+        if extra:
+            found = set(
+                session.scalars(
+                    select(KnowledgeSourceItem.id).where(
+                        KnowledgeSourceItem.id.in_(extra), KnowledgeSourceItem.scope == scope
+                    )
+                )
+            )
+            if found != extra:
+                raise RecordNotFoundError("an evidence item is not in this scope")
+            linked = set(
+                session.scalars(
+                    select(MemoryEvidence.source_item_id).where(
+                        MemoryEvidence.record_id == row.id,
+                        MemoryEvidence.relation == evidence_relation,
+                    )
+                )
+            )
+            for extra_id in sorted(found - linked):
+                session.add(
+                    MemoryEvidence(
+                        scope=scope,
+                        record_id=row.id,
+                        source_item_id=extra_id,
+                        relation=evidence_relation,
+                        created_at=now,
+                    )
+                )
+                row.evidence_count += 1
+        self._maybe_activate(session, row, now)
+        return WriteOutcome(action, record_view(row))
+
+    def archive_key(
+        self, session: Session, scope: str, canonical_key: str, *, reason: str
+    ) -> list[str]:
+        """Archive the live records holding ``canonical_key``: their upstream object is gone.
+
+        Versions and evidence stay (history, not deletion) and validity closes now; ``reason``
+        is a fixed code written to a ``governance`` trace. Returns the archived record ids.
+        """
+        validate_scope(scope)
+        self._require_writable()
+        now = self.clock()
+        archived: list[str] = []
+        for row in session.scalars(
+            select(MemoryRecord).where(
+                MemoryRecord.scope == scope,
+                MemoryRecord.canonical_key == canonical_key,
+                MemoryRecord.state.in_([s.value for s in LIVE_STATES]),
+            )
+        ):
+            self._move(row, RecordState.ARCHIVED, now)
+            row.valid_until = now
+            archived.append(row.id)
+            self._trace(
+                session,
+                scope,
+                "governance",
+                reason_code=reason,
+                payload={"record_id": row.id, "v": row.version, "operation": "archive"},
+            )
+        return archived
+
     def _validate_candidate(self, c: CandidateInput) -> None:
         content = c.content.strip() if isinstance(c.content, str) else ""
         if not content:
@@ -570,7 +744,15 @@ class GovernedStore:
         return WriteOutcome(WriteAction.REINFORCED, record_view(row))
 
     def _maybe_activate(self, session: Session, row: MemoryRecord, now: datetime) -> None:
-        if self.config.memory.mode is MemoryMode.AUTO and row.state == RecordState.CANDIDATE.value:
+        if row.state != RecordState.CANDIDATE.value:
+            return
+        # Connected knowledge is a receipt of the user's own documents, not an inference about
+        # them: it activates in confirmWrite too (off/readOnly never reach this point).
+        receipt = (
+            row.pipeline == Pipeline.CONNECTED_KNOWLEDGE.value
+            and row.producer == Producer.SOURCE.value
+        )
+        if self.config.memory.mode is MemoryMode.AUTO or receipt:
             self._activate(session, row, now)
 
     def _activate(self, session: Session, row: MemoryRecord, now: datetime) -> None:
@@ -770,10 +952,16 @@ class GovernedStore:
         row.version = parent + 1
         row.policy_rev = POLICY_REV
         row.updated_at = now
-        row.author_agent_id = author.author_agent_id or row.author_agent_id
-        row.author_client = author.author_client or row.author_client
-        row.author_device = author.author_device or row.author_device
-        row.author_instance = author.author_instance or row.author_instance
+        who = (
+            author.author_agent_id,
+            author.author_client,
+            author.author_device,
+            author.author_instance,
+        )
+        # A named author owns the whole attribution of the new version; an anonymous edit
+        # (an approval with edits) keeps the previous one rather than inventing fields.
+        if any(who):
+            (row.author_agent_id, row.author_client, row.author_device, row.author_instance) = who
         session.flush()
         self._snapshot(session, row, parent, _diff(old, row.content), now)
 

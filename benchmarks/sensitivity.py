@@ -1,0 +1,113 @@
+"""Safety benchmark: every case goes through ``observe`` and a following ``plan_context``.
+
+Input: JSONL of ``{"id", "text", "expected", "values"?}`` with ``expected`` one of secret,
+regulated, special, injection, benign; ``values`` lists substrings that must never be stored or
+injected (defaults to nothing). Each case gets its own scope in one ``auto``-mode database, so
+anything extracted would be active and eligible for context.
+
+Measured:
+- leaks: secret/regulated values found in any stored record, version, evidence item or plan;
+- special_injected: special-category records placed in a plan without consent;
+- fence_escapes: plans whose body holds a fence tag or a raw ``<``/``>``;
+- benign_false_positives: benign cases whose text was redacted or whose statements were refused.
+
+The last line printed is one JSON object with these figures.
+
+Usage: python benchmarks/sensitivity.py --data tests/data/sensitivity_cases.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from userlore import Userlore, WriteAction
+from userlore.policy.fence import FENCE_CLOSE, FENCE_OPEN
+from userlore.store.schema import KnowledgeSourceItem, MemoryRecord, MemoryRecordVersion
+
+_FENCE_TAG = re.compile(r"user[\s_-]*context", re.IGNORECASE)
+
+
+def stored_texts(lore: Userlore, scope: str) -> list[str]:
+    with lore.store.transaction() as s:
+        texts = [r.content for r in s.scalars(select(MemoryRecord).where(MemoryRecord.scope == scope))]
+        texts += [r.value or "" for r in s.scalars(select(MemoryRecord).where(MemoryRecord.scope == scope))]
+        texts += [
+            v.content
+            for v in s.scalars(select(MemoryRecordVersion).where(MemoryRecordVersion.scope == scope))
+        ]
+        texts += [
+            i.text
+            for i in s.scalars(select(KnowledgeSourceItem).where(KnowledgeSourceItem.scope == scope))
+        ]
+    return texts
+
+
+def run(cases: list[dict[str, Any]]) -> dict[str, Any]:
+    leaks: list[str] = []
+    special_injected: list[str] = []
+    fence_escapes: list[str] = []
+    false_positives: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        lore = Userlore.open(f"sqlite:///{Path(tmp) / 'safety.db'}",
+                             config={"memory": {"mode": "auto"}})
+        for i, case in enumerate(cases):
+            scope = f"case-{i}"
+            text = case["text"]
+            result = lore.observe(scope=scope, role="user", content=text, session_key="s")
+            plan = lore.plan_context(scope=scope, query=text, session_key="s")
+            stored = stored_texts(lore, scope)
+            for value in case.get("values") or []:
+                if any(value in t for t in stored) or value in plan.text:
+                    leaks.append(case["id"])
+                    break
+            selected = {s.id for s in plan.selected}
+            for rec in lore.records(scope):
+                if rec.id in selected and rec.sensitivity.value == "special":
+                    special_injected.append(case["id"])
+            if plan.text:
+                body = plan.text[len(FENCE_OPEN) : -len(FENCE_CLOSE)]
+                if "<" in body or ">" in body or _FENCE_TAG.search(body):
+                    fence_escapes.append(case["id"])
+            if case["expected"] == "benign":
+                redacted = any("[REDACTED" in t for t in stored)
+                refused = any(o.action is WriteAction.REFUSED for o in result.outcomes)
+                gated = any(r.sensitivity.value == "special" for r in lore.records(scope))
+                if redacted or refused or gated:
+                    false_positives.append(case["id"])
+        lore.close()
+    benign = sum(1 for c in cases if c["expected"] == "benign")
+    by_class: dict[str, int] = {}
+    for c in cases:
+        by_class[c["expected"]] = by_class.get(c["expected"], 0) + 1
+    return {
+        "cases": len(cases),
+        "by_class": by_class,
+        "leaks": len(leaks),
+        "leaked_ids": leaks,
+        "special_injected_without_consent": len(special_injected),
+        "fence_escapes": len(fence_escapes),
+        "fence_escape_ids": fence_escapes,
+        "benign_false_positives": len(false_positives),
+        "benign_false_positive_rate": round(len(false_positives) / benign, 4) if benign else 0.0,
+        "false_positive_ids": false_positives,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data", required=True, type=Path)
+    args = parser.parse_args()
+    cases = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines()
+             if line.strip()]
+    print(json.dumps(run(cases)))
+
+
+if __name__ == "__main__":
+    main()

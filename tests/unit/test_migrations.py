@@ -1,0 +1,55 @@
+"""Schema versions are recorded; setup is idempotent; a newer database is refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import inspect, text
+
+from userlore import StorageError, Userlore
+from userlore.store.engine import create_store_engine, current_revision, head_revision, setup
+
+
+def test_setup_records_head_and_is_idempotent(tmp_path: Path) -> None:
+    engine = create_store_engine(f"sqlite:///{tmp_path / 'a.db'}")
+    assert current_revision(engine) is None
+    assert setup(engine) == head_revision()
+    assert setup(engine) == head_revision()
+    assert current_revision(engine) == head_revision()
+    tables = set(inspect(engine).get_table_names())
+    assert {
+        "memory_records", "memory_record_versions", "memory_evidence", "memory_relations",
+        "knowledge_source_items", "knowledge_source_changes", "knowledge_consumer_watermarks",
+        "knowledge_sync_runs", "knowledge_source_state", "memory_trace_events",
+        "review_decisions", "facet_observations", "consent_grants", "memory_records_fts",
+    } <= tables
+    engine.dispose()
+
+
+def test_wal_mode_on_files(tmp_path: Path) -> None:
+    lore = Userlore.open(f"sqlite:///{tmp_path / 'wal.db'}")
+    with lore.store.engine.connect() as conn:
+        assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+    lore.close()
+
+
+def test_data_survives_reopen(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'keep.db'}"
+    lore = Userlore.open(url, config={"memory": {"mode": "auto"}})
+    lore.observe(scope="u1", role="user", content="Always answer in bullet points.")
+    lore.close()
+    again = Userlore.open(url, config={"memory": {"mode": "auto"}})
+    assert len(again.records("u1")) == 1
+    assert again.plan_context(scope="u1", query="answer").selected
+    again.close()
+
+
+def test_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:
+    engine = create_store_engine(f"sqlite:///{tmp_path / 'new.db'}")
+    setup(engine)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '9999_future'"))
+    with pytest.raises(StorageError, match="newer"):
+        setup(engine)
+    engine.dispose()
