@@ -25,13 +25,13 @@ import sqlite3
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
-from userlore import CandidateInput, Userlore
 from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
+from userlore import CandidateInput, Userlore
 from userlore.store.retrieval import TermStatistics, fulltext_hits
 from userlore.store.text import fts_phrase, query_terms
 
@@ -40,8 +40,32 @@ VOCAB_SIZE = 6000
 
 
 def vocabulary(rng: random.Random) -> list[str]:
-    syllables = ["ka", "lo", "mi", "ren", "tor", "vel", "sa", "pen", "dor", "li", "qua", "zen",
-                 "bro", "fin", "gal", "hem", "jor", "nix", "ost", "pul", "ruv", "sim", "tek", "ul"]
+    syllables = [
+        "ka",
+        "lo",
+        "mi",
+        "ren",
+        "tor",
+        "vel",
+        "sa",
+        "pen",
+        "dor",
+        "li",
+        "qua",
+        "zen",
+        "bro",
+        "fin",
+        "gal",
+        "hem",
+        "jor",
+        "nix",
+        "ost",
+        "pul",
+        "ruv",
+        "sim",
+        "tek",
+        "ul",
+    ]
     words: set[str] = set()
     while len(words) < VOCAB_SIZE:
         words.add("".join(rng.choice(syllables) for _ in range(rng.randint(2, 3))))
@@ -115,11 +139,25 @@ def populate(lore: Userlore, gen: TextGen, n: int) -> list[str]:
             for text in texts[start : start + batch]:
                 store.govern(session, SCOPE, CandidateInput(kind="note", content=text))
     # a realistic profile: standing instructions and facets are always eligible
-    for i, (kind, key) in enumerate([("style", "style/format"), ("style", "style/verbosity"),
-                                     ("identity", "identity/role"), ("tooling", "tooling/editor"),
-                                     ("veto", "veto/jest"), ("goal", "goal/ship")]):
-        lore.write(SCOPE, CandidateInput(kind=kind, canonical_key=key, value=f"v{i}",
-                                         content=f"profile fact {i}: {gen.sentence(6)}"))
+    for i, (kind, key) in enumerate(
+        [
+            ("style", "style/format"),
+            ("style", "style/verbosity"),
+            ("identity", "identity/role"),
+            ("tooling", "tooling/editor"),
+            ("veto", "veto/jest"),
+            ("goal", "goal/ship"),
+        ]
+    ):
+        lore.write(
+            SCOPE,
+            CandidateInput(
+                kind=kind,
+                canonical_key=key,
+                value=f"v{i}",
+                content=f"profile fact {i}: {gen.sentence(6)}",
+            ),
+        )
     return texts
 
 

@@ -36,15 +36,24 @@ _FENCE_TAG = re.compile(r"user[\s_-]*context", re.IGNORECASE)
 
 def stored_texts(lore: Userlore, scope: str) -> list[str]:
     with lore.store.transaction() as s:
-        texts = [r.content for r in s.scalars(select(MemoryRecord).where(MemoryRecord.scope == scope))]
-        texts += [r.value or "" for r in s.scalars(select(MemoryRecord).where(MemoryRecord.scope == scope))]
+        texts = [
+            r.content for r in s.scalars(select(MemoryRecord).where(MemoryRecord.scope == scope))
+        ]
+        texts += [
+            r.value or ""
+            for r in s.scalars(select(MemoryRecord).where(MemoryRecord.scope == scope))
+        ]
         texts += [
             v.content
-            for v in s.scalars(select(MemoryRecordVersion).where(MemoryRecordVersion.scope == scope))
+            for v in s.scalars(
+                select(MemoryRecordVersion).where(MemoryRecordVersion.scope == scope)
+            )
         ]
         texts += [
             i.text
-            for i in s.scalars(select(KnowledgeSourceItem).where(KnowledgeSourceItem.scope == scope))
+            for i in s.scalars(
+                select(KnowledgeSourceItem).where(KnowledgeSourceItem.scope == scope)
+            )
         ]
     return texts
 
@@ -55,8 +64,9 @@ def run(cases: list[dict[str, Any]]) -> dict[str, Any]:
     fence_escapes: list[str] = []
     false_positives: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
-        lore = Userlore.open(f"sqlite:///{Path(tmp) / 'safety.db'}",
-                             config={"memory": {"mode": "auto"}})
+        lore = Userlore.open(
+            f"sqlite:///{Path(tmp) / 'safety.db'}", config={"memory": {"mode": "auto"}}
+        )
         for i, case in enumerate(cases):
             scope = f"case-{i}"
             text = case["text"]
@@ -104,8 +114,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", required=True, type=Path)
     args = parser.parse_args()
-    cases = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines()
-             if line.strip()]
+    cases = [
+        json.loads(line)
+        for line in args.data.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     print(json.dumps(run(cases)))
 
 

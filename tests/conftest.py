@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
+from tests.support.postgres import HOW_TO, PostgresUnavailable, ThrowawayPostgres
 from userlore import Userlore
+from userlore.store.engine import create_store_engine, setup
 
 
 class FakeClock:
@@ -60,3 +65,59 @@ def lore(make_lore: Callable[..., Userlore]) -> Userlore:
 def auto_lore(make_lore: Callable[..., Userlore]) -> Userlore:
     """auto: policy-passing candidates activate at once."""
     return make_lore("auto")
+
+
+class PostgresDatabases:
+    """Hands out fresh, migrated databases on one server (copies of a migrated template)."""
+
+    def __init__(self, admin_url: str) -> None:
+        self.admin_url = admin_url
+        self.admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+        self.counter = itertools.count(1)
+        self._create("userlore_template", template=None)
+        engine = create_store_engine(self.url("userlore_template"))
+        setup(engine)
+        engine.dispose()
+
+    def url(self, database: str) -> str:
+        return make_url(self.admin_url).set(database=database).render_as_string(hide_password=False)
+
+    def _create(self, name: str, template: str | None) -> None:
+        with self.admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+            suffix = f' TEMPLATE "{template}"' if template else ""
+            conn.execute(text(f'CREATE DATABASE "{name}"{suffix}'))
+
+    def fresh(self, migrated: bool = True) -> str:
+        name = f"userlore_t{os.getpid()}_{next(self.counter)}"
+        self._create(name, "userlore_template" if migrated else None)
+        return self.url(name)
+
+
+@pytest.fixture(scope="session")
+def postgres_databases() -> Iterator[PostgresDatabases]:
+    """A PostgreSQL server for the session: started here, or the one the environment names."""
+    if os.environ.get("USERLORE_SKIP_POSTGRES") == "1":
+        pytest.skip("PostgreSQL tests skipped: USERLORE_SKIP_POSTGRES=1")
+    external = os.environ.get("USERLORE_TEST_DATABASE_URL")
+    if external:
+        dbs = PostgresDatabases(external)
+        yield dbs
+        dbs.admin.dispose()
+        return
+    try:
+        server = ThrowawayPostgres().start()
+    except PostgresUnavailable as exc:
+        pytest.fail(f"cannot start PostgreSQL: {exc}\n{HOW_TO}", pytrace=False)
+    try:
+        dbs = PostgresDatabases(server.admin_url)
+        yield dbs
+        dbs.admin.dispose()
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_databases: PostgresDatabases) -> str:
+    """A fresh, migrated PostgreSQL database for one test."""
+    return postgres_databases.fresh()

@@ -42,7 +42,11 @@ def test_recipe_runs(recipe: Path, tmp_path: Path) -> None:
 def test_quickstart_output(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, str(ROOT / "cookbook" / "01_quickstart.py")],
-        cwd=tmp_path, env=_env(tmp_path), capture_output=True, text=True, timeout=120,
+        cwd=tmp_path,
+        env=_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert "refused: secret" in proc.stdout
     assert "<user-context>" in proc.stdout and "ghp_" not in proc.stdout
@@ -53,10 +57,13 @@ def _python_blocks(markdown: str) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "doc", [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))],
+    "doc",
+    [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))],
     ids=lambda p: p.name,
 )
-def test_markdown_python_snippets_run(doc: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_markdown_python_snippets_run(
+    doc: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     blocks = _python_blocks(doc.read_text(encoding="utf-8"))
     if not blocks:
         pytest.skip(f"{doc.name} has no python snippets")

@@ -19,10 +19,20 @@ def test_setup_records_head_and_is_idempotent(tmp_path: Path) -> None:
     assert current_revision(engine) == head_revision()
     tables = set(inspect(engine).get_table_names())
     assert {
-        "memory_records", "memory_record_versions", "memory_evidence", "memory_relations",
-        "knowledge_source_items", "knowledge_source_changes", "knowledge_consumer_watermarks",
-        "knowledge_sync_runs", "knowledge_source_state", "memory_trace_events",
-        "review_decisions", "facet_observations", "consent_grants", "memory_records_fts",
+        "memory_records",
+        "memory_record_versions",
+        "memory_evidence",
+        "memory_relations",
+        "knowledge_source_items",
+        "knowledge_source_changes",
+        "knowledge_consumer_watermarks",
+        "knowledge_sync_runs",
+        "knowledge_source_state",
+        "memory_trace_events",
+        "review_decisions",
+        "facet_observations",
+        "consent_grants",
+        "memory_records_fts",
     } <= tables
     engine.dispose()
 

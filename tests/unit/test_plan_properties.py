@@ -59,21 +59,33 @@ def _ids() -> Any:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ops=st.lists(op, min_size=1, max_size=12), query=content,
-       budget=st.integers(min_value=300, max_value=3000), consent=st.booleans())
-def test_plan_safety_contract(ops: list[dict[str, Any]], query: str, budget: int,
-                              consent: bool) -> None:
+@given(
+    ops=st.lists(op, min_size=1, max_size=12),
+    query=content,
+    budget=st.integers(min_value=300, max_value=3000),
+    consent=st.booleans(),
+)
+def test_plan_safety_contract(
+    ops: list[dict[str, Any]], query: str, budget: int, consent: bool
+) -> None:
     now = datetime(2026, 3, 1, tzinfo=UTC)
-    lore = Userlore.open("sqlite://", config={"memory": {"mode": "confirmWrite"}},
-                         clock=lambda: now, ids=_ids())
+    lore = Userlore.open(
+        "sqlite://", config={"memory": {"mode": "confirmWrite"}}, clock=lambda: now, ids=_ids()
+    )
     try:
         allowed: set[str] = set()
         for o in ops:
             expired = o["fate"] == "expired"
-            out = lore.write(o["scope"], CandidateInput(
-                kind=o["kind"], content=o["content"], evidence_text=o["content"],
-                valid_until=now + timedelta(seconds=1) if expired else None,
-                valid_from=now - timedelta(days=1) if expired else None))
+            out = lore.write(
+                o["scope"],
+                CandidateInput(
+                    kind=o["kind"],
+                    content=o["content"],
+                    evidence_text=o["content"],
+                    valid_until=now + timedelta(seconds=1) if expired else None,
+                    valid_from=now - timedelta(days=1) if expired else None,
+                ),
+            )
             if out.record is None:
                 continue
             rid = out.record.id
@@ -90,8 +102,14 @@ def test_plan_safety_contract(ops: list[dict[str, Any]], query: str, budget: int
                 if rec.sensitivity.value != "special" or consent:
                     allowed.add(rid)
         if consent:
-            for category in ("health", "religion", "sexual_orientation", "ethnicity",
-                             "political_opinion", "biometric"):
+            for category in (
+                "health",
+                "religion",
+                "sexual_orientation",
+                "ethnicity",
+                "political_opinion",
+                "biometric",
+            ):
                 lore.grant_consent("alice", category)
         now = now + timedelta(seconds=2)  # the "expired" records are now past their validity
         plan = lore.plan_context(scope="alice", query=query, budget=budget)
@@ -102,7 +120,7 @@ def test_plan_safety_contract(ops: list[dict[str, Any]], query: str, budget: int
             assert secret not in plan.text
         if plan.text:
             assert plan.text.startswith(FENCE_OPEN) and plan.text.endswith(FENCE_CLOSE)
-            body = plan.text[len(FENCE_OPEN): -len(FENCE_CLOSE)]
+            body = plan.text[len(FENCE_OPEN) : -len(FENCE_CLOSE)]
             assert "<" not in body and ">" not in body
         with lore.store.transaction() as s:
             stored = [r.content for r in s.scalars(select(MemoryRecord))]

@@ -8,13 +8,36 @@ import userlore
 def test_all_is_pinned() -> None:
     assert sorted(userlore.__all__) == sorted(
         [
-            "CandidateInput", "ConfigError", "ContextPlan", "Disclosure", "Explicitness",
-            "InvalidInputError", "InvalidTransitionError", "MemoryDisabledError", "MemoryMode",
-            "MemoryType", "ObserveResult", "Pipeline", "PolicyViolationError", "Producer",
-            "RecordNotFoundError", "RecordState", "RecordView", "Rejection",
-            "ReviewerOutputError", "ScopeError", "SelectedRecord", "Sensitivity",
-            "StorageError", "UserContextConfig", "UserState", "Userlore", "UserloreError",
-            "WriteAction", "WriteOutcome", "__version__",
+            "CandidateInput",
+            "ConfigError",
+            "ContextPlan",
+            "Disclosure",
+            "Explicitness",
+            "InvalidInputError",
+            "InvalidTransitionError",
+            "MemoryDisabledError",
+            "MemoryMode",
+            "MemoryType",
+            "ObserveResult",
+            "Pipeline",
+            "PolicyViolationError",
+            "Producer",
+            "RecordNotFoundError",
+            "RecordState",
+            "RecordView",
+            "Rejection",
+            "ReviewerOutputError",
+            "ScopeError",
+            "SelectedRecord",
+            "Sensitivity",
+            "StorageError",
+            "UserContextConfig",
+            "UserState",
+            "Userlore",
+            "UserloreError",
+            "WriteAction",
+            "WriteOutcome",
+            "__version__",
         ]
     )
     for name in userlore.__all__:
@@ -32,6 +55,19 @@ def test_errors_share_one_root_and_builtins() -> None:
 
 
 def test_facade_has_async_twins() -> None:
-    for name in ("observe", "write", "plan_context", "records", "approve", "reject", "update",
-                 "forget", "restore", "pin", "unpin", "history", "evidence"):
+    for name in (
+        "observe",
+        "write",
+        "plan_context",
+        "records",
+        "approve",
+        "reject",
+        "update",
+        "forget",
+        "restore",
+        "pin",
+        "unpin",
+        "history",
+        "evidence",
+    ):
         assert callable(getattr(userlore.Userlore, f"a{name}"))

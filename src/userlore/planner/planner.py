@@ -20,7 +20,7 @@ from userlore.config import MemoryMode
 from userlore.models import ContextPlan, Explicitness, Rejection, SelectedRecord, UserState
 from userlore.planner.render import BlockBuilder, render_entry
 from userlore.policy.filter import PolicyInput, rejection_reason
-from userlore.store.governed import GovernedStore, validate_scope
+from userlore.store.governed import GovernedStore, bounded, validate_scope
 from userlore.store.retrieval import TermStatistics, fulltext_hits
 from userlore.store.schema import MemoryRecord
 
@@ -101,7 +101,7 @@ _NOTES = (
         MemoryRecord.kind == "daily_note",
         MemoryRecord.state == "active",
     )
-    .order_by(MemoryRecord.valid_from.desc(), MemoryRecord.seq.desc())
+    .order_by(MemoryRecord.valid_from.desc().nulls_last(), MemoryRecord.seq.desc())
     .limit(RECENT_NOTES)
 )
 
@@ -138,6 +138,7 @@ class ContextPlanner:
     ) -> ContextPlan:
         """Plan the context for ``query``; always writes a trace unless memory is off."""
         validate_scope(scope)
+        bounded("session_key", session_key, 300)
         cfg = self.store.config
         limit = budget if budget is not None else cfg.planner.budget_chars
         if cfg.memory.mode is MemoryMode.OFF:

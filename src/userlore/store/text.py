@@ -17,6 +17,7 @@ __all__ = [
     "normalize_value",
     "query_terms",
     "scope_prefix",
+    "scoped_terms",
     "search_text",
 ]
 
@@ -212,8 +213,20 @@ def query_terms(query: str) -> list[str]:
     return list(seen)[:MAX_QUERY_TERMS]
 
 
+def scoped_terms(scope: str, query: str) -> list[tuple[str, ...]]:
+    """Query terms as index tokens of ``scope``; a CJK bigram is a two-token phrase.
+
+    Tokens are letters and digits only, so each backend can quote them without escaping rules.
+    """
+    prefix = scope_prefix(scope)
+    return [
+        tuple(prefix + ch for ch in term) if _IS_CJK.match(term) else (prefix + term,)
+        for term in query_terms(query)
+    ]
+
+
 def fts_phrase(scope: str, term: str) -> str:
-    """One query term as a quoted FTS5 phrase in the scope's namespace (never parsed as syntax)."""
+    """One query term as a quoted SQLite FTS5 phrase in the scope's namespace."""
     prefix = scope_prefix(scope)
     parts = [prefix + ch for ch in term] if _IS_CJK.match(term) else [prefix + term]
     return '"' + " ".join(parts).replace('"', '""') + '"'

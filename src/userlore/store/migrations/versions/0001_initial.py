@@ -329,11 +329,22 @@ _FTS_SQLITE = (
 )
 
 
+_FTS_POSTGRES = (
+    "ALTER TABLE memory_records ADD COLUMN search_tsv tsvector "
+    "GENERATED ALWAYS AS (to_tsvector('english', search_text)) STORED",
+    "CREATE INDEX ix_records_search_tsv ON memory_records USING GIN (search_tsv)",
+)
+
+
 def _create_fulltext() -> None:
-    """Full-text index kept in sync by triggers, so no write path can forget it."""
-    if op.get_bind().dialect.name == "sqlite":
-        for statement in _FTS_SQLITE:
-            op.execute(statement)
+    """Full-text index the database keeps in sync itself, so no write path can forget it.
+
+    SQLite: an FTS5 table fed by triggers. PostgreSQL: a generated ``tsvector`` column with GIN.
+    """
+    dialect = op.get_bind().dialect.name
+    statements = {"sqlite": _FTS_SQLITE, "postgresql": _FTS_POSTGRES}.get(dialect, ())
+    for statement in statements:
+        op.execute(statement)
 
 
 def downgrade() -> None:

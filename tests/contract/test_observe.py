@@ -10,8 +10,9 @@ from userlore.store.schema import KnowledgeSourceItem, MemoryRecord
 
 
 def test_explicit_instruction_becomes_candidate_with_receipt(lore: Userlore) -> None:
-    result = lore.observe(scope="u1", role="user", session_key="s1",
-                          content="Please always answer in bullet points.")
+    result = lore.observe(
+        scope="u1", role="user", session_key="s1", content="Please always answer in bullet points."
+    )
     [rec] = result.candidates
     assert rec.state is RecordState.CANDIDATE and rec.explicitness.value == "explicit"
     assert rec.canonical_key == "style/format" and rec.value == "bullets"
@@ -28,10 +29,18 @@ def test_chinese_instruction(auto_lore: Userlore) -> None:
 
 
 def test_assistant_turns_and_questions_are_not_statements(lore: Userlore) -> None:
-    assert lore.observe(scope="u1", role="assistant",
-                        content="I will always answer in bullet points.").outcomes == ()
-    assert lore.observe(scope="u1", role="user",
-                        content="Should I always answer in bullet points?").outcomes == ()
+    assert (
+        lore.observe(
+            scope="u1", role="assistant", content="I will always answer in bullet points."
+        ).outcomes
+        == ()
+    )
+    assert (
+        lore.observe(
+            scope="u1", role="user", content="Should I always answer in bullet points?"
+        ).outcomes
+        == ()
+    )
     assert lore.records("u1") == []
 
 
@@ -51,10 +60,13 @@ def test_repeated_statement_reinforces(lore: Userlore) -> None:
 
 def test_secret_in_turn_is_refused_and_redacted(auto_lore: Userlore) -> None:
     key = "sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78St90"
-    result = auto_lore.observe(scope="u1", role="user",
-                               content=f"Always use this key for the API: {key}")
-    assert all(o.action in (WriteAction.REFUSED, WriteAction.SKIPPED) or o.record is not None
-               for o in result.outcomes)
+    result = auto_lore.observe(
+        scope="u1", role="user", content=f"Always use this key for the API: {key}"
+    )
+    assert all(
+        o.action in (WriteAction.REFUSED, WriteAction.SKIPPED) or o.record is not None
+        for o in result.outcomes
+    )
     with auto_lore.store.transaction() as s:
         texts = [i.text for i in s.scalars(select(KnowledgeSourceItem))]
         texts += [r.content for r in s.scalars(select(MemoryRecord))]
@@ -71,8 +83,9 @@ def test_turn_id_makes_replays_idempotent(lore: Userlore) -> None:
     assert rec.evidence_count == 1
 
 
-@pytest.mark.parametrize(("role", "content"), [("robot", "hi"), ("user", ""), ("user", " "),
-                                               ("user", "x" * 40_000)])
+@pytest.mark.parametrize(
+    ("role", "content"), [("robot", "hi"), ("user", ""), ("user", " "), ("user", "x" * 40_000)]
+)
 def test_bad_turns_are_refused_whole(lore: Userlore, role: str, content: str) -> None:
     with pytest.raises(InvalidInputError):
         lore.observe(scope="u1", role=role, content=content)

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
+from tests.conftest import FakeClock
 from userlore import (
     CandidateInput,
     InvalidInputError,
@@ -28,8 +29,6 @@ from userlore.store.schema import (
     MemoryRecordVersion,
     MemoryTraceEvent,
 )
-
-from tests.conftest import FakeClock
 
 AWS_KEY = "AKIAIOSFODNN7EXAMPLF"
 GH_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
@@ -188,8 +187,14 @@ def test_reviewer_claim_cannot_lower_sensitivity(auto_lore: Userlore) -> None:
 
 def test_claim_can_raise_sensitivity(auto_lore: Userlore) -> None:
     out = auto_lore.write(
-        "u1", cand(kind="note", canonical_key=None, value=None, content="a harmless line",
-                   sensitivity_claim="secret")
+        "u1",
+        cand(
+            kind="note",
+            canonical_key=None,
+            value=None,
+            content="a harmless line",
+            sensitivity_claim="secret",
+        ),
     )
     assert out.action is WriteAction.REFUSED
 
@@ -206,8 +211,13 @@ def test_evidence_is_stored_redacted(auto_lore: Userlore) -> None:
 
 def test_special_category_stored_gated(auto_lore: Userlore) -> None:
     out = auto_lore.write(
-        "u1", cand(kind="identity", canonical_key="identity/health", value=None,
-                   content="I have type 1 diabetes.")
+        "u1",
+        cand(
+            kind="identity",
+            canonical_key="identity/health",
+            value=None,
+            content="I have type 1 diabetes.",
+        ),
     )
     assert out.record is not None
     assert out.record.sensitivity.value == "special"
@@ -226,8 +236,9 @@ def test_special_category_stored_gated(auto_lore: Userlore) -> None:
         ({"confidence": 1.5}, InvalidInputError),
     ],
 )
-def test_bad_input_is_typed_and_writes_nothing(lore: Userlore, kw: dict[str, Any],
-                                               error: type[Exception]) -> None:
+def test_bad_input_is_typed_and_writes_nothing(
+    lore: Userlore, kw: dict[str, Any], error: type[Exception]
+) -> None:
     with pytest.raises(error):
         lore.write("u1", cand(**kw))
     assert count(lore, MemoryRecord) == 0

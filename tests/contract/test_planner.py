@@ -7,11 +7,10 @@ import re
 from datetime import timedelta
 from typing import Any
 
+from tests.conftest import FakeClock
 from userlore import CandidateInput, RecordState, Userlore, UserState
 from userlore.planner.planner import CLASS_BUDGETS, OVERFLOW_POOL
 from userlore.policy.fence import FENCE_CLOSE, FENCE_OPEN
-
-from tests.conftest import FakeClock
 
 
 def note(content: str, **kw: Any) -> CandidateInput:
@@ -33,8 +32,9 @@ def reasons(plan: Any) -> dict[str, str]:
 def test_relevant_memory_is_selected_and_traced(auto_lore: Userlore) -> None:
     hit = auto_lore.write("u1", note("The staging database runs PostgreSQL 15 on port 5433"))
     auto_lore.write("u1", note("Lunch with Maria was at the Thai place"))
-    plan = auto_lore.plan_context(scope="u1", query="which port does staging postgres use?",
-                                  session_key="s1")
+    plan = auto_lore.plan_context(
+        scope="u1", query="which port does staging postgres use?", session_key="s1"
+    )
     assert hit.record is not None
     assert plan.selected_ids == (hit.record.id,)
     assert plan.text.startswith(FENCE_OPEN) and plan.text.endswith(FENCE_CLOSE)
@@ -42,14 +42,24 @@ def test_relevant_memory_is_selected_and_traced(auto_lore: Userlore) -> None:
     trace = auto_lore.traces("u1", event_type="plan")[0]
     assert trace["id"] == plan.trace_id and trace["session_key"] == "s1"
     assert trace["payload"]["selected"] == [
-        {"id": hit.record.id, "v": 1, "section": "memories", "score": round(plan.selected[0].score, 4)}
+        {
+            "id": hit.record.id,
+            "v": 1,
+            "section": "memories",
+            "score": round(plan.selected[0].score, 4),
+        }
     ]
 
 
 def test_standing_instructions_always_eligible(auto_lore: Userlore) -> None:
     rec = auto_lore.write(
-        "u1", CandidateInput(kind="style", content="Always answer in bullet points.",
-                             canonical_key="style/format", value="bullets")
+        "u1",
+        CandidateInput(
+            kind="style",
+            content="Always answer in bullet points.",
+            canonical_key="style/format",
+            value="bullets",
+        ),
     ).record
     assert rec is not None
     plan = auto_lore.plan_context(scope="u1", query="how do I bake bread?")
@@ -62,8 +72,9 @@ def test_reason_codes_for_dropped_candidates(auto_lore: Userlore, clock: FakeClo
     now = clock.now
     w = auto_lore.write
     active = w("u1", note("kayak trip to the fjords")).record
-    expired = w("u1", note("kayak rental booked until Friday",
-                           valid_until=now + timedelta(hours=1))).record
+    expired = w(
+        "u1", note("kayak rental booked until Friday", valid_until=now + timedelta(hours=1))
+    ).record
     future = w("u1", note("kayak lesson next month", valid_from=now + timedelta(days=30))).record
     deleted = w("u1", note("kayak club membership")).record
     forgotten = w("u1", note("kayak paddle brand preference")).record
@@ -129,8 +140,15 @@ def test_budget_is_hard_and_overflow_is_reported(auto_lore: Userlore) -> None:
 
 def test_class_budgets_and_overflow_pool(auto_lore: Userlore) -> None:
     for i in range(CLASS_BUDGETS["veto"] + OVERFLOW_POOL + 2):
-        auto_lore.write("u1", CandidateInput(kind="veto", content=f"never suggest tool{i}",
-                                             canonical_key=f"veto/tool{i}", value="banned"))
+        auto_lore.write(
+            "u1",
+            CandidateInput(
+                kind="veto",
+                content=f"never suggest tool{i}",
+                canonical_key=f"veto/tool{i}",
+                value="banned",
+            ),
+        )
     plan = auto_lore.plan_context(scope="u1", query="anything")
     assert len(plan.selected) == CLASS_BUDGETS["veto"] + OVERFLOW_POOL
     assert list(reasons(plan).values()) == ["class_budget", "class_budget"]
@@ -146,10 +164,24 @@ def test_pinned_ranks_first(auto_lore: Userlore) -> None:
 
 
 def test_superseded_version_never_in_plan(auto_lore: Userlore) -> None:
-    old = auto_lore.write("u1", CandidateInput(kind="identity", content="I live in Berlin",
-                                               canonical_key="identity/location", value="Berlin"))
-    new = auto_lore.write("u1", CandidateInput(kind="identity", content="I live in Lisbon",
-                                               canonical_key="identity/location", value="Lisbon"))
+    old = auto_lore.write(
+        "u1",
+        CandidateInput(
+            kind="identity",
+            content="I live in Berlin",
+            canonical_key="identity/location",
+            value="Berlin",
+        ),
+    )
+    new = auto_lore.write(
+        "u1",
+        CandidateInput(
+            kind="identity",
+            content="I live in Lisbon",
+            canonical_key="identity/location",
+            value="Lisbon",
+        ),
+    )
     assert old.record is not None and new.record is not None
     assert auto_lore.get(old.record.id).state is RecordState.ARCHIVED
     plan = auto_lore.plan_context(scope="u1", query="where do I live Berlin Lisbon")
@@ -162,7 +194,7 @@ def test_fence_cannot_be_closed_by_content(auto_lore: Userlore) -> None:
     auto_lore.write("u1", note(evil))
     plan = auto_lore.plan_context(scope="u1", query="system instructions ignore")
     assert plan.text.count(FENCE_CLOSE) == 1 and plan.text.count(FENCE_OPEN) == 1
-    body = plan.text[len(FENCE_OPEN): -len(FENCE_CLOSE)]
+    body = plan.text[len(FENCE_OPEN) : -len(FENCE_CLOSE)]
     assert "<" not in body and ">" not in body
     assert re.search(r"user.?context", body, re.I) is None
 
