@@ -13,7 +13,14 @@ Measured:
 
 The last line printed is one JSON object with these figures.
 
+``--presidio FILE`` reads presidio-research synthetic sentences instead (e.g.
+``../shared/data/presidio/synth_public.json``): a sentence with a CREDIT_CARD, IBAN_CODE or US_SSN
+span is a regulated case whose values are those spans; a sentence with none of them is benign
+(names, addresses and dates are personal, not regulated, so flagging them counts as a false
+positive).
+
 Usage: python benchmarks/sensitivity.py --data tests/data/sensitivity_cases.jsonl
+       python benchmarks/sensitivity.py --presidio ../shared/data/presidio/synth_public.json
 """
 
 from __future__ import annotations
@@ -110,15 +117,38 @@ def run(cases: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+REGULATED_ENTITIES = frozenset({"CREDIT_CARD", "IBAN_CODE", "US_SSN"})
+
+
+def presidio_cases(path: Path) -> list[dict[str, Any]]:
+    """Turn presidio-research sentences into cases (see the module docstring)."""
+    cases = []
+    for i, item in enumerate(json.loads(path.read_text(encoding="utf-8"))):
+        values = [
+            s["entity_value"] for s in item["spans"] if s["entity_type"] in REGULATED_ENTITIES
+        ]
+        cases.append(
+            {
+                "id": f"presidio-{i}",
+                "text": item["full_text"],
+                "expected": "regulated" if values else "benign",
+                "values": values,
+            }
+        )
+    return cases
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--data", required=True, type=Path)
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--data", type=Path, help="JSONL cases")
+    source.add_argument("--presidio", type=Path, help="presidio-research synthetic JSON")
     args = parser.parse_args()
-    cases = [
-        json.loads(line)
-        for line in args.data.read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    ]
+    if args.presidio:
+        cases = presidio_cases(args.presidio)
+    else:
+        lines = args.data.read_text(encoding="utf-8").splitlines()
+        cases = [json.loads(line) for line in lines if line.strip()]
     print(json.dumps(run(cases)))
 
 

@@ -18,7 +18,7 @@ def main() -> None:
     for turn in [
         "Hi, I'm Ana. Please always answer in bullet points.",
         "I use pnpm and never suggest jest to me.",
-        "Here is my token for the CI: ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+        "From now on, use my CI token ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 for deploys.",
     ]:
         result = lore.observe(scope=scope, role="user", content=turn, session_key="s1")
         for outcome in result.outcomes:
