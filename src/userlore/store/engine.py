@@ -75,7 +75,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _alembic_config(connection: Any) -> Config:
+def alembic_config(connection: Any) -> Config:
+    """Alembic configuration bound to ``connection`` (the packaged migrations, no ini file)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(_MIGRATIONS))
     cfg.attributes["connection"] = connection
@@ -112,7 +113,7 @@ def setup(engine: Engine) -> str:
                 f"database schema {current!r} is newer than this userlore (knows up to {head!r})"
             )
         with engine.begin() as conn:
-            command.upgrade(_alembic_config(conn), "head")
+            command.upgrade(alembic_config(conn), "head")
     except OperationalError as exc:
         raise StorageError(f"cannot migrate database: {exc.orig}") from None
     return head
