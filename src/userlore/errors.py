@@ -17,7 +17,9 @@ __all__ = [
     "RecordNotFoundError",
     "ReviewerOutputError",
     "ScopeError",
+    "SourceSyncError",
     "StorageError",
+    "TraceNotFoundError",
     "UserloreError",
 ]
 
@@ -42,6 +44,10 @@ class RecordNotFoundError(UserloreError, LookupError):
     """No record with that id exists in the given scope."""
 
 
+class TraceNotFoundError(RecordNotFoundError):
+    """No inject trace answers the given session and response time (nothing to attribute to)."""
+
+
 class InvalidTransitionError(UserloreError, ValueError):
     """The requested lifecycle transition is not allowed from the record's current state."""
 
@@ -60,3 +66,15 @@ class StorageError(UserloreError, RuntimeError):
 
 class ReviewerOutputError(UserloreError, ValueError):
     """A reviewer model returned output that does not validate, after bounded retries."""
+
+
+class SourceSyncError(UserloreError, RuntimeError):
+    """A connected source failed while it was being pulled; the sync run is recorded as failed.
+
+    Attributes:
+        run_id: The ``knowledge_sync_runs`` row that records the failure.
+    """
+
+    def __init__(self, message: str, run_id: str | None = None) -> None:
+        super().__init__(message)
+        self.run_id = run_id

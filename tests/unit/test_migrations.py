@@ -63,3 +63,23 @@ def test_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StorageError, match="newer"):
         setup(engine)
     engine.dispose()
+
+
+def _open_and_count(url: str) -> int:
+    lore = Userlore.open(url)
+    try:
+        return len(lore.records("u1"))
+    finally:
+        lore.close()
+
+
+def test_concurrent_first_open_migrates_once(tmp_path: Path) -> None:
+    import multiprocessing
+
+    url = f"sqlite:///{tmp_path / 'race.db'}"
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(4) as pool:
+        assert pool.map(_open_and_count, [url] * 4) == [0, 0, 0, 0]
+    engine = create_store_engine(url)
+    assert current_revision(engine) == head_revision()
+    engine.dispose()

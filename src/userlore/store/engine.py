@@ -7,6 +7,9 @@ applies the versioned Alembic migrations shipped in the package, recording the s
 
 from __future__ import annotations
 
+import fcntl
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +18,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from platformdirs import user_data_dir
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.pool import StaticPool
@@ -96,24 +99,63 @@ def current_revision(engine: Engine) -> str | None:
         return MigrationContext.configure(conn).get_current_revision()
 
 
+@contextmanager
+def _migration_lock(engine: Engine) -> Iterator[None]:
+    """Serialize migrations across processes opening the same database at the same moment.
+
+    SQLite files: an advisory ``flock`` on a sibling lock file. PostgreSQL: a session advisory
+    lock. In-memory SQLite is private to one process and needs none.
+    """
+    database = engine.url.database
+    if engine.dialect.name == "sqlite" and database not in (None, "", ":memory:"):
+        lock_path = Path(f"{database}.migrate-lock")
+        with lock_path.open("a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+    elif engine.dialect.name == "postgresql":
+        with engine.connect() as conn:
+            conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": _PG_LOCK_KEY})
+            conn.commit()
+            try:
+                yield
+            finally:
+                conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": _PG_LOCK_KEY})
+                conn.commit()
+    else:
+        yield
+
+
+_PG_LOCK_KEY = 0x75736572_6C6F7265 % (2**63)  # "userlore"
+
+
 def setup(engine: Engine) -> str:
     """Apply pending migrations; return the schema version now recorded.
+
+    Safe to call from several processes at once: the first migrates, the others wait and find
+    the schema current.
 
     Raises:
         StorageError: the database is unreachable or was written by a newer userlore.
     """
+    head = head_revision()
     try:
-        current = current_revision(engine)
-        head = head_revision()
-        if current == head:
+        if current_revision(engine) == head:
             return head
-        known = {s.revision for s in ScriptDirectory(str(_MIGRATIONS)).walk_revisions()}
-        if current is not None and current not in known:
-            raise StorageError(
-                f"database schema {current!r} is newer than this userlore (knows up to {head!r})"
-            )
-        with engine.begin() as conn:
-            command.upgrade(alembic_config(conn), "head")
+        with _migration_lock(engine):
+            current = current_revision(engine)
+            if current == head:
+                return head
+            known = {s.revision for s in ScriptDirectory(str(_MIGRATIONS)).walk_revisions()}
+            if current is not None and current not in known:
+                raise StorageError(
+                    f"database schema {current!r} is newer than this userlore "
+                    f"(knows up to {head!r})"
+                )
+            with engine.begin() as conn:
+                command.upgrade(alembic_config(conn), "head")
     except OperationalError as exc:
         raise StorageError(f"cannot migrate database: {exc.orig}") from None
     return head

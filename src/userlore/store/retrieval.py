@@ -111,6 +111,10 @@ class TermStatistics:
                 return hit[0]
         statement = _dialect(conn).document_frequency
         df = int(conn.execute(statement, {"q": phrase}).scalar_one())
+        if df == 0:
+            # Never cache absence: the next write (here or in another process sharing the
+            # database) may add the term, and a cached 0 would hide that record for the TTL.
+            return df
         with self._lock:
             self._cache[phrase] = (df, now)
             self._cache.move_to_end(phrase)

@@ -1,0 +1,12 @@
+"""MCP server for the seed 003 memory tools (``userlore mcp``)."""
+
+from __future__ import annotations
+
+from userlore.mcp.server import (
+    MemoryServerSettings,
+    bearer_guard,
+    build_mcp_server,
+    run_mcp_server,
+)
+
+__all__ = ["MemoryServerSettings", "bearer_guard", "build_mcp_server", "run_mcp_server"]

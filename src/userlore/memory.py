@@ -1,0 +1,572 @@
+"""Seed 003 memory operations: ``remember``, ``recall``, ``update_memory``, ``forget``.
+
+Every operation returns a *receipt* describing the version it touched (id, version, state,
+parent version, diff, author), so an agent, an MCP client and an HTTP caller all see the same
+evidence of what happened. Nothing here writes around the governed store:
+
+* ``remember`` hands a typed candidate to :meth:`GovernedStore.govern` (sensitivity, dedupe,
+  promotion by memory mode), so a ``remember`` in ``confirmWrite`` mode is a candidate until
+  approved, and a secret is refused before any row is written.
+* ``recall`` reuses the planner's full-text retrieval (:func:`fulltext_hits` and its term
+  statistics) and the planner's policy filter (:func:`rejection_reason`), then cites live
+  versions only (``mem_x@v2``). A superseded version is a snapshot in ``memory_record_versions``
+  and is never returned; a tombstoned record is excluded with reason ``deleted``.
+* ``update_memory`` is :meth:`GovernedStore.update`: version n+1 goes live, version n stays as an
+  immutable, superseded snapshot with a word diff.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, or_, select
+from sqlalchemy.orm import Session
+
+from userlore.config import MemoryMode
+from userlore.errors import (
+    InvalidInputError,
+    MemoryDisabledError,
+    PolicyViolationError,
+)
+from userlore.models import (
+    CandidateInput,
+    Explicitness,
+    MemoryType,
+    Producer,
+    RecordState,
+    WriteAction,
+)
+from userlore.policy.filter import PolicyInput, rejection_reason
+from userlore.store.governed import GovernedStore, validate_path, validate_scope
+from userlore.store.retrieval import TermStatistics, fulltext_hits
+from userlore.store.schema import MemoryRecord, MemoryRecordVersion
+from userlore.store.text import query_terms
+
+__all__ = [
+    "MAX_QUERY_CHARS",
+    "MAX_RECALL_K",
+    "Author",
+    "Citation",
+    "MemoryReceipt",
+    "MemoryService",
+    "RecallResult",
+    "VersionEntry",
+    "parse_memory_type",
+]
+
+MAX_RECALL_K = 50
+MAX_QUERY_CHARS = 2_000
+_AUTHOR_CHARS = 200
+# Recall filters by path and type after retrieval; look a little deeper so filters still fill k.
+_RECALL_DEPTH = 8
+
+_DURABILITY = {
+    MemoryType.SEMANTIC: "durable",
+    MemoryType.PROCEDURAL: "durable",
+    MemoryType.IDENTITY: "durable",
+    MemoryType.EPISODIC: "event",
+    MemoryType.WORKING: "session",
+}
+
+
+def parse_memory_type(value: MemoryType | str) -> MemoryType:
+    """Turn ``"episodic"`` (or a :class:`MemoryType`) into a :class:`MemoryType`.
+
+    Raises:
+        InvalidInputError: not one of the five seed 003 types.
+    """
+    try:
+        return MemoryType(value)
+    except ValueError:
+        allowed = ", ".join(t.value for t in MemoryType)
+        raise InvalidInputError(f"memory_type must be one of {allowed}; got {value!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Author:
+    """Who wrote a version: agent id, client name, device and instance hash.
+
+    Stored immutably on every version snapshot; a service surface fills it from its own
+    configuration, never from arguments a model could change.
+    """
+
+    agent_id: str | None = None
+    client: str | None = None
+    device: str | None = None
+    instance: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("agent_id", "client", "device", "instance"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, str) or len(value) > _AUTHOR_CHARS):
+                raise InvalidInputError(f"author {name} must be a string of at most 200 characters")
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {
+            "agent_id": self.agent_id,
+            "client": self.client,
+            "device": self.device,
+            "instance": self.instance,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryReceipt:
+    """What one lifecycle operation did, described by the version it left live.
+
+    Attributes:
+        id: Record id.
+        version: The record's current version.
+        state: The record's lifecycle state after the operation.
+        action: ``created``, ``reinforced``, ``superseding``, ``updated``, ``forgotten`` or
+            ``restored``.
+        parent_version: The version this one replaced (now a superseded snapshot), if any.
+        diff: Word diff from the parent version (``-Orion +Polaris``), if any.
+        author: Attribution stored on this version.
+        superseded_record_id: A different record this write replaced (canonical-key writes).
+    """
+
+    id: str
+    version: int
+    state: RecordState
+    action: str
+    memory_type: MemoryType
+    path: str
+    parent_version: int | None
+    diff: str | None
+    author: Author
+    superseded_record_id: str | None = None
+
+    @property
+    def citation(self) -> str:
+        return f"{self.id}@v{self.version}"
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form, the same on every surface (facade, tools, MCP, HTTP)."""
+        return {
+            "id": self.id,
+            "version": self.version,
+            "citation": self.citation,
+            "state": self.state.value,
+            "action": self.action,
+            "memory_type": self.memory_type.value,
+            "path": self.path,
+            "parent_version": self.parent_version,
+            "parent_state": None if self.parent_version is None else "superseded",
+            "diff": self.diff,
+            "restorable": self.state is RecordState.DELETED,
+            "author": self.author.as_dict(),
+            "superseded_record_id": self.superseded_record_id,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """One live version returned by recall."""
+
+    id: str
+    version: int
+    content: str
+    memory_type: MemoryType
+    path: str
+    kind: str
+    score: float
+    author: Author
+    updated_at: datetime
+
+    @property
+    def citation(self) -> str:
+        return f"{self.id}@v{self.version}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "citation": self.citation,
+            "id": self.id,
+            "version": self.version,
+            "content": self.content,
+            "memory_type": self.memory_type.value,
+            "path": self.path,
+            "kind": self.kind,
+            "score": round(self.score, 6),
+            "author": self.author.as_dict(),
+            "updated_at": self.updated_at.isoformat(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RecallResult:
+    """Recall's answer: live citations, plus what matched but was kept out and why.
+
+    ``excluded`` holds ``{"citation" | "id", "reason"}`` entries: older versions of a cited
+    record (``superseded``) and records the policy filter refused (``deleted``, ``not_active``,
+    ``consent_required``...). Excluded entries carry no content.
+    """
+
+    memories: tuple[Citation, ...]
+    excluded: tuple[dict[str, str], ...] = ()
+    trace_id: str | None = None
+
+    @property
+    def citations(self) -> tuple[str, ...]:
+        return tuple(m.citation for m in self.memories)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "citations": list(self.citations),
+            "count": len(self.memories),
+            "memories": [m.as_dict() for m in self.memories],
+            "excluded": [dict(e) for e in self.excluded],
+            "trace_id": self.trace_id,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class VersionEntry:
+    """One version of a record in :meth:`MemoryService.history`."""
+
+    id: str
+    version: int
+    parent_version: int | None
+    state: str
+    content: str
+    diff: str | None
+    author: Author
+    created_at: datetime
+
+    @property
+    def citation(self) -> str:
+        return f"{self.id}@v{self.version}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "citation": self.citation,
+            "id": self.id,
+            "version": self.version,
+            "parent_version": self.parent_version,
+            "state": self.state,
+            "content": self.content,
+            "diff": self.diff,
+            "author": self.author.as_dict(),
+            "created_at": self.created_at.isoformat(),
+        }
+
+
+@dataclass(slots=True)
+class _Hit:
+    row: MemoryRecord
+    score: float = 0.0
+
+
+class MemoryService:
+    """The seed 003 operations over one governed store, returning receipts."""
+
+    def __init__(self, store: GovernedStore, term_stats: TermStatistics | None = None) -> None:
+        self.store = store
+        # Shared with the planner so both read paths keep one document-frequency cache.
+        self.term_stats = term_stats or TermStatistics()
+
+    # -- write ---------------------------------------------------------------------------------
+
+    def remember(
+        self,
+        scope: str,
+        content: str,
+        *,
+        path: str,
+        memory_type: MemoryType | str,
+        author: Author | None = None,
+        kind: str = "note",
+        importance: float = 0.5,
+        session_key: str | None = None,
+        producer: Producer = Producer.TOOL,
+    ) -> MemoryReceipt:
+        """Write a durable memory through the governed write; ``version`` is 1 when new.
+
+        Raises:
+            InvalidInputError: empty content, empty or malformed path, unknown memory type.
+            PolicyViolationError: the content is a secret or regulated value (nothing stored).
+            MemoryDisabledError: the memory mode (or the disabled ``curated`` source) forbids it.
+        """
+        validate_scope(scope)
+        mtype = parse_memory_type(memory_type)
+        if not isinstance(path, str) or not path.strip("/ "):
+            raise InvalidInputError("a durable memory needs a path such as projects/x/decisions")
+        path = validate_path(path.strip().strip("/"))
+        if not isinstance(content, str) or not content.strip():
+            raise InvalidInputError("content must not be empty")
+        who = author or Author()
+        candidate = CandidateInput(
+            kind=kind,
+            content=content,
+            memory_type=mtype,
+            path=path,
+            explicitness=Explicitness.EXPLICIT,
+            confidence=0.9,
+            importance=importance,
+            durability=_DURABILITY[mtype],
+            producer=producer,
+            evidence_text=content,
+            session_key=session_key,
+            author_agent_id=who.agent_id,
+            author_client=who.client,
+            author_device=who.device,
+            author_instance=who.instance,
+        )
+        with self.store.transaction() as session:
+            outcome = self.store.govern(session, scope, candidate)
+            receipt = None
+            if outcome.record is not None:
+                row = self.store.get_row(session, scope, outcome.record.id)
+                receipt = _receipt(session, row, outcome.action.value, outcome.superseded_record_id)
+        # Raised after commit so the governance trace of a refusal is kept.
+        if outcome.action is WriteAction.REFUSED:
+            raise PolicyViolationError(f"remember refused: content is {outcome.reason}")
+        if receipt is None:
+            raise MemoryDisabledError(f"remember skipped: {outcome.reason}")
+        return receipt
+
+    def update(
+        self, scope: str, record_id: str, content: str, *, author: Author | None = None
+    ) -> MemoryReceipt:
+        """Correct a memory: v(n+1) goes live, v(n) stays as a superseded snapshot.
+
+        Raises:
+            RecordNotFoundError: no such record in ``scope``.
+            InvalidTransitionError: the record is deleted, archived, rejected or superseded.
+            PolicyViolationError: the new content is a secret or regulated value.
+        """
+        validate_scope(scope)
+        who = author or Author()
+        probe = CandidateInput(
+            kind="note",
+            content=content if isinstance(content, str) else "",
+            author_agent_id=who.agent_id,
+            author_client=who.client,
+            author_device=who.device,
+            author_instance=who.instance,
+        )
+        view = self.store.update(scope, record_id, probe.content, author=probe)
+        return self._receipt_for(scope, view.id, "updated")
+
+    def forget(self, scope: str, record_id: str) -> MemoryReceipt:
+        """Tombstone a memory: out of recall and plans at once, listed in the trash."""
+        validate_scope(scope)
+        view = self.store.forget(scope, record_id)
+        return self._receipt_for(scope, view.id, "forgotten")
+
+    def restore(self, scope: str, record_id: str) -> MemoryReceipt:
+        """Bring a tombstoned memory back, unchanged (same id, version and content)."""
+        validate_scope(scope)
+        view = self.store.restore(scope, record_id)
+        return self._receipt_for(scope, view.id, "restored")
+
+    # -- read ----------------------------------------------------------------------------------
+
+    def receipt(self, scope: str, record_id: str) -> MemoryReceipt:
+        """The receipt of a record's live version, without changing anything."""
+        validate_scope(scope)
+        return self._receipt_for(scope, record_id, "read")
+
+    def trash(self, scope: str, *, limit: int = 1000) -> list[MemoryReceipt]:
+        """Tombstoned memories of a scope, newest first, each restorable."""
+        validate_scope(scope)
+        with self.store.transaction() as session:
+            rows = session.scalars(
+                select(MemoryRecord)
+                .where(
+                    MemoryRecord.scope == scope,
+                    MemoryRecord.state == RecordState.DELETED.value,
+                )
+                .order_by(MemoryRecord.seq.desc())
+                .limit(max(1, min(limit, 10_000)))
+            )
+            return [_receipt(session, row, "trashed") for row in rows]
+
+    def history(self, scope: str, record_id: str) -> list[VersionEntry]:
+        """Every version, oldest first, with its diff and author; older ones are superseded."""
+        validate_scope(scope)
+        current = self.store.get(scope, record_id)
+        return [
+            VersionEntry(
+                id=v.record_id,
+                version=v.version,
+                parent_version=v.parent_version,
+                state=current.state.value if v.live else RecordState.SUPERSEDED.value,
+                content=v.content,
+                diff=v.diff,
+                author=Author(
+                    v.author_agent_id, v.author_client, v.author_device, v.author_instance
+                ),
+                created_at=v.created_at,
+            )
+            for v in self.store.history(scope, record_id)
+        ]
+
+    def recall(
+        self,
+        scope: str,
+        query: str,
+        *,
+        path: str | None = None,
+        memory_type: MemoryType | str | None = None,
+        k: int = 5,
+        session_key: str | None = None,
+    ) -> RecallResult:
+        """Cite the live versions of the memories that best match ``query``.
+
+        ``path`` filters by prefix (``projects/x`` matches ``projects/x/decisions``) and
+        ``memory_type`` by type. An empty query lists the newest live memories that pass the
+        filters. Every recall writes a ``recall`` trace with ids and versions only.
+
+        Raises:
+            InvalidInputError: bad ``k``, ``path``, ``memory_type`` or an oversized query.
+        """
+        validate_scope(scope)
+        if not isinstance(query, str) or len(query) > MAX_QUERY_CHARS:
+            raise InvalidInputError(f"query must be a string of at most {MAX_QUERY_CHARS} chars")
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_RECALL_K:
+            raise InvalidInputError(f"k must be an integer from 1 to {MAX_RECALL_K}")
+        prefix = validate_path(path.strip().strip("/")) if path else ""
+        mtype = parse_memory_type(memory_type) if memory_type else None
+        if self.store.config.memory.mode is MemoryMode.OFF:
+            return RecallResult(())
+        now = self.store.clock()
+        depth = max(k * _RECALL_DEPTH, self.store.config.planner.retrieval_k)
+        with self.store.connection() as conn:
+            hits = self._candidates(conn, scope, query, prefix, mtype, depth)
+            consented = self.store._consented(conn, scope)
+            chosen: list[Citation] = []
+            excluded: list[dict[str, str]] = []
+            for hit in hits:
+                r = hit.row
+                reason = rejection_reason(_policy(r), scope=scope, now=now, consented=consented)
+                if reason is not None:
+                    excluded.append({"id": r.id, "reason": reason})
+                    continue
+                if len(chosen) >= k:
+                    continue
+                chosen.append(
+                    Citation(
+                        id=r.id,
+                        version=r.version,
+                        content=r.content,
+                        memory_type=MemoryType(r.memory_type),
+                        path=r.path,
+                        kind=r.kind,
+                        score=hit.score,
+                        author=Author(
+                            r.author_agent_id, r.author_client, r.author_device, r.author_instance
+                        ),
+                        updated_at=r.updated_at,
+                    )
+                )
+                excluded.extend(
+                    {"citation": f"{r.id}@v{v}", "reason": "superseded"}
+                    for v in range(1, r.version)
+                )
+            trace_id = self.store._trace(
+                conn,
+                scope,
+                "recall",
+                session_key=session_key,
+                chars=sum(len(c.content) for c in chosen),
+                payload={
+                    "selected": [{"id": c.id, "v": c.version} for c in chosen],
+                    "rejected": [
+                        {"id": e["id"], "reason": e["reason"]} for e in excluded if "id" in e
+                    ],
+                    "k": k,
+                },
+            )
+        return RecallResult(tuple(chosen), tuple(excluded), trace_id)
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _candidates(
+        self,
+        conn: Connection,
+        scope: str,
+        query: str,
+        prefix: str,
+        mtype: MemoryType | None,
+        depth: int,
+    ) -> list[_Hit]:
+        stmt = select(MemoryRecord).where(MemoryRecord.scope == scope)
+        if prefix:
+            stmt = stmt.where(
+                or_(
+                    MemoryRecord.path == prefix,
+                    MemoryRecord.path.startswith(prefix + "/", autoescape=True),
+                )
+            )
+        if mtype is not None:
+            stmt = stmt.where(MemoryRecord.memory_type == mtype.value)
+        if not query_terms(query):
+            newest = stmt.where(MemoryRecord.state == RecordState.ACTIVE.value)
+            rows = conn.execute(newest.order_by(MemoryRecord.seq.desc()).limit(depth))
+            return [_Hit(_row(r), 0.0) for r in rows]
+        scores = fulltext_hits(conn, scope, query, depth, self.term_stats)
+        if not scores:
+            return []
+        rows = conn.execute(stmt.where(MemoryRecord.seq.in_(list(scores))))
+        hits = [_Hit(_row(r), scores[r.seq]) for r in rows]
+        best = max(h.score for h in hits) if hits else 1.0
+        for h in hits:
+            h.score = h.score / best if best else 0.0
+        hits.sort(key=lambda h: (-h.score, -h.row.seq))
+        return hits
+
+    def _receipt_for(self, scope: str, record_id: str, action: str) -> MemoryReceipt:
+        with self.store.transaction() as session:
+            return _receipt(session, self.store.get_row(session, scope, record_id), action)
+
+
+def _row(r: Any) -> MemoryRecord:
+    """A detached, read-only ``MemoryRecord`` built from a Core row (no ORM session needed)."""
+    return MemoryRecord(**{k: getattr(r, k) for k in r._fields})
+
+
+def _policy(r: MemoryRecord) -> PolicyInput:
+    return PolicyInput(
+        scope=r.scope,
+        state=r.state,
+        user_state=r.user_state,
+        valid_from=r.valid_from,
+        valid_until=r.valid_until,
+        disclosure=r.disclosure,
+        sensitivity=r.sensitivity,
+        sensitivity_category=r.sensitivity_category,
+        policy_rev=r.policy_rev,
+        content=r.content,
+        value=r.value,
+    )
+
+
+def _receipt(
+    session: Session, row: MemoryRecord, action: str, superseded: str | None = None
+) -> MemoryReceipt:
+    snap = session.scalars(
+        select(MemoryRecordVersion).where(
+            MemoryRecordVersion.record_id == row.id,
+            MemoryRecordVersion.version == row.version,
+        )
+    ).one_or_none()
+    author = (
+        Author(snap.author_agent_id, snap.author_client, snap.author_device, snap.author_instance)
+        if snap is not None
+        else Author(row.author_agent_id, row.author_client, row.author_device, row.author_instance)
+    )
+    return MemoryReceipt(
+        id=row.id,
+        version=row.version,
+        state=RecordState(row.state),
+        action=action,
+        memory_type=MemoryType(row.memory_type),
+        path=row.path,
+        parent_version=snap.parent_version if snap is not None else None,
+        diff=snap.diff if snap is not None else None,
+        author=author,
+        superseded_record_id=superseded if superseded != row.id else None,
+    )

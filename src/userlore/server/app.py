@@ -1,0 +1,712 @@
+"""``userlore serve``: the HTTP gateway (FastAPI) over one :class:`~userlore.Userlore`.
+
+Every data endpoint needs ``Authorization: Bearer <token>``; each configured token grants exactly
+one scope (and the agent identity written as author attribution). There is no default token: with
+none configured, every data request is refused. Every query the gateway runs is filtered by the
+token's scope, and a record of another scope answers ``404`` exactly like a missing one, so a
+token cannot even learn whether another scope's id exists.
+
+Bad input is a ``4xx`` with ``{"error": {"code", "message"}}``; the gateway is tested with
+property-based requests generated from its own OpenAPI schema to answer no ``5xx``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import Body, Depends, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy import select
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from userlore.config import MemoryMode
+from userlore.errors import (
+    ConfigError,
+    InvalidInputError,
+    InvalidTransitionError,
+    MemoryDisabledError,
+    PolicyViolationError,
+    RecordNotFoundError,
+    ScopeError,
+    StorageError,
+    TraceNotFoundError,
+    UserloreError,
+)
+from userlore.memory import Author
+from userlore.models import RecordState
+from userlore.server.schemas import (
+    CandidateDecisionIn,
+    CandidateEditIn,
+    ErrorBody,
+    EvidenceListOut,
+    FeedbackResultOut,
+    HistoryOut,
+    ImportOut,
+    MemoriesOut,
+    MemoryOut,
+    PlanIn,
+    PlanOut,
+    PurgeIn,
+    PurgeOut,
+    QualityOut,
+    RecallIn,
+    RecallOut,
+    ReceiptOut,
+    RememberIn,
+    ResponseFeedbackIn,
+    ResponseFeedbackOut,
+    SourceChangesOut,
+    SourceItemsOut,
+    SyncRunsOut,
+    TraceFeedbackIn,
+    TraceFeedbackOut,
+    TracesOut,
+    TrashOut,
+    UpdateIn,
+)
+from userlore.store.governed import validate_scope
+from userlore.store.schema import (
+    KnowledgeSourceChange,
+    KnowledgeSourceItem,
+    KnowledgeSyncRun,
+    MemoryTraceEvent,
+)
+
+if TYPE_CHECKING:
+    from userlore.facade import Userlore
+
+__all__ = ["TokenGrant", "create_app", "load_tokens"]
+
+MIN_TOKEN_CHARS = 16
+MAX_SEQUENCE = 2**62
+RecordId = Annotated[str, "record id"]
+
+
+@dataclass(frozen=True, slots=True)
+class TokenGrant:
+    """What one bearer token may do: act in ``scope`` as the given author."""
+
+    scope: str
+    agent_id: str | None = None
+    client: str | None = None
+    device: str | None = None
+    instance: str | None = None
+
+    def __post_init__(self) -> None:
+        validate_scope(self.scope)
+
+    @property
+    def author(self) -> Author:
+        return Author(self.agent_id, self.client, self.device, self.instance)
+
+
+def _grant(value: Any, where: str) -> TokenGrant:
+    if isinstance(value, TokenGrant):
+        return value
+    if isinstance(value, str):
+        try:
+            return TokenGrant(value)
+        except ScopeError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+    if isinstance(value, Mapping):
+        allowed = {"scope", "agentId", "agent_id", "client", "device", "instance"}
+        unknown = sorted(set(value) - allowed)
+        if unknown or "scope" not in value:
+            raise ConfigError(f"{where}: a grant needs 'scope' and allows {sorted(allowed)}")
+        try:
+            return TokenGrant(
+                scope=value["scope"],
+                agent_id=value.get("agentId", value.get("agent_id")),
+                client=value.get("client"),
+                device=value.get("device"),
+                instance=value.get("instance"),
+            )
+        except ScopeError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+    raise ConfigError(f"{where}: a grant is a scope string or an object with 'scope'")
+
+
+def load_tokens(source: Mapping[str, Any] | str | Path | None) -> dict[str, TokenGrant]:
+    """Token → grant mapping from a mapping, a JSON file path, or ``None`` (the environment).
+
+    Accepted shapes: ``{"tokens": {"<token>": "<scope>"}}`` or ``{"<token>": {"scope": "<scope>",
+    "agentId": "...", "client": "...", "device": "..."}}``. With ``None``, ``USERLORE_TOKENS``
+    (JSON text) or ``USERLORE_TOKENS_FILE`` (a path) is read; nothing configured means no token.
+
+    Raises:
+        ConfigError: unreadable file, malformed JSON, a token shorter than 16 characters, or a
+            malformed grant.
+    """
+    if source is None:
+        if os.environ.get("USERLORE_TOKENS"):
+            try:
+                source = json.loads(os.environ["USERLORE_TOKENS"])
+            except json.JSONDecodeError as exc:
+                raise ConfigError(f"USERLORE_TOKENS is not valid JSON: {exc}") from None
+        elif os.environ.get("USERLORE_TOKENS_FILE"):
+            source = Path(os.environ["USERLORE_TOKENS_FILE"])
+        else:
+            return {}
+    if isinstance(source, str | Path):
+        try:
+            source = json.loads(Path(source).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ConfigError(f"cannot read token file {source}: {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"token file {source} is not valid JSON: {exc}") from None
+    if not isinstance(source, Mapping):
+        raise ConfigError("tokens must be a JSON object")
+    if "tokens" in source and isinstance(source["tokens"], Mapping):
+        source = source["tokens"]
+    grants: dict[str, TokenGrant] = {}
+    for token, value in source.items():
+        if not isinstance(token, str) or len(token) < MIN_TOKEN_CHARS:
+            raise ConfigError(f"every token must be a string of at least {MIN_TOKEN_CHARS} chars")
+        grants[token] = _grant(value, f"token …{token[-4:]}")
+    return grants
+
+
+_ERROR_STATUS: tuple[tuple[type[UserloreError], int, str], ...] = (
+    (RecordNotFoundError, 404, "not_found"),
+    (ScopeError, 422, "invalid_scope"),
+    (PolicyViolationError, 422, "policy_violation"),
+    (InvalidInputError, 422, "invalid_input"),
+    (InvalidTransitionError, 409, "conflict"),
+    (MemoryDisabledError, 403, "memory_disabled"),
+    (ConfigError, 422, "invalid_config"),
+    (StorageError, 503, "storage_unavailable"),
+)
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "The request body is not valid JSON."},
+    401: {"model": ErrorBody, "description": "Missing or invalid bearer token."},
+    403: {"model": ErrorBody, "description": "The memory mode forbids this operation."},
+    404: {"model": ErrorBody, "description": "No such record in the token's scope."},
+    409: {"model": ErrorBody, "description": "Not allowed from the record's current state."},
+    422: {"model": ErrorBody, "description": "Invalid input or refused by the safety policy."},
+    503: {"model": ErrorBody, "description": "The database is unavailable."},
+}
+
+
+def _error(status: int, code: str, message: str, **headers: str) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status, headers=headers or None
+    )
+
+
+class _Unauthorized(Exception):
+    """Raised by the auth dependency; answered as 401."""
+
+
+_bearer = HTTPBearer(auto_error=False, description="One token per scope, from configuration.")
+
+
+def _current_grant(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> TokenGrant:
+    """The grant of the request's bearer token, or 401."""
+    resolve: Callable[[str], TokenGrant | None] = request.app.state.resolve_token
+    found = resolve(credentials.credentials) if credentials is not None else None
+    if found is None:
+        raise _Unauthorized
+    return found
+
+
+Grant = Annotated[TokenGrant, Depends(_current_grant)]
+
+
+def create_app(
+    lore: Userlore,
+    tokens: Mapping[str, Any] | str | Path | None = None,
+    *,
+    title: str = "userlore gateway",
+) -> FastAPI:
+    """The gateway app over ``lore``; ``tokens`` as accepted by :func:`load_tokens`.
+
+    Args:
+        lore: The store every endpoint reads and writes.
+        tokens: Token grants; ``None`` reads ``USERLORE_TOKENS``/``USERLORE_TOKENS_FILE``.
+        title: OpenAPI title.
+    """
+    from userlore import __version__
+
+    grants = load_tokens(tokens)
+    app = FastAPI(
+        title=title,
+        version=__version__,
+        description=(
+            "Governed user memory: seed 000 endpoints (quality, response feedback, memories, "
+            "traces, connected knowledge) and the seed 003 lifecycle (remember, recall, "
+            "update, forget, restore, history, purge, export). Every data endpoint is confined "
+            "to the scope of its bearer token."
+        ),
+    )
+    app.state.resolve_token = _resolver(grants)
+
+    @app.exception_handler(_Unauthorized)
+    async def _unauthorized(_request: Request, _exc: _Unauthorized) -> JSONResponse:
+        return _error(
+            401, "unauthorized", "missing or invalid bearer token", **{"WWW-Authenticate": "Bearer"}
+        )
+
+    @app.exception_handler(UserloreError)
+    async def _userlore_error(_request: Request, exc: UserloreError) -> JSONResponse:
+        for kind, status, code in _ERROR_STATUS:
+            if isinstance(exc, kind):
+                return _error(status, code, str(exc))
+        return _error(422, "invalid_input", str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for err in exc.errors()[:10]:
+            loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+            parts.append(f"{loc}: {err.get('msg', 'invalid')}")
+        return _error(422, "invalid_request", "; ".join(parts) or "invalid request")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        codes = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
+        code = codes.get(exc.status_code, "http_error")
+        return _error(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(UnicodeError)
+    async def _bad_text(_request: Request, _exc: UnicodeError) -> JSONResponse:
+        return _error(422, "invalid_text", "text must be valid Unicode (no lone surrogates)")
+
+    memory = lore.memory
+
+    # -- health -----------------------------------------------------------------------------
+
+    @app.get("/api/health", tags=["meta"], summary="Liveness (no data, no token needed).")
+    def health() -> dict[str, str]:
+        return {"status": "ok", "version": __version__}
+
+    # -- seed 000: quality, feedback, memories, traces ----------------------------------------
+
+    @app.get(
+        "/api/user-context/quality",
+        response_model=QualityOut,
+        responses=_ERRORS,
+        tags=["user-context"],
+        summary="Candidate funnel, record states, acceptance, helpfulness and review cadence.",
+    )
+    def quality(
+        g: Grant, window_days: Annotated[int, Query(alias="windowDays", ge=1, le=3650)] = 30
+    ) -> dict[str, Any]:
+        return lore.quality(g.scope, window_days).as_dict()
+
+    @app.get(
+        "/api/user-context/understanding/response-feedback",
+        response_model=ResponseFeedbackOut,
+        responses=_ERRORS,
+        tags=["user-context"],
+        summary="The feedback recorded for one assistant response (by session and time).",
+    )
+    def get_response_feedback(
+        g: Grant,
+        response_at: Annotated[datetime, Query(alias="responseAt")],
+        session_key: Annotated[
+            str | None, Query(alias="sessionKey", min_length=1, max_length=300)
+        ] = None,
+    ) -> dict[str, Any]:
+        return lore.get_response_feedback(g.scope, session_key, response_at).as_dict()
+
+    @app.patch(
+        "/api/user-context/understanding/response-feedback",
+        response_model=FeedbackResultOut,
+        responses=_ERRORS,
+        tags=["user-context"],
+        summary="Record or replace helpful / not_helpful for a response; returns remediation.",
+    )
+    def set_response_feedback(g: Grant, body: ResponseFeedbackIn) -> dict[str, Any]:
+        result = lore.set_response_feedback(
+            g.scope, body.session_key, body.response_at, body.feedback
+        )
+        return result.as_dict()
+
+    @app.get(
+        "/api/user-context/memories",
+        response_model=MemoriesOut,
+        responses=_ERRORS,
+        tags=["user-context"],
+        summary="Records of the scope (every state but deleted unless asked).",
+    )
+    def list_memories(
+        g: Grant,
+        state: Annotated[RecordState | None, Query()] = None,
+        kind: Annotated[str | None, Query(max_length=40)] = None,
+        path_prefix: Annotated[str | None, Query(alias="pathPrefix", max_length=500)] = None,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    ) -> dict[str, Any]:
+        views = lore.records(g.scope, state, kind=kind, path_prefix=path_prefix, limit=limit)
+        out = [MemoryOut.model_validate(v) for v in views]
+        return {"memories": out, "count": len(out)}
+
+    @app.get(
+        "/api/user-context/traces",
+        response_model=TracesOut,
+        responses=_ERRORS,
+        tags=["user-context"],
+        summary="Trace events: context plans, recalls, governance, consent, feedback.",
+    )
+    def list_traces(
+        g: Grant,
+        event_type: Annotated[str | None, Query(alias="eventType", max_length=30)] = None,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    ) -> dict[str, Any]:
+        traces = lore.traces(g.scope, event_type=event_type, limit=limit)
+        return {"traces": traces, "count": len(traces)}
+
+    @app.patch(
+        "/api/user-context/traces/{trace_id}/feedback",
+        response_model=TraceFeedbackOut,
+        responses=_ERRORS,
+        tags=["user-context"],
+        summary="Rate the context of one inject trace helpful / not_helpful, then remediate.",
+    )
+    def trace_feedback(
+        g: Grant, trace_id: Annotated[str, "trace id"], body: TraceFeedbackIn
+    ) -> dict[str, Any]:
+        return _rate_trace(lore, g.scope, trace_id, body.feedback)
+
+    # -- seed 000: connected knowledge ---------------------------------------------------------
+
+    @app.get(
+        "/api/knowledge/source-items",
+        response_model=SourceItemsOut,
+        responses=_ERRORS,
+        tags=["knowledge"],
+        summary="Normalized, redacted source items of the scope, newest first.",
+    )
+    def source_items(
+        g: Grant,
+        source_instance_id: Annotated[
+            str | None, Query(alias="sourceInstanceId", max_length=300)
+        ] = None,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    ) -> dict[str, Any]:
+        stmt = select(KnowledgeSourceItem).where(KnowledgeSourceItem.scope == g.scope)
+        if source_instance_id:
+            stmt = stmt.where(KnowledgeSourceItem.source_instance_id == source_instance_id)
+        stmt = stmt.order_by(
+            KnowledgeSourceItem.updated_at.desc(), KnowledgeSourceItem.id.desc()
+        ).limit(limit)
+        with lore.store.transaction() as session:
+            items = [_columns(r) for r in session.scalars(stmt)]
+        return {"items": items, "count": len(items)}
+
+    @app.get(
+        "/api/knowledge/source-changes",
+        response_model=SourceChangesOut,
+        responses=_ERRORS,
+        tags=["knowledge"],
+        summary="The ordered added/modified/deleted ledger after a sequence number.",
+    )
+    def source_changes(
+        g: Grant,
+        after_sequence: Annotated[int, Query(alias="afterSequence", ge=0, le=MAX_SEQUENCE)] = 0,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    ) -> dict[str, Any]:
+        stmt = (
+            select(KnowledgeSourceChange)
+            .where(
+                KnowledgeSourceChange.scope == g.scope,
+                KnowledgeSourceChange.sequence > after_sequence,
+            )
+            .order_by(KnowledgeSourceChange.sequence)
+            .limit(limit)
+        )
+        with lore.store.transaction() as session:
+            changes = [_columns(r) for r in session.scalars(stmt)]
+        last = changes[-1]["sequence"] if changes else after_sequence
+        return {"changes": changes, "count": len(changes), "next_after_sequence": last}
+
+    @app.get(
+        "/api/knowledge/sync-runs",
+        response_model=SyncRunsOut,
+        responses=_ERRORS,
+        tags=["knowledge"],
+        summary="Ingestion runs with counts, warnings, failure and timing, newest first.",
+    )
+    def sync_runs(
+        g: Grant,
+        source_instance_id: Annotated[
+            str | None, Query(alias="sourceInstanceId", max_length=300)
+        ] = None,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    ) -> dict[str, Any]:
+        stmt = select(KnowledgeSyncRun).where(KnowledgeSyncRun.scope == g.scope)
+        if source_instance_id:
+            stmt = stmt.where(KnowledgeSyncRun.source_instance_id == source_instance_id)
+        stmt = stmt.order_by(KnowledgeSyncRun.started_at.desc(), KnowledgeSyncRun.id.desc())
+        with lore.store.transaction() as session:
+            runs = [_columns(r) for r in session.scalars(stmt.limit(limit))]
+        return {"runs": runs, "count": len(runs)}
+
+    # -- candidates inbox ----------------------------------------------------------------------
+
+    @app.get(
+        "/api/user-context/candidates",
+        response_model=MemoriesOut,
+        responses=_ERRORS,
+        tags=["review"],
+        summary="The review inbox: candidates and records paused for review.",
+    )
+    def candidates(g: Grant, limit: Annotated[int, Query(ge=1, le=1000)] = 100) -> dict[str, Any]:
+        views = lore.records(
+            g.scope, [RecordState.CANDIDATE, RecordState.NEEDS_REVIEW], limit=limit
+        )
+        out = [MemoryOut.model_validate(v) for v in views]
+        return {"memories": out, "count": len(out)}
+
+    @app.post(
+        "/api/user-context/candidates/{record_id}/approve",
+        response_model=MemoryOut,
+        responses=_ERRORS,
+        tags=["review"],
+        summary="Approve a candidate, optionally with edited content.",
+    )
+    def approve(
+        g: Grant,
+        record_id: RecordId,
+        body: Annotated[CandidateDecisionIn | None, Body()] = None,
+    ) -> Any:
+        content = body.content if body is not None else None
+        return lore.store.approve(g.scope, record_id, content=content, reviewer=g.agent_id)
+
+    @app.post(
+        "/api/user-context/candidates/{record_id}/edit",
+        response_model=MemoryOut,
+        responses=_ERRORS,
+        tags=["review"],
+        summary="Approve an edited version of a candidate.",
+    )
+    def edit(g: Grant, record_id: RecordId, body: CandidateEditIn) -> Any:
+        return lore.store.approve(g.scope, record_id, content=body.content, reviewer=g.agent_id)
+
+    @app.post(
+        "/api/user-context/candidates/{record_id}/reject",
+        response_model=MemoryOut,
+        responses=_ERRORS,
+        tags=["review"],
+        summary="Reject a candidate (kept for the acceptance rate).",
+    )
+    def reject(g: Grant, record_id: RecordId) -> Any:
+        return lore.store.reject(g.scope, record_id, reviewer=g.agent_id)
+
+    # -- seed 003 lifecycle --------------------------------------------------------------------
+
+    @app.post(
+        "/api/user-context/memories",
+        response_model=ReceiptOut,
+        responses=_ERRORS,
+        tags=["memories"],
+        summary="remember: write a durable memory (content, path, memory type).",
+    )
+    def remember(g: Grant, body: RememberIn) -> dict[str, Any]:
+        receipt = memory.remember(
+            g.scope, body.content, path=body.path, memory_type=body.memory_type, author=g.author
+        )
+        return receipt.as_dict()
+
+    @app.post(
+        "/api/user-context/memories/recall",
+        response_model=RecallOut,
+        responses=_ERRORS,
+        tags=["memories"],
+        summary="recall: cite live versions (id@vN) matching a query.",
+    )
+    def recall(g: Grant, body: RecallIn) -> dict[str, Any]:
+        result = memory.recall(
+            g.scope,
+            body.query,
+            path=body.path,
+            memory_type=body.memory_type,
+            k=body.k,
+            session_key=body.session_key,
+        )
+        return result.as_dict()
+
+    @app.get(
+        "/api/user-context/memories/{record_id}",
+        response_model=MemoryOut,
+        responses=_ERRORS,
+        tags=["memories"],
+        summary="One record of the scope.",
+    )
+    def get_memory(g: Grant, record_id: RecordId) -> Any:
+        return lore.get(record_id, scope=g.scope)
+
+    @app.patch(
+        "/api/user-context/memories/{record_id}",
+        response_model=ReceiptOut,
+        responses=_ERRORS,
+        tags=["memories"],
+        summary="update_memory: v(n+1) live, v(n) a superseded snapshot with a diff.",
+    )
+    def update_memory(g: Grant, record_id: RecordId, body: UpdateIn) -> dict[str, Any]:
+        return memory.update(g.scope, record_id, body.content, author=g.author).as_dict()
+
+    @app.delete(
+        "/api/user-context/memories/{record_id}",
+        response_model=ReceiptOut,
+        responses=_ERRORS,
+        tags=["memories"],
+        summary="forget: tombstone into the trash (restorable).",
+    )
+    def forget(g: Grant, record_id: RecordId) -> dict[str, Any]:
+        return memory.forget(g.scope, record_id).as_dict()
+
+    @app.post(
+        "/api/user-context/memories/{record_id}/restore",
+        response_model=ReceiptOut,
+        responses=_ERRORS,
+        tags=["memories"],
+        summary="restore: bring a tombstoned record back unchanged.",
+    )
+    def restore(g: Grant, record_id: RecordId) -> dict[str, Any]:
+        return memory.restore(g.scope, record_id).as_dict()
+
+    @app.get(
+        "/api/user-context/memories/{record_id}/history",
+        response_model=HistoryOut,
+        responses=_ERRORS,
+        tags=["memories"],
+        summary="history: every version with its diff and author.",
+    )
+    def history(g: Grant, record_id: RecordId) -> dict[str, Any]:
+        versions = [v.as_dict() for v in memory.history(g.scope, record_id)]
+        return {"id": record_id, "versions": versions}
+
+    @app.get(
+        "/api/user-context/memories/{record_id}/evidence",
+        response_model=EvidenceListOut,
+        responses=_ERRORS,
+        tags=["memories"],
+        summary="The redacted evidence items a record was learned from.",
+    )
+    def evidence(g: Grant, record_id: RecordId) -> dict[str, Any]:
+        return {"id": record_id, "evidence": lore.evidence(record_id, scope=g.scope)}
+
+    @app.get(
+        "/api/user-context/trash",
+        response_model=TrashOut,
+        responses=_ERRORS,
+        tags=["memories"],
+        summary="The trash view: tombstoned records, each restorable.",
+    )
+    def trash(g: Grant) -> dict[str, Any]:
+        return {"memories": [r.as_dict() for r in memory.trash(g.scope)]}
+
+    @app.post(
+        "/api/user-context/plan",
+        response_model=PlanOut,
+        responses=_ERRORS,
+        tags=["memories"],
+        summary="plan_context: the fenced <user-context> block for one turn, with its trace.",
+    )
+    def plan(g: Grant, body: PlanIn) -> dict[str, Any]:
+        result = lore.plan_context(
+            g.scope, body.query, session_key=body.session_key, budget=body.budget
+        )
+        return result.as_dict()
+
+    @app.post(
+        "/api/user-context/purge",
+        response_model=PurgeOut,
+        responses=_ERRORS,
+        tags=["lifecycle"],
+        summary="Hard-delete the token's scope (or a path in it); reports residual rows.",
+    )
+    def purge(g: Grant, body: PurgeIn) -> dict[str, Any]:
+        return lore.purge(g.scope, body.path_prefix).as_dict()
+
+    @app.get(
+        "/api/user-context/export",
+        responses=_ERRORS,
+        tags=["lifecycle"],
+        summary="The whole scope as a userlore.export v1 JSON document.",
+    )
+    def export(g: Grant) -> dict[str, Any]:
+        return lore.export(g.scope)
+
+    @app.post(
+        "/api/user-context/import",
+        response_model=ImportOut,
+        responses=_ERRORS,
+        tags=["lifecycle"],
+        summary="Restore an export document into the token's scope, which must be empty.",
+    )
+    def import_(g: Grant, body: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
+        return lore.import_(body, g.scope).as_dict()
+
+    from userlore.server.web_page import install_about_you  # the About You page (issue 9)
+
+    install_about_you(app, lore)
+    return app
+
+
+def _columns(row: Any) -> dict[str, Any]:
+    return {c.key: getattr(row, c.key) for c in row.__table__.columns}
+
+
+def _rate_trace(lore: Userlore, scope: str, trace_id: str, rating: str) -> dict[str, Any]:
+    """Rate one inject trace by id, with the feedback engine's own steps (record, remediate)."""
+    from userlore.feedback.attribution import (
+        INJECT_EVENT,
+        REASON_RATING,
+        parse_rating,
+        record_feedback,
+        selected_entries,
+    )
+
+    value = parse_rating(rating)
+    if lore.config.memory.mode is MemoryMode.OFF:
+        raise MemoryDisabledError("memory mode 'off' records no feedback")
+    service = lore.feedback
+    with lore.store.transaction() as session:
+        trace = session.scalars(
+            select(MemoryTraceEvent).where(
+                MemoryTraceEvent.id == trace_id,
+                MemoryTraceEvent.scope == scope,
+                MemoryTraceEvent.event_type == INJECT_EVENT,
+            )
+        ).one_or_none()
+        if trace is None:
+            raise TraceNotFoundError(f"no inject trace {trace_id!r} in scope {scope!r}")
+        previous = trace.feedback
+        changed = record_feedback(lore.store, session, trace, value, reason_code=REASON_RATING)
+        remediation = service.policy.evaluate(session, trace)
+        return {
+            "trace_id": trace.id,
+            "feedback": value.value,
+            "previous": previous,
+            "changed": changed,
+            "selected": [e["id"] for e in selected_entries(trace.payload)],
+            "remediation": remediation.as_dict(),
+        }
+
+
+def _resolver(grants: Mapping[str, TokenGrant]) -> Callable[[str], TokenGrant | None]:
+    """Token lookup that compares against every token, so timing reveals no near match."""
+    known = [(token.encode("utf-8"), value) for token, value in grants.items()]
+
+    def resolve(token: str) -> TokenGrant | None:
+        given = token.encode("utf-8", "surrogateescape")
+        found: TokenGrant | None = None
+        for candidate, value in known:
+            if hmac.compare_digest(candidate, given):
+                found = value
+        return found
+
+    return resolve
