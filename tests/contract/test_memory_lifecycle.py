@@ -1,0 +1,74 @@
+"""Seed 003 lifecycle on every backend: the walkthrough, purge to 0 rows, export and import."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from sqlalchemy import func, select
+
+from tests.walkthrough import facade_surface, normalized, walk
+from userlore import CandidateInput, Userlore
+from userlore.store.lifecycle import _scoped_tables
+
+
+def rows(lore: Userlore, scope: str) -> dict[str, int]:
+    with lore.store.transaction() as s:
+        return {
+            t.name: int(
+                s.scalar(select(func.count()).select_from(t).where(t.c.scope == scope)) or 0
+            )
+            for t in _scoped_tables()
+        }
+
+
+def fill(lore: Userlore, scope: str) -> str:
+    mem = lore.remember(scope, "Weekly sync is in Room Orion.", path="team/meetings",
+                        memory_type="semantic", agent_id="a")  # fmt: skip
+    lore.update_memory(mem.id, "Weekly sync is in Room Polaris.", scope=scope, agent_id="b")
+    for value in ("terse", "detailed"):
+        lore.write(
+            scope,
+            CandidateInput(
+                kind="style",
+                content=f"Answer {value}.",
+                canonical_key="style/verbosity",
+                value=value,
+            ),
+        )
+    lore.grant_consent(scope, "health")
+    lore.plan_context(scope=scope, query="weekly sync", session_key="s1")
+    lore.recall(scope, "weekly sync")
+    return mem.id
+
+
+async def test_walkthrough(make_lore: Any) -> None:
+    steps = await walk(facade_surface(make_lore("auto")))
+    assert normalized(steps)[-3][1]["residual_rows"] == 0
+
+
+def test_purge_and_round_trip(make_lore: Any) -> None:
+    lore = make_lore("auto")
+    mem = fill(lore, "team-a")
+    fill(lore, "team-b")
+    doc = json.loads(json.dumps(lore.export("team-a")))
+    before_b = rows(lore, "team-b")
+    receipt = lore.purge("team-a")
+    assert receipt.residual_rows == 0 and receipt.deleted["memory_records"] == 3
+    assert set(rows(lore, "team-a").values()) == {0}
+    assert rows(lore, "team-b") == before_b
+    assert lore.recall("team-b", "weekly sync").citations
+
+    lore.import_(doc, "team-a")
+    again = json.loads(json.dumps(lore.export("team-a")))
+    for d in (again, doc):
+        d.pop("exported_at")
+    assert again == doc
+    assert lore.recall("team-a", "weekly sync").citations == (f"{mem}@v2",)
+
+    copy_receipt = lore.import_(copy.deepcopy(doc), "team-c")
+    assert copy_receipt.remapped
+    assert lore.recall("team-c", "weekly sync").citations == (f"{copy_receipt.id_map[mem]}@v2",)
+    assert lore.purge("team-c", "team").residual_rows == 0
+    assert lore.recall("team-a", "weekly sync").citations == (f"{mem}@v2",)

@@ -1,0 +1,147 @@
+"""Real servers on 127.0.0.1: ``userlore serve`` (uvicorn) and ``userlore mcp`` over HTTP."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from mcp import Client
+
+from tests.walkthrough import AGENT_A, AGENT_B, SCOPE, http_surface, normalized, walk
+from userlore import Userlore
+
+TOKEN_A = "real-server-token-a-0000"
+TOKEN_B = "real-server-token-b-0000"
+TOKEN_X = "real-server-token-x-0000"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def spawn(args: list[str], home: Path) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(home / "data"))
+    # Logs go to a file: an unread pipe would block the server once full.
+    with (home / f"server-{args[0]}.log").open("wb") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "userlore.cli", *args], env=env, stdout=log, stderr=log
+        )
+
+
+def wait_until_up(proc: subprocess.Popen[bytes], url: str, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"server exited with {proc.returncode}")
+        try:
+            httpx.get(url, timeout=1.0)
+            return
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    raise AssertionError(f"server did not come up at {url}")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=5)
+
+
+@pytest.fixture
+def gateway(tmp_path: Path) -> Iterator[str]:
+    db_url = f"sqlite:///{tmp_path / 'gateway.db'}"
+    Userlore.open(db_url).close()
+    grants = {
+        TOKEN_A: {"scope": SCOPE, **{"agentId": AGENT_A["agent_id"]},
+                  **{k: AGENT_A[k] for k in ("client", "device", "instance")}},
+        TOKEN_B: {"scope": SCOPE, **{"agentId": AGENT_B["agent_id"]},
+                  **{k: AGENT_B[k] for k in ("client", "device", "instance")}},
+        TOKEN_X: {"scope": "other-team", "agentId": "intruder"},
+    }  # fmt: skip
+    tokens = tmp_path / "tokens.json"
+    tokens.write_text(json.dumps({"tokens": grants}))
+    port = free_port()
+    proc = spawn(
+        ["serve", "--db", db_url, "--mode", "auto", "--tokens", str(tokens), "--port", str(port)],
+        tmp_path,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(proc, f"{base}/api/health")
+        yield base
+    finally:
+        stop(proc)
+
+
+async def test_walkthrough_against_a_real_uvicorn_gateway(gateway: str) -> None:
+    with httpx.Client(base_url=gateway, timeout=30) as client:
+        steps = await walk(http_surface(client, {"A": TOKEN_A, "B": TOKEN_B}))
+        assert normalized(steps)[0][1]["author"] == AGENT_A
+        spec = client.get("/openapi.json").json()
+        assert "/api/knowledge/source-changes" in spec["paths"]
+        # cross-scope over the wire
+        mine = client.post(
+            "/api/user-context/memories",
+            headers={"Authorization": f"Bearer {TOKEN_A}"},
+            json={"content": "Alpha VPN is WireGuard.", "path": "infra", "memoryType": "semantic"},
+        ).json()
+        other = {"Authorization": f"Bearer {TOKEN_X}"}
+        assert (
+            client.get(f"/api/user-context/memories/{mine['id']}", headers=other).status_code == 404
+        )
+        assert (
+            client.delete(f"/api/user-context/memories/{mine['id']}", headers=other).status_code
+            == 404
+        )
+        exported = client.get("/api/user-context/export", headers=other).json()
+        assert exported["counts"]["records"] == 0 and "WireGuard" not in json.dumps(exported)
+        assert client.get("/api/user-context/memories").status_code == 401
+
+
+async def test_mcp_over_streamable_http_with_a_token(tmp_path: Path) -> None:
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    db_url = f"sqlite:///{tmp_path / 'mcp.db'}"
+    Userlore.open(db_url).close()
+    port = free_port()
+    token = "mcp-http-token-0000000000"
+    proc = spawn(
+        ["mcp", "--db", db_url, "--mode", "auto", "--scope", SCOPE, "--agent-id", "web-agent",
+         "--transport", "streamable-http", "--port", str(port), "--token", token],
+        tmp_path,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        wait_until_up(proc, url)
+        assert httpx.post(url, json={}).status_code == 401
+        headers = {"Authorization": f"Bearer {token}"}
+        async with httpx2.AsyncClient(headers=headers, timeout=30) as http:
+            transport = streamable_http_client(url, http_client=http)
+            async with Client(transport) as client:
+                made = await client.call_tool(
+                    "remember",
+                    {"content": "Sync is in Orion.", "path": "team", "memory_type": "semantic"},
+                )
+                assert not made.is_error and made.structured_content is not None
+                assert made.structured_content["author"]["agent_id"] == "web-agent"
+                found = await client.call_tool("recall", {"query": "sync"})
+                assert found.structured_content is not None
+                assert found.structured_content["citations"] == [
+                    made.structured_content["citation"]
+                ]
+    finally:
+        stop(proc)

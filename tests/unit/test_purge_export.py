@@ -1,0 +1,367 @@
+"""Purge (0 residual rows, other scopes untouched), export and import into an empty scope."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from sqlalchemy import Table, func, select, text
+
+from tests.conftest import FakeClock
+from userlore import (
+    CandidateInput,
+    InvalidInputError,
+    InvalidTransitionError,
+    MemoryDisabledError,
+    Userlore,
+)
+from userlore.store.lifecycle import EXPORT_FORMAT, EXPORT_FORMAT_VERSION, _scoped_tables
+from userlore.store.schema import (
+    FacetObservation,
+    KnowledgeConsumerWatermark,
+    KnowledgeSourceChange,
+    KnowledgeSourceState,
+    KnowledgeSyncRun,
+    MemoryRecord,
+)
+from userlore.store.text import scope_prefix
+
+
+def populate(lore: Userlore, scope: str) -> dict[str, str]:
+    """Every kind of row a scope can own, through the public API where one exists."""
+    ids: dict[str, str] = {}
+    keep = lore.remember(
+        scope, "Weekly sync is in Room Orion.", path="projects/x/meetings", memory_type="semantic"
+    )
+    lore.approve(keep.id, scope=scope)
+    lore.update_memory(keep.id, "Weekly sync is in Room Polaris.", scope=scope, agent_id="codex")
+    ids["meeting"] = keep.id
+    other = lore.remember(
+        scope, "Deploys go out on Tuesdays.", path="projects/y/ops", memory_type="procedural"
+    )
+    lore.approve(other.id, scope=scope)
+    ids["deploys"] = other.id
+    dropped = lore.remember(
+        scope, "Try Vim keybindings.", path="projects/y/ideas", memory_type="semantic"
+    )
+    lore.reject(dropped.id, scope=scope)
+    trashed = lore.remember(
+        scope, "Old wiki is at wiki.old.", path="projects/x/links", memory_type="semantic"
+    )
+    lore.approve(trashed.id, scope=scope)
+    lore.memory.forget(scope, trashed.id)
+    ids["trashed"] = trashed.id
+    first = lore.write(
+        scope,
+        CandidateInput(
+            kind="style",
+            content="Answer tersely.",
+            canonical_key="style/verbosity",
+            value="terse",
+            path="profile",
+            evidence_text="Answer tersely.",
+        ),
+    )
+    assert first.record is not None
+    lore.approve(first.record.id, scope=scope)
+    second = lore.write(
+        scope,
+        CandidateInput(
+            kind="style",
+            content="Answer in detail.",
+            canonical_key="style/verbosity",
+            value="detailed",
+            path="profile",
+            evidence_text="Answer in detail.",
+        ),
+    )
+    assert second.record is not None
+    lore.approve(second.record.id, scope=scope)
+    ids["style"] = second.record.id
+    lore.observe(
+        scope=scope, role="user", content="I use pnpm for every project.", session_key="s1"
+    )
+    lore.grant_consent(scope, "health")
+    lore.plan_context(scope=scope, query="when is the weekly sync?", session_key="s1")
+    lore.recall(scope, "weekly sync")
+    now = lore.store.clock()
+    with lore.store.transaction() as s:
+        s.add(
+            FacetObservation(
+                scope=scope,
+                facet_class="tooling",
+                key="tooling/pm",
+                value="pnpm",
+                cue_family="explicit",
+                evidence_ref=keep.id,
+                confidence=0.9,
+                observed_at=now,
+            )
+        )
+        item_id = lore.evidence(keep.id, scope=scope)[0]["source_item_id"]
+        s.add(
+            KnowledgeSourceChange(
+                scope=scope,
+                source_instance_id=f"tool:{scope}",
+                source_item_id=item_id,
+                external_id="e1",
+                change_type="added",
+                content_hash="h",
+                created_at=now,
+            )
+        )
+        s.add(
+            KnowledgeSyncRun(
+                id=f"run_{scope}",
+                scope=scope,
+                source_instance_id=f"notion:{scope}",
+                status="succeeded",
+                counts={"seen": 1},
+                warnings={},
+                error=None,
+                started_at=now,
+                finished_at=now,
+            )
+        )
+        s.add(
+            KnowledgeSourceState(
+                source_instance_id=f"notion:{scope}",
+                scope=scope,
+                kind="notion",
+                cursor="c1",
+                meta={},
+                updated_at=now,
+            )
+        )
+        s.add(
+            KnowledgeConsumerWatermark(consumer_id="synth", scope=scope, sequence=1, updated_at=now)
+        )
+    return ids
+
+
+def rows_of(lore: Userlore, scope: str) -> dict[str, int]:
+    with lore.store.transaction() as s:
+        counts = {
+            t.name: int(
+                s.scalar(select(func.count()).select_from(t).where(t.c.scope == scope)) or 0
+            )
+            for t in _scoped_tables()
+        }
+        lo = scope_prefix(scope)
+        s.execute(
+            text(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.v USING "
+                "fts5vocab(main, memory_records_fts, instance)"
+            )
+        )
+        counts["fts"] = int(
+            s.execute(
+                text("SELECT count(*) FROM temp.v WHERE substr(term, 1, 12) = :p"), {"p": lo}
+            ).scalar_one()
+        )
+    return counts
+
+
+def test_purge_leaves_zero_rows_and_never_touches_another_scope(lore: Userlore) -> None:
+    populate(lore, "team-a")
+    b = populate(lore, "team-b")
+    before_a, before_b = rows_of(lore, "team-a"), rows_of(lore, "team-b")
+    assert all(before_a[t.name] > 0 for t in _scoped_tables()), before_a
+    assert before_a["fts"] > 0
+    receipt = lore.purge("team-a")
+    assert receipt.residual_rows == 0 and receipt.status == "purged"
+    assert receipt.deleted["memory_records"] == before_a["memory_records"]
+    assert receipt.deleted["memory_records_fts"] == before_a["fts"]
+    assert all(v == 0 for v in rows_of(lore, "team-a").values())
+    assert rows_of(lore, "team-b") == before_b
+    assert lore.recall("team-b", "weekly sync").citations == (f"{b['meeting']}@v2",)
+    assert lore.plan_context(scope="team-b", query="weekly sync").selected_ids
+
+
+def test_path_purge_removes_only_that_path(lore: Userlore) -> None:
+    ids = populate(lore, "team-a")
+    receipt = lore.purge("team-a", "projects/x")
+    assert receipt.residual_rows == 0, receipt.residual
+    assert receipt.deleted["memory_records"] == 2  # the meeting and the trashed link
+    left = {r.id for r in lore.records("team-a", state=None)} | {
+        r.id for r in lore.memory.trash("team-a")
+    }
+    assert ids["meeting"] not in left and ids["trashed"] not in left
+    assert ids["deploys"] in left and ids["style"] in left
+    assert lore.recall("team-a", "weekly sync").citations == ()
+    assert lore.recall("team-a", "deploys tuesdays").citations == (f"{ids['deploys']}@v1",)
+    dumped = json.dumps(lore.traces("team-a", limit=1000), default=str)
+    assert ids["meeting"] not in dumped
+    with lore.store.transaction() as s:
+        cited = select(func.count()).select_from(FacetObservation)
+        assert s.scalar(cited.where(FacetObservation.evidence_ref == ids["meeting"])) == 0
+
+
+def test_path_prefix_respects_segment_boundaries(auto_lore: Userlore) -> None:
+    keep = auto_lore.remember(
+        "u1", "Alphabet app ships Monday.", path="projects/ab", memory_type="semantic"
+    )
+    auto_lore.remember(
+        "u1", "Alpha app ships Friday.", path="projects/a/plan", memory_type="semantic"
+    )
+    receipt = auto_lore.purge("u1", "projects/a")
+    assert receipt.deleted["memory_records"] == 1 and receipt.residual_rows == 0
+    assert [r.id for r in auto_lore.records("u1")] == [keep.id]
+
+
+def test_purge_is_allowed_in_read_only_mode(make_lore: Any) -> None:
+    lore = make_lore("readOnly")
+    assert lore.purge("u1").residual_rows == 0
+
+
+def strip_time(doc: dict[str, Any]) -> dict[str, Any]:
+    out = copy.deepcopy(doc)
+    out.pop("exported_at")
+    return out
+
+
+def test_export_import_round_trip_is_identical(lore: Userlore, make_lore: Any) -> None:
+    populate(lore, "team-a")
+    doc = json.loads(json.dumps(lore.export("team-a")))
+    assert doc["format"] == EXPORT_FORMAT and doc["format_version"] == EXPORT_FORMAT_VERSION
+    assert all(
+        doc["counts"][k] > 0
+        for k in (
+            "records",
+            "versions",
+            "evidence",
+            "source_items",
+            "relations",
+            "review_decisions",
+            "consent_grants",
+            "facet_observations",
+            "traces",
+            "source_changes",
+            "sync_runs",
+            "source_state",
+            "consumer_watermarks",
+        )
+    )
+    target = make_lore("confirmWrite")
+    receipt = target.import_(doc, "team-a")
+    assert not receipt.remapped and receipt.imported == doc["counts"]
+    assert strip_time(target.export("team-a")) == strip_time(doc)
+    for query in ("weekly sync room", "deploys", "how verbose should answers be"):
+        assert target.recall("team-a", query).citations == lore.recall("team-a", query).citations
+        assert (
+            target.plan_context(scope="team-a", query=query).text
+            == lore.plan_context(scope="team-a", query=query).text
+        )
+    rec = lore.records("team-a")[0]
+    assert target.history(rec.id, scope="team-a") == lore.history(rec.id, scope="team-a")
+    assert target.evidence(rec.id, scope="team-a") == lore.evidence(rec.id, scope="team-a")
+    assert target.consents("team-a") == frozenset({"health"})
+
+
+def test_import_after_purge_restores_the_scope(lore: Userlore) -> None:
+    ids = populate(lore, "team-a")
+    doc = lore.export("team-a")
+    lore.purge("team-a")
+    receipt = lore.import_(doc, "team-a")
+    assert not receipt.remapped
+    assert strip_time(lore.export("team-a")) == strip_time(doc)
+    assert lore.recall("team-a", "weekly sync").citations == (f"{ids['meeting']}@v2",)
+
+
+def test_import_into_another_scope_of_the_same_database_renames_ids(lore: Userlore) -> None:
+    ids = populate(lore, "team-a")
+    doc = lore.export("team-a")
+    receipt = lore.import_(doc, "team-copy")
+    assert receipt.remapped and ids["meeting"] in receipt.id_map
+    new_id = receipt.id_map[ids["meeting"]]
+    assert lore.recall("team-copy", "weekly sync").citations == (f"{new_id}@v2",)
+    assert [v.content for v in lore.history(new_id, scope="team-copy")] == [
+        v.content for v in lore.history(ids["meeting"], scope="team-a")
+    ]
+    copied = lore.export("team-copy")
+    assert {i["source_instance_id"] for i in copied["source_items"]} >= {"tool:team-copy"}
+    assert not any(ids["meeting"] in json.dumps(t) for t in copied["traces"])
+    # the original is untouched
+    assert strip_time(lore.export("team-a")) == strip_time(doc)
+
+
+def test_import_refuses_a_scope_that_is_not_empty(auto_lore: Userlore) -> None:
+    auto_lore.remember("team-a", "A fact.", path="x", memory_type="semantic")
+    doc = auto_lore.export("team-a")
+    auto_lore.remember("team-b", "Another fact.", path="x", memory_type="semantic")
+    before = rows_of(auto_lore, "team-b")
+    with pytest.raises(InvalidTransitionError, match="not empty"):
+        auto_lore.import_(doc, "team-b")
+    assert rows_of(auto_lore, "team-b") == before
+
+
+def _broken(doc: dict[str, Any], how: str) -> dict[str, Any]:
+    bad = copy.deepcopy(doc)
+    if how == "format":
+        bad["format"] = "something.else"
+    elif how == "version":
+        bad["format_version"] = 99
+    elif how == "row_type":
+        bad["records"][0]["version"] = "2"
+    elif how == "unknown_field":
+        bad["records"][0]["surprise"] = 1
+    elif how == "bad_state":
+        bad["records"][0]["state"] = "zombie"
+    elif how == "naive_time":
+        bad["records"][0]["created_at"] = "2026-01-05T09:00:00"
+    elif how == "dangling_version":
+        bad["versions"][0]["record_id"] = "mem_missing"
+    elif how == "dangling_evidence":
+        bad["evidence"][0]["source_item_id"] = "src_missing"
+    elif how == "secret":
+        bad["records"][0]["content"] = "key ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    elif how == "scope_mismatch":
+        bad["records"][0]["scope"] = "elsewhere"
+    elif how == "unknown_section":
+        bad["extra"] = []
+    return bad
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        "format",
+        "version",
+        "row_type",
+        "unknown_field",
+        "bad_state",
+        "naive_time",
+        "dangling_version",
+        "dangling_evidence",
+        "secret",
+        "scope_mismatch",
+        "unknown_section",
+    ],
+)
+def test_malformed_import_writes_nothing(auto_lore: Userlore, make_lore: Any, how: str) -> None:
+    auto_lore.remember("team-a", "Weekly sync is in Orion.", path="x", memory_type="semantic")
+    doc = json.loads(json.dumps(auto_lore.export("team-a")))
+    target = make_lore("auto")
+    with pytest.raises(InvalidInputError):
+        target.import_(_broken(doc, how), "team-a")
+    assert all(v == 0 for v in rows_of(target, "team-a").values())
+
+
+def test_import_is_a_write(make_lore: Any, auto_lore: Userlore) -> None:
+    auto_lore.remember("team-a", "A fact.", path="x", memory_type="semantic")
+    doc = auto_lore.export("team-a")
+    with pytest.raises(MemoryDisabledError):
+        make_lore("readOnly").import_(doc, "team-a")
+
+
+def test_export_has_no_other_scope(auto_lore: Userlore, clock: FakeClock) -> None:
+    auto_lore.remember("team-a", "Alpha secret-free fact.", path="x", memory_type="semantic")
+    auto_lore.remember("team-b", "Bravo private fact.", path="x", memory_type="semantic")
+    doc = auto_lore.export("team-a")
+    dumped = json.dumps(doc)
+    assert "Bravo" not in dumped and "team-b" not in dumped
+    assert doc["exported_at"] == clock.now.isoformat()
+    table: Table = MemoryRecord.__table__  # type: ignore[assignment]
+    assert set(doc["records"][0]) == {c.name for c in table.columns} - {"seq", "search_text"}
