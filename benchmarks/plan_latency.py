@@ -1,8 +1,10 @@
-"""Context-plan latency at 1k / 10k / 100k active records in one scope (SQLite).
+"""Context-plan latency at 1k / 10k / 100k active records in one scope (SQLite or PostgreSQL).
 
 Prints p50/p95 of ``plan_context`` (retrieval, policy filter, rerank, budget, render and the trace
 write) beside, in the same run and over the same rows:
-- a bare FTS5 top-k query (no scope, no policy, no trace) — the floor governance is measured from;
+- a bare full-text top-k query (FTS5 ``bm25`` / PostgreSQL ``ts_rank_cd``, OR of every query
+  term; no policy, no rerank, no trace), and userlore's retrieval stage alone (posting budget) —
+  the floors governance is measured from;
 - LangGraph's ``InMemoryStore`` vector search with a cheap deterministic 64-d hashing embedder
   (so the peer pays for similarity over every item, as it does with a real embedder).
 
@@ -11,6 +13,7 @@ batched transactions. Text is synthetic: sentences drawn from a Zipf-distributed
 posting-list sizes resemble natural language.
 
 Usage: python benchmarks/plan_latency.py [--sizes 1000,10000,100000] [--queries 200]
+       [--backend sqlite|postgres] [--no-peer]
 """
 
 from __future__ import annotations
@@ -20,20 +23,21 @@ import hashlib
 import itertools
 import json
 import math
+import os
 import random
-import sqlite3
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from sqlalchemy import create_engine
-from sqlalchemy.orm import Session
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
 from userlore import CandidateInput, Userlore
-from userlore.store.retrieval import TermStatistics, fulltext_hits
-from userlore.store.text import fts_phrase, query_terms
+from userlore.store.retrieval import TermStatistics, fulltext_hits, match_expression
+from userlore.testing.postgres import ThrowawayPostgres
 
 SCOPE = "bench-user"
 VOCAB_SIZE = 6000
@@ -120,9 +124,9 @@ def timed(fn: Callable[[str], object], queries: list[str], warmup: int = 10) -> 
 def hashing_embedder(texts: list[str]) -> list[list[float]]:
     """A deterministic 64-d bag-of-words embedding: cheap, but a real vector per item."""
     out = []
-    for text in texts:
+    for item in texts:
         vec = [0.0] * 64
-        for token in text.lower().split():
+        for token in item.lower().split():
             h = int.from_bytes(hashlib.blake2b(token.encode(), digest_size=4).digest(), "big")
             vec[h % 64] += 1.0 if h & 1 else -1.0
         norm = math.sqrt(sum(v * v for v in vec)) or 1.0
@@ -161,52 +165,58 @@ def populate(lore: Userlore, gen: TextGen, n: int) -> list[str]:
     return texts
 
 
-def bare_fts(db_path: Path, k: int, pruned: bool) -> Callable[[str], object]:
-    """A bare FTS5 top-k over the same index: no policy, no rerank, no render, no trace.
+_BARE = {
+    "sqlite": text(
+        "SELECT r.id, r.content FROM memory_records_fts f JOIN memory_records r "
+        "ON r.seq = f.rowid WHERE memory_records_fts MATCH :q ORDER BY f.rank LIMIT :k"
+    ),
+    "postgresql": text(
+        "SELECT id, content FROM memory_records, to_tsquery('english', :q) AS q "
+        "WHERE search_tsv @@ q ORDER BY ts_rank_cd(search_tsv, q) DESC LIMIT :k"
+    ),
+}
 
-    ``pruned=False`` ORs every query term (what a naive BM25 search does); ``pruned=True`` uses
-    the same posting-budget expression as userlore's retrieval stage, so the ratio against it is
-    the cost of governance alone.
+
+def bare_fulltext(url: str, k: int, pruned: bool) -> Callable[[str], object]:
+    """A bare full-text top-k over the same index: no policy, no rerank, no render, no trace.
+
+    ``pruned=False`` ORs every query term (what a naive BM25 search does); ``pruned=True`` runs
+    userlore's retrieval stage alone (posting budget), so the ratio against it is the cost of
+    governance: policy filter, rerank, sections, budget, rendering and the trace write.
     """
-    conn = sqlite3.connect(db_path)
-    sql = (
-        "SELECT r.id, r.content FROM memory_records_fts f JOIN memory_records r ON r.seq = f.rowid "
-        "WHERE memory_records_fts MATCH ? ORDER BY f.rank LIMIT ?"
-    )
+    engine = create_engine(url)
+    conn = engine.connect()
     stats = TermStatistics()
-    engine = create_engine(f"sqlite:///{db_path}")
+    bare = _BARE[engine.dialect.name]
 
     def run(query: str) -> object:
-        phrases = [fts_phrase(SCOPE, t) for t in query_terms(query)]
-        if not phrases:
-            return []
         if pruned:
-            with Session(engine) as session:
-                return fulltext_hits(session, SCOPE, query, k, stats)
-        return conn.execute(sql, (" OR ".join(phrases), k)).fetchall()
+            return fulltext_hits(conn, SCOPE, query, k, stats)
+        expression = match_expression(conn, SCOPE, query)
+        return conn.execute(bare, {"q": expression, "k": k}).fetchall() if expression else []
 
     return run
 
 
-def bench_size(n: int, n_queries: int, with_peer: bool) -> dict[str, object]:
+def bench_size(n: int, n_queries: int, with_peer: bool, url: str) -> dict[str, object]:
     gen = TextGen(seed=n)
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "bench.db"
-        lore = Userlore.open(f"sqlite:///{db}", config={"memory": {"mode": "auto"}})
+    lore = Userlore.open(url, config={"memory": {"mode": "auto"}})
+    try:
         t0 = time.perf_counter()
         texts = populate(lore, gen, n)
         load_s = time.perf_counter() - t0
         queries = [gen.sentence(gen.rng.randint(3, 8)) for _ in range(n_queries)]
         k = lore.config.planner.retrieval_k
         plan = timed(lambda q: lore.plan_context(SCOPE, q, session_key="bench"), queries)
-        bare = timed(bare_fts(db, k, pruned=False), queries)
-        pruned = timed(bare_fts(db, k, pruned=True), queries)
+        bare = timed(bare_fulltext(url, k, pruned=False), queries)
+        pruned = timed(bare_fulltext(url, k, pruned=True), queries)
         sample = lore.plan_context(SCOPE, queries[0])
         row: dict[str, object] = {
+            "backend": lore.store.engine.dialect.name,
             "records": n,
             "write_items_per_s": round(n / load_s),
             "plan": plan,
-            "bare_fts5_topk": bare,
+            "bare_fulltext_topk": bare,
             "retrieval_stage_only": pruned,
             "plan_over_bare_p95": round(plan["p95_ms"] / max(bare["p95_ms"], 1e-6), 2),
             "plan_over_retrieval_p95": round(plan["p95_ms"] / max(pruned["p95_ms"], 1e-6), 2),
@@ -216,23 +226,24 @@ def bench_size(n: int, n_queries: int, with_peer: bool) -> dict[str, object]:
             from langgraph.store.memory import InMemoryStore
 
             peer = InMemoryStore(index={"dims": 64, "embed": hashing_embedder, "fields": ["text"]})
-            for i, text in enumerate(texts):
-                peer.put(("bench", SCOPE), f"r{i}", {"text": text})
+            for i, sentence in enumerate(texts):
+                peer.put(("bench", SCOPE), f"r{i}", {"text": sentence})
             peer_q = queries[: max(20, n_queries // 10)] if n >= 100_000 else queries
             row["langgraph_inmemory_vector"] = timed(
                 lambda q: peer.search(("bench", SCOPE), query=q, limit=k), peer_q, warmup=2
             )
-        lore.close()
         return row
+    finally:
+        lore.close()
 
 
 def summary_line(row: dict[str, object]) -> str:
-    plan, bare = row["plan"], row["bare_fts5_topk"]
+    plan, bare = row["plan"], row["bare_fulltext_topk"]
     peer = row.get("langgraph_inmemory_vector") or {}
     assert isinstance(plan, dict) and isinstance(bare, dict) and isinstance(peer, dict)
     return (
         f"{row['records']:>7} records | plan p50 {plan['p50_ms']:7.3f} p95 {plan['p95_ms']:7.3f} ms"
-        f" | bare FTS5 p50 {bare['p50_ms']:7.3f} p95 {bare['p95_ms']:7.3f} ms"
+        f" | bare full-text p50 {bare['p50_ms']:7.3f} p95 {bare['p95_ms']:7.3f} ms"
         f" | plan/bare p95 {row['plan_over_bare_p95']}"
         f" | retrieval-stage p95 {row['retrieval_stage_only']['p95_ms']:.3f} ms"  # type: ignore[index]
         f" (plan/retrieval {row['plan_over_retrieval_p95']})"
@@ -245,13 +256,51 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--no-peer", action="store_true", help="skip LangGraph InMemoryStore")
+    parser.add_argument(
+        "--backend",
+        choices=["sqlite", "postgres"],
+        default="sqlite",
+        help="postgres: USERLORE_DATABASE_URL (a server where databases may be created), "
+        "else a throwaway server started here",
+    )
     args = parser.parse_args()
     results = []
-    for n in (int(s) for s in args.sizes.split(",")):
-        row = bench_size(n, args.queries, not args.no_peer)
-        results.append(row)
-        print(summary_line(row), flush=True)
+    with database_urls(args.backend) as fresh_url:
+        for n in (int(s) for s in args.sizes.split(",")):
+            row = bench_size(n, args.queries, not args.no_peer, fresh_url())
+            results.append(row)
+            print(summary_line(row), flush=True)
     print(json.dumps({"plan_latency": results}))
+
+
+@contextmanager
+def database_urls(backend: str) -> Iterator[Callable[[], str]]:
+    """Yields a factory of fresh, empty database URLs for the chosen backend."""
+    counter = itertools.count()
+    if backend == "sqlite":
+        with tempfile.TemporaryDirectory() as tmp:
+            yield lambda: f"sqlite:///{Path(tmp) / f'bench{next(counter)}.db'}"
+        return
+    server = None
+    admin_url = os.environ.get("USERLORE_DATABASE_URL")
+    if not admin_url:
+        server = ThrowawayPostgres().start()
+        admin_url = server.admin_url
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+
+    def fresh() -> str:
+        name = f"userlore_bench_{os.getpid()}_{next(counter)}"
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        return make_url(admin_url).set(database=name).render_as_string(hide_password=False)
+
+    try:
+        yield fresh
+    finally:
+        admin.dispose()
+        if server is not None:
+            server.stop()
 
 
 if __name__ == "__main__":

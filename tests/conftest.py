@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from tests.support.postgres import HOW_TO, PostgresUnavailable, ThrowawayPostgres
+from userlore.testing.postgres import HOW_TO, PostgresUnavailable, ThrowawayPostgres
 from userlore import Userlore
 from userlore.store.engine import create_store_engine, setup
 

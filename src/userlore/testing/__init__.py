@@ -1,0 +1,1 @@
+"""Helpers for testing applications that use userlore (and userlore itself)."""
