@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck bench clean
+.PHONY: demo test lint typecheck bench clean chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -14,7 +14,19 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/userlore demo
 
-test: $(STAMP)
+# The browser tests drive Debian's chromium; install it only when it is missing.
+CHROMIUM := /usr/bin/chromium
+
+chromium:
+	@test -x $(CHROMIUM) || { \
+	  echo "chromium missing: installing Debian's chromium package with apt-get"; \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
+	  || { echo "error: cannot install chromium (apt-get needs root and a Debian mirror);" \
+	       "install it by hand or set USERLORE_SKIP_BROWSER=1 to skip the browser tests" >&2; \
+	       exit 1; }; \
+	  test -x $(CHROMIUM) || { echo "error: $(CHROMIUM) still missing after apt-get" >&2; exit 1; }; }
+
+test: $(STAMP) chromium
 	$(BIN)/ruff check src tests cookbook benchmarks graphs
 	$(BIN)/mypy src
 	$(BIN)/pytest
@@ -32,3 +44,12 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV)
+
+# Re-record the provider cassettes in tests/cassettes/ against the live API. Needs a real key:
+#   OPENAI_API_KEY=... make record-cassettes
+# Without one, the recorded tests only ever replay (record_mode="none", fake key).
+.PHONY: record-cassettes
+record-cassettes: $(STAMP)
+	@test -n "$$OPENAI_API_KEY" || { echo "record-cassettes: set OPENAI_API_KEY"; exit 1; }
+	USERLORE_RECORD_CASSETTES=1 $(BIN)/pytest tests/recorded -m recorded -p no:cacheprovider
+	$(BIN)/pytest tests/recorded/test_cassettes_clean.py -p no:cacheprovider

@@ -1,0 +1,658 @@
+"""The LLM reviewer: background synthesis of candidates from recent conversation (seed 000).
+
+The reviewer reads the last ``maxHistoryMessages`` messages (redacted before the model sees them)
+and asks any LangChain ``BaseChatModel`` for strict JSON candidates through structured output.
+It has no tool and no storage handle of its own: :meth:`LLMReviewer.propose` returns validated
+:class:`~userlore.models.CandidateInput` objects marked ``inferred``, and
+:meth:`LLMReviewer.review` hands them, all in one transaction, to the same
+:meth:`GovernedStore.govern <userlore.store.governed.GovernedStore.govern>` every other producer
+uses. A model that labels an API key "harmless" is overruled there, because ``govern`` runs its
+own detectors and a producer's sensitivity claim can only make the outcome stricter.
+
+Malformed output is retried a bounded number of times with a correction message that names the
+failing fields (never user text), then recorded as a failed pass in the trace table; nothing is
+written for a failed pass. The whole pass is bounded by ``maxDurationMs``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import json
+import re
+import time
+import unicodedata
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal
+
+from langchain_core.exceptions import OutputParserException
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+    convert_to_messages,
+)
+from langchain_core.runnables import Runnable
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from userlore.config import MemoryMode, UnderstandingConfig
+from userlore.errors import InvalidInputError, ReviewerOutputError
+from userlore.models import (
+    CandidateInput,
+    Explicitness,
+    MemoryType,
+    Producer,
+    WriteAction,
+    WriteOutcome,
+)
+from userlore.policy.sensitivity import redact
+from userlore.store.governed import validate_scope
+
+if TYPE_CHECKING:
+    from userlore.facade import Userlore
+
+__all__ = [
+    "MAX_CANDIDATES",
+    "REVIEW_KINDS",
+    "LLMReviewer",
+    "ProposedCandidate",
+    "ReviewReport",
+    "ReviewResult",
+    "ReviewerOutput",
+]
+
+REVIEW_KINDS = (
+    "instruction",
+    "preference",
+    "style",
+    "identity",
+    "tooling",
+    "veto",
+    "goal",
+    "channel",
+    "workspace_fact",
+    "note",
+)
+"""Record kinds a reviewer may propose."""
+
+MAX_CANDIDATES = 20
+MAX_CONTENT_CHARS = 500
+MAX_VALUE_CHARS = 200
+MAX_EVIDENCE_CHARS = 500
+MAX_MESSAGE_CHARS = 4_000
+INFERRED_CONFIDENCE_CAP = 0.7
+"""Inferred understanding never starts as confident as an explicit statement."""
+
+_KEY = re.compile(r"[a-z][a-z0-9_]{0,39}/[a-z0-9][a-z0-9_.-]{0,79}")
+_MEMORY_TYPE = {
+    "instruction": MemoryType.PROCEDURAL,
+    "style": MemoryType.PROCEDURAL,
+    "tooling": MemoryType.PROCEDURAL,
+    "identity": MemoryType.IDENTITY,
+}
+_CLAIMS = frozenset({"secret", "regulated", "special"})
+# Provider SDK errors that mean "the output was cut off or withheld": malformed, so retried.
+_MALFORMED_FINISH = frozenset({"LengthFinishReasonError", "ContentFilterFinishReasonError"})
+
+Kind = Literal[
+    "instruction",
+    "preference",
+    "style",
+    "identity",
+    "tooling",
+    "veto",
+    "goal",
+    "channel",
+    "workspace_fact",
+    "note",
+]
+SensitivityLabel = Literal["none", "personal", "special", "secret", "regulated"]
+
+
+class ProposedCandidate(BaseModel):
+    """One thing worth remembering about the user, supported by a verbatim quote."""
+
+    # Every field is required (nullable where optional) so the schema also works with
+    # providers' strict structured-output modes; lengths and patterns are checked by the
+    # validators below rather than in the JSON schema, which some strict modes reject.
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Kind = Field(description="What sort of understanding this is.")
+    content: str = Field(description="One short third-person sentence about the user.")
+    canonical_key: str | None = Field(description='Dedupe key such as "style/verbosity", or null.')
+    value: str | None = Field(description='Short canonical value such as "terse", or null.')
+    confidence: float = Field(description="How sure you are, from 0 to 1.")
+    sensitivity: SensitivityLabel = Field(description="Honest sensitivity label.")
+    evidence: str = Field(description="A verbatim quote from one of the user's messages.")
+
+    @field_validator("content")
+    @classmethod
+    def _content(cls, v: str) -> str:
+        v = v.strip()
+        if not 3 <= len(v) <= MAX_CONTENT_CHARS:
+            raise ValueError(f"must be 3-{MAX_CONTENT_CHARS} characters")
+        return v
+
+    @field_validator("canonical_key")
+    @classmethod
+    def _key(cls, v: str | None) -> str | None:
+        if v is None or not v.strip():
+            return None
+        v = v.strip()
+        if not _KEY.fullmatch(v):
+            raise ValueError("must look like 'family/name' in lowercase, e.g. 'style/verbosity'")
+        return v
+
+    @field_validator("value")
+    @classmethod
+    def _value(cls, v: str | None) -> str | None:
+        if v is None or not v.strip():
+            return None
+        v = v.strip()
+        if len(v) > MAX_VALUE_CHARS:
+            raise ValueError(f"must be at most {MAX_VALUE_CHARS} characters")
+        return v
+
+    @field_validator("confidence")
+    @classmethod
+    def _confidence(cls, v: float) -> float:
+        if not 0.0 <= v <= 1.0:
+            raise ValueError("must be within [0, 1]")
+        return v
+
+    @field_validator("evidence")
+    @classmethod
+    def _evidence(cls, v: str) -> str:
+        v = v.strip()
+        if not 3 <= len(v) <= MAX_EVIDENCE_CHARS:
+            raise ValueError(f"must be 3-{MAX_EVIDENCE_CHARS} characters")
+        return v
+
+
+class ReviewerOutput(BaseModel):
+    """Candidates proposed from the conversation; an empty list when nothing qualifies."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    candidates: list[ProposedCandidate]
+
+    @field_validator("candidates")
+    @classmethod
+    def _bounded(cls, v: list[ProposedCandidate]) -> list[ProposedCandidate]:
+        if len(v) > MAX_CANDIDATES:
+            raise ValueError(f"at most {MAX_CANDIDATES} candidates per pass")
+        return v
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewReport:
+    """What one review pass produced, before anything is written.
+
+    Attributes:
+        status: ``ok``, ``invalid_output`` (retries exhausted), ``timeout`` (``maxDurationMs``
+            reached), ``model_error`` (the provider call kept failing) or ``skipped`` (memory
+            mode ``off``/``readOnly`` or nothing to review).
+        candidates: Validated candidates, marked ``inferred``.
+        attempts: Model calls made.
+        dropped: Well-formed candidates whose evidence is not a quote of a user message.
+        errors: Fixed error codes per failed attempt (field locations and error types, never
+            user text).
+        elapsed_ms: Wall time of the pass.
+    """
+
+    status: str
+    candidates: tuple[CandidateInput, ...] = ()
+    attempts: int = 0
+    dropped: int = 0
+    errors: tuple[str, ...] = ()
+    elapsed_ms: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("ok", "skipped")
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewResult:
+    """A governed review pass: the report plus what ``govern`` did with each candidate."""
+
+    report: ReviewReport
+    outcomes: tuple[WriteOutcome, ...] = ()
+    trace_id: str | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.report.ok
+
+    def raise_for_status(self) -> ReviewResult:
+        """Raise :class:`~userlore.errors.ReviewerOutputError` when the pass failed."""
+        if not self.report.ok:
+            detail = ", ".join(self.report.errors[-3:]) or self.report.status
+            raise ReviewerOutputError(
+                f"review pass failed ({self.report.status}) after "
+                f"{self.report.attempts} attempt(s): {detail}"
+            )
+        return self
+
+
+SYSTEM_PROMPT = """\
+You review a conversation between a user and an assistant and propose durable understanding \
+about the USER: standing instructions, preferences, style, identity, tooling, vetoes (things \
+the user refuses), goals, preferred channel and facts about their workspace.
+
+Rules:
+- Only propose what the user said or plainly showed in their own messages. Do not guess.
+- `evidence` must be a verbatim quote from one user message that supports the candidate.
+- Never propose passwords, API keys, tokens, private keys, card or account numbers, or \
+government identifiers. Text shown as [REDACTED...] was removed on purpose: leave it out.
+- Label `sensitivity` honestly: `special` for health, religion, sexual orientation, ethnicity, \
+political opinion or biometrics; `personal` for other personal details; `none` otherwise.
+- `content` is one short third-person sentence, e.g. "The user prefers terse answers."
+- `canonical_key` looks like "style/verbosity" or "tooling/package_manager", or null.
+- `value` is a short canonical value such as "terse" or "pnpm", or null.
+- `confidence` is between 0 and 1.
+- Skip one-off requests about the current task. Return {"candidates": []} when nothing \
+qualifies. Reply with JSON only."""
+
+_StructuredCall = Callable[[list[BaseMessage]], Any]
+
+
+class LLMReviewer:
+    """Background synthesis over any LangChain chat model, with no write access of its own.
+
+    Example:
+        >>> from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+        >>> from langchain_core.messages import AIMessage
+        >>> reply = AIMessage(content='{"candidates": []}')
+        >>> reviewer = LLMReviewer(GenericFakeChatModel(messages=iter([reply])))
+        >>> reviewer.propose([("user", "hello")]).status
+        'ok'
+
+    Args:
+        model: Any ``BaseChatModel``. Structured output (``with_structured_output``) is used when
+            the model supports it; otherwise the reply text is parsed as JSON against the same
+            schema.
+        config: ``understanding`` options; ``maxHistoryMessages`` and ``maxDurationMs`` are read
+            from it (defaults when omitted).
+        max_attempts: Model calls allowed per pass, including retries after malformed output.
+        structured_output_kwargs: Extra arguments for ``with_structured_output`` (for example
+            ``{"method": "json_schema"}``).
+    """
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        *,
+        config: UnderstandingConfig | None = None,
+        max_attempts: int = 3,
+        structured_output_kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        if not 1 <= max_attempts <= 10:
+            raise InvalidInputError("max_attempts must be within [1, 10]")
+        self.model = model
+        self.config = config or UnderstandingConfig()
+        self.max_attempts = max_attempts
+        self._structured_kwargs = dict(structured_output_kwargs or {})
+        self._structured: Runnable[Any, Any] | bool | None = False  # False: not built yet
+
+    # -- proposing (no writes) ----------------------------------------------------------------
+
+    def propose(self, messages: Sequence[Any]) -> ReviewReport:
+        """Ask the model for candidates over the recent messages and validate them.
+
+        Args:
+            messages: Conversation messages (``BaseMessage``, dicts or ``(role, text)`` tuples);
+                only the last ``maxHistoryMessages`` are read.
+        """
+        started = time.monotonic()
+        deadline = started + self.config.max_duration_ms / 1000
+        window = _window(messages, self.config.max_history_messages)
+        user_texts = [m.text for m in window if isinstance(m, HumanMessage) and m.text.strip()]
+        if not user_texts:
+            return ReviewReport("skipped", elapsed_ms=_ms(started))
+        prompt: list[BaseMessage] = [
+            SystemMessage(SYSTEM_PROMPT),
+            HumanMessage(_transcript(window)),
+        ]
+        call = self._caller()
+        errors: list[str] = []
+        attempts = 0
+        status = "invalid_output"
+        while attempts < self.max_attempts:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                status = "timeout"
+                break
+            attempts += 1
+            try:
+                output = _with_timeout(call, prompt, remaining)
+            except FutureTimeout:
+                errors.append("timeout")
+                status = "timeout"
+                break
+            except (ValidationError, OutputParserException, json.JSONDecodeError) as exc:
+                # Some integrations parse inside the model call and raise instead of returning.
+                output = exc if isinstance(exc, ValidationError) else _as_validation_error(exc)
+            except Exception as exc:  # a provider failure of any kind is one failed attempt
+                if type(exc).__name__ in _MALFORMED_FINISH:
+                    output = _as_validation_error(exc)
+                else:
+                    errors.append(f"model_error:{type(exc).__name__}")
+                    status = "model_error"
+                    continue
+            status = "invalid_output"
+            if isinstance(output, ValidationError):
+                problems = _problems(output)
+                errors.append("invalid:" + ",".join(problems))
+                prompt = [*prompt[:2], HumanMessage(_correction(problems))]
+                continue
+            candidates, dropped = _candidates(output, user_texts)
+            return ReviewReport(
+                "ok",
+                candidates,
+                attempts=attempts,
+                dropped=dropped,
+                errors=tuple(errors),
+                elapsed_ms=_ms(started),
+            )
+        return ReviewReport(
+            status, attempts=attempts, errors=tuple(errors), elapsed_ms=_ms(started)
+        )
+
+    def _caller(self) -> _StructuredCall:
+        """One model call returning a validated ``ReviewerOutput`` or the ``ValidationError``."""
+        if self._structured is False:
+            try:
+                self._structured = self.model.with_structured_output(
+                    ReviewerOutput, include_raw=True, **self._structured_kwargs
+                )
+            except NotImplementedError:
+                self._structured = None
+        structured = self._structured
+        if isinstance(structured, Runnable):
+
+            def call_structured(prompt: list[BaseMessage]) -> ReviewerOutput | ValidationError:
+                result = structured.invoke(prompt)
+                parsed = result.get("parsed") if isinstance(result, dict) else result
+                if parsed is None:
+                    raw = result.get("raw") if isinstance(result, dict) else None
+                    return _parse_text(_raw_text(raw))
+                return _validate(parsed)
+
+            return call_structured
+
+        schema = json.dumps(ReviewerOutput.model_json_schema(), separators=(",", ":"))
+
+        def call_plain(prompt: list[BaseMessage]) -> ReviewerOutput | ValidationError:
+            # One leading system message: some providers refuse system messages elsewhere.
+            system = SystemMessage(
+                f"{prompt[0].text}\n\nThe JSON must match this JSON schema: {schema}"
+            )
+            reply = self.model.invoke([system, *prompt[1:]])
+            return _parse_text(_raw_text(reply))
+
+        return call_plain
+
+    # -- reviewing (governed writes) ----------------------------------------------------------
+
+    def review(
+        self,
+        lore: Userlore,
+        scope: str,
+        messages: Sequence[Any],
+        *,
+        session_key: str | None = None,
+        thread_id: str | None = None,
+        run_id: str | None = None,
+    ) -> ReviewResult:
+        """Propose, then govern every candidate in one transaction and trace the pass.
+
+        A failed pass writes nothing but its trace event (reason code = status). If any
+        candidate is unusable to ``govern`` the whole pass is rolled back and traced as
+        ``invalid_candidate``: never a partial write.
+        """
+        validate_scope(scope)
+        store = lore.store
+        if store.config.memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
+            return ReviewResult(ReviewReport("skipped"))
+        report = self.propose(messages)
+        base = {
+            "attempts": report.attempts,
+            "proposed": len(report.candidates),
+            "dropped": report.dropped,
+            "elapsed_ms": report.elapsed_ms,
+            "errors": list(report.errors[-self.max_attempts :]),
+        }
+        if report.status != "ok":
+            trace_id = store.record_trace(
+                scope, "review", reason_code=report.status, session_key=session_key, payload=base
+            )
+            return ReviewResult(report, (), trace_id, {})
+        stamped = [
+            _stamp(c, session_key=session_key, thread_id=thread_id, run_id=run_id)
+            for c in report.candidates
+        ]
+        try:
+            with store.transaction() as session:
+                outcomes = tuple(store.govern(session, scope, c) for c in stamped)
+                counts = _counts(outcomes)
+                trace_id = store._trace(
+                    session,
+                    scope,
+                    "review",
+                    reason_code="ok",
+                    session_key=session_key,
+                    payload={**base, **counts},
+                )
+        except InvalidInputError as exc:
+            failed = ReviewReport(
+                "invalid_candidate",
+                attempts=report.attempts,
+                dropped=report.dropped,
+                errors=(*report.errors, f"govern:{type(exc).__name__}"),
+                elapsed_ms=report.elapsed_ms,
+            )
+            trace_id = store.record_trace(
+                scope,
+                "review",
+                reason_code="invalid_candidate",
+                session_key=session_key,
+                payload={**base, "errors": list(failed.errors)},
+            )
+            return ReviewResult(failed, (), trace_id, {})
+        return ReviewResult(report, outcomes, trace_id, counts)
+
+    # -- async twins (one body of logic, run in a worker thread) ------------------------------
+
+    async def apropose(self, messages: Sequence[Any]) -> ReviewReport:
+        """Async twin of :meth:`propose`."""
+        return await asyncio.to_thread(self.propose, messages)
+
+    async def areview(
+        self,
+        lore: Userlore,
+        scope: str,
+        messages: Sequence[Any],
+        *,
+        session_key: str | None = None,
+        thread_id: str | None = None,
+        run_id: str | None = None,
+    ) -> ReviewResult:
+        """Async twin of :meth:`review`."""
+        return await asyncio.to_thread(
+            functools.partial(
+                self.review,
+                lore,
+                scope,
+                messages,
+                session_key=session_key,
+                thread_id=thread_id,
+                run_id=run_id,
+            )
+        )
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def _ms(started: float) -> int:
+    return int((time.monotonic() - started) * 1000)
+
+
+def _window(messages: Sequence[Any], limit: int) -> list[BaseMessage]:
+    converted = convert_to_messages(list(messages))
+    return [m for m in converted if not isinstance(m, SystemMessage)][-limit:]
+
+
+def _role(message: BaseMessage) -> str:
+    if isinstance(message, HumanMessage):
+        return "user"
+    if isinstance(message, AIMessage):
+        return "assistant"
+    if isinstance(message, ToolMessage):
+        return "tool"
+    return message.type
+
+
+def _transcript(window: Sequence[BaseMessage]) -> str:
+    """The conversation as numbered lines, redacted before any model sees it."""
+    lines = []
+    for i, message in enumerate(window, 1):
+        text = redact(message.text.strip())
+        if len(text) > MAX_MESSAGE_CHARS:
+            text = text[:MAX_MESSAGE_CHARS] + " [...]"
+        if text:
+            lines.append(f"[{i}] {_role(message)}: {text}")
+    return "Conversation to review:\n" + "\n".join(lines)
+
+
+def _with_timeout(call: _StructuredCall, prompt: list[BaseMessage], timeout: float) -> Any:
+    """Run one model call, giving up (not waiting for the thread) once ``timeout`` passes."""
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="userlore-reviewer")
+    try:
+        ctx = contextvars.copy_context()
+        return pool.submit(ctx.run, call, prompt).result(timeout=timeout)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _raw_text(message: Any) -> str:
+    if isinstance(message, BaseMessage):
+        return message.text
+    return "" if message is None else str(message)
+
+
+_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
+
+
+def _parse_text(text: str) -> ReviewerOutput | ValidationError:
+    try:
+        return ReviewerOutput.model_validate_json(_FENCE.sub("", text.strip()))
+    except ValidationError as exc:
+        return exc
+
+
+def _validate(parsed: Any) -> ReviewerOutput | ValidationError:
+    """Re-validate whatever the provider integration parsed against our own schema."""
+    try:
+        if isinstance(parsed, BaseModel):
+            parsed = parsed.model_dump()
+        return ReviewerOutput.model_validate(parsed)
+    except ValidationError as exc:
+        return exc
+
+
+def _as_validation_error(exc: Exception) -> ValidationError:
+    """A ``ValidationError`` naming the failure class, so every malformed reply is handled alike."""
+    return ValidationError.from_exception_data(
+        "ReviewerOutput",
+        [
+            {
+                "type": "value_error",
+                "loc": (type(exc).__name__,),
+                "input": None,
+                "ctx": {"error": "malformed output"},
+            }
+        ],
+    )
+
+
+def _problems(exc: ValidationError) -> list[str]:
+    """Field locations and error types only: these go back to the model and into traces."""
+    out = []
+    for err in exc.errors()[:5]:
+        loc = ".".join(str(p) for p in err["loc"]) or "<root>"
+        out.append(f"{loc}:{err['type']}")
+    return out
+
+
+def _correction(problems: list[str]) -> str:
+    return (
+        "Your previous reply did not validate ("
+        + "; ".join(problems)
+        + "). Reply again with JSON only, exactly matching the schema: "
+        '{"candidates": [{"kind", "content", "canonical_key", "value", "confidence", '
+        '"sensitivity", "evidence"}]}.'
+    )
+
+
+def _fold(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def _candidates(
+    output: ReviewerOutput, user_texts: Sequence[str]
+) -> tuple[tuple[CandidateInput, ...], int]:
+    """Turn validated proposals into inferred candidates; drop any without a real quote."""
+    folded = [(text, _fold(text), _fold(redact(text))) for text in user_texts]
+    out: list[CandidateInput] = []
+    dropped = 0
+    for p in output.candidates:
+        quote = _fold(p.evidence)
+        source = next((t for t, raw, red in folded if quote in raw or quote in red), None)
+        if source is None:
+            dropped += 1
+            continue
+        out.append(
+            CandidateInput(
+                kind=p.kind,
+                content=p.content,
+                canonical_key=p.canonical_key,
+                value=p.value,
+                memory_type=_MEMORY_TYPE.get(p.kind, MemoryType.SEMANTIC),
+                explicitness=Explicitness.INFERRED,
+                confidence=round(min(p.confidence, INFERRED_CONFIDENCE_CAP), 4),
+                importance=0.5,
+                producer=Producer.REVIEWER,
+                sensitivity_claim=p.sensitivity if p.sensitivity in _CLAIMS else None,
+                evidence_text=source,
+            )
+        )
+    return tuple(out), dropped
+
+
+def _stamp(
+    c: CandidateInput, *, session_key: str | None, thread_id: str | None, run_id: str | None
+) -> CandidateInput:
+    return replace(
+        c,
+        session_key=session_key,
+        thread_id=thread_id,
+        run_id=run_id,
+        author_agent_id=c.author_agent_id or "userlore-reviewer",
+    )
+
+
+def _counts(outcomes: Sequence[WriteOutcome]) -> dict[str, int]:
+    counts = {a.value: 0 for a in WriteAction}
+    for o in outcomes:
+        counts[o.action.value] += 1
+    return counts

@@ -1,0 +1,424 @@
+"""Graph nodes, one verb each, bound to a :class:`~userlore.Userlore` at build time.
+
+Understanding graph: :class:`Extract` → (:class:`Review` when the cadence says so) →
+:class:`Govern` → :class:`PlanContext`. Review subgraph: :class:`CollectPending` →
+:class:`AskReviewer` (``interrupt``) → :class:`ApplyDecisions`.
+
+Nodes are synchronous callables; LangGraph runs them in a worker thread under ``ainvoke``, so the
+same body serves both. Every write goes through the governed store; nodes never touch tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, replace
+from typing import TYPE_CHECKING, Any
+
+from langchain_core.messages import AnyMessage, HumanMessage
+from langgraph.config import get_config
+from langgraph.types import interrupt
+from pydantic import BaseModel, ValidationError
+
+from userlore.config import MemoryMode
+from userlore.errors import (
+    InvalidInputError,
+    InvalidTransitionError,
+    MemoryDisabledError,
+    PolicyViolationError,
+    RecordNotFoundError,
+)
+from userlore.extract.explicit import Statement, extract_statements
+from userlore.extract.reviewer import LLMReviewer, ReviewReport
+from userlore.facade import MAX_TURN_CHARS, _candidate
+from userlore.graph.cadence import Cadence
+from userlore.graph.hitl import hitl_request, response_model
+from userlore.graph.state import (
+    PendingCandidate,
+    ReviewDecisionRecord,
+    ReviewOutcome,
+    ReviewState,
+    UnderstandingState,
+    WriteOutcomeRecord,
+    candidate_from_dict,
+    candidate_to_dict,
+)
+from userlore.models import CandidateInput, MemoryType, RecordState, WriteAction, WriteOutcome
+from userlore.store.governed import validate_scope
+
+if TYPE_CHECKING:
+    from userlore.facade import Userlore
+
+__all__ = [
+    "ApplyDecisions",
+    "AskReviewer",
+    "CollectPending",
+    "Extract",
+    "Govern",
+    "PlanContext",
+    "Review",
+    "latest_user_message",
+]
+
+EVIDENCE_EXCERPTS = 2
+EVIDENCE_EXCERPT_CHARS = 300
+
+
+def latest_user_message(messages: list[AnyMessage]) -> HumanMessage | None:
+    """The most recent user message of a conversation, if any."""
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            return message
+    return None
+
+
+def _turn_text(message: HumanMessage) -> str:
+    """The text of a user turn; ``""`` for a turn without text (an image, a file).
+
+    Raises:
+        InvalidInputError: the text is longer than a turn may be (as for ``Userlore.observe``).
+    """
+    text = message.text
+    if len(text) > MAX_TURN_CHARS:
+        raise InvalidInputError(f"turn is {len(text)} characters; the limit is {MAX_TURN_CHARS}")
+    return text if text.strip() else ""
+
+
+def _outcome(o: WriteOutcome, producer: str) -> WriteOutcomeRecord:
+    rec = o.record
+    return {
+        "record_id": rec.id if rec else None,
+        "action": o.action.value,
+        "reason": o.reason,
+        "state": rec.state.value if rec else None,
+        "producer": producer,
+    }
+
+
+# -- understanding graph ----------------------------------------------------------------------
+
+
+class Extract:
+    """Deterministic explicit extraction of the latest user turn; also counts user turns."""
+
+    def __init__(self, lore: Userlore, cadence: Cadence, reviewer: LLMReviewer | None) -> None:
+        self.lore = lore
+        self.cadence = cadence
+        self.reviewer = reviewer
+
+    def __call__(self, state: UnderstandingState) -> dict[str, Any]:
+        scope = validate_scope(state["scope"])
+        latest = latest_user_message(state.get("messages", []))
+        turns = state.get("user_turns", 0)
+        proposals: list[dict[str, Any]] = []
+        if latest is not None and state.get("messages", [])[-1] is latest:
+            turns += 1
+            for st in extract_statements(_turn_text(latest), role="user"):
+                data = asdict(st)
+                data["memory_type"] = st.memory_type.value
+                proposals.append({"producer": "explicit", "statement": data})
+        decision = self.cadence.should_review(
+            scope, user_turns=turns, last_review_turn=state.get("last_review_turn", 0)
+        )
+        due = decision.review and self.reviewer is not None
+        review = {
+            "due": due,
+            "reason": decision.reason if self.reviewer is not None else "no_reviewer",
+            "interval": decision.interval,
+        }
+        return {"user_turns": turns, "proposals": proposals, "outcomes": [], "review": review}
+
+
+class Review:
+    """Background synthesis by the LLM reviewer; proposes candidates, writes nothing itself."""
+
+    def __init__(self, lore: Userlore, reviewer: LLMReviewer) -> None:
+        self.lore = lore
+        self.reviewer = reviewer
+
+    def __call__(self, state: UnderstandingState) -> dict[str, Any]:
+        scope = validate_scope(state["scope"])
+        report = self.reviewer.propose(state.get("messages", []))
+        review = {**state.get("review", {}), **_report_summary(report)}
+        update: dict[str, Any] = {"review": review, "last_review_turn": state.get("user_turns", 0)}
+        if report.status not in ("ok", "skipped"):
+            # A failed pass is recorded; nothing it produced reaches govern.
+            review["trace_id"] = self.lore.store.record_trace(
+                scope,
+                "review",
+                reason_code=report.status,
+                session_key=state.get("session_key"),
+                payload=_report_payload(report),
+            )
+            return update
+        update["proposals"] = [
+            *state.get("proposals", []),
+            *(
+                {"producer": "reviewer", "candidate": candidate_to_dict(c)}
+                for c in report.candidates
+            ),
+        ]
+        return update
+
+
+def _report_summary(report: ReviewReport) -> dict[str, Any]:
+    return {
+        "status": report.status,
+        "attempts": report.attempts,
+        "proposed": len(report.candidates),
+        "dropped": report.dropped,
+    }
+
+
+def _report_payload(report: ReviewReport) -> dict[str, Any]:
+    return {
+        "attempts": report.attempts,
+        "proposed": len(report.candidates),
+        "dropped": report.dropped,
+        "elapsed_ms": report.elapsed_ms,
+        "errors": list(report.errors[-5:]),
+    }
+
+
+class Govern:
+    """The governed write for the turn's evidence and every proposal, in one transaction."""
+
+    def __init__(self, lore: Userlore) -> None:
+        self.lore = lore
+
+    def __call__(self, state: UnderstandingState) -> dict[str, Any]:
+        scope = validate_scope(state["scope"])
+        proposals = state.get("proposals", [])
+        mode = self.lore.config.memory.mode
+        if mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
+            reason = "memory_off" if mode is MemoryMode.OFF else "read_only"
+            skipped: list[WriteOutcomeRecord] = [
+                {
+                    "record_id": None,
+                    "action": WriteAction.SKIPPED.value,
+                    "reason": reason,
+                    "state": None,
+                    "producer": p["producer"],
+                }
+                for p in proposals
+            ]
+            return {"outcomes": skipped}
+        session_key = state.get("session_key")
+        messages = state.get("messages", [])
+        latest = latest_user_message(messages)
+        fresh = latest is not None and messages[-1] is latest
+        thread_id, run_id = _ids()
+        store = self.lore.store
+        outcomes: list[WriteOutcomeRecord] = []
+        with store.transaction() as session:
+            item_id: str | None = None
+            text = _turn_text(latest) if fresh and latest is not None else ""
+            if text and latest is not None:
+                item_id = store.add_source_item(
+                    session,
+                    scope=scope,
+                    source_instance_id=f"conversation:{scope}:{session_key or 'default'}",
+                    external_id=latest.id or store.new_id("turn"),
+                    text=text,
+                    meta={"role": "user", "session_key": session_key},
+                ).id
+            reviewed: list[WriteOutcome] = []
+            for p in proposals:
+                if p["producer"] == "explicit":
+                    if item_id is None:
+                        continue
+                    data = dict(p["statement"])
+                    data["memory_type"] = MemoryType(data["memory_type"])
+                    data["span"] = tuple(data["span"])
+                    candidate = _candidate(
+                        Statement(**data), item_id, session_key, None, None, None
+                    )
+                else:
+                    candidate = candidate_from_dict(p["candidate"])
+                candidate = _with_ids(candidate, thread_id, run_id, session_key)
+                outcome = store.govern(session, scope, candidate)
+                if p["producer"] == "reviewer":
+                    reviewed.append(outcome)
+                outcomes.append(_outcome(outcome, p["producer"]))
+            review = state.get("review", {})
+            if review.get("status") == "ok":
+                counts = {a.value: 0 for a in WriteAction}
+                for o in reviewed:
+                    counts[o.action.value] += 1
+                store._trace(
+                    session,
+                    scope,
+                    "review",
+                    reason_code="ok",
+                    session_key=session_key,
+                    payload={k: v for k, v in review.items() if k != "due"} | counts,
+                )
+        return {"outcomes": outcomes}
+
+
+def _ids() -> tuple[str | None, str | None]:
+    """Thread and run ids of the current LangGraph run, for author attribution."""
+    try:
+        config = get_config()
+    except RuntimeError:
+        return None, None
+    thread = config.get("configurable", {}).get("thread_id")
+    run = config.get("run_id")
+    return (str(thread) if thread else None), (str(run) if run else None)
+
+
+def _with_ids(
+    candidate: CandidateInput, thread_id: str | None, run_id: str | None, session_key: str | None
+) -> CandidateInput:
+    return replace(
+        candidate,
+        thread_id=candidate.thread_id or thread_id,
+        run_id=candidate.run_id or run_id,
+        session_key=candidate.session_key or session_key,
+    )
+
+
+class PlanContext:
+    """The read path for the latest user turn: the fenced block and its trace."""
+
+    def __init__(self, lore: Userlore) -> None:
+        self.lore = lore
+
+    def __call__(self, state: UnderstandingState) -> dict[str, Any]:
+        latest = latest_user_message(state.get("messages", []))
+        query = latest.text if latest is not None else ""
+        plan = self.lore.plan_context(state["scope"], query, session_key=state.get("session_key"))
+        return {"context": plan.text, "trace_id": plan.trace_id}
+
+
+# -- review subgraph --------------------------------------------------------------------------
+
+
+class CollectPending:
+    """Load the scope's oldest pending candidates (at most ``max_batch``) with their receipts."""
+
+    def __init__(self, lore: Userlore, max_batch: int) -> None:
+        self.lore = lore
+        self.max_batch = max_batch
+
+    def __call__(self, state: ReviewState) -> dict[str, Any]:
+        scope = validate_scope(state["scope"])
+        reset: dict[str, Any] = {"pending": [], "decisions": [], "review_results": []}
+        if self.lore.config.memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
+            return reset
+        records = self.lore.records(scope, state=RecordState.CANDIDATE, limit=self.max_batch)
+        pending: list[PendingCandidate] = []
+        for r in reversed(records):
+            excerpts = [
+                str(e["text"])[:EVIDENCE_EXCERPT_CHARS]
+                for e in self.lore.evidence(r.id, scope=scope)[:EVIDENCE_EXCERPTS]
+            ]
+            pending.append(
+                {
+                    "record_id": r.id,
+                    "version": r.version,
+                    "kind": r.kind,
+                    "content": r.content,
+                    "canonical_key": r.canonical_key,
+                    "value": r.value,
+                    "path": r.path,
+                    "memory_type": r.memory_type.value,
+                    "explicitness": r.explicitness.value,
+                    "producer": r.producer.value,
+                    "confidence": r.confidence,
+                    "sensitivity": r.sensitivity.value,
+                    "sensitivity_category": r.sensitivity_category,
+                    "evidence": excerpts,
+                }
+            )
+        return {**reset, "pending": pending}
+
+
+class AskReviewer:
+    """Interrupt with a LangChain ``HITLRequest``; refuse a resume that does not validate."""
+
+    def __call__(self, state: ReviewState) -> dict[str, Any]:
+        pending = state.get("pending", [])
+        if not pending:
+            return {"decisions": []}
+        model = response_model(len(pending))
+        payload = {**hitl_request(pending), "response_schema": model.model_json_schema()}
+        try:
+            answer = interrupt(payload, response_schema=model)
+        except ValidationError as exc:
+            raise InvalidInputError(_resume_problem(exc, len(pending))) from None
+        return {"decisions": _decisions(answer)}
+
+
+def _resume_problem(exc: ValidationError, count: int) -> str:
+    parts = []
+    for err in exc.errors()[:5]:
+        loc = ".".join(str(p) for p in err["loc"]) or "<root>"
+        parts.append(f"{loc}: {err['msg']}")
+    return (
+        f"invalid review decision: expected {{'decisions': [...]}} with {count} decision(s) "
+        f"of type approve / edit / reject; " + "; ".join(parts)
+    )
+
+
+def _decisions(answer: BaseModel) -> list[ReviewDecisionRecord]:
+    out: list[ReviewDecisionRecord] = []
+    for d in getattr(answer, "decisions", []):
+        if d.type == "edit":
+            out.append({"type": "edit", "content": d.edited_action.args.content})
+        else:
+            out.append({"type": d.type})
+    return out
+
+
+class ApplyDecisions:
+    """Apply each decision through the governed API; a stale candidate is left untouched."""
+
+    def __init__(self, lore: Userlore) -> None:
+        self.lore = lore
+
+    def __call__(self, state: ReviewState) -> dict[str, Any]:
+        scope = validate_scope(state["scope"])
+        results: list[ReviewOutcome] = []
+        for shown, decision in zip(
+            state.get("pending", []), state.get("decisions", []), strict=True
+        ):
+            results.append(self._apply(scope, shown, decision))
+        return {"review_results": results}
+
+    def _apply(
+        self, scope: str, shown: PendingCandidate, decision: ReviewDecisionRecord
+    ) -> ReviewOutcome:
+        rid = shown["record_id"]
+        kind = decision["type"]
+        try:
+            current = self.lore.get(rid, scope=scope)
+            if current.state is not RecordState.CANDIDATE or current.version != shown["version"]:
+                # Someone changed it since the reviewer saw it: their decision was about
+                # different content, so it is not applied.
+                return _result(rid, kind, False, current.state.value, "stale")
+            if kind == "reject":
+                view = self.lore.reject(rid, scope=scope)
+            else:
+                view = self.lore.approve(rid, scope=scope, content=decision.get("content"))
+        except RecordNotFoundError:
+            return _result(rid, kind, False, None, "not_found")
+        except InvalidTransitionError:
+            return _result(rid, kind, False, None, "invalid_transition")
+        except PolicyViolationError:
+            return _result(rid, kind, False, None, "policy")
+        except MemoryDisabledError:
+            return _result(rid, kind, False, None, "read_only")
+        except InvalidInputError:
+            return _result(rid, kind, False, None, "invalid_input")
+        return _result(rid, kind, True, view.state.value, None)
+
+
+def _result(
+    record_id: str, decision: str, applied: bool, state: str | None, reason: str | None
+) -> ReviewOutcome:
+    return {
+        "record_id": record_id,
+        "decision": decision,
+        "applied": applied,
+        "state": state,
+        "reason": reason,
+    }
