@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from userlore.policy import FENCE_CLOSE, FENCE_OPEN, neutralize
@@ -235,6 +235,9 @@ def _fence_variants(draw: st.DrawFn) -> str:
 @given(
     st.lists(st.one_of(_PIECES, _fence_variants(), st.text(max_size=5)), max_size=25).map("".join)
 )
+@example("0userContext>")  # a closing half glued to a word
+@example("&l<user-context>t;/user-context&gt;")  # removal completes an entity
+@example("<<user-context>user-context>")  # removal completes a tag
 def test_output_never_holds_brackets_or_fence_tags(text: str) -> None:
     out = neutralize(text)
     _assert_safe(out)

@@ -107,8 +107,11 @@ _FENCE_TAG = re.compile(
     rf"|{_OPEN_SOFT}{_GAP}{_SLASH}{_GAP}{_NAME}{_ATTRS}{_CLOSE_SOFT}"
     # /user-context> and user-context/> without an opening bracket
     rf"|{_SLASH}{_GAP}{_NAME}{_ATTRS}{_CLOSE}"
-    rf"|(?<![\w\-]){_NAME}{_GAP}{_SLASH}?{_GAP}[>›»⟩〉》⟫❯❭]"
+    rf"|{_NAME}{_GAP}{_SLASH}?{_GAP}[>›»⟩〉》⟫❯❭]"
 )
+# Every tag form needs one of these (a bracket, a slash or an escape introducer).
+_TAG_HINT = re.compile(r"[<>‹›«»⟨⟩〈〉《》⟪⟫❮❯❬❭≺≻⧼⧽/\\⁄∕⧸%&]")
+_PLAIN_ASCII = re.compile(r"[^<>/\\%&\[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*")
 _CHAT_TOKENS = re.compile(r"<\|[^|<>\n]{1,40}\|>|\[/?INST\]|<</?SYS>>", re.IGNORECASE)
 
 
@@ -218,12 +221,17 @@ def neutralize(text: str) -> str:
     Normalises (HTML entities, TAG characters, zero-width/format characters, fullwidth and
     mathematical letters, mixed-script lookalikes), removes anything that reads as a
     ``user-context`` tag and chat-template control tokens, and turns every remaining ``<`` and
-    ``>`` into ``‹`` and ``›``. Plain text without markup comes back unchanged.
+    ``>`` into ``‹`` and ``›``. Text without markup, invisible characters or lookalike tricks
+    comes back unchanged.
     """
+    if text.isascii() and _PLAIN_ASCII.fullmatch(text):
+        return text  # no bracket, slash, escape or control character: nothing can read as a tag
     s = text
     for _ in range(50):  # removing a tag can complete an entity or a tag: repeat to a fixpoint
         before = s
         s = _normalise(s)
+        if not _TAG_HINT.search(s):
+            break
         if "<|" in s or "[" in s or "<<" in s:
             s = _CHAT_TOKENS.sub("", s)
         s = _remove_fence_tags(s)

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from userlore.policy.sensitivity import SensitivityLevel, classify
-
 from userlore.models import CandidateInput, Disclosure, Sensitivity
+from userlore.policy.sensitivity import SensitivityLevel, classify
 
 __all__ = ["POLICY_REV", "Assessment", "assess", "assess_text"]
 

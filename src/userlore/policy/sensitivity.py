@@ -356,7 +356,9 @@ def _vendor_tokens(t: str, spans: list[tuple[int, int]]) -> Iterator[_Hit]:
         value = t[start:end]
         if _is_placeholder(value):
             continue
-        if rule in {"openai_api_key", "azure_client_secret"} and _char_classes(value) < 3:
+        if rule == "openai_api_key" and _char_classes(value) < 2:
+            continue
+        if rule == "azure_client_secret" and _char_classes(value) < 3:
             continue
         yield (_SECRET, rule, start, end, None)
 
@@ -384,14 +386,32 @@ _URL_CREDS = re.compile(
 )
 
 
-_CLI_CREDS = re.compile(r"(?<!\S)(?:-u|--user)\s*[\"']?[^\s:\"']{1,64}:(?P<pw>[^\s\"']{1,128})")
+_CREDENTIAL_PAIR = re.compile(
+    r"(?i)\b(?:login|log-in|credentials?|creds|username|user(?:name)?\s*/\s*pass(?:word)?)"
+    r"\s*[:=]\s*[^\s/]{2,64}\s*/\s*(?P<pw>[^\s/]{4,128})"
+)
+_CLI_CREDS = re.compile(
+    r"(?<!\S)(?:-u|--user)\s*[\"']?[^\s:\"']{1,64}:(?P<pw>[^\s\"']{1,128})"
+    r"|\bsshpass\s+-p\s*[\"']?(?P<pw2>[^\s\"']{1,128})"
+    r"|\bmysql(?:dump|admin)?\b[^\n]{0,80}?(?<!\S)-p(?P<pw3>[^\s\"']{3,128})"
+    r"|\bredis-cli\b[^\n]{0,80}?(?<!\S)-a\s+[\"']?(?P<pw4>[^\s\"']{3,128})"
+)
+
+
+def _credential_pairs(t: str) -> Iterator[_Hit]:
+    """``login: jane@example.com / Summer!2023``: a user and a password side by side."""
+    for m in _CREDENTIAL_PAIR.finditer(t):
+        pw = m.group("pw").rstrip(".,;)")
+        if not _is_placeholder(pw) and (_looks_like_password(pw) or _char_classes(pw) >= 2):
+            yield (_SECRET, "password_in_prose", m.start("pw"), m.start("pw") + len(pw), None)
 
 
 def _url_credentials(t: str) -> Iterator[_Hit]:
-    if "-u" in t:
+    if "-u" in t or "-p" in t or "-a" in t:
         for m in _CLI_CREDS.finditer(t):
-            if not _is_placeholder(m.group("pw")):
-                yield (_SECRET, "cli_credentials", m.start("pw"), m.end("pw"), None)
+            group = next(g for g in ("pw", "pw2", "pw3", "pw4") if m.group(g) is not None)
+            if not _is_placeholder(m.group(group)):
+                yield (_SECRET, "cli_credentials", m.start(group), m.end(group), None)
     for m in _URL_CREDS.finditer(t):
         pw = m.group("pw")
         if pw is not None:
@@ -409,12 +429,16 @@ def _url_credentials(t: str) -> Iterator[_Hit]:
 
 _PW_KEYWORDS = (
     r"(?P<pw>pass(?:word|wd|phrase|code)s?|pass[ \-](?:word|phrase|code)|pwd|pw|p/w|passkey"
+    r"|pass(?=\s*(?:[:=：]|is\s|was\s))|clave"
     r"|contraseña|contrasena|clave de acceso|mot de passe|mdp|passwort|kennwort|senha"
     r"|wachtwoord|parola d'ordine|пароль|密码|密碼|口令|パスワード|비밀번호"
-    r"|(?:wi-?fi|network|router) (?:key|password|pass)|wlan-schlüssel)"
+    r"|(?:wi-?fi|network|router) (?:key|password|pass)|wlan-schlüssel|wlan-passwort"
+    r"|wpa[23]?(?:[ -]?(?:psk|key|passphrase))?)"
     r"|(?P<pin>pin(?: ?(?:code|number|no\.?|#))?|pin-code|código pin|code pin|geheimzahl"
     r"|(?:door|gate|alarm|garage|keypad|lock|safe|locker|entry|building|unlock|access|security)"
-    r" (?:code|combination)|combination|支付密码|取款密码|门禁密码|pin码)"
+    r" (?:code|combination)|combination|支付密码|取款密码|门禁密码|pin码|digicode"
+    r"|code (?:de la |d'|du )?(?:porte|entrée|portail|alarme|immeuble)"
+    r"|código (?:de la |del )?(?:puerta|alarma|portal)|tür-?code|alarmcode|zahlencode)"
     r"|(?P<otp>(?:verification|confirmation|one[- ]?time|otp|2fa|mfa|sms|login|auth(?:entication)?"
     r"|backup|recovery) codes?|otp|验证码|código de verificación|bestätigungscode"
     r"|code de vérification)"
@@ -422,7 +446,7 @@ _PW_KEYWORDS = (
 )
 # Gates run on the lowercased text without IGNORECASE, which lets the engine skip ahead fast.
 _PW_GATE = re.compile(
-    r"pass|pw|p/w|contrase|clave|mdp|kennwort|senha|wachtwoord|parola|пароль|密|口令"
+    r"pass|pw|p/w|wpa|digicode|contrase|clave|mdp|kennwort|senha|wachtwoord|parola|пароль|密|口令"
     r"|パスワード|비밀번호|pin|code|combination|geheimzahl|otp|验证码|código|phrase|mnemonic|助记词"
     r"|schlüssel"
 )
@@ -499,7 +523,9 @@ _CODE_VALUE = re.compile(r"[A-Za-z0-9]{4,12}|\d{1,3}(?:[-/ ]\d{1,3}){2,3}")
 _TRAILING_PUNCT = ".,;:)]}"
 
 
-def _password_value_ok(kind: str, value: str, quoted: bool, sep: str, dashed: bool) -> bool:
+def _password_value_ok(
+    kind: str, value: str, quoted: bool, sep: str, dashed: bool, env_style: bool = False
+) -> bool:
     """Decide whether the text after a password keyword is a real value, not prose or code."""
     if _is_placeholder(value) or _CJK.search(value):
         return False
@@ -520,8 +546,8 @@ def _password_value_ok(kind: str, value: str, quoted: bool, sep: str, dashed: bo
     if len(value) < 4:
         return False
     sep_s = sep.strip()
-    if sep_s in {"=", "->", "→", "=>", ":="} and _LOWER_IDENT.fullmatch(value):
-        return False  # ``password = pw``: a variable, not a value
+    if sep_s in {"=", "->", "→", "=>", ":="} and _LOWER_IDENT.fullmatch(value) and not env_style:
+        return False  # ``password = pw``: a variable, not a value (``DB_PASSWORD=x`` is config)
     if value.isalpha() and value.islower():
         if sep_s in {":", "：", "="}:
             return not lowered.endswith(("ed", "ing", "ly"))
@@ -545,9 +571,13 @@ def _looks_like_password(value: str) -> bool:
     has_digit = any(c.isdigit() for c in value)
     has_alpha = any(c.isalpha() for c in value)
     has_symbol = any(not c.isalnum() for c in value)
-    return has_digit and (has_alpha or has_symbol) and not value.isdigit()
+    if value.isdigit():
+        return 6 <= len(value) <= 12  # "银行卡密码 802731"
+    return has_digit and (has_alpha or has_symbol)
 
 
+_QUERY_PARAM = re.compile(r"&\w+=")
+_WEAK_PW_KEYWORDS: Final = frozenset({"pass", "clave"})
 _SEED_WORDS = re.compile(r"(?:[a-z]{3,8}[ ,]+){11,23}[a-z]{3,8}")
 
 
@@ -576,10 +606,14 @@ def _passwords(t: str, lowered: str) -> Iterator[_Hit]:
             while value and value[-1] in _TRAILING_PUNCT:
                 value = value[:-1]
                 end -= 1
-            value = value.split("&", 1)[0] if re.search(r"&\w+=", value) else value
+            value = value.split("&", 1)[0] if _QUERY_PARAM.search(value) else value
             end = start + len(value)
+        keyword = t[m.start("pw") : m.end("suffix")] if kind == "pw" else ""
+        env_style = keyword.isupper() and m.group("sep") == "="
+        if keyword.lower() in _WEAK_PW_KEYWORDS and not (quoted or _looks_like_password(value)):
+            continue  # "pass"/"clave" are ordinary words too: only a password-shaped value
         if not value or not _password_value_ok(
-            kind, value, quoted, m.group("sep"), bool(m.group("dash"))
+            kind, value, quoted, m.group("sep"), bool(m.group("dash")), env_style
         ):
             continue
         rule = {"pw": "password_in_prose", "pin": "pin_code", "otp": "one_time_code"}[kind]
@@ -608,6 +642,7 @@ _KEY_GATE = re.compile(
 )
 _VALUE_TOKEN = re.compile(r"[A-Za-z0-9_\-+/.~][A-Za-z0-9_\-+/=.~]{15,511}")
 _DIGEST_PREFIX = re.compile(r"(?i)(?:sha\d{1,3}|md5|blake2b?|sri|integrity)[:\-=]\s*$")
+_DIRECT_GAP = re.compile(r"[\"']?\s*(?:[:=＝：]|=>|is|was|是|为)?\s*[\"']?")
 _TEMPLATE_OPEN = re.compile(r"(?:\{\{|\$\{|\{%|<%=?|%\()\s*$")
 _SRI = re.compile(r"(?i)(?:sha(?:1|256|384|512))-[A-Za-z0-9+/]{20,}={0,2}")
 _VERSION_OR_PATH = re.compile(r"(?:[\w\-]+\.)+[A-Za-z]{1,6}|v?\d+(?:\.\d+){1,3}(?:[-+][\w.]+)?")
@@ -642,7 +677,7 @@ def _high_entropy(t: str, lowered: str, spans: list[tuple[int, int]]) -> Iterato
         for v in _VALUE_TOKEN.finditer(t, kw.end(), window_end):
             value = v.group(0).rstrip(".")
             gap = t[kw.end() : v.start()]
-            direct = bool(re.fullmatch(r"[\"']?\s*[:=＝：]?\s*[\"']?", gap.strip()))
+            direct = _DIRECT_GAP.fullmatch(gap.strip()) is not None
             if _is_placeholder(value) or _SRI.fullmatch(value) or "REDACTED" in value:
                 continue
             if _DIGEST_PREFIX.search(t, max(0, v.start() - 12), v.start()):
@@ -772,6 +807,7 @@ def _cards(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
             yield (_REGULATED, "payment_card", best[0], best[1], "financial")
 
 
+_ID_SEPARATORS = re.compile(r"[\s\-.]")
 _CN_RIC = re.compile(
     r"(?<![0-9A-Za-z])[1-9]\d{5}[ \-]?(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])"
     r"[ \-]?\d{3}[\dXx](?![0-9A-Za-z])"
@@ -780,7 +816,7 @@ _CN_RIC = re.compile(
 
 def _cn_resident_ids(t: str) -> Iterator[_Hit]:
     for m in _CN_RIC.finditer(t):
-        number = re.sub(r"[ \-]", "", m.group(0)).upper()
+        number = _ID_SEPARATORS.sub("", m.group(0)).upper()
         if _cn_ric.is_valid(number):
             yield (_REGULATED, "cn_resident_id", m.start(), m.end(), "government_id")
 
@@ -890,8 +926,24 @@ _ID_SPECS: Final = (
         "government_id",
     ),
     (
+        "de_svnr",
+        r"sozialversicherungsnummer|rentenversicherungsnummer|versicherungsnummer|svnr|rvnr",
+        r"\d{2}\s?\d{6}\s?[A-Za-z]\s?\d{2,3}",
+        None,
+        "de_social_insurance",
+        "government_id",
+    ),
+    (
+        "cvv",
+        r"cvv2?|cvc2?|csc|card\s+security\s+code|security\s+code|安全码|cvv码",
+        r"\d{3,4}",
+        None,
+        "card_security_code",
+        "financial",
+    ),
+    (
         "ssn",
-        r"ssn|social\s+security(?:\s+(?:number|no\.?|#))?|sozialversicherungsnummer",
+        r"ssn|social\s+security(?:\s+(?:number|no\.?|#))?|social(?=\s*(?:is|was|:|#|number))",
         r"\d{3}[\- ]?\d{2}[\- ]?\d{4}",
         ("us.ssn",),
         "us_ssn",
@@ -1054,13 +1106,15 @@ _ID_GATE_WORDS: Final = _words(
     burgerservicenummer resident chinese driver driver's drivers driving führerschein
     führerscheinnummer permis licencia national identity identification citizen cédula cedula
     identidad identité personnummer henkilötunnus pesel medicare health versichertennummer
-    krankenversichertennummer card karte kartennummer carte tarjeta routing account acct checking
+    krankenversichertennummer rentenversicherungsnummer versicherungsnummer svnr rvnr card karte
+    kartennummer cvv cvv2 cvc cvc2 csc security carte
+    tarjeta routing account acct checking
     savings sort konto kontonummer bankleitzahl cuenta compte conta ssn itin tin ni nino nhs dni
     nie nif pan nir sin bsn cpf dl aba bsb blz rib id
     """
 )
 _ID_GATE_CJK = re.compile(
-    r"护照|護照|通行证|旅行证件|身份|證|证件|驾驶|驾照|医保|社保|卡|账|帳|आधार"
+    r"安全码|护照|護照|通行证|旅行证件|身份|證|证件|驾驶|驾照|医保|社保|卡|账|帳|आधार"
 )
 _ID_KEYWORDS = re.compile(  # run on the lowercased text
     r"(?<![a-z])(?:" + "|".join(f"(?P<{g}>{kw})" for g, kw, *_ in _ID_SPECS) + r")(?![a-z])"
@@ -1082,7 +1136,7 @@ _NINO_BAD_PREFIX: Final = frozenset({"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"})
 
 
 def _id_value_ok(group: str, value: str, validators: tuple[str, ...] | None) -> bool:
-    compact = re.sub(r"[\s\-.]", "", value).upper()
+    compact = _ID_SEPARATORS.sub("", value).upper()
     if validators is None:
         digits = sum(c.isdigit() for c in compact)
         if group == "passport":
@@ -1139,7 +1193,7 @@ _FIN_SUBJECTS: Final = (
         r"(?:salary|salaries|income|pay|paycheck|take-home(?:\s+pay)?|wages?|earnings"
         r"|compensation|bonus|balance|savings|net\s+worth|debt|debts|loan|loans|mortgage"
         r"|credit\s+limit|portfolio|pension|401\(?k\)?|ira|inheritance|tax\s+refund|assets"
-        r"|overdraft|arrears)\b"
+        r"|overdraft|arrears|(?:checking|savings|bank|brokerage|investment)\s+account|wallet)\b"
     ),
     re.compile(
         r"(?i)\b(?:mi|mis|mein|meine|meinem|mon|ma|mes)\s+(?:[^\s]+\s+)?(?:salario|sueldo|saldo"
@@ -1177,6 +1231,11 @@ _FIN_PATTERNS: Final = (
         r"|\d{4,}|[一二三四五六七八九十两百]+(?:万|千)[一二三四五六七八九]?(?:元|块)?)"
     ),
     re.compile(
+        r"(?i)\bI(?:\s*'m|\s+am)\s+(?:about\s+|around\s+|over\s+|nearly\s+)?(?P<amt>"
+        + _AMOUNT
+        + r")\s+in\s+(?:debt|the\s+red|arrears|credit\s+card\s+debt|student\s+(?:loan\s+)?debt)"
+    ),
+    re.compile(
         r"(?i)\b(?:gano|cobro|ich\s+verdiene|je\s+gagne|je\s+touche)\s+(?:unos\s+|etwa\s+"
         r"|environ\s+)?(?P<amt>" + _AMOUNT + r")"
     ),
@@ -1189,7 +1248,7 @@ _FIN_GATE_WORDS: Final = _words(
     assets overdraft arrears have had net gross take bring score sueldo salario saldo gano cobro
     ingresos deuda hipoteca patrimonio gehalt jahresgehalt monatsgehalt einkommen kontostand
     verdiene schulden ersparnisse vermögen salaire solde revenu revenus gagne touche dette
-    épargne patrimoine mi mis mein meine mon ma mes
+    épargne patrimoine mi mis mein meine mon ma mes account wallet i'm am
     """
 )
 _FIN_GATE_CJK = re.compile(
@@ -1203,15 +1262,21 @@ _PER_PERIOD = re.compile(
 )
 
 
+_NON_DIGITS = re.compile(r"\D")
+_THOUSANDS = re.compile(r"\d\s?k\b|thousand|grand")
+_MILLIONS = re.compile(r"\d\s?m\b|million")
+
+
 def _amount_value(amount: str) -> float:
-    digits = re.sub(r"[^\d]", "", amount.split(".")[0] if amount.count(".") == 1 else amount)
+    """Rough size of an amount, only to tell "$20" from "$95k a year"."""
+    digits = _NON_DIGITS.sub("", amount.split(".")[0] if amount.count(".") == 1 else amount)
     value = float(digits or 0)
     low = amount.lower()
-    if re.search(r"\d\s?k\b|thousand|grand", low):
+    if _THOUSANDS.search(low):
         value *= 1000
     if "万" in amount:
         value *= 10000
-    elif re.search(r"\d\s?m\b|million", low):
+    elif _MILLIONS.search(low):
         value *= 1_000_000
     return value
 
@@ -1352,7 +1417,6 @@ _SELF: Final = frozenset(
     {"i", "i'm", "im", "i've", "ive", "i'd", "i'll", "me", "my", "mine", "myself", "user",
      "user's"}
 )  # fmt: skip
-_COPULA_SELF: Final = frozenset({"i'm", "im", "i"})
 _BLOCK_BETWEEN: Final = _words(
     """
     friend friends mom mum mother dad father parents parent brother sister sibling siblings
@@ -1396,11 +1460,11 @@ _BLOCK_AFTER: Final = _words(
     expert experts scientist scientists professor teacher guidelines guide book books
     article articles paper papers essay documentary podcast course class module dataset
     model policy cells cat dog pet character characters protagonist jokes memes friendly
-    diet stocks stock company companies startup clinic-trial trial_ researchers' cure
+    diet stocks stock company companies startup cure
     cures kid kids son daughter mom dad wife husband partner boyfriend girlfriend brother
     sister mother father parents children child baby member members couple couples bar bars
-    club clubs movie movies film films show shows song songs novel novels history's label
-    labels label's vote votes voters' candidate candidates party's media press news channel
+    club clubs movie movies film films show shows song songs novel novels label
+    labels vote votes candidate candidates media press news channel
     station rules restrictions lockdown vaccine vaccines test tests testing pandemic
     investor investors estimate estimates approach driver drivers eater spender arts rock
     reader sensor scanner unlock login insurance dior bale
@@ -1422,14 +1486,16 @@ _IDENT_MODIFIERS: Final = _words(
     queer young old married single closeted out black white female male trans cis christian
     sunni shia shiite roman evangelical politically fiscally socially member of not both
     half bisexual lesbian woman man hardcore diehard die-hard loyal long-time longtime
-    self-identified identifying strong
+    self-identified identifying strong ex former non life long born again card carrying self
+    identified die hard time labour labor democratic green communist socialist tory gop ccp
+    cpc snp ukip afd cdu spd fdp party
     """
 )
 _COPULA_PREFIX = re.compile(
     r"(?i)(?:\b(?:i\s*'?\s*m|i\s+am|i\s+was|i've\s+been|i\s+have\s+been|i\s+became|i\s+identify"
     r"\s+as|i\s+came\s+out\s+as|i\s+grew\s+up|i\s+was\s+raised|i\s+was\s+born|identif(?:y|ies)"
     r"\s+as|came\s+out\s+as|user\s+is|the\s+user\s+is|i'm\s+not|am\s+i)|(?:^|[.,;:!?]\s*|\band\s+)"
-    r"as\s+an?|(?:^|[.;:!?\n]\s*)(?:is|was|identifies\s+as))\s+(?P<mods>(?:[\w'\-]+\s+){0,5})$"
+    r"as\s+an?|(?:^|[.;:!?\n]\s*)(?:is|was|identifies\s+as))\s+(?P<mods>(?:[\w']+(?:\s+|-)){0,5})$"
 )
 _PRACTICE_VERBS = re.compile(
     r"(?i)\b(?:i|i'm|im|user)\s+(?:\w+\s+){0,2}?(?:go\s+to|goes\s+to|going\s+to|attend|attending"
@@ -1451,6 +1517,10 @@ _TAKE_WORDS: Final = frozenset(
 _NEEDS_COPULA: Final = frozenset({"disabled", "depressed", "sober", "deaf", "paralyzed"})
 _COPULA_WORDS: Final = frozenset({"am", "was", "been", "is", "be", "being", "became", "become"})
 _CLAUSE_BREAK = re.compile(r"[.!?;\n。！？；]")
+_QUOTED_EXAMPLE = re.compile(
+    r"(?i)\b(?:translate|translation\s+of|say|saying|write|spell|pronounce|means?|phrase"
+    r"|sentence|quote|how\s+do\s+you\s+say|in\s+\w+\s+is)\b[^\n]{0,20}?[\"'“‘«]\s*$"
+)
 
 
 def _en_special(t: str, lowered: str) -> Iterator[_Hit]:
@@ -1476,6 +1546,8 @@ def _en_special(t: str, lowered: str) -> Iterator[_Hit]:
         words, category, kind = matched
         k = len(words)
         hit = _self_statement(t, toks, i, k, category, kind)
+        if hit is not None and _QUOTED_EXAMPLE.search(t, max(0, hit - 40), hit):
+            hit = None  # translate 'I am a Muslim' into French: an example, not a disclosure
         if hit is not None:
             yield (_SPECIAL, category, hit, toks[i + k - 1][2], category)
         i += k
@@ -1511,7 +1583,7 @@ def _self_statement(
         cm = _COPULA_PREFIX.search(t, window_start, toks[i][1])
         if cm is None:
             return _labelled_identity(t, toks, i)
-        mods = cm.group("mods").lower().split()
+        mods = cm.group("mods").lower().replace("-", " ").split()
         if any(m not in _IDENT_MODIFIERS for m in mods):
             return None
         if term in _NEEDS_ARTICLE and not (
@@ -1748,6 +1820,7 @@ def _zh_special(t: str) -> Iterator[_Hit]:
 _EN_FRAMES: Final = (
     (
         "political_opinion",
+        _words("vote voted votes voting"),
         re.compile(
             r"(?i)\bI\s+(?:always\s+|usually\s+|proudly\s+|just\s+|also\s+)?(?:voted|vote|will\s+vote"
             r"|am\s+voting|'m\s+voting|plan\s+to\s+vote)\s+(?:for\s+)?(?:the\s+)?(?:democrats?"
@@ -1758,6 +1831,7 @@ _EN_FRAMES: Final = (
     ),
     (
         "political_opinion",
+        _words("party"),
         re.compile(
             r"(?i)\bI(?:\s*'m|\s+am)?\s+(?:a\s+)?(?:\w+\s+){0,2}?(?:support|back|donate\s+to"
             r"|campaign\s+for|volunteer\s+for|member\s+of|joined|belong\s+to)\s+(?:the\s+)?"
@@ -1766,6 +1840,7 @@ _EN_FRAMES: Final = (
     ),
     (
         "trade_union",
+        _words("union"),
         re.compile(
             r"(?i)\bI(?:\s*'m|\s+am)\s+(?:a\s+)?(?:proud\s+)?(?:member\s+of|in)\s+(?:the|a|my)\s+"
             r"(?!european|soviet|african)(?:[\w'\-]+\s+){0,3}union\b(?!\s+(?:square|station|street"
@@ -1774,6 +1849,7 @@ _EN_FRAMES: Final = (
     ),
     (
         "sexual_orientation",
+        _words("out"),
         re.compile(
             r"(?i)\bI\s+(?:recently\s+|finally\s+|just\s+)?(?:came|come|have\s+come)\s+out\s+"
             r"(?:as\b|to\s+(?:my|our)\s+(?:parents|family|mom|mum|dad|friends|boss|coworkers"
@@ -1782,6 +1858,7 @@ _EN_FRAMES: Final = (
     ),
     (
         "sexual_orientation",
+        _words("attracted"),
         re.compile(
             r"(?i)\bI(?:\s*'m|\s+am)\s+(?:only\s+|mostly\s+)?attracted\s+to\s+(?:men|women|both"
             r"|guys|girls|other\s+(?:men|women))\b"
@@ -1789,25 +1866,24 @@ _EN_FRAMES: Final = (
     ),
     (
         "biometric",
+        _words("fingerprint face iris retina voice palm"),
         re.compile(
             r"(?i)\b(?:here\s+is|here's|this\s+is|attached\s+is)\s+my\s+(?:fingerprint|face|iris"
             r"|retina|voice|palm)\s*(?:template|scan|hash|data|print|map)?\b"
         ),
     ),
 )
-_EN_FRAME_GATE_WORDS: Final = _words(
-    "vote voted votes voting party union came come attracted fingerprint face iris retina voice"
-    " palm"
-)
+_EN_FRAME_GATE_WORDS: Final = frozenset().union(*(triggers for _, triggers, _ in _EN_FRAMES))
 
 
 def _special(t: str, lowered: str, words: frozenset[str]) -> Iterator[_Hit]:
     if not _EN_FIRST.isdisjoint(words):
         yield from _en_special(t, lowered)
     if not _EN_FRAME_GATE_WORDS.isdisjoint(words):
-        for category, pattern in _EN_FRAMES:
-            for m in pattern.finditer(t):
-                yield (_SPECIAL, category, m.start(), m.end(), category)
+        for category, triggers, pattern in _EN_FRAMES:
+            if not triggers.isdisjoint(words):
+                for m in pattern.finditer(t):
+                    yield (_SPECIAL, category, m.start(), m.end(), category)
     if not t.isascii() and _CJK.search(t):
         yield from _zh_special(t)
     if not _INTL_GATE_WORDS.isdisjoint(words):
@@ -1836,10 +1912,12 @@ def _detect(t: str) -> list[_Hit]:
         if _KEY_GATE.search(lowered):
             hits.extend(_high_entropy(t, lowered, spans))
         hits.extend(_aws_secret(t, lowered))
-    if ("://" in t and "@" in t) or "-u" in t:
+    if ("://" in t and "@" in t) or "-u" in t or "-p" in t or "-a " in t:
         hits.extend(_url_credentials(t))
     if _PW_GATE.search(lowered):
         hits.extend(_passwords(t, lowered))
+    if "/" in t and ("login" in lowered or "cred" in lowered or "user" in lowered):
+        hits.extend(_credential_pairs(t))
     six_digits = _DIGIT_GATE.search(t) is not None
     id_words = not _ID_GATE_WORDS.isdisjoint(words) or (cjk and _ID_GATE_CJK.search(t) is not None)
     if six_digits or (id_words and _ANY_DIGIT.search(t)):
