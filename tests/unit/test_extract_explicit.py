@@ -543,3 +543,66 @@ def test_very_long_turns(repeat: int, fragment: str) -> None:
     for statement in found:
         assert text[statement.span[0] : statement.span[1]] == statement.content
     assert len(found) <= 64
+
+
+# -- long-form preferences (stance nouns and verbs, diets, "I find X boring") ----------------
+
+LONG_FORM_EN = [
+    ("I have a strong aversion to horror films.", "preference/horror_films", "dislike"),
+    ("I have a deep-seated fear of deep water.", "preference/deep_water", "avoid"),
+    ("I have a soft spot for old jazz records.", "preference/old_jazz_records", "like"),
+    ("I have no interest in reality TV.", "preference/reality_tv", "dislike"),
+    ("I refuse to fly with airlines that overbook.",
+     "preference/fly_with_airlines_that_overbook", "avoid"),
+    ("I prefer not to take night trains.", "preference/take_night_trains", "avoid"),
+    ("I won't watch anything with clowns in it.",
+     "preference/anything_with_clowns_in_it", "avoid"),
+    ("I only wear shoes made from recycled materials.",
+     "preference/shoes_made_from_recycled_materials", "like"),
+    ("I'm only comfortable in aisle seats.", "preference/aisle_seats", "like"),
+    ("I follow a strict low-FODMAP diet.", "preference/strict_low_fodmap_diet", "like"),
+    ("I find crowded museums exhausting.", "preference/crowded_museums", "dislike"),
+    ("I find it tedious to fill in long forms.", "preference/fill_in_long_forms", "dislike"),
+    ("I'm not interested in cruise holidays.", "preference/cruise_holidays", "dislike"),
+    ("I'm terrified of spiders.", "preference/spiders", "avoid"),
+    ("I'm a firm believer in buying local produce.", "preference/buying_local_produce", "like"),
+    ("As someone who avoids sugar, I need low-sugar recipes.", "preference/sugar", "avoid"),
+    ('"I avoid loud bars."', "preference/loud_bars", "avoid"),
+    ("I strictly avoid plastic packaging, as I care about the oceans.",
+     "preference/plastic_packaging", "avoid"),
+    ("I usually cook at home, as I tend to avoid greasy takeaways.",
+     "preference/greasy_takeaways", "avoid"),
+    ("I have a severe shellfish and peanut allergy.", "preference/shellfish_and_peanut", "avoid"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "key", "value"), LONG_FORM_EN)
+def test_long_form_preferences(text: str, key: str, value: str) -> None:
+    found = {(s.canonical_key, s.value) for s in extract_statements(text)}
+    assert (key, value) in found
+    for statement in extract_statements(text):
+        assert text[statement.span[0] : statement.span[1]] == statement.content
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I can't go to the concert tomorrow.",  # a plan, not a preference
+        "I don't know what to do.",
+        "I have no idea.",
+        "My friend has a strong aversion to cats.",  # somebody else
+        "If I had a fear of flying, I would take the train.",  # hypothetical
+        "I find it hard to decide.",
+        'She said "I avoid loud bars."',  # quoted speech inside a turn
+        "I don't think so.",
+        "I can't do that right now.",
+    ],
+)
+def test_long_form_frames_stay_narrow(text: str) -> None:
+    assert [s for s in extract_statements(text) if s.kind == "preference"] == []
+
+
+def test_long_object_is_cut_at_its_reason() -> None:
+    st_ = _only("I have a strong dislike for crowded beaches due to the noise.")
+    assert st_.canonical_key == "preference/crowded_beaches"
+    assert st_.content == "I have a strong dislike for crowded beaches due to the noise"

@@ -597,7 +597,9 @@ _ADV = (
     r"kinda|kind\s+of|sort\s+of|personally|very\s+much|much|do|strongly|often|frequently|"
     r"largely|pretty\s+much|recently|already|happily|proudly|officially|basically|certainly|"
     r"seriously|literally|deeply|especially|particularly|exclusively|only|both|all|daily|"
-    r"regularly|tend\s+to|prefer\s+to|like\s+to|normally|even)\s+)*"
+    r"regularly|tend\s+to|prefer\s+to|like\s+to|normally|even|strictly|completely|firmly|"
+    r"actively|adamantly|greatly|vastly|entirely|categorically|consistently|deliberately|"
+    r"religiously|simply|far|try\s+to)\s+)*"
 )
 _I_SUBJ = r"i\s+" + _ADV
 _I_BE = r"(?:i'?m|i\s+am)\s+" + _ADV
@@ -782,7 +784,7 @@ _OPENER_EN = (
     r"so|oh|actually|honestly|plus|though|because|since|just|remember|note|call\s+me|what|how|"
     r"which|where|why|who|do|does|did|can|could|should|would|will|is|are|am|any|if|unless|"
     r"imagine|suppose|when|whenever|while|although|however|it|it's|that|that's|this|which|she|"
-    r"he|they|there|there's)\b"
+    r"he|they|there|there's|as(?=\s+(?:i|i'm|my)\b))\b"
 )
 _SUBJECT_OPENER = (
     r"(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our|please|don'?t|never|always|call\s+me|you)\b"
@@ -806,7 +808,8 @@ _LEAD_EN = _rx(
     r"we|our)\b)|keep\s+in\s+mind(?:\s+that)?|bear\s+in\s+mind(?:\s+that)?|as\s+i\s+(?:said|"
     r"mentioned)|like\s+i\s+said|as\s+you\s+know|you\s+know|in\s+general|generally\s+speaking|"
     r"personally|these\s+days|nowadays|at\s+work|at\s+home|at\s+the\s+moment|right\s+now|"
-    r"however|because|since|although|though|thanks|thank\s+you|cool|great|nice|alright|"
+    r"however|because|since|as(?=\s+(?:i|i'm|my)\b)|although|though|thanks|thank\s+you|cool|"
+    r"great|nice|alright|"
     r"all\s+right|got\s+it|hmm+|um+|uh+|i\s+think(?:\s+that)?|i\s+guess|i\s+believe(?:\s+that)?|"
     r"i\s+suppose|i\s+reckon|i\s+feel\s+like|maybe|perhaps|probably|i'?d\s+say|"
     r"not\s+sure\s+but|if\s+possible|if\s+you\s+can|if\s+you\s+don'?t\s+mind|when(?:ever)?\s+"
@@ -1053,8 +1056,14 @@ _OBJ_TRAIL_ZH = re.compile(r"[了的啦呀哦呢吧啊嘛哈呗么~\s!.。]+$")
 _OBJ_REJECT_ZH = re.compile(r"^(?:这|那|它|你|他|她|什么|啥|哪|谁|自己)")
 
 
-def _clean_object(raw: str, *, prefer: bool = False) -> str | None:
-    """Trim an object phrase to the thing itself, or ``None`` when it is not a concrete thing."""
+def _clean_object(
+    raw: str, *, prefer: bool = False, max_words: int = 12, lenient: bool = False
+) -> str | None:
+    """Trim an object phrase to the thing itself, or ``None`` when it is not a concrete thing.
+
+    ``lenient`` keeps a phrase led by "anything", "everything" or a demonstrative when it says
+    what ("anything involving animal products"); ``max_words`` bounds the phrase.
+    """
     if _CJK.search(raw[:2]) or (_CJK.search(raw) and not _LATIN_START.match(raw)):
         obj = _OBJ_END_ZH.split(raw, maxsplit=1)[0]
         obj = _OBJ_TRAIL_ZH.sub("", obj).strip()
@@ -1069,9 +1078,14 @@ def _clean_object(raw: str, *, prefer: bool = False) -> str | None:
         obj = obj[: m.start()] if m else obj
     obj = _OBJ_TRAIL_EN.sub("", obj).strip(" .,!'\"")
     words = obj.split()
-    if not words or len(words) > 12 or not _LETTER.search(obj):
+    if not words or len(words) > max_words or not _LETTER.search(obj):
         return None
-    if words[0].lower() in _OBJ_REJECT_EN or _OBJ_IDIOM_EN.match(obj):
+    vague = (
+        lenient
+        and len(words) >= 3
+        and words[0].lower() in ("anything", "everything", "those", "these", "that", "this")
+    )
+    if (words[0].lower() in _OBJ_REJECT_EN and not vague) or _OBJ_IDIOM_EN.match(obj):
         return None
     return obj
 
@@ -1709,16 +1723,167 @@ _PREF_ZH: tuple[tuple[re.Pattern[str], str], ...] = (
 # Frames where the object comes before the keyword: "I have a peanut allergy", "我对花生过敏".
 _PREF_OBJECT_FIRST: tuple[tuple[re.Pattern[str], str], ...] = (
     (_rx(r"^i\s+have\s+an?\s+(?:(?:severe|mild|bad|serious|slight|real)\s+)?"
-         r"(?P<obj>[\w\-]+(?:\s+[\w\-]+)?)\s+(?:allergy|intolerance)\b"), "avoid"),
+         r"(?P<obj>[\w\-]+(?:\s+(?:and\s+|or\s+)?[\w\-]+){0,3})\s+(?:allergy|allergies|"
+         r"intolerance)\b"), "avoid"),
     (_rx(r"^" + _ME_ZH + r"对(?P<obj>[^，,]{1,12}?)(?:过敏|不耐受)"), "avoid"),
 )  # fmt: skip
+# Long-form preferences as people write them when the point matters: "I have a strong aversion
+# to X", "I refuse to X", "I prefer not to X", "I only wear X", "I follow a strict X diet",
+# "I find X boring", "I'm not interested in X". General verbs and nouns of stance, no topic
+# vocabulary; the object may be a longer phrase, cut at its reason ("due to", ", as I...").
+_CONSUME_VERBS = (
+    r"(?:use|eat|drink|consume|wear|buy|purchase|shop(?:\s+at|\s+for)?|watch|read|"
+    r"listen\s+to|play|attend|visit|go\s+(?:to|on|near)|fly(?:\s+with)?|drive|ride|take|book|"
+    r"stay\s+(?:at|in)|travel(?:\s+by|\s+on|\s+with|\s+to)?|participate\s+in|engage\s+(?:in|with)|"
+    r"support|touch|own|smoke|tolerate|handle|trust|dine(?:\s+at|\s+in)?|consider|rent|"
+    r"hire|choose|join|follow|install|cook(?:\s+with)?|work\s+(?:with|for)|live\s+in|do)"
+)
+_STANCE_ADJ = r"(?:[\w\-]+\s+){0,3}?"
+_PREF_LONG_EN: tuple[tuple[re.Pattern[str], str], ...] = (
+    (_rx(r"^i\s+(?:have|'ve\s+got|have\s+got|feel)\s+(?:an?\s+|some\s+)?" + _STANCE_ADJ
+         + r"(?:fear|phobia|terror|dread|allergy|allergies|intolerance|sensitivity)\s+"
+         r"(?:to|for|of|towards?|around)\s+"), "avoid"),
+    (_rx(r"^i\s+(?:have|'ve\s+got|have\s+got|feel|hold)\s+(?:an?\s+|some\s+)?" + _STANCE_ADJ
+         + r"(?:aversion|dislike|distaste|disdain|disgust|hatred|loathing|contempt|objection|"
+         r"opposition|resistance|bias|stance|prejudice)\s+(?:to|for|of|against|towards?)\s+"),
+     "dislike"),
+    (_rx(r"^i\s+(?:have|'ve\s+got|have\s+got|feel|hold)\s+(?:an?\s+|some\s+)?" + _STANCE_ADJ
+         + r"(?:preference|fondness|love|passion|affinity|appreciation|soft\s+spot|weakness|"
+         r"enthusiasm|liking|penchant|taste)\s+(?:for|of|towards?)\s+"), "like"),
+    (_rx(r"^i\s+have\s+(?:no|little|zero)\s+(?:real\s+)?(?:interest|desire|patience|"
+         r"tolerance|use|appetite)\s+(?:in|for)\s+"), "dislike"),
+    (_rx(r"^" + _I_SUBJ + r"(?:refuse\s+to|prefer\s+not\s+to|(?:would|'d)\s+(?:much\s+)?"
+         r"rather\s+not|try\s+(?:not\s+to|to\s+avoid|to\s+stay\s+away\s+from)|abstain\s+from|"
+         r"shun|boycott|avoid|stay\s+away\s+from|steer\s+clear\s+of|(?:won'?t|will\s+not|"
+         r"would\s+never|will\s+never|never|don'?t|do\s+not|cannot|can'?t|can\s+not)\s+"
+         r"(?:ever\s+|even\s+)?" + _CONSUME_VERBS + r")\s+"), "avoid"),
+    (_rx(r"^(?:" + _I_SUBJ + r"|" + _I_BE + r")(?:will\s+|would\s+|can\s+)?(?:only|exclusively|"
+         r"solely)\s+" + _ADV + r"(?:" + _CONSUME_VERBS + r"|want|like|enjoy|prefer|"
+         r"(?:interested|comfortable)\s+(?:in|with))\s+"), "like"),
+    (_rx(r"^" + _I_BE + r"(?:(?:very|extremely|quite|rather|deeply|fundamentally|ethically|"
+         r"morally|completely|totally|not\s+at\s+all|really)\s+)*(?:afraid|scared|terrified|"
+         r"frightened|fearful|wary)\s+of\s+"), "avoid"),
+    (_rx(r"^" + _I_BE + r"(?:(?:very|extremely|quite|rather|deeply|fundamentally|ethically|"
+         r"morally|completely|totally|really|strongly|firmly|vehemently)\s+)*(?:not\s+"
+         r"(?:interested|comfortable)\s+(?:in|with|around)|uninterested\s+in|"
+         r"uncomfortable\s+(?:with|around|in)|opposed\s+to|against|averse\s+to|"
+         r"put\s+off\s+by|turned\s+off\s+by|repulsed\s+by|disgusted\s+by|bored\s+(?:by|with))"
+         r"\s+"), "dislike"),
+    (_rx(r"^" + _I_BE + r"(?:(?:very|really|deeply|truly|always|especially)\s+)*(?:an?\s+)?"
+         r"(?:(?:strong|big|huge|passionate|firm|staunch|avid|committed)\s+)?(?:fascinated\s+"
+         r"(?:by|with)|devoted\s+to|committed\s+to|dedicated\s+to|drawn\s+to|"
+         r"(?:advocate|supporter|proponent|champion)\s+(?:of|for)|believer\s+in)\s+"), "like"),
+    (_rx(r"^" + _I_SUBJ + r"(?:prioriti[sz]e|value|favou?r|seek\s+out|gravitate\s+towards?)\s+"),
+     "like"),
+)  # fmt: skip
+_DIET_PHRASE_EN = _rx(
+    r"^(?:" + _I_SUBJ + r"|" + _I_BE + r")(?:follow(?:ing)?|adher(?:e|ing)\s+to|stick(?:ing)?\s+"
+    r"to|keep(?:ing)?\s+to|maintain(?:ing)?|observ(?:e|ing)|practi[cs](?:e|ing)|on|eat(?:ing)?|"
+    r"committed\s+to|dedicated\s+to|prioriti[sz](?:e|ing)|liv(?:e|ing)|lead(?:ing)?)\s+"
+    r"(?P<obj>(?:an?\s+|the\s+|my\s+)?(?:[\w\-]+\s+){0,6}?(?:diet|lifestyle|regimen|"
+    r"eating\s+plan|meal\s+plan|way\s+of\s+eating))\b"
+)
+_FIND_EN = _rx(
+    r"^" + _I_SUBJ + r"find\s+(?P<obj>.+?)\s+(?:to\s+be\s+)?(?:(?:very|extremely|really|too|"
+    r"quite|so|incredibly|highly|rather|pretty|a\s+bit|somewhat|utterly|deeply|unbearably|"
+    r"particularly|overly|generally|always)\s+)*(?:(?P<neg>boring|tedious|dull|distracting|"
+    r"annoying|irritating|off-?putting|unpleasant|uncomfortable|overwhelming|confusing|"
+    r"frustrating|stressful|exhausting|draining|repetitive|slow|overrated|pointless|useless|"
+    r"ineffective|cluttered|disgusting|gross|unappealing|vapid|cheesy|tacky|intimidating|scary|"
+    r"terrifying|unbearable|insufferable|tiresome|cringe(?:y|worthy)?)|(?P<pos>relaxing|calming|"
+    r"soothing|enjoyable|fun|engaging|inspiring|fascinating|rewarding|energizing|comforting|"
+    r"satisfying|delightful|appealing|captivating))\b(?P<rest>.*)$"
+)
+_PREF_OBJ_END = _rx(
+    r",?\s+(?:as|since)\s+(?:i|i'm|i've|my|it|it's|they|they're|this|that|these|those|we|"
+    r"there)\b|\s+due\s+to\b|\s+for\s+(?:\w+\s+){0,2}reasons\b|,?\s+regardless\s+of\b|"
+    r",?\s+even\s+(?:if|though|when|in|for)\b|\s+(?:whenever|wherever|if|when)\s+possible\b|"
+    r"\s+as\s+much\s+as\s+(?:i\s+can|possible)\b|,?\s+and\s+(?:i\s+)?" + _ADV
+    + r"(?:prefer|would|will|won'?t|only|avoid|refuse|never|cannot|can'?t|don'?t|do\s+not|am|"
+    r"'m|have|try|tend|love|like|enjoy|find|want|opt|choose|stick|go\s+for|vastly|much|greatly)"
+    r"\b|,?\s+(?:so|but|because)\b|,\s+(?:like|such\s+as|including|e\.g\.)\s|[;:]|"
+    r"\s+[-\u2014]\s"
+)
+
+
+_PREFER_VERB = _rx(r"^" + _I_SUBJ + r"prefer\s+")
+# "As someone who follows a strict diet" says "I follow a strict diet".
+_AS_SOMEONE_WHO = _rx(
+    r"^as\s+(?:someone|somebody|a\s+person|one|an?\s+[\w\-]+(?:\s+[\w\-]+)?)\s+who\s+"
+    r"(?P<adv>(?:\w+ly\s+|also\s+|always\s+|still\s+|tends?\s+to\s+)*)(?P<verb>[a-z]+)\b"
+)
+
+
+def _first_person(body: str) -> str:
+    """Rewrite "as someone who prefers X" as "I prefer X" (third person to first)."""
+    m = _AS_SOMEONE_WHO.match(body)
+    if not m:
+        return body
+    verb = m.group("verb").lower()
+    if verb in ("is", "has", "was"):
+        verb = {"is": "am", "has": "have", "was": "was"}[verb]
+    elif verb.endswith("ies"):
+        verb = verb[:-3] + "y"
+    elif verb.endswith(("sses", "shes", "ches", "xes", "oes")):
+        verb = verb[:-2]
+    elif verb.endswith("s") and not verb.endswith("ss"):
+        verb = verb[:-1]
+    adv = re.sub(r"\btends\b", "tend", m.group("adv"))
+    return f"I {adv}{verb}{body[m.end() :]}"
+
+
+def _long_object(raw: str, *, prefer: bool = False) -> str | None:
+    """The object of a long-form frame: cut at its reason or second clause, up to 20 words."""
+    m = _PREF_OBJ_END.search(raw, 1)
+    if prefer:
+        m = _OBJ_END_PREFER.search(raw, 1) or m
+    return _clean_object(raw[: m.start()] if m else raw, max_words=20, lenient=True)
+
+
+def _long_preference_hits(c: _Clause, body: str) -> list[_Hit] | None:
+    """Long-form frames; ``None`` when none applies (so the short frames are tried)."""
+    m = _DIET_PHRASE_EN.match(body)
+    if m:
+        obj = _clean_object(m.group("obj"), max_words=20)
+        return [_Hit(f"preference/{_slug(obj)}", "like")] if obj else []
+    m = _FIND_EN.match(body)
+    if m:
+        obj = m.group("obj")
+        rest = m.group("rest") or ""
+        if obj.lower() in ("it", "them", "that") and re.match(r"\s+to\s+\w", rest):
+            obj = rest.strip()[3:]
+        found = _long_object(obj)
+        polarity = "dislike" if m.group("neg") else "like"
+        return [_Hit(f"preference/{_slug(found)}", polarity)] if found else []
+    if c.durability == "temporary":
+        return None  # "I can't go to the party tomorrow" is a plan, not a preference
+    for frame, polarity in _PREF_LONG_EN:
+        m = frame.match(body)
+        if not m:
+            continue
+        rest = body[m.end() :]
+        styles = _style_hits(rest, directive=False, flip=polarity != "like", conf=_CONF_EXPLICIT)
+        if styles:
+            return styles
+        obj = _long_object(rest)
+        if not obj:
+            return []
+        tools = _tools_in(obj, first_only=True)
+        if tools and _TOOL_RE.fullmatch(obj.strip()):
+            if polarity == "like":
+                return [_Hit(key, value) for key, value in tools]
+            return [_Hit(f"preference/{tools[0][1]}", polarity)]
+        return [_Hit(f"preference/{_slug(obj)}", polarity)]
+    return None
+
+
 _LIST_SPLIT = _rx(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+|、|和|以及|还有")
 _ZH_DIET = _rx(r"^" + _ME_ZH + r"(?:吃素|是素食(?:主义)?者|是吃素的|只吃素|乳糖不耐(?:受)?)")
 
 
 def _preference_hits(c: _Clause) -> list[_Hit]:
     """``preference/<slug>`` like|dislike|avoid, or a style/tooling facet when the object is one."""
-    body = c.body
+    body = c.body if c.zh else _first_person(c.body)
     m = _DIET_EN.match(body)
     if m:
         return [_Hit(f"preference/{_DIETS_EN[m.group('diet').lower()]}", "avoid")]
@@ -1730,6 +1895,10 @@ def _preference_hits(c: _Clause) -> list[_Hit]:
         if m:
             obj = _clean_object(m.group("obj"))
             return [_Hit(f"preference/{_slug(obj)}", polarity)] if obj else []
+    if not c.zh:
+        long_hits = _long_preference_hits(c, body)
+        if long_hits is not None:
+            return long_hits
     m = _PREF_STYLE_ONLY_EN.match(body)
     if m:
         return _style_hits(body[m.end() :], directive=False, flip=False, conf=_CONF_WEAK)
@@ -1742,6 +1911,8 @@ def _preference_hits(c: _Clause) -> list[_Hit]:
         if styles:
             return styles
         obj = _clean_object(rest, prefer=True)
+        if not obj and (polarity != "like" or _PREFER_VERB.match(body)):
+            obj = _long_object(rest, prefer=True)  # "I strongly dislike X that ..., as I ..."
         if not obj:
             return []
         tools = _tools_in(obj, first_only=True)
@@ -2057,6 +2228,16 @@ def _statement(c: _Clause, hit: _Hit, original: str) -> Statement:
     )
 
 
+def _unquote_whole(norm: str) -> str:
+    """A turn that is one quoted statement ("\"I avoid X.\"") is the user's, not a quotation."""
+    stripped = norm.strip()
+    if len(stripped) > 2 and stripped[0] == stripped[-1] == '"' and stripped.count('"') == 2:
+        start = norm.index('"')
+        end = norm.rindex('"')
+        return norm[:start] + " " + norm[start + 1 : end] + " " + norm[end + 1 :]
+    return norm
+
+
 # One value per key and turn for facets that hold one value (a user has one name, one
 # verbosity); tooling, preferences and vetoes may legitimately name several things.
 _SINGLE_VALUED = ("identity/", "style/", "channel/")
@@ -2078,7 +2259,7 @@ def extract_statements(text: str, *, role: str = "user") -> list[Statement]:
     """
     if role != "user" or not text or not text.strip():
         return []
-    norm = _normalize(text)
+    norm = _unquote_whole(_normalize(text))
     out: list[Statement] = []
     seen: set[tuple[str, str | None]] = set()
     for clause in _clauses(norm):

@@ -49,7 +49,10 @@ CLASS_BUDGETS: dict[str, int] = {
     "goal": 3,
     "channel": 1,
     "instruction": 8,
-    "preference": 8,
+    # Standing likes, dislikes and avoidances (diets, allergies, "never X") are what a user
+    # most expects to be honoured and rarely share words with the question that needs them;
+    # they are short, so they get room for twice the instructions' count (chars still bound).
+    "preference": 16,
 }
 OVERFLOW_POOL = 5
 PROFILE_SHARE = 0.6  # instructions + profile may take this share while other sections wait
@@ -232,7 +235,9 @@ class ContextPlanner:
                 c.id,
                 c.version,
                 c.policy.content,
-                key=c.key,
+                # Workspace facts and notes are keyed by their source item (an opaque digest):
+                # the id and date identify them, the key would only spend budget.
+                key=None if c.section in ("workspace", "notes") else c.key,
                 date=date,
                 max_chars=cfg.max_record_chars,
             )
@@ -253,7 +258,12 @@ class ContextPlanner:
             return None
 
         profile_first = [c for c in eligible if c.section in ("instructions", "profile")]
-        others = [c for c in eligible if c.section not in ("instructions", "profile")]
+        # Daily notes are an overview of recent days, not answers: they take what budget the
+        # relevant memories and facts leave.
+        others = sorted(
+            (c for c in eligible if c.section not in ("instructions", "profile")),
+            key=lambda c: c.section == "notes",
+        )
         # Profile and instructions go first but may not crowd out relevant memories entirely.
         profile_cap = int(limit * PROFILE_SHARE) if others else limit
         waiting: list[_Candidate] = []
