@@ -41,6 +41,10 @@ typecheck: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/plan_latency.py
 	$(BIN)/python benchmarks/sensitivity.py --data tests/data/sensitivity_cases.jsonl
+	$(BIN)/python benchmarks/sensitivity.py --presidio ../shared/data/presidio/synth_public.json
+	$(BIN)/python benchmarks/ingest.py
+	$(BIN)/python benchmarks/locomo.py --data ../shared/data/locomo/locomo_public.json
+	$(BIN)/python benchmarks/prefeval.py --data ../shared/data/prefeval
 
 clean:
 	rm -rf $(VENV)

@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from userlore.testing.postgres import HOW_TO, PostgresUnavailable, ThrowawayPostgres
 from userlore import Userlore
 from userlore.store.engine import create_store_engine, setup
+from userlore.testing.postgres import HOW_TO, PostgresUnavailable, ThrowawayPostgres
 
 
 class FakeClock:

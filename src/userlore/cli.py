@@ -67,6 +67,16 @@ def build_parser() -> argparse.ArgumentParser:
     records.add_argument("--db", help="database URL (default: embedded SQLite)")
     records.add_argument("--scope", required=True)
     records.set_defaults(func=_records)
+
+    from userlore.service_cli import add_mcp_parser, add_serve_parser
+
+    add_serve_parser(sub)
+    add_mcp_parser(sub)
+
+    from userlore.sources.cli import add_sources_parser, add_worker_parser
+
+    add_sources_parser(sub)
+    add_worker_parser(sub)
     return parser
 
 

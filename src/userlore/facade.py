@@ -9,12 +9,22 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Callable, Coroutine, Sequence
+from datetime import datetime
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from userlore.config import MemoryMode, UserContextConfig
 from userlore.errors import InvalidInputError
 from userlore.extract.explicit import Statement, extract_statements
+from userlore.feedback import (
+    CorrectionResult,
+    FeedbackResult,
+    FeedbackService,
+    QualityReport,
+    ResponseFeedback,
+)
+from userlore.learning.producers.explicit import observe_statements
+from userlore.memory import Author, MemoryReceipt, MemoryService, RecallResult
 from userlore.models import (
     CandidateInput,
     ContextPlan,
@@ -27,7 +37,29 @@ from userlore.models import (
 )
 from userlore.planner.planner import ContextPlanner
 from userlore.store.engine import create_store_engine, default_database_url, setup
-from userlore.store.governed import Clock, GovernedStore, IdFactory, VersionView, validate_scope
+from userlore.store.governed import (
+    Clock,
+    GovernedStore,
+    IdFactory,
+    VersionView,
+    bounded,
+    validate_scope,
+)
+from userlore.store.lifecycle import ImportReceipt, PurgeReceipt, export_scope, import_scope
+from userlore.store.lifecycle import purge as purge_scope
+
+if TYPE_CHECKING:  # connected sources load on first use (they pull in langchain_core models)
+    from langchain_core.language_models import BaseChatModel
+
+    from userlore.learning import CacheRebuilt, Facet, FacetCache, FacetClass
+    from userlore.sources import (
+        KnowledgeSourceAdapter,
+        KnowledgeSources,
+        PipelineReport,
+        SourceCoordinator,
+        SyncReport,
+    )
+    from userlore.sources.ingestion import ProgressCallback
 
 __all__ = ["Userlore"]
 
@@ -101,6 +133,8 @@ class Userlore:
 
     def close(self) -> None:
         """Release database connections."""
+        if "learning" in self.__dict__:
+            self.learning.stop()  # the periodic facet rebuild, if it was started
         self.store.engine.dispose()
 
     def __enter__(self) -> Userlore:
@@ -133,6 +167,7 @@ class Userlore:
             ScopeError: malformed scope.
         """
         validate_scope(scope)
+        bounded("session_key", session_key, 300)
         if role not in ROLES:
             raise InvalidInputError(f"role must be one of {sorted(ROLES)}, got {role!r}")
         if not isinstance(content, str) or not content.strip():
@@ -162,7 +197,13 @@ class Userlore:
                 )
                 for st in statements
             )
-            return ObserveResult(item.id, outcomes)
+            # seed 002 producer (a): each governed facet statement is Explicit evidence.
+            facet_evidence = observe_statements(
+                session, scope, statements, outcomes, item.id, store.clock()
+            )
+        if facet_evidence and "learning" in self.__dict__:
+            self.learning.notify(scope)  # event-driven rebuild, once the cache is in use
+        return ObserveResult(item.id, outcomes)
 
     def write(self, scope: str, candidate: CandidateInput) -> WriteOutcome:
         """Govern a typed candidate from any producer (reviewer, source, tool)."""
@@ -248,6 +289,256 @@ class Userlore:
     def consents(self, scope: str) -> frozenset[str]:
         return self.store.consented(scope)
 
+    # -- seed 002 facet cache -----------------------------------------------------------------
+
+    @functools.cached_property
+    def learning(self) -> FacetCache:
+        """The self-learning facet cache over this store (created on first use).
+
+        Configure it with ``lore.learning.set_workspace(dir)`` (``PROFILE.md``) and
+        ``lore.learning.start()`` (periodic rebuilds); see ``docs/learning.md``.
+        """
+        from userlore.learning import FacetCache
+
+        return FacetCache(self.store)
+
+    def list_facets(
+        self, scope: str, facet_class: FacetClass | str | None = None
+    ) -> list[Facet]:
+        """Active and provisional facets of a scope, optionally of one class."""
+        return self.learning.list_facets(scope, facet_class)
+
+    def get_facet(self, scope: str, facet_class: FacetClass | str, key: str) -> Facet:
+        return self.learning.get_facet(scope, facet_class, key)
+
+    def update_facet(
+        self, scope: str, facet_class: FacetClass | str, key: str, value: str
+    ) -> Facet:
+        """Overwrite a facet's value as the user; it is activated and pinned."""
+        return self.learning.update_facet(scope, facet_class, key, value)
+
+    def pin_facet(self, scope: str, facet_class: FacetClass | str, key: str) -> Facet:
+        return self.learning.pin_facet(scope, facet_class, key)
+
+    def unpin_facet(self, scope: str, facet_class: FacetClass | str, key: str) -> Facet:
+        return self.learning.unpin_facet(scope, facet_class, key)
+
+    def forget_facet(self, scope: str, facet_class: FacetClass | str, key: str) -> Facet:
+        """Drop a facet from context and ``PROFILE.md`` and block its re-promotion."""
+        return self.learning.forget_facet(scope, facet_class, key)
+
+    def reset_cache(self, scope: str) -> int:
+        """Clear the automatically learned facets (pinned stay); returns how many."""
+        return self.learning.reset_cache(scope)
+
+    def rebuild_cache(self, scope: str) -> CacheRebuilt:
+        return self.learning.rebuild_cache(scope)
+
+    def cache_stats(self, scope: str) -> dict[str, Any]:
+        return self.learning.cache_stats(scope)
+
+    def about_me(self, scope: str) -> list[dict[str, Any]]:
+        """"What do you know about me?": each active facet with its evidence receipts."""
+        return self.learning.about(scope)
+
+    # -- seed 003 memory operations (receipts) -------------------------------------------------
+
+    @functools.cached_property
+    def memory(self) -> MemoryService:
+        """Receipt-returning seed 003 operations; shares the planner's term statistics."""
+        return MemoryService(self.store, self.planner.term_stats)
+
+    def remember(
+        self,
+        scope: str,
+        content: str,
+        *,
+        path: str,
+        memory_type: str,
+        agent_id: str | None = None,
+        client: str | None = None,
+        device: str | None = None,
+        instance: str | None = None,
+        session_key: str | None = None,
+    ) -> MemoryReceipt:
+        """Write a durable memory (content, path and type required) through the governed write."""
+        author = Author(agent_id, client, device, instance)
+        return self.memory.remember(
+            scope,
+            content,
+            path=path,
+            memory_type=memory_type,
+            author=author,
+            session_key=session_key,
+        )
+
+    def recall(
+        self,
+        scope: str,
+        query: str,
+        *,
+        path: str | None = None,
+        memory_type: str | None = None,
+        k: int = 5,
+        session_key: str | None = None,
+    ) -> RecallResult:
+        """Cite the live versions (``id@vN``) matching ``query`` under ``path`` and type."""
+        return self.memory.recall(
+            scope, query, path=path, memory_type=memory_type, k=k, session_key=session_key
+        )
+
+    def update_memory(
+        self,
+        record_id: str,
+        content: str,
+        *,
+        scope: str,
+        agent_id: str | None = None,
+        client: str | None = None,
+        device: str | None = None,
+        instance: str | None = None,
+    ) -> MemoryReceipt:
+        """Correct a memory: v(n+1) live, v(n) a superseded snapshot; the receipt has the diff."""
+        author = Author(agent_id, client, device, instance)
+        return self.memory.update(scope, record_id, content, author=author)
+
+    def purge(self, scope: str, path_prefix: str | None = None) -> PurgeReceipt:
+        """Hard-delete a scope (or a path in it); the receipt counts residual rows (0)."""
+        receipt = purge_scope(self.store, scope, path_prefix)
+        self.planner.term_stats.clear()
+        return receipt
+
+    def export(self, scope: str) -> dict[str, Any]:
+        """The whole scope as a ``userlore.export`` v1 JSON document."""
+        return export_scope(self.store, scope)
+
+    def import_(self, data: dict[str, Any], scope: str) -> ImportReceipt:
+        """Restore an export document into an empty scope (refused otherwise)."""
+        receipt = import_scope(self.store, data, scope)
+        self.planner.term_stats.clear()
+        return receipt
+
+    # -- feedback, corrections and quality (seed 000) -----------------------------------------
+
+    @functools.cached_property
+    def feedback(self) -> FeedbackService:
+        """Response feedback attribution, explicit corrections, remediation and quality."""
+        return FeedbackService(self.store)
+
+    def get_response_feedback(
+        self, scope: str, session_key: str | None, response_at: datetime
+    ) -> ResponseFeedback:
+        """The rating recorded for the response given at ``response_at`` in ``session_key``."""
+        return self.feedback.get_response_feedback(scope, session_key, response_at)
+
+    def set_response_feedback(
+        self, scope: str, session_key: str | None, response_at: datetime, rating: str
+    ) -> FeedbackResult:
+        """Record or replace ``helpful`` / ``not_helpful`` for one response.
+
+        The rating is attributed to the most recent inject trace at or before ``response_at``;
+        the result carries the remediation outcome (``result.queued_for_review`` is true when
+        related understanding was paused and queued for review).
+        """
+        return self.feedback.set_response_feedback(scope, session_key, response_at, rating)
+
+    def handle_correction(
+        self,
+        scope: str,
+        content: str,
+        session_key: str | None = None,
+        *,
+        turn_id: str | None = None,
+        at: datetime | None = None,
+    ) -> CorrectionResult:
+        """Handle a user turn that may explicitly correct the understanding; call it *before*
+        planning that turn (the graph and the middleware do). Anything else writes nothing."""
+        return self.feedback.handle_correction(
+            scope, content, session_key, turn_id=turn_id, at=at
+        )
+
+    def quality(self, scope: str, window_days: int = 30) -> QualityReport:
+        """Candidate funnel, record states, acceptance, recall helpfulness and the cadence."""
+        return self.feedback.quality(scope, window_days)
+
+    # -- connected sources --------------------------------------------------------------------
+
+    @functools.cached_property
+    def sources(self) -> KnowledgeSources:
+        """Read-only views of connected sources: items, ledger changes, sync runs, watermarks."""
+        from userlore.sources.service import KnowledgeSources
+
+        return KnowledgeSources(self.store)
+
+    def ingest(
+        self,
+        adapter: KnowledgeSourceAdapter,
+        *,
+        scope: str,
+        synthesize: bool = True,
+        model: BaseChatModel | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> SyncReport:
+        """Sync one connected source into ``scope`` (incremental, idempotent, recorded).
+
+        With ``synthesize`` (the default) that source's pending items are turned into workspace
+        facts and daily notes before returning, so the call is synchronous for the caller.
+        Connected knowledge must be enabled: ``"connected"`` in ``memory.sources``.
+
+        Raises:
+            MemoryDisabledError: memory mode ``off``/``readOnly``, or connected sources disabled.
+            ScopeError: malformed scope, or the source instance belongs to another scope.
+            SourceSyncError: the adapter failed (the run is recorded as failed).
+        """
+        coordinator = self.coordinator(model=model)
+        if synthesize:
+            report = coordinator.sync_now(scope, adapter, progress=progress)
+        else:
+            report = coordinator.ingestion.sync(scope, adapter, progress=progress)
+        self.planner.term_stats.clear()
+        return report
+
+    def sync_pending(
+        self,
+        *,
+        scope: str | None = None,
+        source_instance_id: str | None = None,
+        max_items: int | None = None,
+        model: BaseChatModel | None = None,
+    ) -> PipelineReport:
+        """Process pending connected-source items now (leased; failures retried with backoff).
+
+        ``scope=None`` drains every scope, as the coordinator of ``serve``/``worker`` does.
+        """
+        report = self.coordinator(model=model).pipeline.drain(
+            scope=scope, source_instance_id=source_instance_id, max_items=max_items
+        )
+        if report.claimed:
+            self.planner.term_stats.clear()
+        return report
+
+    def coordinator(
+        self,
+        *,
+        interval_seconds: float = 60.0,
+        model: BaseChatModel | None = None,
+        worker_id: str | None = None,
+    ) -> SourceCoordinator:
+        """A coordinator that drains pending synthesis now and every ``interval_seconds``.
+
+        ``serve`` and ``worker`` run one (``coordinator.start()`` / ``run_forever()``); several
+        may share a database, leases keep them from processing an item twice.
+        """
+        from userlore.sources.coordinator import SourceCoordinator
+        from userlore.sources.pipeline import ConnectedKnowledgePipeline
+
+        pipeline = ConnectedKnowledgePipeline(self.store, model=model, worker_id=worker_id)
+        return SourceCoordinator(
+            pipeline,
+            interval_seconds=interval_seconds,
+            on_drain=lambda _report: self.planner.term_stats.clear(),
+        )
+
     # -- async twins --------------------------------------------------------------------------
 
     aobserve = _to_thread(observe)
@@ -268,6 +559,28 @@ class Userlore:
     aunpin = _to_thread(unpin)
     agrant_consent = _to_thread(grant_consent)
     arevoke_consent = _to_thread(revoke_consent)
+    aremember = _to_thread(remember)
+    arecall = _to_thread(recall)
+    aupdate_memory = _to_thread(update_memory)
+    apurge = _to_thread(purge)
+    aexport = _to_thread(export)
+    aimport_ = _to_thread(import_)
+    alist_facets = _to_thread(list_facets)
+    aget_facet = _to_thread(get_facet)
+    aupdate_facet = _to_thread(update_facet)
+    apin_facet = _to_thread(pin_facet)
+    aunpin_facet = _to_thread(unpin_facet)
+    aforget_facet = _to_thread(forget_facet)
+    areset_cache = _to_thread(reset_cache)
+    arebuild_cache = _to_thread(rebuild_cache)
+    acache_stats = _to_thread(cache_stats)
+    aabout_me = _to_thread(about_me)
+    aingest = _to_thread(ingest)
+    async_pending = _to_thread(sync_pending)
+    aget_response_feedback = _to_thread(get_response_feedback)
+    aset_response_feedback = _to_thread(set_response_feedback)
+    ahandle_correction = _to_thread(handle_correction)
+    aquality = _to_thread(quality)
 
 
 def _candidate(

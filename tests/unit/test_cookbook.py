@@ -12,6 +12,34 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 RECIPES = sorted((ROOT / "cookbook").glob("[0-9][0-9]_*.py"))
+# What some recipes must show (the others only need to print something).
+EXPECTED: dict[str, tuple[str, ...]] = {
+    "02_create_agent_memory.py": (
+        "candidate: style/format",
+        "<user-context>",
+        "contains the context block: False",
+    ),
+    "03_review_inbox.py": (
+        "'allowed_decisions': ['approve', 'edit', 'reject']",
+        "after restart, waiting at: ('ask',)",
+        "refused: invalid review decision",
+        "edit -> active",
+        "reject -> rejected",
+    ),
+    "04_retriever_in_a_chain.py": (
+        "secret write: refused secret",
+        "evidence=['src_",
+        "answer: Billing deploys",
+    ),
+    "06_versioned_team_memory.py": (
+        "1 created",
+        "diff: -Orion +Polaris",
+        "superseded by claude-desktop",
+        "state=deleted restorable=True",
+        "recall count=0",
+        "status=purged residual_rows=0",
+    ),
+}
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
@@ -37,6 +65,8 @@ def test_recipe_runs(recipe: Path, tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip(), "a recipe should show what it did"
+    for expected in EXPECTED.get(recipe.name, ()):
+        assert expected in proc.stdout, f"{recipe.name} should print {expected!r}"
 
 
 def test_quickstart_output(tmp_path: Path) -> None:

@@ -114,6 +114,23 @@ def _new_id(prefix: str) -> str:
     return f"{prefix}_{uuid.uuid4().hex[:24]}"
 
 
+_BOUNDED_FIELDS = (
+    "author_agent_id",
+    "author_client",
+    "author_device",
+    "author_instance",
+    "thread_id",
+    "run_id",
+)
+
+
+def bounded(name: str, value: str | None, limit: int) -> str | None:
+    """Refuse an over-long identifier instead of letting a backend truncate or fail on it."""
+    if value is not None and len(value) > limit:
+        raise InvalidInputError(f"{name} is longer than {limit} characters")
+    return value
+
+
 def validate_scope(scope: str) -> str:
     """Return ``scope`` if it is a well-formed scope key.
 
@@ -264,6 +281,8 @@ class GovernedStore:
         synthesis_state: str = "done",
     ) -> KnowledgeSourceItem:
         """Store (or find) one redacted, content-addressed evidence item."""
+        bounded("source_instance_id", source_instance_id, 300)
+        bounded("external_id", external_id, 500)
         now = self.clock()
         clean = redact(text)
         blocked = clean != text
@@ -286,7 +305,7 @@ class GovernedStore:
             source_instance_id=source_instance_id,
             external_id=external_id,
             content_hash=digest,
-            title=redact(title) if title else None,
+            title=redact(title)[:500] if title else None,
             text=clean,
             meta=meta or {},
             occurred_at=occurred_at or now,
@@ -477,7 +496,20 @@ class GovernedStore:
                 row.disclosure = verdict.disclosure.value
             row.valid_from = candidate.valid_from or row.valid_from
             row.importance, row.confidence = candidate.importance, candidate.confidence
-        self._link_evidence(session, row, item_id, now)
+        fresh = not rows  # nothing ever held this key: no links to look up, nothing to archive
+        if fresh and item_id is not None:
+            session.add(
+                MemoryEvidence(
+                    scope=scope,
+                    record_id=row.id,
+                    source_item_id=item_id,
+                    relation="stated_in",
+                    created_at=now,
+                )
+            )
+            row.evidence_count += 1
+        else:
+            self._link_evidence(session, row, item_id, now)
         extra = set(evidence) - {item_id}
         if extra:
             found = set(
@@ -489,11 +521,15 @@ class GovernedStore:
             )
             if found != extra:
                 raise RecordNotFoundError("an evidence item is not in this scope")
-            linked = set(
-                session.scalars(
-                    select(MemoryEvidence.source_item_id).where(
-                        MemoryEvidence.record_id == row.id,
-                        MemoryEvidence.relation == evidence_relation,
+            linked: set[str] = (
+                set()
+                if fresh
+                else set(
+                    session.scalars(
+                        select(MemoryEvidence.source_item_id).where(
+                            MemoryEvidence.record_id == row.id,
+                            MemoryEvidence.relation == evidence_relation,
+                        )
                     )
                 )
             )
@@ -508,7 +544,11 @@ class GovernedStore:
                     )
                 )
                 row.evidence_count += 1
-        self._maybe_activate(session, row, now)
+        if fresh and self._promotes(row):
+            row.state = RecordState.ACTIVE.value
+            row.valid_from = row.valid_from or now
+        else:
+            self._maybe_activate(session, row, now)
         return WriteOutcome(action, record_view(row))
 
     def archive_key(
@@ -565,6 +605,11 @@ class GovernedStore:
                 raise InvalidInputError(f"{name} must be within [0, 1], got {value}")
         if c.valid_from and c.valid_until and c.valid_until <= c.valid_from:
             raise InvalidInputError("valid_until must be after valid_from")
+        for name in _BOUNDED_FIELDS:
+            bounded(name, getattr(c, name), 200)
+        bounded("session_key", c.session_key, 300)
+        bounded("conflict_group", c.conflict_group, 300)
+        bounded("durability", c.durability, 20)
 
     def _evidence_item(self, session: Session, scope: str, c: CandidateInput) -> str | None:
         if c.source_item_id is not None:
@@ -743,16 +788,18 @@ class GovernedStore:
         self._maybe_activate(session, row, now)
         return WriteOutcome(WriteAction.REINFORCED, record_view(row))
 
-    def _maybe_activate(self, session: Session, row: MemoryRecord, now: datetime) -> None:
-        if row.state != RecordState.CANDIDATE.value:
-            return
+    def _promotes(self, row: MemoryRecord) -> bool:
+        """Whether a candidate activates without review under the current memory mode."""
         # Connected knowledge is a receipt of the user's own documents, not an inference about
         # them: it activates in confirmWrite too (off/readOnly never reach this point).
         receipt = (
             row.pipeline == Pipeline.CONNECTED_KNOWLEDGE.value
             and row.producer == Producer.SOURCE.value
         )
-        if self.config.memory.mode is MemoryMode.AUTO or receipt:
+        return self.config.memory.mode is MemoryMode.AUTO or receipt
+
+    def _maybe_activate(self, session: Session, row: MemoryRecord, now: datetime) -> None:
+        if row.state == RecordState.CANDIDATE.value and self._promotes(row):
             self._activate(session, row, now)
 
     def _activate(self, session: Session, row: MemoryRecord, now: datetime) -> None:

@@ -194,6 +194,8 @@ class KnowledgeSourceItem(Base):
         UniqueConstraint("source_instance_id", "external_id", name="uq_source_item"),
         Index("ix_items_scope_source", "scope", "source_instance_id"),
         Index("ix_items_synthesis", "synthesis_state", "lease_expires_at"),
+        # migration 0002: daily notes and thread context read one day / neighbourhood of a source
+        Index("ix_items_source_time", "scope", "source_instance_id", "occurred_at"),
     )
 
 

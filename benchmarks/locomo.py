@@ -1,0 +1,300 @@
+"""LoCoMo evidence recall within a 6,000-character context plan, against BM25 over raw turns.
+
+Protocol (``../shared/data/README.md``): every conversation is ingested as a connected source
+(one item per turn, the session date as its time, ``"{speaker}: {text}"`` plus
+``[image: caption]``), the connected-knowledge pipeline runs, and for every question a context
+plan is built with the default 6,000-character budget. A gold ``dia_id`` counts as retrieved when
+a selected record is linked to that turn's item as ``stated_in`` evidence (the record's own text;
+daily notes, which only summarize, earn nothing). Reported per category and overall: mean
+evidence recall, the share of questions with all their evidence (all-evidence rate) and the mean
+characters used.
+
+The baseline, computed in the same run over the same turns: BM25 (k1 1.2, b 0.75, words
+lower-cased, English stopwords dropped) over the raw turn texts, filled in rank order to 6,000
+characters (one turn per line).
+
+Each conversation is its own scope; the benchmark grants the ``health`` consent in those scopes
+(a few turns mention allergies) and says so in its output. Questions without evidence are skipped.
+
+Usage: python benchmarks/locomo.py --data ../shared/data/locomo/locomo_public.json
+The last line printed is one JSON object: ``{"userlore": {...}, "bm25": {...}}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from userlore import Userlore
+from userlore.sources.adapters.locomo import LocomoTranscriptAdapter, turn_text
+from userlore.store.schema import KnowledgeSourceItem, MemoryEvidence
+
+BUDGET = 6_000
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+CONSENTS = ("health",)
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_STOP = frozenset(
+    {
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "he",
+        "her",
+        "his",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "of",
+        "on",
+        "or",
+        "our",
+        "she",
+        "so",
+        "that",
+        "the",
+        "their",
+        "them",
+        "they",
+        "this",
+        "to",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+        "did",
+        "do",
+        "does",
+        "how",
+    }
+)
+
+
+def gold_ids(evidence: Iterable[Any]) -> set[str]:
+    """Normalize gold evidence ids: split ``"D8:6; D9:17"``, drop leading zeros (``D30:05``)."""
+    out: set[str] = set()
+    for raw in evidence:
+        for part in re.split(r"[;,\s]+", str(raw)):
+            m = re.fullmatch(r"D0*(\d+):0*(\d+)", part.strip())
+            if m:
+                out.add(f"D{m.group(1)}:{m.group(2)}")
+    return out
+
+
+def norm_dia(dia_id: str) -> str:
+    ids = gold_ids([dia_id])
+    return next(iter(ids)) if ids else dia_id
+
+
+# -- BM25 baseline ------------------------------------------------------------------------------
+
+
+def tokens(text: str) -> list[str]:
+    return [t for t in _WORD.findall(text.lower()) if t not in _STOP]
+
+
+class BM25:
+    """Okapi BM25 over a list of documents."""
+
+    def __init__(self, docs: Sequence[str], k1: float = 1.2, b: float = 0.75) -> None:
+        self.k1, self.b = k1, b
+        self.docs = [Counter(tokens(d)) for d in docs]
+        self.lengths = [sum(c.values()) for c in self.docs]
+        self.avg = sum(self.lengths) / max(1, len(self.lengths))
+        df: Counter[str] = Counter()
+        for c in self.docs:
+            df.update(c.keys())
+        n = len(self.docs)
+        self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+
+    def rank(self, query: str) -> list[int]:
+        terms = set(tokens(query))
+        scores: list[tuple[float, int]] = []
+        for i, doc in enumerate(self.docs):
+            s = 0.0
+            norm = self.k1 * (1 - self.b + self.b * self.lengths[i] / self.avg)
+            for t in terms:
+                f = doc.get(t)
+                if f:
+                    s += self.idf[t] * f * (self.k1 + 1) / (f + norm)
+            if s > 0:
+                scores.append((s, i))
+        scores.sort(key=lambda x: (-x[0], x[1]))
+        return [i for _, i in scores]
+
+
+def fill(texts: Sequence[str], order: Sequence[int], budget: int) -> tuple[list[int], int]:
+    """Take documents in rank order while they fit (one per line)."""
+    chosen: list[int] = []
+    used = 0
+    for i in order:
+        cost = len(texts[i]) + (1 if chosen else 0)
+        if used + cost > budget:
+            continue
+        chosen.append(i)
+        used += cost
+    return chosen, used
+
+
+# -- scoring ------------------------------------------------------------------------------------
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.recall: dict[str, list[float]] = defaultdict(list)
+        self.complete: list[float] = []
+        self.chars: list[int] = []
+
+    def add(self, category: str, gold: set[str], found: set[str], chars: int) -> None:
+        hit = len(gold & found) / len(gold)
+        self.recall[category].append(hit)
+        self.recall["overall"].append(hit)
+        self.complete.append(1.0 if gold <= found else 0.0)
+        self.chars.append(chars)
+
+    def summary(self) -> dict[str, Any]:
+        by_cat = {
+            name: round(statistics.fmean(self.recall[name]), 4)
+            for name in CATEGORIES.values()
+            if self.recall.get(name)
+        }
+        return {
+            "overall_recall": round(statistics.fmean(self.recall["overall"]), 4),
+            "recall_by_category": by_cat,
+            "all_evidence_rate": round(statistics.fmean(self.complete), 4),
+            "mean_chars": round(statistics.fmean(self.chars), 1),
+        }
+
+
+def evidence_map(lore: Userlore, scope: str) -> dict[str, set[str]]:
+    """record id -> the dia_ids of the turns it states (``stated_in`` evidence)."""
+    stmt = (
+        select(MemoryEvidence.record_id, KnowledgeSourceItem.meta)
+        .join(KnowledgeSourceItem, KnowledgeSourceItem.id == MemoryEvidence.source_item_id)
+        .where(MemoryEvidence.scope == scope, MemoryEvidence.relation == "stated_in")
+    )
+    out: dict[str, set[str]] = defaultdict(set)
+    with lore.store.transaction() as session:
+        for record_id, meta in session.execute(stmt):
+            dia = (meta or {}).get("dia_id")
+            if dia:
+                out[record_id].add(norm_dia(str(dia)))
+    return out
+
+
+def run(data: list[dict[str, Any]], *, limit: int | None = None) -> dict[str, Any]:
+    ours, base = Tally(), Tally()
+    ingest_s = 0.0
+    plan_ms: list[float] = []
+    turns_total = 0
+    questions = 0
+    config = {"memory": {"mode": "auto", "sources": ["session", "curated", "connected"]}}
+    with Userlore.open("sqlite://", config=config) as lore:
+        for sample in data:
+            adapter = LocomoTranscriptAdapter(sample)
+            scope = "locomo-" + re.sub(r"[^A-Za-z0-9_.-]", "-", str(sample.get("sample_id")))
+            for category in CONSENTS:
+                lore.grant_consent(scope, category)
+            t0 = time.perf_counter()
+            lore.ingest(adapter, scope=scope)
+            ingest_s += time.perf_counter() - t0
+            stated = evidence_map(lore, scope)
+            turns = [
+                (norm_dia(str(t["dia_id"])), turn_text(t))
+                for _, _, session_turns in adapter.sessions()
+                for t in session_turns
+                if t.get("dia_id")
+            ]
+            turns_total += len(turns)
+            bm25 = BM25([text for _, text in turns])
+            texts = [text for _, text in turns]
+            for qa in sample.get("qa", []):
+                gold = gold_ids(qa.get("evidence") or [])
+                if not gold:
+                    continue
+                if limit is not None and questions >= limit:
+                    break
+                questions += 1
+                category = CATEGORIES.get(int(qa.get("category", 0)), "other")
+                question = str(qa["question"])
+                t1 = time.perf_counter()
+                plan = lore.plan_context(scope, question, budget=BUDGET)
+                plan_ms.append((time.perf_counter() - t1) * 1000)
+                found: set[str] = set()
+                for rid in plan.selected_ids:
+                    found |= stated.get(rid, set())
+                ours.add(category, gold, found, plan.chars)
+                chosen, used = fill(texts, bm25.rank(question), BUDGET)
+                base.add(category, gold, {turns[i][0] for i in chosen}, used)
+    plan_ms.sort()
+    return {
+        "userlore": ours.summary(),
+        "bm25": base.summary(),
+        "_run": {
+            "conversations": len(data),
+            "turns": turns_total,
+            "questions": questions,
+            "ingest_and_synthesis_s": round(ingest_s, 2),
+            "plan_ms_p50": round(plan_ms[len(plan_ms) // 2], 2) if plan_ms else None,
+            "plan_ms_p95": round(plan_ms[int(len(plan_ms) * 0.95)], 2) if plan_ms else None,
+            "consent_granted": list(CONSENTS),
+            "budget_chars": BUDGET,
+        },
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", required=True, help="a LoCoMo-format JSON file")
+    parser.add_argument("--limit", type=int, help="only the first N questions (smoke runs)")
+    args = parser.parse_args(argv)
+    raw = json.loads(Path(args.data).read_text(encoding="utf-8"))
+    data = raw if isinstance(raw, list) else [raw]
+    result = run(data, limit=args.limit)
+    info = result.pop("_run")
+    print(json.dumps({"run": info}, indent=2))
+    for system in ("userlore", "bm25"):
+        print(json.dumps({system: result[system]}, indent=2))
+    print(json.dumps(result, separators=(",", ":")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

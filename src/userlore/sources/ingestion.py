@@ -1,0 +1,504 @@
+"""``KnowledgeIngestionService``: incremental, idempotent pulls into ``knowledge_source_items``.
+
+One sync = one recorded run. Items are unique by (source instance, external id); a normalized
+item whose content hash matches what is stored costs a dictionary lookup and nothing else, so an
+unchanged source re-syncs in O(items pulled) CPU and O(changes) writes (and adapters with a
+cursor pull only what changed). New, modified and deleted items are written redacted, appended
+to the change ledger, and queued for synthesis. The raw connector payload never reaches the
+database: adapters hand over extracted text, which is normalized, bounded and redacted here.
+
+Items are written in chunks, each its own transaction, so a long sync never holds the write lock
+for long. A failed run keeps the items it already stored (each is complete, and the next run
+recognises them by hash); its cursor is not advanced, so the next run pulls the same range again.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.orm import Session
+
+from userlore.config import MemoryMode
+from userlore.errors import (
+    InvalidInputError,
+    MemoryDisabledError,
+    ScopeError,
+    SourceSyncError,
+    UserloreError,
+)
+from userlore.policy.sensitivity import redact
+from userlore.sources.base import KnowledgeSourceAdapter, MetaValue, SourceItem
+from userlore.sources.ledger import ChangeLedger
+from userlore.sources.normalize import (
+    MAX_ITEM_CHARS,
+    NormalizedItem,
+    bound,
+    normalize_external_id,
+    normalize_item,
+    one_line,
+)
+from userlore.sources.views import SyncCounts, SyncReport
+from userlore.store.governed import GovernedStore, validate_scope
+from userlore.store.schema import KnowledgeSourceItem, KnowledgeSourceState, KnowledgeSyncRun
+
+__all__ = ["KnowledgeIngestionService", "ProgressCallback", "connected_enabled"]
+
+ProgressCallback = Callable[[int, int | None], None]
+"""Called after every chunk with (items seen so far, expected total or ``None``)."""
+
+MAX_WARNINGS = 50
+MAX_WARNING_CHARS = 200
+MAX_ERROR_CHARS = 1000
+_KIND = re.compile(r"[a-z][a-z0-9_]{0,39}")
+
+
+def connected_enabled(store: GovernedStore) -> str | None:
+    """Why connected sources may not write now, or ``None`` when they may."""
+    memory = store.config.memory
+    if memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
+        return f"memory mode {memory.mode.value!r} forbids writes"
+    if "connected" not in memory.sources:
+        return "connected sources are disabled: add 'connected' to memory.sources"
+    return None
+
+
+@dataclass(slots=True)
+class _Known:
+    id: str
+    content_hash: str
+    deleted: bool
+
+
+class _Warnings:
+    """Bounded, redacted warning messages (file names and counts, never item text)."""
+
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+        self.dropped = 0
+
+    def add(self, message: str) -> None:
+        if len(self.messages) >= MAX_WARNINGS:
+            self.dropped += 1
+            return
+        self.messages.append(bound(redact(one_line(str(message))), MAX_WARNING_CHARS)[0])
+
+    def as_json(self) -> dict[str, Any]:
+        return {"messages": list(self.messages), "dropped": self.dropped}
+
+
+def _batched(items: Iterable[SourceItem], size: int) -> Iterator[list[SourceItem]]:
+    it = iter(items)
+    while chunk := list(itertools.islice(it, size)):
+        yield chunk
+
+
+def _groups(values: list[str], size: int) -> Iterator[list[str]]:
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
+def _chunk_ids(chunk: list[SourceItem]) -> set[str]:
+    ids = set()
+    for item in chunk:
+        eid = normalize_external_id(item.external_id) if isinstance(item.external_id, str) else None
+        if eid:
+            ids.add(eid)
+    return ids
+
+
+def _redact_meta(meta: dict[str, MetaValue]) -> tuple[dict[str, MetaValue], bool]:
+    out: dict[str, MetaValue] = {}
+    changed = False
+    for key, value in meta.items():
+        if isinstance(value, str):
+            clean = redact(value)
+            changed = changed or clean != value
+            out[key] = clean
+        else:
+            out[key] = value
+    return out, changed
+
+
+class KnowledgeIngestionService:
+    """Pulls a :class:`~userlore.sources.base.KnowledgeSourceAdapter` into the store.
+
+    Args:
+        store: The governed store (its config decides whether connected sources may write).
+        chunk_size: Items per write transaction.
+        max_item_chars: Bound on the text of one item; longer text is cut and counted.
+    """
+
+    def __init__(
+        self,
+        store: GovernedStore,
+        *,
+        chunk_size: int = 500,
+        max_item_chars: int = MAX_ITEM_CHARS,
+    ) -> None:
+        if chunk_size < 1 or max_item_chars < 16:
+            raise InvalidInputError("chunk_size must be >= 1 and max_item_chars >= 16")
+        self.store = store
+        self.ledger = ChangeLedger(store)
+        self.chunk_size = chunk_size
+        self.max_item_chars = max_item_chars
+
+    def sync(
+        self,
+        scope: str,
+        adapter: KnowledgeSourceAdapter,
+        *,
+        progress: ProgressCallback | None = None,
+    ) -> SyncReport:
+        """Pull ``adapter`` from its persisted cursor and record the run.
+
+        Raises:
+            MemoryDisabledError: the memory mode or ``memory.sources`` forbids connected sources.
+            ScopeError: malformed scope, or the source instance belongs to another scope.
+            InvalidInputError: the adapter's instance id or kind is malformed.
+            SourceSyncError: the adapter failed while pulling (the run is recorded as failed).
+        """
+        validate_scope(scope)
+        blocked = connected_enabled(self.store)
+        if blocked is not None:
+            raise MemoryDisabledError(blocked)
+        instance, kind, label = self._identity(adapter)
+        store = self.store
+        started = store.clock()
+        t0 = time.perf_counter()
+        with store.transaction() as session:
+            cursor = self._check_owner(session, scope, instance)
+            run_id = store.new_id("run")
+            session.add(
+                KnowledgeSyncRun(
+                    id=run_id,
+                    scope=scope,
+                    source_instance_id=instance,
+                    status="running",
+                    counts={},
+                    warnings={},
+                    error=None,
+                    started_at=started,
+                    finished_at=None,
+                )
+            )
+        counts = SyncCounts()
+        warnings = _Warnings()
+        try:
+            pull = adapter.pull(cursor)
+            # A complete snapshot needs every stored id (what is missing was deleted); a delta
+            # only needs the ids it names, so re-syncing through a cursor costs O(changes).
+            snapshot = pull.complete
+            existing = self._index(scope, instance) if snapshot else {}
+            seen: set[str] = set()
+            for chunk in _batched(pull.items, self.chunk_size):
+                if not snapshot:
+                    existing.update(self._index(scope, instance, _chunk_ids(chunk)))
+                self._write_chunk(scope, instance, chunk, existing, seen, counts, warnings)
+                if progress is not None:
+                    progress(counts.seen, pull.total)
+            counts.skipped += max(0, int(pull.skipped))
+            for message in pull.warnings:
+                warnings.add(message)
+            unreadable = {i for i in map(normalize_external_id, pull.unreadable) if i}
+            gone: list[tuple[str, _Known]] = []
+            if not snapshot and pull.deleted:
+                named = {i for i in map(normalize_external_id, pull.deleted) if i}
+                existing.update(self._index(scope, instance, named - existing.keys()))
+            if snapshot and pull.complete:  # an adapter may lower ``complete`` while iterating
+                gone = [
+                    (eid, k)
+                    for eid, k in existing.items()
+                    if not k.deleted and eid not in seen and eid not in unreadable
+                ]
+            for raw in pull.deleted:
+                eid = normalize_external_id(raw)
+                k = existing.get(eid) if eid else None
+                if eid and k is not None and not k.deleted and eid not in seen:
+                    gone.append((eid, k))
+            finished = store.clock()
+            with store.transaction() as session:
+                self._delete(session, scope, instance, dict(gone), counts)
+                self._save_state(session, scope, instance, kind, label, pull.cursor)
+                self._finish_run(session, run_id, "succeeded", counts, warnings, None, finished)
+        except BaseException as exc:
+            error = bound(redact(one_line(f"{type(exc).__name__}: {exc}")), MAX_ERROR_CHARS)[0]
+            try:
+                with store.transaction() as session:
+                    self._finish_run(
+                        session, run_id, "failed", counts, warnings, error, store.clock()
+                    )
+            except Exception:  # the original failure matters more than recording it
+                pass
+            if isinstance(exc, UserloreError) or not isinstance(exc, Exception):
+                raise
+            raise SourceSyncError(f"sync of {instance!r} failed: {error}", run_id) from exc
+        if progress is not None:
+            progress(counts.seen, counts.seen)
+        return SyncReport(
+            run_id=run_id,
+            scope=scope,
+            source_instance_id=instance,
+            status="succeeded",
+            counts=counts,
+            warnings=tuple(warnings.messages),
+            error=None,
+            started_at=started,
+            finished_at=finished,
+            duration_ms=(time.perf_counter() - t0) * 1000,
+        )
+
+    # -- steps --------------------------------------------------------------------------------
+
+    @staticmethod
+    def _identity(adapter: KnowledgeSourceAdapter) -> tuple[str, str, str]:
+        instance = adapter.source_instance_id
+        if not isinstance(instance, str) or not instance.strip() or len(instance) > 300:
+            raise InvalidInputError("source_instance_id must be 1-300 characters")
+        kind = adapter.kind
+        if not isinstance(kind, str) or not _KIND.fullmatch(kind):
+            raise InvalidInputError(f"invalid source kind {kind!r}")
+        label = bound(one_line(str(getattr(adapter, "label", "") or instance)), 200)[0]
+        return instance, kind, label or instance
+
+    @staticmethod
+    def _check_owner(session: Session, scope: str, instance: str) -> str | None:
+        state = session.get(KnowledgeSourceState, instance)
+        if state is not None and state.scope != scope:
+            raise ScopeError(f"source instance {instance!r} belongs to another scope")
+        other = session.scalar(
+            select(KnowledgeSourceItem.id)
+            .where(
+                KnowledgeSourceItem.source_instance_id == instance,
+                KnowledgeSourceItem.scope != scope,
+            )
+            .limit(1)
+        )
+        if other is not None:
+            raise ScopeError(f"source instance {instance!r} belongs to another scope")
+        return state.cursor if state is not None else None
+
+    def _index(
+        self, scope: str, instance: str, external_ids: set[str] | None = None
+    ) -> dict[str, _Known]:
+        """What is stored for the source (or for the given external ids of it)."""
+        stmt = select(
+            KnowledgeSourceItem.external_id,
+            KnowledgeSourceItem.id,
+            KnowledgeSourceItem.content_hash,
+            KnowledgeSourceItem.deleted_at,
+        ).where(
+            KnowledgeSourceItem.scope == scope,
+            KnowledgeSourceItem.source_instance_id == instance,
+        )
+        if external_ids is not None and not external_ids:
+            return {}
+        out: dict[str, _Known] = {}
+        with self.store.connection() as conn:
+            groups = [None] if external_ids is None else list(_groups(sorted(external_ids), 500))
+            for group in groups:
+                query = (
+                    stmt
+                    if group is None
+                    else stmt.where(KnowledgeSourceItem.external_id.in_(group))
+                )
+                for eid, iid, digest, deleted in conn.execute(query):
+                    out[eid] = _Known(iid, digest, deleted is not None)
+        return out
+
+    def _write_chunk(
+        self,
+        scope: str,
+        instance: str,
+        chunk: list[SourceItem],
+        existing: dict[str, _Known],
+        seen: set[str],
+        counts: SyncCounts,
+        warnings: _Warnings,
+    ) -> None:
+        store = self.store
+        now = store.clock()
+        inserts: list[dict[str, Any]] = []
+        updates: list[dict[str, Any]] = []
+        changes: list[dict[str, Any]] = []
+        duplicates = 0
+        for raw in chunk:
+            counts.seen += 1
+            norm = normalize_item(instance, raw, max_chars=self.max_item_chars)
+            if norm is None:
+                counts.skipped += 1
+                continue
+            eid = norm.external_id
+            if eid in seen:
+                counts.skipped += 1
+                duplicates += 1
+                continue
+            seen.add(eid)
+            known = existing.get(eid)
+            if known is not None and not known.deleted and known.content_hash == norm.content_hash:
+                counts.unchanged += 1
+                continue
+            values = self._stored_values(scope, instance, norm, now, counts)
+            if known is None:
+                item_id = store.new_id("src")
+                inserts.append({"id": item_id, "created_at": now, **values})
+                change = "added"
+            else:
+                item_id = known.id
+                updates.append({"id": item_id, **values})
+                change = "added" if known.deleted else "modified"
+            setattr(counts, change, getattr(counts, change) + 1)
+            existing[eid] = _Known(item_id, norm.content_hash, False)
+            changes.append(
+                {
+                    "scope": scope,
+                    "source_instance_id": instance,
+                    "source_item_id": item_id,
+                    "external_id": eid,
+                    "change_type": change,
+                    "content_hash": norm.content_hash,
+                }
+            )
+        if duplicates:
+            warnings.add(f"{duplicates} item(s) repeated an external id within one pull")
+        if not changes:
+            return
+        with store.transaction() as session:
+            if inserts:
+                session.execute(insert(KnowledgeSourceItem), inserts)
+            if updates:
+                session.execute(update(KnowledgeSourceItem), updates)
+            self.ledger.lock(session)
+            self.ledger.append(session, changes)
+
+    @staticmethod
+    def _stored_values(
+        scope: str, instance: str, norm: NormalizedItem, now: datetime, counts: SyncCounts
+    ) -> dict[str, Any]:
+        text = redact(norm.text)
+        title = redact(norm.title) if norm.title else None
+        meta, meta_changed = _redact_meta(norm.meta)
+        blocked = text != norm.text or title != norm.title or meta_changed
+        counts.blocked += int(blocked)
+        counts.truncated += int(norm.truncated)
+        return {
+            "scope": scope,
+            "source_instance_id": instance,
+            "external_id": norm.external_id,
+            "content_hash": norm.content_hash,
+            "title": title,
+            "text": text,
+            "meta": meta,
+            "occurred_at": norm.occurred_at or now,
+            "pipeline": norm.pipeline.value,
+            "blocked": blocked,
+            "synthesis_state": "pending",
+            "synthesis_attempts": 0,
+            "next_attempt_at": None,
+            "lease_owner": None,
+            "lease_expires_at": None,
+            "last_error": None,
+            "deleted_at": None,
+            "updated_at": now,
+        }
+
+    def _delete(
+        self,
+        session: Session,
+        scope: str,
+        instance: str,
+        gone: dict[str, _Known],
+        counts: SyncCounts,
+    ) -> None:
+        if not gone:
+            return
+        now = self.store.clock()
+        session.execute(
+            update(KnowledgeSourceItem),
+            [
+                {
+                    "id": k.id,
+                    "deleted_at": now,
+                    "synthesis_state": "pending",
+                    "synthesis_attempts": 0,
+                    "next_attempt_at": None,
+                    "lease_owner": None,
+                    "lease_expires_at": None,
+                    "last_error": None,
+                    "updated_at": now,
+                }
+                for k in gone.values()
+            ],
+        )
+        self.ledger.lock(session)
+        self.ledger.append(
+            session,
+            [
+                {
+                    "scope": scope,
+                    "source_instance_id": instance,
+                    "source_item_id": k.id,
+                    "external_id": eid,
+                    "change_type": "deleted",
+                    "content_hash": k.content_hash,
+                }
+                for eid, k in gone.items()
+            ],
+        )
+        counts.deleted += len(gone)
+
+    def _save_state(
+        self,
+        session: Session,
+        scope: str,
+        instance: str,
+        kind: str,
+        label: str,
+        cursor: str | None,
+    ) -> None:
+        now = self.store.clock()
+        state = session.get(KnowledgeSourceState, instance)
+        if state is None:
+            session.add(
+                KnowledgeSourceState(
+                    source_instance_id=instance,
+                    scope=scope,
+                    kind=kind,
+                    cursor=cursor,
+                    meta={"label": label},
+                    updated_at=now,
+                )
+            )
+            return
+        state.cursor = cursor
+        state.kind = kind
+        state.meta = {**(state.meta or {}), "label": label}
+        state.updated_at = now
+
+    @staticmethod
+    def _finish_run(
+        session: Session,
+        run_id: str,
+        status: str,
+        counts: SyncCounts,
+        warnings: _Warnings,
+        error: str | None,
+        finished: datetime,
+    ) -> None:
+        session.execute(
+            update(KnowledgeSyncRun)
+            .where(KnowledgeSyncRun.id == run_id)
+            .values(
+                status=status,
+                counts=counts.as_dict(),
+                warnings=warnings.as_json(),
+                error=error,
+                finished_at=finished,
+            )
+        )

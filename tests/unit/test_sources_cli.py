@@ -1,0 +1,127 @@
+"""``userlore sources sync|list|runs`` and ``userlore worker``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from userlore import Userlore
+from userlore.cli import main
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    root = tmp_path / "notes"
+    (root / "work").mkdir(parents=True)
+    (root / "work" / "deploy.md").write_text("# Deploy\nWe deploy on Tuesdays.\n")
+    (root / "home.md").write_text("---\ntitle: Garden\n---\nPlant tomatoes in April.\n")
+    return root
+
+
+def test_sources_sync_prints_progress_and_summary(
+    vault: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'cli.db'}"
+    code = main(
+        [
+            "sources",
+            "sync",
+            str(vault),
+            "--kind",
+            "markdown",
+            "--scope",
+            "me",
+            "--db",
+            db,
+            "--id",
+            "notes",
+        ]
+    )
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert "Sync summary" in out and "notes" in out and "succeeded" in out
+    assert "facts created" in out
+    assert "2/2" in err  # the progress bar reached the end
+    with Userlore.open(db) as lore:
+        facts = lore.records("me", kind="workspace_fact")
+        assert sorted(f.content.split("\n")[0] for f in facts) == ["Deploy", "Garden"]
+        [run] = lore.sources.sync_runs("me")
+        assert run.counts["added"] == 2
+
+    assert main(["sources", "list", "--scope", "me", "--db", db]) == 0
+    listing = capsys.readouterr().out
+    assert "notes" in listing and "markdown" in listing and "succeeded" in listing
+    assert main(["sources", "runs", "--scope", "me", "--db", db]) == 0
+    assert "added=2" in capsys.readouterr().out
+
+
+def test_sync_without_synthesis_then_worker_once(
+    vault: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'w.db'}"
+    config = tmp_path / "config.json"
+    config.write_text(
+        json.dumps(
+            {
+                "userContext": {
+                    "memory": {"mode": "auto", "sources": ["session", "curated", "connected"]}
+                }
+            }
+        )
+    )
+    assert (
+        main(
+            [
+                "sources",
+                "sync",
+                str(vault),
+                "--kind",
+                "markdown",
+                "--scope",
+                "me",
+                "--db",
+                db,
+                "--no-synthesis",
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    with Userlore.open(db) as lore:
+        assert lore.records("me") == []
+        assert lore.sources.sources("me")[0].pending == 2
+    assert main(["worker", "--once", "--db", db, "--config", str(config)]) == 0
+    assert "created=2" in capsys.readouterr().out
+    with Userlore.open(db) as lore:
+        assert len(lore.records("me", kind="workspace_fact")) == 2
+
+
+def test_worker_reports_disabled_connected_sources(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'd.db'}"
+    assert main(["worker", "--once", "--db", db]) == 0
+    captured = capsys.readouterr()
+    assert "disabled" in captured.err and "claimed=0" in captured.out
+
+
+def test_sources_sync_bad_kind_or_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = f"sqlite:///{tmp_path / 'e.db'}"
+    code = main(
+        [
+            "sources",
+            "sync",
+            str(tmp_path / "missing.mbox"),
+            "--kind",
+            "mbox",
+            "--scope",
+            "me",
+            "--db",
+            db,
+        ]
+    )
+    assert code == 2 and "not found" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["sources", "sync", str(tmp_path), "--kind", "gdrive", "--scope", "me"])
