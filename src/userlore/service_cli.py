@@ -27,7 +27,7 @@ def open_for_service(db: str | None, config: str | None, mode: str | None) -> Us
     """Open the database with the configuration a service runs with."""
     from userlore.facade import Userlore
 
-    db = db or os.environ.get("USERLORE_DB") or None
+    db = db or os.environ.get("USERLORE_DB") or os.environ.get("USERLORE_DATABASE_URL") or None
     path = config or os.environ.get("USERLORE_CONFIG") or None
     cfg = UserContextConfig.from_json(path) if path else UserContextConfig()
     mode = mode or os.environ.get("USERLORE_MODE") or None
@@ -37,8 +37,12 @@ def open_for_service(db: str | None, config: str | None, mode: str | None) -> Us
     return Userlore.open(db, config=cfg)
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", help="database URL (env USERLORE_DB; default: embedded SQLite)")
+def add_common_options(parser: argparse.ArgumentParser) -> None:
+    """``--db``, ``--config`` and ``--mode``, shared by every service subcommand."""
+    parser.add_argument(
+        "--db",
+        help="database URL (env USERLORE_DB or USERLORE_DATABASE_URL; default: embedded SQLite)",
+    )
     parser.add_argument("--config", help="userContext JSON file (env USERLORE_CONFIG)")
     parser.add_argument("--mode", choices=_MODES, help="override the memory mode")
 
@@ -93,7 +97,7 @@ def _mcp(args: argparse.Namespace) -> int:
 def add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``userlore serve`` (the HTTP gateway)."""
     serve = sub.add_parser("serve", help="run the HTTP gateway (FastAPI, bearer token per scope)")
-    _common(serve)
+    add_common_options(serve)
     serve.add_argument(
         "--tokens", help="JSON file {token: scope | {scope, agentId, client, device}}"
     )
@@ -105,7 +109,7 @@ def add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
 def add_mcp_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``userlore mcp`` (the MCP server for desktop and CLI agents)."""
     mcp = sub.add_parser("mcp", help="serve the memory tools over MCP (stdio or streamable HTTP)")
-    _common(mcp)
+    add_common_options(mcp)
     mcp.add_argument("--scope", help="the one scope this server acts in (env USERLORE_SCOPE)")
     mcp.add_argument("--agent-id", help="author attribution (env USERLORE_AGENT_ID)")
     mcp.add_argument("--client", help="client name, e.g. 'Claude Desktop' (env USERLORE_CLIENT)")

@@ -15,7 +15,7 @@ import signal
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from userlore.config import MemoryMode
+from userlore.service_cli import add_common_options
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -26,13 +26,6 @@ if TYPE_CHECKING:
 __all__ = ["add_sources_parser", "add_worker_parser"]
 
 _KINDS = ("markdown", "mbox", "slack", "locomo")
-_MODES = [m.value for m in MemoryMode]
-
-
-def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", help="database URL (env USERLORE_DB; default: embedded SQLite)")
-    parser.add_argument("--config", help="userContext JSON file (env USERLORE_CONFIG)")
-    parser.add_argument("--mode", choices=_MODES, help="override the memory mode")
 
 
 def _open(args: argparse.Namespace, *, connected: bool) -> Userlore:
@@ -238,19 +231,19 @@ def add_sources_parser(sub: Any) -> None:
     sync.add_argument(
         "--no-synthesis", action="store_true", help="only ingest; leave items for a worker"
     )
-    _common(sync)
+    add_common_options(sync)
     sync.set_defaults(func=_sync)
 
     listing = commands.add_parser("list", help="the connected sources of a scope")
     listing.add_argument("--scope", required=True)
-    _common(listing)
+    add_common_options(listing)
     listing.set_defaults(func=_list)
 
     runs = commands.add_parser("runs", help="recorded sync runs of a scope")
     runs.add_argument("--scope", required=True)
     runs.add_argument("--source", help="only this source instance")
     runs.add_argument("--limit", type=int, default=20)
-    _common(runs)
+    add_common_options(runs)
     runs.set_defaults(func=_runs)
 
 
@@ -262,5 +255,5 @@ def add_worker_parser(sub: Any) -> None:
     worker.add_argument("--interval", type=float, default=60.0, help="seconds between drains")
     worker.add_argument("--worker-id", help="name used in leases (default: host:pid:random)")
     worker.add_argument("--once", action="store_true", help="drain once and exit")
-    _common(worker)
+    add_common_options(worker)
     worker.set_defaults(func=_worker)

@@ -56,7 +56,8 @@ class SourceCoordinator:
         """Process everything that is due now (all scopes); errors are logged, not raised."""
         with self._drain_lock:
             try:
-                report = self.pipeline.drain()
+                # A stop request (SIGTERM) ends the drain after the batch in flight commits.
+                report = self.pipeline.drain(should_stop=self._stop.is_set)
             except Exception:
                 log.exception("connected-knowledge drain failed")
                 return PipelineReport()

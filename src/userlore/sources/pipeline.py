@@ -29,8 +29,9 @@ import hashlib
 import logging
 import os
 import socket
+import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as dtime
@@ -311,6 +312,21 @@ class ConnectedKnowledgePipeline:
         claimed.sort(key=lambda c: (c.occurred_at or now, c.id))
         return claimed
 
+    def heartbeat(self, claimed: Sequence[ClaimedItem]) -> int:
+        """Extend the leases this worker still holds; returns how many it still holds."""
+        if not claimed:
+            return 0
+        t = _ITEMS.c
+        now = self.store.clock()
+        tokens = {c.lease_token for c in claimed}
+        with self.store.connection() as conn:
+            result = conn.execute(
+                update(_ITEMS)
+                .where(t.id.in_([c.id for c in claimed]), t.lease_owner.in_(tokens))
+                .values(lease_expires_at=now + self.lease)
+            )
+        return int(getattr(result, "rowcount", 0) or 0)
+
     # -- processing ---------------------------------------------------------------------------
 
     def run_once(
@@ -327,15 +343,20 @@ class ConnectedKnowledgePipeline:
         scope: str | None = None,
         source_instance_id: str | None = None,
         max_items: int | None = None,
+        should_stop: Callable[[], bool] | None = None,
     ) -> PipelineReport:
         """Process batches until nothing is due (or ``max_items`` were claimed).
 
-        Does nothing while the memory config forbids connected sources: items stay pending.
+        ``should_stop`` is checked between batches: a worker asked to stop finishes the batch it
+        holds (one transaction) and claims no more. Does nothing while the memory config forbids
+        connected sources: items stay pending.
         """
         total = PipelineReport()
         if not self.enabled:
             return total
         while max_items is None or total.claimed < max_items:
+            if should_stop is not None and should_stop():
+                break
             room = self.batch_size if max_items is None else max_items - total.claimed
             claimed = self.claim(
                 min(room, self.batch_size), scope=scope, source_instance_id=source_instance_id
@@ -353,7 +374,11 @@ class ConnectedKnowledgePipeline:
         enrichment: dict[str, FactEnrichment | None] = {}
         failures: dict[str, BaseException] = {}
         if self.model is not None:
+            beat = time.monotonic()
             for item in claimed:
+                if time.monotonic() - beat > self.lease.total_seconds() / 3:
+                    self.heartbeat(claimed)  # model calls are slow: keep the leases alive
+                    beat = time.monotonic()
                 if not self._synthesizes(item):
                     continue
                 try:
