@@ -45,6 +45,9 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/ingest.py
 	$(BIN)/python benchmarks/locomo.py --data ../shared/data/locomo/locomo_public.json
 	$(BIN)/python benchmarks/prefeval.py --data ../shared/data/prefeval
+	$(BIN)/python benchmarks/workers.py --backend sqlite
+	$(BIN)/python benchmarks/workers.py --backend postgres
+	$(BIN)/python benchmarks/plan_latency.py --backend postgres --no-peer
 
 clean:
 	rm -rf $(VENV)
