@@ -7,6 +7,7 @@ corrections), so the page is tested on data shaped exactly like production data.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -136,6 +137,8 @@ def seed_alice(lore: Userlore, clock: FakeClock, root: Path, out: Seeded) -> Non
             "draft.md": "---\ntitle: [unclosed\n---\nDraft agenda for the offsite.\n",
         },
     )
+    stamp = datetime.fromisoformat("2026-01-04T18:00:00+00:00").timestamp()
+    os.utime(journal / "draft.md", (stamp, stamp))  # no usable front matter: its date is mtime
     meetings = MarkdownVaultAdapter(
         journal, source_instance_id="notes:meetings", label="Meeting notes"
     )
