@@ -48,6 +48,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/workers.py --backend sqlite
 	$(BIN)/python benchmarks/workers.py --backend postgres
 	$(BIN)/python benchmarks/plan_latency.py --backend postgres --no-peer
+	$(BIN)/python benchmarks/ingest.py --backend postgres
 
 clean:
 	rm -rf $(VENV)

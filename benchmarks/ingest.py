@@ -29,6 +29,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from plan_latency import database_urls
+
 from userlore import Userlore
 from userlore.sources import ConnectedKnowledgePipeline, ItemListSource, SourceItem
 from userlore.sources.adapters import MarkdownVaultAdapter
@@ -128,10 +130,10 @@ def timed(fn: Any) -> tuple[Any, float]:
     return out, time.perf_counter() - t0
 
 
-def bench_memory(n: int, folder: Path) -> dict[str, Any]:
+def bench_memory(n: int, url: str) -> dict[str, Any]:
     words = Words()
     items = make_items(n, words)
-    lore = Userlore.open(f"sqlite:///{folder / 'memory.db'}", config=CONFIG)
+    lore = Userlore.open(url, config=CONFIG)
     pipeline = ConnectedKnowledgePipeline(lore.store, batch_size=200)
     try:
         fresh, t_ingest = timed(
@@ -163,7 +165,7 @@ def bench_memory(n: int, folder: Path) -> dict[str, Any]:
         lore.close()
 
 
-def bench_vault(n: int, folder: Path) -> dict[str, Any]:
+def bench_vault(n: int, folder: Path, url: str) -> dict[str, Any]:
     words = Words(seed=3)
     root = folder / "vault"
     rng = random.Random(4)
@@ -176,7 +178,7 @@ def bench_vault(n: int, folder: Path) -> dict[str, Any]:
             + "\n\n".join(words.sentence(rng.randint(10, 30)) for _ in range(3)),
             encoding="utf-8",
         )
-    lore = Userlore.open(f"sqlite:///{folder / 'vault.db'}", config=CONFIG)
+    lore = Userlore.open(url, config=CONFIG)
     adapter = MarkdownVaultAdapter(root, label="bench vault")
     try:
         fresh, t_ingest = timed(lambda: lore.ingest(adapter, scope=SCOPE, synthesize=False))
@@ -227,12 +229,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--items", type=int, default=10_000)
     parser.add_argument("--skip-vault", action="store_true")
+    parser.add_argument(
+        "--backend",
+        choices=["sqlite", "postgres"],
+        default="sqlite",
+        help="postgres: USERLORE_DATABASE_URL (databases are created there), else a throwaway "
+        "server started here",
+    )
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, database_urls(args.backend) as fresh_url:
         folder = Path(tmp)
-        rows = [bench_memory(args.items, folder)]
+        rows = [{"backend": args.backend, **bench_memory(args.items, fresh_url())}]
         if not args.skip_vault:
-            rows.append(bench_vault(args.items, folder))
+            rows.append({"backend": args.backend, **bench_vault(args.items, folder, fresh_url())})
     print(table(rows))
     print(
         json.dumps(
