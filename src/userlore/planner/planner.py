@@ -83,10 +83,10 @@ _COLUMNS = (
 )
 
 
-_BY_SEQ = select(*_COLUMNS).where(
-    MemoryRecord.seq.in_(bindparam("seqs", expanding=True)),
-    MemoryRecord.scope == bindparam("scope"),
-)
+# By primary key only: with a ``scope =`` term SQLite's planner prefers a scope index and scans
+# the whole scope (measured 10x slower at 20k records). The hits already come from the scope's
+# own index namespace; the scope is checked again on every row in ``_retrieve``.
+_BY_SEQ = select(*_COLUMNS).where(MemoryRecord.seq.in_(bindparam("seqs", expanding=True)))
 _PROFILE = (
     select(*_COLUMNS)
     .where(
@@ -185,7 +185,9 @@ class ContextPlanner:
         found: dict[int, _Candidate] = {}
         if hits:
             best = max(hits.values()) or 1.0
-            for row in conn.execute(_BY_SEQ, {"scope": scope, "seqs": list(hits)}):
+            for row in conn.execute(_BY_SEQ, {"seqs": list(hits)}):
+                if row.scope != scope:  # never even considered, so never traced
+                    continue
                 cand = _candidate(row)
                 cand.retrieval = hits[row.seq] / best
                 found[row.seq] = cand
