@@ -17,7 +17,6 @@ Prints a Markdown table, then one JSON object on the last line.
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import os
 import random
@@ -29,7 +28,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from plan_latency import database_urls
+from plan_latency import TextGen, database_urls
 
 from userlore import Userlore
 from userlore.sources import ConnectedKnowledgePipeline, ItemListSource, SourceItem
@@ -40,58 +39,12 @@ CONFIG = {"memory": {"mode": "auto", "sources": ["session", "curated", "connecte
 START = datetime(2025, 1, 1, 8, tzinfo=UTC)
 
 
-class Words:
-    """Zipf-distributed words over a synthetic vocabulary."""
-
-    def __init__(self, seed: int = 11, size: int = 5_000) -> None:
-        self.rng = random.Random(seed)
-        syll = [
-            "ka",
-            "lo",
-            "mi",
-            "ren",
-            "tor",
-            "vel",
-            "sa",
-            "pen",
-            "dor",
-            "li",
-            "qua",
-            "zen",
-            "bro",
-            "fin",
-            "gal",
-            "hem",
-            "jor",
-            "nix",
-            "ost",
-            "pul",
-            "ruv",
-            "sim",
-            "tek",
-            "ul",
-        ]
-        vocab: set[str] = set()
-        while len(vocab) < size:
-            vocab.add("".join(self.rng.choice(syll) for _ in range(self.rng.randint(2, 3))))
-        self.vocab = sorted(vocab)
-        weights = [1.0 / (r + 1) ** 1.05 for r in range(size)]
-        total = sum(weights)
-        self.cum = list(itertools.accumulate(w / total for w in weights))
-
-    def sentence(self, n: int) -> str:
-        out = []
-        for _ in range(n):
-            x = self.rng.random()
-            lo, hi = 0, len(self.cum) - 1
-            while lo < hi:
-                mid = (lo + hi) // 2
-                lo, hi = (mid + 1, hi) if self.cum[mid] < x else (lo, mid)
-            out.append(self.vocab[lo])
-        return " ".join(out).capitalize() + "."
+def Words(seed: int = 11) -> TextGen:
+    """The ingest benchmark's vocabulary: the plan-latency generator, 5,000 words."""
+    return TextGen(seed=seed, size=5_000)
 
 
-def make_items(n: int, words: Words) -> list[SourceItem]:
+def make_items(n: int, words: TextGen) -> list[SourceItem]:
     rng = random.Random(5)
     items = []
     for i in range(n):
@@ -108,7 +61,7 @@ def make_items(n: int, words: Words) -> list[SourceItem]:
     return items
 
 
-def changed(items: list[SourceItem], share: float, words: Words) -> list[SourceItem]:
+def changed(items: list[SourceItem], share: float, words: TextGen) -> list[SourceItem]:
     rng = random.Random(9)
     picks = set(rng.sample(range(len(items)), int(len(items) * share)))
     return [

@@ -43,7 +43,7 @@ SCOPE = "bench-user"
 VOCAB_SIZE = 6000
 
 
-def vocabulary(rng: random.Random) -> list[str]:
+def vocabulary(rng: random.Random, size: int = VOCAB_SIZE) -> list[str]:
     syllables = [
         "ka",
         "lo",
@@ -71,7 +71,7 @@ def vocabulary(rng: random.Random) -> list[str]:
         "ul",
     ]
     words: set[str] = set()
-    while len(words) < VOCAB_SIZE:
+    while len(words) < size:
         words.add("".join(rng.choice(syllables) for _ in range(rng.randint(2, 3))))
     return sorted(words)
 
@@ -79,9 +79,9 @@ def vocabulary(rng: random.Random) -> list[str]:
 class TextGen:
     """Zipf-distributed sentences over a synthetic vocabulary."""
 
-    def __init__(self, seed: int = 7) -> None:
+    def __init__(self, seed: int = 7, size: int = VOCAB_SIZE) -> None:
         self.rng = random.Random(seed)
-        self.words = vocabulary(self.rng)
+        self.words = vocabulary(self.rng, size)
         weights = [1.0 / (rank + 1) ** 1.05 for rank in range(len(self.words))]
         total = sum(weights)
         self.cum = list(itertools.accumulate(w / total for w in weights))
