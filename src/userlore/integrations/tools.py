@@ -11,6 +11,7 @@ message the model can read, not as an exception that ends the run.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, Literal
@@ -25,7 +26,7 @@ from userlore.store.governed import validate_scope
 if TYPE_CHECKING:
     from userlore.facade import Userlore
 
-__all__ = ["MEMORY_TOOL_NAMES", "make_memory_tools"]
+__all__ = ["MEMORY_TOOL_NAMES", "ToolSpec", "make_memory_tools", "structured_tools"]
 
 MEMORY_TOOL_NAMES = ("remember", "recall", "update_memory", "forget")
 
@@ -118,15 +119,6 @@ def make_memory_tools(
     author = Author(agent_id, client, device, instance)
     service = lore.memory
 
-    def guarded(fn: Callable[..., dict[str, Any]]) -> Callable[..., str]:
-        def run(**kwargs: Any) -> str:
-            try:
-                return _dump(fn(**kwargs))
-            except UserloreError as exc:
-                raise ToolException(f"{type(exc).__name__}: {exc}") from None
-
-        return run
-
     def remember(content: str, path: str, memory_type: str) -> dict[str, Any]:
         return service.remember(
             scope, content, path=path, memory_type=memory_type, author=author
@@ -143,7 +135,7 @@ def make_memory_tools(
     def forget(id: str) -> dict[str, Any]:
         return service.forget(scope, id).as_dict()
 
-    specs: dict[str, tuple[Callable[..., dict[str, Any]], type[BaseModel], str]] = {
+    specs: dict[str, ToolSpec] = {
         "remember": (
             remember,
             RememberInput,
@@ -169,6 +161,37 @@ def make_memory_tools(
             "excluded from recall at once.",
         ),
     }
+    return structured_tools(specs, include, _dump)
+
+
+ToolSpec = tuple[Callable[..., Any], type[BaseModel], str]
+"""A tool's plain function, its argument schema and its description."""
+
+
+def structured_tools(
+    specs: dict[str, ToolSpec], include: Sequence[str], dump: Callable[[Any], str]
+) -> list[BaseTool]:
+    """LangChain tools over plain functions, shared by every tool family of userlore.
+
+    Results are returned as JSON text (``dump``); a :class:`UserloreError` becomes a
+    ``ToolException`` the model can read; the async twin runs the same body in a worker thread.
+    """
+
+    def guarded(fn: Callable[..., Any]) -> Callable[..., str]:
+        def run(**kwargs: Any) -> str:
+            try:
+                return dump(fn(**kwargs))
+            except UserloreError as exc:
+                raise ToolException(f"{type(exc).__name__}: {exc}") from None
+
+        return run
+
+    def threaded(fn: Callable[..., str]) -> Callable[..., Coroutine[Any, Any, str]]:
+        async def run(**kwargs: Any) -> str:
+            return await asyncio.to_thread(fn, **kwargs)
+
+        return run
+
     tools: list[BaseTool] = []
     for name in include:
         fn, schema, description = specs[name]
@@ -176,7 +199,7 @@ def make_memory_tools(
         tools.append(
             StructuredTool.from_function(
                 func=sync,
-                coroutine=_threaded(sync),
+                coroutine=threaded(sync),
                 name=name,
                 description=description,
                 args_schema=schema,
@@ -184,13 +207,3 @@ def make_memory_tools(
             )
         )
     return tools
-
-
-def _threaded(fn: Callable[..., str]) -> Callable[..., Coroutine[Any, Any, str]]:
-    """Async twin running the sync body in a worker thread (one body of logic)."""
-    import asyncio
-
-    async def run(**kwargs: Any) -> str:
-        return await asyncio.to_thread(fn, **kwargs)
-
-    return run

@@ -11,15 +11,15 @@ receipts) behind it. "Forget that I prefer terse answers" is
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from langchain_core.tools import BaseTool, StructuredTool, ToolException
+from langchain_core.tools import BaseTool
 from pydantic import BaseModel, Field
 
-from userlore.errors import InvalidInputError, UserloreError
+from userlore.errors import InvalidInputError
+from userlore.integrations.tools import ToolSpec, structured_tools
 from userlore.store.governed import validate_scope
 
 if TYPE_CHECKING:
@@ -86,15 +86,6 @@ def make_facet_tools(
     if unknown:
         raise InvalidInputError(f"unknown facet tools {unknown}")
 
-    def guarded(fn: Callable[..., Any]) -> Callable[..., str]:
-        def run(**kwargs: Any) -> str:
-            try:
-                return _dump(fn(**kwargs))
-            except UserloreError as exc:
-                raise ToolException(f"{type(exc).__name__}: {exc}") from None
-
-        return run
-
     def list_facets(facet_class: str | None = None) -> Any:
         return [f.as_dict() for f in lore.list_facets(scope, facet_class)]
 
@@ -126,7 +117,7 @@ def make_facet_tools(
     def about_me() -> Any:
         return lore.about_me(scope)
 
-    specs: dict[str, tuple[Callable[..., Any], type[BaseModel], str]] = {
+    specs: dict[str, ToolSpec] = {
         "list_facets": (
             list_facets,
             ListFacetsInput,
@@ -175,27 +166,4 @@ def make_facet_tools(
             "rests on (quote those receipts when you answer).",
         ),
     }
-    tools: list[BaseTool] = []
-    for name in include:
-        fn, schema, description = specs[name]
-        sync = guarded(fn)
-        tools.append(
-            StructuredTool.from_function(
-                func=sync,
-                coroutine=_threaded(sync),
-                name=name,
-                description=description,
-                args_schema=schema,
-                handle_tool_error=True,
-            )
-        )
-    return tools
-
-
-def _threaded(fn: Callable[..., str]) -> Callable[..., Coroutine[Any, Any, str]]:
-    """Async twin running the sync body in a worker thread (one body of logic)."""
-
-    async def run(**kwargs: Any) -> str:
-        return await asyncio.to_thread(fn, **kwargs)
-
-    return run
+    return structured_tools(specs, include, _dump)
