@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
@@ -68,7 +68,7 @@ __all__ = [
     "ReviewerOutput",
 ]
 
-REVIEW_KINDS = (
+Kind = Literal[
     "instruction",
     "preference",
     "style",
@@ -79,7 +79,8 @@ REVIEW_KINDS = (
     "channel",
     "workspace_fact",
     "note",
-)
+]
+REVIEW_KINDS: tuple[str, ...] = get_args(Kind)
 """Record kinds a reviewer may propose."""
 
 MAX_CANDIDATES = 20
@@ -101,18 +102,6 @@ _CLAIMS = frozenset({"secret", "regulated", "special"})
 # Provider SDK errors that mean "the output was cut off or withheld": malformed, so retried.
 _MALFORMED_FINISH = frozenset({"LengthFinishReasonError", "ContentFilterFinishReasonError"})
 
-Kind = Literal[
-    "instruction",
-    "preference",
-    "style",
-    "identity",
-    "tooling",
-    "veto",
-    "goal",
-    "channel",
-    "workspace_fact",
-    "note",
-]
 SensitivityLabel = Literal["none", "personal", "special", "secret", "regulated"]
 
 
