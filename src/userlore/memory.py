@@ -7,7 +7,7 @@ evidence of what happened. Nothing here writes around the governed store:
 * ``remember`` hands a typed candidate to :meth:`GovernedStore.govern` (sensitivity, dedupe,
   promotion by memory mode), so a ``remember`` in ``confirmWrite`` mode is a candidate until
   approved, and a secret is refused before any row is written.
-* ``recall`` reuses the planner's full-text retrieval (:func:`fulltext_hits` and its term
+* ``recall`` reuses the planner's full-text retrieval (:class:`HitQuery` and its term
   statistics) and the planner's policy filter (:func:`rejection_reason`), then cites live
   versions only (``mem_x@v2``). A superseded version is a snapshot in ``memory_record_versions``
   and is never returned; a tombstoned record is excluded with reason ``deleted``.
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, or_, select
+from sqlalchemy import Connection, select
 from sqlalchemy.orm import Session
 
 from userlore.config import MemoryMode
@@ -38,9 +38,15 @@ from userlore.models import (
     RecordState,
     WriteAction,
 )
-from userlore.policy.filter import PolicyInput, rejection_reason
-from userlore.store.governed import GovernedStore, validate_path, validate_scope
-from userlore.store.retrieval import TermStatistics, fulltext_hits
+from userlore.policy.filter import rejection_reason
+from userlore.store.governed import (
+    GovernedStore,
+    path_clause,
+    under_path,
+    validate_path,
+    validate_scope,
+)
+from userlore.store.retrieval import RECORD_HITS, TermStatistics, as_record
 from userlore.store.schema import MemoryRecord, MemoryRecordVersion
 from userlore.store.text import query_terms
 
@@ -441,7 +447,7 @@ class MemoryService:
             excluded: list[dict[str, str]] = []
             for hit in hits:
                 r = hit.row
-                reason = rejection_reason(_policy(r), scope=scope, now=now, consented=consented)
+                reason = rejection_reason(r, scope=scope, now=now, consented=consented)
                 if reason is not None:
                     excluded.append({"id": r.id, "reason": reason})
                     continue
@@ -493,55 +499,25 @@ class MemoryService:
         mtype: MemoryType | None,
         depth: int,
     ) -> list[_Hit]:
-        stmt = select(MemoryRecord).where(MemoryRecord.scope == scope)
-        if prefix:
-            stmt = stmt.where(
-                or_(
-                    MemoryRecord.path == prefix,
-                    MemoryRecord.path.startswith(prefix + "/", autoescape=True),
-                )
-            )
-        if mtype is not None:
-            stmt = stmt.where(MemoryRecord.memory_type == mtype.value)
         if not query_terms(query):
-            newest = stmt.where(MemoryRecord.state == RecordState.ACTIVE.value)
-            rows = conn.execute(newest.order_by(MemoryRecord.seq.desc()).limit(depth))
-            return [_Hit(_row(r), 0.0) for r in rows]
-        scores = fulltext_hits(conn, scope, query, depth, self.term_stats)
-        if not scores:
-            return []
-        rows = conn.execute(stmt.where(MemoryRecord.seq.in_(list(scores))))
-        hits = [_Hit(_row(r), scores[r.seq]) for r in rows]
-        best = max(h.score for h in hits) if hits else 1.0
-        for h in hits:
-            h.score = h.score / best if best else 0.0
-        hits.sort(key=lambda h: (-h.score, -h.row.seq))
-        return hits
+            stmt = select(MemoryRecord).where(
+                MemoryRecord.scope == scope,
+                MemoryRecord.state == RecordState.ACTIVE.value,
+                *path_clause(prefix),
+            )
+            if mtype is not None:
+                stmt = stmt.where(MemoryRecord.memory_type == mtype.value)
+            rows = conn.execute(stmt.order_by(MemoryRecord.seq.desc()).limit(depth))
+            return [_Hit(as_record(r), 0.0) for r in rows]
+        return [
+            _Hit(as_record(r), score)
+            for r, score in RECORD_HITS.search(conn, scope, query, depth, self.term_stats)
+            if under_path(r.path, prefix) and (mtype is None or r.memory_type == mtype.value)
+        ]
 
     def _receipt_for(self, scope: str, record_id: str, action: str) -> MemoryReceipt:
         with self.store.transaction() as session:
             return _receipt(session, self.store.get_row(session, scope, record_id), action)
-
-
-def _row(r: Any) -> MemoryRecord:
-    """A detached, read-only ``MemoryRecord`` built from a Core row (no ORM session needed)."""
-    return MemoryRecord(**{k: getattr(r, k) for k in r._fields})
-
-
-def _policy(r: MemoryRecord) -> PolicyInput:
-    return PolicyInput(
-        scope=r.scope,
-        state=r.state,
-        user_state=r.user_state,
-        valid_from=r.valid_from,
-        valid_until=r.valid_until,
-        disclosure=r.disclosure,
-        sensitivity=r.sensitivity,
-        sensitivity_category=r.sensitivity_category,
-        policy_rev=r.policy_rev,
-        content=r.content,
-        value=r.value,
-    )
 
 
 def _receipt(

@@ -74,14 +74,17 @@ def test_plan_safety_contract(
     )
     try:
         allowed: set[str] = set()
-        for o in ops:
+        for i, o in enumerate(ops):
             expired = o["fate"] == "expired"
+            # A repeat of earlier content reinforces that record and keeps its validity, so an
+            # expiring record gets content of its own.
+            text = f"{o['content']} (until {i})" if expired else o["content"]
             out = lore.write(
                 o["scope"],
                 CandidateInput(
                     kind=o["kind"],
-                    content=o["content"],
-                    evidence_text=o["content"],
+                    content=text,
+                    evidence_text=text,
                     valid_until=now + timedelta(seconds=1) if expired else None,
                     valid_from=now - timedelta(days=1) if expired else None,
                 ),

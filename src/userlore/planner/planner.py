@@ -19,9 +19,9 @@ from sqlalchemy import Connection, Row, bindparam, select
 from userlore.config import MemoryMode
 from userlore.models import ContextPlan, Explicitness, Rejection, SelectedRecord, UserState
 from userlore.planner.render import BlockBuilder, render_entry
-from userlore.policy.filter import PolicyInput, rejection_reason
+from userlore.policy.filter import rejection_reason
 from userlore.store.governed import GovernedStore, bounded, validate_scope
-from userlore.store.retrieval import TermStatistics, fulltext_hits
+from userlore.store.retrieval import HitQuery, TermStatistics
 from userlore.store.schema import MemoryRecord
 
 __all__ = ["CLASS_BUDGETS", "OVERFLOW_POOL", "SECTION_OF_KIND", "ContextPlanner"]
@@ -83,10 +83,7 @@ _COLUMNS = (
 )
 
 
-# By primary key only: with a ``scope =`` term SQLite's planner prefers a scope index and scans
-# the whole scope (measured 10x slower at 20k records). The hits already come from the scope's
-# own index namespace; the scope is checked again on every row in ``_retrieve``.
-_BY_SEQ = select(*_COLUMNS).where(MemoryRecord.seq.in_(bindparam("seqs", expanding=True)))
+_HITS = HitQuery(*_COLUMNS)
 _PROFILE = (
     select(*_COLUMNS)
     .where(
@@ -111,22 +108,17 @@ _NOTES = (
 
 @dataclass(slots=True)
 class _Candidate:
-    policy: PolicyInput
+    """A retrieved row of ``_COLUMNS`` (read as the policy filter's input) and its scores."""
+
+    rec: Row[*tuple[Any, ...]]
     id: str
-    kind: str
-    key: str | None
-    version: int
-    confidence: float
-    importance: float
-    explicit: bool
-    pinned: bool
-    updated_at: datetime
+    section: str
     retrieval: float = 0.0
     score: float = 0.0
 
-    @property
-    def section(self) -> str:
-        return SECTION_OF_KIND.get(self.kind, "memories")
+
+def _candidate(row: Row[*tuple[Any, ...]], retrieval: float = 0.0) -> _Candidate:
+    return _Candidate(row, row.id, SECTION_OF_KIND.get(row.kind, "memories"), retrieval)
 
 
 class ContextPlanner:
@@ -180,17 +172,11 @@ class ContextPlanner:
     # -- retrieval ----------------------------------------------------------------------------
 
     def _retrieve(self, conn: Connection, scope: str, query: str) -> list[_Candidate]:
-        cfg = self.store.config.planner
-        hits = fulltext_hits(conn, scope, query, cfg.retrieval_k, self.term_stats)
-        found: dict[int, _Candidate] = {}
-        if hits:
-            best = max(hits.values()) or 1.0
-            for row in conn.execute(_BY_SEQ, {"seqs": list(hits)}):
-                if row.scope != scope:  # never even considered, so never traced
-                    continue
-                cand = _candidate(row)
-                cand.retrieval = hits[row.seq] / best
-                found[row.seq] = cand
+        k = self.store.config.planner.retrieval_k
+        found = {
+            row.seq: _candidate(row, score)
+            for row, score in _HITS.search(conn, scope, query, k, self.term_stats)
+        }
         params = {"scope": scope, "kinds": ALWAYS_ELIGIBLE}
         for stmt in (_PROFILE, _NOTES):
             for row in conn.execute(stmt, params):
@@ -212,7 +198,7 @@ class ContextPlanner:
         rejected: list[Rejection] = []
         eligible: list[_Candidate] = []
         for cand in candidates:
-            reason = rejection_reason(cand.policy, scope=scope, now=now, consented=consented)
+            reason = rejection_reason(cand.rec, scope=scope, now=now, consented=consented)
             if reason is not None:
                 rejected.append(Rejection(cand.id, reason))
                 continue
@@ -231,15 +217,16 @@ class ContextPlanner:
         def entry(c: _Candidate) -> str:
             if c.id in rendered:
                 return rendered[c.id]
-            dated = c.section in ("memories", "workspace", "notes") and c.policy.valid_from
-            date = c.policy.valid_from.date().isoformat() if dated and c.policy.valid_from else None
+            rec = c.rec
+            dated = c.section in ("memories", "workspace", "notes") and rec.valid_from
+            date = rec.valid_from.date().isoformat() if dated else None
             rendered[c.id] = render_entry(
                 c.id,
-                c.version,
-                c.policy.content,
+                rec.version,
+                rec.content,
                 # Workspace facts and notes are keyed by their source item (an opaque digest):
                 # the id and date identify them, the key would only spend budget.
-                key=None if c.section in ("workspace", "notes") else c.key,
+                key=None if c.section in ("workspace", "notes") else rec.canonical_key,
                 date=date,
                 max_chars=cfg.max_record_chars,
             )
@@ -247,14 +234,15 @@ class ContextPlanner:
 
         def place(c: _Candidate, cap_chars: int) -> str | None:
             nonlocal overflow_used
-            cap = CLASS_BUDGETS.get(c.kind)
-            used = class_used.get(c.kind, 0)
+            kind = c.rec.kind
+            cap = CLASS_BUDGETS.get(kind)
+            used = class_used.get(kind, 0)
             over = cap is not None and used >= cap
             if over and overflow_used >= OVERFLOW_POOL:
                 return "class_budget"
             if not builder.try_add(c.section, entry(c), cap_chars):
                 return "budget"
-            class_used[c.kind] = used + 1
+            class_used[kind] = used + 1
             overflow_used += int(over)
             placed.append(c)
             return None
@@ -282,7 +270,7 @@ class ContextPlanner:
         rejected.extend(Rejection(cid, reason) for cid, reason in dropped.items())
         text = builder.render()
         selected = [
-            SelectedRecord(c.id, c.version, c.section, c.score, len(entry(c))) for c in placed
+            SelectedRecord(c.id, c.rec.version, c.section, c.score, len(entry(c))) for c in placed
         ]
         sections: dict[str, list[str]] = {}
         for c in placed:
@@ -290,42 +278,16 @@ class ContextPlanner:
         return selected, rejected, text, {k: tuple(v) for k, v in sections.items()}
 
 
-def _candidate(r: Row[*tuple[Any, ...]]) -> _Candidate:
-    return _Candidate(
-        policy=PolicyInput(
-            scope=r.scope,
-            state=r.state,
-            user_state=r.user_state,
-            valid_from=r.valid_from,
-            valid_until=r.valid_until,
-            disclosure=r.disclosure,
-            sensitivity=r.sensitivity,
-            sensitivity_category=r.sensitivity_category,
-            policy_rev=r.policy_rev,
-            content=r.content,
-            value=r.value,
-        ),
-        id=r.id,
-        kind=r.kind,
-        key=r.canonical_key,
-        version=r.version,
-        confidence=r.confidence,
-        importance=r.importance,
-        explicit=r.explicitness == Explicitness.EXPLICIT.value,
-        pinned=r.user_state == UserState.PINNED.value,
-        updated_at=r.updated_at,
-    )
-
-
 def _score(c: _Candidate, now: datetime, half_life_days: float) -> float:
     """Rerank by retrieval score, confidence, importance, explicitness and freshness."""
-    age_days = max(0.0, (now - c.updated_at).total_seconds() / 86_400)
+    rec = c.rec
+    age_days = max(0.0, (now - rec.updated_at).total_seconds() / 86_400)
     fresh = math.exp(-math.log(2) * age_days / half_life_days)
-    score = (
+    score: float = (
         0.5 * c.retrieval
-        + 0.15 * c.confidence
-        + 0.15 * c.importance
-        + 0.1 * (1.0 if c.explicit else 0.6)
+        + 0.15 * rec.confidence
+        + 0.15 * rec.importance
+        + 0.1 * (1.0 if rec.explicitness == Explicitness.EXPLICIT.value else 0.6)
         + 0.1 * fresh
     )
-    return score + (0.5 if c.pinned else 0.0)
+    return score + (0.5 if rec.user_state == UserState.PINNED.value else 0.0)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from userlore.models import Disclosure, RecordState, Sensitivity, UserState
 from userlore.policy.govern import POLICY_REV, assess_text
 
-__all__ = ["REASONS", "PolicyInput", "rejection_reason"]
+__all__ = ["REASONS", "PolicyFields", "rejection_reason"]
 
 REASONS = frozenset(
     {
@@ -29,25 +29,36 @@ REASONS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class PolicyInput:
-    """The fields of a record the filter reads."""
+class PolicyFields(Protocol):
+    """The fields of a record the filter reads; a stored record and a Core row of it both
+    qualify, so no caller copies fields into another object first."""
 
-    scope: str
-    state: str
-    user_state: str
-    valid_from: datetime | None
-    valid_until: datetime | None
-    disclosure: str
-    sensitivity: str
-    sensitivity_category: str | None
-    policy_rev: int
-    content: str
-    value: str | None
+    @property
+    def scope(self) -> str: ...
+    @property
+    def state(self) -> str: ...
+    @property
+    def user_state(self) -> str: ...
+    @property
+    def valid_from(self) -> datetime | None: ...
+    @property
+    def valid_until(self) -> datetime | None: ...
+    @property
+    def disclosure(self) -> str: ...
+    @property
+    def sensitivity(self) -> str: ...
+    @property
+    def sensitivity_category(self) -> str | None: ...
+    @property
+    def policy_rev(self) -> int: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def value(self) -> str | None: ...
 
 
 def rejection_reason(
-    rec: PolicyInput,
+    rec: PolicyFields,
     *,
     scope: str,
     now: datetime,

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, insert, or_, select
+from sqlalchemy import ColumnElement, Connection, Engine, bindparam, func, insert, or_, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -155,6 +155,25 @@ def validate_path(path: str) -> str:
     return path
 
 
+def under_path(path: str | None, prefix: str) -> bool:
+    """Whether ``path`` is ``prefix`` or below it (``projects/x`` holds ``projects/x/notes``)."""
+    prefix = prefix.strip("/")
+    return not prefix or (path is not None and (path == prefix or path.startswith(prefix + "/")))
+
+
+def path_clause(prefix: str | None) -> list[ColumnElement[bool]]:
+    """:func:`under_path` as a SQL condition (none for an empty prefix)."""
+    prefix = (prefix or "").strip("/")
+    if not prefix:
+        return []
+    return [
+        or_(
+            MemoryRecord.path == prefix,
+            MemoryRecord.path.startswith(prefix + "/", autoescape=True),
+        )
+    ]
+
+
 def record_view(row: MemoryRecord) -> RecordView:
     """Freeze an ORM row into the public read-only view."""
     return RecordView(
@@ -209,6 +228,13 @@ class VersionView:
     author_client: str | None
     author_device: str | None
     author_instance: str | None
+
+
+# Built once: the read path asks for every plan, and building the statement cost more than
+# running it.
+_CONSENTED = select(ConsentGrant.category).where(
+    ConsentGrant.scope == bindparam("scope"), ConsentGrant.revoked_at.is_(None)
+)
 
 
 class GovernedStore:
@@ -1084,13 +1110,7 @@ class GovernedStore:
             stmt = stmt.where(MemoryRecord.state.in_([s.value for s in states]))
         if kind is not None:
             stmt = stmt.where(MemoryRecord.kind == kind)
-        if path_prefix:
-            stmt = stmt.where(
-                or_(
-                    MemoryRecord.path == path_prefix,
-                    MemoryRecord.path.startswith(path_prefix.rstrip("/") + "/", autoescape=True),
-                )
-            )
+        stmt = stmt.where(*path_clause(path_prefix))
         stmt = stmt.order_by(MemoryRecord.seq.desc()).limit(limit)
         with self.transaction() as session:
             return [record_view(r) for r in session.scalars(stmt)]
@@ -1206,13 +1226,7 @@ class GovernedStore:
             return self._consented(session, scope)
 
     def _consented(self, session: Session | Connection, scope: str) -> frozenset[str]:
-        return frozenset(
-            session.scalars(
-                select(ConsentGrant.category).where(
-                    ConsentGrant.scope == scope, ConsentGrant.revoked_at.is_(None)
-                )
-            )
-        )
+        return frozenset(session.scalars(_CONSENTED, {"scope": scope}))
 
     # -- traces -------------------------------------------------------------------------------
 

@@ -55,7 +55,7 @@ from userlore.models import (
 from userlore.policy.govern import assess_text
 from userlore.policy.sensitivity import redact
 from userlore.store.engine import head_revision
-from userlore.store.governed import GovernedStore, validate_path, validate_scope
+from userlore.store.governed import GovernedStore, path_clause, validate_path, validate_scope
 from userlore.store.schema import (
     Base,
     ConsentGrant,
@@ -209,13 +209,6 @@ def _count(session: Session, table: FromClause, *where: Any) -> int:
     return int(session.scalar(select(func.count()).select_from(table).where(*where)) or 0)
 
 
-def _path_filter(prefix: str) -> Any:
-    return or_(
-        MemoryRecord.path == prefix,
-        MemoryRecord.path.startswith(prefix + "/", autoescape=True),
-    )
-
-
 def _mentions(value: Any, ids: frozenset[str]) -> bool:
     if isinstance(value, str):
         return value in ids
@@ -282,11 +275,13 @@ def _residual_scope(store: GovernedStore, scope: str) -> dict[str, int]:
 def _purge_path(
     store: GovernedStore, scope: str, prefix: str
 ) -> tuple[dict[str, int], list[str], list[int], list[str]]:
+    if not prefix:  # an empty prefix would select the whole scope
+        raise InvalidInputError("a path purge needs a non-empty path prefix")
     deleted: dict[str, int] = {}
     with store.transaction() as session:
         rows = session.execute(
             select(MemoryRecord.id, MemoryRecord.seq).where(
-                MemoryRecord.scope == scope, _path_filter(prefix)
+                MemoryRecord.scope == scope, *path_clause(prefix)
             )
         ).all()
         ids = [r.id for r in rows]
@@ -415,7 +410,7 @@ def _residual_path(
     with store.transaction() as session:
         residual = {
             "memory_records": _count(
-                session, MemoryRecord.__table__, MemoryRecord.scope == scope, _path_filter(prefix)
+                session, MemoryRecord.__table__, MemoryRecord.scope == scope, *path_clause(prefix)
             ),
             "memory_records_fts": _fts_rows_of_docs(session, seqs),
             "memory_record_versions": 0,

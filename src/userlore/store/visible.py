@@ -11,15 +11,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Select, or_, select
+from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
 from userlore.config import MemoryMode
 from userlore.errors import InvalidInputError
 from userlore.models import RecordState, RecordView
-from userlore.policy.filter import PolicyInput, rejection_reason
-from userlore.store.governed import GovernedStore, record_view, validate_scope
-from userlore.store.retrieval import TermStatistics, fulltext_hits
+from userlore.policy.filter import rejection_reason
+from userlore.store.governed import (
+    GovernedStore,
+    path_clause,
+    record_view,
+    under_path,
+    validate_scope,
+)
+from userlore.store.retrieval import RECORD_HITS, TermStatistics, as_record
 from userlore.store.schema import MemoryEvidence, MemoryRecord
 from userlore.store.text import query_terms
 
@@ -37,34 +43,6 @@ class VisibleRecord:
     record: RecordView
     score: float | None
     evidence_ids: tuple[str, ...] = ()
-
-
-def _policy(row: MemoryRecord) -> PolicyInput:
-    return PolicyInput(
-        scope=row.scope,
-        state=row.state,
-        user_state=row.user_state,
-        valid_from=row.valid_from,
-        valid_until=row.valid_until,
-        disclosure=row.disclosure,
-        sensitivity=row.sensitivity,
-        sensitivity_category=row.sensitivity_category,
-        policy_rev=row.policy_rev,
-        content=row.content,
-        value=row.value,
-    )
-
-
-def _path_filter(path_prefix: str | None) -> list[ColumnElement[bool]]:
-    if not path_prefix:
-        return []
-    prefix = path_prefix.strip("/")
-    return [
-        or_(
-            MemoryRecord.path == prefix,
-            MemoryRecord.path.startswith(prefix + "/", autoescape=True),
-        )
-    ]
 
 
 def search_visible(
@@ -120,7 +98,7 @@ def search_visible(
             session, scope, query, wanted, stats, path_prefix, canonical_key, record_id
         )
         for row, score in found:
-            reason = rejection_reason(_policy(row), scope=scope, now=now, consented=consented)
+            reason = rejection_reason(row, scope=scope, now=now, consented=consented)
             if reason is not None:
                 rejected.append({"id": row.id, "reason": reason})
                 continue
@@ -160,7 +138,7 @@ def _candidates(
     canonical_key: str | None,
     record_id: str | None,
 ) -> Iterator[tuple[MemoryRecord, float | None]]:
-    base = select(MemoryRecord).where(MemoryRecord.scope == scope, *_path_filter(path_prefix))
+    base = select(MemoryRecord).where(MemoryRecord.scope == scope, *path_clause(path_prefix))
     exact = canonical_key is not None or record_id is not None
     if canonical_key is not None:
         base = base.where(MemoryRecord.canonical_key == canonical_key)
@@ -168,14 +146,10 @@ def _candidates(
         base = base.where(MemoryRecord.id == record_id)
     if query and query_terms(query) and not exact:
         k = min(MAX_VISIBLE * 2, max(50, wanted * 8))
-        hits = fulltext_hits(session.connection(), scope, query, k, stats or TermStatistics())
-        if not hits:
-            return
-        rows = session.scalars(base.where(MemoryRecord.seq.in_(list(hits))))
-        ranked = sorted(rows, key=lambda r: (-hits[r.seq], -r.seq))
-        best = max(hits.values()) or 1.0
-        for row in ranked:
-            yield row, round(hits[row.seq] / best, 6)
+        hits = RECORD_HITS.search(session.connection(), scope, query, k, stats or TermStatistics())
+        for row, score in hits:
+            if under_path(row.path, path_prefix or ""):
+                yield as_record(row), round(score, 6)
         return
     # No query: newest active records first, scanned in chunks until enough pass the filter.
     stmt = base.where(MemoryRecord.state == RecordState.ACTIVE.value).order_by(

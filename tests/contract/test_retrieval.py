@@ -1,0 +1,51 @@
+"""Full-text hits loaded as rows: best first, one scope only, and driven by the primary key."""
+
+from __future__ import annotations
+
+from userlore import CandidateInput, Userlore
+from userlore.planner.planner import _HITS
+from userlore.store.retrieval import (
+    NEWEST_SCORE,
+    RECORD_HITS,
+    TermStatistics,
+    as_record,
+    fulltext_hits,
+)
+
+
+def _write(lore: Userlore, scope: str, content: str) -> str:
+    out = lore.write(scope, CandidateInput(kind="note", content=content))
+    assert out.record is not None
+    return out.record.id
+
+
+def test_hits_are_rows_of_one_scope_best_first(auto_lore: Userlore) -> None:
+    best = _write(auto_lore, "u1", "kayak kayak kayak trip to the fjord")
+    other = _write(auto_lore, "u1", "a kayak was mentioned once among many other words here")
+    _write(auto_lore, "u2", "kayak kayak kayak kayak kayak")  # same words, another scope
+    with auto_lore.store.connection() as conn:
+        hits = RECORD_HITS.search(conn, "u1", "kayak", 10, TermStatistics())
+        seqs = fulltext_hits(conn, "u1", "kayak", 10, TermStatistics())
+    assert [row.id for row, _ in hits] == [best, other]
+    assert {row.scope for row, _ in hits} == {"u1"}
+    assert hits[0][1] == 1.0 and 0 < hits[1][1] < 1.0
+    assert sorted(seqs) == sorted(row.seq for row, _ in hits)
+    record = as_record(hits[0][0])
+    assert record.id == best and record.content.startswith("kayak")
+
+
+def test_a_term_too_common_to_rank_returns_the_newest(auto_lore: Userlore) -> None:
+    ids = [_write(auto_lore, "u1", f"standup meeting number {i}") for i in range(6)]
+    with auto_lore.store.connection() as conn:
+        hits = RECORD_HITS.search(conn, "u1", "meeting", 3, TermStatistics(), posting_budget=2)
+    assert [row.id for row, _ in hits] == ids[::-1][:3]
+    assert [score for _, score in hits] == [1.0, 1.0, 1.0]  # all NEWEST_SCORE, scaled
+    assert NEWEST_SCORE > 0
+
+
+def test_no_terms_or_no_match_is_empty(auto_lore: Userlore) -> None:
+    _write(auto_lore, "u1", "kayak trip")
+    with auto_lore.store.connection() as conn:
+        assert _HITS.search(conn, "u1", "?!", 5, TermStatistics()) == []
+        assert _HITS.search(conn, "u1", "zeppelin", 5, TermStatistics()) == []
+        assert _HITS.search(conn, "u2", "kayak", 5, TermStatistics()) == []
