@@ -57,6 +57,16 @@ class PolicyFields(Protocol):
     def value(self) -> str | None: ...
 
 
+# Plain strings: the filter runs for every candidate of every plan, and enum ``.value``
+# lookups were a measurable share of it.
+_DELETED = RecordState.DELETED.value
+_ACTIVE = RecordState.ACTIVE.value
+_FORGOTTEN = UserState.FORGOTTEN.value
+_NEVER = Disclosure.NEVER.value
+_ASK = Disclosure.ASK_BEFORE_REFERENCE.value
+_SPECIAL = Sensitivity.SPECIAL.value
+
+
 def rejection_reason(
     rec: PolicyFields,
     *,
@@ -71,27 +81,27 @@ def rejection_reason(
     """
     if rec.scope != scope:
         return "scope"
-    if rec.state == RecordState.DELETED.value:
+    if rec.state == _DELETED:
         return "deleted"
-    if rec.user_state == UserState.FORGOTTEN.value:
+    if rec.user_state == _FORGOTTEN:
         return "forgotten"
-    if rec.state != RecordState.ACTIVE.value:
+    if rec.state != _ACTIVE:
         return "not_active"
     if rec.valid_from is not None and rec.valid_from > now:
         return "not_yet_valid"
     if rec.valid_until is not None and rec.valid_until <= now:
         return "expired"
-    if rec.disclosure == Disclosure.NEVER.value:
+    if rec.disclosure == _NEVER:
         return "never_disclose"
     category = rec.sensitivity_category
-    special = rec.sensitivity == Sensitivity.SPECIAL.value
+    special = rec.sensitivity == _SPECIAL
     if rec.policy_rev < POLICY_REV:
         verdict = assess_text(rec.content, rec.value)
         if verdict.refused is not None:
             return verdict.refused
         if verdict.sensitivity is Sensitivity.SPECIAL:
             special, category = True, verdict.category
-    gated = special or rec.disclosure == Disclosure.ASK_BEFORE_REFERENCE.value
+    gated = special or rec.disclosure == _ASK
     if gated and (category is None or category not in consented):
         return "consent_required"
     return None
