@@ -36,7 +36,8 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from userlore import CandidateInput, Userlore
-from userlore.store.retrieval import TermStatistics, fulltext_hits, match_expression
+from userlore.store.retrieval import HitQuery, TermStatistics, fulltext_hits, match_expression
+from userlore.store.schema import MemoryRecord
 from userlore.testing.postgres import ThrowawayPostgres
 
 SCOPE = "bench-user"
@@ -198,6 +199,28 @@ def bare_fulltext(url: str, k: int, pruned: bool) -> Callable[[str], object]:
     return run
 
 
+def pruning_recall(url: str, queries: list[str], k: int, top: int = 10) -> float:
+    """Share of the exact BM25 top-``top`` (every query term) that the posting-budget retrieval
+    stage still returns in its top-``k``: what the budget costs in ranking quality."""
+    engine = create_engine(url)
+    stats = TermStatistics()
+    bare = _BARE[engine.dialect.name]
+    ids = HitQuery(MemoryRecord.id)
+    kept: list[float] = []
+    with engine.connect() as conn:
+        for query in queries:
+            expression = match_expression(conn, SCOPE, query)
+            if not expression:
+                continue
+            exact = {row.id for row in conn.execute(bare, {"q": expression, "k": top})}
+            if not exact:
+                continue
+            found = {row.id for row, _ in ids.search(conn, SCOPE, query, k, stats)}
+            kept.append(len(exact & found) / len(exact))
+    engine.dispose()
+    return round(statistics.mean(kept), 3) if kept else 1.0
+
+
 def bench_size(n: int, n_queries: int, with_peer: bool, url: str) -> dict[str, object]:
     gen = TextGen(seed=n)
     lore = Userlore.open(url, config={"memory": {"mode": "auto"}})
@@ -220,6 +243,7 @@ def bench_size(n: int, n_queries: int, with_peer: bool, url: str) -> dict[str, o
             "retrieval_stage_only": pruned,
             "plan_over_bare_p95": round(plan["p95_ms"] / max(bare["p95_ms"], 1e-6), 2),
             "plan_over_retrieval_p95": round(plan["p95_ms"] / max(pruned["p95_ms"], 1e-6), 2),
+            "exact_top10_kept": pruning_recall(url, queries, k),
             "plan_chars_sample": sample.chars,
         }
         if with_peer:
@@ -247,6 +271,7 @@ def summary_line(row: dict[str, object]) -> str:
         f" | plan/bare p95 {row['plan_over_bare_p95']}"
         f" | retrieval-stage p95 {row['retrieval_stage_only']['p95_ms']:.3f} ms"  # type: ignore[index]
         f" (plan/retrieval {row['plan_over_retrieval_p95']})"
+        f" | exact BM25 top-10 kept {row['exact_top10_kept']}"
         f" | InMemoryStore p50 {peer.get('p50_ms', '-')} p95 {peer.get('p95_ms', '-')} ms"
     )
 

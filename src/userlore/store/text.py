@@ -13,7 +13,6 @@ import unicodedata
 
 __all__ = [
     "content_key",
-    "fts_phrase",
     "normalize_value",
     "query_terms",
     "scope_prefix",
@@ -223,13 +222,6 @@ def scoped_terms(scope: str, query: str) -> list[tuple[str, ...]]:
         tuple(prefix + ch for ch in term) if _IS_CJK.match(term) else (prefix + term,)
         for term in query_terms(query)
     ]
-
-
-def fts_phrase(scope: str, term: str) -> str:
-    """One query term as a quoted SQLite FTS5 phrase in the scope's namespace."""
-    prefix = scope_prefix(scope)
-    parts = [prefix + ch for ch in term] if _IS_CJK.match(term) else [prefix + term]
-    return '"' + " ".join(parts).replace('"', '""') + '"'
 
 
 def normalize_value(text: str | None) -> str:
