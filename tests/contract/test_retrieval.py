@@ -10,6 +10,7 @@ from userlore.store.retrieval import (
     TermStatistics,
     as_record,
     fulltext_hits,
+    match_expression,
 )
 
 
@@ -49,3 +50,19 @@ def test_no_terms_or_no_match_is_empty(auto_lore: Userlore) -> None:
         assert _HITS.search(conn, "u1", "?!", 5, TermStatistics()) == []
         assert _HITS.search(conn, "u1", "zeppelin", 5, TermStatistics()) == []
         assert _HITS.search(conn, "u2", "kayak", 5, TermStatistics()) == []
+
+
+def test_document_frequency_is_exact_up_to_the_cap(auto_lore: Userlore) -> None:
+    for i in range(5):
+        _write(auto_lore, "u1", f"standup meeting number {i}")
+    _write(auto_lore, "u1", "kayak trip")
+    stats = TermStatistics()
+    with auto_lore.store.connection() as conn:
+        meeting = match_expression(conn, "u1", "meeting")
+        kayak = match_expression(conn, "u1", "kayak")
+        assert meeting and kayak
+        assert stats.document_frequency(conn, kayak, cap=3) == 1
+        assert stats.document_frequency(conn, meeting, cap=3) == 4  # "more than 3"
+        assert stats.document_frequency(conn, meeting, cap=2) == 3  # cached, still "more"
+        assert stats.document_frequency(conn, meeting, cap=10) == 5  # counted again, exactly
+        assert stats.document_frequency(conn, meeting, cap=3) == 4

@@ -3,11 +3,12 @@
 BM25 must score every document that matches any query term, so one common word ("meeting" in a
 work diary) would make a 100k-record scope cost tens of milliseconds. Retrieval therefore keeps a
 *posting budget*: terms are taken rarest first while their summed document frequency fits the
-budget. Common terms carry little BM25 weight anyway (low IDF). When even the rarest term is
-too common, the newest records containing it are returned instead of a full ranking.
+budget. Common terms carry little BM25 weight anyway (low IDF). When every term is too common,
+the newest records containing the query's first such term are returned instead of a ranking.
 
-Document frequencies come from the index itself and are cached for a few minutes; a stale value
-only changes which terms are pruned, never which scope's records can be returned.
+Document frequencies come from the index itself, counted only up to the budget, and are cached
+for a few minutes; a stale value only changes which terms are pruned, never which scope's
+records can be returned.
 
 The query logic is written once; :class:`_Dialect` holds the only backend differences: how a
 phrase is written and the three SQL statements (SQLite FTS5 ``bm25``; PostgreSQL ``tsvector`` +
@@ -86,7 +87,8 @@ _SQLITE = _Dialect(
         "WHERE memory_records_fts MATCH :q ORDER BY rowid DESC LIMIT :k"
     ),
     document_frequency=text(
-        "SELECT count(*) FROM memory_records_fts WHERE memory_records_fts MATCH :q"
+        "SELECT count(*) FROM (SELECT 1 FROM memory_records_fts "
+        "WHERE memory_records_fts MATCH :q LIMIT :cap)"
     ),
 )
 _POSTGRES = _Dialect(
@@ -103,7 +105,8 @@ _POSTGRES = _Dialect(
         "ORDER BY seq DESC LIMIT :k"
     ),
     document_frequency=text(
-        "SELECT count(*) FROM memory_records WHERE search_tsv @@ to_tsquery('english', :q)"
+        "SELECT count(*) FROM (SELECT 1 FROM memory_records "
+        "WHERE search_tsv @@ to_tsquery('english', :q) LIMIT :cap) AS matches"
     ),
 )
 
@@ -120,29 +123,38 @@ def match_expression(conn: Connection, scope: str, query: str) -> str | None:
 
 
 class TermStatistics:
-    """A small, thread-safe LRU of per-scope document frequencies with a time-to-live."""
+    """A small, thread-safe LRU of per-scope document frequencies with a time-to-live.
+
+    Counting stops just past the caller's cap: retrieval only needs to know a frequency exactly
+    while it fits the posting budget, and counting every posting of a very common word was
+    the slowest part of a cold query (a heap recheck per match on PostgreSQL).
+    """
 
     def __init__(self, max_terms: int = 50_000, ttl_s: float = 300.0) -> None:
         self.max_terms = max_terms
         self.ttl_s = ttl_s
-        self._cache: OrderedDict[str, tuple[int, float]] = OrderedDict()
+        # phrase -> (count, exact, time); an inexact count means "more than count - 1"
+        self._cache: OrderedDict[str, tuple[int, bool, float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def document_frequency(self, conn: Connection, phrase: str) -> int:
+    def document_frequency(self, conn: Connection, phrase: str, cap: int = POSTING_BUDGET) -> int:
+        """How many records hold ``phrase``, exactly up to ``cap``; ``cap + 1`` means more."""
         now = time.monotonic()
         with self._lock:
             hit = self._cache.get(phrase)
-            if hit is not None and now - hit[1] < self.ttl_s:
-                self._cache.move_to_end(phrase)
-                return hit[0]
+            if hit is not None and now - hit[2] < self.ttl_s:
+                count, exact, _ = hit
+                if exact or count > cap:
+                    self._cache.move_to_end(phrase)
+                    return min(count, cap + 1)
         statement = _dialect(conn).document_frequency
-        df = int(conn.execute(statement, {"q": phrase}).scalar_one())
+        df = int(conn.execute(statement, {"q": phrase, "cap": cap + 1}).scalar_one())
         if df == 0:
             # Never cache absence: the next write (here or in another process sharing the
             # database) may add the term, and a cached 0 would hide that record for the TTL.
             return df
         with self._lock:
-            self._cache[phrase] = (df, now)
+            self._cache[phrase] = (df, df <= cap, now)
             self._cache.move_to_end(phrase)
             while len(self._cache) > self.max_terms:
                 self._cache.popitem(last=False)
@@ -161,7 +173,10 @@ def _hit_statement(
     phrases = [dialect.phrase(t) for t in scoped_terms(scope, query)]
     if not phrases:
         return None
-    sized = sorted(((stats.document_frequency(conn, p), p) for p in phrases), key=lambda x: x[0])
+    sized = sorted(
+        ((stats.document_frequency(conn, p, posting_budget), p) for p in phrases),
+        key=lambda x: x[0],
+    )
     sized = [(df, p) for df, p in sized if df > 0]
     if not sized:
         return None
