@@ -16,7 +16,7 @@ characters (one turn per line).
 Each conversation is its own scope; the benchmark grants the ``health`` consent in those scopes
 (a few turns mention allergies) and says so in its output. Questions without evidence are skipped.
 
-Usage: python benchmarks/locomo.py --data ../shared/data/locomo/locomo_public.json
+Usage: python benchmarks/locomo.py --data ../shared/data/locomo/locomo_public.json [--url URL]
 The last line printed is one JSON object: ``{"userlore": {...}, "bm25": {...}}``.
 """
 
@@ -219,14 +219,16 @@ def evidence_map(lore: Userlore, scope: str) -> dict[str, set[str]]:
     return out
 
 
-def run(data: list[dict[str, Any]], *, limit: int | None = None) -> dict[str, Any]:
+def run(
+    data: list[dict[str, Any]], *, limit: int | None = None, url: str = "sqlite://"
+) -> dict[str, Any]:
     ours, base = Tally(), Tally()
     ingest_s = 0.0
     plan_ms: list[float] = []
     turns_total = 0
     questions = 0
     config = {"memory": {"mode": "auto", "sources": ["session", "curated", "connected"]}}
-    with Userlore.open("sqlite://", config=config) as lore:
+    with Userlore.open(url, config=config) as lore:
         for sample in data:
             adapter = LocomoTranscriptAdapter(sample)
             scope = "locomo-" + re.sub(r"[^A-Za-z0-9_.-]", "-", str(sample.get("sample_id")))
@@ -276,6 +278,7 @@ def run(data: list[dict[str, Any]], *, limit: int | None = None) -> dict[str, An
             "plan_ms_p95": round(plan_ms[int(len(plan_ms) * 0.95)], 2) if plan_ms else None,
             "consent_granted": list(CONSENTS),
             "budget_chars": BUDGET,
+            "backend": lore.store.engine.dialect.name,
         },
     }
 
@@ -284,10 +287,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", required=True, help="a LoCoMo-format JSON file")
     parser.add_argument("--limit", type=int, help="only the first N questions (smoke runs)")
+    parser.add_argument(
+        "--url", default="sqlite://", help="an empty database (default: in-memory SQLite)"
+    )
     args = parser.parse_args(argv)
     raw = json.loads(Path(args.data).read_text(encoding="utf-8"))
     data = raw if isinstance(raw, list) else [raw]
-    result = run(data, limit=args.limit)
+    result = run(data, limit=args.limit, url=args.url)
     info = result.pop("_run")
     print(json.dumps({"run": info}, indent=2))
     for system in ("userlore", "bm25"):

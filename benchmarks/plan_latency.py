@@ -2,7 +2,7 @@
 
 Prints p50/p95 of ``plan_context`` (retrieval, policy filter, rerank, budget, render and the trace
 write) beside, in the same run and over the same rows:
-- a bare full-text top-k query (FTS5 ``bm25`` / PostgreSQL ``ts_rank_cd``, OR of every query
+- a bare full-text top-k query (FTS5 ``bm25`` / PostgreSQL ``ts_rank``, OR of every query
   term; no policy, no rerank, no trace), and userlore's retrieval stage alone (posting budget) —
   the floors governance is measured from;
 - LangGraph's ``InMemoryStore`` vector search with a cheap deterministic 64-d hashing embedder
@@ -173,7 +173,7 @@ _BARE = {
     ),
     "postgresql": text(
         "SELECT id, content FROM memory_records, to_tsquery('english', :q) AS q "
-        "WHERE search_tsv @@ q ORDER BY ts_rank_cd(search_tsv, q) DESC LIMIT :k"
+        "WHERE search_tsv @@ q ORDER BY ts_rank(search_tsv, q) DESC LIMIT :k"
     ),
 }
 
@@ -197,6 +197,15 @@ def bare_fulltext(url: str, k: int, pruned: bool) -> Callable[[str], object]:
         return conn.execute(bare, {"q": expression, "k": k}).fetchall() if expression else []
 
     return run
+
+
+def steady_state(lore: Userlore) -> None:
+    """On PostgreSQL, what autovacuum does shortly after a bulk load: merge the GIN pending list
+    (which every full-text query scans until then) and gather planner statistics."""
+    engine = lore.store.engine
+    if engine.dialect.name == "postgresql":
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            conn.execute(text("VACUUM ANALYZE"))
 
 
 def pruning_recall(url: str, queries: list[str], k: int, top: int = 10) -> float:
@@ -228,6 +237,7 @@ def bench_size(n: int, n_queries: int, with_peer: bool, url: str) -> dict[str, o
         t0 = time.perf_counter()
         texts = populate(lore, gen, n)
         load_s = time.perf_counter() - t0
+        steady_state(lore)
         queries = [gen.sentence(gen.rng.randint(3, 8)) for _ in range(n_queries)]
         k = lore.config.planner.retrieval_k
         plan = timed(lambda q: lore.plan_context(SCOPE, q, session_key="bench"), queries)

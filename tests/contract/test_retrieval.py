@@ -66,3 +66,11 @@ def test_document_frequency_is_exact_up_to_the_cap(auto_lore: Userlore) -> None:
         assert stats.document_frequency(conn, meeting, cap=2) == 3  # cached, still "more"
         assert stats.document_frequency(conn, meeting, cap=10) == 5  # counted again, exactly
         assert stats.document_frequency(conn, meeting, cap=3) == 4
+
+
+def test_words_with_apostrophes_are_found(auto_lore: Userlore) -> None:
+    rid = _write(auto_lore, "u1", "Caroline's O'Neil pottery class")
+    plan = auto_lore.plan_context(scope="u1", query="What about Caroline's class with O'Neil?")
+    assert rid in plan.selected_ids
+    recall = auto_lore.recall("u1", "o'neil's caroline's")
+    assert [c.id for c in recall.memories] == [rid]

@@ -12,7 +12,8 @@ records can be returned.
 
 The query logic is written once; :class:`_Dialect` holds the only backend differences: how a
 phrase is written and the three SQL statements (SQLite FTS5 ``bm25``; PostgreSQL ``tsvector`` +
-GIN with ``ts_rank_cd``).
+GIN with ``ts_rank``, which costs a third of ``ts_rank_cd`` per match: cover density buys
+little for an OR of single words).
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ def _fts5_phrase(tokens: tuple[str, ...]) -> str:
 
 
 def _tsquery_phrase(tokens: tuple[str, ...]) -> str:
-    inner = " <-> ".join(f"'{t}'" for t in tokens)
+    # A token may hold an inner apostrophe ("caroline's"); tsquery quotes double it.
+    inner = " <-> ".join("'" + t.replace("'", "''") + "'" for t in tokens)
     return f"({inner})" if len(tokens) > 1 else inner
 
 
@@ -95,7 +97,7 @@ _POSTGRES = _Dialect(
     phrase=_tsquery_phrase,
     or_join=" | ",
     top_k=text(
-        "SELECT seq, ts_rank_cd(search_tsv, q) AS score "
+        "SELECT seq, ts_rank(search_tsv, q) AS score "
         "FROM memory_records, to_tsquery('english', :q) AS q "
         "WHERE search_tsv @@ q AND scope = :scope ORDER BY score DESC, seq DESC LIMIT :k"
     ),

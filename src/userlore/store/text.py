@@ -215,7 +215,8 @@ def query_terms(query: str) -> list[str]:
 def scoped_terms(scope: str, query: str) -> list[tuple[str, ...]]:
     """Query terms as index tokens of ``scope``; a CJK bigram is a two-token phrase.
 
-    Tokens are letters and digits only, so each backend can quote them without escaping rules.
+    Tokens are letters and digits with at most an inner apostrophe ("caroline's"), which is the
+    only character a backend's quoting has to escape.
     """
     prefix = scope_prefix(scope)
     return [
