@@ -104,3 +104,15 @@ def test_two_workers_same_database(make_lore: Callable[..., Userlore], tmp_path:
     assert set(attempts) == {1}
     facts = seeder.records("u1", kind="workspace_fact", limit=1000)
     assert len(facts) == 80 and {f.version for f in facts} == {1}
+
+
+def test_items_list_newest_first_and_undated_last(make_lore: Callable[..., Userlore]) -> None:
+    lore = make_lore(memory=CONNECTED)
+    lore.ingest(ItemListSource("s", [item(1), item(2), item(3)]), scope="u1")
+    with lore.store.transaction() as session:  # the column allows it (e.g. imported rows)
+        row = session.scalars(
+            select(KnowledgeSourceItem).where(KnowledgeSourceItem.external_id == "e3")
+        ).one()
+        row.occurred_at = None
+    # PostgreSQL sorts NULL first when descending unless told otherwise; SQLite sorts it last
+    assert [v.external_id for v in lore.sources.items("u1")] == ["e2", "e1", "e3"]

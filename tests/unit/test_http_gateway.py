@@ -137,7 +137,7 @@ def seed_scope_a(lore: Userlore, clock: FakeClock) -> dict[str, str]:
                 source_instance_id="notion:alpha",
                 status="succeeded",
                 counts={"added": 1},
-                warnings={},
+                warnings={"messages": ["skipped 1 page without text"]},
                 error=None,
                 started_at=clock.now,
                 finished_at=clock.now,
@@ -223,6 +223,8 @@ def test_knowledge_views_are_scoped_and_paged(
     runs = client.get("/api/knowledge/sync-runs", headers=auth(TOKEN_A)).json()
     assert [r["id"] for r in runs["runs"]] == ["run_alpha"]
     assert runs["runs"][0]["counts"] == {"added": 1}
+    # the same view as the library and the About You page: warning messages as a list
+    assert runs["runs"][0]["warnings"] == ["skipped 1 page without text"]
 
 
 def test_candidates_inbox_approve_edit_reject(make_lore: Any) -> None:

@@ -12,6 +12,7 @@ property-based requests generated from its own OpenAPI schema to answer no ``5xx
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 import json
 import os
@@ -74,12 +75,7 @@ from userlore.server.schemas import (
     UpdateIn,
 )
 from userlore.store.governed import validate_scope
-from userlore.store.schema import (
-    KnowledgeSourceChange,
-    KnowledgeSourceItem,
-    KnowledgeSyncRun,
-    MemoryTraceEvent,
-)
+from userlore.store.schema import MemoryTraceEvent
 
 if TYPE_CHECKING:
     from userlore.facade import Userlore
@@ -395,14 +391,10 @@ def create_app(
         ] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
-        stmt = select(KnowledgeSourceItem).where(KnowledgeSourceItem.scope == g.scope)
-        if source_instance_id:
-            stmt = stmt.where(KnowledgeSourceItem.source_instance_id == source_instance_id)
-        stmt = stmt.order_by(
-            KnowledgeSourceItem.updated_at.desc(), KnowledgeSourceItem.id.desc()
-        ).limit(limit)
-        with lore.store.transaction() as session:
-            items = [_columns(r) for r in session.scalars(stmt)]
+        views = lore.sources.items(
+            g.scope, source_instance_id=source_instance_id, include_deleted=True, limit=limit
+        )
+        items = [dataclasses.asdict(v) for v in views]
         return {"items": items, "count": len(items)}
 
     @app.get(
@@ -417,17 +409,8 @@ def create_app(
         after_sequence: Annotated[int, Query(alias="afterSequence", ge=0, le=MAX_SEQUENCE)] = 0,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
-        stmt = (
-            select(KnowledgeSourceChange)
-            .where(
-                KnowledgeSourceChange.scope == g.scope,
-                KnowledgeSourceChange.sequence > after_sequence,
-            )
-            .order_by(KnowledgeSourceChange.sequence)
-            .limit(limit)
-        )
-        with lore.store.transaction() as session:
-            changes = [_columns(r) for r in session.scalars(stmt)]
+        views = lore.sources.changes(g.scope, after_sequence=after_sequence, limit=limit)
+        changes = [dataclasses.asdict(v) for v in views]
         last = changes[-1]["sequence"] if changes else after_sequence
         return {"changes": changes, "count": len(changes), "next_after_sequence": last}
 
@@ -445,12 +428,8 @@ def create_app(
         ] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
-        stmt = select(KnowledgeSyncRun).where(KnowledgeSyncRun.scope == g.scope)
-        if source_instance_id:
-            stmt = stmt.where(KnowledgeSyncRun.source_instance_id == source_instance_id)
-        stmt = stmt.order_by(KnowledgeSyncRun.started_at.desc(), KnowledgeSyncRun.id.desc())
-        with lore.store.transaction() as session:
-            runs = [_columns(r) for r in session.scalars(stmt.limit(limit))]
+        views = lore.sources.sync_runs(g.scope, source_instance_id=source_instance_id, limit=limit)
+        runs = [dataclasses.asdict(v) for v in views]
         return {"runs": runs, "count": len(runs)}
 
     # -- candidates inbox ----------------------------------------------------------------------
@@ -654,10 +633,6 @@ def create_app(
 
     install_about_you(app, lore)
     return app
-
-
-def _columns(row: Any) -> dict[str, Any]:
-    return {c.key: getattr(row, c.key) for c in row.__table__.columns}
 
 
 def _rate_trace(lore: Userlore, scope: str, trace_id: str, rating: str) -> dict[str, Any]:

@@ -260,8 +260,8 @@ class SyncRunOut(BaseModel):
     id: str
     source_instance_id: str
     status: str
-    counts: dict[str, Any]
-    warnings: dict[str, Any]
+    counts: dict[str, int]
+    warnings: list[str]
     error: str | None
     started_at: datetime
     finished_at: datetime | None

@@ -107,7 +107,9 @@ class KnowledgeSources:
             stmt = stmt.where(t.synthesis_state.in_(states))
         if not include_deleted:
             stmt = stmt.where(t.deleted_at.is_(None))
-        stmt = stmt.order_by(t.occurred_at.desc(), t.id.desc()).limit(limit).offset(offset)
+        # NULLS LAST on both backends (PostgreSQL puts NULLs first when descending)
+        stmt = stmt.order_by(t.occurred_at.desc().nulls_last(), t.id.desc())
+        stmt = stmt.limit(limit).offset(offset)
         with self.store.transaction() as session:
             return [_item_view(r) for r in session.scalars(stmt)]
 
