@@ -74,3 +74,15 @@ def test_words_with_apostrophes_are_found(auto_lore: Userlore) -> None:
     assert rid in plan.selected_ids
     recall = auto_lore.recall("u1", "o'neil's caroline's")
     assert [c.id for c in recall.memories] == [rid]
+
+
+def test_a_rare_word_outweighs_a_common_one(auto_lore: Userlore) -> None:
+    """Ranking uses inverse document frequency on every backend (BM25)."""
+    rare = _write(auto_lore, "u1", "zeppelin agenda")
+    for i in range(6):
+        _write(auto_lore, "u1", f"meeting notes number {i}")
+    common = _write(auto_lore, "u1", "meeting agenda")  # newer, same length
+    with auto_lore.store.connection() as conn:
+        hits = RECORD_HITS.search(conn, "u1", "meeting zeppelin", 10, TermStatistics())
+    ranked = [row.id for row, _ in hits]
+    assert ranked[0] == rare and ranked.index(common) > 0

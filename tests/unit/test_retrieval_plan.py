@@ -16,7 +16,7 @@ def test_hit_rows_are_loaded_by_primary_key() -> None:
     try:
         with lore.store.connection() as conn:
             for hits in (_HITS, RECORD_HITS):
-                for source in (_SQLITE.top_k, _SQLITE.newest):
+                for source in (_SQLITE.top_k(1), _SQLITE.newest):
                     compiled = hits._statement(conn, source).compile(conn)
                     params = tuple(
                         {"q": "x", "k": 5, "scope": "u1"}[name]

@@ -11,13 +11,14 @@ for a few minutes; a stale value only changes which terms are pruned, never whic
 records can be returned.
 
 The query logic is written once; :class:`_Dialect` holds the only backend differences: how a
-phrase is written and the three SQL statements (SQLite FTS5 ``bm25``; PostgreSQL ``tsvector`` +
-GIN with ``ts_rank``, which costs a third of ``ts_rank_cd`` per match: cover density buys
-little for an OR of single words).
+phrase is written and the SQL statements (SQLite FTS5 ``bm25``; PostgreSQL ``tsvector`` + GIN,
+ranked by BM25 computed in SQL from the same document frequencies).
 """
 
 from __future__ import annotations
 
+import functools
+import math
 import threading
 import time
 from collections import OrderedDict
@@ -62,9 +63,10 @@ NEWEST_SCORE = 0.001
 class _Dialect:
     phrase: Callable[[tuple[str, ...]], str]
     or_join: str
-    top_k: TextClause
+    top_k: Callable[[int], TextClause]  # by the number of chosen phrases
     newest: TextClause
     document_frequency: TextClause
+    weighted: bool  # the statement takes per-phrase IDF weights (PostgreSQL)
 
 
 def _fts5_phrase(tokens: tuple[str, ...]) -> str:
@@ -77,13 +79,37 @@ def _tsquery_phrase(tokens: tuple[str, ...]) -> str:
     return f"({inner})" if len(tokens) > 1 else inner
 
 
+_FTS5_TOP_K = text(
+    "SELECT rowid AS seq, -bm25(memory_records_fts) AS score FROM memory_records_fts "
+    "WHERE memory_records_fts MATCH :q ORDER BY rank LIMIT :k"
+)
+
+# BM25 on PostgreSQL (k1 1.2, b 0.75, as FTS5), with each phrase counted once per record: the
+# records are short statements, where a word rarely repeats. ``ts_rank`` has no inverse
+# document frequency, and measured 0.749 LoCoMo evidence recall against 0.804 for this and
+# 0.807 for FTS5's bm25. The average length is taken over the matching records.
+_BM25_K1, _BM25_B = 1.2, 0.75
+
+
+@functools.cache
+def _bm25_tsquery(n: int) -> TextClause:
+    matched = " + ".join(
+        f"CAST(:w{i} AS float8) * (search_tsv @@ to_tsquery('english', :q{i}))::int"
+        for i in range(n)
+    )
+    return text(
+        f"SELECT seq, s * {_BM25_K1 + 1} / (1 + {_BM25_K1} * "
+        f"({1 - _BM25_B} + {_BM25_B} * dl / greatest(avg(dl) OVER (), 1))) AS score "
+        f"FROM (SELECT seq, length(search_tsv)::float8 AS dl, ({matched}) AS s "
+        "FROM memory_records WHERE search_tsv @@ to_tsquery('english', :q) "
+        "AND scope = :scope) AS matches ORDER BY score DESC, seq DESC LIMIT :k"
+    )
+
+
 _SQLITE = _Dialect(
     phrase=_fts5_phrase,
     or_join=" OR ",
-    top_k=text(
-        "SELECT rowid AS seq, -bm25(memory_records_fts) AS score FROM memory_records_fts "
-        "WHERE memory_records_fts MATCH :q ORDER BY rank LIMIT :k"
-    ),
+    top_k=lambda _n: _FTS5_TOP_K,
     newest=text(
         f"SELECT rowid AS seq, {NEWEST_SCORE} AS score FROM memory_records_fts "
         "WHERE memory_records_fts MATCH :q ORDER BY rowid DESC LIMIT :k"
@@ -92,15 +118,12 @@ _SQLITE = _Dialect(
         "SELECT count(*) FROM (SELECT 1 FROM memory_records_fts "
         "WHERE memory_records_fts MATCH :q LIMIT :cap)"
     ),
+    weighted=False,
 )
 _POSTGRES = _Dialect(
     phrase=_tsquery_phrase,
     or_join=" | ",
-    top_k=text(
-        "SELECT seq, ts_rank(search_tsv, q) AS score "
-        "FROM memory_records, to_tsquery('english', :q) AS q "
-        "WHERE search_tsv @@ q AND scope = :scope ORDER BY score DESC, seq DESC LIMIT :k"
-    ),
+    top_k=_bm25_tsquery,
     newest=text(
         f"SELECT seq, {NEWEST_SCORE} AS score FROM memory_records "
         "WHERE search_tsv @@ to_tsquery('english', :q) AND scope = :scope "
@@ -110,7 +133,11 @@ _POSTGRES = _Dialect(
         "SELECT count(*) FROM (SELECT 1 FROM memory_records "
         "WHERE search_tsv @@ to_tsquery('english', :q) LIMIT :cap) AS matches"
     ),
+    weighted=True,
 )
+
+
+_SCOPE_SIZE = text("SELECT count(*) FROM memory_records WHERE scope = :scope")
 
 
 def _dialect(conn: Connection) -> _Dialect:
@@ -162,6 +189,19 @@ class TermStatistics:
                 self._cache.popitem(last=False)
         return df
 
+    def scope_size(self, conn: Connection, scope: str) -> int:
+        """Records in ``scope`` (every state, as document frequencies count), for IDF."""
+        key = "\x00size\x00" + scope  # cannot collide with a phrase
+        now = time.monotonic()
+        with self._lock:
+            hit = self._cache.get(key)
+            if hit is not None and now - hit[2] < self.ttl_s:
+                return hit[0]
+        size = int(conn.execute(_SCOPE_SIZE, {"scope": scope}).scalar_one())
+        with self._lock:
+            self._cache[key] = (size, True, now)
+        return size
+
     def clear(self) -> None:
         with self._lock:
             self._cache.clear()
@@ -169,8 +209,8 @@ class TermStatistics:
 
 def _hit_statement(
     conn: Connection, scope: str, query: str, stats: TermStatistics, posting_budget: int
-) -> tuple[TextClause, str] | None:
-    """The statement (top-k or newest) and match expression for ``query``, or ``None``."""
+) -> tuple[TextClause, dict[str, Any]] | None:
+    """The statement (top-k or newest) for ``query`` and its parameters, or ``None``."""
     dialect = _dialect(conn)
     phrases = [dialect.phrase(t) for t in scoped_terms(scope, query)]
     if not phrases:
@@ -183,15 +223,21 @@ def _hit_statement(
     if not sized:
         return None
     if sized[0][0] > posting_budget:
-        return dialect.newest, sized[0][1]
-    chosen: list[str] = []
+        return dialect.newest, {"scope": scope, "q": sized[0][1]}
+    chosen: list[tuple[int, str]] = []
     total = 0
     for df, phrase in sized:
         if total + df > posting_budget:
             break
-        chosen.append(phrase)
+        chosen.append((df, phrase))
         total += df
-    return dialect.top_k, dialect.or_join.join(chosen)
+    params: dict[str, Any] = {"scope": scope, "q": dialect.or_join.join(p for _, p in chosen)}
+    if dialect.weighted:
+        size = max(stats.scope_size(conn, scope), max(df for df, _ in chosen))
+        for i, (df, phrase) in enumerate(chosen):
+            params[f"q{i}"] = phrase
+            params[f"w{i}"] = math.log(1 + (size - df + 0.5) / (df + 0.5))
+    return dialect.top_k(len(chosen)), params
 
 
 def fulltext_hits(
@@ -206,8 +252,8 @@ def fulltext_hits(
     found = _hit_statement(conn, scope, query, stats, posting_budget)
     if found is None:
         return {}
-    statement, expression = found
-    rows = conn.execute(statement, {"scope": scope, "k": k, "q": expression})
+    statement, params = found
+    rows = conn.execute(statement, {**params, "k": k})
     return {int(seq): max(float(score), 1e-9) for seq, score in rows}
 
 
@@ -223,11 +269,11 @@ class HitQuery:
 
     def __init__(self, *columns: ColumnElement[Any] | InstrumentedAttribute[Any]) -> None:
         self._columns = columns
-        self._statements: dict[tuple[str, int], Select[*tuple[Any, ...]]] = {}
+        self._statements: dict[tuple[str, str], Select[*tuple[Any, ...]]] = {}
         self._lock = threading.Lock()
 
     def _statement(self, conn: Connection, source: TextClause) -> Select[*tuple[Any, ...]]:
-        key = (conn.dialect.name, id(source))
+        key = (conn.dialect.name, source.text)
         built = self._statements.get(key)
         if built is None:
             hits = source.columns(column("seq", Integer), column("score", Float)).subquery("hits")
@@ -254,12 +300,11 @@ class HitQuery:
         found = _hit_statement(conn, scope, query, stats, posting_budget)
         if found is None:
             return []
-        source, expression = found
-        params = {"scope": scope, "k": k, "q": expression}
+        source, params = found
         statement = self._statement(conn, source)
         scored = [
             (r, max(float(r.hit_score), 1e-9))
-            for r in conn.execute(statement, params)
+            for r in conn.execute(statement, {**params, "k": k})
             if r.hit_scope == scope
         ]
         if not scored:
