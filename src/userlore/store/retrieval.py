@@ -93,16 +93,16 @@ _BM25_K1, _BM25_B = 1.2, 0.75
 
 @functools.cache
 def _bm25_tsquery(n: int) -> TextClause:
-    matched = " + ".join(
-        f"CAST(:w{i} AS float8) * (search_tsv @@ to_tsquery('english', :q{i}))::int"
-        for i in range(n)
-    )
+    # Each tsquery is parsed once, in FROM; in the select list it would be parsed per row.
+    parsed = "".join(f", to_tsquery('english', :q{i}) AS t{i}" for i in range(n))
+    matched = " + ".join(f"CAST(:w{i} AS float8) * (search_tsv @@ t{i})::int" for i in range(n))
     return text(
         f"SELECT seq, s * {_BM25_K1 + 1} / (1 + {_BM25_K1} * "
         f"({1 - _BM25_B} + {_BM25_B} * dl / greatest(avg(dl) OVER (), 1))) AS score "
         f"FROM (SELECT seq, length(search_tsv)::float8 AS dl, ({matched}) AS s "
-        "FROM memory_records WHERE search_tsv @@ to_tsquery('english', :q) "
-        "AND scope = :scope) AS matches ORDER BY score DESC, seq DESC LIMIT :k"
+        f"FROM memory_records, to_tsquery('english', :q) AS q{parsed} "
+        "WHERE search_tsv @@ q AND scope = :scope) AS matches "
+        "ORDER BY score DESC, seq DESC LIMIT :k"
     )
 
 
