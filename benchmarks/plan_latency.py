@@ -209,22 +209,19 @@ def steady_state(lore: Userlore) -> None:
 
 
 def pruning_recall(url: str, queries: list[str], k: int, top: int = 10) -> float:
-    """Share of the exact BM25 top-``top`` (every query term) that the posting-budget retrieval
-    stage still returns in its top-``k``: what the budget costs in ranking quality."""
+    """Share of the exact top-``top`` (the same ranking over every query term, no posting
+    budget) that the budgeted retrieval stage still returns in its top-``k``: what the budget
+    costs in ranking quality."""
     engine = create_engine(url)
     stats = TermStatistics()
-    bare = _BARE[engine.dialect.name]
     ids = HitQuery(MemoryRecord.id)
     kept: list[float] = []
     with engine.connect() as conn:
         for query in queries:
-            expression = match_expression(conn, SCOPE, query)
-            if not expression:
-                continue
-            exact = {row.id for row in conn.execute(bare, {"q": expression, "k": top})}
+            exact = {r.id for r, _ in ids.search(conn, SCOPE, query, top, stats, 10**9)}
             if not exact:
                 continue
-            found = {row.id for row, _ in ids.search(conn, SCOPE, query, k, stats)}
+            found = {r.id for r, _ in ids.search(conn, SCOPE, query, k, stats)}
             kept.append(len(exact & found) / len(exact))
     engine.dispose()
     return round(statistics.mean(kept), 3) if kept else 1.0
