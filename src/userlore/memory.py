@@ -49,6 +49,7 @@ from userlore.store.governed import (
 from userlore.store.retrieval import RECORD_HITS, TermStatistics, as_record
 from userlore.store.schema import MemoryRecord, MemoryRecordVersion
 from userlore.store.text import query_terms
+from userlore.validation import identifier, optional_identifier, text_field
 
 __all__ = [
     "MAX_QUERY_CHARS",
@@ -105,9 +106,7 @@ class Author:
 
     def __post_init__(self) -> None:
         for name in ("agent_id", "client", "device", "instance"):
-            value = getattr(self, name)
-            if value is not None and (not isinstance(value, str) or len(value) > _AUTHOR_CHARS):
-                raise InvalidInputError(f"author {name} must be a string of at most 200 characters")
+            optional_identifier(getattr(self, name), f"author {name}", max_chars=_AUTHOR_CHARS)
 
     def as_dict(self) -> dict[str, str | None]:
         return {
@@ -300,8 +299,8 @@ class MemoryService:
         if not isinstance(path, str) or not path.strip("/ "):
             raise InvalidInputError("a durable memory needs a path such as projects/x/decisions")
         path = validate_path(path.strip().strip("/"))
-        if not isinstance(content, str) or not content.strip():
-            raise InvalidInputError("content must not be empty")
+        text_field(content, "content", max_chars=self.store.config.max_content_chars)
+        optional_identifier(session_key, "session_key", max_chars=300)
         who = author or Author()
         candidate = CandidateInput(
             kind=kind,
@@ -344,10 +343,12 @@ class MemoryService:
             PolicyViolationError: the new content is a secret or regulated value.
         """
         validate_scope(scope)
+        identifier(record_id, "record_id")
+        text_field(content, "content", max_chars=self.store.config.max_content_chars)
         who = author or Author()
         probe = CandidateInput(
             kind="note",
-            content=content if isinstance(content, str) else "",
+            content=content,
             author_agent_id=who.agent_id,
             author_client=who.client,
             author_device=who.device,
@@ -430,8 +431,8 @@ class MemoryService:
             InvalidInputError: bad ``k``, ``path``, ``memory_type`` or an oversized query.
         """
         validate_scope(scope)
-        if not isinstance(query, str) or len(query) > MAX_QUERY_CHARS:
-            raise InvalidInputError(f"query must be a string of at most {MAX_QUERY_CHARS} chars")
+        text_field(query, "query", max_chars=MAX_QUERY_CHARS, allow_empty=True)
+        optional_identifier(session_key, "session_key", max_chars=300)
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_RECALL_K:
             raise InvalidInputError(f"k must be an integer from 1 to {MAX_RECALL_K}")
         prefix = validate_path(path.strip().strip("/")) if path else ""

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import ColumnElement, Connection, Engine, bindparam, func, insert, or_, select
@@ -40,6 +41,7 @@ from userlore.models import (
     MemoryType,
     Pipeline,
     Producer,
+    RecordKind,
     RecordState,
     RecordView,
     Sensitivity,
@@ -60,12 +62,25 @@ from userlore.store.schema import (
     ReviewDecision,
 )
 from userlore.store.text import content_key, normalize_value, search_text
+from userlore.validation import (
+    bounded,
+    enum_field,
+    identifier,
+    optional_identifier,
+    optional_instant,
+    optional_text,
+    text_field,
+    unit_interval,
+    validate_path,
+    validate_scope,
+)
 
 __all__ = [
     "Clock",
     "GovernedStore",
     "IdFactory",
     "VersionView",
+    "bounded",
     "record_view",
     "validate_path",
     "validate_scope",
@@ -74,9 +89,6 @@ __all__ = [
 Clock = Callable[[], datetime]
 IdFactory = Callable[[str], str]
 
-_SCOPE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@/+-]{0,199}")
-_PATH = re.compile(r"(?:[\w-][\w.-]*(?:/[\w-][\w.-]*)*)?", re.UNICODE)
-_KIND = re.compile(r"[a-z][a-z0-9_]{0,39}")
 LIVE_STATES = (RecordState.CANDIDATE, RecordState.ACTIVE, RecordState.NEEDS_REVIEW)
 
 # Allowed lifecycle moves; ``deleted`` is left only by ``restore``.
@@ -106,6 +118,15 @@ _PRODUCER_SOURCE = {
 }
 
 
+_ENUM_FIELDS: tuple[tuple[type[StrEnum], str], ...] = (
+    (MemoryType, "memory_type"),
+    (Explicitness, "explicitness"),
+    (Producer, "producer"),
+    (Pipeline, "pipeline"),
+    (Disclosure, "disclosure"),
+)
+
+
 def _utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -122,37 +143,6 @@ _BOUNDED_FIELDS = (
     "thread_id",
     "run_id",
 )
-
-
-def bounded(name: str, value: str | None, limit: int) -> str | None:
-    """Refuse an over-long identifier instead of letting a backend truncate or fail on it."""
-    if value is not None and len(value) > limit:
-        raise InvalidInputError(f"{name} is longer than {limit} characters")
-    return value
-
-
-def validate_scope(scope: str) -> str:
-    """Return ``scope`` if it is a well-formed scope key.
-
-    Raises:
-        ScopeError: empty, too long, or with characters outside ``[A-Za-z0-9_.:@/+-]``.
-    """
-    if not isinstance(scope, str) or not _SCOPE.fullmatch(scope):
-        raise ScopeError(
-            f"invalid scope {scope!r}: use 1-200 characters from A-Z a-z 0-9 _ . : @ / + -"
-        )
-    return scope
-
-
-def validate_path(path: str) -> str:
-    """Return ``path`` if it is a well-formed logical path (``projects/x/decisions``) or empty.
-
-    Raises:
-        InvalidInputError: too long, or with empty or malformed segments.
-    """
-    if not isinstance(path, str) or len(path) > 500 or not _PATH.fullmatch(path):
-        raise InvalidInputError(f"invalid path {path!r}: use segments like projects/x/decisions")
-    return path
 
 
 def under_path(path: str | None, prefix: str) -> bool:
@@ -609,33 +599,30 @@ class GovernedStore:
         return archived
 
     def _validate_candidate(self, c: CandidateInput) -> None:
-        content = c.content.strip() if isinstance(c.content, str) else ""
-        if not content:
-            raise InvalidInputError("content must not be empty")
+        """Every field of a candidate, typed, before anything is written (``validation``)."""
         limit = self.config.max_content_chars
-        if len(c.content) > limit:
-            raise InvalidInputError(f"content is {len(c.content)} characters; the limit is {limit}")
-        if c.value is not None and len(c.value) > limit:
-            raise InvalidInputError(f"value is longer than {limit} characters")
-        if not _KIND.fullmatch(c.kind):
-            raise InvalidInputError(f"invalid kind {c.kind!r}")
-        if len(c.path) > 500 or not _PATH.fullmatch(c.path):
-            raise InvalidInputError(
-                f"invalid path {c.path!r}: use segments like projects/x/decisions"
-            )
-        if c.canonical_key is not None and not (0 < len(c.canonical_key) <= 300):
-            raise InvalidInputError("canonical_key must be 1-300 characters")
-        for name in ("confidence", "importance"):
-            value = getattr(c, name)
-            if not 0.0 <= value <= 1.0:
-                raise InvalidInputError(f"{name} must be within [0, 1], got {value}")
-        if c.valid_from and c.valid_until and c.valid_until <= c.valid_from:
+        text_field(c.content, "content", max_chars=limit)
+        optional_text(c.value, "value", max_chars=limit)
+        enum_field(RecordKind, c.kind, "kind")
+        for enum_type, name in _ENUM_FIELDS:
+            enum_field(enum_type, getattr(c, name), name)
+        validate_path(c.path)
+        optional_identifier(c.canonical_key, "canonical_key", max_chars=300)
+        unit_interval(c.confidence, "confidence")
+        unit_interval(c.importance, "importance")
+        valid_from = optional_instant(c.valid_from, "valid_from")
+        valid_until = optional_instant(c.valid_until, "valid_until")
+        if valid_from and valid_until and valid_until <= valid_from:
             raise InvalidInputError("valid_until must be after valid_from")
         for name in _BOUNDED_FIELDS:
             bounded(name, getattr(c, name), 200)
         bounded("session_key", c.session_key, 300)
         bounded("conflict_group", c.conflict_group, 300)
-        bounded("durability", c.durability, 20)
+        bounded("sensitivity_claim", c.sensitivity_claim, 40)
+        identifier(c.durability, "durability", max_chars=20)
+        optional_identifier(c.supersedes_record_id, "supersedes_record_id")
+        optional_identifier(c.source_item_id, "source_item_id")
+        optional_text(c.evidence_text, "evidence_text", max_chars=None)
 
     def _evidence_item(self, session: Session, scope: str, c: CandidateInput) -> str | None:
         if c.source_item_id is not None:
