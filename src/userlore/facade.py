@@ -410,6 +410,7 @@ class Userlore:
         self, scope: str, facet_class: FacetClass | str, key: str, value: str
     ) -> Facet:
         """Overwrite a facet's value as the user; it is activated and pinned."""
+        text_field(value, "value", max_chars=self.config.max_content_chars)
         return self.learning.update_facet(scope, facet_class, key, value)
 
     def pin_facet(self, scope: str, facet_class: FacetClass | str, key: str) -> Facet:
