@@ -273,7 +273,7 @@ class Userlore:
     ) -> ContextPlan:
         """Build the fenced ``<user-context>`` block for one turn and write its trace."""
         validate_scope(scope)
-        text_field(query, "query", max_chars=MAX_TURN_CHARS, allow_empty=True)
+        text_field(query, "query", max_chars=None, allow_empty=True)  # read only, never stored
         optional_identifier(session_key, "session_key", max_chars=300)
         if budget is not None:
             int_field(budget, "budget", lo=200, hi=200_000)
@@ -300,7 +300,7 @@ class Userlore:
                 path_prefix.strip("/") if isinstance(path_prefix, str) else path_prefix,
                 "path_prefix",
             )
-        int_field(limit, "limit", lo=1, hi=10_000)
+        int_field(limit, "limit", lo=1, hi=100_000)
         return self.store.list_records(
             scope, state=states, kind=kind, path_prefix=path_prefix, limit=limit
         )
@@ -327,7 +327,7 @@ class Userlore:
     ) -> list[dict[str, Any]]:
         validate_scope(scope)
         optional_identifier(event_type, "event_type", max_chars=40)
-        int_field(limit, "limit", lo=1, hi=10_000)
+        int_field(limit, "limit", lo=1, hi=100_000)
         return self.store.traces(scope, event_type=event_type, limit=limit)
 
     # -- lifecycle ----------------------------------------------------------------------------
