@@ -170,11 +170,13 @@ class Userlore:
         cfg = _config(config)
         if url is not None and not isinstance(url, str):
             raise ConfigError(f"url must be a str, not {type(url).__name__}")
+        if url is not None and "\x00" in url:
+            raise ConfigError("url must not contain NUL characters")
         target = url or default_database_url()
         engine = create_store_engine(target)
         try:
             setup(engine)
-        except (StorageError, SQLAlchemyError, OSError) as exc:
+        except (StorageError, SQLAlchemyError, OSError, ValueError) as exc:
             engine.dispose()
             reason = exc.orig if isinstance(exc, DBAPIError) else exc
             raise StorageError(f"cannot open {_database_name(target)}: {reason}") from None
@@ -616,6 +618,11 @@ class Userlore:
 
         ``scope=None`` drains every scope, as the coordinator of ``serve``/``worker`` does.
         """
+        if scope is not None:
+            validate_scope(scope)
+        optional_identifier(source_instance_id, "source_instance_id", max_chars=300)
+        if max_items is not None:
+            int_field(max_items, "max_items", lo=1, hi=10_000_000)
         report = self.coordinator(model=model).pipeline.drain(
             scope=scope, source_instance_id=source_instance_id, max_items=max_items
         )

@@ -49,7 +49,7 @@ from userlore.store.governed import (
 from userlore.store.retrieval import RECORD_HITS, TermStatistics, as_record
 from userlore.store.schema import MemoryRecord, MemoryRecordVersion
 from userlore.store.text import query_terms
-from userlore.validation import identifier, optional_identifier, text_field
+from userlore.validation import identifier, int_field, optional_identifier, text_field
 
 __all__ = [
     "MAX_QUERY_CHARS",
@@ -360,12 +360,14 @@ class MemoryService:
     def forget(self, scope: str, record_id: str) -> MemoryReceipt:
         """Tombstone a memory: out of recall and plans at once, listed in the trash."""
         validate_scope(scope)
+        identifier(record_id, "record_id")
         view = self.store.forget(scope, record_id)
         return self._receipt_for(scope, view.id, "forgotten")
 
     def restore(self, scope: str, record_id: str) -> MemoryReceipt:
         """Bring a tombstoned memory back, unchanged (same id, version and content)."""
         validate_scope(scope)
+        identifier(record_id, "record_id")
         view = self.store.restore(scope, record_id)
         return self._receipt_for(scope, view.id, "restored")
 
@@ -374,11 +376,13 @@ class MemoryService:
     def receipt(self, scope: str, record_id: str) -> MemoryReceipt:
         """The receipt of a record's live version, without changing anything."""
         validate_scope(scope)
+        identifier(record_id, "record_id")
         return self._receipt_for(scope, record_id, "read")
 
     def trash(self, scope: str, *, limit: int = 1000) -> list[MemoryReceipt]:
         """Tombstoned memories of a scope, newest first, each restorable."""
         validate_scope(scope)
+        int_field(limit, "limit", lo=1, hi=100_000)
         with self.store.transaction() as session:
             rows = session.scalars(
                 select(MemoryRecord)
@@ -394,6 +398,7 @@ class MemoryService:
     def history(self, scope: str, record_id: str) -> list[VersionEntry]:
         """Every version, oldest first, with its diff and author; older ones are superseded."""
         validate_scope(scope)
+        identifier(record_id, "record_id")
         current = self.store.get(scope, record_id)
         return [
             VersionEntry(

@@ -663,6 +663,14 @@ CASES: list[tuple[str, Call, type[UserloreError], str]] = [
     ("import-data-list", lambda s: s.lore.import_([], "u2"), InvalidInputError, "data"),
     ("import-data-str", lambda s: s.lore.import_("{}", "u2"), InvalidInputError, "data"),
     ("import-scope-bad", lambda s: s.lore.import_({}, "u 2"), ScopeError, "scope"),
+    # -- connected sources ----------------------------------------------------------------------
+    ("sync-scope-int", lambda s: s.lore.sync_pending(scope=5), ScopeError, "scope"),
+    (
+        "sync-max-items-str",
+        lambda s: s.lore.sync_pending(scope="u1", max_items="all"),
+        InvalidInputError,
+        "max_items",
+    ),
     # -- facets ---------------------------------------------------------------------------------
     (
         "facet-class-unknown",
@@ -746,6 +754,8 @@ def test_unknown_memory_source_lists_the_allowed_values() -> None:
 def test_open_refuses_a_non_string_url() -> None:
     with pytest.raises(ConfigError, match="url"):
         Userlore.open(5)
+    with pytest.raises(ConfigError, match="url"):
+        Userlore.open("sqlite:///tmp/a\x00b.db")
 
 
 def test_a_corrupt_database_file_is_a_storage_error_naming_the_file(tmp_path: Path) -> None:
