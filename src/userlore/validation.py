@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import datetime
 from enum import Enum
 from typing import Any, TypeVar
@@ -164,7 +164,7 @@ def enum_list(enum_type: type[E], value: object, field: str) -> tuple[E, ...]:
     """One member or a sequence of members (or their string values)."""
     if isinstance(value, (str, enum_type)):
         return (enum_field(enum_type, value, field),)
-    if not isinstance(value, Sequence) or isinstance(value, (bytes, bytearray)):
+    if not isinstance(value, (list, tuple, set, frozenset)):
         raise InvalidInputError(f"{field} must be a {enum_type.__name__} or a list of them")
     return tuple(enum_field(enum_type, v, field) for v in value)
 
