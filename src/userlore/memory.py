@@ -440,7 +440,11 @@ class MemoryService:
         optional_identifier(session_key, "session_key", max_chars=300)
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_RECALL_K:
             raise InvalidInputError(f"k must be an integer from 1 to {MAX_RECALL_K}")
-        prefix = validate_path(path.strip().strip("/")) if path else ""
+        prefix = (
+            validate_path(path.strip().strip("/") if isinstance(path, str) else path)
+            if path
+            else ""
+        )
         mtype = parse_memory_type(memory_type) if memory_type else None
         if self.store.config.memory.mode is MemoryMode.OFF:
             return RecallResult(())

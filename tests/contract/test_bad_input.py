@@ -583,6 +583,13 @@ CASES: list[tuple[str, Call, type[UserloreError], str]] = [
         "query",
     ),
     ("recall-k-zero", lambda s: s.lore.recall("u1", "deploy", k=0), InvalidInputError, "k"),
+    ("recall-path-int", lambda s: s.lore.recall("u1", "deploy", path=5), InvalidInputError, "path"),
+    (
+        "recall-type-int",
+        lambda s: s.lore.recall("u1", "deploy", memory_type=5),
+        InvalidInputError,
+        "memory_type",
+    ),
     (
         "recall-session-nul",
         lambda s: s.lore.recall("u1", "deploy", session_key="s\x00"),
