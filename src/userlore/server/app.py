@@ -7,7 +7,9 @@ token's scope, and a record of another scope answers ``404`` exactly like a miss
 token cannot even learn whether another scope's id exists.
 
 Bad input is a ``4xx`` with ``{"error": {"code", "message"}}``; the gateway is tested with
-property-based requests generated from its own OpenAPI schema to answer no ``5xx``.
+property-based requests generated from its own OpenAPI schema to answer no ``5xx`` and nothing
+off-schema. Every request first passes :class:`~userlore.server.guard.RequestGuard` (size, JSON
+depth, NUL characters), before authentication and before parsing.
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import select
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from userlore.config import MemoryMode
 from userlore.errors import (
@@ -44,6 +48,8 @@ from userlore.errors import (
 )
 from userlore.memory import Author
 from userlore.models import RecordState
+from userlore.server.access_log import install_access_log_redaction
+from userlore.server.guard import DEFAULT_MAX_API_BODY_BYTES, DEFAULT_MAX_BODY_BYTES, RequestGuard
 from userlore.server.schemas import (
     CandidateDecisionIn,
     CandidateEditIn,
@@ -182,11 +188,12 @@ _ERROR_STATUS: tuple[tuple[type[UserloreError], int, str], ...] = (
     (StorageError, 503, "storage_unavailable"),
 )
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorBody, "description": "The request body is not valid JSON."},
+    400: {"model": ErrorBody, "description": "The body is not valid JSON or nests too deep."},
     401: {"model": ErrorBody, "description": "Missing or invalid bearer token."},
     403: {"model": ErrorBody, "description": "The memory mode forbids this operation."},
     404: {"model": ErrorBody, "description": "No such record in the token's scope."},
     409: {"model": ErrorBody, "description": "Not allowed from the record's current state."},
+    413: {"model": ErrorBody, "description": "The body is larger than the gateway's limit."},
     422: {"model": ErrorBody, "description": "Invalid input or refused by the safety policy."},
     503: {"model": ErrorBody, "description": "The database is unavailable."},
 }
@@ -225,6 +232,8 @@ def create_app(
     tokens: Mapping[str, Any] | str | Path | None = None,
     *,
     title: str = "userlore gateway",
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    max_api_body_bytes: int = DEFAULT_MAX_API_BODY_BYTES,
 ) -> FastAPI:
     """The gateway app over ``lore``; ``tokens`` as accepted by :func:`load_tokens`.
 
@@ -232,10 +241,18 @@ def create_app(
         lore: The store every endpoint reads and writes.
         tokens: Token grants; ``None`` reads ``USERLORE_TOKENS``/``USERLORE_TOKENS_FILE``.
         title: OpenAPI title.
+        max_body_bytes: Largest accepted import body (a whole export document).
+        max_api_body_bytes: Largest body of any other request (capped at ``max_body_bytes``).
+
+    Raises:
+        ConfigError: malformed tokens, or a body limit below 1 byte.
     """
     from userlore import __version__
 
     grants = load_tokens(tokens)
+    if min(max_body_bytes, max_api_body_bytes) < 1:
+        raise ConfigError("max_body_bytes and max_api_body_bytes must be at least 1")
+    install_access_log_redaction()
     app = FastAPI(
         title=title,
         version=__version__,
@@ -263,21 +280,33 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def _invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        if any(err.get("type") == "json_invalid" for err in errors):
+            return _error(400, "bad_request", "body: not valid JSON")
         parts = []
-        for err in exc.errors()[:10]:
+        for err in errors[:10]:
             loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
             parts.append(f"{loc}: {err.get('msg', 'invalid')}")
         return _error(422, "invalid_request", "; ".join(parts) or "invalid request")
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         codes = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
         code = codes.get(exc.status_code, "http_error")
-        return _error(exc.status_code, code, str(exc.detail))
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = ", ".join(_allowed_methods(request))
+        return _error(exc.status_code, code, str(exc.detail), **headers)
 
     @app.exception_handler(UnicodeError)
     async def _bad_text(_request: Request, _exc: UnicodeError) -> JSONResponse:
         return _error(422, "invalid_text", "text must be valid Unicode (no lone surrogates)")
+
+    @app.exception_handler(DataError)
+    async def _refused_value(_request: Request, _exc: DataError) -> JSONResponse:
+        # The guard refuses NUL and bad text first; this catches any value the database still
+        # cannot store, without echoing the driver's message (it names tables and columns).
+        return _error(422, "invalid_input", "a value of this request cannot be stored")
 
     memory = lore.memory
 
@@ -632,7 +661,21 @@ def create_app(
     from userlore.server.web_page import install_about_you  # the About You page (issue 9)
 
     install_about_you(app, lore)
+    # Added last, so outermost: nothing (CSRF, bearer check, parser) sees an unchecked body.
+    app.add_middleware(
+        RequestGuard, max_body_bytes=max_body_bytes, max_api_body_bytes=max_api_body_bytes
+    )
     return app
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves at this path, for the ``Allow`` header of a 405."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches(request.scope)
+        if match is not Match.NONE:
+            methods.update(getattr(route, "methods", None) or ())
+    return sorted(methods)
 
 
 def _rate_trace(lore: Userlore, scope: str, trace_id: str, rating: str) -> dict[str, Any]:
