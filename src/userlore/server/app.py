@@ -20,7 +20,6 @@ import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -74,6 +73,7 @@ from userlore.server.schemas import (
     SourceChangesOut,
     SourceItemsOut,
     SyncRunsOut,
+    Timestamp,
     TraceFeedbackIn,
     TraceFeedbackOut,
     TracesOut,
@@ -339,7 +339,7 @@ def create_app(
     )
     def get_response_feedback(
         g: Grant,
-        response_at: Annotated[datetime, Query(alias="responseAt")],
+        response_at: Annotated[Timestamp, Query(alias="responseAt")],
         session_key: Annotated[
             str | None, Query(alias="sessionKey", min_length=1, max_length=300)
         ] = None,
@@ -669,12 +669,20 @@ def create_app(
 
 
 def _allowed_methods(request: Request) -> list[str]:
-    """Every method some route serves at this path, for the ``Allow`` header of a 405."""
+    """The methods of the path template that routing chose, for the ``Allow`` header of a 405.
+
+    Routing takes the first template matching the path (``/memories/recall`` before
+    ``/memories/{record_id}``), so only routes with that same template count.
+    """
+    chosen: str | None = None
     methods: set[str] = set()
     for route in request.app.router.routes:
         match, _ = route.matches(request.scope)
-        if match is not Match.NONE:
-            methods.update(getattr(route, "methods", None) or ())
+        template = getattr(route, "path", None)
+        if match is Match.NONE or (chosen is not None and template != chosen):
+            continue
+        chosen = template
+        methods.update(getattr(route, "methods", None) or ())
     return sorted(methods)
 
 

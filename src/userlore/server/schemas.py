@@ -8,9 +8,9 @@ names of seed 000 (``memoryType``, ``pathPrefix``) as well as snake_case.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "SourceItemsOut",
     "SyncRunOut",
     "SyncRunsOut",
+    "Timestamp",
     "TraceFeedbackIn",
     "TraceFeedbackOut",
     "TraceOut",
@@ -55,6 +56,23 @@ __all__ = [
 
 MemoryTypeName = Literal["semantic", "episodic", "procedural", "working", "identity"]
 FeedbackName = Literal["helpful", "not_helpful"]
+# The logical path rule of the store (``projects/x/decisions``), stated in the schema.
+PATH_PATTERN = r"^[\w-][\w.-]*(?:/[\w-][\w.-]*)*$"
+
+
+def _iso_text(value: Any) -> Any:
+    """Only ISO 8601 text is a timestamp: pydantic would also read ``0.5`` as Unix seconds."""
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, str):
+        try:
+            float(value)
+        except ValueError:
+            return value
+    raise ValueError("must be an ISO 8601 date-time string")
+
+
+Timestamp = Annotated[datetime, BeforeValidator(_iso_text)]
 
 
 class _In(BaseModel):
@@ -370,7 +388,12 @@ class PlanOut(BaseModel):
 
 class RememberIn(_In):
     content: str = Field(min_length=1, max_length=4000)
-    path: str = Field(min_length=1, max_length=500, examples=["projects/memory-os/decisions"])
+    path: str = Field(
+        min_length=1,
+        max_length=500,
+        pattern=PATH_PATTERN,
+        examples=["projects/memory-os/decisions"],
+    )
     memory_type: MemoryTypeName
 
 
@@ -413,5 +436,5 @@ class TraceFeedbackIn(_In):
 
 class ResponseFeedbackIn(_In):
     session_key: str = Field(min_length=1, max_length=300)
-    response_at: datetime
+    response_at: Timestamp
     feedback: FeedbackName
