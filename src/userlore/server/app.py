@@ -1,10 +1,10 @@
 """``userlore serve``: the HTTP gateway (FastAPI) over one :class:`~userlore.Userlore`.
 
-Every data endpoint needs ``Authorization: Bearer <token>``; each configured token grants exactly
-one scope (and the agent identity written as author attribution). There is no default token: with
-none configured, every data request is refused. Every query the gateway runs is filtered by the
-token's scope, and a record of another scope answers ``404`` exactly like a missing one, so a
-token cannot even learn whether another scope's id exists.
+Every data endpoint needs ``Authorization: Bearer <token>`` (:mod:`userlore.server.auth`); each
+configured token grants exactly one scope (and the agent identity written as author attribution).
+There is no default token: with none configured, every data request is refused. Every query the
+gateway runs is filtered by the token's scope, and a record of another scope answers ``404``
+exactly like a missing one, so a token cannot even learn whether another scope's id exists.
 
 Bad input is a ``4xx`` with ``{"error": {"code", "message"}}``; the gateway is tested with
 property-based requests generated from its own OpenAPI schema to answer no ``5xx`` and nothing
@@ -15,18 +15,13 @@ depth, NUL characters), before authentication and before parsing.
 from __future__ import annotations
 
 import dataclasses
-import hmac
-import json
-import os
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import Body, Depends, FastAPI, Query, Request
+from fastapi import Body, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import select
 from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -45,9 +40,9 @@ from userlore.errors import (
     TraceNotFoundError,
     UserloreError,
 )
-from userlore.memory import Author
 from userlore.models import RecordState
 from userlore.server.access_log import install_access_log_redaction
+from userlore.server.auth import Grant, TokenGrant, Unauthorized, load_tokens, resolver
 from userlore.server.guard import DEFAULT_MAX_API_BODY_BYTES, DEFAULT_MAX_BODY_BYTES, RequestGuard
 from userlore.server.schemas import (
     CandidateDecisionIn,
@@ -80,7 +75,6 @@ from userlore.server.schemas import (
     TrashOut,
     UpdateIn,
 )
-from userlore.store.governed import validate_scope
 from userlore.store.schema import MemoryTraceEvent
 
 if TYPE_CHECKING:
@@ -88,93 +82,8 @@ if TYPE_CHECKING:
 
 __all__ = ["TokenGrant", "create_app", "load_tokens"]
 
-MIN_TOKEN_CHARS = 16
 MAX_SEQUENCE = 2**62
 RecordId = Annotated[str, "record id"]
-
-
-@dataclass(frozen=True, slots=True)
-class TokenGrant:
-    """What one bearer token may do: act in ``scope`` as the given author."""
-
-    scope: str
-    agent_id: str | None = None
-    client: str | None = None
-    device: str | None = None
-    instance: str | None = None
-
-    def __post_init__(self) -> None:
-        validate_scope(self.scope)
-
-    @property
-    def author(self) -> Author:
-        return Author(self.agent_id, self.client, self.device, self.instance)
-
-
-def _grant(value: Any, where: str) -> TokenGrant:
-    if isinstance(value, TokenGrant):
-        return value
-    if isinstance(value, str):
-        try:
-            return TokenGrant(value)
-        except ScopeError as exc:
-            raise ConfigError(f"{where}: {exc}") from None
-    if isinstance(value, Mapping):
-        allowed = {"scope", "agentId", "agent_id", "client", "device", "instance"}
-        unknown = sorted(set(value) - allowed)
-        if unknown or "scope" not in value:
-            raise ConfigError(f"{where}: a grant needs 'scope' and allows {sorted(allowed)}")
-        try:
-            return TokenGrant(
-                scope=value["scope"],
-                agent_id=value.get("agentId", value.get("agent_id")),
-                client=value.get("client"),
-                device=value.get("device"),
-                instance=value.get("instance"),
-            )
-        except ScopeError as exc:
-            raise ConfigError(f"{where}: {exc}") from None
-    raise ConfigError(f"{where}: a grant is a scope string or an object with 'scope'")
-
-
-def load_tokens(source: Mapping[str, Any] | str | Path | None) -> dict[str, TokenGrant]:
-    """Token → grant mapping from a mapping, a JSON file path, or ``None`` (the environment).
-
-    Accepted shapes: ``{"tokens": {"<token>": "<scope>"}}`` or ``{"<token>": {"scope": "<scope>",
-    "agentId": "...", "client": "...", "device": "..."}}``. With ``None``, ``USERLORE_TOKENS``
-    (JSON text) or ``USERLORE_TOKENS_FILE`` (a path) is read; nothing configured means no token.
-
-    Raises:
-        ConfigError: unreadable file, malformed JSON, a token shorter than 16 characters, or a
-            malformed grant.
-    """
-    if source is None:
-        if os.environ.get("USERLORE_TOKENS"):
-            try:
-                source = json.loads(os.environ["USERLORE_TOKENS"])
-            except json.JSONDecodeError as exc:
-                raise ConfigError(f"USERLORE_TOKENS is not valid JSON: {exc}") from None
-        elif os.environ.get("USERLORE_TOKENS_FILE"):
-            source = Path(os.environ["USERLORE_TOKENS_FILE"])
-        else:
-            return {}
-    if isinstance(source, str | Path):
-        try:
-            source = json.loads(Path(source).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ConfigError(f"cannot read token file {source}: {exc.strerror}") from None
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"token file {source} is not valid JSON: {exc}") from None
-    if not isinstance(source, Mapping):
-        raise ConfigError("tokens must be a JSON object")
-    if "tokens" in source and isinstance(source["tokens"], Mapping):
-        source = source["tokens"]
-    grants: dict[str, TokenGrant] = {}
-    for token, value in source.items():
-        if not isinstance(token, str) or len(token) < MIN_TOKEN_CHARS:
-            raise ConfigError(f"every token must be a string of at least {MIN_TOKEN_CHARS} chars")
-        grants[token] = _grant(value, f"token …{token[-4:]}")
-    return grants
 
 
 _ERROR_STATUS: tuple[tuple[type[UserloreError], int, str], ...] = (
@@ -203,28 +112,6 @@ def _error(status: int, code: str, message: str, **headers: str) -> JSONResponse
     return JSONResponse(
         {"error": {"code": code, "message": message}}, status_code=status, headers=headers or None
     )
-
-
-class _Unauthorized(Exception):
-    """Raised by the auth dependency; answered as 401."""
-
-
-_bearer = HTTPBearer(auto_error=False, description="One token per scope, from configuration.")
-
-
-def _current_grant(
-    request: Request,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> TokenGrant:
-    """The grant of the request's bearer token, or 401."""
-    resolve: Callable[[str], TokenGrant | None] = request.app.state.resolve_token
-    found = resolve(credentials.credentials) if credentials is not None else None
-    if found is None:
-        raise _Unauthorized
-    return found
-
-
-Grant = Annotated[TokenGrant, Depends(_current_grant)]
 
 
 def create_app(
@@ -263,10 +150,10 @@ def create_app(
             "to the scope of its bearer token."
         ),
     )
-    app.state.resolve_token = _resolver(grants)
+    app.state.resolve_token = resolver(grants)
 
-    @app.exception_handler(_Unauthorized)
-    async def _unauthorized(_request: Request, _exc: _Unauthorized) -> JSONResponse:
+    @app.exception_handler(Unauthorized)
+    async def _unauthorized(_request: Request, _exc: Unauthorized) -> JSONResponse:
         return _error(
             401, "unauthorized", "missing or invalid bearer token", **{"WWW-Authenticate": "Bearer"}
         )
@@ -721,18 +608,3 @@ def _rate_trace(lore: Userlore, scope: str, trace_id: str, rating: str) -> dict[
             "selected": [e["id"] for e in selected_entries(trace.payload)],
             "remediation": remediation.as_dict(),
         }
-
-
-def _resolver(grants: Mapping[str, TokenGrant]) -> Callable[[str], TokenGrant | None]:
-    """Token lookup that compares against every token, so timing reveals no near match."""
-    known = [(token.encode("utf-8"), value) for token, value in grants.items()]
-
-    def resolve(token: str) -> TokenGrant | None:
-        given = token.encode("utf-8", "surrogateescape")
-        found: TokenGrant | None = None
-        for candidate, value in known:
-            if hmac.compare_digest(candidate, given):
-                found = value
-        return found
-
-    return resolve

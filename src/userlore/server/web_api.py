@@ -38,7 +38,8 @@ from userlore.errors import (
 )
 from userlore.models import RecordState, UserState
 from userlore.policy.sensitivity import SPECIAL_CATEGORIES
-from userlore.server.app import _ERRORS, Grant
+from userlore.server.app import _ERRORS
+from userlore.server.auth import Grant
 from userlore.server.schemas import MemoryOut, SourceItemOut
 from userlore.store.governed import validate_scope
 from userlore.store.schema import ConsentGrant, MemoryRecord
