@@ -58,6 +58,8 @@ MemoryTypeName = Literal["semantic", "episodic", "procedural", "working", "ident
 FeedbackName = Literal["helpful", "not_helpful"]
 # The logical path rule of the store (``projects/x/decisions``), stated in the schema.
 PATH_PATTERN = r"^[\w-][\w.-]*(?:/[\w-][\w.-]*)*$"
+# A path filter: the same rule, surrounding slashes and spaces ignored, empty for "everywhere".
+PREFIX_PATTERN = r"^\s*/*(?:[\w-][\w.-]*(?:/[\w-][\w.-]*)*)?/*\s*$"
 
 
 def _iso_text(value: Any) -> Any:
@@ -399,7 +401,7 @@ class RememberIn(_In):
 
 class RecallIn(_In):
     query: str = Field(max_length=2000)
-    path: str | None = Field(default=None, max_length=500)
+    path: str | None = Field(default=None, max_length=500, pattern=PREFIX_PATTERN)
     memory_type: MemoryTypeName | None = None
     k: int = Field(default=5, ge=1, le=50)
     session_key: str | None = Field(default=None, max_length=300)
