@@ -429,7 +429,7 @@ class PlanIn(_In):
 
 class PurgeIn(_In):
     confirm: Literal[True] = Field(description="Must be true: purge cannot be undone.")
-    path_prefix: str | None = Field(default=None, max_length=500)
+    path_prefix: str | None = Field(default=None, max_length=500, pattern=PREFIX_PATTERN)
 
 
 class TraceFeedbackIn(_In):
