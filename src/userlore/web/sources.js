@@ -31,6 +31,8 @@ async function recentItems(source) {
   return h("div", { class: "recent" }, h("h4", {}, "Recent items"),
     h("ul", {}, data.items.map((item) => h("li", {},
       h("a", { href: `#item/${item.id}` }, item.title || item.external_id),
+      // refused: the sensitivity floor would not store its fact; last_error is a fixed reason code
+      item.synthesis_state === "refused" ? [" ", h("span", { title: item.last_error || "" }, badge("refused", "warn"))] : null,
       h("span", { class: "muted" }, ` — ${excerpt(item.text, 80)}`)))));
 }
 
