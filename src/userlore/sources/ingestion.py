@@ -318,14 +318,16 @@ class KnowledgeIngestionService:
     def _backlog(session: Session, scope: str, instance: str, counts: SyncCounts) -> None:
         """Count the source's items still waiting for synthesis (pending) or leased (running)."""
         t = KnowledgeSourceItem
+        # Walk the (small) backlog through the synthesis-state index, not every item of the
+        # source: ``|| ''`` keeps the planner off the (scope, source) indexes.
         pending, running = session.execute(
             select(
                 func.sum(case((t.synthesis_state == "pending", 1), else_=0)),
                 func.sum(case((t.synthesis_state == "running", 1), else_=0)),
             ).where(
-                t.scope == scope,
-                t.source_instance_id == instance,
                 t.synthesis_state.in_(("pending", "running")),
+                (t.scope + "") == scope,
+                (t.source_instance_id + "") == instance,
             )
         ).one()
         counts.pending, counts.running = int(pending or 0), int(running or 0)
