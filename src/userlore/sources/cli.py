@@ -4,7 +4,7 @@
 progress bar, processes its items at once and prints a summary table; ``sources list`` and
 ``sources runs`` show what is connected and how the last syncs went. ``userlore worker`` runs the
 coordinator in the foreground: it drains pending synthesis now and every minute until stopped
-(SIGTERM or Ctrl-C: it finishes the item in flight and hands what it still holds back at once).
+(SIGTERM or Ctrl-C: it finishes the write in flight and hands what it still holds back at once).
 Syncing a source is the explicit opt-in to connected knowledge, so ``sources sync`` enables the
 ``connected`` source for its own run even when the configuration does not list it.
 """

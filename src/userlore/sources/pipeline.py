@@ -298,7 +298,8 @@ class ConnectedKnowledgePipeline:
         scope: str | None = None,
         source_instance_id: str | None = None,
     ) -> list[ClaimedItem]:
-        """Lease up to ``limit`` due items: pending and due, or running with an expired lease."""
+        """Lease up to ``limit`` due items: pending and due, or running with an expired lease
+        or a holder that is gone (a process of this host that has ended)."""
         store = self.store
         now = store.clock()
         token = self.new_token()
