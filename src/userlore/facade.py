@@ -636,16 +636,20 @@ class Userlore:
         interval_seconds: float = 60.0,
         model: BaseChatModel | None = None,
         worker_id: str | None = None,
+        lease_seconds: float = 300.0,
     ) -> SourceCoordinator:
         """A coordinator that drains pending synthesis now and every ``interval_seconds``.
 
         ``serve`` and ``worker`` run one (``coordinator.start()`` / ``run_forever()``); several
-        may share a database, leases keep them from processing an item twice.
+        may share a database, leases keep them from processing an item twice. A crashed
+        worker's items wait at most ``lease_seconds`` (none when it ran on this host).
         """
         from userlore.sources.coordinator import SourceCoordinator
         from userlore.sources.pipeline import ConnectedKnowledgePipeline
 
-        pipeline = ConnectedKnowledgePipeline(self.store, model=model, worker_id=worker_id)
+        pipeline = ConnectedKnowledgePipeline(
+            self.store, model=model, worker_id=worker_id, lease_seconds=lease_seconds
+        )
         return SourceCoordinator(
             pipeline,
             interval_seconds=interval_seconds,

@@ -68,6 +68,8 @@ def test_first_sync_stores_items_ledger_and_facts(connected: Userlore) -> None:
         "skipped": 0,
         "blocked": 0,
         "truncated": 0,
+        "pending": 0,  # every item was synthesized before the sync returned
+        "running": 0,
     }
     assert report.synthesis is not None and report.synthesis.created == 5
     changes = connected.sources.changes("u1")

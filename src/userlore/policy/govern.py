@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from userlore.models import CandidateInput, Disclosure, Sensitivity
 from userlore.policy.sensitivity import SensitivityLevel, classify
 
-__all__ = ["POLICY_REV", "Assessment", "assess", "assess_text"]
+__all__ = ["POLICY_REV", "Assessment", "assess", "assess_text", "key_is_secret"]
 
 POLICY_REV = 1
 """Bump when the sensitivity rules change: the planner re-checks records older than this."""
@@ -66,15 +66,22 @@ def assess_text(*texts: str | None, claim: str | None = None) -> Assessment:
     return Assessment(None, Sensitivity.NONE, None, Disclosure.NORMAL)
 
 
+def key_is_secret(*keys: str | None) -> bool:
+    """Whether an identifier-like field (a canonical key, a path) holds a secret.
+
+    Keys are not prose: a digest or ``config.payment_ref_ab12`` that happens to pass an IBAN or
+    card checksum is not financial data, so only secret findings (an API key, a private key, a
+    credentialed URL pasted into a key) count here.
+    """
+    return any(f.level is SensitivityLevel.SECRET for k in keys if k for f in classify(k).findings)
+
+
 def assess(candidate: CandidateInput) -> Assessment:
-    """Assess every text field of a candidate; the stricter of detector and claim wins."""
-    result = assess_text(
-        candidate.content,
-        candidate.value,
-        candidate.canonical_key,
-        candidate.path,
-        claim=candidate.sensitivity_claim,
-    )
+    """Assess a candidate: its text in full, its key and path as identifiers (secrets only);
+    the stricter of detector and claim wins."""
+    result = assess_text(candidate.content, candidate.value, claim=candidate.sensitivity_claim)
+    if result.refused is None and key_is_secret(candidate.canonical_key, candidate.path):
+        result = Assessment("secret", Sensitivity.NONE, None, Disclosure.NEVER)
     if result.refused is None and candidate.disclosure is Disclosure.NEVER:
         return Assessment(None, result.sensitivity, result.category, Disclosure.NEVER)
     if result.refused is None and candidate.disclosure is Disclosure.ASK_BEFORE_REFERENCE:

@@ -232,6 +232,7 @@ class SourceCardOut(BaseModel):
     label: str
     items: int = Field(description="Indexed (not deleted) items.")
     pending: int = Field(description="Items waiting for synthesis.")
+    refused: int = Field(default=0, description="Items whose record the sensitivity floor refused.")
     updated_at: datetime | None
     syncable: bool = Field(description="Connected to this server, so 'sync now' works.")
     latest_run: SyncRunCardOut | None
@@ -286,6 +287,7 @@ def _cards(state: AboutYouState, scope: str) -> list[SourceCardOut]:
             label=v.label,
             items=v.items,
             pending=v.pending,
+            refused=v.refused,
             updated_at=v.updated_at,
             syncable=v.source_instance_id in connected,
             latest_run=_run_card(v.latest_run),
