@@ -34,6 +34,8 @@ __all__ = [
     "optional_identifier",
     "optional_instant",
     "optional_text",
+    "scrubbed",
+    "storable",
     "text_field",
     "unit_interval",
     "validate_path",
@@ -79,6 +81,24 @@ def _storable(value: str, field: str) -> str:
             f"{field} contains an unpaired surrogate at position {exc.start}"
         ) from None
     return value
+
+
+def storable(value: str) -> bool:
+    """Whether every backend can store ``value`` (no NUL, no unpaired surrogate)."""
+    if "\x00" in value:
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def scrubbed(value: str) -> str:
+    """``value`` without the characters no backend stores, for read-only uses such as a query."""
+    if storable(value):
+        return value
+    return value.replace("\x00", "").encode("utf-8", "ignore").decode("utf-8")
 
 
 def text_field(
