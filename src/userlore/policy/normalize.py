@@ -34,7 +34,16 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Final
 
-__all__ = ["DIGIT_SEPARATORS", "Folded", "confusable_letters", "fold", "fold_char"]
+__all__ = [
+    "DIGIT_SEPARATORS",
+    "ENTITY",
+    "Folded",
+    "confusable_letters",
+    "fold",
+    "fold_char",
+    "lookalike_of",
+    "reads_as",
+]
 
 DIGIT_SEPARATORS: Final = " -._/"
 """Every separator between digit groups is one of these after :func:`fold`."""
@@ -202,6 +211,29 @@ def confusable_letters() -> dict[int, str]:
         if proto is not None and len(proto) == 1 and proto.isalpha() and ch.isalpha():
             out[ord(ch)] = proto
     return out
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for ch, target in _load_confusables().items():
+        proto = _PROTOTYPE_FIX.get(target, target)
+        out[ch] = "I" if proto == "l" and ch.isupper() else proto
+    return out
+
+
+def lookalike_of(ch: str) -> str | None:
+    """The ASCII that ``ch`` imitates per the confusables table, letters-as-digits included
+    (``०`` reads as ``o`` inside a word), or ``None``. For finding fence tags, where a reader's
+    eye matters more than the digit value."""
+    return _prototypes().get(ch)
+
+
+def reads_as(chars: str) -> frozenset[str]:
+    """Non-ASCII characters that fold to, or imitate, one of the ASCII ``chars``."""
+    folded = [c for c, v in _tables().table.items() if len(v) == 1 and v in chars]
+    looks = [c for c, v in _prototypes().items() if len(v) == 1 and v in chars]
+    return frozenset(folded + looks)
 
 
 def fold_char(ch: str) -> str:
