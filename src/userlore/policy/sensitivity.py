@@ -812,7 +812,9 @@ def _iban_checksum_ok(compact: str) -> bool:
     return int("".join(str(int(c, 36)) for c in rearranged)) % 97 == 1
 
 
-_IBAN_CAND = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ \-_.]?[A-Za-z0-9]){11,32}")
+# Spaces or hyphens only (Unicode ones are folded to these): underscores and dots would make
+# snake_case or dotted keys that start with a country code look like accounts.
+_IBAN_CAND = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ \-]?[A-Za-z0-9]){11,32}")
 
 
 def _ibans(t: str) -> Iterator[_Hit]:
