@@ -14,8 +14,12 @@ from userlore.policy.sensitivity import SensitivityLevel, classify
 
 __all__ = ["POLICY_REV", "Assessment", "assess", "assess_text", "key_is_secret"]
 
-POLICY_REV = 1
-"""Bump when the sensitivity rules change: the planner re-checks records older than this."""
+POLICY_REV = 2
+"""Bump when the sensitivity rules change: the planner re-checks records older than this.
+
+2: the floor reads the folded view of ``policy.normalize`` (lookalike letters, separator
+variants) and counts group self-statements ("we are Catholics") for identity categories.
+"""
 
 _CLAIM_LEVELS = {
     "secret": SensitivityLevel.SECRET,
