@@ -166,6 +166,11 @@ def test_keys_are_identifiers_but_secrets_in_keys_and_text_are_refused(
     assert secret_key.action is WriteAction.REFUSED and secret_key.reason == "secret"
     in_text = lore.write("u1", fact("Pay to DE89 3704 0044 0532 0130 00 by Friday.", "pay/ref"))
     assert in_text.action is WriteAction.REFUSED and in_text.reason == "regulated"
+    # a regulated identifier a caller puts in a key is still refused: only lower-case IBAN-like
+    # digest runs are let through
+    for key in ("iban/DE89370400440532013000", "ssn-123-45-6789", "card_4111111111111111"):
+        in_key = lore.write("u1", fact("Billing reference.", key))
+        assert in_key.action is WriteAction.REFUSED and in_key.reason == "regulated", key
     assert [r.canonical_key for r in lore.records("u1")] == [iban_key]
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from userlore.models import CandidateInput, Disclosure, Sensitivity
 from userlore.policy.sensitivity import SensitivityLevel, classify
 
-__all__ = ["POLICY_REV", "Assessment", "assess", "assess_text", "key_is_secret"]
+__all__ = ["POLICY_REV", "Assessment", "assess", "assess_text", "key_refusal"]
 
 POLICY_REV = 2
 """Bump when the sensitivity rules change: the planner re-checks records older than this.
@@ -70,22 +70,37 @@ def assess_text(*texts: str | None, claim: str | None = None) -> Assessment:
     return Assessment(None, Sensitivity.NONE, None, Disclosure.NORMAL)
 
 
-def key_is_secret(*keys: str | None) -> bool:
-    """Whether an identifier-like field (a canonical key, a path) holds a secret.
+def key_refusal(*keys: str | None) -> str | None:
+    """Why an identifier-like field (a canonical key, a path) may not be stored, if it may not.
 
-    Keys are not prose: a digest or ``config.payment_ref_ab12`` that happens to pass an IBAN or
-    card checksum is not financial data, so only secret findings (an API key, a private key, a
-    credentialed URL pasted into a key) count here.
+    Keys are not prose, but callers (a model choosing a ``BaseStore`` key, an agent naming a
+    path) can still put a secret or a regulated identifier in one, so every finding counts except
+    one: an IBAN read out of a lower-case run. Generated digests (``source/3fa9…``,
+    ``config.payment_ref_ba57cce8…``) pass the IBAN checksum about 3 times in 100k; a real IBAN
+    is written in capitals. Special-category words in a key do not gate it (the text does that).
     """
-    return any(f.level is SensitivityLevel.SECRET for k in keys if k for f in classify(k).findings)
+    refusal: str | None = None
+    for key in keys:
+        if not key:
+            continue
+        for f in classify(key).findings:
+            if f.level is SensitivityLevel.SECRET:
+                return "secret"
+            if f.level is SensitivityLevel.REGULATED and not (
+                f.rule == "iban" and not any(c.isupper() for c in key[f.start : f.end])
+            ):
+                refusal = "regulated"
+    return refusal
 
 
 def assess(candidate: CandidateInput) -> Assessment:
-    """Assess a candidate: its text in full, its key and path as identifiers (secrets only);
-    the stricter of detector and claim wins."""
+    """Assess a candidate: its text in full, its key and path as identifiers (see
+    :func:`key_refusal`); the stricter of detector and claim wins."""
     result = assess_text(candidate.content, candidate.value, claim=candidate.sensitivity_claim)
-    if result.refused is None and key_is_secret(candidate.canonical_key, candidate.path):
-        result = Assessment("secret", Sensitivity.NONE, None, Disclosure.NEVER)
+    if result.refused is None:
+        refused = key_refusal(candidate.canonical_key, candidate.path)
+        if refused is not None:
+            result = Assessment(refused, Sensitivity.NONE, None, Disclosure.NEVER)
     if result.refused is None and candidate.disclosure is Disclosure.NEVER:
         return Assessment(None, result.sensitivity, result.category, Disclosure.NEVER)
     if result.refused is None and candidate.disclosure is Disclosure.ASK_BEFORE_REFERENCE:

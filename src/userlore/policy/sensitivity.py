@@ -703,7 +703,8 @@ _DIGIT_GATE = re.compile(r"\d(?:\D{0,3}\d){5}")
 _ANY_DIGIT = re.compile(r"\d")
 # Separators are the ASCII ones: ``normalize.fold`` has turned every Unicode dash, space, slash,
 # dot and underscore variant into one of ``DIGIT_SEPARATORS`` before any rule runs.
-_CARD_CAND = re.compile(r"(?<![\w.,\-/])\d(?:[ \-._/]{1,3}\d|\d){11,22}(?![\w])(?!\.\d)")
+# ``_`` is a separator, not part of a word: "card_4111…" reads like "card 4111…".
+_CARD_CAND = re.compile(r"(?<![^\W_]|[.,\-/])\d(?:[ \-._/]{1,3}\d|\d){11,22}(?![^\W_])(?!\.\d)")
 _SEP_RUN = re.compile(r"[ \-._/]+")
 _CARD_NEG = re.compile(
     r"(?i)(?:tracking|track|order|invoice|isbn|issn|phone|tel|fax|mobile|imei|serial|ref"
