@@ -13,6 +13,7 @@ def test_all_is_pinned() -> None:
             "ContextPlan",
             "Disclosure",
             "Explicitness",
+            "ImportRejectedError",
             "InvalidInputError",
             "InvalidTransitionError",
             "MemoryDisabledError",
