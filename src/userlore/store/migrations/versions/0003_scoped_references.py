@@ -14,9 +14,10 @@ relations, versions, review decisions and ledger rows are deleted, a cross-scope
 the links removed. Nothing within one scope changes.
 
 SQLite cannot add constraints to a table, so each table is recreated (create, copy, drop,
-rename, re-index) with foreign key enforcement off for the migration (``store/engine.py``
-checks ``PRAGMA foreign_key_check`` before committing); the full-text triggers of
-``memory_records`` are recreated with it. PostgreSQL alters the tables in place.
+rename, then its indexes and triggers replayed from their own SQL, the full-text triggers of
+``memory_records`` included) with foreign key enforcement off for the migration
+(``store/engine.py`` checks ``PRAGMA foreign_key_check`` before committing). PostgreSQL alters
+the tables in place.
 
 Revision ID: 0003_scoped_references
 Revises: 0002_source_item_time
@@ -183,7 +184,6 @@ def _sqlite_rebuild(
         if u["name"] not in drop_uniques
         and u["name"] not in {c.name for c in constraints if c.name}
     ]
-    indexes = insp.get_indexes(table)
     items: list[Any] = [
         sa.Column(
             c["name"],
@@ -196,38 +196,26 @@ def _sqlite_rebuild(
     items += [sa.UniqueConstraint(*u["column_names"], name=u["name"]) for u in uniques]
     items += [sa.ForeignKeyConstraint([col], [f"{ref}.{rcol}"]) for col, ref, rcol in old_fks]
     items += constraints
+    # Indexes and triggers (the full-text triggers of memory_records) go with the old table;
+    # their own SQL is replayed verbatim after the rename, partial-index conditions included.
+    dependents = [
+        sql
+        for (sql,) in bind.exec_driver_sql(
+            "SELECT sql FROM sqlite_master WHERE tbl_name = ? AND type IN ('index', 'trigger') "
+            "AND sql IS NOT NULL ORDER BY type, name",
+            (table,),
+        )
+    ]
     temp = f"_new_{table}"
     op.create_table(temp, *items)
     names = ", ".join(f'"{c["name"]}"' for c in columns)
-    op.execute(f'INSERT INTO "{temp}" ({names}) SELECT {names} FROM "{table}"')
-    op.execute(f'DROP TABLE "{table}"')
-    op.execute(f'ALTER TABLE "{temp}" RENAME TO "{table}"')
-    for ix in indexes:
-        options = {k: v for k, v in ix.get("dialect_options", {}).items() if k == "sqlite_where"}
-        op.create_index(
-            ix["name"],
-            table,
-            [str(c) for c in ix["column_names"]],
-            unique=bool(ix["unique"]),
-            **options,
-        )
-    if table == "memory_records":
-        for statement in _FTS_TRIGGERS:
-            op.execute(statement)
-
-
-# The full-text triggers of 0001: dropping the old table dropped them.
-_FTS_TRIGGERS = (
-    "CREATE TRIGGER memory_records_fts_ai AFTER INSERT ON memory_records BEGIN "
-    "INSERT INTO memory_records_fts(rowid, search_text) VALUES (new.seq, new.search_text); END",
-    "CREATE TRIGGER memory_records_fts_ad AFTER DELETE ON memory_records BEGIN "
-    "INSERT INTO memory_records_fts(memory_records_fts, rowid, search_text) "
-    "VALUES ('delete', old.seq, old.search_text); END",
-    "CREATE TRIGGER memory_records_fts_au AFTER UPDATE OF search_text ON memory_records BEGIN "
-    "INSERT INTO memory_records_fts(memory_records_fts, rowid, search_text) "
-    "VALUES ('delete', old.seq, old.search_text); "
-    "INSERT INTO memory_records_fts(rowid, search_text) VALUES (new.seq, new.search_text); END",
-)
+    for statement in (
+        f'INSERT INTO "{temp}" ({names}) SELECT {names} FROM "{table}"',
+        f'DROP TABLE "{table}"',
+        f'ALTER TABLE "{temp}" RENAME TO "{table}"',
+        *dependents,
+    ):
+        bind.exec_driver_sql(statement)
 
 
 def _upgrade_postgres() -> None:
