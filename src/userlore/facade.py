@@ -207,7 +207,12 @@ class Userlore:
         return ObserveResult(item.id, outcomes)
 
     def write(self, scope: str, candidate: CandidateInput) -> WriteOutcome:
-        """Govern a typed candidate from any producer (reviewer, source, tool)."""
+        """Govern a typed candidate from any producer (reviewer, source, tool).
+
+        Raises:
+            RecordNotFoundError: ``supersedes_record_id`` or ``source_item_id`` names no row of
+                ``scope`` (the same error whether it exists in another scope or nowhere).
+        """
         return self.store.write(scope, candidate)
 
     # -- read path ----------------------------------------------------------------------------

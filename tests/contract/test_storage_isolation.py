@@ -159,6 +159,17 @@ def test_deeply_nested_import_is_a_typed_refusal(lore: Userlore) -> None:
     doc["source_items"][0]["meta"] = nested
     with pytest.raises(ImportRejectedError, match="nested deeper"):
         lore.import_(doc, "mallory")
+    grants = {MALLORY_TOKEN: "mallory"}
+    with TestClient(create_app(lore, grants), raise_server_exceptions=False) as client:
+        reply = client.post(
+            "/api/user-context/import",
+            headers={
+                "Authorization": f"Bearer {MALLORY_TOKEN}",
+                "Content-Type": "application/json",
+            },
+            content=json.dumps(doc),
+        )
+    assert reply.status_code == 422 and "nested deeper" in reply.text
     raw = "[" * 900 + "]" * 900
     with pytest.raises(ImportRejectedError, match="nested deeper"):
         load_export_document(raw)
