@@ -29,7 +29,6 @@ from userlore.store.schema import (
 )
 from userlore.store.text import scope_prefix
 
-
 _ID = re.compile(r"[a-z]+_[\w-]+")
 
 
