@@ -7,6 +7,7 @@ from importlib.metadata import PackageNotFoundError, version
 from userlore.config import MemoryMode, UserContextConfig
 from userlore.errors import (
     ConfigError,
+    ImportRejectedError,
     InvalidInputError,
     InvalidTransitionError,
     MemoryDisabledError,
@@ -53,6 +54,7 @@ __all__ = [
     "ContextPlan",
     "Disclosure",
     "Explicitness",
+    "ImportRejectedError",
     "InvalidInputError",
     "InvalidTransitionError",
     "MemoryDisabledError",

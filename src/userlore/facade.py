@@ -47,6 +47,7 @@ from userlore.store.governed import (
     IdFactory,
     VersionView,
 )
+from userlore.store.ids import derived_id
 from userlore.store.lifecycle import ImportReceipt, PurgeReceipt, export_scope, import_scope
 from userlore.store.lifecycle import purge as purge_scope
 from userlore.validation import (
@@ -234,11 +235,11 @@ class Userlore:
             return ObserveResult(None, ())
         statements = extract_statements(content, role=role)
         store = self.store
-        with store.transaction() as session:
+        with store.transaction(scope) as session:
             item = store.add_source_item(
                 session,
                 scope=scope,
-                source_instance_id=f"conversation:{scope}:{session_key or 'default'}",
+                source_instance_id=derived_id("conversation", scope, session_key or "default"),
                 external_id=turn_id or store.new_id("turn"),
                 text=content,
                 meta={"role": role, "session_key": session_key},
@@ -260,7 +261,12 @@ class Userlore:
         return ObserveResult(item.id, outcomes)
 
     def write(self, scope: str, candidate: CandidateInput) -> WriteOutcome:
-        """Govern a typed candidate from any producer (reviewer, source, tool)."""
+        """Govern a typed candidate from any producer (reviewer, source, tool).
+
+        Raises:
+            RecordNotFoundError: ``supersedes_record_id`` or ``source_item_id`` names no row of
+                ``scope`` (the same error whether it exists in another scope or nowhere).
+        """
         validate_scope(scope)
         if not isinstance(candidate, CandidateInput):
             raise InvalidInputError(
@@ -399,9 +405,7 @@ class Userlore:
 
         return FacetCache(self.store)
 
-    def list_facets(
-        self, scope: str, facet_class: FacetClass | str | None = None
-    ) -> list[Facet]:
+    def list_facets(self, scope: str, facet_class: FacetClass | str | None = None) -> list[Facet]:
         """Active and provisional facets of a scope, optionally of one class."""
         return self.learning.list_facets(scope, facet_class)
 
@@ -436,7 +440,7 @@ class Userlore:
         return self.learning.cache_stats(scope)
 
     def about_me(self, scope: str) -> list[dict[str, Any]]:
-        """"What do you know about me?": each active facet with its evidence receipts."""
+        """ "What do you know about me?": each active facet with its evidence receipts."""
         return self.learning.about(scope)
 
     # -- seed 003 memory operations (receipts) -------------------------------------------------
@@ -561,9 +565,7 @@ class Userlore:
     ) -> CorrectionResult:
         """Handle a user turn that may explicitly correct the understanding; call it *before*
         planning that turn (the graph and the middleware do). Anything else writes nothing."""
-        return self.feedback.handle_correction(
-            scope, content, session_key, turn_id=turn_id, at=at
-        )
+        return self.feedback.handle_correction(scope, content, session_key, turn_id=turn_id, at=at)
 
     def quality(self, scope: str, window_days: int = 30) -> QualityReport:
         """Candidate funnel, record states, acceptance, recall helpfulness and the cadence."""
@@ -595,7 +597,7 @@ class Userlore:
 
         Raises:
             MemoryDisabledError: memory mode ``off``/``readOnly``, or connected sources disabled.
-            ScopeError: malformed scope, or the source instance belongs to another scope.
+            ScopeError: malformed scope.
             SourceSyncError: the adapter failed (the run is recorded as failed).
         """
         coordinator = self.coordinator(model=model)

@@ -14,6 +14,7 @@ def test_all_is_pinned() -> None:
             "ContextPlan",
             "Disclosure",
             "Explicitness",
+            "ImportRejectedError",
             "InvalidInputError",
             "InvalidTransitionError",
             "MemoryDisabledError",

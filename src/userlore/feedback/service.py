@@ -40,6 +40,7 @@ from userlore.feedback.remediation import (
 )
 from userlore.models import CandidateInput, Pipeline, Producer, RecordState, RecordView
 from userlore.store.governed import GovernedStore, validate_scope
+from userlore.store.ids import derived_id
 from userlore.store.schema import MemoryRecord, MemoryTraceEvent
 from userlore.store.text import normalize_value
 from userlore.validation import identifier, optional_identifier, text_field
@@ -333,7 +334,7 @@ class FeedbackService:
                 item_id = store.add_source_item(
                     session,
                     scope=scope,
-                    source_instance_id=f"conversation:{scope}:{key or 'default'}",
+                    source_instance_id=derived_id("conversation", scope, key or "default"),
                     external_id=turn_id or f"correction:{target.id}:{digest}",
                     text=content,
                     meta={"role": "user", "session_key": key},

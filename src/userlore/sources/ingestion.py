@@ -1,6 +1,6 @@
 """``KnowledgeIngestionService``: incremental, idempotent pulls into ``knowledge_source_items``.
 
-One sync = one recorded run. Items are unique by (source instance, external id); a normalized
+One sync = one recorded run. Items are unique by (scope, source instance, external id); a normalized
 item whose content hash matches what is stored costs a dictionary lookup and nothing else, so an
 unchanged source re-syncs in O(items pulled) CPU and O(changes) writes (and adapters with a
 cursor pull only what changed). New, modified and deleted items are written redacted, appended
@@ -35,7 +35,6 @@ from userlore.config import MemoryMode
 from userlore.errors import (
     InvalidInputError,
     MemoryDisabledError,
-    ScopeError,
     SourceSyncError,
     UserloreError,
 )
@@ -176,7 +175,7 @@ class KnowledgeIngestionService:
 
         Raises:
             MemoryDisabledError: the memory mode or ``memory.sources`` forbids connected sources.
-            ScopeError: malformed scope, or the source instance belongs to another scope.
+            ScopeError: malformed scope.
             InvalidInputError: the adapter's instance id or kind is malformed.
             SourceSyncError: the adapter failed while pulling (the run is recorded as failed).
         """
@@ -345,19 +344,12 @@ class KnowledgeIngestionService:
 
     @staticmethod
     def _check_owner(session: Session, scope: str, instance: str) -> str | None:
-        state = session.get(KnowledgeSourceState, instance)
-        if state is not None and state.scope != scope:
-            raise ScopeError(f"source instance {instance!r} belongs to another scope")
-        other = session.scalar(
-            select(KnowledgeSourceItem.id)
-            .where(
-                KnowledgeSourceItem.source_instance_id == instance,
-                KnowledgeSourceItem.scope != scope,
-            )
-            .limit(1)
-        )
-        if other is not None:
-            raise ScopeError(f"source instance {instance!r} belongs to another scope")
+        """The scope's cursor for ``instance``.
+
+        Source instance ids are namespaced by scope (items are unique per scope, source and
+        external id), so another scope using the same id neither blocks nor sees this one.
+        """
+        state = session.get(KnowledgeSourceState, (scope, instance))
         return state.cursor if state is not None else None
 
     def _index(
@@ -539,7 +531,7 @@ class KnowledgeIngestionService:
         cursor: str | None,
     ) -> None:
         now = self.store.clock()
-        state = session.get(KnowledgeSourceState, instance)
+        state = session.get(KnowledgeSourceState, (scope, instance))
         if state is None:
             session.add(
                 KnowledgeSourceState(

@@ -599,7 +599,7 @@ class ConnectedKnowledgePipeline:
         labels: dict[str, str] = {}
         for (scope, source), ds in sorted(days.items()):
             if source not in labels:
-                state = session.get(KnowledgeSourceState, source)
+                state = session.get(KnowledgeSourceState, (scope, source))
                 labels[source] = str((state.meta or {}).get("label") or source) if state else source
             for day in sorted(ds):
                 rep.notes += self._note(session, scope, source, labels[source], day, now)
