@@ -160,15 +160,17 @@ def test_deeply_nested_import_is_a_typed_refusal(lore: Userlore) -> None:
     with pytest.raises(ImportRejectedError, match="nested deeper"):
         lore.import_(doc, "mallory")
     grants = {MALLORY_TOKEN: "mallory"}
+    headers = {"Authorization": f"Bearer {MALLORY_TOKEN}", "Content-Type": "application/json"}
     with TestClient(create_app(lore, grants), raise_server_exceptions=False) as client:
-        reply = client.post(
-            "/api/user-context/import",
-            headers={
-                "Authorization": f"Bearer {MALLORY_TOKEN}",
-                "Content-Type": "application/json",
-            },
-            content=json.dumps(doc),
-        )
+        # 800 deep: the gateway's request guard refuses it before parsing (400 too_deep) ...
+        reply = client.post("/api/user-context/import", headers=headers, content=json.dumps(doc))
+        assert reply.status_code == 400 and reply.json()["error"]["code"] == "too_deep"
+        # ... 40 deep passes the guard (64) and is refused by the import's own bound (32)
+        shallow: dict[str, Any] = {}
+        for _ in range(40):
+            shallow = {"n": shallow}
+        doc["source_items"][0]["meta"] = shallow
+        reply = client.post("/api/user-context/import", headers=headers, content=json.dumps(doc))
     assert reply.status_code == 422 and "nested deeper" in reply.text
     raw = "[" * 900 + "]" * 900
     with pytest.raises(ImportRejectedError, match="nested deeper"):
