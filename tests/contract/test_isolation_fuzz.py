@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-import os
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -52,10 +51,11 @@ from userlore.store.langgraph_store import UserloreStore
 TAMPERED_IMPORT = True
 """Run the tampered-import rule (documents pointing at another scope's ids). Keep it on."""
 
-SCOPE_POOL = ("alice", "alice:x", "Alice", "a_lice", "alice.x", "alice/x", "al-ice", "alice@x")
+SCOPE_POOL = ("alice", "alice:x", "Alice", "alice/x", "a_lice", "alice.x", "al-ice", "alice@x")
 INVALID_SCOPES = ("al%ice", "alice ", " alice", "", "ali ce", "alice\n", "alice:x;", "alïce")
-SESSION_KEYS = (None, "default", "x:default", "s1", "x")
-TURN_IDS = (None, None, "t1", "t2")
+# "alice" in session "x:default" and "alice:x" in session "default" once shared a source id.
+SESSION_KEYS = (None, "x:default", "default", "s1")
+TURN_IDS = ("t1", None, "t2")
 CATEGORIES = ("health", "religion")
 MARKER_LETTERS = "bcdfghjklmnpqrstvwxz"
 TURNS = (
@@ -66,8 +66,7 @@ TURNS = (
     "I have diabetes and {m} helps me cope.",
     "We are {m} fans.",
 )
-EXAMPLES = {"sqlite": int(os.environ.get("FZ_N", 30)), "postgres": 20}
-REPORT_MULTIPLE = True
+EXAMPLES = {"sqlite": 30, "postgres": 20}
 STEPS = 20
 
 
@@ -103,11 +102,11 @@ class IsolationMachine(RuleBasedStateMachine):
     # -- setup ----------------------------------------------------------------------------------
 
     @initialize(
-        scopes=st.lists(st.sampled_from(SCOPE_POOL), min_size=2, max_size=3, unique=True),
-        mode=st.sampled_from(["auto", "confirmWrite"]),
-        suffixes=st.lists(
-            st.text(MARKER_LETTERS, min_size=6, max_size=6), min_size=3, max_size=3
+        scopes=st.lists(st.sampled_from(SCOPE_POOL[1:]), min_size=1, max_size=2, unique=True).map(
+            lambda rest: [SCOPE_POOL[0], *rest]
         ),
+        mode=st.sampled_from(["auto", "confirmWrite"]),
+        suffixes=st.lists(st.text(MARKER_LETTERS, min_size=6, max_size=6), min_size=3, max_size=3),
     )
     def setup(self, scopes: list[str], mode: str, suffixes: list[str]) -> None:
         self.scopes = scopes
@@ -122,9 +121,13 @@ class IsolationMachine(RuleBasedStateMachine):
             s: build_mcp_server(
                 self.lore,
                 MemoryServerSettings(
-                    scope=s, agent_id="fuzz", client="fuzz", device="d", instance="i",
+                    scope=s,
+                    agent_id="fuzz",
+                    client="fuzz",
+                    device="d",
+                    instance="i",
                     allow_purge=True,
-                ),  # fmt: skip
+                ),
             )
             for s in scopes
         }
@@ -134,6 +137,9 @@ class IsolationMachine(RuleBasedStateMachine):
         self.kind_of: dict[str, str] = {}
         self.actor: str | None = None
         self.prints: dict[str, Any] = {}
+        for scope in scopes:  # every scope starts with a turn and a memory to aim at
+            self.db.observe(scope, "user", self.content(scope, "Call me {m}."), "s0")
+            self.db.remember(scope, self.content(scope), path="ops", memory_type="semantic")
         self._refresh_ids()
         self.prints = {s: self._fingerprint(s) for s in scopes}
 
@@ -215,6 +221,7 @@ class IsolationMachine(RuleBasedStateMachine):
         return {
             "export": doc,
             "consents": sorted(self.db.consents(scope)),
+            "quality": self.db.quality(scope).as_dict(),
             "visible": [(i.key, i.value) for i in self.search(scope)],
         }
 
@@ -267,10 +274,33 @@ class IsolationMachine(RuleBasedStateMachine):
         self.seen(scope, result)
 
     @rule(data=st.data())
+    def observe_lookalike_turns(self, data: st.DataObject) -> None:
+        """Two scopes whose names differ by a ``:suffix`` record turns with the same turn id in
+        sessions chosen so that a naive ``conversation:<scope>:<session>`` id would coincide."""
+        first, second = data.draw(st.permutations(self.scopes))[:2]
+        turn_id = data.draw(st.sampled_from(TURN_IDS[:1] + TURN_IDS[2:]))
+        session = data.draw(st.sampled_from(["default", "s1"]))
+        crafted = {first: session, second: session}
+        short, long = sorted((first, second), key=len)
+        if long.startswith(short + ":"):
+            crafted[short] = f"{long[len(short) + 1 :]}:{session}"
+        for scope in (first, second):
+            self.act(scope)
+            result = self.db.observe(
+                scope,
+                "user",
+                self.content(scope, "I prefer {m} tea."),
+                crafted[scope],
+                turn_id=turn_id,
+            )
+            self.seen(scope, result)
+            self.other_scopes_saw_no_change()
+
+    @rule(data=st.data())
     def write(self, data: st.DataObject) -> None:
         scope = data.draw(st.sampled_from(self.scopes))
         self.act(scope)
-        kind, outcome = self.attempt(
+        _kind, outcome = self.attempt(
             lambda: self.db.write(scope, CandidateInput(kind="note", content=self.content(scope)))
         )
         self.seen(scope, outcome)
@@ -309,9 +339,20 @@ class IsolationMachine(RuleBasedStateMachine):
         record_id = data.draw(st.sampled_from(own))
         action = data.draw(
             st.sampled_from(
-                ["approve", "reject", "update", "forget", "restore", "pin", "unpin", "get",
-                 "history", "evidence", "update_memory"]
-            )  # fmt: skip
+                [
+                    "approve",
+                    "reject",
+                    "update",
+                    "forget",
+                    "restore",
+                    "pin",
+                    "unpin",
+                    "get",
+                    "history",
+                    "evidence",
+                    "update_memory",
+                ]
+            )
         )
         surface = data.draw(st.sampled_from(["facade", "http", "mcp"]))
         self.act(scope)
@@ -383,7 +424,9 @@ class IsolationMachine(RuleBasedStateMachine):
         elif surface == "http":
             out = [
                 self.http(scope, "POST", "/api/user-context/plan", {"query": query}).text,
-                self.http(scope, "POST", "/api/user-context/memories/recall", {"query": query}).text,
+                self.http(
+                    scope, "POST", "/api/user-context/memories/recall", {"query": query}
+                ).text,
             ]
         elif surface == "mcp":
             out = [
@@ -437,6 +480,8 @@ class IsolationMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def purge(self, data: st.DataObject) -> None:
+        if data.draw(st.integers(0, 2)):  # rarer than the other steps: it empties a scope
+            return
         scope = data.draw(st.sampled_from(self.scopes))
         surface = data.draw(st.sampled_from(["facade", "http", "mcp"]))
         path = data.draw(st.sampled_from([None, None, "ops"]))
@@ -499,15 +544,25 @@ class IsolationMachine(RuleBasedStateMachine):
             at = mine["created_at"]
             if how == "evidence":
                 bad["evidence"].append(
-                    {"scope": scope, "record_id": mine["id"], "source_item_id": target,
-                     "relation": "stated_in", "created_at": at}  # fmt: skip
+                    {
+                        "scope": scope,
+                        "record_id": mine["id"],
+                        "source_item_id": target,
+                        "relation": "stated_in",
+                        "created_at": at,
+                    }
                 )
             elif how == "supersedes":
                 mine["supersedes_record_id"] = target
             elif how == "relation":
                 bad["relations"].append(
-                    {"scope": scope, "from_record_id": mine["id"], "to_record_id": target,
-                     "relation_type": "supersedes", "created_at": at}  # fmt: skip
+                    {
+                        "scope": scope,
+                        "from_record_id": mine["id"],
+                        "to_record_id": target,
+                        "relation_type": "supersedes",
+                        "created_at": at,
+                    }
                 )
             else:
                 shot = next(v for v in bad["versions"] if v["record_id"] == mine["id"])
@@ -648,12 +703,39 @@ def _record_probes() -> dict[str, Callable[[IsolationMachine, str, str], str]]:
             return _text(exc)
 
     probes: dict[str, Callable[[IsolationMachine, str, str], str]] = {}
-    for name in ("get", "history", "evidence", "approve", "reject", "update", "forget",
-                 "restore", "pin", "unpin", "update_memory", "memory.forget", "write supersedes",
-                 "write source item", "source item"):  # fmt: skip
+    for name in (
+        "get",
+        "history",
+        "evidence",
+        "approve",
+        "reject",
+        "update",
+        "forget",
+        "restore",
+        "pin",
+        "unpin",
+        "update_memory",
+        "memory.forget",
+        "write supersedes",
+        "write source item",
+        "source item",
+    ):
         probes[f"facade {name}"] = facade(name)
-    for action in ("get", "history", "evidence", "approve", "reject", "update", "forget",
-                   "restore", "pin", "unpin", "edit", "source item", "trace feedback"):  # fmt: skip
+    for action in (
+        "get",
+        "history",
+        "evidence",
+        "approve",
+        "reject",
+        "update",
+        "forget",
+        "restore",
+        "pin",
+        "unpin",
+        "edit",
+        "source item",
+        "trace feedback",
+    ):
         probes[f"http {action}"] = http(action)
     for action in ("update_memory", "forget", "restore", "history"):
         probes[f"mcp {action}"] = mcp(action)
@@ -729,7 +811,6 @@ def test_no_byte_of_one_scope_reaches_another(
             deadline=None,
             database=None,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-            report_multiple_bugs=REPORT_MULTIPLE,
         ),
     )
 

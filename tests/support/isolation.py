@@ -105,5 +105,7 @@ def foreign_ids_in_traces(engine: Engine, owner: dict[str, str]) -> list[str]:
             blob = f"{parent or ''} {raw}"
             for other_id, other_scope in owner.items():
                 if other_scope != scope and other_id in blob:
-                    found.append(f"trace {trace_id} of {scope!r} names {other_id} of {other_scope!r}")
+                    found.append(
+                        f"trace {trace_id} of {scope!r} names {other_id} of {other_scope!r}"
+                    )
     return found
