@@ -81,6 +81,7 @@ from userlore.store.schema import MemoryTraceEvent
 from userlore.validation import (
     IDENTIFIER_PATTERN,
     MAX_ID_CHARS,
+    MAX_KEY_CHARS,
     MAX_NAME_CHARS,
     MAX_PATH_CHARS,
     identifier,
@@ -256,7 +257,7 @@ def create_app(
         g: Grant,
         response_at: Annotated[Timestamp, Query(alias="responseAt")],
         session_key: Annotated[
-            str | None, Query(alias="sessionKey", min_length=1, max_length=300)
+            str | None, Query(alias="sessionKey", min_length=1, max_length=MAX_KEY_CHARS)
         ] = None,
     ) -> dict[str, Any]:
         return lore.get_response_feedback(g.scope, session_key, response_at).as_dict()
@@ -339,7 +340,7 @@ def create_app(
     def source_items(
         g: Grant,
         source_instance_id: Annotated[
-            str | None, Query(alias="sourceInstanceId", max_length=300)
+            str | None, Query(alias="sourceInstanceId", max_length=MAX_KEY_CHARS)
         ] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
@@ -376,7 +377,7 @@ def create_app(
     def sync_runs(
         g: Grant,
         source_instance_id: Annotated[
-            str | None, Query(alias="sourceInstanceId", max_length=300)
+            str | None, Query(alias="sourceInstanceId", max_length=MAX_KEY_CHARS)
         ] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:

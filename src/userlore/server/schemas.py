@@ -478,6 +478,6 @@ class TraceFeedbackIn(_In):
 
 
 class ResponseFeedbackIn(_In):
-    session_key: str = Field(min_length=1, max_length=300)
+    session_key: str = Field(min_length=1, max_length=MAX_KEY_CHARS)
     response_at: Timestamp
     feedback: FeedbackName
