@@ -19,7 +19,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import Body, FastAPI, Query, Request
+from fastapi import Body, Depends, FastAPI, Query, Request
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy import select
@@ -45,6 +46,7 @@ from userlore.server.access_log import install_access_log_redaction
 from userlore.server.auth import Grant, TokenGrant, Unauthorized, load_tokens, resolver
 from userlore.server.guard import DEFAULT_MAX_API_BODY_BYTES, DEFAULT_MAX_BODY_BYTES, RequestGuard
 from userlore.server.schemas import (
+    HTTP_PREFIX_PATTERN,
     CandidateDecisionIn,
     CandidateEditIn,
     ErrorBody,
@@ -76,6 +78,14 @@ from userlore.server.schemas import (
     UpdateIn,
 )
 from userlore.store.schema import MemoryTraceEvent
+from userlore.validation import (
+    IDENTIFIER_PATTERN,
+    MAX_ID_CHARS,
+    MAX_KEY_CHARS,
+    MAX_NAME_CHARS,
+    MAX_PATH_CHARS,
+    identifier,
+)
 
 if TYPE_CHECKING:
     from userlore.facade import Userlore
@@ -83,7 +93,26 @@ if TYPE_CHECKING:
 __all__ = ["TokenGrant", "create_app", "load_tokens"]
 
 MAX_SEQUENCE = 2**62
-RecordId = Annotated[str, "record id"]
+
+
+def _record_id(
+    record_id: Annotated[
+        str,
+        PathParam(
+            description="A record id; any other is answered 404, like an unknown one.",
+            json_schema_extra={"maxLength": MAX_ID_CHARS, "pattern": IDENTIFIER_PATTERN},
+        ),
+    ],
+) -> str:
+    """The path's record id, or 404: a malformed id names no record, exactly like a missing one."""
+    try:
+        return identifier(record_id, "record_id")
+    except InvalidInputError:
+        raise RecordNotFoundError("record_id: no such record in this scope") from None
+
+
+RecordId = Annotated[str, Depends(_record_id)]
+"""A record id path parameter, checked by the core's identifier rule (refusal: ``404``)."""
 
 
 _ERROR_STATUS: tuple[tuple[type[UserloreError], int, str], ...] = (
@@ -228,7 +257,7 @@ def create_app(
         g: Grant,
         response_at: Annotated[Timestamp, Query(alias="responseAt")],
         session_key: Annotated[
-            str | None, Query(alias="sessionKey", min_length=1, max_length=300)
+            str | None, Query(alias="sessionKey", min_length=1, max_length=MAX_KEY_CHARS)
         ] = None,
     ) -> dict[str, Any]:
         return lore.get_response_feedback(g.scope, session_key, response_at).as_dict()
@@ -256,8 +285,13 @@ def create_app(
     def list_memories(
         g: Grant,
         state: Annotated[RecordState | None, Query()] = None,
-        kind: Annotated[str | None, Query(max_length=40)] = None,
-        path_prefix: Annotated[str | None, Query(alias="pathPrefix", max_length=500)] = None,
+        kind: Annotated[
+            str | None, Query(max_length=MAX_NAME_CHARS, pattern=IDENTIFIER_PATTERN)
+        ] = None,
+        path_prefix: Annotated[
+            str | None,
+            Query(alias="pathPrefix", max_length=MAX_PATH_CHARS, pattern=HTTP_PREFIX_PATTERN),
+        ] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
         views = lore.records(g.scope, state, kind=kind, path_prefix=path_prefix, limit=limit)
@@ -273,7 +307,10 @@ def create_app(
     )
     def list_traces(
         g: Grant,
-        event_type: Annotated[str | None, Query(alias="eventType", max_length=30)] = None,
+        event_type: Annotated[
+            str | None,
+            Query(alias="eventType", max_length=MAX_NAME_CHARS, pattern=IDENTIFIER_PATTERN),
+        ] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
         traces = lore.traces(g.scope, event_type=event_type, limit=limit)
@@ -303,7 +340,7 @@ def create_app(
     def source_items(
         g: Grant,
         source_instance_id: Annotated[
-            str | None, Query(alias="sourceInstanceId", max_length=300)
+            str | None, Query(alias="sourceInstanceId", max_length=MAX_KEY_CHARS)
         ] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
@@ -340,7 +377,7 @@ def create_app(
     def sync_runs(
         g: Grant,
         source_instance_id: Annotated[
-            str | None, Query(alias="sourceInstanceId", max_length=300)
+            str | None, Query(alias="sourceInstanceId", max_length=MAX_KEY_CHARS)
         ] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
