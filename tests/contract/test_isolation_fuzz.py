@@ -66,7 +66,7 @@ TURNS = (
     "I have diabetes and {m} helps me cope.",
     "We are {m} fans.",
 )
-EXAMPLES = {"sqlite": 30, "postgres": 20}
+EXAMPLES = {"sqlite": 25, "postgres": 20}
 STEPS = 20
 
 
