@@ -7,6 +7,7 @@ from importlib.metadata import PackageNotFoundError, version
 from userlore.config import MemoryMode, UserContextConfig
 from userlore.errors import (
     ConfigError,
+    ImportRejectedError,
     InvalidInputError,
     InvalidTransitionError,
     MemoryDisabledError,
@@ -14,12 +15,15 @@ from userlore.errors import (
     RecordNotFoundError,
     ReviewerOutputError,
     ScopeError,
+    SourceSyncError,
     StorageError,
+    TraceNotFoundError,
     UserloreError,
 )
 from userlore.facade import Userlore
 from userlore.models import (
     CandidateInput,
+    ConsentCategory,
     ContextPlan,
     Disclosure,
     Explicitness,
@@ -27,6 +31,7 @@ from userlore.models import (
     ObserveResult,
     Pipeline,
     Producer,
+    RecordKind,
     RecordState,
     RecordView,
     Rejection,
@@ -45,9 +50,11 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree wi
 __all__ = [
     "CandidateInput",
     "ConfigError",
+    "ConsentCategory",
     "ContextPlan",
     "Disclosure",
     "Explicitness",
+    "ImportRejectedError",
     "InvalidInputError",
     "InvalidTransitionError",
     "MemoryDisabledError",
@@ -57,6 +64,7 @@ __all__ = [
     "Pipeline",
     "PolicyViolationError",
     "Producer",
+    "RecordKind",
     "RecordNotFoundError",
     "RecordState",
     "RecordView",
@@ -65,7 +73,9 @@ __all__ = [
     "ScopeError",
     "SelectedRecord",
     "Sensitivity",
+    "SourceSyncError",
     "StorageError",
+    "TraceNotFoundError",
     "UserContextConfig",
     "UserState",
     "Userlore",

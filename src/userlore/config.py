@@ -12,16 +12,18 @@ silently ignored: a typo in a safety setting must not fall back to a default.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic.alias_generators import to_camel
 
 from userlore.errors import ConfigError
 
 __all__ = [
+    "MEMORY_SOURCES",
     "MemoryConfig",
     "MemoryMode",
     "PlannerConfig",
@@ -39,6 +41,10 @@ class MemoryMode(StrEnum):
     AUTO = "auto"
 
 
+MEMORY_SOURCES = ("session", "curated", "connected")
+"""Values allowed in ``memory.sources``: which producers may write."""
+
+
 class _Options(BaseModel):
     model_config = ConfigDict(
         alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True
@@ -53,7 +59,18 @@ class MemoryConfig(_Options):
     understanding as candidates until approved; ``auto`` activates policy-passing candidates."""
     sources: tuple[str, ...] = ("session", "curated")
     """Which producers may write: ``session`` (conversation turns), ``curated`` (tools and
-    explicit remember calls), ``connected`` (connected knowledge sources)."""
+    explicit remember calls), ``connected`` (connected knowledge sources). Anything else is a
+    :class:`~userlore.errors.ConfigError`: a misspelt source would silently disable a producer."""
+
+    @field_validator("sources")
+    @classmethod
+    def _known_sources(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = [s for s in value if s not in MEMORY_SOURCES]
+        if unknown:
+            raise ValueError(
+                f"unknown sources {unknown}; allowed values are {', '.join(MEMORY_SOURCES)}"
+            )
+        return value
 
 
 class UnderstandingConfig(_Options):
@@ -102,10 +119,11 @@ class UserContextConfig(_Options):
         )
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> UserContextConfig:
+    def from_dict(cls, data: Mapping[str, Any]) -> UserContextConfig:
         """Load from a mapping, accepting either ``{"userContext": {...}}`` or the inner dict."""
-        if not isinstance(data, dict):
+        if not isinstance(data, Mapping):
             raise ConfigError(f"config must be a JSON object, got {type(data).__name__}")
+        data = dict(data)
         if "userContext" in data:
             if set(data) != {"userContext"}:
                 extra = sorted(set(data) - {"userContext"})
@@ -119,12 +137,19 @@ class UserContextConfig(_Options):
     @classmethod
     def from_json(cls, path: str | Path) -> UserContextConfig:
         """Load from a JSON file."""
+        if not isinstance(path, (str, Path)):
+            raise ConfigError(
+                "config must be a UserContextConfig, a mapping or a JSON file path, "
+                f"not {type(path).__name__}"
+            )
         try:
             raw = json.loads(Path(path).read_text(encoding="utf-8"))
         except OSError as exc:
-            raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
+            raise ConfigError(f"cannot read config file {path!r}: {exc.strerror}") from None
         except json.JSONDecodeError as exc:
-            raise ConfigError(f"config file {path} is not valid JSON: {exc}") from None
+            raise ConfigError(f"config file {path!r} is not valid JSON: {exc}") from None
+        except ValueError as exc:  # NUL in the path, undecodable bytes, unencodable characters
+            raise ConfigError(f"cannot read config file {path!r}: {exc}") from None
         return cls.from_dict(raw)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 __all__ = [
     "ConfigError",
+    "ImportRejectedError",
     "InvalidInputError",
     "InvalidTransitionError",
     "MemoryDisabledError",
@@ -78,3 +79,9 @@ class SourceSyncError(UserloreError, RuntimeError):
     def __init__(self, message: str, run_id: str | None = None) -> None:
         super().__init__(message)
         self.run_id = run_id
+
+
+class ImportRejectedError(InvalidInputError):
+    """An import document was refused whole: malformed, too large or too deep, or a reference to
+    an id the document does not itself contain. Nothing was written, and the message never says
+    whether a refused id exists elsewhere."""

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+
 from userlore.config import MemoryMode, UserContextConfig
-from userlore.errors import InvalidInputError
+from userlore.errors import ConfigError, InvalidInputError, StorageError
 from userlore.extract.explicit import Statement, extract_statements
 from userlore.feedback import (
     CorrectionResult,
@@ -27,6 +30,7 @@ from userlore.learning.producers.explicit import observe_statements
 from userlore.memory import Author, MemoryReceipt, MemoryService, RecallResult
 from userlore.models import (
     CandidateInput,
+    ConsentCategory,
     ContextPlan,
     ObserveResult,
     Producer,
@@ -42,11 +46,22 @@ from userlore.store.governed import (
     GovernedStore,
     IdFactory,
     VersionView,
-    bounded,
-    validate_scope,
 )
+from userlore.store.ids import derived_id
 from userlore.store.lifecycle import ImportReceipt, PurgeReceipt, export_scope, import_scope
 from userlore.store.lifecycle import purge as purge_scope
+from userlore.validation import (
+    enum_field,
+    enum_list,
+    identifier,
+    int_field,
+    mapping_field,
+    optional_identifier,
+    optional_text,
+    text_field,
+    validate_path,
+    validate_scope,
+)
 
 if TYPE_CHECKING:  # connected sources load on first use (they pull in langchain_core models)
     from langchain_core.language_models import BaseChatModel
@@ -81,14 +96,39 @@ def _to_thread(fn: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
     return twin
 
 
-def _config(config: UserContextConfig | dict[str, Any] | str | Path | None) -> UserContextConfig:
+def _config(
+    config: UserContextConfig | Mapping[str, Any] | str | Path | None,
+) -> UserContextConfig:
     if config is None:
         return UserContextConfig()
     if isinstance(config, UserContextConfig):
         return config
-    if isinstance(config, dict):
+    if isinstance(config, Mapping):
         return UserContextConfig.from_dict(config)
-    return UserContextConfig.from_json(config)
+    if isinstance(config, (str, Path)):
+        return UserContextConfig.from_json(config)
+    raise ConfigError(
+        "config must be a UserContextConfig, a mapping or a JSON file path, "
+        f"not {type(config).__name__}"
+    )
+
+
+def _database_name(url: str) -> str:
+    """The database a URL names, for messages: the file path, or the URL without password."""
+    try:
+        parsed = make_url(url)
+    except Exception:  # the URL parsed once already; never fail while describing a failure
+        return "the database"
+    if parsed.get_backend_name() == "sqlite":
+        return f"database file {parsed.database!r}" if parsed.database else "in-memory database"
+    return f"database {parsed.render_as_string(hide_password=True)!r}"
+
+
+def _ref(record_id: object, scope: object) -> None:
+    """Check the arguments of an id-taking call (the record id and an optional scope)."""
+    identifier(record_id, "record_id")
+    if scope is not None:
+        validate_scope(scope)
 
 
 class Userlore:
@@ -110,7 +150,7 @@ class Userlore:
         cls,
         url: str | None = None,
         *,
-        config: UserContextConfig | dict[str, Any] | str | Path | None = None,
+        config: UserContextConfig | Mapping[str, Any] | str | Path | None = None,
         clock: Clock | None = None,
         ids: IdFactory | None = None,
     ) -> Userlore:
@@ -121,10 +161,26 @@ class Userlore:
             config: A ``UserContextConfig``, a ``userContext`` dict, or a JSON file path.
             clock: Returns the current UTC time (tests pass a fixed clock).
             ids: Makes new ids from a prefix (tests pass a deterministic factory).
+
+        Raises:
+            ConfigError: ``config`` is not a config, mapping or path, or does not validate; the
+                URL is not a string or names an unknown dialect.
+            StorageError: the database (named in the message) is unreachable, not a database
+                (a corrupt file), or written by a newer userlore.
         """
         cfg = _config(config)
-        engine = create_store_engine(url or default_database_url())
-        setup(engine)
+        if url is not None and not isinstance(url, str):
+            raise ConfigError(f"url must be a str, not {type(url).__name__}")
+        if url is not None and "\x00" in url:
+            raise ConfigError("url must not contain NUL characters")
+        target = url or default_database_url()
+        engine = create_store_engine(target)
+        try:
+            setup(engine)
+        except (StorageError, SQLAlchemyError, OSError, ValueError) as exc:
+            engine.dispose()
+            reason = exc.orig if isinstance(exc, DBAPIError) else exc
+            raise StorageError(f"cannot open {_database_name(target)}: {reason}") from None
         return cls(GovernedStore(engine, cfg, clock=clock, ids=ids))
 
     @property
@@ -163,28 +219,27 @@ class Userlore:
         typed candidate through the governed write. ``turn_id`` makes replays idempotent.
 
         Raises:
-            InvalidInputError: unknown role, empty or oversized content.
+            InvalidInputError: unknown role; content that is not ``str``, empty, oversized or
+                holds NUL characters or unpaired surrogates; a malformed id or author field.
             ScopeError: malformed scope.
         """
         validate_scope(scope)
-        bounded("session_key", session_key, 300)
-        if role not in ROLES:
+        optional_identifier(session_key, "session_key", max_chars=300)
+        if not isinstance(role, str) or role not in ROLES:
             raise InvalidInputError(f"role must be one of {sorted(ROLES)}, got {role!r}")
-        if not isinstance(content, str) or not content.strip():
-            raise InvalidInputError("content must not be empty")
-        if len(content) > MAX_TURN_CHARS:
-            raise InvalidInputError(
-                f"turn is {len(content)} characters; the limit is {MAX_TURN_CHARS}"
-            )
+        text_field(content, "content", max_chars=MAX_TURN_CHARS)
+        optional_identifier(turn_id, "turn_id", max_chars=500)
+        for name, value in (("agent_id", agent_id), ("client", client), ("device", device)):
+            optional_identifier(value, name)
         if self.config.memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
             return ObserveResult(None, ())
         statements = extract_statements(content, role=role)
         store = self.store
-        with store.transaction() as session:
+        with store.transaction(scope) as session:
             item = store.add_source_item(
                 session,
                 scope=scope,
-                source_instance_id=f"conversation:{scope}:{session_key or 'default'}",
+                source_instance_id=derived_id("conversation", scope, session_key or "default"),
                 external_id=turn_id or store.new_id("turn"),
                 text=content,
                 meta={"role": role, "session_key": session_key},
@@ -206,7 +261,17 @@ class Userlore:
         return ObserveResult(item.id, outcomes)
 
     def write(self, scope: str, candidate: CandidateInput) -> WriteOutcome:
-        """Govern a typed candidate from any producer (reviewer, source, tool)."""
+        """Govern a typed candidate from any producer (reviewer, source, tool).
+
+        Raises:
+            RecordNotFoundError: ``supersedes_record_id`` or ``source_item_id`` names no row of
+                ``scope`` (the same error whether it exists in another scope or nowhere).
+        """
+        validate_scope(scope)
+        if not isinstance(candidate, CandidateInput):
+            raise InvalidInputError(
+                f"candidate must be a CandidateInput, not {type(candidate).__name__}"
+            )
         return self.store.write(scope, candidate)
 
     # -- read path ----------------------------------------------------------------------------
@@ -215,40 +280,62 @@ class Userlore:
         self, scope: str, query: str, session_key: str | None = None, *, budget: int | None = None
     ) -> ContextPlan:
         """Build the fenced ``<user-context>`` block for one turn and write its trace."""
-        if not isinstance(query, str):
-            raise InvalidInputError("query must be a string")
+        validate_scope(scope)
+        text_field(query, "query", max_chars=None, allow_empty=True)  # read only, never stored
+        optional_identifier(session_key, "session_key", max_chars=300)
+        if budget is not None:
+            int_field(budget, "budget", lo=200, hi=200_000)
         return self.planner.plan(scope, query, session_key=session_key, budget=budget)
 
     def records(
         self,
         scope: str,
-        state: RecordState | Sequence[RecordState] | None = None,
+        state: RecordState | str | Sequence[RecordState | str] | None = None,
         *,
         kind: str | None = None,
         path_prefix: str | None = None,
         limit: int = 1000,
     ) -> list[RecordView]:
-        """List records of a scope (every non-deleted state when ``state`` is ``None``)."""
+        """List records of a scope (every non-deleted state when ``state`` is ``None``).
+
+        ``state`` takes a :class:`RecordState`, its value (``"active"``) or a list of them.
+        """
+        validate_scope(scope)
+        states = None if state is None else list(enum_list(RecordState, state, "state"))
+        optional_identifier(kind, "kind", max_chars=40)
+        if path_prefix is not None:
+            validate_path(
+                path_prefix.strip("/") if isinstance(path_prefix, str) else path_prefix,
+                "path_prefix",
+            )
+        int_field(limit, "limit", lo=1, hi=100_000)
         return self.store.list_records(
-            scope, state=state, kind=kind, path_prefix=path_prefix, limit=limit
+            scope, state=states, kind=kind, path_prefix=path_prefix, limit=limit
         )
 
     def get(self, record_id: str, *, scope: str | None = None) -> RecordView:
+        _ref(record_id, scope)
         return self.store.get(scope, record_id)
 
     def trash(self, scope: str) -> list[RecordView]:
         """Tombstoned records, restorable with :meth:`restore`."""
+        validate_scope(scope)
         return self.store.list_records(scope, state=RecordState.DELETED)
 
     def history(self, record_id: str, *, scope: str | None = None) -> list[VersionView]:
+        _ref(record_id, scope)
         return self.store.history(scope, record_id)
 
     def evidence(self, record_id: str, *, scope: str | None = None) -> list[dict[str, Any]]:
+        _ref(record_id, scope)
         return self.store.evidence(scope, record_id)
 
     def traces(
         self, scope: str, *, event_type: str | None = None, limit: int = 100
     ) -> list[dict[str, Any]]:
+        validate_scope(scope)
+        optional_identifier(event_type, "event_type", max_chars=40)
+        int_field(limit, "limit", lo=1, hi=100_000)
         return self.store.traces(scope, event_type=event_type, limit=limit)
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -257,36 +344,52 @@ class Userlore:
         self, record_id: str, *, scope: str | None = None, content: str | None = None
     ) -> RecordView:
         """Activate a candidate; with ``content``, approve an edited version of it."""
+        _ref(record_id, scope)
+        optional_text(content, "content", max_chars=self.config.max_content_chars)
         return self.store.approve(scope, record_id, content=content)
 
     def reject(self, record_id: str, *, scope: str | None = None) -> RecordView:
+        _ref(record_id, scope)
         return self.store.reject(scope, record_id)
 
     def update(self, record_id: str, content: str, *, scope: str | None = None) -> RecordView:
         """Correct a record: version n+1 goes live, version n stays as a snapshot."""
+        _ref(record_id, scope)
+        text_field(content, "content", max_chars=self.config.max_content_chars)
         return self.store.update(scope, record_id, content)
 
     def forget(self, record_id: str, *, scope: str | None = None) -> RecordView:
         """Tombstone a record (out of context at once, restorable from the trash)."""
+        _ref(record_id, scope)
         return self.store.forget(scope, record_id)
 
     def restore(self, record_id: str, *, scope: str | None = None) -> RecordView:
+        _ref(record_id, scope)
         return self.store.restore(scope, record_id)
 
     def pin(self, record_id: str, *, scope: str | None = None) -> RecordView:
+        _ref(record_id, scope)
         return self.store.set_user_state(scope, record_id, UserState.PINNED)
 
     def unpin(self, record_id: str, *, scope: str | None = None) -> RecordView:
+        _ref(record_id, scope)
         return self.store.set_user_state(scope, record_id, UserState.AUTO)
 
-    def grant_consent(self, scope: str, category: str) -> None:
-        """Let records of a special category (``health``...) into context."""
-        self.store.grant_consent(scope, category)
+    def grant_consent(self, scope: str, category: ConsentCategory | str) -> None:
+        """Let records of a special category (``health``...) into context.
 
-    def revoke_consent(self, scope: str, category: str) -> None:
-        self.store.revoke_consent(scope, category)
+        Raises:
+            InvalidInputError: ``category`` is not a :class:`ConsentCategory` (or its value).
+        """
+        validate_scope(scope)
+        self.store.grant_consent(scope, _consent_category(category))
+
+    def revoke_consent(self, scope: str, category: ConsentCategory | str) -> None:
+        validate_scope(scope)
+        self.store.revoke_consent(scope, _consent_category(category))
 
     def consents(self, scope: str) -> frozenset[str]:
+        validate_scope(scope)
         return self.store.consented(scope)
 
     # -- seed 002 facet cache -----------------------------------------------------------------
@@ -302,9 +405,7 @@ class Userlore:
 
         return FacetCache(self.store)
 
-    def list_facets(
-        self, scope: str, facet_class: FacetClass | str | None = None
-    ) -> list[Facet]:
+    def list_facets(self, scope: str, facet_class: FacetClass | str | None = None) -> list[Facet]:
         """Active and provisional facets of a scope, optionally of one class."""
         return self.learning.list_facets(scope, facet_class)
 
@@ -315,6 +416,7 @@ class Userlore:
         self, scope: str, facet_class: FacetClass | str, key: str, value: str
     ) -> Facet:
         """Overwrite a facet's value as the user; it is activated and pinned."""
+        text_field(value, "value", max_chars=self.config.max_content_chars)
         return self.learning.update_facet(scope, facet_class, key, value)
 
     def pin_facet(self, scope: str, facet_class: FacetClass | str, key: str) -> Facet:
@@ -338,7 +440,7 @@ class Userlore:
         return self.learning.cache_stats(scope)
 
     def about_me(self, scope: str) -> list[dict[str, Any]]:
-        """"What do you know about me?": each active facet with its evidence receipts."""
+        """ "What do you know about me?": each active facet with its evidence receipts."""
         return self.learning.about(scope)
 
     # -- seed 003 memory operations (receipts) -------------------------------------------------
@@ -399,21 +501,31 @@ class Userlore:
         instance: str | None = None,
     ) -> MemoryReceipt:
         """Correct a memory: v(n+1) live, v(n) a superseded snapshot; the receipt has the diff."""
+        _ref(record_id, scope)
         author = Author(agent_id, client, device, instance)
         return self.memory.update(scope, record_id, content, author=author)
 
     def purge(self, scope: str, path_prefix: str | None = None) -> PurgeReceipt:
         """Hard-delete a scope (or a path in it); the receipt counts residual rows (0)."""
+        validate_scope(scope)
+        if path_prefix is not None:
+            validate_path(
+                path_prefix.strip("/") if isinstance(path_prefix, str) else path_prefix,
+                "path_prefix",
+            )
         receipt = purge_scope(self.store, scope, path_prefix)
         self.planner.term_stats.clear()
         return receipt
 
     def export(self, scope: str) -> dict[str, Any]:
         """The whole scope as a ``userlore.export`` v1 JSON document."""
+        validate_scope(scope)
         return export_scope(self.store, scope)
 
     def import_(self, data: dict[str, Any], scope: str) -> ImportReceipt:
         """Restore an export document into an empty scope (refused otherwise)."""
+        validate_scope(scope)
+        mapping_field(data, "data")
         receipt = import_scope(self.store, data, scope)
         self.planner.term_stats.clear()
         return receipt
@@ -453,9 +565,7 @@ class Userlore:
     ) -> CorrectionResult:
         """Handle a user turn that may explicitly correct the understanding; call it *before*
         planning that turn (the graph and the middleware do). Anything else writes nothing."""
-        return self.feedback.handle_correction(
-            scope, content, session_key, turn_id=turn_id, at=at
-        )
+        return self.feedback.handle_correction(scope, content, session_key, turn_id=turn_id, at=at)
 
     def quality(self, scope: str, window_days: int = 30) -> QualityReport:
         """Candidate funnel, record states, acceptance, recall helpfulness and the cadence."""
@@ -487,7 +597,7 @@ class Userlore:
 
         Raises:
             MemoryDisabledError: memory mode ``off``/``readOnly``, or connected sources disabled.
-            ScopeError: malformed scope, or the source instance belongs to another scope.
+            ScopeError: malformed scope.
             SourceSyncError: the adapter failed (the run is recorded as failed).
         """
         coordinator = self.coordinator(model=model)
@@ -510,6 +620,11 @@ class Userlore:
 
         ``scope=None`` drains every scope, as the coordinator of ``serve``/``worker`` does.
         """
+        if scope is not None:
+            validate_scope(scope)
+        optional_identifier(source_instance_id, "source_instance_id", max_chars=300)
+        if max_items is not None:
+            int_field(max_items, "max_items", lo=1, hi=10_000_000)
         report = self.coordinator(model=model).pipeline.drain(
             scope=scope, source_instance_id=source_instance_id, max_items=max_items
         )
@@ -523,16 +638,20 @@ class Userlore:
         interval_seconds: float = 60.0,
         model: BaseChatModel | None = None,
         worker_id: str | None = None,
+        lease_seconds: float = 300.0,
     ) -> SourceCoordinator:
         """A coordinator that drains pending synthesis now and every ``interval_seconds``.
 
         ``serve`` and ``worker`` run one (``coordinator.start()`` / ``run_forever()``); several
-        may share a database, leases keep them from processing an item twice.
+        may share a database, leases keep them from processing an item twice. A crashed
+        worker's items wait at most ``lease_seconds`` (none when it ran on this host).
         """
         from userlore.sources.coordinator import SourceCoordinator
         from userlore.sources.pipeline import ConnectedKnowledgePipeline
 
-        pipeline = ConnectedKnowledgePipeline(self.store, model=model, worker_id=worker_id)
+        pipeline = ConnectedKnowledgePipeline(
+            self.store, model=model, worker_id=worker_id, lease_seconds=lease_seconds
+        )
         return SourceCoordinator(
             pipeline,
             interval_seconds=interval_seconds,
@@ -581,6 +700,13 @@ class Userlore:
     aset_response_feedback = _to_thread(set_response_feedback)
     ahandle_correction = _to_thread(handle_correction)
     aquality = _to_thread(quality)
+
+
+def _consent_category(category: object) -> str:
+    """A consent category by member or value (case and surrounding spaces ignored)."""
+    if isinstance(category, str) and not isinstance(category, ConsentCategory):
+        category = category.strip().lower()
+    return enum_field(ConsentCategory, category, "category").value
 
 
 def _candidate(

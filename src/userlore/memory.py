@@ -49,6 +49,7 @@ from userlore.store.governed import (
 from userlore.store.retrieval import RECORD_HITS, TermStatistics, as_record
 from userlore.store.schema import MemoryRecord, MemoryRecordVersion
 from userlore.store.text import query_terms
+from userlore.validation import identifier, int_field, optional_identifier, text_field
 
 __all__ = [
     "MAX_QUERY_CHARS",
@@ -105,9 +106,7 @@ class Author:
 
     def __post_init__(self) -> None:
         for name in ("agent_id", "client", "device", "instance"):
-            value = getattr(self, name)
-            if value is not None and (not isinstance(value, str) or len(value) > _AUTHOR_CHARS):
-                raise InvalidInputError(f"author {name} must be a string of at most 200 characters")
+            optional_identifier(getattr(self, name), f"author {name}", max_chars=_AUTHOR_CHARS)
 
     def as_dict(self) -> dict[str, str | None]:
         return {
@@ -300,8 +299,8 @@ class MemoryService:
         if not isinstance(path, str) or not path.strip("/ "):
             raise InvalidInputError("a durable memory needs a path such as projects/x/decisions")
         path = validate_path(path.strip().strip("/"))
-        if not isinstance(content, str) or not content.strip():
-            raise InvalidInputError("content must not be empty")
+        text_field(content, "content", max_chars=self.store.config.max_content_chars)
+        optional_identifier(session_key, "session_key", max_chars=300)
         who = author or Author()
         candidate = CandidateInput(
             kind=kind,
@@ -344,10 +343,12 @@ class MemoryService:
             PolicyViolationError: the new content is a secret or regulated value.
         """
         validate_scope(scope)
+        identifier(record_id, "record_id")
+        text_field(content, "content", max_chars=self.store.config.max_content_chars)
         who = author or Author()
         probe = CandidateInput(
             kind="note",
-            content=content if isinstance(content, str) else "",
+            content=content,
             author_agent_id=who.agent_id,
             author_client=who.client,
             author_device=who.device,
@@ -359,12 +360,14 @@ class MemoryService:
     def forget(self, scope: str, record_id: str) -> MemoryReceipt:
         """Tombstone a memory: out of recall and plans at once, listed in the trash."""
         validate_scope(scope)
+        identifier(record_id, "record_id")
         view = self.store.forget(scope, record_id)
         return self._receipt_for(scope, view.id, "forgotten")
 
     def restore(self, scope: str, record_id: str) -> MemoryReceipt:
         """Bring a tombstoned memory back, unchanged (same id, version and content)."""
         validate_scope(scope)
+        identifier(record_id, "record_id")
         view = self.store.restore(scope, record_id)
         return self._receipt_for(scope, view.id, "restored")
 
@@ -373,11 +376,13 @@ class MemoryService:
     def receipt(self, scope: str, record_id: str) -> MemoryReceipt:
         """The receipt of a record's live version, without changing anything."""
         validate_scope(scope)
+        identifier(record_id, "record_id")
         return self._receipt_for(scope, record_id, "read")
 
     def trash(self, scope: str, *, limit: int = 1000) -> list[MemoryReceipt]:
         """Tombstoned memories of a scope, newest first, each restorable."""
         validate_scope(scope)
+        int_field(limit, "limit", lo=1, hi=100_000)
         with self.store.transaction() as session:
             rows = session.scalars(
                 select(MemoryRecord)
@@ -393,6 +398,7 @@ class MemoryService:
     def history(self, scope: str, record_id: str) -> list[VersionEntry]:
         """Every version, oldest first, with its diff and author; older ones are superseded."""
         validate_scope(scope)
+        identifier(record_id, "record_id")
         current = self.store.get(scope, record_id)
         return [
             VersionEntry(
@@ -430,11 +436,15 @@ class MemoryService:
             InvalidInputError: bad ``k``, ``path``, ``memory_type`` or an oversized query.
         """
         validate_scope(scope)
-        if not isinstance(query, str) or len(query) > MAX_QUERY_CHARS:
-            raise InvalidInputError(f"query must be a string of at most {MAX_QUERY_CHARS} chars")
+        text_field(query, "query", max_chars=MAX_QUERY_CHARS, allow_empty=True)
+        optional_identifier(session_key, "session_key", max_chars=300)
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_RECALL_K:
             raise InvalidInputError(f"k must be an integer from 1 to {MAX_RECALL_K}")
-        prefix = validate_path(path.strip().strip("/")) if path else ""
+        prefix = (
+            validate_path(path.strip().strip("/") if isinstance(path, str) else path)
+            if path
+            else ""
+        )
         mtype = parse_memory_type(memory_type) if memory_type else None
         if self.store.config.memory.mode is MemoryMode.OFF:
             return RecallResult(())

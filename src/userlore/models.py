@@ -11,8 +11,11 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from userlore.validation import enum_field
+
 __all__ = [
     "CandidateInput",
+    "ConsentCategory",
     "ContextPlan",
     "Disclosure",
     "Explicitness",
@@ -20,6 +23,7 @@ __all__ = [
     "ObserveResult",
     "Pipeline",
     "Producer",
+    "RecordKind",
     "RecordState",
     "RecordView",
     "Rejection",
@@ -39,6 +43,23 @@ class MemoryType(StrEnum):
     PROCEDURAL = "procedural"
     WORKING = "working"
     IDENTITY = "identity"
+
+
+class RecordKind(StrEnum):
+    """What a record is; it picks the planner section (standing instructions, profile...)."""
+
+    INSTRUCTION = "instruction"
+    PREFERENCE = "preference"
+    STYLE = "style"
+    IDENTITY = "identity"
+    TOOLING = "tooling"
+    VETO = "veto"
+    GOAL = "goal"
+    CHANNEL = "channel"
+    WORKSPACE_FACT = "workspace_fact"
+    DAILY_NOTE = "daily_note"
+    NOTE = "note"
+    AGENT_EVENT = "agent_event"
 
 
 class RecordState(StrEnum):
@@ -80,6 +101,22 @@ class Sensitivity(StrEnum):
     SPECIAL = "special"
 
 
+class ConsentCategory(StrEnum):
+    """Special categories a user can consent to; the names the sensitivity floor reports.
+
+    Kept equal to ``policy.sensitivity.SPECIAL_CATEGORIES`` (a unit test checks it), so every
+    category a record can be gated on can be granted, and a typo cannot be.
+    """
+
+    HEALTH = "health"
+    RELIGION = "religion"
+    SEXUAL_ORIENTATION = "sexual_orientation"
+    ETHNICITY = "ethnicity"
+    POLITICAL_OPINION = "political_opinion"
+    BIOMETRIC = "biometric"
+    TRADE_UNION = "trade_union"
+
+
 class Pipeline(StrEnum):
     USER_UNDERSTANDING = "user_understanding"
     CONNECTED_KNOWLEDGE = "connected_knowledge"
@@ -110,8 +147,12 @@ class WriteAction(StrEnum):
 class CandidateInput:
     """A typed candidate proposed by any producer; the only input of the governed write.
 
+    Enum fields accept their string values; an unknown value raises
+    :class:`~userlore.errors.InvalidInputError` at construction. The governed write checks the
+    rest (a ``kind`` outside :class:`RecordKind`, text, ranges, times) before writing anything.
+
     Attributes:
-        kind: Record kind (``instruction``, ``preference``, ``identity``, ``workspace_fact``...).
+        kind: Record kind, one of :class:`RecordKind` (``instruction``, ``workspace_fact``...).
         content: Human-readable statement, stored after redaction.
         canonical_key: Dedupe key such as ``style/verbosity``; ``None`` dedupes by content.
         value: Optional canonical value for keyed records (``terse``).
@@ -148,6 +189,20 @@ class CandidateInput:
     author_instance: str | None = None
     thread_id: str | None = None
     run_id: str | None = None
+
+    def __post_init__(self) -> None:
+        # Enum fields accept their string values ("episodic"); anything else is refused here,
+        # not stored. Text and ranges are checked by the governed write (``_validate_candidate``).
+        for enum_type, name in (
+            (MemoryType, "memory_type"),
+            (Explicitness, "explicitness"),
+            (Producer, "producer"),
+            (Pipeline, "pipeline"),
+            (Disclosure, "disclosure"),
+        ):
+            value = getattr(self, name)
+            if not isinstance(value, enum_type):
+                object.__setattr__(self, name, enum_field(enum_type, value, name))
 
 
 @dataclass(frozen=True, slots=True)

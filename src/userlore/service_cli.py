@@ -50,7 +50,9 @@ def add_common_options(parser: argparse.ArgumentParser) -> None:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from userlore.server.access_log import access_log_config
     from userlore.server.app import create_app, load_tokens
+    from userlore.server.guard import DEFAULT_MAX_API_BODY_BYTES, DEFAULT_MAX_BODY_BYTES
 
     grants = load_tokens(args.tokens)
     if not grants:
@@ -61,10 +63,26 @@ def _serve(args: argparse.Namespace) -> int:
         )
     lore = open_for_service(args.db, args.config, args.mode)
     try:
-        uvicorn.run(create_app(lore, grants), host=args.host, port=args.port, log_level="info")
+        app = create_app(
+            lore,
+            grants,
+            max_body_bytes=_given(args.max_body_bytes, DEFAULT_MAX_BODY_BYTES),
+            max_api_body_bytes=_given(args.max_api_body_bytes, DEFAULT_MAX_API_BODY_BYTES),
+        )
+        uvicorn.run(
+            app,
+            host=args.host,
+            port=args.port,
+            log_level="info",
+            log_config=access_log_config(),
+        )
     finally:
         lore.close()
     return 0
+
+
+def _given(value: int | None, default: int) -> int:
+    return default if value is None else value
 
 
 def _mcp(args: argparse.Namespace) -> int:
@@ -103,6 +121,16 @@ def add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8765)
+    serve.add_argument(
+        "--max-body-bytes",
+        type=int,
+        help="largest import body, refused with 413 before authentication (default 10 MiB)",
+    )
+    serve.add_argument(
+        "--max-api-body-bytes",
+        type=int,
+        help="largest body of every other request (default 1 MiB)",
+    )
     serve.set_defaults(func=_serve)
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import os
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -66,7 +67,12 @@ TURNS = (
     "I have diabetes and {m} helps me cope.",
     "We are {m} fans.",
 )
-EXAMPLES = {"sqlite": 25, "postgres": 20}
+# Bounded for the suite's time (each example runs ~20 steps over every surface); set
+# USERLORE_FUZZ_EXAMPLES for a deeper run, e.g. 200 before a release.
+EXAMPLES = {
+    "sqlite": int(os.environ.get("USERLORE_FUZZ_EXAMPLES", "12")),
+    "postgres": int(os.environ.get("USERLORE_FUZZ_EXAMPLES", "8")),
+}
 STEPS = 20
 
 

@@ -8,11 +8,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from langchain_core.messages import AIMessage
 from sqlalchemy import select
 
 from tests.conftest import FakeClock
-from userlore import RecordState, Userlore
+from tests.support.chat_models import ScriptedChatModel
+from userlore import CandidateInput, RecordState, Userlore, WriteAction
+from userlore.policy.sensitivity import SensitivityLevel, classify
 from userlore.sources import ConnectedKnowledgePipeline, ItemListSource, SourceItem
+from userlore.sources.pipeline import fact_key
 from userlore.store.governed import GovernedStore
 from userlore.store.schema import KnowledgeSourceItem
 
@@ -116,3 +120,107 @@ def test_items_list_newest_first_and_undated_last(make_lore: Callable[..., Userl
         row.occurred_at = None
     # PostgreSQL sorts NULL first when descending unless told otherwise; SQLite sorts it last
     assert [v.external_id for v in lore.sources.items("u1")] == ["e2", "e1", "e3"]
+
+
+# -- refusals are visible; keys are identifiers -------------------------------------------------
+
+IBAN_LIKE_EXTERNAL_ID = "e29593"
+"""An external id of source ``s`` whose fact key, read as prose, passes an IBAN checksum."""
+
+
+def _enrichment(summary: str, sensitivity: str) -> AIMessage:
+    args = {"summary": summary, "topics": [], "sensitivity": sensitivity}
+    return AIMessage(
+        content="", tool_calls=[{"name": "FactEnrichment", "args": args, "id": "call_1"}]
+    )
+
+
+def test_a_fact_key_that_looks_like_an_iban_is_written(make_lore: Callable[..., Userlore]) -> None:
+    key = fact_key("s", IBAN_LIKE_EXTERNAL_ID)
+    # the regression: read as free text, this digest key passes an IBAN checksum
+    assert classify(key).level is SensitivityLevel.REGULATED
+    lore = make_lore(memory=CONNECTED)
+    report = lore.ingest(ItemListSource("s", [item(29593), item(1)]), scope="u1")
+    assert report.synthesis is not None
+    assert report.synthesis.created == 2 and report.synthesis.refused == 0
+    [fact] = [r for r in lore.records("u1", kind="workspace_fact") if r.canonical_key == key]
+    assert fact.state is RecordState.ACTIVE and "volume 29593" in fact.content
+    assert {i.synthesis_state for i in lore.sources.items("u1")} == {"done"}
+
+
+def test_keys_are_identifiers_but_secrets_in_keys_and_text_are_refused(
+    make_lore: Callable[..., Userlore],
+) -> None:
+    lore = make_lore("auto")
+
+    def fact(content: str, key: str) -> CandidateInput:
+        return CandidateInput(kind="workspace_fact", content=content, canonical_key=key)
+
+    iban_key = "config.payment_ref_ba57cce86c3f63f56d0c"  # a generated digest suffix
+    assert classify(iban_key).level is SensitivityLevel.REGULATED  # as prose it would be refused
+    kept = lore.write("u1", fact("Payments reconcile nightly.", iban_key))
+    assert kept.action is WriteAction.CREATED and kept.record is not None
+    assert lore.get(kept.record.id, scope="u1").canonical_key == iban_key
+    token = "config.ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    secret_key = lore.write("u1", fact("The deploy token rotates monthly.", token))
+    assert secret_key.action is WriteAction.REFUSED and secret_key.reason == "secret"
+    in_text = lore.write("u1", fact("Pay to DE89 3704 0044 0532 0130 00 by Friday.", "pay/ref"))
+    assert in_text.action is WriteAction.REFUSED and in_text.reason == "regulated"
+    # a regulated identifier a caller puts in a key is still refused: only lower-case IBAN-like
+    # digest runs are let through
+    for key in ("iban/DE89370400440532013000", "ssn-123-45-6789", "card_4111111111111111"):
+        in_key = lore.write("u1", fact("Billing reference.", key))
+        assert in_key.action is WriteAction.REFUSED and in_key.reason == "regulated", key
+    assert [r.canonical_key for r in lore.records("u1")] == [iban_key]
+
+
+def test_a_refused_fact_marks_its_item_refused_with_a_reason_code(
+    make_lore: Callable[..., Userlore],
+) -> None:
+    lore = make_lore(memory=CONNECTED)
+    words = "Wire details for the supplier account."
+    model = ScriptedChatModel(replies=[_enrichment(words, "regulated")])
+    report = lore.ingest(ItemListSource("s", [item(0)]), scope="u1", model=model)
+    assert report.status == "succeeded"  # nothing is left to do: a refusal is final
+    assert report.synthesis is not None
+    assert report.synthesis.refused == 1 and report.synthesis.created == 0
+    assert lore.records("u1", kind="workspace_fact") == []
+    [refused] = lore.sources.items("u1", synthesis_state="refused")
+    assert refused.external_id == "e0" and refused.last_error == "refused:regulated"
+    [state] = lore.sources.sources("u1")
+    assert state.refused == 1 and state.pending == 0
+    # an upstream edit is synthesized again, and a clean fact clears the refusal
+    clean = ScriptedChatModel(replies=[_enrichment("The backup of volume 0 failed.", "none")])
+    edited = item(0, "Entry 0: the nightly backup of volume 0 failed.")
+    again = lore.ingest(ItemListSource("s", [edited]), scope="u1", model=clean)
+    assert again.synthesis is not None and again.synthesis.created == 1
+    [done] = lore.sources.items("u1")
+    assert done.synthesis_state == "done" and done.last_error is None
+    assert lore.sources.sources("u1")[0].refused == 0
+
+
+# -- a sync reports what is still waiting --------------------------------------------------------
+
+
+def test_resync_while_another_worker_holds_items_is_partial(
+    make_lore: Callable[..., Userlore],
+) -> None:
+    lore = make_lore(memory=CONNECTED)
+    items = [item(i) for i in range(5)]
+    queued = lore.ingest(ItemListSource("s", items), scope="u1", synthesize=False)
+    assert queued.status == "succeeded"  # ingest only: the items wait for a worker by request
+    assert (queued.counts.pending, queued.counts.running) == (5, 0)
+    other = ConnectedKnowledgePipeline(lore.store, worker_id="other", batch_size=3)
+    held = other.claim()
+    assert len(held) == 3
+    report = lore.ingest(ItemListSource("s", items), scope="u1")
+    assert report.status == "partial"
+    assert (report.counts.pending, report.counts.running) == (0, 3)
+    assert report.synthesis is not None and report.synthesis.created == 2
+    [run, _] = lore.sources.sync_runs("u1")
+    assert run.id == report.run_id and run.status == "partial"
+    assert run.counts["running"] == 3 and run.counts["pending"] == 0
+    assert other.process(held).created == 3
+    final = lore.ingest(ItemListSource("s", items), scope="u1")
+    assert final.status == "succeeded" and final.counts.running == 0
+    assert lore.sources.sync_runs("u1")[0].status == "succeeded"

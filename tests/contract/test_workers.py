@@ -1,4 +1,5 @@
-"""`userlore worker` processes on every backend: exactly once, heartbeats, SIGTERM, kill -9.
+"""`userlore worker` processes on every backend: exactly once, heartbeats, SIGTERM, kill -9,
+prompt takeover of a dead holder's leases, and sync runs abandoned by a killed process.
 
 These run real worker processes (the console entry point) against one database, SQLite file or
 PostgreSQL (`FOR UPDATE SKIP LOCKED` there).
@@ -156,7 +157,9 @@ _DOOMED = textwrap.dedent(
     from userlore.sources import ConnectedKnowledgePipeline
 
     lore = Userlore.open(sys.argv[1])
-    claimed = ConnectedKnowledgePipeline(lore.store, worker_id="doomed", lease_seconds=2).claim()
+    lease = float(sys.argv[2]) if len(sys.argv) > 2 else 2.0
+    worker = ConnectedKnowledgePipeline(lore.store, worker_id="doomed", lease_seconds=lease)
+    claimed = worker.claim()
     print(len(claimed), flush=True)
     time.sleep(600)
     """
@@ -187,3 +190,167 @@ def test_kill_9_worker_items_are_finished_by_another_exactly_once(
     assert _states(url) == {"done": 40}
     facts = _facts(url)
     assert len(facts) == 40 and {f.version for f in facts} == {1}
+
+
+def test_kill_9_holder_with_a_long_lease_is_taken_over_at_once(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    url = _url(backend, request, tmp_path)
+    _seed(url, 40)
+    script = tmp_path / "doomed.py"
+    script.write_text(_DOOMED)
+    child = subprocess.Popen(
+        [sys.executable, str(script), url, "600"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "40"
+        # a live holder keeps its items: another worker on this host takes nothing
+        idle = _worker(url, tmp_path, "--once", "--worker-id", "bystander")
+        output, _ = idle.communicate(timeout=120)
+        assert idle.returncode == 0 and "claimed=0" in output, output
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(10)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert _states(url) == {"running": 40}  # ten minutes of lease left
+    rescuer = _worker(url, tmp_path, "--once", "--worker-id", "rescuer", "--lease-seconds", "600")
+    output, _ = rescuer.communicate(timeout=120)
+    assert rescuer.returncode == 0, output
+    assert "claimed=40" in output and "lost=0" in output, output
+    assert _states(url) == {"done": 40}
+    facts = _facts(url)
+    assert len(facts) == 40 and {f.version for f in facts} == {1}
+    lore = Userlore.open(url)
+    with lore.store.transaction() as s:
+        attempts = set(s.scalars(select(KnowledgeSourceItem.synthesis_attempts)))
+    lore.close()
+    assert attempts == {2}  # the dead holder's attempt, then the rescuer's: once each
+
+
+_ENRICHING = textwrap.dedent(
+    """
+    import signal, sys, time
+    from userlore import Userlore
+    from userlore.sources import FactEnrichment
+
+    class SlowModel:  # stands in for a chat model: the pipeline asks for structured output
+        def with_structured_output(self, schema):
+            return self
+
+        def invoke(self, messages):
+            print("enriching", flush=True)
+            time.sleep(0.25)
+            return FactEnrichment(summary=str(messages[-1].content)[:300])
+
+    memory = {"mode": "auto", "sources": ["session", "curated", "connected"]}
+    lore = Userlore.open(sys.argv[1], config={"memory": memory})
+    coordinator = lore.coordinator(model=SlowModel(), lease_seconds=600, interval_seconds=0.2)
+    signal.signal(signal.SIGTERM, lambda *_: coordinator.stop(timeout=0))
+    coordinator.run_forever()
+    lore.close()
+    print("stopped", flush=True)
+    """
+)
+
+
+def test_sigterm_hands_an_enriching_workers_items_back_at_once(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    url = _url(backend, request, tmp_path)
+    _seed(url, 60)  # one batch of 60 at 0.25 s per model call
+    script = tmp_path / "enriching.py"
+    script.write_text(_ENRICHING)
+    child = subprocess.Popen([sys.executable, str(script), url], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        for _ in range(3):
+            assert child.stdout.readline().strip() == "enriching"
+        child.send_signal(signal.SIGTERM)
+        output, _ = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 0 and output.strip().endswith("stopped"), output
+    states = _states(url)
+    assert "running" not in states  # nothing waits for a 600 s lease to run out
+    assert states.get("pending", 0) > 0 and states.get("done", 0) + states["pending"] == 60
+    assert len(_facts(url)) == states.get("done", 0)
+    lore = Userlore.open(url)
+    with lore.store.transaction() as s:
+        released = set(
+            s.scalars(
+                select(KnowledgeSourceItem.synthesis_attempts).where(
+                    KnowledgeSourceItem.synthesis_state == "pending"
+                )
+            )
+        )
+    lore.close()
+    assert released == {0}  # handed back untried: the attempt is not counted
+    rescuer = _worker(url, tmp_path, "--once", "--worker-id", "next")
+    output, _ = rescuer.communicate(timeout=120)
+    assert rescuer.returncode == 0, output
+    assert _states(url) == {"done": 60}
+    facts = _facts(url)
+    assert len(facts) == 60 and {f.version for f in facts} == {1}
+
+
+_KILLED_SYNC = textwrap.dedent(
+    """
+    import sys, time
+    from datetime import UTC, datetime
+    from userlore import Userlore
+    from userlore.sources import PullResult, SourceItem
+
+    class Trickle:
+        kind = "memory"
+        label = "trickle"
+        source_instance_id = "trickle"
+
+        def pull(self, cursor):
+            def items():
+                for i in range(100_000):
+                    if i == 1:
+                        print("pulling", flush=True)
+                    time.sleep(0.01)
+                    yield SourceItem(f"t{i}", f"Trickled note {i}.", occurred_at=datetime.now(UTC))
+            return PullResult(items=items(), complete=True)
+
+    memory = {"mode": "auto", "sources": ["session", "curated", "connected"]}
+    lore = Userlore.open(sys.argv[1], config={"memory": memory})
+    lore.ingest(Trickle(), scope="u1", synthesize=False)
+    """
+)
+
+
+def test_a_sync_run_killed_mid_ingestion_is_marked_failed_on_the_next_sync(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    url = _url(backend, request, tmp_path)
+    script = tmp_path / "killed_sync.py"
+    script.write_text(_KILLED_SYNC)
+    child = subprocess.Popen([sys.executable, str(script), url], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "pulling"
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(10)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    lore = Userlore.open(url, config={"memory": CONNECTED})
+    try:
+        [killed] = lore.sources.sync_runs("u1")
+        assert killed.status == "running"  # nobody could record the end of that run
+        item = SourceItem("t0", "Trickled note 0.", occurred_at=datetime(2026, 1, 1, tzinfo=UTC))
+        report = lore.ingest(ItemListSource("trickle", [item]), scope="u1")
+        assert report.status == "succeeded" and report.counts.added == 1
+        runs = {r.id: r for r in lore.sources.sync_runs("u1")}
+        assert runs[report.run_id].status == "succeeded"
+        abandoned = runs[killed.id]
+        assert abandoned.status == "failed" and abandoned.finished_at is not None
+        assert abandoned.error == "abandoned: the process running this sync is gone"
+        assert len(_facts(url)) == 1
+    finally:
+        lore.close()

@@ -145,3 +145,72 @@ async def test_mcp_over_streamable_http_with_a_token(tmp_path: Path) -> None:
                 ]
     finally:
         stop(proc)
+
+
+def _raw_exchange(base: str, head: bytes, body_parts: list[bytes]) -> tuple[bytes, float]:
+    """Send a request head and some body bytes, then read the answer without sending the rest."""
+    host, port = base.removeprefix("http://").split(":")
+    started = time.monotonic()
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(head)
+        for part in body_parts:
+            sock.sendall(part)
+        answer = b""
+        while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+            data = sock.recv(65536)
+            if not data:
+                break
+            answer += data
+    return answer, time.monotonic() - started
+
+
+def test_real_gateway_refuses_big_bodies_before_auth_and_never_logs_tokens(
+    tmp_path: Path,
+) -> None:
+    db_url = f"sqlite:///{tmp_path / 'edge.db'}"
+    Userlore.open(db_url).close()
+    tokens = tmp_path / "tokens.json"
+    tokens.write_text(json.dumps({"tokens": {TOKEN_A: SCOPE}}))
+    port = free_port()
+    proc = spawn(
+        ["serve", "--db", db_url, "--tokens", str(tokens), "--port", str(port),
+         "--max-body-bytes", "200000", "--max-api-body-bytes", "50000"],
+        tmp_path,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(proc, f"{base}/api/health")
+        # 30 MB declared, 1 KB sent, no token: refused at once, the rest never read
+        head = (
+            b"POST /api/user-context/import HTTP/1.1\r\nHost: x\r\n"
+            b"Content-Type: application/json\r\nContent-Length: 30000000\r\n\r\n"
+        )
+        answer, took = _raw_exchange(base, head, [b"[" * 1024])
+        assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+        assert b'"payload_too_large"' in answer and took < 5
+        # chunked, no length: cut off just past the limit while the stream is still open
+        head = (
+            b"POST /api/user-context/memories HTTP/1.1\r\nHost: x\r\n"
+            b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        )
+        chunk = b"x" * 10_000
+        parts = [b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(6)]  # 60 000 > 50 000
+        answer, took = _raw_exchange(base, head, parts)
+        assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+        assert b"50000 bytes" in answer and took < 5
+        # deep nesting over the wire: a typed 400
+        deep = httpx.post(
+            f"{base}/api/user-context/import",
+            headers={"Authorization": f"Bearer {TOKEN_A}", "Content-Type": "application/json"},
+            content=b'{"records": ' + b"[" * 800 + b"]" * 800 + b"}",
+        )
+        assert deep.status_code == 400 and deep.json()["error"]["code"] == "too_deep"
+        # the documented sign-in link: token leaves the URL and never reaches the access log
+        signin = httpx.get(f"{base}/?token={TOKEN_A}", follow_redirects=False)
+        assert signin.status_code == 303 and signin.headers["location"] == "/"
+        assert httpx.get(f"{base}/api/health?token={TOKEN_A}").status_code == 200
+    finally:
+        stop(proc)
+    log = (tmp_path / "server-serve.log").read_text()
+    assert "GET /?token=[redacted] HTTP/1.1" in log and " 303" in log
+    assert TOKEN_A not in log

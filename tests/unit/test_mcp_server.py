@@ -8,7 +8,7 @@ import pytest
 from mcp import Client
 
 from userlore import ConfigError, RecordState, ScopeError, Userlore
-from userlore.mcp import MemoryServerSettings, bearer_guard, build_mcp_server
+from userlore.mcp import MemoryServerSettings, bearer_guard, build_mcp_server, http_app
 
 
 def settings(**kw: Any) -> MemoryServerSettings:
@@ -135,3 +135,22 @@ async def test_bearer_guard() -> None:
     await guarded({"type": "http", "headers": ok}, receive, send)
     await guarded({"type": "lifespan"}, receive, send)
     assert seen == ["http", "lifespan"]
+
+
+async def test_streamable_http_app_bounds_bodies_before_the_token(lore: Userlore) -> None:
+    # The MCP HTTP transport gets the gateway's request guard outermost: an unauthenticated
+    # oversized or over-deep body is refused before the bearer check or any parser runs.
+    import httpx
+
+    server = build_mcp_server(lore, MemoryServerSettings.resolve(scope="u1", env={}))
+    app = http_app(server, path="/mcp", host="127.0.0.1", token="secret-token-0000")
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+        big = await client.post("/mcp", content=b"x" * (2 * 1024 * 1024))
+        assert big.status_code == 413
+        deep = await client.post(
+            "/mcp", content=b"[" * 5000 + b"]" * 5000, headers={"content-type": "application/json"}
+        )
+        assert deep.status_code == 400
+        unauthenticated = await client.post("/mcp", json={"jsonrpc": "2.0"})
+        assert unauthenticated.status_code == 401

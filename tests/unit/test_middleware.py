@@ -234,3 +234,16 @@ def test_oversized_turn_is_skipped_not_fatal(lore: Userlore) -> None:
     assert lore.records("u1") == []
     [trace] = lore.traces("u1", event_type="observe")
     assert trace["reason_code"] == "turn_too_long"
+
+
+def test_unstorable_turn_is_skipped_not_fatal(lore: Userlore) -> None:
+    # A NUL or an unpaired surrogate is a typed refusal for observe(); in an agent turn it must
+    # neither fail the turn nor be stored: the turn is skipped with a trace, the plan still runs.
+    model = ScriptedChatModel(replies=["ok"])
+    agent = agent_for(lore, model, default_scope="u1")
+    for text in ("I use pnpm.\x00", "I use pnpm. \ud800"):
+        agent.invoke(user(text), {"configurable": {"thread_id": "t"}})
+    assert lore.records("u1") == []
+    traces = lore.traces("u1", event_type="observe")
+    assert [t["reason_code"] for t in traces] == ["turn_unstorable", "turn_unstorable"]
+    assert len(model.system_texts()) == 2

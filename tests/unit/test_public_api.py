@@ -10,9 +10,11 @@ def test_all_is_pinned() -> None:
         [
             "CandidateInput",
             "ConfigError",
+            "ConsentCategory",
             "ContextPlan",
             "Disclosure",
             "Explicitness",
+            "ImportRejectedError",
             "InvalidInputError",
             "InvalidTransitionError",
             "MemoryDisabledError",
@@ -22,6 +24,7 @@ def test_all_is_pinned() -> None:
             "Pipeline",
             "PolicyViolationError",
             "Producer",
+            "RecordKind",
             "RecordNotFoundError",
             "RecordState",
             "RecordView",
@@ -30,7 +33,9 @@ def test_all_is_pinned() -> None:
             "ScopeError",
             "SelectedRecord",
             "Sensitivity",
+            "SourceSyncError",
             "StorageError",
+            "TraceNotFoundError",
             "UserContextConfig",
             "UserState",
             "Userlore",
@@ -52,6 +57,32 @@ def test_errors_share_one_root_and_builtins() -> None:
     assert not issubclass(userlore.UserloreError, BaseException) or issubclass(
         userlore.UserloreError, Exception
     )
+
+
+def test_every_error_class_is_exported() -> None:
+    import userlore.errors
+
+    for name in userlore.errors.__all__:
+        assert name in userlore.__all__, f"{name} is not exported from userlore"
+        assert getattr(userlore, name) is getattr(userlore.errors, name)
+        assert issubclass(getattr(userlore, name), userlore.UserloreError)
+
+
+def test_consent_categories_are_the_categories_the_floor_reports() -> None:
+    from userlore.policy.sensitivity import SPECIAL_CATEGORIES
+
+    assert {c.value for c in userlore.ConsentCategory} == set(SPECIAL_CATEGORIES)
+
+
+def test_record_kinds_cover_the_planner_sections_and_reviewer_kinds() -> None:
+    from userlore.extract.reviewer import REVIEW_KINDS
+    from userlore.learning.facets import FacetClass
+    from userlore.planner.planner import SECTION_OF_KIND
+
+    kinds = {k.value for k in userlore.RecordKind}
+    assert set(SECTION_OF_KIND) <= kinds
+    assert set(REVIEW_KINDS) <= kinds
+    assert {c.value for c in FacetClass} <= kinds
 
 
 def test_facade_has_async_twins() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any
 
 import pytest
@@ -27,6 +28,21 @@ from userlore.store.schema import (
     MemoryRecord,
 )
 from userlore.store.text import scope_prefix
+
+_ID = re.compile(r"[a-z]+_[\w-]+")
+
+
+def with_original_ids(value: Any, id_map: dict[str, str]) -> Any:
+    """``value`` with every fresh id an import assigned replaced by the exported id it stands
+    for: an import always assigns fresh ids, so a round trip is identical up to this renaming."""
+    back = {new: old for old, new in id_map.items()}
+    if isinstance(value, str):  # ids also appear inside text: citations, the rendered plan
+        return _ID.sub(lambda found: back.get(found.group(), found.group()), value)
+    if isinstance(value, dict):
+        return {k: with_original_ids(v, id_map) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(with_original_ids(v, id_map) for v in value)
+    return value
 
 
 def populate(lore: Userlore, scope: str) -> dict[str, str]:
@@ -246,17 +262,27 @@ def test_export_import_round_trip_is_identical(lore: Userlore, make_lore: Any) -
     )
     target = make_lore("confirmWrite")
     receipt = target.import_(doc, "team-a")
-    assert not receipt.remapped and receipt.imported == doc["counts"]
-    assert strip_time(target.export("team-a")) == strip_time(doc)
+    # Every id is fresh (an import never keeps an id it was handed), and only the ids differ.
+    assert receipt.remapped and receipt.imported == doc["counts"]
+    m = receipt.id_map
+    assert with_original_ids(strip_time(target.export("team-a")), m) == strip_time(doc)
     for query in ("weekly sync room", "deploys", "how verbose should answers be"):
-        assert target.recall("team-a", query).citations == lore.recall("team-a", query).citations
+        got = with_original_ids(target.recall("team-a", query).citations, m)
+        assert got == lore.recall("team-a", query).citations
         assert (
-            target.plan_context(scope="team-a", query=query).text
+            with_original_ids(target.plan_context(scope="team-a", query=query).text, m)
             == lore.plan_context(scope="team-a", query=query).text
         )
     rec = lore.records("team-a")[0]
-    assert target.history(rec.id, scope="team-a") == lore.history(rec.id, scope="team-a")
-    assert target.evidence(rec.id, scope="team-a") == lore.evidence(rec.id, scope="team-a")
+    assert [
+        with_original_ids(v.record_id, m) for v in target.history(m[rec.id], scope="team-a")
+    ] == [v.record_id for v in lore.history(rec.id, scope="team-a")]
+    assert [(v.version, v.content, v.diff) for v in target.history(m[rec.id], scope="team-a")] == [
+        (v.version, v.content, v.diff) for v in lore.history(rec.id, scope="team-a")
+    ]
+    assert with_original_ids(target.evidence(m[rec.id], scope="team-a"), m) == lore.evidence(
+        rec.id, scope="team-a"
+    )
     assert target.consents("team-a") == frozenset({"health"})
 
 
@@ -265,9 +291,10 @@ def test_import_after_purge_restores_the_scope(lore: Userlore) -> None:
     doc = lore.export("team-a")
     lore.purge("team-a")
     receipt = lore.import_(doc, "team-a")
-    assert not receipt.remapped
-    assert strip_time(lore.export("team-a")) == strip_time(doc)
-    assert lore.recall("team-a", "weekly sync").citations == (f"{ids['meeting']}@v2",)
+    assert receipt.remapped
+    m = receipt.id_map
+    assert with_original_ids(strip_time(lore.export("team-a")), m) == strip_time(doc)
+    assert lore.recall("team-a", "weekly sync").citations == (f"{m[ids['meeting']]}@v2",)
 
 
 def test_import_into_another_scope_of_the_same_database_renames_ids(lore: Userlore) -> None:

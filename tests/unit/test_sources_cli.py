@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from userlore import Userlore
 from userlore.cli import main
+from userlore.sources import ConnectedKnowledgePipeline
+from userlore.store.schema import KnowledgeSourceItem
 
 
 @pytest.fixture
@@ -125,3 +129,47 @@ def test_sources_sync_bad_kind_or_path(tmp_path: Path, capsys: pytest.CaptureFix
     assert code == 2 and "not found" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["sources", "sync", str(tmp_path), "--kind", "gdrive", "--scope", "me"])
+
+
+def test_sources_items_and_list_show_refused_items(
+    vault: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # one table row per line
+    db = f"sqlite:///{tmp_path / 'r.db'}"
+    sync = ["sources", "sync", str(vault), "--kind", "markdown", "--scope", "me", "--db", db]
+    assert main([*sync, "--id", "notes"]) == 0
+    out = capsys.readouterr().out
+    assert "refused" in out and "still pending" in out  # the summary has both rows
+    with Userlore.open(db) as lore, lore.store.transaction() as session:
+        row = session.scalars(
+            select(KnowledgeSourceItem).where(KnowledgeSourceItem.external_id == "home.md")
+        ).one()
+        row.synthesis_state, row.last_error = "refused", "refused:regulated"
+    assert main(["sources", "items", "--scope", "me", "--db", db, "--state", "refused"]) == 0
+    listing = capsys.readouterr().out
+    assert "home.md" in listing and "refused:regulated" in listing
+    assert "deploy.md" not in listing
+    assert main(["sources", "list", "--scope", "me", "--db", db]) == 0
+    table = capsys.readouterr().out
+    assert "refused" in table
+    [row_line] = [line for line in table.splitlines() if "notes" in line]
+    assert [cell.strip() for cell in row_line.split("│")][4:7] == ["2", "0", "1"]
+
+
+def test_worker_lease_seconds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = f"sqlite:///{tmp_path / 'l.db'}"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["worker", "--once", "--db", db, "--lease-seconds", "0"])
+    assert exit_info.value.code == 2 and "positive" in capsys.readouterr().err
+    seen: list[float] = []
+    original = ConnectedKnowledgePipeline.__init__
+
+    def spy(self: ConnectedKnowledgePipeline, *args: Any, **kw: Any) -> None:
+        seen.append(kw["lease_seconds"])
+        original(self, *args, **kw)
+
+    monkeypatch.setattr(ConnectedKnowledgePipeline, "__init__", spy)
+    assert main(["worker", "--once", "--db", db, "--lease-seconds", "42.5"]) == 0
+    assert seen == [42.5]

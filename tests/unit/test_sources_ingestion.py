@@ -14,7 +14,6 @@ from userlore import (
     InvalidInputError,
     MemoryDisabledError,
     RecordState,
-    ScopeError,
     Userlore,
 )
 from userlore.errors import SourceSyncError
@@ -68,6 +67,8 @@ def test_first_sync_stores_items_ledger_and_facts(connected: Userlore) -> None:
         "skipped": 0,
         "blocked": 0,
         "truncated": 0,
+        "pending": 0,  # every item was synthesized before the sync returned
+        "running": 0,
     }
     assert report.synthesis is not None and report.synthesis.created == 5
     changes = connected.sources.changes("u1")
@@ -174,7 +175,7 @@ def test_cursor_persists_and_delta_pulls(connected: Userlore) -> None:
         connected.ingest(src, scope="u1")
     assert src.cursors == [None, "1", "2"]
     with connected.store.transaction() as session:
-        state = session.get(KnowledgeSourceState, "delta:1")
+        state = session.get(KnowledgeSourceState, ("u1", "delta:1"))
         assert state is not None and state.cursor == "3" and state.kind == "delta"
     # delta pulls never delete what they did not mention; explicit deletions do
     kinds = [(c.external_id, c.change_type) for c in connected.sources.changes("u1")]
@@ -211,7 +212,7 @@ def test_failed_run_is_recorded_and_cursor_not_advanced(connected: Userlore) -> 
     assert run.status == "failed" and run.error and "disk went away" in run.error
     assert run.finished_at is not None and run.counts["seen"] == 1
     with connected.store.transaction() as session:
-        assert session.get(KnowledgeSourceState, "broken:1") is None
+        assert session.get(KnowledgeSourceState, ("u1", "broken:1")) is None
     src.fail = False
     ok = connected.ingest(src, scope="u1")
     assert ok.counts.added == 1 and ok.counts.unchanged == 1  # the first item was kept
@@ -246,14 +247,21 @@ def test_items_are_normalized_and_bounded(connected: Userlore) -> None:
     assert stored["ctrl"].meta == {"n": 3, "ok": "v"}
 
 
-def test_scope_owns_its_source_instance(connected: Userlore) -> None:
+def test_source_instance_ids_are_namespaced_by_scope(connected: Userlore) -> None:
+    # A source id is only a name within a scope: another scope using the same name (a planted
+    # or guessed ``markdown:<path>``) gets its own items and cursor and cannot block this one.
     src = ItemListSource("shared:1", [item(0)])
     connected.ingest(src, scope="alice")
-    with pytest.raises(ScopeError):
-        connected.ingest(src, scope="bob")
-    assert connected.sources.items("bob") == []
-    assert connected.sources.changes("bob") == []
-    assert connected.sources.sync_runs("bob") == []
+    planted = ItemListSource("shared:1", [item(0, text="Mallory's text")])
+    connected.ingest(planted, scope="mallory")
+    again = connected.ingest(ItemListSource("shared:1", [item(0), item(1)]), scope="alice")
+    assert again.status == "succeeded" and again.counts.added == 1
+    alice = {i.external_id: i.text for i in connected.sources.items("alice")}
+    assert "Mallory's text" not in alice.values() and len(alice) == 2
+    mallory = connected.sources.items("mallory")
+    assert [i.text for i in mallory] == ["Mallory's text"]
+    assert {i.id for i in mallory}.isdisjoint(i.id for i in connected.sources.items("alice"))
+    assert all(c.scope == "mallory" for c in connected.sources.changes("mallory"))
 
 
 def test_connected_sources_must_be_enabled(make_lore: Callable[..., Userlore]) -> None:

@@ -36,9 +36,10 @@ from userlore.sources import (
     SourceCoordinator,
     SourceItem,
 )
-from userlore.sources.pipeline import note_key
+from userlore.sources.holder import holder_gone, this_holder
+from userlore.sources.pipeline import TOKEN_CHARS, note_key, token_holder
 from userlore.store.governed import GovernedStore
-from userlore.store.schema import KnowledgeSourceItem, MemoryEvidence
+from userlore.store.schema import KnowledgeSourceItem, KnowledgeSyncRun, MemoryEvidence
 
 CONNECTED = ["session", "curated", "connected"]
 DAY = datetime(2026, 1, 2, 9, tzinfo=UTC)
@@ -512,3 +513,130 @@ def test_notes_take_what_facts_leave(connected: Userlore) -> None:
     roomy = connected.plan_context("u1", "kayak log river delta", budget=20_000)
     sections = [s.section for s in roomy.selected]
     assert sections[-1] == "notes" and sections.count("workspace") == 30
+
+
+# -- releasing, holders, stale runs --------------------------------------------------------------
+
+
+def test_an_interrupted_batch_hands_its_items_back_untried(
+    connected: Userlore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    connected.ingest(ItemListSource("s", [item(0), item(1)]), scope="u1", synthesize=False)
+    worker = pipeline(connected, worker_id="w", lease_seconds=600)
+    held = worker.claim()
+
+    def interrupted(*args: Any, **kw: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(worker, "_apply", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        worker.process(held)
+    rows = stored_items(connected).values()
+    assert {(r.synthesis_state, r.lease_owner, r.synthesis_attempts) for r in rows} == {
+        ("pending", None, 0)
+    }
+    monkeypatch.undo()
+    assert pipeline(connected).drain().created == 2  # at once: no lease to wait out
+
+
+def test_a_stop_request_between_model_calls_releases_the_rest(connected: Userlore) -> None:
+    connected.ingest(ItemListSource("s", [item(i) for i in range(5)]), scope="u1", synthesize=False)
+    model = ScriptedChatModel(replies=[enrichment_reply("A ticket about retries.")])
+    worker = pipeline(connected, model=model, lease_seconds=600)
+    report = worker.drain(should_stop=lambda: len(model.calls) >= 2)
+    assert report.claimed == 5 and report.released == 3 and report.created == 2
+    assert report.processed == 2
+    states = sorted(
+        (r.synthesis_state, r.synthesis_attempts) for r in stored_items(connected).values()
+    )
+    assert states == [("done", 1)] * 2 + [("pending", 0)] * 3
+
+
+def test_lease_tokens_name_their_holder_and_fit_the_column(connected: Userlore) -> None:
+    connected.ingest(ItemListSource("s", [item(0)]), scope="u1", synthesize=False)
+    worker = pipeline(connected, worker_id="w" * 180, lease_seconds=600)
+    [held] = worker.claim()
+    assert len(held.lease_token) <= TOKEN_CHARS and held.lease_token.startswith("w" * 100)
+    assert token_holder(held.lease_token) == this_holder()
+    assert token_holder("legacy-worker#0123456789ab") is None  # older tokens: lease expiry only
+    # the holder (this process) is alive: a worker on this host waits for the lease
+    assert pipeline(connected, worker_id="other").claim() == []
+
+
+def _dead_holder() -> str:
+    """The holder identity of a process that has exited (and been reaped)."""
+    out = subprocess.run(
+        [sys.executable, "-c", "from userlore.sources.holder import this_holder as h; print(h())"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return out.stdout.strip()
+
+
+def test_holder_gone_only_when_certain() -> None:
+    me = this_holder()
+    assert not holder_gone(me)
+    dead = _dead_holder()
+    assert dead != me and holder_gone(dead)
+    host, pid, start = me.split(".")
+    assert holder_gone(f"{host}.{pid}.{int(start) + 1}")  # this pid, a later process's start
+    other_host = ("0" if host[0] != "0" else "1") + host[1:]
+    assert not holder_gone(f"{other_host}.{dead.split('.')[1]}.1")  # another host: can't tell
+    for unknown in (None, "", "garbage", f"{host}.x.1"):
+        assert not holder_gone(unknown)
+
+
+def test_a_dead_holders_items_are_taken_over_at_once(connected: Userlore) -> None:
+    connected.ingest(ItemListSource("s", [item(0), item(1)]), scope="u1", synthesize=False)
+    held = pipeline(connected, worker_id="crashed", lease_seconds=600).claim()
+    dead = f"crashed#0123456789ab@{_dead_holder()}"
+    with connected.store.transaction() as session:  # as if that process had claimed them
+        for row in session.scalars(select(KnowledgeSourceItem)):
+            row.lease_owner = dead
+    report = pipeline(connected, worker_id="rescuer").drain()
+    assert report.claimed == 2 and report.created == 2 and report.lost == 0
+    assert {r.synthesis_attempts for r in stored_items(connected).values()} == {2}
+    assert len(held) == 2
+
+
+def test_stale_runs_are_failed_when_the_next_sync_starts(
+    connected: Userlore, clock: FakeClock
+) -> None:
+    def run(run_id: str, started: datetime, warnings: dict[str, Any]) -> KnowledgeSyncRun:
+        return KnowledgeSyncRun(
+            id=run_id,
+            scope="u1",
+            source_instance_id="s",
+            status="running",
+            counts={},
+            warnings=warnings,
+            error=None,
+            started_at=started,
+            finished_at=None,
+        )
+
+    with connected.store.transaction() as session:
+        session.add(run("run_old", clock.now - timedelta(hours=7), {}))  # an older version's run
+        session.add(run("run_live", clock.now - timedelta(minutes=5), {"holder": this_holder()}))
+        session.add(run("run_dead", clock.now - timedelta(minutes=5), {"holder": _dead_holder()}))
+    report = connected.ingest(ItemListSource("s", [item(0)]), scope="u1")
+    runs = {r.id: r for r in connected.sources.sync_runs("u1")}
+    assert runs[report.run_id].status == "succeeded"
+    assert (runs["run_old"].status, runs["run_old"].error) == (
+        "failed",
+        "abandoned: still running after 21600s",
+    )
+    assert runs["run_dead"].status == "failed" and runs["run_dead"].error is not None
+    assert runs["run_dead"].error.startswith("abandoned: the process")
+    assert runs["run_live"].status == "running"  # its process may still be syncing
+    assert runs["run_old"].finished_at == clock.now
+
+
+def test_coordinator_option_sets_the_lease(connected: Userlore, clock: FakeClock) -> None:
+    connected.ingest(ItemListSource("s", [item(0)]), scope="u1", synthesize=False)
+    coordinator = connected.coordinator(lease_seconds=15)
+    [held] = coordinator.pipeline.claim()
+    assert stored_items(connected)["msg-0"].lease_expires_at == clock.now + timedelta(seconds=15)
+    assert coordinator.pipeline.release([held]) == 1

@@ -289,3 +289,25 @@ def test_csrf_middleware_answers_403_json_and_lets_reads_through(client: TestCli
     assert (
         client.post("/api/user-context/memories", headers=proof, json=rid_body).status_code == 200
     )
+
+
+def test_source_cards_count_refused_items(
+    client: TestClient, lore: Userlore, tmp_path: Path
+) -> None:
+    from sqlalchemy import select
+
+    from userlore.store.schema import KnowledgeSourceItem
+
+    adapter = MarkdownVaultAdapter(notes(tmp_path), source_instance_id="notes:r", label="Notes")
+    lore.ingest(adapter, scope="alice")
+    [card] = client.get("/api/knowledge/sources", headers=A).json()["sources"]
+    assert card["refused"] == 0
+    with lore.store.transaction() as session:  # what the pipeline leaves when the floor refuses
+        row = session.scalars(select(KnowledgeSourceItem)).one()
+        row.synthesis_state, row.last_error = "refused", "refused:secret"
+    [card] = client.get("/api/knowledge/sources", headers=A).json()["sources"]
+    assert card["refused"] == 1 and card["pending"] == 0
+    items = client.get("/api/knowledge/source-items", headers=A).json()["items"]
+    assert [(i["synthesis_state"], i["last_error"]) for i in items] == [
+        ("refused", "refused:secret")
+    ]

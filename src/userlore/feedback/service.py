@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from userlore.config import MemoryMode
-from userlore.errors import InvalidInputError, MemoryDisabledError, TraceNotFoundError
+from userlore.errors import MemoryDisabledError, TraceNotFoundError
 from userlore.feedback.attribution import (
     INJECT_EVENT,
     REASON_RATING,
@@ -39,9 +39,11 @@ from userlore.feedback.remediation import (
     RemediationResult,
 )
 from userlore.models import CandidateInput, Pipeline, Producer, RecordState, RecordView
-from userlore.store.governed import GovernedStore, bounded, validate_scope
+from userlore.store.governed import GovernedStore, validate_scope
+from userlore.store.ids import derived_id
 from userlore.store.schema import MemoryRecord, MemoryTraceEvent
 from userlore.store.text import normalize_value
+from userlore.validation import identifier, optional_identifier, text_field
 
 __all__ = ["CorrectionResult", "FeedbackResult", "FeedbackService", "ResponseFeedback"]
 
@@ -245,6 +247,7 @@ class FeedbackService:
             MemoryDisabledError: the memory mode is ``off``.
         """
         validate_scope(scope)
+        identifier(trace_id, "trace_id")
         value = parse_rating(rating)
         if self.store.config.memory.mode is MemoryMode.OFF:
             raise MemoryDisabledError("memory mode 'off' records no feedback")
@@ -306,15 +309,8 @@ class FeedbackService:
         """
         validate_scope(scope)
         key = check_session_key(session_key)
-        if turn_id is not None and (not isinstance(turn_id, str) or not turn_id):
-            raise InvalidInputError("turn_id must be a non-empty string")
-        bounded("turn_id", turn_id, 200)
-        if not isinstance(content, str):
-            raise InvalidInputError("content must be a string")
-        if len(content) > MAX_CORRECTION_CHARS:
-            raise InvalidInputError(
-                f"turn is {len(content)} characters; the limit is {MAX_CORRECTION_CHARS}"
-            )
+        optional_identifier(turn_id, "turn_id", max_chars=200)
+        text_field(content, "content", max_chars=MAX_CORRECTION_CHARS, allow_empty=True)
         when = check_instant(at, "at") if at is not None else self.store.clock()
         correction = detect_correction(content)
         if correction is None:
@@ -338,7 +334,7 @@ class FeedbackService:
                 item_id = store.add_source_item(
                     session,
                     scope=scope,
-                    source_instance_id=f"conversation:{scope}:{key or 'default'}",
+                    source_instance_id=derived_id("conversation", scope, key or "default"),
                     external_id=turn_id or f"correction:{target.id}:{digest}",
                     text=content,
                     meta={"role": "user", "session_key": key},

@@ -43,6 +43,7 @@ from userlore.graph.state import (
 )
 from userlore.models import CandidateInput, MemoryType, RecordState, WriteAction, WriteOutcome
 from userlore.store.governed import validate_scope
+from userlore.store.ids import derived_id
 
 if TYPE_CHECKING:
     from userlore.facade import Userlore
@@ -215,7 +216,7 @@ class Govern:
                 item_id = store.add_source_item(
                     session,
                     scope=scope,
-                    source_instance_id=f"conversation:{scope}:{session_key or 'default'}",
+                    source_instance_id=derived_id("conversation", scope, session_key or "default"),
                     external_id=latest.id or store.new_id("turn"),
                     text=text,
                     meta={"role": "user", "session_key": session_key},

@@ -43,6 +43,7 @@ from userlore.extract.reviewer import LLMReviewer
 from userlore.facade import MAX_TURN_CHARS
 from userlore.graph.cadence import Cadence, ReviewCadence
 from userlore.store.governed import validate_scope
+from userlore.validation import scrubbed, storable
 
 if TYPE_CHECKING:
     from userlore.facade import Userlore
@@ -172,6 +173,7 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
             and latest is not None
             and turn is not None
             and len(latest.text) <= MAX_TURN_CHARS  # an oversized turn is no correction
+            and storable(latest.text)
         ):
             # Seed 000: a correction is handled before its turn is planned; the turn id makes
             # a re-plan of the same turn a no-op.
@@ -186,7 +188,8 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
         return await asyncio.to_thread(self.before_model, state, runtime)
 
     def _plan(self, scope: str, latest: HumanMessage | None) -> str | None:
-        query = latest.text if latest is not None else ""
+        # The query is read, never stored: characters no backend stores are dropped, not fatal.
+        query = scrubbed(latest.text) if latest is not None else ""
         plan = self.lore.plan_context(scope, query, session_key=_thread_id())
         if not plan.text or plan.trace_id is None:
             return None
@@ -260,6 +263,11 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
                     # A pasted log must not fail the user's turn: skip it, keep a trace.
                     self.lore.store.record_trace(
                         scope, "observe", reason_code="turn_too_long", session_key=thread
+                    )
+                elif not storable(message.text):
+                    # NUL or an unpaired surrogate: no backend stores it; skip, keep a trace.
+                    self.lore.store.record_trace(
+                        scope, "observe", reason_code="turn_unstorable", session_key=thread
                     )
                 elif message.text.strip():
                     self.lore.observe(

@@ -45,7 +45,6 @@ Two userlore rules sit on top of the seed's thresholds:
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import math
 import threading
@@ -104,6 +103,7 @@ from userlore.store.governed import (
     GovernedStore,
     validate_scope,
 )
+from userlore.store.ids import derived_id, scoped_digest
 from userlore.store.schema import (
     FacetObservation,
     KnowledgeSourceItem,
@@ -534,11 +534,11 @@ class FacetCache:
             return item.id if item is not None and item.scope == scope else None
         if not ref.text or not ref.text.strip():
             return None
-        digest = hashlib.sha256(redact(ref.text).encode("utf-8")).hexdigest()[:32]
+        digest = scoped_digest(scope, redact(ref.text))
         item = self.store.add_source_item(
             session,
             scope=scope,
-            source_instance_id=f"learning:{ref.kind}:{scope}",
+            source_instance_id=derived_id("learning", scope, ref.kind),
             external_id=digest,
             text=ref.text[:4_000],
             pipeline=Pipeline.USER_UNDERSTANDING,

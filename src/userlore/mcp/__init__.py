@@ -6,7 +6,8 @@ from userlore.mcp.server import (
     MemoryServerSettings,
     bearer_guard,
     build_mcp_server,
+    http_app,
     run_mcp_server,
 )
 
-__all__ = ["MemoryServerSettings", "bearer_guard", "build_mcp_server", "run_mcp_server"]
+__all__ = ["MemoryServerSettings", "bearer_guard", "build_mcp_server", "http_app", "run_mcp_server"]

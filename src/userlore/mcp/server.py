@@ -24,6 +24,7 @@ from pydantic import Field
 
 from userlore.errors import ConfigError, UserloreError
 from userlore.memory import MAX_RECALL_K, Author
+from userlore.server.guard import RequestGuard
 from userlore.store.governed import validate_scope
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
     from userlore.facade import Userlore
 
-__all__ = ["MemoryServerSettings", "bearer_guard", "build_mcp_server", "run_mcp_server"]
+__all__ = ["MemoryServerSettings", "bearer_guard", "build_mcp_server", "http_app", "run_mcp_server"]
 
 MemoryTypeName = Literal["semantic", "episodic", "procedural", "working", "identity"]
 Transport = Literal["stdio", "streamable-http"]
@@ -310,6 +311,19 @@ def bearer_guard(app: ASGIApp, token: str) -> ASGIApp:
     return guarded
 
 
+def http_app(server: MCPServer, *, path: str, host: str, token: str | None) -> ASGIApp:
+    """The streamable-HTTP app: the request guard outermost, then the bearer check.
+
+    The guard (body size, JSON depth, NUL characters) runs before the token is checked, as on
+    the HTTP gateway, so an unauthenticated client can never make the server buffer or parse an
+    unbounded body.
+    """
+    app: Any = server.streamable_http_app(streamable_http_path=path, host=host)
+    if token:
+        app = bearer_guard(app, token)
+    return RequestGuard(app)
+
+
 def run_mcp_server(
     lore: Userlore,
     settings: MemoryServerSettings,
@@ -339,7 +353,9 @@ def run_mcp_server(
         )
     import uvicorn
 
-    app: Any = server.streamable_http_app(streamable_http_path=path, host=host)
-    if token:
-        app = bearer_guard(app, token)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(
+        http_app(server, path=path, host=host, token=token),
+        host=host,
+        port=port,
+        log_level="warning",
+    )

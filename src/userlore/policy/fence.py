@@ -15,8 +15,10 @@ tags, so ``‹/user-context›`` is removed too.
 Normalisation is deliberately narrower than a blanket NFKC so benign records stay as written:
 only compatibility characters that fold to ASCII letters or to markup punctuation (fullwidth
 ``＜／ｕｓｅｒ``, mathematical bold letters, small form ``﹤``) are folded, Chinese fullwidth
-commas and superscript digits are kept; lookalike Cyrillic/Greek letters are folded only inside
-words that mix scripts, so Russian or Greek text is untouched.
+commas and superscript digits are kept; lookalike letters (the Unicode confusables table, via
+``policy.normalize``) are folded only inside words that mix scripts, so Russian or Greek text is
+untouched. Finding tags is stricter: it reads a skeleton where every confusable of the whole table
+is folded (``˂/user-context˃``, ``ᐸuser-context>``), so no lookalike tag survives.
 """
 
 from __future__ import annotations
@@ -26,6 +28,14 @@ import html
 import re
 import unicodedata
 from typing import Final
+
+from userlore.policy.normalize import (
+    ENTITY,
+    confusable_letters,
+    fold_char,
+    lookalike_of,
+    reads_as,
+)
 
 __all__ = ["FENCE_CLOSE", "FENCE_OPEN", "neutralize"]
 
@@ -58,35 +68,16 @@ _NON_ASCII = re.compile("[^\x00-\x7f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _MARKUP_ASCII = re.compile(r"[A-Za-z<>/&#=_\-\"'\\]")
 # Entities with a semicolon, numeric ones, and the markup ones browsers also accept bare
 # (``&lt/user-context&gt``); bare ``&not``/``&copy`` in URLs (``?a=1&notify=1``) are left alone.
-_ENTITY = re.compile(
-    r"&(?:#[0-9]{1,7};?|#[xX][0-9a-fA-F]{1,6};?|[A-Za-z][A-Za-z0-9]{1,31};"
-    r"|(?:lt|gt|amp|quot|apos|sol)(?![A-Za-z0-9=]))"
-)
+_ENTITY = ENTITY
 
-_HOMOGLYPHS: Final = str.maketrans(
-    {
-        # Cyrillic
-        "а": "a", "в": "b", "е": "e", "ѐ": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
-        "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j",
-        "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l", "г": "r", "п": "n", "ո": "n",
-        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
-        "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ԁ": "D", "Ԛ": "Q", "Ԝ": "W",
-        "Һ": "H", "Ӏ": "I",
-        # Greek
-        "α": "a", "β": "b", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
-        "υ": "u", "χ": "x", "ς": "c", "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I",
-        "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
-        # Armenian, Latin small capitals and other frequent stand-ins
-        "ս": "u", "օ": "o", "ց": "g", "ı": "i", "ȷ": "j", "ᴄ": "c", "ᴏ": "o", "ɴ": "n",
-        "ᴛ": "t", "ᴇ": "e", "ʀ": "r", "ꜱ": "s", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ᴢ": "z",
-        "ℯ": "e", "ℴ": "o", "ⅼ": "l", "ⅽ": "c", "ⅾ": "d", "ⅿ": "m",
-    }
-)  # fmt: skip
-_MIXED_WORD = re.compile(
-    r"\w*[\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u1d00-\u1d7f\ua700-\ua7ff]\w*"
+# Lookalike letters are folded from the Unicode confusables table (``policy.normalize``); these
+# Cyrillic letters are not in it (they imitate small capitals) but read as Latin inside a Latin
+# word, so mixed words fold them too.
+_EXTRA_LOOKALIKES: Final = str.maketrans(
+    {"в": "b", "к": "k", "м": "m", "н": "h", "т": "t", "п": "n", "ё": "e", "ѐ": "e", "ї": "i"}
 )
+_WORD = re.compile(r"\w+")
 _LATIN = re.compile(r"[A-Za-z]")
-_NON_LATIN = re.compile("[\u0370-\u03ff\u0400-\u052f\u0530-\u058f]")
 
 # What reads as a fence tag: an opening bracket of any kind (also percent/backslash escapes),
 # an optional slash, "user" and "context" with any separators, case, marks or spaces between
@@ -98,7 +89,10 @@ _CLOSE = r"(?:[>›»⟩〉》⟫❯❭≻⧽]|\\u0*3[eE]|\\x3[eE]|%3[eE]|&gt;?)
 _OPEN_SOFT = r"[\[{(]"
 _CLOSE_SOFT = r"[\]})]"
 _SLASH = r"(?:[/\\⁄∕⧸]|%2[fF]|\\u0*2[fF])"
-_NAME = f"u{_GAP}s{_GAP}e{_GAP}r(?:{_GAP}|[\\s_\\-.:]*)c{_GAP}o{_GAP}n{_GAP}t{_GAP}e{_GAP}x{_GAP}t"
+# ``0`` for ``o``: the confusables table lists the digit as a lookalike of the letter.
+_NAME = (
+    f"u{_GAP}s{_GAP}e{_GAP}r(?:{_GAP}|[\\s_\\-.:]*)c{_GAP}[o0]{_GAP}n{_GAP}t{_GAP}e{_GAP}x{_GAP}t"
+)
 _ATTRS = r"[^<>‹›\n]{0,200}?"
 _FENCE_TAG = re.compile(
     # <user-context ...>, </ USER context>, &lt;user-context, <user-context (unclosed)
@@ -109,8 +103,10 @@ _FENCE_TAG = re.compile(
     rf"|{_SLASH}{_GAP}{_NAME}{_ATTRS}{_CLOSE}"
     rf"|{_NAME}{_GAP}{_SLASH}?{_GAP}[>›»⟩〉》⟫❯❭]"
 )
-# Every tag form needs one of these (a bracket, a slash or an escape introducer).
+# Every tag form needs one of these (a bracket, a slash or an escape introducer), or a lookalike
+# of one (``˂user-context˃``): see ``_has_tag_hint``.
 _TAG_HINT = re.compile(r"[<>‹›«»⟨⟩〈〉《》⟪⟫❮❯❬❭≺≻⧼⧽/\\⁄∕⧸%&]")
+_HINT_ASCII: Final = frozenset("<>/\\%&")
 _PLAIN_ASCII = re.compile(r"[^<>/\\%&\[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*")
 _CHAT_TOKENS = re.compile(r"<\|[^|<>\n]{1,40}\|>|\[/?INST\]|<</?SYS>>", re.IGNORECASE)
 
@@ -124,12 +120,21 @@ def _fold_char(ch: str) -> str:
     return ch
 
 
-@functools.lru_cache(maxsize=4096)
+_GAP_CHARS: Final = frozenset(" ._·:*~'`^-")
+
+
+@functools.lru_cache(maxsize=8192)
 def _skeleton_char(ch: str) -> str:
-    """One-character stand-in used only for finding tags: lookalikes folded, marks as gaps."""
+    """One-character stand-in used only for finding tags: every lookalike of the Unicode
+    confusables table folded to the ASCII it imitates, marks and dropped characters as gaps."""
     if unicodedata.category(ch) in ("Mn", "Me"):
         return "·"
-    return ch.translate(_HOMOGLYPHS)
+    folded = lookalike_of(ch) or fold_char(ch)
+    if len(folded) == 1:
+        return folded
+    if all(c in _GAP_CHARS for c in folded):
+        return "·"  # dropped (""), or an ellipsis
+    return ch
 
 
 def _fold_compat(text: str) -> str:
@@ -138,15 +143,18 @@ def _fold_compat(text: str) -> str:
 
 
 def _fold_mixed_words(text: str) -> str:
-    """Fold lookalike letters in words that mix Latin with Cyrillic, Greek or Armenian."""
+    """Fold lookalike letters in words that mix Latin with another script (or two others)."""
+    letters = confusable_letters()
 
     def fold(m: re.Match[str]) -> str:
         word = m.group(0)
+        if word.isascii():
+            return word
         if _LATIN.search(word) or len({_script(c) for c in word if c.isalpha()}) > 1:
-            return word.translate(_HOMOGLYPHS)
+            return word.translate(letters).translate(_EXTRA_LOOKALIKES)
         return word
 
-    return _MIXED_WORD.sub(fold, text)
+    return _WORD.sub(fold, text)
 
 
 def _script(ch: str) -> str:
@@ -175,7 +183,7 @@ def _normalise_once(text: str) -> str:
         s = _STRAY_ZWJ.sub("", s)
     s = _fold_compat(s)
     s = unicodedata.normalize("NFC", s)
-    if _NON_LATIN.search(s):
+    if not _lookalike_letters().isdisjoint(s):
         s = _fold_mixed_words(s)
     return s
 
@@ -185,7 +193,19 @@ def _skeleton(text: str) -> str:
     for finding fence tags (``u\u0332s\u0332e\u0332r`` reads as "user")."""
     if text.isascii():
         return text
-    return _NON_ASCII.sub(lambda m: _skeleton_char(m.group(0)), text)
+    return "".join([c if c.isascii() else _skeleton_char(c) for c in text])
+
+
+@functools.cache
+def _hint_lookalikes() -> frozenset[str]:
+    """Characters that read as a bracket, a slash or an escape introducer."""
+    return reads_as("".join(_HINT_ASCII))
+
+
+@functools.cache
+def _lookalike_letters() -> frozenset[str]:
+    letters = confusable_letters()
+    return frozenset(chr(cp) for cp in letters) | frozenset(chr(cp) for cp in _EXTRA_LOOKALIKES)
 
 
 def _normalise(text: str) -> str:
@@ -230,7 +250,7 @@ def neutralize(text: str) -> str:
     for _ in range(50):  # removing a tag can complete an entity or a tag: repeat to a fixpoint
         before = s
         s = _normalise(s)
-        if not _TAG_HINT.search(s):
+        if not _TAG_HINT.search(s) and (s.isascii() or _hint_lookalikes().isdisjoint(s)):
             break
         if "<|" in s or "[" in s or "<<" in s:
             s = _CHAT_TOKENS.sub("", s)

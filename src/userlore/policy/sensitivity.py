@@ -25,6 +25,8 @@ from typing import Any, Final
 from stdnum import luhn as _luhn
 from stdnum.cn import ric as _cn_ric
 
+from userlore.policy.normalize import fold
+
 __all__ = [
     "SPECIAL_CATEGORIES",
     "Finding",
@@ -155,47 +157,11 @@ def _words(text: str) -> frozenset[str]:
 
 
 # --------------------------------------------------------------------------------------------
-# Text preparation. Detection runs on a copy where zero-width/format characters are dropped and
-# fullwidth or mathematical letters and digits are folded to ASCII, so "ｐａｓｓｗｏｒｄ" or a key
-# split by U+200B is still seen; spans are mapped back to the caller's text.
+# Text preparation. Detection runs on the folded view of ``policy.normalize`` (the text the model
+# reads, lookalikes folded to ASCII, separators to ASCII), so "pаssword" with a Cyrillic а, a key
+# split by U+200B or an SSN written with en dashes is still seen; spans are mapped back to the
+# caller's text.
 # --------------------------------------------------------------------------------------------
-
-_FORMAT_CHARS = (
-    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e"
-    "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U00013438"
-    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f\u034f"
-)
-_NEEDS_PREP = re.compile(
-    "[" + _FORMAT_CHARS + "\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff1a\uff1d\uff20"
-    "\U0001d400-\U0001d7ff]"
-)
-_IS_FORMAT = re.compile("[" + _FORMAT_CHARS + "]")
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\uff07": "'"})
-
-
-def _prepare(text: str) -> tuple[str, list[int] | None]:
-    """Return the detection copy of ``text`` and, when it differs in length, an index map."""
-    if text.isascii() or not _NEEDS_PREP.search(text):
-        return text.translate(_APOSTROPHES), None
-    import unicodedata
-
-    out: list[str] = []
-    index: list[int] = []
-    for i, ch in enumerate(text):
-        if _IS_FORMAT.match(ch):
-            continue
-        cp = ord(ch)
-        folded = (
-            unicodedata.normalize("NFKC", ch)
-            if 0xFF01 <= cp <= 0xFF5E or 0x1D400 <= cp <= 0x1D7FF
-            else ch
-        )
-        for c in folded:
-            out.append(c)
-            index.append(i)
-    index.append(len(text))
-    return "".join(out).translate(_APOSTROPHES), index
-
 
 # --------------------------------------------------------------------------------------------
 # Shared helpers
@@ -735,10 +701,11 @@ def _aws_secret(t: str, lowered: str) -> Iterator[_Hit]:
 
 _DIGIT_GATE = re.compile(r"\d(?:\D{0,3}\d){5}")
 _ANY_DIGIT = re.compile(r"\d")
-_CARD_CAND = re.compile(
-    r"(?<![\w.,\-/])\d(?:[ \-.\u00a0\u2007\u202f]{1,3}\d|\d){11,22}(?![\w])(?!\.\d)"
-)
-_SEP_RUN = re.compile(r"[ \-.\u00a0\u2007\u202f]+")
+# Separators are the ASCII ones: ``normalize.fold`` has turned every Unicode dash, space, slash,
+# dot and underscore variant into one of ``DIGIT_SEPARATORS`` before any rule runs.
+# ``_`` is a separator, not part of a word: "card_4111…" reads like "card 4111…".
+_CARD_CAND = re.compile(r"(?<![^\W_]|[.,\-/])\d(?:[ \-._/]{1,3}\d|\d){11,22}(?![^\W_])(?!\.\d)")
+_SEP_RUN = re.compile(r"[ \-._/]+")
 _CARD_NEG = re.compile(
     r"(?i)(?:tracking|track|order|invoice|isbn|issn|phone|tel|fax|mobile|imei|serial|ref"
     r"|reference|confirmation|booking|awb|parcel|shipment|ticket|case|订单|快递|单号|运单|电话"
@@ -807,10 +774,12 @@ def _cards(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
             yield (_REGULATED, "payment_card", best[0], best[1], "financial")
 
 
-_ID_SEPARATORS = re.compile(r"[\s\-.]")
+_ID_SEPARATORS = re.compile(r"[\s\-._/]")
+# One separator between digit groups, with optional spaces around it ("234 / 56 / 7890").
+_SEP = r"(?:\s?[\-._/]\s?|\s)"
 _CN_RIC = re.compile(
-    r"(?<![0-9A-Za-z])[1-9]\d{5}[ \-]?(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])"
-    r"[ \-]?\d{3}[\dXx](?![0-9A-Za-z])"
+    r"(?<![0-9A-Za-z])[1-9]\d{5}[ \-_.]?(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])"
+    r"[ \-_.]?\d{3}[\dXx](?![0-9A-Za-z])"
 )
 
 
@@ -844,6 +813,8 @@ def _iban_checksum_ok(compact: str) -> bool:
     return int("".join(str(int(c, 36)) for c in rearranged)) % 97 == 1
 
 
+# Spaces or hyphens only (Unicode ones are folded to these): underscores and dots would make
+# snake_case or dotted keys that start with a country code look like accounts.
 _IBAN_CAND = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ \-]?[A-Za-z0-9]){11,32}")
 
 
@@ -864,7 +835,7 @@ def _ibans(t: str) -> Iterator[_Hit]:
             yield (_REGULATED, "iban", m.start(), end, "financial")
 
 
-_SSN = re.compile(r"(?<![\d\-])(\d{3})([\- ])(\d{2})\2(\d{4})(?![\d\-])")
+_SSN = re.compile(r"(?<![\w\-./])(\d{3})(\s?[\-._/]\s?|\s)(\d{2})\2(\d{4})(?![\w\-]|[./]\d)")
 
 
 def _ssn_ok(area: str, group: str, serial: str) -> bool:
@@ -882,7 +853,7 @@ _SSN_CONTEXT = re.compile(r"(?i)(?:ssn|social security|sozialversicherung|seguro
 
 def _ssns(t: str) -> Iterator[_Hit]:
     for m in _SSN.finditer(t):
-        if m.group(2) == " " and not _SSN_CONTEXT.search(t, max(0, m.start() - 40), m.start()):
+        if m.group(2) != "-" and not _SSN_CONTEXT.search(t, max(0, m.start() - 40), m.start()):
             continue
         if _ssn_ok(m.group(1), m.group(3), m.group(4)):
             yield (_REGULATED, "us_ssn", m.start(), m.end(), "government_id")
@@ -944,12 +915,19 @@ _ID_SPECS: Final = (
     (
         "ssn",
         r"ssn|social\s+security(?:\s+(?:number|no\.?|#))?|social(?=\s*(?:is|was|:|#|number))",
-        r"\d{3}[\- ]?\d{2}[\- ]?\d{4}",
+        rf"\d{{3}}{_SEP}?\d{{2}}{_SEP}?\d{{4}}",
         ("us.ssn",),
         "us_ssn",
         "government_id",
     ),
-    ("itin", r"itin", r"9\d{2}[\- ]?\d{2}[\- ]?\d{4}", ("us.itin",), "us_itin", "government_id"),
+    (
+        "itin",
+        r"itin",
+        rf"9\d{{2}}{_SEP}?\d{{2}}{_SEP}?\d{{4}}",
+        ("us.itin",),
+        "us_itin",
+        "government_id",
+    ),
     (
         "nino",
         r"national\s+insurance(?:\s+(?:number|no\.?))?|\bni\s+(?:number|no)|nino",
@@ -962,7 +940,7 @@ _ID_SPECS: Final = (
     (
         "nhs",
         r"nhs\s+(?:number|no\.?)",
-        r"\d{3}\s?\d{3}\s?\d{4}",
+        rf"\d{{3}}{_SEP}?\d{{3}}{_SEP}?\d{{4}}",
         ("gb.nhs",),
         "uk_nhs",
         "government_id",
@@ -979,7 +957,8 @@ _ID_SPECS: Final = (
         "de_tax",
         r"steuer-?id(?:entifikationsnummer)?|steuerliche\s+identifikationsnummer|idnr"
         r"|tax\s+id(?:entification)?(?:\s+(?:number|no\.?))?|\btin\b",
-        r"\d{2}\s?\d{3}\s?\d{3}\s?\d{3}|\d{3}[\- ]?\d{2}[\- ]?\d{4}|\d{2}-\d{7}",
+        rf"\d{{2}}{_SEP}?\d{{3}}{_SEP}?\d{{3}}{_SEP}?\d{{3}}|\d{{3}}{_SEP}?\d{{2}}{_SEP}?\d{{4}}"
+        r"|\d{2}-\d{7}",
         ("de.idnr", "us.ssn", "us.itin", "us.ein"),
         "tax_id",
         "government_id",
@@ -995,7 +974,7 @@ _ID_SPECS: Final = (
     (
         "aadhaar",
         r"aadhaar|aadhar|adhaar|uidai|आधार",
-        r"\d{4}\s?\d{4}\s?\d{4}",
+        rf"\d{{4}}{_SEP}?\d{{4}}{_SEP}?\d{{4}}",
         ("in_.aadhaar",),
         "in_aadhaar",
         "government_id",
@@ -1028,7 +1007,7 @@ _ID_SPECS: Final = (
     (
         "ca_sin",
         r"social\s+insurance\s+number|sin",
-        r"\d{3}[\- ]?\d{3}[\- ]?\d{3}",
+        rf"\d{{3}}{_SEP}?\d{{3}}{_SEP}?\d{{3}}",
         ("ca.sin",),
         "ca_sin",
         "government_id",
@@ -1070,7 +1049,7 @@ _ID_SPECS: Final = (
         "card",
         r"card\s*(?:number|no\.?|#)|credit\s+card|debit\s+card|卡号|信用卡号?|银行卡号?"
         r"|kartennummer|num[ée]ro\s+de\s+carte|n[uú]mero\s+de\s+tarjeta",
-        r"\d(?:[ \-.]?\d){11,18}",
+        r"\d(?:[ \-._/]?\d){11,18}",
         None,
         "payment_card",
         "financial",
@@ -1090,7 +1069,7 @@ _ID_SPECS: Final = (
         r"|bankleitzahl|\bblz\b|n[uú]mero\s+de\s+cuenta|cuenta\s+bancaria|num[ée]ro\s+de\s+compte"
         r"|\brib\b|n[uú]mero\s+da\s+conta|conta\s+corrente|银行账号|银行帐号|账号|帳號|银行账户"
         r"|账户号码|帐户号码|开户账号",
-        r"\d(?:[ \-]?\d){5,19}",
+        r"\d(?:[ \-._]?\d){5,19}",
         None,
         "bank_account",
         "financial",
@@ -1412,6 +1391,9 @@ def _build_lexicon() -> dict[str, list[tuple[tuple[str, ...], str, str]]]:
 _EN_WORD = re.compile(r"[A-Za-z0-9À-ÖØ-öø-ɏ]+(?:'[A-Za-z0-9À-ÖØ-öø-ɏ]+)?")
 _EN_LEXICON: Final = _build_lexicon()
 _EN_FIRST: Final = frozenset(_EN_LEXICON)
+_EN_FIRST_PLURAL: Final = frozenset(
+    f"{w}s" for w, entries in _EN_LEXICON.items() if any(e[2] == "ident" for e in entries)
+)
 
 _SELF: Final = frozenset(
     {"i", "i'm", "im", "i've", "ive", "i'd", "i'll", "me", "my", "mine", "myself", "user",
@@ -1498,13 +1480,32 @@ _COPULA_PREFIX = re.compile(
     r"as\s+an?|(?:^|[.;:!?\n]\s*)(?:is|was|identifies\s+as))\s+(?P<mods>(?:[\w']+(?:\s+|-)){0,5})$"
 )
 _PRACTICE_VERBS = re.compile(
-    r"(?i)\b(?:i|i'm|im|user)\s+(?:\w+\s+){0,2}?(?:go\s+to|goes\s+to|going\s+to|attend|attending"
+    r"(?i)\b(?:i|i'm|im|user|we|we're|we've)\s+(?:\w+\s+){0,2}?(?:go\s+to|goes\s+to|going\s+to|attend|attending"
     r"|pray|praying|worship|worshipping|belong\s+to|converted\s+to|convert\s+to|reverted\s+to"
     r"|practice|practise|practicing|practising|follow|observe|observing|keep|keeping|eat|only\s+eat"
     r"|wear|wearing|fast|fasting|celebrate|believe\s+in|raised|baptized|baptised|was\s+baptized"
     r"|had\s+my|member\s+of|devoted\s+to|found)\s+(?:[\w'\-]+\s+){0,3}$"
 )
 _RELIGION_VERB_TERMS: Final = frozenset({"pray", "prayers", "baptized", "baptised"})
+# Group self-statements ("we are proud Catholics", "our family is Muslim", "my wife and I are
+# Jewish") disclose the user's own identity too. They count for the identity categories and for
+# religious practice, not for health ("we treat diabetes", "we had an asthma case"), and only when
+# the identity word ends the phrase ("we're a Catholic school" is about an institution).
+_GROUP_COPULA = re.compile(
+    r"(?i)\b(?:we\s*'\s*re|we\s+are|we\s+were|we(?:\s+have|\s*'\s*ve)\s+(?:always\s+)?been"
+    r"|we\s+became|(?:both|all)\s+of\s+us\s+are|(?:our|my)\s+(?:whole\s+|entire\s+)?"
+    r"(?:family|household)\s+(?:is|are|was|were|has\s+always\s+been)|(?:my\s+)?(?:family"
+    r"|wife|husband|partner|spouse|parents)\s+and\s+i\s+are)"
+    r"\s+(?P<mods>(?:[\w']+(?:\s+|-)){0,5})$"
+)
+_GROUP_CATEGORIES: Final = frozenset(
+    {"religion", "ethnicity", "political_opinion", "sexual_orientation", "trade_union"}
+)
+_GROUP_SELF: Final = frozenset({"we", "we're", "we've"})
+_GROUP_MODS: Final = frozenset({"all", "both"})
+_GROUP_NEXT_OK: Final = _words(
+    "and too now here by since so but ourselves both all family household"
+)
 _RELIGION_MY_TERMS: Final = frozenset(
     {"church", "mosque", "synagogue", "gurdwara", "parish", "congregation", "pastor", "imam",
      "rabbi", "priest", "my faith", "bar mitzvah", "bat mitzvah", "hijab", "faith"}
@@ -1531,13 +1532,21 @@ def _en_special(t: str, lowered: str) -> Iterator[_Hit]:
     i = 0
     while i < n:
         entries = _EN_LEXICON.get(toks[i][0])
+        plural = False
+        if not entries and toks[i][0].endswith("s"):
+            # "we are proud Catholics": plural identity words, for group statements only
+            entries = [e for e in _EN_LEXICON.get(toks[i][0][:-1], ()) if e[2] == "ident"]
+            plural = True
         if not entries:
             i += 1
             continue
         matched = None
         for words, category, kind in entries:
             k = len(words)
-            if tuple(w for w, _, _ in toks[i : i + k]) == words and _joined(t, toks, i, k):
+            got = tuple(w for w, _, _ in toks[i : i + k])
+            if plural:
+                got = (*got[:-1], got[-1][:-1])
+            if got == words and _joined(t, toks, i, k):
                 matched = (words, category, kind)
                 break
         if matched is None:
@@ -1545,7 +1554,7 @@ def _en_special(t: str, lowered: str) -> Iterator[_Hit]:
             continue
         words, category, kind = matched
         k = len(words)
-        hit = _self_statement(t, toks, i, k, category, kind)
+        hit = _self_statement(t, toks, i, k, category, kind, plural=plural)
         if hit is not None and _QUOTED_EXAMPLE.search(t, max(0, hit - 40), hit):
             hit = None  # translate 'I am a Muslim' into French: an example, not a disclosure
         if hit is not None:
@@ -1559,9 +1568,20 @@ def _joined(t: str, toks: list[tuple[str, int, int]], i: int, k: int) -> bool:
 
 
 def _self_statement(
-    t: str, toks: list[tuple[str, int, int]], i: int, k: int, category: str, kind: str
+    t: str,
+    toks: list[tuple[str, int, int]],
+    i: int,
+    k: int,
+    category: str,
+    kind: str,
+    *,
+    plural: bool = False,
 ) -> int | None:
-    """Start of the statement if the term at token ``i`` is said about the user, else None."""
+    """Start of the statement if the term at token ``i`` is said about the user, else None.
+
+    ``plural`` marks an identity word in the plural ("Catholics"): only a group self-statement
+    ("we are proud Catholics") makes that about the user.
+    """
     term = " ".join(w for w, _, _ in toks[i : i + k])
     last = i + k - 1
     nxt = toks[last + 1][0] if last + 1 < len(toks) else ""
@@ -1580,11 +1600,17 @@ def _self_statement(
             return None
     if kind == "ident":
         window_start = max(0, toks[i][1] - 80)
-        cm = _COPULA_PREFIX.search(t, window_start, toks[i][1])
+        cm = None if plural else _COPULA_PREFIX.search(t, window_start, toks[i][1])
+        group = False
+        if cm is None and category in _GROUP_CATEGORIES:
+            cm = _GROUP_COPULA.search(t, window_start, toks[i][1])
+            group = cm is not None
+            if group and same_clause and nxt not in _GROUP_NEXT_OK:
+                return None  # "we're a Catholic school": an institution, not the user
         if cm is None:
-            return _labelled_identity(t, toks, i)
+            return None if plural else _labelled_identity(t, toks, i)
         mods = cm.group("mods").lower().replace("-", " ").split()
-        if any(m not in _IDENT_MODIFIERS for m in mods):
+        if any(m not in _IDENT_MODIFIERS and not (group and m in _GROUP_MODS) for m in mods):
             return None
         if term in _NEEDS_ARTICLE and not (
             {"a", "an", "politically", "socially", "fiscally", "very", "deeply"} & set(mods)
@@ -1606,6 +1632,9 @@ def _self_statement(
         if word in _SELF and not (word == "i" and j > 0 and toks[j - 1][0] == "type"):
             subject = j
             break
+        if word in _GROUP_SELF and category == "religion":
+            subject = j  # "we go to church": only a practice verb makes it count (below)
+            break
         j -= 1
     if subject is None:
         return _subjectless(t, toks, i, j, kind) if kind == "cond" else None
@@ -1619,8 +1648,9 @@ def _self_statement(
             return None
         return toks[subject][1]
     if category == "religion":
+        group = subj_word in _GROUP_SELF
         direct_my = subj_word == "my" and not between and term in _RELIGION_MY_TERMS
-        verb_term = term in _RELIGION_VERB_TERMS and len(between) <= 3
+        verb_term = term in _RELIGION_VERB_TERMS and len(between) <= 3 and not group
         if not (direct_my or verb_term or _PRACTICE_VERBS.search(t, toks[subject][1], toks[i][1])):
             return None
     if term in _NEEDS_TAKE and (not between or between[-1] not in _TAKE_WORDS):
@@ -1752,7 +1782,10 @@ _ZH_TERM_INFO: Final = {
     if term.strip()
 }
 _ZH_TERMS = re.compile("|".join(sorted(map(re.escape, _ZH_TERM_INFO), key=len, reverse=True)))
-_ZH_SUBJ = r"(?:我|本人|用户|该用户)"
+# Group subjects (我们, 我们全家, 咱们家...) disclose the user's identity too, except for health:
+# "我们医院治疗糖尿病" is about an institution far more often than about the user.
+_ZH_GROUP = r"(?:我们|咱们)(?:全家|一家|家)?人?|我家|咱家|我和家人|我们夫妻"
+_ZH_SUBJ = r"(?:(?P<grp>" + _ZH_GROUP + r")|我|本人|用户|该用户)"
 _ZH_ADV = (
     r"(?:自己|也|还|都|一直|从小就?|小时候就?|前几年|去年|今年|上个月|上周|最近|近来|已经|曾经|目前|现在"
     r"|正在|刚刚?|早就|其实|确实|本身|就|才|又|有点|比较|非常|特别|严重|长期|常年|每天|平时|天天|长年|要"
@@ -1781,7 +1814,7 @@ _ZH_BLOCK_AFTER = re.compile(
     r"朋友|同事|邻居|同学|家人|亲戚|研究|专家|医生|护士|科普|知识|文章|论文|报告|书|电影|纪录片|餐厅|饭店"
     r"|菜|食品|社区|群体|人群|历史|文化|协会|基金会|项目|相关|话题|患者们|病人|的人|朋友们|教授|学者"
     r"|方面的|的书|的文章|的电影|的知识|的历史|的资料|的新闻|的论文|的研究|的药物|的治疗方法|的症状"
-    r"|的病因|小说|题材|游戏|名词|这个词"
+    r"|的病因|小说|题材|游戏|名词|这个词|患者"
 )
 _ZH_GENERIC: Final = frozenset({"病", "药", "佛", "主", "基督", "伊斯兰", "les"})
 _ZH_FAITH_TERMS: Final = frozenset({"佛", "主", "基督", "伊斯兰"})
@@ -1811,7 +1844,7 @@ def _zh_special(t: str) -> Iterator[_Hit]:
             fm = _ZH_FRAME.search(prefix)
             if fm is None and category == "political_opinion":
                 fm = _ZH_POL_FRAME.search(prefix)
-        if fm is None:
+        if fm is None or (category == "health" and fm.group("grp")):
             continue
         yield (_SPECIAL, category, clause_start + fm.start(), m.end(), category)
 
@@ -1877,7 +1910,7 @@ _EN_FRAME_GATE_WORDS: Final = frozenset().union(*(triggers for _, triggers, _ in
 
 
 def _special(t: str, lowered: str, words: frozenset[str]) -> Iterator[_Hit]:
-    if not _EN_FIRST.isdisjoint(words):
+    if not _EN_FIRST.isdisjoint(words) or not _EN_FIRST_PLURAL.isdisjoint(words):
         yield from _en_special(t, lowered)
     if not _EN_FRAME_GATE_WORDS.isdisjoint(words):
         for category, triggers, pattern in _EN_FRAMES:
@@ -1943,14 +1976,15 @@ def _detect(t: str) -> list[_Hit]:
 def classify(text: str) -> SensitivityReport:
     """Find secrets, regulated identifiers and special-category statements in ``text``.
 
-    Deterministic and offline; safe to call on every record. Findings carry spans into ``text``
-    (the caller's string, even when detection saw a normalised copy without zero-width
-    characters or fullwidth letters).
+    Deterministic and offline; safe to call on every record. Detection reads the folded view
+    the renderer's reader sees (:func:`userlore.policy.normalize.fold`: lookalike letters,
+    entities, invisible characters and separators folded); findings carry spans into ``text``,
+    the caller's string.
     """
     if not text:
         return _EMPTY
-    t, index = _prepare(text)
-    hits = _detect(t)
+    folded = fold(text)
+    hits = _detect(folded.text)
     if not hits:
         return _EMPTY
     seen: set[tuple[str, int, int]] = set()
@@ -1958,8 +1992,7 @@ def classify(text: str) -> SensitivityReport:
     for level, rule, start, end, category in hits:
         if end <= start:
             continue
-        if index is not None:
-            start, end = index[start], index[end - 1] + 1
+        start, end = folded.span(start, end)
         key = (rule, start, end)
         if key in seen:
             continue

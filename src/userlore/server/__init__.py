@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
-from userlore.server.app import TokenGrant, create_app, load_tokens
+from userlore.server.app import create_app
+from userlore.server.auth import TokenGrant, load_tokens
 
 __all__ = ["TokenGrant", "create_app", "load_tokens"]

@@ -1,33 +1,31 @@
 """``userlore serve``: the HTTP gateway (FastAPI) over one :class:`~userlore.Userlore`.
 
-Every data endpoint needs ``Authorization: Bearer <token>``; each configured token grants exactly
-one scope (and the agent identity written as author attribution). There is no default token: with
-none configured, every data request is refused. Every query the gateway runs is filtered by the
-token's scope, and a record of another scope answers ``404`` exactly like a missing one, so a
-token cannot even learn whether another scope's id exists.
+Every data endpoint needs ``Authorization: Bearer <token>`` (:mod:`userlore.server.auth`); each
+configured token grants exactly one scope (and the agent identity written as author attribution).
+There is no default token: with none configured, every data request is refused. Every query the
+gateway runs is filtered by the token's scope, and a record of another scope answers ``404``
+exactly like a missing one, so a token cannot even learn whether another scope's id exists.
 
 Bad input is a ``4xx`` with ``{"error": {"code", "message"}}``; the gateway is tested with
-property-based requests generated from its own OpenAPI schema to answer no ``5xx``.
+property-based requests generated from its own OpenAPI schema to answer no ``5xx`` and nothing
+off-schema. Every request first passes :class:`~userlore.server.guard.RequestGuard` (size, JSON
+depth, NUL characters), before authentication and before parsing.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hmac
-import json
-import os
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import Body, Depends, FastAPI, Query, Request
+from fastapi import Body, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import select
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from userlore.config import MemoryMode
 from userlore.errors import (
@@ -42,8 +40,10 @@ from userlore.errors import (
     TraceNotFoundError,
     UserloreError,
 )
-from userlore.memory import Author
 from userlore.models import RecordState
+from userlore.server.access_log import install_access_log_redaction
+from userlore.server.auth import Grant, TokenGrant, Unauthorized, load_tokens, resolver
+from userlore.server.guard import DEFAULT_MAX_API_BODY_BYTES, DEFAULT_MAX_BODY_BYTES, RequestGuard
 from userlore.server.schemas import (
     CandidateDecisionIn,
     CandidateEditIn,
@@ -68,13 +68,13 @@ from userlore.server.schemas import (
     SourceChangesOut,
     SourceItemsOut,
     SyncRunsOut,
+    Timestamp,
     TraceFeedbackIn,
     TraceFeedbackOut,
     TracesOut,
     TrashOut,
     UpdateIn,
 )
-from userlore.store.governed import validate_scope
 from userlore.store.schema import MemoryTraceEvent
 
 if TYPE_CHECKING:
@@ -82,93 +82,8 @@ if TYPE_CHECKING:
 
 __all__ = ["TokenGrant", "create_app", "load_tokens"]
 
-MIN_TOKEN_CHARS = 16
 MAX_SEQUENCE = 2**62
 RecordId = Annotated[str, "record id"]
-
-
-@dataclass(frozen=True, slots=True)
-class TokenGrant:
-    """What one bearer token may do: act in ``scope`` as the given author."""
-
-    scope: str
-    agent_id: str | None = None
-    client: str | None = None
-    device: str | None = None
-    instance: str | None = None
-
-    def __post_init__(self) -> None:
-        validate_scope(self.scope)
-
-    @property
-    def author(self) -> Author:
-        return Author(self.agent_id, self.client, self.device, self.instance)
-
-
-def _grant(value: Any, where: str) -> TokenGrant:
-    if isinstance(value, TokenGrant):
-        return value
-    if isinstance(value, str):
-        try:
-            return TokenGrant(value)
-        except ScopeError as exc:
-            raise ConfigError(f"{where}: {exc}") from None
-    if isinstance(value, Mapping):
-        allowed = {"scope", "agentId", "agent_id", "client", "device", "instance"}
-        unknown = sorted(set(value) - allowed)
-        if unknown or "scope" not in value:
-            raise ConfigError(f"{where}: a grant needs 'scope' and allows {sorted(allowed)}")
-        try:
-            return TokenGrant(
-                scope=value["scope"],
-                agent_id=value.get("agentId", value.get("agent_id")),
-                client=value.get("client"),
-                device=value.get("device"),
-                instance=value.get("instance"),
-            )
-        except ScopeError as exc:
-            raise ConfigError(f"{where}: {exc}") from None
-    raise ConfigError(f"{where}: a grant is a scope string or an object with 'scope'")
-
-
-def load_tokens(source: Mapping[str, Any] | str | Path | None) -> dict[str, TokenGrant]:
-    """Token → grant mapping from a mapping, a JSON file path, or ``None`` (the environment).
-
-    Accepted shapes: ``{"tokens": {"<token>": "<scope>"}}`` or ``{"<token>": {"scope": "<scope>",
-    "agentId": "...", "client": "...", "device": "..."}}``. With ``None``, ``USERLORE_TOKENS``
-    (JSON text) or ``USERLORE_TOKENS_FILE`` (a path) is read; nothing configured means no token.
-
-    Raises:
-        ConfigError: unreadable file, malformed JSON, a token shorter than 16 characters, or a
-            malformed grant.
-    """
-    if source is None:
-        if os.environ.get("USERLORE_TOKENS"):
-            try:
-                source = json.loads(os.environ["USERLORE_TOKENS"])
-            except json.JSONDecodeError as exc:
-                raise ConfigError(f"USERLORE_TOKENS is not valid JSON: {exc}") from None
-        elif os.environ.get("USERLORE_TOKENS_FILE"):
-            source = Path(os.environ["USERLORE_TOKENS_FILE"])
-        else:
-            return {}
-    if isinstance(source, str | Path):
-        try:
-            source = json.loads(Path(source).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ConfigError(f"cannot read token file {source}: {exc.strerror}") from None
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"token file {source} is not valid JSON: {exc}") from None
-    if not isinstance(source, Mapping):
-        raise ConfigError("tokens must be a JSON object")
-    if "tokens" in source and isinstance(source["tokens"], Mapping):
-        source = source["tokens"]
-    grants: dict[str, TokenGrant] = {}
-    for token, value in source.items():
-        if not isinstance(token, str) or len(token) < MIN_TOKEN_CHARS:
-            raise ConfigError(f"every token must be a string of at least {MIN_TOKEN_CHARS} chars")
-        grants[token] = _grant(value, f"token …{token[-4:]}")
-    return grants
 
 
 _ERROR_STATUS: tuple[tuple[type[UserloreError], int, str], ...] = (
@@ -182,11 +97,12 @@ _ERROR_STATUS: tuple[tuple[type[UserloreError], int, str], ...] = (
     (StorageError, 503, "storage_unavailable"),
 )
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorBody, "description": "The request body is not valid JSON."},
+    400: {"model": ErrorBody, "description": "The body is not valid JSON or nests too deep."},
     401: {"model": ErrorBody, "description": "Missing or invalid bearer token."},
     403: {"model": ErrorBody, "description": "The memory mode forbids this operation."},
     404: {"model": ErrorBody, "description": "No such record in the token's scope."},
     409: {"model": ErrorBody, "description": "Not allowed from the record's current state."},
+    413: {"model": ErrorBody, "description": "The body is larger than the gateway's limit."},
     422: {"model": ErrorBody, "description": "Invalid input or refused by the safety policy."},
     503: {"model": ErrorBody, "description": "The database is unavailable."},
 }
@@ -198,33 +114,13 @@ def _error(status: int, code: str, message: str, **headers: str) -> JSONResponse
     )
 
 
-class _Unauthorized(Exception):
-    """Raised by the auth dependency; answered as 401."""
-
-
-_bearer = HTTPBearer(auto_error=False, description="One token per scope, from configuration.")
-
-
-def _current_grant(
-    request: Request,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> TokenGrant:
-    """The grant of the request's bearer token, or 401."""
-    resolve: Callable[[str], TokenGrant | None] = request.app.state.resolve_token
-    found = resolve(credentials.credentials) if credentials is not None else None
-    if found is None:
-        raise _Unauthorized
-    return found
-
-
-Grant = Annotated[TokenGrant, Depends(_current_grant)]
-
-
 def create_app(
     lore: Userlore,
     tokens: Mapping[str, Any] | str | Path | None = None,
     *,
     title: str = "userlore gateway",
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    max_api_body_bytes: int = DEFAULT_MAX_API_BODY_BYTES,
 ) -> FastAPI:
     """The gateway app over ``lore``; ``tokens`` as accepted by :func:`load_tokens`.
 
@@ -232,10 +128,18 @@ def create_app(
         lore: The store every endpoint reads and writes.
         tokens: Token grants; ``None`` reads ``USERLORE_TOKENS``/``USERLORE_TOKENS_FILE``.
         title: OpenAPI title.
+        max_body_bytes: Largest accepted import body (a whole export document).
+        max_api_body_bytes: Largest body of any other request (capped at ``max_body_bytes``).
+
+    Raises:
+        ConfigError: malformed tokens, or a body limit below 1 byte.
     """
     from userlore import __version__
 
     grants = load_tokens(tokens)
+    if min(max_body_bytes, max_api_body_bytes) < 1:
+        raise ConfigError("max_body_bytes and max_api_body_bytes must be at least 1")
+    install_access_log_redaction()
     app = FastAPI(
         title=title,
         version=__version__,
@@ -246,10 +150,10 @@ def create_app(
             "to the scope of its bearer token."
         ),
     )
-    app.state.resolve_token = _resolver(grants)
+    app.state.resolve_token = resolver(grants)
 
-    @app.exception_handler(_Unauthorized)
-    async def _unauthorized(_request: Request, _exc: _Unauthorized) -> JSONResponse:
+    @app.exception_handler(Unauthorized)
+    async def _unauthorized(_request: Request, _exc: Unauthorized) -> JSONResponse:
         return _error(
             401, "unauthorized", "missing or invalid bearer token", **{"WWW-Authenticate": "Bearer"}
         )
@@ -263,21 +167,33 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def _invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        if any(err.get("type") == "json_invalid" for err in errors):
+            return _error(400, "bad_request", "body: not valid JSON")
         parts = []
-        for err in exc.errors()[:10]:
+        for err in errors[:10]:
             loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
             parts.append(f"{loc}: {err.get('msg', 'invalid')}")
         return _error(422, "invalid_request", "; ".join(parts) or "invalid request")
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         codes = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
         code = codes.get(exc.status_code, "http_error")
-        return _error(exc.status_code, code, str(exc.detail))
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = ", ".join(_allowed_methods(request))
+        return _error(exc.status_code, code, str(exc.detail), **headers)
 
     @app.exception_handler(UnicodeError)
     async def _bad_text(_request: Request, _exc: UnicodeError) -> JSONResponse:
         return _error(422, "invalid_text", "text must be valid Unicode (no lone surrogates)")
+
+    @app.exception_handler(DataError)
+    async def _refused_value(_request: Request, _exc: DataError) -> JSONResponse:
+        # The guard refuses NUL and bad text first; this catches any value the database still
+        # cannot store, without echoing the driver's message (it names tables and columns).
+        return _error(422, "invalid_input", "a value of this request cannot be stored")
 
     memory = lore.memory
 
@@ -310,7 +226,7 @@ def create_app(
     )
     def get_response_feedback(
         g: Grant,
-        response_at: Annotated[datetime, Query(alias="responseAt")],
+        response_at: Annotated[Timestamp, Query(alias="responseAt")],
         session_key: Annotated[
             str | None, Query(alias="sessionKey", min_length=1, max_length=300)
         ] = None,
@@ -632,7 +548,29 @@ def create_app(
     from userlore.server.web_page import install_about_you  # the About You page (issue 9)
 
     install_about_you(app, lore)
+    # Added last, so outermost: nothing (CSRF, bearer check, parser) sees an unchecked body.
+    app.add_middleware(
+        RequestGuard, max_body_bytes=max_body_bytes, max_api_body_bytes=max_api_body_bytes
+    )
     return app
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """The methods of the path template that routing chose, for the ``Allow`` header of a 405.
+
+    Routing takes the first template matching the path (``/memories/recall`` before
+    ``/memories/{record_id}``), so only routes with that same template count.
+    """
+    chosen: str | None = None
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches(request.scope)
+        template = getattr(route, "path", None)
+        if match is Match.NONE or (chosen is not None and template != chosen):
+            continue
+        chosen = template
+        methods.update(getattr(route, "methods", None) or ())
+    return sorted(methods)
 
 
 def _rate_trace(lore: Userlore, scope: str, trace_id: str, rating: str) -> dict[str, Any]:
@@ -670,18 +608,3 @@ def _rate_trace(lore: Userlore, scope: str, trace_id: str, rating: str) -> dict[
             "selected": [e["id"] for e in selected_entries(trace.payload)],
             "remediation": remediation.as_dict(),
         }
-
-
-def _resolver(grants: Mapping[str, TokenGrant]) -> Callable[[str], TokenGrant | None]:
-    """Token lookup that compares against every token, so timing reveals no near match."""
-    known = [(token.encode("utf-8"), value) for token, value in grants.items()]
-
-    def resolve(token: str) -> TokenGrant | None:
-        given = token.encode("utf-8", "surrogateescape")
-        found: TokenGrant | None = None
-        for candidate, value in known:
-            if hmac.compare_digest(candidate, given):
-                found = value
-        return found
-
-    return resolve

@@ -8,9 +8,9 @@ names of seed 000 (``memoryType``, ``pathPrefix``) as well as snake_case.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "SourceItemsOut",
     "SyncRunOut",
     "SyncRunsOut",
+    "Timestamp",
     "TraceFeedbackIn",
     "TraceFeedbackOut",
     "TraceOut",
@@ -55,6 +56,25 @@ __all__ = [
 
 MemoryTypeName = Literal["semantic", "episodic", "procedural", "working", "identity"]
 FeedbackName = Literal["helpful", "not_helpful"]
+# The logical path rule of the store (``projects/x/decisions``), stated in the schema.
+PATH_PATTERN = r"^[\w-][\w.-]*(?:/[\w-][\w.-]*)*$"
+# A path filter: the same rule, surrounding slashes and spaces ignored, empty for "everywhere".
+PREFIX_PATTERN = r"^\s*/*(?:[\w-][\w.-]*(?:/[\w-][\w.-]*)*)?/*\s*$"
+
+
+def _iso_text(value: Any) -> Any:
+    """Only ISO 8601 text is a timestamp: pydantic would also read ``0.5`` as Unix seconds."""
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, str):
+        try:
+            float(value)
+        except ValueError:
+            return value
+    raise ValueError("must be an ISO 8601 date-time string")
+
+
+Timestamp = Annotated[datetime, BeforeValidator(_iso_text)]
 
 
 class _In(BaseModel):
@@ -370,13 +390,18 @@ class PlanOut(BaseModel):
 
 class RememberIn(_In):
     content: str = Field(min_length=1, max_length=4000)
-    path: str = Field(min_length=1, max_length=500, examples=["projects/memory-os/decisions"])
+    path: str = Field(
+        min_length=1,
+        max_length=500,
+        pattern=PATH_PATTERN,
+        examples=["projects/memory-os/decisions"],
+    )
     memory_type: MemoryTypeName
 
 
 class RecallIn(_In):
     query: str = Field(max_length=2000)
-    path: str | None = Field(default=None, max_length=500)
+    path: str | None = Field(default=None, max_length=500, pattern=PREFIX_PATTERN)
     memory_type: MemoryTypeName | None = None
     k: int = Field(default=5, ge=1, le=50)
     session_key: str | None = Field(default=None, max_length=300)
@@ -404,7 +429,7 @@ class PlanIn(_In):
 
 class PurgeIn(_In):
     confirm: Literal[True] = Field(description="Must be true: purge cannot be undone.")
-    path_prefix: str | None = Field(default=None, max_length=500)
+    path_prefix: str | None = Field(default=None, max_length=500, pattern=PREFIX_PATTERN)
 
 
 class TraceFeedbackIn(_In):
@@ -413,5 +438,5 @@ class TraceFeedbackIn(_In):
 
 class ResponseFeedbackIn(_In):
     session_key: str = Field(min_length=1, max_length=300)
-    response_at: datetime
+    response_at: Timestamp
     feedback: FeedbackName

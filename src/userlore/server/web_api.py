@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 from sqlalchemy import select
@@ -37,7 +38,8 @@ from userlore.errors import (
 )
 from userlore.models import RecordState, UserState
 from userlore.policy.sensitivity import SPECIAL_CATEGORIES
-from userlore.server.app import _ERRORS, Grant
+from userlore.server.app import _ERRORS
+from userlore.server.auth import Grant
 from userlore.server.schemas import MemoryOut, SourceItemOut
 from userlore.store.governed import validate_scope
 from userlore.store.schema import ConsentGrant, MemoryRecord
@@ -161,6 +163,14 @@ def _state(request: Request) -> AboutYouState:
 
 
 State = Annotated[AboutYouState, Depends(_state)]
+# Documented as the known categories (any letter case is accepted, and an unknown one is a 422).
+Category = Annotated[
+    str,
+    PathParam(
+        description="A special category (case-insensitive).",
+        json_schema_extra={"enum": sorted(SPECIAL_CATEGORIES)},
+    ),
+]
 
 
 # -- bodies --------------------------------------------------------------------------------------
@@ -222,6 +232,7 @@ class SourceCardOut(BaseModel):
     label: str
     items: int = Field(description="Indexed (not deleted) items.")
     pending: int = Field(description="Items waiting for synthesis.")
+    refused: int = Field(default=0, description="Items whose record the sensitivity floor refused.")
     updated_at: datetime | None
     syncable: bool = Field(description="Connected to this server, so 'sync now' works.")
     latest_run: SyncRunCardOut | None
@@ -276,6 +287,7 @@ def _cards(state: AboutYouState, scope: str) -> list[SourceCardOut]:
             label=v.label,
             items=v.items,
             pending=v.pending,
+            refused=v.refused,
             updated_at=v.updated_at,
             syncable=v.source_instance_id in connected,
             latest_run=_run_card(v.latest_run),
@@ -410,7 +422,7 @@ def list_consents(g: Grant, state: State) -> ConsentsOut:
     response_model=ConsentCategoryOut,
     summary="Grant consent for a special category (its records may enter context).",
 )
-def grant_consent(g: Grant, state: State, category: str) -> ConsentCategoryOut:
+def grant_consent(g: Grant, state: State, category: Category) -> ConsentCategoryOut:
     name = _category(category)
     state.lore.grant_consent(g.scope, name)
     return next(c for c in _consents(state.lore, g.scope).categories if c.category == name)
@@ -421,7 +433,7 @@ def grant_consent(g: Grant, state: State, category: str) -> ConsentCategoryOut:
     response_model=ConsentCategoryOut,
     summary="Revoke consent; the category's records leave context at the next plan.",
 )
-def revoke_consent(g: Grant, state: State, category: str) -> ConsentCategoryOut:
+def revoke_consent(g: Grant, state: State, category: Category) -> ConsentCategoryOut:
     name = _category(category)
     state.lore.revoke_consent(g.scope, name)
     return next(c for c in _consents(state.lore, g.scope).categories if c.category == name)

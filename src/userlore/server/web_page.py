@@ -19,6 +19,11 @@ Defences, each independent of the others:
   page can neither read the cookie nor send a custom header without a CORS preflight this server
   never grants. Agents and SDKs (no browser headers) keep calling the API with the bearer token
   alone; the bearer token is itself never ambient (it lives in the tab's ``sessionStorage``).
+- **Sign-in links never keep the token in a URL**: ``GET /?token=…`` answers ``303`` to the same
+  page without the token and hands it over in a one-shot ``userlore_signin`` cookie (one minute,
+  ``SameSite=Strict``, never accepted as a credential by the API); the page moves it into
+  ``sessionStorage`` and deletes the cookie at once. The access log redacts query values
+  (:mod:`userlore.server.access_log`), so the link's token is not written there either.
 """
 
 from __future__ import annotations
@@ -29,18 +34,27 @@ import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, urlencode
 
-from fastapi import FastAPI
-from fastapi.responses import Response
+from fastapi import FastAPI, Request
+from fastapi.responses import RedirectResponse, Response
 
 from userlore.server.web_api import AboutYouState, router, sources_from_environment
 
 if TYPE_CHECKING:
     from userlore.facade import Userlore
 
-__all__ = ["CONTENT_SECURITY_POLICY", "CSRF_COOKIE", "CSRF_HEADER", "install_about_you"]
+__all__ = [
+    "CONTENT_SECURITY_POLICY",
+    "CSRF_COOKIE",
+    "CSRF_HEADER",
+    "SIGNIN_COOKIE",
+    "install_about_you",
+]
 
 CSRF_COOKIE = "userlore_csrf"
+SIGNIN_COOKIE = "userlore_signin"
+SIGNIN_SECONDS = 60
 CSRF_HEADER = "X-Userlore-CSRF"
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -166,7 +180,10 @@ def install_about_you(app: FastAPI, lore: Userlore) -> None:
         return Response(body, media_type=_TYPES[suffix], headers=_PAGE_HEADERS)
 
     @app.get("/", include_in_schema=False)
-    def page() -> Response:
+    def page(request: Request) -> Response:
+        given = request.query_params.get("token")
+        if given is not None:
+            return _sign_in_redirect(request, given)
         response = asset("index.html")
         if response is None:  # pragma: no cover - the wheel always ships it
             return Response("page assets missing", status_code=500)
@@ -185,3 +202,21 @@ def install_about_you(app: FastAPI, lore: Userlore) -> None:
                 media_type="application/json",
             )
         return found
+
+
+def _sign_in_redirect(request: Request, token: str) -> Response:
+    """``303`` to the page without ``token`` in its URL; the token rides a one-shot cookie."""
+    rest = [(k, v) for k, v in request.query_params.multi_items() if k != "token"]
+    target = "/" + ("?" + urlencode(rest) if rest else "")
+    response = RedirectResponse(target, status_code=303, headers=_PAGE_HEADERS)
+    if token.strip():
+        response.set_cookie(
+            SIGNIN_COOKIE,
+            quote(token.strip(), safe=""),  # cookie-safe; the page decodes it
+            max_age=SIGNIN_SECONDS,
+            path="/",
+            samesite="strict",
+            secure=request.url.scheme == "https",
+            httponly=False,  # the page reads it once into sessionStorage and deletes it
+        )
+    return response

@@ -3,7 +3,8 @@
 ``userlore sources sync PATH --kind mbox|slack|markdown|locomo --scope S`` ingests a source with a
 progress bar, processes its items at once and prints a summary table; ``sources list`` and
 ``sources runs`` show what is connected and how the last syncs went. ``userlore worker`` runs the
-coordinator in the foreground: it drains pending synthesis now and every minute until stopped.
+coordinator in the foreground: it drains pending synthesis now and every minute until stopped
+(SIGTERM or Ctrl-C: it finishes the write in flight and hands what it still holds back at once).
 Syncing a source is the explicit opt-in to connected knowledge, so ``sources sync`` enables the
 ``connected`` source for its own run even when the configuration does not list it.
 """
@@ -16,6 +17,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from userlore.service_cli import add_common_options
+from userlore.sources.service import SYNTHESIS_STATES
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -26,6 +28,16 @@ if TYPE_CHECKING:
 __all__ = ["add_sources_parser", "add_worker_parser"]
 
 _KINDS = ("markdown", "mbox", "slack", "locomo")
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
 
 
 def _open(args: argparse.Namespace, *, connected: bool) -> Userlore:
@@ -109,11 +121,15 @@ def _summary(reports: list[SyncReport]) -> None:
         ("facts revised", "revised"),
         ("daily notes", "notes"),
         ("archived", "archived"),
+        ("refused", "refused"),
         ("retry later", "retried"),
+        ("failed", "failed"),
     ):
         rows.append(
             (label, [str(getattr(r.synthesis, field)) if r.synthesis else "-" for r in reports])
         )
+    rows.append(("still pending", [str(r.counts.pending) for r in reports]))
+    rows.append(("held by a worker", [str(r.counts.running) for r in reports]))
     rows.append(("ingest ms", [f"{r.duration_ms:.0f}" for r in reports]))
     for label, values in rows:
         table.add_row(label, *values)
@@ -122,6 +138,17 @@ def _summary(reports: list[SyncReport]) -> None:
     for r in reports:
         for warning in r.warnings:
             console.print(f"[yellow]warning[/yellow] {r.source_instance_id}: {warning}")
+        if r.synthesis is not None and r.synthesis.refused:
+            console.print(
+                f"[yellow]refused[/yellow] {r.source_instance_id}: {r.synthesis.refused} item(s) "
+                "held content the sensitivity floor refuses; see `userlore sources items "
+                "--state refused`"
+            )
+        if r.status == "partial":
+            console.print(
+                f"[yellow]partial[/yellow] {r.source_instance_id}: {r.counts.pending} item(s) "
+                f"pending and {r.counts.running} held by a worker; a worker finishes them"
+            )
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -133,7 +160,7 @@ def _list(args: argparse.Namespace) -> int:
     finally:
         lore.close()
     table = Table(title=f"Connected sources of {args.scope}")
-    for name in ("source", "kind", "label", "items", "pending", "last run", "at"):
+    for name in ("source", "kind", "label", "items", "pending", "refused", "last run", "at"):
         table.add_column(name)
     for s in states:
         run = s.latest_run
@@ -143,6 +170,7 @@ def _list(args: argparse.Namespace) -> int:
             s.label,
             str(s.items),
             str(s.pending),
+            str(s.refused),
             run.status if run else "-",
             run.started_at.isoformat(timespec="seconds") if run else "-",
         )
@@ -177,6 +205,35 @@ def _runs(args: argparse.Namespace) -> int:
     return 0
 
 
+def _items(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    lore = _open(args, connected=False)
+    try:
+        items = lore.sources.items(
+            args.scope,
+            source_instance_id=args.source,
+            synthesis_state=args.state,
+            limit=args.limit,
+        )
+    finally:
+        lore.close()
+    table = Table(title=f"Source items of {args.scope}")
+    for name in ("item", "source", "external id", "state", "attempts", "reason"):
+        table.add_column(name, overflow="fold")
+    for item in items:
+        table.add_row(
+            item.id,
+            item.source_instance_id,
+            item.external_id,
+            item.synthesis_state,
+            str(item.synthesis_attempts),
+            item.last_error or "",
+        )
+    _console().print(table)
+    return 0
+
+
 def _worker(args: argparse.Namespace) -> int:
     from userlore.sources.coordinator import SourceCoordinator
     from userlore.sources.pipeline import ConnectedKnowledgePipeline
@@ -189,7 +246,9 @@ def _worker(args: argparse.Namespace) -> int:
 
     lore = _open(args, connected=False)
     try:
-        pipeline = ConnectedKnowledgePipeline(lore.store, worker_id=args.worker_id)
+        pipeline = ConnectedKnowledgePipeline(
+            lore.store, worker_id=args.worker_id, lease_seconds=args.lease_seconds
+        )
         if not pipeline.enabled:
             console.print(
                 "userlore worker: connected sources are disabled by the configuration "
@@ -246,6 +305,14 @@ def add_sources_parser(sub: Any) -> None:
     add_common_options(runs)
     runs.set_defaults(func=_runs)
 
+    items = commands.add_parser("items", help="source items of a scope and their synthesis state")
+    items.add_argument("--scope", required=True)
+    items.add_argument("--source", help="only this source instance")
+    items.add_argument("--state", choices=SYNTHESIS_STATES, help="only items in this state")
+    items.add_argument("--limit", type=int, default=50)
+    add_common_options(items)
+    items.set_defaults(func=_items)
+
 
 def add_worker_parser(sub: Any) -> None:
     """Register ``userlore worker``."""
@@ -254,6 +321,13 @@ def add_worker_parser(sub: Any) -> None:
     )
     worker.add_argument("--interval", type=float, default=60.0, help="seconds between drains")
     worker.add_argument("--worker-id", help="name used in leases (default: host:pid:random)")
+    worker.add_argument(
+        "--lease-seconds",
+        type=_positive,
+        default=300.0,
+        help="how long a claim is held before another worker may take it over (default 300); "
+        "a worker on this host takes over a dead worker's claims at once",
+    )
     worker.add_argument("--once", action="store_true", help="drain once and exit")
     add_common_options(worker)
     worker.set_defaults(func=_worker)

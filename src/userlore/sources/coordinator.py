@@ -3,13 +3,15 @@
 It drains once at startup and then every ``interval_seconds`` (a minute by default), in a
 background thread or in the foreground (``userlore worker``). A manual sync of one source
 (:meth:`SourceCoordinator.sync_now`) ingests it and processes that source's items at once, so the
-call is synchronous from the caller's view. Several coordinators (threads or processes) may run
-against one database: the pipeline's leases keep them from processing an item twice.
+call is synchronous from the caller's view; its report is ``partial`` when items of the source are
+still waiting (leased by another worker, or due for a retry). Several coordinators (threads or
+processes) may run against one database: the pipeline's leases keep them from processing an item
+twice. Stopping a coordinator (or leaving the interpreter) releases what it still holds.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import atexit
 import logging
 import threading
 from collections.abc import Callable
@@ -75,7 +77,7 @@ class SourceCoordinator:
         """Ingest ``adapter`` and process that source's pending items before returning."""
         report = self.ingestion.sync(scope, adapter, progress=progress)
         synthesis = self.pipeline.drain(scope=scope, source_instance_id=report.source_instance_id)
-        return dataclasses.replace(report, synthesis=synthesis)
+        return self.ingestion.finish_synthesis(report, synthesis)
 
     def run_forever(self) -> None:
         """Drain now and then every interval until :meth:`stop` is called (blocking)."""
@@ -93,10 +95,17 @@ class SourceCoordinator:
             target=self.run_forever, name="userlore-source-coordinator", daemon=True
         )
         self._thread.start()
+        # A daemon thread dies mid-batch at interpreter exit: stop it cleanly first.
+        atexit.register(self.stop)
 
     def stop(self, timeout: float | None = 30.0) -> None:
-        """Ask the loop to stop and wait for the current drain to finish."""
+        """Ask the loop to stop and wait for the current drain to finish.
+
+        The drain ends after the item in flight: an enriched batch hands its remaining items
+        back to pending at once (see :meth:`ConnectedKnowledgePipeline.process`).
+        """
         self._stop.set()
+        atexit.unregister(self.stop)
         thread, self._thread = self._thread, None
         if thread is not None:
             thread.join(timeout)

@@ -1,6 +1,6 @@
 """``KnowledgeIngestionService``: incremental, idempotent pulls into ``knowledge_source_items``.
 
-One sync = one recorded run. Items are unique by (source instance, external id); a normalized
+One sync = one recorded run. Items are unique by (scope, source instance, external id); a normalized
 item whose content hash matches what is stored costs a dictionary lookup and nothing else, so an
 unchanged source re-syncs in O(items pulled) CPU and O(changes) writes (and adapters with a
 cursor pull only what changed). New, modified and deleted items are written redacted, appended
@@ -10,31 +10,37 @@ database: adapters hand over extracted text, which is normalized, bounded and re
 Items are written in chunks, each its own transaction, so a long sync never holds the write lock
 for long. A failed run keeps the items it already stored (each is complete, and the next run
 recognises them by hash); its cursor is not advanced, so the next run pulls the same range again.
+
+A run records the process that runs it (:mod:`userlore.sources.holder`). A run left ``running``
+by a process that was killed is marked ``failed`` with a fixed reason when the next sync of that
+source starts: at once when its process is certainly gone (same host), otherwise once it is older
+than ``stale_run_seconds``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import case, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from userlore.config import MemoryMode
 from userlore.errors import (
     InvalidInputError,
     MemoryDisabledError,
-    ScopeError,
     SourceSyncError,
     UserloreError,
 )
 from userlore.policy.sensitivity import redact
 from userlore.sources.base import KnowledgeSourceAdapter, MetaValue, SourceItem
+from userlore.sources.holder import holder_gone, this_holder
 from userlore.sources.ledger import ChangeLedger
 from userlore.sources.normalize import (
     MAX_ITEM_CHARS,
@@ -44,7 +50,7 @@ from userlore.sources.normalize import (
     normalize_item,
     one_line,
 )
-from userlore.sources.views import SyncCounts, SyncReport
+from userlore.sources.views import PipelineReport, SyncCounts, SyncReport
 from userlore.store.governed import GovernedStore, validate_scope
 from userlore.store.schema import KnowledgeSourceItem, KnowledgeSourceState, KnowledgeSyncRun
 
@@ -56,6 +62,9 @@ ProgressCallback = Callable[[int, int | None], None]
 MAX_WARNINGS = 50
 MAX_WARNING_CHARS = 200
 MAX_ERROR_CHARS = 1000
+STALE_RUN_SECONDS = 6 * 3600.0
+ABANDONED_GONE = "abandoned: the process running this sync is gone"
+ABANDONED_STALE = "abandoned: still running after {seconds:.0f}s"
 _KIND = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 
@@ -133,6 +142,8 @@ class KnowledgeIngestionService:
         store: The governed store (its config decides whether connected sources may write).
         chunk_size: Items per write transaction.
         max_item_chars: Bound on the text of one item; longer text is cut and counted.
+        stale_run_seconds: Age after which a ``running`` run of another host (or of an older
+            version) counts as abandoned when the next sync of its source starts.
     """
 
     def __init__(
@@ -141,9 +152,13 @@ class KnowledgeIngestionService:
         *,
         chunk_size: int = 500,
         max_item_chars: int = MAX_ITEM_CHARS,
+        stale_run_seconds: float = STALE_RUN_SECONDS,
     ) -> None:
         if chunk_size < 1 or max_item_chars < 16:
             raise InvalidInputError("chunk_size must be >= 1 and max_item_chars >= 16")
+        if stale_run_seconds <= 0:
+            raise InvalidInputError("stale_run_seconds must be positive")
+        self.stale_run = timedelta(seconds=stale_run_seconds)
         self.store = store
         self.ledger = ChangeLedger(store)
         self.chunk_size = chunk_size
@@ -160,7 +175,7 @@ class KnowledgeIngestionService:
 
         Raises:
             MemoryDisabledError: the memory mode or ``memory.sources`` forbids connected sources.
-            ScopeError: malformed scope, or the source instance belongs to another scope.
+            ScopeError: malformed scope.
             InvalidInputError: the adapter's instance id or kind is malformed.
             SourceSyncError: the adapter failed while pulling (the run is recorded as failed).
         """
@@ -174,6 +189,7 @@ class KnowledgeIngestionService:
         t0 = time.perf_counter()
         with store.transaction() as session:
             cursor = self._check_owner(session, scope, instance)
+            self._fail_abandoned(session, scope, instance, started)
             run_id = store.new_id("run")
             session.add(
                 KnowledgeSyncRun(
@@ -182,7 +198,7 @@ class KnowledgeIngestionService:
                     source_instance_id=instance,
                     status="running",
                     counts={},
-                    warnings={},
+                    warnings={"holder": this_holder()},
                     error=None,
                     started_at=started,
                     finished_at=None,
@@ -226,6 +242,7 @@ class KnowledgeIngestionService:
             with store.transaction() as session:
                 self._delete(session, scope, instance, dict(gone), counts)
                 self._save_state(session, scope, instance, kind, label, pull.cursor)
+                self._backlog(session, scope, instance, counts)
                 self._finish_run(session, run_id, "succeeded", counts, warnings, None, finished)
         except BaseException as exc:
             error = bound(redact(one_line(f"{type(exc).__name__}: {exc}")), MAX_ERROR_CHARS)[0]
@@ -254,7 +271,65 @@ class KnowledgeIngestionService:
             duration_ms=(time.perf_counter() - t0) * 1000,
         )
 
+    def finish_synthesis(self, report: SyncReport, synthesis: PipelineReport) -> SyncReport:
+        """Record what is left after synthesizing a synced source: ``partial`` while items wait.
+
+        Updates the run's ``pending``/``running`` counts and its status (``succeeded`` when
+        nothing is left, else ``partial``) and returns the report with both and ``synthesis``.
+        """
+        counts = dataclasses.replace(report.counts)
+        with self.store.transaction() as session:
+            self._backlog(session, report.scope, report.source_instance_id, counts)
+            status = "partial" if counts.pending or counts.running else "succeeded"
+            session.execute(
+                update(KnowledgeSyncRun)
+                .where(
+                    KnowledgeSyncRun.id == report.run_id,
+                    KnowledgeSyncRun.scope == report.scope,
+                )
+                .values(status=status, counts=counts.as_dict())
+            )
+        return dataclasses.replace(report, status=status, counts=counts, synthesis=synthesis)
+
     # -- steps --------------------------------------------------------------------------------
+
+    def _fail_abandoned(self, session: Session, scope: str, instance: str, now: datetime) -> None:
+        """Mark runs of this source that can no longer finish ``failed``, with a fixed reason."""
+        r = KnowledgeSyncRun
+        for run in session.scalars(
+            select(r).where(
+                r.scope == scope, r.source_instance_id == instance, r.status == "running"
+            )
+        ):
+            holder = (run.warnings or {}).get("holder") if isinstance(run.warnings, dict) else None
+            if holder_gone(holder if isinstance(holder, str) else None):
+                reason = ABANDONED_GONE
+            elif run.started_at <= now - self.stale_run:
+                reason = ABANDONED_STALE.format(seconds=self.stale_run.total_seconds())
+            else:
+                continue  # another process may still be syncing this source
+            run.status = "failed"
+            run.error = reason
+            run.finished_at = now
+            run.warnings = {"messages": [], "dropped": 0}
+
+    @staticmethod
+    def _backlog(session: Session, scope: str, instance: str, counts: SyncCounts) -> None:
+        """Count the source's items still waiting for synthesis (pending) or leased (running)."""
+        t = KnowledgeSourceItem
+        # Walk the (small) backlog through the synthesis-state index, not every item of the
+        # source: ``|| ''`` keeps the planner off the (scope, source) indexes.
+        pending, running = session.execute(
+            select(
+                func.sum(case((t.synthesis_state == "pending", 1), else_=0)),
+                func.sum(case((t.synthesis_state == "running", 1), else_=0)),
+            ).where(
+                t.synthesis_state.in_(("pending", "running")),
+                (t.scope + "") == scope,
+                (t.source_instance_id + "") == instance,
+            )
+        ).one()
+        counts.pending, counts.running = int(pending or 0), int(running or 0)
 
     @staticmethod
     def _identity(adapter: KnowledgeSourceAdapter) -> tuple[str, str, str]:
@@ -269,19 +344,12 @@ class KnowledgeIngestionService:
 
     @staticmethod
     def _check_owner(session: Session, scope: str, instance: str) -> str | None:
-        state = session.get(KnowledgeSourceState, instance)
-        if state is not None and state.scope != scope:
-            raise ScopeError(f"source instance {instance!r} belongs to another scope")
-        other = session.scalar(
-            select(KnowledgeSourceItem.id)
-            .where(
-                KnowledgeSourceItem.source_instance_id == instance,
-                KnowledgeSourceItem.scope != scope,
-            )
-            .limit(1)
-        )
-        if other is not None:
-            raise ScopeError(f"source instance {instance!r} belongs to another scope")
+        """The scope's cursor for ``instance``.
+
+        Source instance ids are namespaced by scope (items are unique per scope, source and
+        external id), so another scope using the same id neither blocks nor sees this one.
+        """
+        state = session.get(KnowledgeSourceState, (scope, instance))
         return state.cursor if state is not None else None
 
     def _index(
@@ -463,7 +531,7 @@ class KnowledgeIngestionService:
         cursor: str | None,
     ) -> None:
         now = self.store.clock()
-        state = session.get(KnowledgeSourceState, instance)
+        state = session.get(KnowledgeSourceState, (scope, instance))
         if state is None:
             session.add(
                 KnowledgeSourceState(

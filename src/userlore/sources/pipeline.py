@@ -6,7 +6,11 @@ item with a fresh lease token and counts the attempt. Finishing is fenced by tha
 transaction that writes an item's records first marks the item done *only if the token is still
 its lease owner*, so a worker whose lease expired (or whose item changed upstream meanwhile)
 writes nothing, and the worker that took the item over finishes it exactly once. A worker killed
-mid-item loses nothing: its lease expires and the item is claimed again.
+mid-item loses nothing: its items are claimed again, at once by a worker on the same host (the
+lease token names the holding process, see :mod:`userlore.sources.holder`, and a holder that is
+gone holds nothing), otherwise when the lease expires. A worker that stops cleanly (an exception,
+``KeyboardInterrupt``, a stop request between items of a slow enriched batch) releases what it
+still holds back to pending at once, without counting the attempt.
 
 Each item is routed explicitly by its ``pipeline`` column:
 
@@ -19,7 +23,9 @@ Each item is routed explicitly by its ``pipeline`` column:
 
 Items holding secret or regulated content (``blocked``) are never synthesized. Every record is
 written through :meth:`GovernedStore.govern_upsert` / :meth:`GovernedStore.govern`, which run the
-sensitivity detectors again. An optional chat model (any ``BaseChatModel``) may enrich a fact
+sensitivity detectors again; an item whose fact (or statement) the floor refuses ends
+``refused`` with a fixed reason code in ``last_error`` (:data:`REFUSAL_CODES`), never silently
+``done``. An optional chat model (any ``BaseChatModel``) may enrich a fact
 with a summary through structured output; without one, facts are the item's own bounded text.
 """
 
@@ -40,7 +46,7 @@ from typing import Any, Literal, cast
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
-from sqlalchemy import Table, and_, or_, select, text, update
+from sqlalchemy import ColumnElement, Table, and_, case, or_, select, text, update
 from sqlalchemy.orm import Session
 
 from userlore.errors import InvalidInputError
@@ -53,6 +59,7 @@ from userlore.models import (
     WriteAction,
 )
 from userlore.policy.sensitivity import SensitivityLevel, classify, redact
+from userlore.sources.holder import holder_gone, this_holder
 from userlore.sources.ingestion import connected_enabled
 from userlore.sources.normalize import bound, one_line
 from userlore.sources.views import PipelineReport
@@ -60,6 +67,7 @@ from userlore.store.governed import GovernedStore
 from userlore.store.schema import KnowledgeSourceItem, KnowledgeSourceState
 
 __all__ = [
+    "REFUSAL_CODES",
     "ClaimedItem",
     "ConnectedKnowledgePipeline",
     "FactEnrichment",
@@ -93,7 +101,25 @@ THREAD_KEY = "thread"
 NOTE_MAX_CHARS = 600
 NOTE_LINE_CHARS = 90
 MAX_ERROR_CHARS = 500
+TOKEN_CHARS = 200
+"""Width of the ``lease_owner`` column a lease token must fit."""
+REFUSAL_CODES = {"secret": "refused:secret", "regulated": "refused:regulated"}
+"""``last_error`` of an item the sensitivity floor refused, by govern's reason; never its text."""
 _ITEMS = cast(Table, KnowledgeSourceItem.__table__)
+
+
+def refusal_code(reason: str | None) -> str:
+    """The fixed reason code stored on a refused item."""
+    return REFUSAL_CODES.get(reason or "", "refused:policy")
+
+
+def token_holder(token: str | None) -> str | None:
+    """The holder process named by a lease token (``None`` for tokens without one)."""
+    if not token or "#" not in token:
+        return None
+    _, _, rest = token.rpartition("#")
+    return rest.partition("@")[2] or None
+
 
 ENRICH_PROMPT = (
     "You turn one document from the user's own connected sources into a short workspace fact. "
@@ -219,6 +245,7 @@ class ConnectedKnowledgePipeline:
         worker = worker_id or _default_worker_id()
         if len(worker) > 180 or "#" in worker:
             raise InvalidInputError("worker_id must be at most 180 characters, without '#'")
+        self.holder = this_holder()
         self.store = store
         self.model = model
         self.worker_id = worker
@@ -238,6 +265,32 @@ class ConnectedKnowledgePipeline:
 
     # -- claiming -----------------------------------------------------------------------------
 
+    def new_token(self) -> str:
+        """A fresh lease token: ``<worker id>#<nonce>@<holder>`` (the worker id cut to fit)."""
+        tail = f"#{uuid.uuid4().hex[:12]}@{self.holder}"
+        return f"{self.worker_id[: TOKEN_CHARS - len(tail)]}{tail}"
+
+    def _gone_tokens(
+        self, now: datetime, scope: str | None, source_instance_id: str | None
+    ) -> list[str]:
+        """Unexpired lease tokens whose holder process is certainly gone (same host)."""
+        t = _ITEMS.c
+        stmt = (
+            select(t.lease_owner)
+            .where(t.synthesis_state == "running", t.lease_expires_at > now)
+            .distinct()
+        )
+        if scope is not None:
+            stmt = stmt.where(t.scope == scope)
+        if source_instance_id is not None:
+            stmt = stmt.where(t.source_instance_id == source_instance_id)
+        with self.store.connection() as conn:
+            owners = [o for o in conn.scalars(stmt) if o]
+        gone = [o for o in owners if holder_gone(token_holder(o))]
+        if gone:
+            log.info("reclaiming the leases of %d holder(s) that are gone", len(gone))
+        return gone
+
     def claim(
         self,
         limit: int | None = None,
@@ -245,17 +298,22 @@ class ConnectedKnowledgePipeline:
         scope: str | None = None,
         source_instance_id: str | None = None,
     ) -> list[ClaimedItem]:
-        """Lease up to ``limit`` due items: pending and due, or running with an expired lease."""
+        """Lease up to ``limit`` due items: pending and due, or running with an expired lease
+        or a holder that is gone (a process of this host that has ended)."""
         store = self.store
         now = store.clock()
-        token = f"{self.worker_id}#{uuid.uuid4().hex[:12]}"
+        token = self.new_token()
         t = _ITEMS.c
+        taken_over: ColumnElement[bool] = t.lease_expires_at <= now
+        gone = self._gone_tokens(now, scope, source_instance_id)
+        if gone:
+            taken_over = or_(taken_over, t.lease_owner.in_(gone))
         due = or_(
             and_(
                 t.synthesis_state == "pending",
                 or_(t.next_attempt_at.is_(None), t.next_attempt_at <= now),
             ),
-            and_(t.synthesis_state == "running", t.lease_expires_at <= now),
+            and_(t.synthesis_state == "running", taken_over),
         )
         pick = select(t.id).where(due)
         if scope is not None:
@@ -327,6 +385,34 @@ class ConnectedKnowledgePipeline:
             )
         return int(getattr(result, "rowcount", 0) or 0)
 
+    def release(self, claimed: Sequence[ClaimedItem]) -> int:
+        """Hand items this worker still holds back to pending now; returns how many.
+
+        The attempt is not counted (nothing was tried) and no backoff applies. Items already
+        finished, or taken over by another worker, are left alone (fenced by the lease token).
+        """
+        if not claimed:
+            return 0
+        t = _ITEMS.c
+        with self.store.connection() as conn:
+            result = conn.execute(
+                update(_ITEMS)
+                .where(
+                    t.id.in_([c.id for c in claimed]),
+                    t.lease_owner.in_({c.lease_token for c in claimed}),
+                    t.synthesis_state == "running",
+                )
+                .values(
+                    synthesis_state="pending",
+                    lease_owner=None,
+                    lease_expires_at=None,
+                    synthesis_attempts=case(
+                        (t.synthesis_attempts > 0, t.synthesis_attempts - 1), else_=0
+                    ),
+                )
+            )
+        return int(getattr(result, "rowcount", 0) or 0)
+
     # -- processing ---------------------------------------------------------------------------
 
     def run_once(
@@ -363,19 +449,49 @@ class ConnectedKnowledgePipeline:
             )
             if not claimed:
                 break
-            total.add(self.process(claimed))
+            total.add(self.process(claimed, should_stop=should_stop))
         return total
 
-    def process(self, claimed: Sequence[ClaimedItem]) -> PipelineReport:
-        """Write the records of claimed items; failures are retried later with backoff."""
+    def process(
+        self,
+        claimed: Sequence[ClaimedItem],
+        *,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> PipelineReport:
+        """Write the records of claimed items; failures are retried later with backoff.
+
+        Whatever stops this call early (an exception, ``KeyboardInterrupt``, ``should_stop``
+        between enrichment calls) releases the items not yet written back to pending at once.
+        """
         report = PipelineReport(claimed=len(claimed))
         if not claimed:
             return report
+        try:
+            self._process(claimed, report, should_stop)
+        except BaseException:
+            try:
+                report.released += self.release(claimed)
+            except Exception:  # the leases still expire, or their holder is seen gone
+                log.exception("could not release %d claimed source item(s)", len(claimed))
+            raise
+        return report
+
+    def _process(
+        self,
+        claimed: Sequence[ClaimedItem],
+        report: PipelineReport,
+        should_stop: Callable[[], bool] | None,
+    ) -> None:
         enrichment: dict[str, FactEnrichment | None] = {}
         failures: dict[str, BaseException] = {}
         if self.model is not None:
             beat = time.monotonic()
-            for item in claimed:
+            for n, item in enumerate(claimed):
+                if should_stop is not None and should_stop():
+                    rest = claimed[n:]
+                    report.released += self.release(rest)
+                    claimed = claimed[:n]
+                    break
                 if time.monotonic() - beat > self.lease.total_seconds() / 3:
                     self.heartbeat(claimed)  # model calls are slow: keep the leases alive
                     beat = time.monotonic()
@@ -405,7 +521,6 @@ class ConnectedKnowledgePipeline:
         by_id = {i.id: i for i in claimed}
         for item_id, error in failures.items():
             self._fail(by_id[item_id], error, report)
-        return report
 
     @staticmethod
     def _synthesizes(item: ClaimedItem) -> bool:
@@ -443,7 +558,10 @@ class ConnectedKnowledgePipeline:
                 continue
             if item.pipeline is Pipeline.USER_UNDERSTANDING:
                 if not item.deleted and not item.blocked:
-                    rep.statements += self._understand(session, item)
+                    written, refused = self._understand(session, item)
+                    rep.statements += written
+                    if refused is not None:
+                        self._refused(session, item, refused, rep)
                 else:
                     rep.skipped += int(item.blocked and not item.deleted)
                 continue
@@ -467,12 +585,13 @@ class ConnectedKnowledgePipeline:
                     rep.revised += 1
                 elif outcome.action is WriteAction.REINFORCED:
                     rep.unchanged += 1
+                elif outcome.action is WriteAction.REFUSED:
+                    self._refused(session, item, outcome.reason, rep)
+                    rep.archived += len(
+                        store.archive_key(session, item.scope, key, reason="source_refused")
+                    )
                 else:
                     rep.skipped += 1
-                    if outcome.action is WriteAction.REFUSED:
-                        rep.archived += len(
-                            store.archive_key(session, item.scope, key, reason="source_refused")
-                        )
             if item.occurred_at is not None:
                 days.setdefault((item.scope, item.source_instance_id), set()).add(
                     item.occurred_at.astimezone(UTC).date()
@@ -480,11 +599,25 @@ class ConnectedKnowledgePipeline:
         labels: dict[str, str] = {}
         for (scope, source), ds in sorted(days.items()):
             if source not in labels:
-                state = session.get(KnowledgeSourceState, source)
+                state = session.get(KnowledgeSourceState, (scope, source))
                 labels[source] = str((state.meta or {}).get("label") or source) if state else source
             for day in sorted(ds):
                 rep.notes += self._note(session, scope, source, labels[source], day, now)
         return rep
+
+    @staticmethod
+    def _refused(
+        session: Session, item: ClaimedItem, reason: str | None, rep: PipelineReport
+    ) -> None:
+        """Mark an item the floor refused: state ``refused``, a fixed code, never its text."""
+        code = refusal_code(reason)
+        session.execute(
+            update(_ITEMS)
+            .where(_ITEMS.c.id == item.id)
+            .values(synthesis_state="refused", last_error=code)
+        )
+        rep.refused += 1
+        log.info("source item %s: the sensitivity floor refused its record (%s)", item.id, code)
 
     def _context(
         self,
@@ -652,18 +785,23 @@ class ConnectedKnowledgePipeline:
         )
         return int(outcome.action in (WriteAction.CREATED, WriteAction.SUPERSEDING))
 
-    def _understand(self, session: Session, item: ClaimedItem) -> int:
+    def _understand(self, session: Session, item: ClaimedItem) -> tuple[int, str | None]:
+        """Govern the item's explicit statements: how many were written, and why the floor
+        refused one (``None`` when it refused none)."""
         from userlore.extract.explicit import extract_statements
         from userlore.facade import _candidate
 
         role = str(item.meta.get("role") or "user")
         written = 0
+        refused: str | None = None
         for statement in extract_statements(item.text, role=role):
             outcome = self.store.govern(
                 session, item.scope, _candidate(statement, item.id, None, None, None, None)
             )
             written += int(outcome.record is not None)
-        return written
+            if outcome.action is WriteAction.REFUSED and refused is None:
+                refused = outcome.reason or "policy"
+        return written, refused
 
     def _enrich(self, item: ClaimedItem) -> FactEnrichment:
         assert self.model is not None

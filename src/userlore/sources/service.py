@@ -24,7 +24,7 @@ from userlore.store.schema import KnowledgeSourceItem, KnowledgeSourceState, Kno
 
 __all__ = ["SYNTHESIS_STATES", "KnowledgeSources"]
 
-SYNTHESIS_STATES = ("pending", "running", "done", "skipped", "failed")
+SYNTHESIS_STATES = ("pending", "running", "done", "skipped", "refused", "failed")
 
 
 def _item_view(row: KnowledgeSourceItem) -> SourceItemView:
@@ -160,7 +160,7 @@ class KnowledgeSources:
             return [_run_view(r) for r in session.scalars(stmt.limit(limit))]
 
     def sources(self, scope: str) -> list[SourceStateView]:
-        """The connected sources of ``scope``: indexed item count, pending work, latest run."""
+        """The connected sources of ``scope``: indexed, pending and refused items, latest run."""
         validate_scope(scope)
         t = KnowledgeSourceItem
         counts = (
@@ -168,12 +168,16 @@ class KnowledgeSources:
                 t.source_instance_id,
                 func.sum(case((t.deleted_at.is_(None), 1), else_=0)),
                 func.sum(case((t.synthesis_state.in_(("pending", "running")), 1), else_=0)),
+                func.sum(case((t.synthesis_state == "refused", 1), else_=0)),
             )
             .where(t.scope == scope)
             .group_by(t.source_instance_id)
         )
         with self.store.transaction() as session:
-            tally = {src: (int(n or 0), int(p or 0)) for src, n, p in session.execute(counts)}
+            tally = {
+                src: (int(n or 0), int(p or 0), int(r or 0))
+                for src, n, p, r in session.execute(counts)
+            }
             out: list[SourceStateView] = []
             states = session.scalars(
                 select(KnowledgeSourceState)
@@ -190,7 +194,7 @@ class KnowledgeSources:
                     .order_by(KnowledgeSyncRun.started_at.desc(), KnowledgeSyncRun.id.desc())
                     .limit(1)
                 ).one_or_none()
-                items, pending = tally.get(state.source_instance_id, (0, 0))
+                items, pending, refused = tally.get(state.source_instance_id, (0, 0, 0))
                 meta = dict(state.meta or {})
                 out.append(
                     SourceStateView(
@@ -203,6 +207,7 @@ class KnowledgeSources:
                         updated_at=state.updated_at,
                         latest_run=_run_view(latest) if latest is not None else None,
                         meta=meta,
+                        refused=refused,
                     )
                 )
             return out

@@ -32,6 +32,10 @@ class SyncCounts:
         blocked: Added or modified items holding secret or regulated content; stored redacted
             and never synthesized.
         truncated: Items cut to the size bound.
+        pending: Items of the source still waiting for synthesis when the sync finished
+            (pending, or waiting for a retry); all its changes when synthesis was not asked for.
+        running: Items of the source leased by a worker when the sync finished (another
+            worker is processing them, or a crashed worker's lease has not run out yet).
     """
 
     seen: int = 0
@@ -42,6 +46,8 @@ class SyncCounts:
     skipped: int = 0
     blocked: int = 0
     truncated: int = 0
+    pending: int = 0
+    running: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -63,10 +69,14 @@ class PipelineReport:
         archived: Records archived because their item was deleted or became blocked.
         notes: Daily notes written or revised.
         statements: Records governed from items routed to user understanding.
-        skipped: Items not synthesized (blocked content, refused or skipped by policy).
+        skipped: Items not synthesized (blocked content, or skipped by policy: a forgotten or
+            deleted key, memory mode).
+        refused: Items whose fact (or one of whose statements) the sensitivity floor refused;
+            the item is left ``refused`` with a fixed reason code in ``last_error``.
         retried: Items that failed and were scheduled for another attempt.
         failed: Items that failed for the last time.
         lost: Items whose lease expired and was taken over before this worker finished.
+        released: Items handed back to pending unprocessed (the worker was stopped).
     """
 
     claimed: int = 0
@@ -77,9 +87,11 @@ class PipelineReport:
     notes: int = 0
     statements: int = 0
     skipped: int = 0
+    refused: int = 0
     retried: int = 0
     failed: int = 0
     lost: int = 0
+    released: int = 0
 
     def add(self, other: PipelineReport) -> None:
         for f in fields(self):
@@ -90,12 +102,18 @@ class PipelineReport:
 
     @property
     def processed(self) -> int:
-        return self.claimed - self.retried - self.failed - self.lost
+        return self.claimed - self.retried - self.failed - self.lost - self.released
 
 
 @dataclass(frozen=True, slots=True)
 class SyncReport:
-    """Receipt of one sync: the run's counts and, when synthesis ran, what it produced."""
+    """Receipt of one sync: the run's counts and, when synthesis ran, what it produced.
+
+    ``status`` is ``succeeded`` when the source was pulled and (if synthesis ran) nothing of it
+    is left to synthesize; ``partial`` when synthesis ran but ``counts.pending`` or
+    ``counts.running`` items are still waiting (leased by another worker, or due for a retry);
+    ``failed`` runs raise :class:`~userlore.errors.SourceSyncError` instead of returning.
+    """
 
     run_id: str
     scope: str
@@ -167,7 +185,7 @@ class SourceChangeView:
 
 @dataclass(frozen=True, slots=True)
 class SyncRunView:
-    """One recorded ingestion run."""
+    """One recorded ingestion run (``running``, ``succeeded``, ``partial`` or ``failed``)."""
 
     id: str
     scope: str
@@ -199,3 +217,5 @@ class SourceStateView:
     updated_at: datetime
     latest_run: SyncRunView | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    refused: int = 0
+    """Items whose record the sensitivity floor refused (state ``refused``)."""

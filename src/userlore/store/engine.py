@@ -131,6 +131,34 @@ def _migration_lock(engine: Engine) -> Iterator[None]:
 _PG_LOCK_KEY = 0x75736572_6C6F7265 % (2**63)  # "userlore"
 
 
+def _upgrade(engine: Engine) -> None:
+    """Run the migrations; on SQLite with foreign keys off, checked before the commit.
+
+    SQLite adds a constraint only by rebuilding the table, and dropping a table that others
+    reference would fail (or cascade) with enforcement on; ``PRAGMA foreign_keys`` cannot change
+    inside a transaction, so it is switched around it, and ``foreign_key_check`` must find no
+    violation before the migrated schema is committed.
+    """
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as conn:
+        if sqlite:
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            conn.commit()
+        try:
+            with conn.begin():
+                command.upgrade(alembic_config(conn), "head")
+                if sqlite:
+                    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                    if broken:
+                        raise StorageError(
+                            f"migration left {len(broken)} broken reference(s); nothing committed"
+                        )
+        finally:
+            if sqlite:
+                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                conn.commit()
+
+
 def setup(engine: Engine) -> str:
     """Apply pending migrations; return the schema version now recorded.
 
@@ -154,8 +182,7 @@ def setup(engine: Engine) -> str:
                     f"database schema {current!r} is newer than this userlore "
                     f"(knows up to {head!r})"
                 )
-            with engine.begin() as conn:
-                command.upgrade(alembic_config(conn), "head")
+            _upgrade(engine)
     except OperationalError as exc:
         raise StorageError(f"cannot migrate database: {exc.orig}") from None
     return head

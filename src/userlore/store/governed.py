@@ -17,9 +17,20 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Engine, bindparam, func, insert, or_, select
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    bindparam,
+    func,
+    insert,
+    or_,
+    select,
+)
+from sqlalchemy import text as sql_text
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -30,7 +41,6 @@ from userlore.errors import (
     MemoryDisabledError,
     PolicyViolationError,
     RecordNotFoundError,
-    ScopeError,
     StorageError,
 )
 from userlore.models import (
@@ -40,6 +50,7 @@ from userlore.models import (
     MemoryType,
     Pipeline,
     Producer,
+    RecordKind,
     RecordState,
     RecordView,
     Sensitivity,
@@ -49,6 +60,7 @@ from userlore.models import (
 )
 from userlore.policy.govern import POLICY_REV, assess
 from userlore.policy.sensitivity import redact
+from userlore.store.ids import derived_id, scoped_digest
 from userlore.store.schema import (
     ConsentGrant,
     KnowledgeSourceItem,
@@ -60,12 +72,25 @@ from userlore.store.schema import (
     ReviewDecision,
 )
 from userlore.store.text import content_key, normalize_value, search_text
+from userlore.validation import (
+    bounded,
+    enum_field,
+    identifier,
+    optional_identifier,
+    optional_instant,
+    optional_text,
+    text_field,
+    unit_interval,
+    validate_path,
+    validate_scope,
+)
 
 __all__ = [
     "Clock",
     "GovernedStore",
     "IdFactory",
     "VersionView",
+    "bounded",
     "record_view",
     "validate_path",
     "validate_scope",
@@ -74,9 +99,6 @@ __all__ = [
 Clock = Callable[[], datetime]
 IdFactory = Callable[[str], str]
 
-_SCOPE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@/+-]{0,199}")
-_PATH = re.compile(r"(?:[\w-][\w.-]*(?:/[\w-][\w.-]*)*)?", re.UNICODE)
-_KIND = re.compile(r"[a-z][a-z0-9_]{0,39}")
 LIVE_STATES = (RecordState.CANDIDATE, RecordState.ACTIVE, RecordState.NEEDS_REVIEW)
 
 # Allowed lifecycle moves; ``deleted`` is left only by ``restore``.
@@ -106,6 +128,15 @@ _PRODUCER_SOURCE = {
 }
 
 
+_ENUM_FIELDS: tuple[tuple[type[StrEnum], str], ...] = (
+    (MemoryType, "memory_type"),
+    (Explicitness, "explicitness"),
+    (Producer, "producer"),
+    (Pipeline, "pipeline"),
+    (Disclosure, "disclosure"),
+)
+
+
 def _utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -122,37 +153,6 @@ _BOUNDED_FIELDS = (
     "thread_id",
     "run_id",
 )
-
-
-def bounded(name: str, value: str | None, limit: int) -> str | None:
-    """Refuse an over-long identifier instead of letting a backend truncate or fail on it."""
-    if value is not None and len(value) > limit:
-        raise InvalidInputError(f"{name} is longer than {limit} characters")
-    return value
-
-
-def validate_scope(scope: str) -> str:
-    """Return ``scope`` if it is a well-formed scope key.
-
-    Raises:
-        ScopeError: empty, too long, or with characters outside ``[A-Za-z0-9_.:@/+-]``.
-    """
-    if not isinstance(scope, str) or not _SCOPE.fullmatch(scope):
-        raise ScopeError(
-            f"invalid scope {scope!r}: use 1-200 characters from A-Z a-z 0-9 _ . : @ / + -"
-        )
-    return scope
-
-
-def validate_path(path: str) -> str:
-    """Return ``path`` if it is a well-formed logical path (``projects/x/decisions``) or empty.
-
-    Raises:
-        InvalidInputError: too long, or with empty or malformed segments.
-    """
-    if not isinstance(path, str) or len(path) > 500 or not _PATH.fullmatch(path):
-        raise InvalidInputError(f"invalid path {path!r}: use segments like projects/x/decisions")
-    return path
 
 
 def under_path(path: str | None, prefix: str) -> bool:
@@ -230,6 +230,12 @@ class VersionView:
     author_instance: str | None
 
 
+_BIND_SCOPE = sql_text("SELECT set_config('userlore.scope', :scope, true)")
+_REFUSED_WRITE = (
+    "the database refused the write: it refers to a row that is not in this scope, or "
+    "duplicates one that is"
+)
+
 # Built once: the read path asks for every plan, and building the statement cost more than
 # running it.
 _CONSENTED = select(ConsentGrant.category).where(
@@ -263,32 +269,61 @@ class GovernedStore:
     # -- transactions -------------------------------------------------------------------------
 
     @contextmanager
-    def transaction(self) -> Iterator[Session]:
-        """One unit of work: committed on success, rolled back entirely on any error."""
+    def transaction(self, scope: str | None = None) -> Iterator[Session]:
+        """One unit of work: committed on success, rolled back entirely on any error.
+
+        Args:
+            scope: The one scope this unit of work touches. On PostgreSQL it is bound to the
+                transaction (``userlore.scope``), so row-level security hides and refuses every
+                other scope's rows even if a query forgot its scope filter. Leave it out for
+                work that spans scopes (workers claiming across scopes, migrations).
+
+        Raises:
+            StorageError: the database failed.
+            InvalidInputError: the database refused the write (a reference outside the scope, a
+                duplicate); the message never names the rows involved.
+        """
         if self._lock is not None:
             self._lock.acquire()
         try:
             with self._sessions() as session, session.begin():
+                if scope is not None:
+                    self._bind_scope(session, scope)
                 yield session
         except OperationalError as exc:
             raise StorageError(f"database error: {exc.orig}") from None
+        except IntegrityError:
+            raise InvalidInputError(_REFUSED_WRITE) from None
         finally:
             if self._lock is not None:
                 self._lock.release()
 
     @contextmanager
-    def connection(self) -> Iterator[Connection]:
-        """A Core connection in one transaction, for the read path's hot loop (no ORM)."""
+    def connection(self, scope: str | None = None) -> Iterator[Connection]:
+        """A Core connection in one transaction, for the read path's hot loop (no ORM).
+
+        ``scope`` binds row-level security as in :meth:`transaction`.
+        """
         if self._lock is not None:
             self._lock.acquire()
         try:
             with self.engine.begin() as conn:
+                if scope is not None:
+                    self._bind_scope(conn, scope)
                 yield conn
         except OperationalError as exc:
             raise StorageError(f"database error: {exc.orig}") from None
+        except IntegrityError:
+            raise InvalidInputError(_REFUSED_WRITE) from None
         finally:
             if self._lock is not None:
                 self._lock.release()
+
+    def _bind_scope(self, executor: Session | Connection, scope: str) -> None:
+        """``SET LOCAL userlore.scope`` on PostgreSQL (the row-level security key); no-op else."""
+        validate_scope(scope)
+        if self.engine.dialect.name == "postgresql":
+            executor.execute(_BIND_SCOPE, {"scope": scope})
 
     # -- source items (evidence) --------------------------------------------------------------
 
@@ -315,13 +350,12 @@ class GovernedStore:
         digest = hashlib.sha256(clean.encode("utf-8")).hexdigest()
         existing = session.scalars(
             select(KnowledgeSourceItem).where(
+                KnowledgeSourceItem.scope == scope,
                 KnowledgeSourceItem.source_instance_id == source_instance_id,
                 KnowledgeSourceItem.external_id == external_id,
             )
         ).one_or_none()
         if existing is not None:
-            if existing.scope != scope:
-                raise ScopeError("source instance belongs to another scope")
             if existing.content_hash != digest:
                 existing.text, existing.content_hash, existing.updated_at = clean, digest, now
             return existing
@@ -350,7 +384,7 @@ class GovernedStore:
 
     def write(self, scope: str, candidate: CandidateInput) -> WriteOutcome:
         """Govern one candidate in its own transaction."""
-        with self.transaction() as session:
+        with self.transaction(scope) as session:
             return self.govern(session, scope, candidate)
 
     def govern(self, session: Session, scope: str, candidate: CandidateInput) -> WriteOutcome:
@@ -414,7 +448,11 @@ class GovernedStore:
                 record_view(pending),
                 superseded_record_id=pending.supersedes_record_id,
             )
-        supersedes = candidate.supersedes_record_id or (current.id if current else None)
+        supersedes = (
+            self._own_record_id(session, scope, candidate.supersedes_record_id)
+            if candidate.supersedes_record_id
+            else (current.id if current else None)
+        )
         row = self._insert(
             session,
             scope,
@@ -553,6 +591,7 @@ class GovernedStore:
                 else set(
                     session.scalars(
                         select(MemoryEvidence.source_item_id).where(
+                            MemoryEvidence.scope == scope,
                             MemoryEvidence.record_id == row.id,
                             MemoryEvidence.relation == evidence_relation,
                         )
@@ -609,47 +648,64 @@ class GovernedStore:
         return archived
 
     def _validate_candidate(self, c: CandidateInput) -> None:
-        content = c.content.strip() if isinstance(c.content, str) else ""
-        if not content:
-            raise InvalidInputError("content must not be empty")
+        """Every field of a candidate, typed, before anything is written (``validation``)."""
         limit = self.config.max_content_chars
-        if len(c.content) > limit:
-            raise InvalidInputError(f"content is {len(c.content)} characters; the limit is {limit}")
-        if c.value is not None and len(c.value) > limit:
-            raise InvalidInputError(f"value is longer than {limit} characters")
-        if not _KIND.fullmatch(c.kind):
-            raise InvalidInputError(f"invalid kind {c.kind!r}")
-        if len(c.path) > 500 or not _PATH.fullmatch(c.path):
-            raise InvalidInputError(
-                f"invalid path {c.path!r}: use segments like projects/x/decisions"
-            )
-        if c.canonical_key is not None and not (0 < len(c.canonical_key) <= 300):
-            raise InvalidInputError("canonical_key must be 1-300 characters")
-        for name in ("confidence", "importance"):
-            value = getattr(c, name)
-            if not 0.0 <= value <= 1.0:
-                raise InvalidInputError(f"{name} must be within [0, 1], got {value}")
-        if c.valid_from and c.valid_until and c.valid_until <= c.valid_from:
+        text_field(c.content, "content", max_chars=limit)
+        optional_text(c.value, "value", max_chars=limit)
+        enum_field(RecordKind, c.kind, "kind")
+        for enum_type, name in _ENUM_FIELDS:
+            enum_field(enum_type, getattr(c, name), name)
+        validate_path(c.path)
+        optional_identifier(c.canonical_key, "canonical_key", max_chars=300)
+        unit_interval(c.confidence, "confidence")
+        unit_interval(c.importance, "importance")
+        valid_from = optional_instant(c.valid_from, "valid_from")
+        valid_until = optional_instant(c.valid_until, "valid_until")
+        if valid_from and valid_until and valid_until <= valid_from:
             raise InvalidInputError("valid_until must be after valid_from")
         for name in _BOUNDED_FIELDS:
             bounded(name, getattr(c, name), 200)
         bounded("session_key", c.session_key, 300)
         bounded("conflict_group", c.conflict_group, 300)
-        bounded("durability", c.durability, 20)
+        bounded("sensitivity_claim", c.sensitivity_claim, 40)
+        identifier(c.durability, "durability", max_chars=20)
+        optional_identifier(c.supersedes_record_id, "supersedes_record_id")
+        optional_identifier(c.source_item_id, "source_item_id")
+        optional_text(c.evidence_text, "evidence_text", max_chars=None)
+
+    @staticmethod
+    def _own_record_id(session: Session, scope: str, record_id: str) -> str:
+        """``record_id`` if it names a record of ``scope``; the error is the same whether the id
+        exists in another scope or nowhere, so it reveals nothing outside the caller's scope."""
+        found = session.scalar(
+            select(MemoryRecord.id).where(MemoryRecord.scope == scope, MemoryRecord.id == record_id)
+        )
+        if found is None:
+            raise RecordNotFoundError(
+                f"supersedes_record_id {record_id!r} names no record in this scope"
+            )
+        return found
 
     def _evidence_item(self, session: Session, scope: str, c: CandidateInput) -> str | None:
         if c.source_item_id is not None:
-            item = session.get(KnowledgeSourceItem, c.source_item_id)
-            if item is None or item.scope != scope:
-                raise RecordNotFoundError(f"no source item {c.source_item_id!r} in this scope")
-            return item.id
+            found = session.scalar(
+                select(KnowledgeSourceItem.id).where(
+                    KnowledgeSourceItem.scope == scope,
+                    KnowledgeSourceItem.id == c.source_item_id,
+                )
+            )
+            if found is None:
+                raise RecordNotFoundError(
+                    f"source_item_id {c.source_item_id!r} names no source item in this scope"
+                )
+            return found
         if not c.evidence_text:
             return None
-        digest = hashlib.sha256(redact(c.evidence_text).encode("utf-8")).hexdigest()[:32]
+        digest = scoped_digest(scope, redact(c.evidence_text))
         item = self.add_source_item(
             session,
             scope=scope,
-            source_instance_id=f"{c.producer.value}:{scope}",
+            source_instance_id=derived_id(c.producer.value, scope),
             external_id=digest,
             text=c.evidence_text,
             pipeline=c.pipeline,
@@ -748,6 +804,7 @@ class GovernedStore:
     ) -> None:
         exists = session.scalar(
             select(MemoryRelation.id).where(
+                MemoryRelation.scope == scope,
                 MemoryRelation.from_record_id == src,
                 MemoryRelation.to_record_id == dst,
                 MemoryRelation.relation_type == kind,
@@ -776,6 +833,7 @@ class GovernedStore:
             return False
         exists = session.scalar(
             select(MemoryEvidence.id).where(
+                MemoryEvidence.scope == row.scope,
                 MemoryEvidence.record_id == row.id,
                 MemoryEvidence.source_item_id == item_id,
                 MemoryEvidence.relation == relation,
@@ -833,7 +891,9 @@ class GovernedStore:
         replaced: list[MemoryRecord] = []
         if row.supersedes_record_id:
             old = session.scalars(
-                select(MemoryRecord).where(MemoryRecord.id == row.supersedes_record_id)
+                select(MemoryRecord).where(
+                    MemoryRecord.scope == row.scope, MemoryRecord.id == row.supersedes_record_id
+                )
             ).one_or_none()
             if old is not None and old.state in (
                 RecordState.ACTIVE.value,
@@ -908,7 +968,7 @@ class GovernedStore:
     ) -> RecordView:
         """Activate a candidate (or a paused record); ``content`` approves an edited version."""
         self._require_writable()
-        with self.transaction() as session:
+        with self.transaction(scope) as session:
             row = self.get_row(session, scope, record_id)
             now = self.clock()
             if RecordState(row.state) not in (RecordState.CANDIDATE, RecordState.NEEDS_REVIEW):
@@ -935,7 +995,7 @@ class GovernedStore:
     ) -> RecordView:
         """Reject a candidate; the decision is kept for the acceptance rate."""
         self._require_writable()
-        with self.transaction() as session:
+        with self.transaction(scope) as session:
             row = self.get_row(session, scope, record_id)
             now = self.clock()
             if row.state != RecordState.CANDIDATE.value:
@@ -964,7 +1024,7 @@ class GovernedStore:
     ) -> RecordView:
         """Write version n+1 of a live record; version n stays as an immutable snapshot."""
         self._require_writable()
-        with self.transaction() as session:
+        with self.transaction(scope) as session:
             row = self.get_row(session, scope, record_id)
             if RecordState(row.state) not in LIVE_STATES:
                 raise InvalidTransitionError(f"cannot update a record in state {row.state}")
@@ -1040,7 +1100,7 @@ class GovernedStore:
 
     def forget(self, scope: str | None, record_id: str) -> RecordView:
         """Tombstone: out of every recall and plan at once, restorable from the trash."""
-        with self.transaction() as session:
+        with self.transaction(scope) as session:
             row = self.get_row(session, scope, record_id)
             if row.state == RecordState.DELETED.value:
                 raise InvalidTransitionError(f"record {record_id} is already deleted")
@@ -1051,7 +1111,7 @@ class GovernedStore:
 
     def restore(self, scope: str | None, record_id: str) -> RecordView:
         """Bring a tombstoned record back to the state it had, unchanged."""
-        with self.transaction() as session:
+        with self.transaction(scope) as session:
             row = self.get_row(session, scope, record_id)
             if row.state != RecordState.DELETED.value:
                 raise InvalidTransitionError(f"record {record_id} is not deleted")
@@ -1077,7 +1137,7 @@ class GovernedStore:
         self, scope: str | None, record_id: str, user_state: UserState
     ) -> RecordView:
         """Pin, unpin or forget (seed 002 user overrides)."""
-        with self.transaction() as session:
+        with self.transaction(scope) as session:
             row = self.get_row(session, scope, record_id)
             if row.state == RecordState.DELETED.value:
                 raise InvalidTransitionError("cannot change a deleted record; restore it first")
@@ -1088,7 +1148,7 @@ class GovernedStore:
     # -- reads --------------------------------------------------------------------------------
 
     def get(self, scope: str | None, record_id: str) -> RecordView:
-        with self.transaction() as session:
+        with self.transaction(scope) as session:
             return record_view(self.get_row(session, scope, record_id))
 
     def list_records(
@@ -1112,12 +1172,12 @@ class GovernedStore:
             stmt = stmt.where(MemoryRecord.kind == kind)
         stmt = stmt.where(*path_clause(path_prefix))
         stmt = stmt.order_by(MemoryRecord.seq.desc()).limit(limit)
-        with self.transaction() as session:
+        with self.transaction(scope) as session:
             return [record_view(r) for r in session.scalars(stmt)]
 
     def history(self, scope: str | None, record_id: str) -> list[VersionView]:
         """Every version of a record, oldest first, following the records it superseded."""
-        with self.transaction() as session:
+        with self.transaction(scope) as session:
             row = self.get_row(session, scope, record_id)
             chain = [row]
             while chain[-1].supersedes_record_id and len(chain) < 1000:
@@ -1132,7 +1192,10 @@ class GovernedStore:
                 chain.append(older)
             snaps = session.scalars(
                 select(MemoryRecordVersion)
-                .where(MemoryRecordVersion.record_id.in_([r.id for r in chain]))
+                .where(
+                    MemoryRecordVersion.scope == row.scope,
+                    MemoryRecordVersion.record_id.in_([r.id for r in chain]),
+                )
                 .order_by(MemoryRecordVersion.version, MemoryRecordVersion.id)
             )
             return [
@@ -1155,11 +1218,15 @@ class GovernedStore:
 
     def evidence(self, scope: str | None, record_id: str) -> list[dict[str, Any]]:
         """Redacted evidence items linked to a record (the receipts)."""
-        with self.transaction() as session:
+        with self.transaction(scope) as session:
             row = self.get_row(session, scope, record_id)
             rows = session.execute(
                 select(MemoryEvidence.relation, KnowledgeSourceItem)
-                .join(KnowledgeSourceItem, KnowledgeSourceItem.id == MemoryEvidence.source_item_id)
+                .join(
+                    KnowledgeSourceItem,
+                    (KnowledgeSourceItem.scope == MemoryEvidence.scope)
+                    & (KnowledgeSourceItem.id == MemoryEvidence.source_item_id),
+                )
                 .where(MemoryEvidence.record_id == row.id, MemoryEvidence.scope == row.scope)
                 .order_by(MemoryEvidence.id)
             )
@@ -1176,7 +1243,7 @@ class GovernedStore:
             ]
 
     def count(self, scope: str) -> int:
-        with self.transaction() as session:
+        with self.transaction(scope) as session:
             return int(
                 session.scalar(
                     select(func.count())
@@ -1192,7 +1259,7 @@ class GovernedStore:
         """Allow records of a special category into context (recorded, revocable)."""
         validate_scope(scope)
         category = _category(category)
-        with self.transaction() as session:
+        with self.transaction(scope) as session:
             if category in self._consented(session, scope):
                 return
             now = self.clock()
@@ -1207,7 +1274,7 @@ class GovernedStore:
         """Withdraw consent; records of that category leave context at the next plan."""
         validate_scope(scope)
         category = _category(category)
-        with self.transaction() as session:
+        with self.transaction(scope) as session:
             now = self.clock()
             for grant in session.scalars(
                 select(ConsentGrant).where(
@@ -1222,7 +1289,7 @@ class GovernedStore:
             )
 
     def consented(self, scope: str) -> frozenset[str]:
-        with self.transaction() as session:
+        with self.transaction(scope) as session:
             return self._consented(session, scope)
 
     def _consented(self, session: Session | Connection, scope: str) -> frozenset[str]:
@@ -1272,7 +1339,7 @@ class GovernedStore:
         parent: str | None = None,
     ) -> str:
         """Write one trace event (ids, versions and reason codes only; never user text)."""
-        with self.transaction() as session:
+        with self.transaction(scope) as session:
             return self._trace(
                 session,
                 scope,
@@ -1294,7 +1361,7 @@ class GovernedStore:
         stmt = stmt.order_by(MemoryTraceEvent.created_at.desc(), MemoryTraceEvent.id.desc()).limit(
             limit
         )
-        with self.transaction() as session:
+        with self.transaction(scope) as session:
             return [
                 {
                     "id": t.id,

@@ -8,12 +8,17 @@ still sit in the index would still be a leak.
 
 :func:`export_scope` writes a self-describing JSON document (format ``userlore.export`` version
 1, documented in ``docs/export-format.md``); :func:`import_scope` restores it into an *empty*
-scope. Imported content passes the same sensitivity rules as any write: a document carrying a
-secret is refused whole.
+scope. An import document is untrusted input: its size, nesting depth and row count are bounded
+before anything else looks at it, every id in it is replaced by a fresh id of the importing
+scope, and a reference to an id the document does not itself contain refuses the whole document
+with one :class:`~userlore.errors.ImportRejectedError` that reads the same whether that id exists
+in another scope or nowhere. Imported content passes the same sensitivity rules as any write: a
+document carrying a secret is refused whole.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -36,12 +41,17 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import FromClause
 
 from userlore.config import MemoryMode
-from userlore.errors import InvalidInputError, InvalidTransitionError, MemoryDisabledError
+from userlore.errors import (
+    ImportRejectedError,
+    InvalidInputError,
+    InvalidTransitionError,
+    MemoryDisabledError,
+)
 from userlore.models import (
     Disclosure,
     Explicitness,
@@ -56,6 +66,7 @@ from userlore.policy.govern import assess_text
 from userlore.policy.sensitivity import redact
 from userlore.store.engine import head_revision
 from userlore.store.governed import GovernedStore, path_clause, validate_path, validate_scope
+from userlore.store.ids import escape_part
 from userlore.store.schema import (
     Base,
     ConsentGrant,
@@ -76,17 +87,40 @@ from userlore.store.schema import (
 from userlore.store.text import scope_prefix, search_text
 
 __all__ = [
+    "DEFAULT_IMPORT_LIMITS",
     "EXPORT_FORMAT",
     "EXPORT_FORMAT_VERSION",
+    "ImportLimits",
     "ImportReceipt",
     "PurgeReceipt",
     "export_scope",
     "import_scope",
+    "load_export_document",
     "purge",
 ]
 
 EXPORT_FORMAT = "userlore.export"
 EXPORT_FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ImportLimits:
+    """Bounds an import document must respect; checked before it is parsed or processed.
+
+    Attributes:
+        max_bytes: Size of the serialized document (:func:`load_export_document`).
+        max_depth: Nesting of objects and lists; an export is about 6 deep.
+        max_rows: Rows of all sections together.
+        max_nodes: Values of every kind together (objects, lists, strings, numbers).
+    """
+
+    max_bytes: int = 256 * 1024 * 1024
+    max_depth: int = 32
+    max_rows: int = 1_000_000
+    max_nodes: int = 50_000_000
+
+
+DEFAULT_IMPORT_LIMITS = ImportLimits()
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +291,7 @@ def purge(store: GovernedStore, scope: str, path_prefix: str | None = None) -> P
 
 def _purge_scope(store: GovernedStore, scope: str) -> dict[str, int]:
     deleted: dict[str, int] = {}
-    with store.transaction() as session:
+    with store.transaction(scope) as session:
         deleted["memory_records_fts"] = _fts_rows_of_scope(session, scope)
         for table in _scoped_tables():
             result = session.execute(delete(table).where(table.c.scope == scope))
@@ -266,7 +300,7 @@ def _purge_scope(store: GovernedStore, scope: str) -> dict[str, int]:
 
 
 def _residual_scope(store: GovernedStore, scope: str) -> dict[str, int]:
-    with store.transaction() as session:
+    with store.transaction(scope) as session:
         residual = {t.name: _count(session, t, t.c.scope == scope) for t in _scoped_tables()}
         residual["memory_records_fts"] = _fts_rows_of_scope(session, scope)
     return residual
@@ -278,7 +312,7 @@ def _purge_path(
     if not prefix:  # an empty prefix would select the whole scope
         raise InvalidInputError("a path purge needs a non-empty path prefix")
     deleted: dict[str, int] = {}
-    with store.transaction() as session:
+    with store.transaction(scope) as session:
         rows = session.execute(
             select(MemoryRecord.id, MemoryRecord.seq).where(
                 MemoryRecord.scope == scope, *path_clause(prefix)
@@ -375,6 +409,13 @@ def _purge_path(
             )
         trace_ids = _traces_mentioning(session, scope, idset)
         for chunk in _chunks(trace_ids):
+            # A surviving trace keeps its row but no longer points at a deleted parent.
+            session.execute(
+                update(MemoryTraceEvent)
+                .where(MemoryTraceEvent.scope == scope, MemoryTraceEvent.parent_trace_id.in_(chunk))
+                .values(parent_trace_id=None)
+            )
+        for chunk in _chunks(trace_ids):
             run(
                 "memory_trace_events",
                 delete(MemoryTraceEvent).where(
@@ -407,7 +448,7 @@ def _residual_path(
     items: list[str],
 ) -> dict[str, int]:
     idset = frozenset(ids)
-    with store.transaction() as session:
+    with store.transaction(scope) as session:
         residual = {
             "memory_records": _count(
                 session, MemoryRecord.__table__, MemoryRecord.scope == scope, *path_clause(prefix)
@@ -500,6 +541,9 @@ _SPECS: tuple[_Spec, ...] = (
     _Spec("source_state", KnowledgeSourceState, ("source_instance_id",)),
 )
 _ID_KEYS = {"records": "mem", "source_items": "src", "traces": "trc", "sync_runs": "run"}
+_HEADER_KEYS = frozenset(
+    {"format", "format_version", "schema_revision", "exported_at", "scope", "counts"}
+)
 _SOURCE_INSTANCE_KEYS = ("source_items", "source_changes", "sync_runs", "source_state")
 _KIND = re.compile(r"[a-z][a-z0-9_]{0,39}")
 _ENUMS: dict[str, Callable[[str], object]] = {
@@ -533,7 +577,7 @@ def export_scope(store: GovernedStore, scope: str) -> dict[str, Any]:
         "exported_at": store.clock().isoformat(),
         "scope": scope,
     }
-    with store.transaction() as session:
+    with store.transaction(scope) as session:
         for spec in _SPECS:
             cols = spec.columns()
             table = spec.table
@@ -549,8 +593,92 @@ def export_scope(store: GovernedStore, scope: str) -> dict[str, Any]:
     return doc
 
 
-def _fail(where: str, message: str) -> InvalidInputError:
-    return InvalidInputError(f"invalid export document: {where}: {message}")
+def _fail(where: str, message: str) -> ImportRejectedError:
+    return ImportRejectedError(f"invalid export document: {where}: {message}")
+
+
+def _dangling(where: str, column: str) -> ImportRejectedError:
+    """The one refusal for every reference outside the document: it never depends on whether
+    the id exists in this database."""
+    return _fail(where, f"{column} does not name a row of this document")
+
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def load_export_document(
+    raw: bytes | str, limits: ImportLimits = DEFAULT_IMPORT_LIMITS
+) -> dict[str, Any]:
+    """Parse a serialized export document within ``limits`` (size and depth before parsing).
+
+    Raises:
+        ImportRejectedError: too large, too deep, not JSON, or not a JSON object.
+    """
+    if len(raw) > limits.max_bytes:
+        raise ImportRejectedError(
+            f"import document is larger than {limits.max_bytes} bytes; split or raise the limit"
+        )
+    text_ = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
+    depth = 0
+    for match in _BRACKETS.finditer(text_):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > limits.max_depth:
+                raise ImportRejectedError(
+                    f"import document is nested deeper than {limits.max_depth} levels"
+                )
+        elif token in "]}":
+            depth -= 1
+    try:
+        data = json.loads(text_)
+    except (ValueError, RecursionError):
+        raise ImportRejectedError("import document is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ImportRejectedError("import document must be a JSON object")
+    return data
+
+
+def _check_bounds(data: Mapping[str, Any], limits: ImportLimits) -> None:
+    """Walk the parsed document without recursion: depth, size and string contents.
+
+    A nested payload can be thousands of levels deep; every later step (and the JSON encoder of
+    the database driver) recurses, so this runs first and refuses with a typed error.
+    """
+    rows = 0
+    for key, value in data.items():
+        if key not in _HEADER_KEYS and isinstance(value, list):
+            rows += len(value)
+    if rows > limits.max_rows:
+        raise ImportRejectedError(f"import document has more than {limits.max_rows} rows")
+    nodes = 0
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        nodes += 1
+        if nodes > limits.max_nodes:
+            raise ImportRejectedError(f"import document has more than {limits.max_nodes} values")
+        if isinstance(value, str):
+            if "\x00" in value:
+                raise ImportRejectedError("import document contains a NUL character")
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ImportRejectedError(
+                    "import document contains text that is not valid Unicode"
+                ) from None
+            continue
+        if isinstance(value, Mapping):
+            children: Iterable[Any] = [*value.keys(), *value.values()]
+        elif isinstance(value, list | tuple):
+            children = value
+        else:
+            continue
+        if depth >= limits.max_depth:
+            raise ImportRejectedError(
+                f"import document is nested deeper than {limits.max_depth} levels"
+            )
+        stack.extend((child, depth + 1) for child in children)
 
 
 def _parse_value(col: Column[Any], value: Any, where: str) -> Any:
@@ -653,17 +781,58 @@ def _check_records(records: list[dict[str, Any]], versions: list[dict[str, Any]]
         if assess_text(row["content"], row["value"], row["canonical_key"]).refused:
             raise _fail(where, "content is a secret or regulated value")
     for i, row in enumerate(versions):
-        if row["record_id"] not in seen:
-            raise _fail(f"versions[{i}]", "refers to a record that is not in the document")
         if assess_text(row["content"], row["value"]).refused:
             raise _fail(f"versions[{i}]", "content is a secret or regulated value")
 
 
+# Every column holding an id: the section whose ids it must name (a tuple: any of them).
+_REFERENCES: dict[str, dict[str, tuple[str, ...]]] = {
+    "records": {"supersedes_record_id": ("records",)},
+    "versions": {"record_id": ("records",)},
+    "evidence": {"record_id": ("records",), "source_item_id": ("source_items",)},
+    "relations": {"from_record_id": ("records",), "to_record_id": ("records",)},
+    "review_decisions": {"record_id": ("records",)},
+    "facet_observations": {"evidence_ref": ("source_items", "records")},
+    "traces": {"parent_trace_id": ("traces",)},
+    "source_changes": {"source_item_id": ("source_items",)},
+}
+
+
+def _check_references(rows: dict[str, list[dict[str, Any]]]) -> None:
+    """Every id a row points at must be an id of the document itself (or null).
+
+    Ids of the four id-bearing sections must be unique within the document, and one id may not
+    appear in two sections. Checked before any database access, so a refusal cannot depend on
+    what the database holds.
+    """
+    owned: dict[str, set[str]] = {}
+    every: set[str] = set()
+    for key in _ID_KEYS:
+        ids: set[str] = set()
+        for i, row in enumerate(rows[key]):
+            if row["id"] in ids or row["id"] in every:
+                raise _fail(f"{key}[{i}]", "id is used twice in the document")
+            ids.add(row["id"])
+        owned[key] = ids
+        every |= ids
+    for key, columns in _REFERENCES.items():
+        for i, row in enumerate(rows[key]):
+            for column, targets in columns.items():
+                value = row.get(column)
+                if value is not None and not any(value in owned[t] for t in targets):
+                    raise _dangling(f"{key}[{i}]", column)
+
+
 def _rewrite_instance(value: str, old: str, new: str) -> str:
-    """Move a source instance id such as ``tool:<old scope>`` to the importing scope."""
+    """Move a source instance id such as ``tool:<old scope>`` to the importing scope.
+
+    Derived ids escape each part (``store/ids.py``), so the old scope is matched as one whole
+    ``:``-separated part and replaced by the new scope, escaped the same way.
+    """
     if old == new:
         return value
-    return re.sub(rf"(?<![^:]){re.escape(old)}(?![^:])", lambda _m: new, value)
+    old_part, new_part = escape_part(old), escape_part(new)
+    return ":".join(new_part if part == old_part else part for part in value.split(":"))
 
 
 def _remap(value: Any, mapping: Mapping[str, str]) -> Any:
@@ -676,17 +845,25 @@ def _remap(value: Any, mapping: Mapping[str, str]) -> Any:
     return value
 
 
-def import_scope(store: GovernedStore, data: Mapping[str, Any], scope: str) -> ImportReceipt:
+def import_scope(
+    store: GovernedStore,
+    data: Mapping[str, Any],
+    scope: str,
+    *,
+    limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
+) -> ImportReceipt:
     """Restore an export document into ``scope``, which must be empty.
 
-    Ids are kept unless one of them is already used in this database (for example when a scope
-    is copied within one database); then every id is renamed consistently and the receipt's
-    ``id_map`` says how. Source instance ids naming the exported scope are moved to ``scope``.
-    The whole import is one transaction: on any error nothing is written.
+    The document is untrusted: it is bounded by ``limits`` first, every reference in it must
+    name a row of the document itself, and every id is replaced by a fresh one (the receipt's
+    ``id_map`` says how), so nothing in it can point at, or learn about, a row of another scope.
+    Source instance ids naming the exported scope are moved to ``scope``. The whole import is
+    one transaction: on any error nothing is written.
 
     Raises:
-        InvalidInputError: not a ``userlore.export`` v1 document, malformed rows, broken
-            references, or content that is a secret or regulated value.
+        ImportRejectedError: too large or too deep, not a ``userlore.export`` v1 document,
+            malformed rows, a reference outside the document, or content that is a secret or
+            regulated value.
         InvalidTransitionError: ``scope`` already holds data.
         MemoryDisabledError: the memory mode is ``off`` or ``readOnly``.
     """
@@ -694,78 +871,69 @@ def import_scope(store: GovernedStore, data: Mapping[str, Any], scope: str) -> I
     if store.config.memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
         raise MemoryDisabledError(f"memory mode {store.config.memory.mode.value!r} forbids import")
     if not isinstance(data, Mapping):
-        raise InvalidInputError("import data must be a JSON object")
+        raise ImportRejectedError("import data must be a JSON object")
+    _check_bounds(data, limits)
     if data.get("format") != EXPORT_FORMAT:
-        raise InvalidInputError(f"import data is not a {EXPORT_FORMAT!r} document")
+        raise ImportRejectedError(f"import data is not a {EXPORT_FORMAT!r} document")
     if data.get("format_version") != EXPORT_FORMAT_VERSION:
-        raise InvalidInputError(
+        raise ImportRejectedError(
             f"unsupported export format_version {data.get('format_version')!r}; "
             f"this userlore reads version {EXPORT_FORMAT_VERSION}"
         )
     source_scope = data.get("scope")
     if not isinstance(source_scope, str):
-        raise InvalidInputError("import data has no scope")
-    validate_scope(source_scope)
-    known = {spec.key for spec in _SPECS} | {
-        "format",
-        "format_version",
-        "schema_revision",
-        "exported_at",
-        "scope",
-        "counts",
-    }
-    unknown = sorted(set(data) - known)
+        raise ImportRejectedError("import data has no scope")
+    try:
+        validate_scope(source_scope)
+    except InvalidInputError as exc:
+        raise ImportRejectedError(f"import data: {exc}") from None
+    known = {spec.key for spec in _SPECS} | _HEADER_KEYS
+    unknown = sorted(map(str, set(data) - known))
     if unknown:
-        raise InvalidInputError(f"import data has unknown sections {unknown}")
+        raise ImportRejectedError(f"import data has unknown sections {unknown}")
     rows = {spec.key: _parse_rows(spec, data.get(spec.key), source_scope) for spec in _SPECS}
     _check_records(rows["records"], rows["versions"])
+    _check_references(rows)
     for row in rows["source_items"]:
         row["text"] = redact(row["text"])
         if row["title"] is not None:
             row["title"] = redact(row["title"])
     for key in _SOURCE_INSTANCE_KEYS:
-        for row in rows[key]:
-            row["source_instance_id"] = _rewrite_instance(
-                row["source_instance_id"], source_scope, scope
-            )
+        for i, row in enumerate(rows[key]):
+            moved = _rewrite_instance(row["source_instance_id"], source_scope, scope)
+            if len(moved) > 300:
+                raise _fail(f"{key}[{i}]", "source_instance_id is too long in this scope")
+            row["source_instance_id"] = moved
     for table_rows in rows.values():
         for row in table_rows:
             row["scope"] = scope
     try:
-        with store.transaction() as session:
+        with store.transaction(scope) as session:
             for table in _scoped_tables():
                 if _count(session, table, table.c.scope == scope):
                     raise InvalidTransitionError(
                         f"scope {scope!r} is not empty; import only restores into an empty scope "
                         "(purge it first)"
                     )
-            id_map = _id_map(store, session, rows)
+            id_map = _id_map(store, rows)
             imported = _insert_all(session, rows, id_map, scope)
-    except IntegrityError as exc:
-        raise InvalidInputError(f"import data is inconsistent: {exc.orig}") from None
+    except (DBAPIError, UnicodeError):
+        # Every reference was checked above; what is left is data the database refuses. The
+        # driver's message could name rows outside the document, so it is not passed on.
+        raise ImportRejectedError(
+            "import data is inconsistent with the database schema; nothing was imported"
+        ) from None
     return ImportReceipt(scope, source_scope, imported, id_map)
 
 
-def _id_map(
-    store: GovernedStore, session: Session, rows: dict[str, list[dict[str, Any]]]
-) -> dict[str, str]:
-    """Rename every id when any of them is already taken in this database."""
-    taken = False
-    for key in _ID_KEYS:
-        spec = next(s for s in _SPECS if s.key == key)
-        ids = [r["id"] for r in rows[key]]
-        for chunk in _chunks(ids):
-            if _count(session, spec.table, spec.table.c.id.in_(chunk)):
-                taken = True
-    if not taken:
-        return {}
-    mapping: dict[str, str] = {}
-    for key, default_prefix in _ID_KEYS.items():
-        for row in rows[key]:
-            old = row["id"]
-            prefix = old.split("_", 1)[0] if "_" in old else default_prefix
-            mapping[old] = store.new_id(prefix if _KIND.fullmatch(prefix) else default_prefix)
-    return mapping
+def _id_map(store: GovernedStore, rows: dict[str, list[dict[str, Any]]]) -> dict[str, str]:
+    """A fresh id for every id of the document, whatever the database holds.
+
+    Keeping an id "unless it is taken" would tell the importer whether it exists elsewhere.
+    """
+    return {
+        row["id"]: store.new_id(prefix) for key, prefix in _ID_KEYS.items() for row in rows[key]
+    }
 
 
 def _insert_all(

@@ -1,7 +1,10 @@
 """SQLAlchemy 2.0 typed schema of the whole record model (DESIGN.md "One record model").
 
-Every table carries ``scope`` and every query filters by it. Text columns hold enum values as plain
-strings so both SQLite and PostgreSQL read them without native enum types. The schema is created
+Every table carries ``scope`` and every query filters by it. Every reference between rows is a
+composite foreign key on ``(scope, id)`` (parents carry ``UNIQUE(scope, id)``), so no row can
+point into another scope whatever a caller sends: the database refuses it on every backend. Text
+columns hold enum values as plain strings so both SQLite and PostgreSQL read them without native
+enum types. The schema is created
 only by migrations (``store/migrations``); these classes are the typed view the code uses.
 """
 
@@ -15,9 +18,10 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     Float,
-    ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
+    PrimaryKeyConstraint,
     String,
     Text,
     UniqueConstraint,
@@ -77,6 +81,22 @@ class Base(DeclarativeBase):
     }
 
 
+def _record_fk(column: str, name: str) -> ForeignKeyConstraint:
+    """``(scope, column)`` references a record of the same scope."""
+    return ForeignKeyConstraint(
+        ["scope", column], ["memory_records.scope", "memory_records.id"], name=name
+    )
+
+
+def _item_fk(column: str, name: str) -> ForeignKeyConstraint:
+    """``(scope, column)`` references a source item of the same scope."""
+    return ForeignKeyConstraint(
+        ["scope", column],
+        ["knowledge_source_items.scope", "knowledge_source_items.id"],
+        name=name,
+    )
+
+
 class MemoryRecord(Base):
     """The unit of understanding. ``seq`` is the FTS rowid; ``id`` the public identifier."""
 
@@ -126,6 +146,12 @@ class MemoryRecord(Base):
     updated_at: Mapped[datetime]
 
     __table_args__ = (
+        UniqueConstraint("scope", "id", name="uq_records_scope_id"),
+        ForeignKeyConstraint(
+            ["scope", "supersedes_record_id"],
+            ["memory_records.scope", "memory_records.id"],
+            name="fk_records_supersedes",
+        ),
         Index("ix_records_scope_state", "scope", "state"),
         Index("ix_records_scope_key", "scope", "canonical_key"),
         Index("ix_records_scope_content_key", "scope", "content_key"),
@@ -148,7 +174,7 @@ class MemoryRecordVersion(Base):
     __tablename__ = "memory_record_versions"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    record_id: Mapped[str] = mapped_column(String(40), ForeignKey("memory_records.id"))
+    record_id: Mapped[str] = mapped_column(String(40))
     scope: Mapped[str] = mapped_column(String(200))
     version: Mapped[int] = mapped_column(Integer)
     parent_version: Mapped[int | None] = mapped_column(Integer)
@@ -161,7 +187,10 @@ class MemoryRecordVersion(Base):
     author_instance: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime]
 
-    __table_args__ = (UniqueConstraint("record_id", "version", name="uq_version"),)
+    __table_args__ = (
+        UniqueConstraint("record_id", "version", name="uq_version"),
+        _record_fk("record_id", "fk_versions_record"),
+    )
 
 
 class KnowledgeSourceItem(Base):
@@ -191,7 +220,9 @@ class KnowledgeSourceItem(Base):
     updated_at: Mapped[datetime]
 
     __table_args__ = (
-        UniqueConstraint("source_instance_id", "external_id", name="uq_source_item"),
+        UniqueConstraint("scope", "id", name="uq_items_scope_id"),
+        # Per scope: another scope using the same source instance id cannot plant or block items.
+        UniqueConstraint("scope", "source_instance_id", "external_id", name="uq_source_item"),
         Index("ix_items_scope_source", "scope", "source_instance_id"),
         Index("ix_items_synthesis", "synthesis_state", "lease_expires_at"),
         # migration 0002: daily notes and thread context read one day / neighbourhood of a source
@@ -206,14 +237,16 @@ class MemoryEvidence(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     scope: Mapped[str] = mapped_column(String(200))
-    record_id: Mapped[str] = mapped_column(String(40), ForeignKey("memory_records.id"))
-    source_item_id: Mapped[str] = mapped_column(String(40), ForeignKey("knowledge_source_items.id"))
+    record_id: Mapped[str] = mapped_column(String(40))
+    source_item_id: Mapped[str] = mapped_column(String(40))
     relation: Mapped[str] = mapped_column(String(30), default="stated_in")
     created_at: Mapped[datetime]
 
     __table_args__ = (
         UniqueConstraint("record_id", "source_item_id", "relation", name="uq_evidence"),
         Index("ix_evidence_item", "source_item_id"),
+        _record_fk("record_id", "fk_evidence_record"),
+        _item_fk("source_item_id", "fk_evidence_item"),
     )
 
 
@@ -224,13 +257,15 @@ class MemoryRelation(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     scope: Mapped[str] = mapped_column(String(200))
-    from_record_id: Mapped[str] = mapped_column(String(40), ForeignKey("memory_records.id"))
-    to_record_id: Mapped[str] = mapped_column(String(40), ForeignKey("memory_records.id"))
+    from_record_id: Mapped[str] = mapped_column(String(40))
+    to_record_id: Mapped[str] = mapped_column(String(40))
     relation_type: Mapped[str] = mapped_column(String(30))
     created_at: Mapped[datetime]
 
     __table_args__ = (
         UniqueConstraint("from_record_id", "to_record_id", "relation_type", name="uq_relation"),
+        _record_fk("from_record_id", "fk_relations_from"),
+        _record_fk("to_record_id", "fk_relations_to"),
     )
 
 
@@ -248,7 +283,10 @@ class KnowledgeSourceChange(Base):
     content_hash: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime]
 
-    __table_args__ = (Index("ix_changes_scope_seq", "scope", "sequence"),)
+    __table_args__ = (
+        Index("ix_changes_scope_seq", "scope", "sequence"),
+        _item_fk("source_item_id", "fk_changes_item"),
+    )
 
 
 class KnowledgeConsumerWatermark(Base):
@@ -281,16 +319,18 @@ class KnowledgeSyncRun(Base):
 
 
 class KnowledgeSourceState(Base):
-    """Persistent cursor per source instance."""
+    """Persistent cursor per (scope, source instance): each scope names its own sources."""
 
     __tablename__ = "knowledge_source_state"
 
+    scope: Mapped[str] = mapped_column(String(200), primary_key=True)
     source_instance_id: Mapped[str] = mapped_column(String(300), primary_key=True)
-    scope: Mapped[str] = mapped_column(String(200))
     kind: Mapped[str] = mapped_column(String(40))
     cursor: Mapped[str | None] = mapped_column(Text)
     meta: Mapped[dict[str, Any]] = mapped_column(default=dict)
     updated_at: Mapped[datetime]
+
+    __table_args__ = (PrimaryKeyConstraint("scope", "source_instance_id", name="pk_source_state"),)
 
 
 class MemoryTraceEvent(Base):
@@ -315,6 +355,12 @@ class MemoryTraceEvent(Base):
     __table_args__ = (
         Index("ix_traces_scope_session", "scope", "session_key", "created_at"),
         Index("ix_traces_scope_type", "scope", "event_type", "created_at"),
+        UniqueConstraint("scope", "id", name="uq_traces_scope_id"),
+        ForeignKeyConstraint(
+            ["scope", "parent_trace_id"],
+            ["memory_trace_events.scope", "memory_trace_events.id"],
+            name="fk_traces_parent",
+        ),
     )
 
 
@@ -331,7 +377,10 @@ class ReviewDecision(Base):
     reviewer: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime]
 
-    __table_args__ = (Index("ix_decisions_scope", "scope", "created_at"),)
+    __table_args__ = (
+        Index("ix_decisions_scope", "scope", "created_at"),
+        _record_fk("record_id", "fk_decisions_record"),
+    )
 
 
 class FacetObservation(Base):

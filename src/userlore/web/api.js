@@ -4,6 +4,7 @@
 
 const TOKEN_KEY = "userlore.token";
 const CSRF_COOKIE = "userlore_csrf";
+const SIGNIN_COOKIE = "userlore_signin";
 const CSRF_HEADER = "X-Userlore-CSRF";
 
 export class ApiError extends Error {
@@ -26,8 +27,25 @@ export function clearToken() {
   sessionStorage.removeItem(TOKEN_KEY);
 }
 
-/** Accept ``?token=...`` once: keep it in this tab's sessionStorage and drop it from the URL. */
+/**
+ * Accept a sign-in link once. The server answers ``/?token=...`` with a redirect to the page
+ * without the token, which it hands over in the one-shot ``userlore_signin`` cookie: move it into
+ * this tab's sessionStorage and delete the cookie. A ``?token=`` still in the URL (the page
+ * served some other way) is taken the same way and dropped from the address bar.
+ */
 export function takeTokenFromUrl() {
+  for (const part of document.cookie.split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key !== SIGNIN_COOKIE) continue;
+    document.cookie = `${SIGNIN_COOKIE}=; Max-Age=0; Path=/; SameSite=Strict`;
+    let given = "";
+    try {
+      given = decodeURIComponent(rest.join("="));
+    } catch {
+      given = "";
+    }
+    if (given.trim()) setToken(given);
+  }
   const url = new URL(window.location.href);
   const given = url.searchParams.get("token");
   if (given === null) return;

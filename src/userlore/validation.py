@@ -1,0 +1,258 @@
+"""Input validation for every public entry point.
+
+Each check returns the value (coerced where it says so) or raises an
+:class:`~userlore.errors.InvalidInputError` (or :class:`~userlore.errors.ScopeError`) whose
+message starts with the field name, so a caller reading only the message knows which argument to
+fix. Entry points run these checks before they open a transaction: a refused call writes nothing.
+
+Text is checked for what neither backend can store — NUL characters (PostgreSQL refuses them)
+and unpaired surrogates (not encodable as UTF-8) — so a bad character is a typed error at the
+edge instead of a driver exception deep inside a write. Messages never repeat free text (it may
+hold a secret); short enum-like values are echoed to help with typos.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from enum import Enum
+from typing import Any, TypeVar
+
+from userlore.errors import InvalidInputError, ScopeError
+
+__all__ = [
+    "MAX_ID_CHARS",
+    "bounded",
+    "enum_field",
+    "enum_list",
+    "identifier",
+    "instant",
+    "int_field",
+    "mapping_field",
+    "optional_identifier",
+    "optional_instant",
+    "optional_text",
+    "scrubbed",
+    "storable",
+    "text_field",
+    "unit_interval",
+    "validate_path",
+    "validate_scope",
+]
+
+E = TypeVar("E", bound=Enum)
+
+MAX_ID_CHARS = 200
+"""Default bound of an identifier (record id, turn id, author fields)."""
+
+_SCOPE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@/+-]{0,199}")
+_PATH = re.compile(r"(?:[\w-][\w.-]*(?:/[\w-][\w.-]*)*)?", re.UNICODE)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_ECHO_CHARS = 32
+
+
+def _type_name(value: object) -> str:
+    return "bytes" if isinstance(value, (bytes, bytearray, memoryview)) else type(value).__name__
+
+
+def _shown(value: object) -> str:
+    """A short value for a message; long strings (possibly secrets) are described, not shown."""
+    if isinstance(value, str) and len(value) > _ECHO_CHARS:
+        return f"a {len(value)}-character string"
+    return repr(value)
+
+
+def _require_str(value: object, field: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{field} must be str, not {_type_name(value)}")
+    return value
+
+
+def _storable(value: str, field: str) -> str:
+    """Refuse what no backend stores: NUL characters and unpaired surrogates."""
+    if "\x00" in value:
+        raise InvalidInputError(f"{field} must not contain NUL characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInputError(
+            f"{field} contains an unpaired surrogate at position {exc.start}"
+        ) from None
+    return value
+
+
+def storable(value: str) -> bool:
+    """Whether every backend can store ``value`` (no NUL, no unpaired surrogate)."""
+    if "\x00" in value:
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def scrubbed(value: str) -> str:
+    """``value`` without the characters no backend stores, for read-only uses such as a query."""
+    if storable(value):
+        return value
+    return value.replace("\x00", "").encode("utf-8", "ignore").decode("utf-8")
+
+
+def text_field(
+    value: object, field: str, *, max_chars: int | None, allow_empty: bool = False
+) -> str:
+    """Free text (content, a query): ``str``, storable, within ``max_chars``.
+
+    Raises:
+        InvalidInputError: not ``str`` (bytes included), blank unless ``allow_empty``, longer
+            than ``max_chars``, or holding a NUL character or an unpaired surrogate.
+    """
+    text = _require_str(value, field)
+    if not allow_empty and not text.strip():
+        raise InvalidInputError(f"{field} must not be empty")
+    if max_chars is not None and len(text) > max_chars:
+        raise InvalidInputError(f"{field} is {len(text)} characters; the limit is {max_chars}")
+    return _storable(text, field)
+
+
+def optional_text(value: object, field: str, *, max_chars: int | None) -> str | None:
+    """:func:`text_field` that also accepts ``None`` and blank text."""
+    if value is None:
+        return None
+    return text_field(value, field, max_chars=max_chars, allow_empty=True)
+
+
+def identifier(value: object, field: str, *, max_chars: int = MAX_ID_CHARS) -> str:
+    """An id or key (``turn_id``, a record id, a session key): a non-empty one-line ``str``.
+
+    Raises:
+        InvalidInputError: not ``str`` (``turn_id=12345`` included), blank, too long, or with
+            control characters or unpaired surrogates.
+    """
+    text = _require_str(value, field)
+    if not text.strip():
+        raise InvalidInputError(f"{field} must not be empty")
+    if len(text) > max_chars:
+        raise InvalidInputError(f"{field} is longer than {max_chars} characters")
+    if _CONTROL.search(text):
+        raise InvalidInputError(f"{field} must not contain control characters")
+    return _storable(text, field)
+
+
+def optional_identifier(value: object, field: str, *, max_chars: int = MAX_ID_CHARS) -> str | None:
+    """:func:`identifier` that also accepts ``None``."""
+    return None if value is None else identifier(value, field, max_chars=max_chars)
+
+
+def bounded(name: str, value: object, limit: int) -> str | None:
+    """A storable ``str`` (or ``None``) of at most ``limit`` characters.
+
+    Refuses an over-long value instead of letting a backend truncate or fail on it.
+
+    Raises:
+        InvalidInputError: not ``str``, too long, or not storable.
+    """
+    if value is None:
+        return None
+    text = _require_str(value, name)
+    if len(text) > limit:
+        raise InvalidInputError(f"{name} is longer than {limit} characters")
+    return _storable(text, name)
+
+
+def enum_field(enum_type: type[E], value: object, field: str) -> E:
+    """The enum member for ``value`` (a member or its string value).
+
+    Raises:
+        InvalidInputError: anything else; the message lists the allowed values.
+    """
+    if isinstance(value, enum_type):
+        return value
+    if isinstance(value, str):
+        try:
+            return enum_type(value)
+        except ValueError:
+            pass
+    allowed = ", ".join(str(m.value) for m in enum_type)
+    raise InvalidInputError(f"{field} must be one of {allowed}; got {_shown(value)}")
+
+
+def enum_list(enum_type: type[E], value: object, field: str) -> tuple[E, ...]:
+    """One member or a sequence of members (or their string values)."""
+    if isinstance(value, (str, enum_type)):
+        return (enum_field(enum_type, value, field),)
+    if not isinstance(value, (list, tuple, set, frozenset)):
+        raise InvalidInputError(f"{field} must be a {enum_type.__name__} or a list of them")
+    return tuple(enum_field(enum_type, v, field) for v in value)
+
+
+def int_field(value: object, field: str, *, lo: int, hi: int) -> int:
+    """An ``int`` (not ``bool``) within ``[lo, hi]``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInputError(f"{field} must be an integer, not {_type_name(value)}")
+    if not lo <= value <= hi:
+        raise InvalidInputError(f"{field} must be from {lo} to {hi}, got {value}")
+    return value
+
+
+def unit_interval(value: object, field: str) -> float:
+    """A finite number within ``[0, 1]`` (confidence, importance)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidInputError(f"{field} must be a number, not {_type_name(value)}")
+    number = float(value)
+    if math.isnan(number) or not 0.0 <= number <= 1.0:
+        raise InvalidInputError(f"{field} must be within [0, 1], got {value}")
+    return number
+
+
+def instant(value: object, field: str) -> datetime:
+    """A timezone-aware ``datetime`` (a naive one is ambiguous across hosts)."""
+    if not isinstance(value, datetime):
+        raise InvalidInputError(f"{field} must be a datetime, not {_type_name(value)}")
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise InvalidInputError(f"{field} must be timezone-aware")
+    return value
+
+
+def optional_instant(value: object, field: str) -> datetime | None:
+    """:func:`instant` that also accepts ``None``."""
+    return None if value is None else instant(value, field)
+
+
+def mapping_field(value: object, field: str) -> Mapping[str, Any]:
+    """A mapping (a JSON object), not a list, string or number."""
+    if not isinstance(value, Mapping):
+        raise InvalidInputError(
+            f"{field} must be a JSON object (a mapping), not {_type_name(value)}"
+        )
+    return value
+
+
+def validate_scope(scope: object) -> str:
+    """Return ``scope`` if it is a well-formed scope key.
+
+    Raises:
+        ScopeError: not ``str``, empty, too long, or with characters outside
+            ``[A-Za-z0-9_.:@/+-]``.
+    """
+    if not isinstance(scope, str) or not _SCOPE.fullmatch(scope):
+        raise ScopeError(
+            f"invalid scope {_shown(scope)}: use 1-200 characters from A-Z a-z 0-9 _ . : @ / + -"
+        )
+    return scope
+
+
+def validate_path(path: object, field: str = "path") -> str:
+    """Return ``path`` if it is a well-formed logical path (``projects/x/decisions``) or empty.
+
+    Raises:
+        InvalidInputError: not ``str``, too long, or with empty or malformed segments.
+    """
+    if not isinstance(path, str) or len(path) > 500 or not _PATH.fullmatch(path):
+        raise InvalidInputError(
+            f"invalid {field} {_shown(path)}: use segments like projects/x/decisions"
+        )
+    return path
