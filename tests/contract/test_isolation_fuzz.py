@@ -24,7 +24,10 @@ import copy
 import json
 import os
 import re
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -47,6 +50,7 @@ from tests.support.isolation import cross_scope_links, foreign_ids_in_traces, ow
 from userlore import CandidateInput, ScopeError, Userlore, UserloreError
 from userlore.mcp import MemoryServerSettings, build_mcp_server
 from userlore.server import create_app
+from userlore.sources.adapters import MarkdownVaultAdapter
 from userlore.store.langgraph_store import UserloreStore
 
 TAMPERED_IMPORT = True
@@ -104,6 +108,7 @@ class IsolationMachine(RuleBasedStateMachine):
         super().__init__()
         self.lore: Userlore | None = None
         self.client: TestClient | None = None
+        self.vault: Path | None = None
 
     # -- setup ----------------------------------------------------------------------------------
 
@@ -150,6 +155,8 @@ class IsolationMachine(RuleBasedStateMachine):
         self.prints = {s: self._fingerprint(s) for s in scopes}
 
     def teardown(self) -> None:
+        if self.vault is not None:
+            shutil.rmtree(self.vault, ignore_errors=True)
         if self.client is not None:
             self.client.__exit__(None, None, None)
         if self.lore is not None:
@@ -301,6 +308,26 @@ class IsolationMachine(RuleBasedStateMachine):
             )
             self.seen(scope, result)
             self.other_scopes_saw_no_change()
+
+    @rule(data=st.data())
+    def ingest_same_source_id(self, data: st.DataObject) -> None:
+        """Every scope syncs a markdown folder under one guessable source id: each gets its own
+        source, none is refused, none sees another's pages."""
+        scope = data.draw(st.sampled_from(self.scopes))
+        synthesize = data.draw(st.booleans())
+        if self.vault is None:
+            self.vault = Path(tempfile.mkdtemp(prefix="userlore-fuzz-"))
+        folder = self.vault / str(self.scopes.index(scope))
+        folder.mkdir(exist_ok=True)
+        page = data.draw(st.sampled_from(["a.md", "b.md"]))
+        (folder / page).write_text(
+            self.content(scope, "# Notes\nThe build of {m} uses Bazel {n}.\n")
+        )
+        adapter = MarkdownVaultAdapter(folder, source_instance_id="markdown:shared-notes")
+        self.act(scope)
+        report = self.db.ingest(adapter, scope=scope, synthesize=synthesize)
+        assert report.status == "succeeded", report
+        self.seen(scope, [report, self.db.sources.items(scope)])
 
     @rule(data=st.data())
     def write(self, data: st.DataObject) -> None:
@@ -799,7 +826,7 @@ def open_lore(backend: str, request: pytest.FixtureRequest) -> Iterator[Callable
         url = "sqlite://"
         if backend == "postgres":
             url = request.getfixturevalue("postgres_databases").fresh()
-        config = {"memory": {"mode": mode}}
+        config = {"memory": {"mode": mode, "sources": ["session", "curated", "connected"]}}
         return Userlore.open(url, config=config, clock=FakeClock(), ids=sequential_ids())
 
     yield factory

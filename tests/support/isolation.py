@@ -57,11 +57,6 @@ CROSS_SCOPE_LINKS: dict[str, str] = {
         "SELECT f.scope, i.scope, CAST(f.id AS TEXT), i.id FROM facet_observations f "
         "JOIN knowledge_source_items i ON i.id = f.evidence_ref WHERE i.scope <> f.scope"
     ),
-    "source state -> source items": (
-        "SELECT s.scope, i.scope, s.source_instance_id, i.id FROM knowledge_source_state s "
-        "JOIN knowledge_source_items i ON i.source_instance_id = s.source_instance_id "
-        "WHERE i.scope <> s.scope"
-    ),
 }
 
 # Tables whose rows carry ids of the scope that owns them.
