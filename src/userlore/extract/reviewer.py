@@ -433,7 +433,7 @@ class LLMReviewer:
             with store.transaction() as session:
                 outcomes = tuple(store.govern(session, scope, c) for c in stamped)
                 counts = _counts(outcomes)
-                trace_id = store._trace(
+                trace_id = store.trace(
                     session,
                     scope,
                     "review",

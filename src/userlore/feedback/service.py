@@ -363,7 +363,7 @@ class FeedbackService:
                             self.policy.pause(session, row, REASON_CORRECTION, target, tally)
                         )
                 replacements = self._replacements(session, scope, key, correction, targets, item_id)
-            trace_id = store._trace(
+            trace_id = store.trace(
                 session,
                 scope,
                 CORRECTION_EVENT,

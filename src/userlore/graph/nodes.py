@@ -244,7 +244,7 @@ class Govern:
                 counts = {a.value: 0 for a in WriteAction}
                 for o in reviewed:
                     counts[o.action.value] += 1
-                store._trace(
+                store.trace(
                     session,
                     scope,
                     "review",
