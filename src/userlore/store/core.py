@@ -94,20 +94,10 @@ class StoreCore:
             InvalidInputError: the database refused the write (a reference outside the scope, a
                 duplicate); the message never names the rows involved.
         """
-        if self._lock is not None:
-            self._lock.acquire()
-        try:
-            with self._sessions() as session, session.begin():
-                if scope is not None:
-                    self._bind_scope(session, scope)
-                yield session
-        except OperationalError as exc:
-            raise StorageError(f"database error: {exc.orig}") from None
-        except IntegrityError:
-            raise InvalidInputError(_REFUSED_WRITE) from None
-        finally:
-            if self._lock is not None:
-                self._lock.release()
+        with self._guarded(), self._sessions() as session, session.begin():
+            if scope is not None:
+                self._bind_scope(session, scope)
+            yield session
 
     @contextmanager
     def connection(self, scope: str | None = None) -> Iterator[Connection]:
@@ -115,13 +105,18 @@ class StoreCore:
 
         ``scope`` binds row-level security as in :meth:`transaction`.
         """
+        with self._guarded(), self.engine.begin() as conn:
+            if scope is not None:
+                self._bind_scope(conn, scope)
+            yield conn
+
+    @contextmanager
+    def _guarded(self) -> Iterator[None]:
+        """Serialize a shared in-memory SQLite connection; map driver errors to typed ones."""
         if self._lock is not None:
             self._lock.acquire()
         try:
-            with self.engine.begin() as conn:
-                if scope is not None:
-                    self._bind_scope(conn, scope)
-                yield conn
+            yield
         except OperationalError as exc:
             raise StorageError(f"database error: {exc.orig}") from None
         except IntegrityError:

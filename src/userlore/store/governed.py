@@ -21,7 +21,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from userlore.config import MemoryMode
 from userlore.errors import (
     InvalidInputError,
     RecordNotFoundError,
@@ -34,7 +33,6 @@ from userlore.models import (
     WriteAction,
     WriteOutcome,
 )
-from userlore.policy.govern import assess
 from userlore.store.consent import ConsentLedger
 from userlore.store.core import Clock, IdFactory
 from userlore.store.moves import LifecycleMoves
@@ -90,26 +88,10 @@ class GovernedStore(LifecycleMoves, RecordReads):
             InvalidInputError: empty or oversized content, bad kind or path.
         """
         validate_scope(scope)
-        self.validate_candidate(candidate)
-        mode = self.config.memory.mode
-        if mode is MemoryMode.OFF:
-            return WriteOutcome(WriteAction.SKIPPED, reason="memory_off")
-        if mode is MemoryMode.READ_ONLY:
-            return WriteOutcome(WriteAction.SKIPPED, reason="read_only")
-        if PRODUCER_SOURCE[candidate.producer] not in self.config.memory.sources:
-            return WriteOutcome(WriteAction.SKIPPED, reason="source_disabled")
+        verdict = self.admit(session, scope, candidate)
+        if isinstance(verdict, WriteOutcome):
+            return verdict
         now = self.clock()
-        verdict = assess(candidate)
-        if verdict.refused is not None:
-            self.trace(
-                session,
-                scope,
-                "governance",
-                reason_code=verdict.refused,
-                session_key=candidate.session_key,
-                payload={"producer": candidate.producer.value, "kind": candidate.kind},
-            )
-            return WriteOutcome(WriteAction.REFUSED, reason=verdict.refused)
         evidence_item_id = self._evidence_item(session, scope, candidate)
         ckey = candidate.canonical_key
         key_filter = (
@@ -195,25 +177,9 @@ class GovernedStore(LifecycleMoves, RecordReads):
         validate_scope(scope)
         if not candidate.canonical_key:
             raise InvalidInputError("govern_upsert needs a canonical_key")
-        self.validate_candidate(candidate)
-        mode = self.config.memory.mode
-        if mode is MemoryMode.OFF:
-            return WriteOutcome(WriteAction.SKIPPED, reason="memory_off")
-        if mode is MemoryMode.READ_ONLY:
-            return WriteOutcome(WriteAction.SKIPPED, reason="read_only")
-        if PRODUCER_SOURCE[candidate.producer] not in self.config.memory.sources:
-            return WriteOutcome(WriteAction.SKIPPED, reason="source_disabled")
-        verdict = assess(candidate)
-        if verdict.refused is not None:
-            self.trace(
-                session,
-                scope,
-                "governance",
-                reason_code=verdict.refused,
-                session_key=candidate.session_key,
-                payload={"producer": candidate.producer.value, "kind": candidate.kind},
-            )
-            return WriteOutcome(WriteAction.REFUSED, reason=verdict.refused)
+        verdict = self.admit(session, scope, candidate)
+        if isinstance(verdict, WriteOutcome):
+            return verdict
         now = self.clock()
         rows = list(
             session.scalars(

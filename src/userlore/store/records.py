@@ -12,6 +12,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
+from userlore.config import MemoryMode
 from userlore.errors import (
     InvalidInputError,
     PolicyViolationError,
@@ -31,7 +32,7 @@ from userlore.models import (
     WriteAction,
     WriteOutcome,
 )
-from userlore.policy.govern import POLICY_REV, assess
+from userlore.policy.govern import POLICY_REV, Assessment, assess
 from userlore.policy.sensitivity import redact
 from userlore.store.ids import derived_id, scoped_digest
 from userlore.store.schema import (
@@ -168,6 +169,39 @@ class RecordWriter(Transitions):
         optional_identifier(c.supersedes_record_id, "supersedes_record_id")
         optional_identifier(c.source_item_id, "source_item_id")
         optional_text(c.evidence_text, "evidence_text", max_chars=None)
+
+    def admit(
+        self, session: Session, scope: str, candidate: CandidateInput
+    ) -> Assessment | WriteOutcome:
+        """The gate of every governed write: fields, memory mode, enabled source, safety floor.
+
+        Returns the :class:`Assessment` (what the candidate may become), or the
+        :class:`WriteOutcome` that ends the write here: skipped, or refused with a traced
+        reason code.
+
+        Raises:
+            InvalidInputError: a field of the candidate is malformed.
+        """
+        self.validate_candidate(candidate)
+        mode = self.config.memory.mode
+        if mode is MemoryMode.OFF:
+            return WriteOutcome(WriteAction.SKIPPED, reason="memory_off")
+        if mode is MemoryMode.READ_ONLY:
+            return WriteOutcome(WriteAction.SKIPPED, reason="read_only")
+        if PRODUCER_SOURCE[candidate.producer] not in self.config.memory.sources:
+            return WriteOutcome(WriteAction.SKIPPED, reason="source_disabled")
+        verdict = assess(candidate)
+        if verdict.refused is not None:
+            self.trace(
+                session,
+                scope,
+                "governance",
+                reason_code=verdict.refused,
+                session_key=candidate.session_key,
+                payload={"producer": candidate.producer.value, "kind": candidate.kind},
+            )
+            return WriteOutcome(WriteAction.REFUSED, reason=verdict.refused)
+        return verdict
 
     @staticmethod
     def _own_record_id(session: Session, scope: str, record_id: str) -> str:
