@@ -13,6 +13,7 @@ from langchain_core.messages import AIMessage
 from sqlalchemy import func, select
 
 from tests.support.chat_models import ScriptedChatModel
+from tests.unit.test_understanding_graph import TERSE
 from userlore import CandidateInput, Pipeline, Userlore
 from userlore.extract.reviewer import LLMReviewer
 from userlore.graph import build_understanding_graph
@@ -22,15 +23,6 @@ from userlore.store.langgraph_store import UserloreStore
 from userlore.store.schema import FacetObservation
 
 Make = Callable[..., Userlore]
-TERSE = {
-    "kind": "style",
-    "content": "The user prefers terse answers.",
-    "canonical_key": "style/verbosity",
-    "value": "terse",
-    "confidence": 0.8,
-    "sensitivity": "none",
-    "evidence": "way too long to read on my phone",
-}
 
 
 @pytest.fixture
