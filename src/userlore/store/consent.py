@@ -4,23 +4,13 @@ from __future__ import annotations
 
 import re
 
-from sqlalchemy import (
-    Connection,
-    bindparam,
-    select,
-)
+from sqlalchemy import Connection, bindparam, select
 from sqlalchemy.orm import Session
 
-from userlore.errors import (
-    InvalidInputError,
-)
-from userlore.store.schema import (
-    ConsentGrant,
-)
+from userlore.errors import InvalidInputError
+from userlore.store.schema import ConsentGrant
 from userlore.store.traces import TraceLog
-from userlore.validation import (
-    validate_scope,
-)
+from userlore.validation import validate_scope
 
 __all__ = ["ConsentLedger"]
 

@@ -12,11 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
-from sqlalchemy import (
-    Connection,
-    Engine,
-    select,
-)
+from sqlalchemy import Connection, Engine, select
 from sqlalchemy import text as sql_text
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
@@ -28,12 +24,8 @@ from userlore.errors import (
     RecordNotFoundError,
     StorageError,
 )
-from userlore.store.schema import (
-    MemoryRecord,
-)
-from userlore.validation import (
-    validate_scope,
-)
+from userlore.store.schema import MemoryRecord
+from userlore.validation import validate_scope
 
 __all__ = ["Clock", "IdFactory", "StoreCore"]
 

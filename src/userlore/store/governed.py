@@ -8,23 +8,17 @@ for a key supersedes the old one as a new version instead of overwriting it.
 The store is assembled from one module per concern: ``core`` (transactions), ``traces``,
 ``consent``, ``transitions`` (the state table), ``records`` (write building blocks), ``moves``
 (approve/reject/update/forget/restore/pin) and ``reads``. This module adds
-:meth:`GovernedStore.govern`
-and re-exports the names other packages import from here.
+:meth:`GovernedStore.govern` and re-exports the names other packages import from here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import (
-    select,
-)
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from userlore.errors import (
-    InvalidInputError,
-    RecordNotFoundError,
-)
+from userlore.errors import InvalidInputError, RecordNotFoundError
 from userlore.models import (
     CandidateInput,
     Disclosure,
@@ -38,20 +32,12 @@ from userlore.store.core import Clock, IdFactory
 from userlore.store.moves import LifecycleMoves
 from userlore.store.reads import RecordReads
 from userlore.store.records import PRODUCER_SOURCE, RecordWriter
-from userlore.store.schema import (
-    KnowledgeSourceItem,
-    MemoryEvidence,
-    MemoryRecord,
-)
+from userlore.store.schema import KnowledgeSourceItem, MemoryEvidence, MemoryRecord
 from userlore.store.text import content_key, normalize_value
 from userlore.store.traces import TraceLog
 from userlore.store.transitions import LIVE_STATES, TRANSITIONS, Transitions
 from userlore.store.views import VersionView, path_clause, record_view, under_path
-from userlore.validation import (
-    bounded,
-    validate_path,
-    validate_scope,
-)
+from userlore.validation import bounded, validate_path, validate_scope
 
 __all__ = [
     "LIVE_STATES",

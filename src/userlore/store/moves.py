@@ -2,24 +2,12 @@
 
 from __future__ import annotations
 
-from sqlalchemy import (
-    select,
-)
+from sqlalchemy import select
 
-from userlore.errors import (
-    InvalidTransitionError,
-)
-from userlore.models import (
-    CandidateInput,
-    RecordState,
-    RecordView,
-    UserState,
-)
+from userlore.errors import InvalidTransitionError
+from userlore.models import CandidateInput, RecordState, RecordView, UserState
 from userlore.store.records import RecordWriter
-from userlore.store.schema import (
-    MemoryRecord,
-    ReviewDecision,
-)
+from userlore.store.schema import MemoryRecord, ReviewDecision
 from userlore.store.transitions import LIVE_STATES
 from userlore.store.views import record_view
 

@@ -5,15 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import (
-    func,
-    select,
-)
+from sqlalchemy import func, select
 
-from userlore.models import (
-    RecordState,
-    RecordView,
-)
+from userlore.models import RecordState, RecordView
 from userlore.store.core import StoreCore
 from userlore.store.schema import (
     KnowledgeSourceItem,
@@ -22,9 +16,7 @@ from userlore.store.schema import (
     MemoryRecordVersion,
 )
 from userlore.store.views import VersionView, path_clause, record_view
-from userlore.validation import (
-    validate_scope,
-)
+from userlore.validation import validate_scope
 
 __all__ = ["RecordReads"]
 

@@ -1,4 +1,8 @@
-"""Writing records: candidate validation, evidence links, inserts, versions and snapshots."""
+"""Writing records: candidate validation, evidence links, inserts, versions and snapshots.
+
+Over 400 lines because the steps of one governed write (admit, evidence, insert, version,
+snapshot) share their invariants and change together.
+"""
 
 from __future__ import annotations
 
@@ -7,17 +11,11 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import (
-    select,
-)
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from userlore.config import MemoryMode
-from userlore.errors import (
-    InvalidInputError,
-    PolicyViolationError,
-    RecordNotFoundError,
-)
+from userlore.errors import InvalidInputError, PolicyViolationError, RecordNotFoundError
 from userlore.models import (
     CandidateInput,
     Disclosure,

@@ -4,20 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import (
-    Connection,
-    insert,
-    select,
-)
+from sqlalchemy import Connection, insert, select
 from sqlalchemy.orm import Session
 
 from userlore.store.core import StoreCore
-from userlore.store.schema import (
-    MemoryTraceEvent,
-)
-from userlore.validation import (
-    validate_scope,
-)
+from userlore.store.schema import MemoryTraceEvent
+from userlore.validation import validate_scope
 
 __all__ = ["TraceLog"]
 

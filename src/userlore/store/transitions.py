@@ -8,28 +8,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import (
-    select,
-)
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from userlore.config import MemoryMode
-from userlore.errors import (
-    InvalidTransitionError,
-)
-from userlore.models import (
-    Pipeline,
-    Producer,
-    RecordState,
-)
+from userlore.errors import InvalidTransitionError
+from userlore.models import Pipeline, Producer, RecordState
 from userlore.store.consent import ConsentLedger
-from userlore.store.schema import (
-    MemoryRecord,
-)
-from userlore.validation import (
-    validate_scope,
-)
+from userlore.store.schema import MemoryRecord
+from userlore.validation import validate_scope
 
 __all__ = ["LIVE_STATES", "TRANSITIONS", "Transitions"]
 

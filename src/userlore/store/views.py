@@ -6,10 +6,7 @@ import difflib
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import (
-    ColumnElement,
-    or_,
-)
+from sqlalchemy import ColumnElement, or_
 
 from userlore.models import (
     Disclosure,
@@ -22,9 +19,7 @@ from userlore.models import (
     Sensitivity,
     UserState,
 )
-from userlore.store.schema import (
-    MemoryRecord,
-)
+from userlore.store.schema import MemoryRecord
 
 __all__ = ["VersionView", "path_clause", "record_view", "under_path", "word_diff"]
 
