@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from sqlalchemy import Connection, insert, select
 from sqlalchemy.orm import Session
@@ -11,7 +11,17 @@ from userlore.store.core import StoreCore
 from userlore.store.schema import MemoryTraceEvent
 from userlore.validation import validate_scope
 
-__all__ = ["TraceLog"]
+__all__ = ["TraceFields", "TraceLog"]
+
+
+class TraceFields(TypedDict, total=False):
+    """The optional fields of a trace event (see :meth:`TraceLog.trace`)."""
+
+    reason_code: str | None
+    session_key: str | None
+    payload: dict[str, Any] | None
+    chars: int
+    parent: str | None
 
 
 class TraceLog(StoreCore):
@@ -29,6 +39,10 @@ class TraceLog(StoreCore):
         chars: int = 0,
         parent: str | None = None,
     ) -> str:
+        """Write one trace event inside ``executor``'s unit of work; returns its id.
+
+        Traces hold ids, versions, counts and fixed reason codes, never user text.
+        """
         trace_id = self.new_id("trc")
         executor.execute(
             insert(MemoryTraceEvent),
@@ -47,29 +61,10 @@ class TraceLog(StoreCore):
         )
         return trace_id
 
-    def record_trace(
-        self,
-        scope: str,
-        event_type: str,
-        *,
-        reason_code: str | None = None,
-        session_key: str | None = None,
-        payload: dict[str, Any] | None = None,
-        chars: int = 0,
-        parent: str | None = None,
-    ) -> str:
-        """Write one trace event (ids, versions and reason codes only; never user text)."""
+    def record_trace(self, scope: str, event_type: str, **fields: Unpack[TraceFields]) -> str:
+        """:meth:`trace` in its own transaction."""
         with self.transaction(scope) as session:
-            return self.trace(
-                session,
-                scope,
-                event_type,
-                reason_code=reason_code,
-                session_key=session_key,
-                payload=payload,
-                chars=chars,
-                parent=parent,
-            )
+            return self.trace(session, scope, event_type, **fields)
 
     def traces(
         self, scope: str, *, event_type: str | None = None, limit: int = 100
