@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-from userlore.config import MemoryMode, UserContextConfig
+from userlore.config import UserContextConfig
 from userlore.errors import ConfigError, InvalidInputError, StorageError
-from userlore.extract.explicit import Statement, extract_statements
 from userlore.feedback import (
     CorrectionResult,
     FeedbackResult,
@@ -26,14 +25,12 @@ from userlore.feedback import (
     QualityReport,
     ResponseFeedback,
 )
-from userlore.learning.producers.explicit import observe_statements
 from userlore.memory import Author, MemoryReceipt, MemoryService, RecallResult
 from userlore.models import (
     CandidateInput,
     ConsentCategory,
     ContextPlan,
     ObserveResult,
-    Producer,
     RecordState,
     RecordView,
     UserState,
@@ -47,9 +44,10 @@ from userlore.store.governed import (
     IdFactory,
     VersionView,
 )
-from userlore.store.ids import derived_id
 from userlore.store.lifecycle import ImportReceipt, PurgeReceipt, export_scope, import_scope
 from userlore.store.lifecycle import purge as purge_scope
+from userlore.understanding import MAX_TURN_CHARS as MAX_TURN_CHARS  # re-exported
+from userlore.understanding import TurnAuthor, govern, observe_turn
 from userlore.validation import (
     MAX_KEY_CHARS,
     MAX_NAME_CHARS,
@@ -82,9 +80,6 @@ __all__ = ["Userlore"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
-
-ROLES = frozenset({"user", "assistant", "system", "tool"})
-MAX_TURN_CHARS = 32_000
 
 
 def _to_thread(fn: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
@@ -225,42 +220,19 @@ class Userlore:
                 holds NUL characters or unpaired surrogates; a malformed id or author field.
             ScopeError: malformed scope.
         """
-        validate_scope(scope)
-        optional_identifier(session_key, "session_key", max_chars=MAX_KEY_CHARS)
-        if not isinstance(role, str) or role not in ROLES:
-            raise InvalidInputError(f"role must be one of {sorted(ROLES)}, got {role!r}")
-        text_field(content, "content", max_chars=MAX_TURN_CHARS)
-        optional_identifier(turn_id, "turn_id", max_chars=500)
-        for name, value in (("agent_id", agent_id), ("client", client), ("device", device)):
-            optional_identifier(value, name)
-        if self.config.memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
-            return ObserveResult(None, ())
-        statements = extract_statements(content, role=role)
-        store = self.store
-        with store.transaction(scope) as session:
-            item = store.add_source_item(
-                session,
-                scope=scope,
-                source_instance_id=derived_id("conversation", scope, session_key or "default"),
-                external_id=turn_id or store.new_id("turn"),
-                text=content,
-                meta={"role": role, "session_key": session_key},
-            )
-            outcomes = tuple(
-                store.govern(
-                    session,
-                    scope,
-                    _candidate(st, item.id, session_key, agent_id, client, device),
-                )
-                for st in statements
-            )
-            # seed 002 producer (a): each governed facet statement is Explicit evidence.
-            facet_evidence = observe_statements(
-                session, scope, statements, outcomes, item.id, store.clock()
-            )
-        if facet_evidence and "learning" in self.__dict__:
+        author = TurnAuthor(agent_id, client, device)
+        turn = observe_turn(
+            self.store,
+            scope,
+            role,
+            content,
+            session_key=session_key,
+            turn_id=turn_id,
+            author=author,
+        )
+        if turn.facet_evidence and "learning" in self.__dict__:
             self.learning.notify(scope)  # event-driven rebuild, once the cache is in use
-        return ObserveResult(item.id, outcomes)
+        return ObserveResult(turn.source_item_id, turn.outcomes)
 
     def write(self, scope: str, candidate: CandidateInput) -> WriteOutcome:
         """Govern a typed candidate from any producer (reviewer, source, tool).
@@ -274,7 +246,7 @@ class Userlore:
             raise InvalidInputError(
                 f"candidate must be a CandidateInput, not {type(candidate).__name__}"
             )
-        return self.store.write(scope, candidate)
+        return govern(self.store, scope, candidate)
 
     # -- read path ----------------------------------------------------------------------------
 
@@ -709,29 +681,3 @@ def _consent_category(category: object) -> str:
     if isinstance(category, str) and not isinstance(category, ConsentCategory):
         category = category.strip().lower()
     return enum_field(ConsentCategory, category, "category").value
-
-
-def _candidate(
-    st: Statement,
-    item_id: str,
-    session_key: str | None,
-    agent_id: str | None,
-    client: str | None,
-    device: str | None,
-) -> CandidateInput:
-    return CandidateInput(
-        kind=st.kind,
-        content=st.content,
-        canonical_key=st.canonical_key,
-        value=st.value,
-        memory_type=st.memory_type,
-        confidence=st.confidence,
-        importance=st.importance,
-        durability=st.durability,
-        producer=Producer.EXPLICIT,
-        source_item_id=item_id,
-        session_key=session_key,
-        author_agent_id=agent_id,
-        author_client=client,
-        author_device=device,
-    )

@@ -49,11 +49,11 @@ from userlore.models import (
     Explicitness,
     MemoryType,
     Producer,
-    WriteAction,
     WriteOutcome,
 )
 from userlore.policy.sensitivity import redact
 from userlore.store.governed import validate_scope
+from userlore.understanding import govern, review_counts, trace_review
 
 if TYPE_CHECKING:
     from userlore.facade import Userlore
@@ -202,6 +202,16 @@ class ReviewReport:
     dropped: int = 0
     errors: tuple[str, ...] = ()
     elapsed_ms: int = 0
+
+    def trace_payload(self, max_errors: int) -> dict[str, Any]:
+        """The ``review`` trace payload of this pass: counts and the last error codes only."""
+        return {
+            "attempts": self.attempts,
+            "proposed": len(self.candidates),
+            "dropped": self.dropped,
+            "elapsed_ms": self.elapsed_ms,
+            "errors": list(self.errors[-max_errors:]),
+        }
 
     @property
     def ok(self) -> bool:
@@ -413,51 +423,42 @@ class LLMReviewer:
         if store.config.memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
             return ReviewResult(ReviewReport("skipped"))
         report = self.propose(messages)
-        base = {
-            "attempts": report.attempts,
-            "proposed": len(report.candidates),
-            "dropped": report.dropped,
-            "elapsed_ms": report.elapsed_ms,
-            "errors": list(report.errors[-self.max_attempts :]),
-        }
+        base = report.trace_payload(self.max_attempts)
         if report.status != "ok":
-            trace_id = store.record_trace(
-                scope, "review", reason_code=report.status, session_key=session_key, payload=base
-            )
+            trace_id = trace_review(store, scope, report.status, base, session_key=session_key)
             return ReviewResult(report, (), trace_id, {})
         stamped = [
             _stamp(c, session_key=session_key, thread_id=thread_id, run_id=run_id)
             for c in report.candidates
         ]
         try:
-            with store.transaction() as session:
-                outcomes = tuple(store.govern(session, scope, c) for c in stamped)
-                counts = _counts(outcomes)
-                trace_id = store._trace(
-                    session,
+            with store.transaction(scope) as session:
+                outcomes = tuple(govern(store, scope, c, session=session) for c in stamped)
+                trace_id = trace_review(
+                    store,
                     scope,
-                    "review",
-                    reason_code="ok",
+                    "ok",
+                    base,
                     session_key=session_key,
-                    payload={**base, **counts},
+                    outcomes=outcomes,
+                    session=session,
                 )
         except InvalidInputError as exc:
-            failed = ReviewReport(
-                "invalid_candidate",
-                attempts=report.attempts,
-                dropped=report.dropped,
+            failed = replace(
+                report,
+                status="invalid_candidate",
+                candidates=(),
                 errors=(*report.errors, f"govern:{type(exc).__name__}"),
-                elapsed_ms=report.elapsed_ms,
             )
-            trace_id = store.record_trace(
+            trace_id = trace_review(
+                store,
                 scope,
-                "review",
-                reason_code="invalid_candidate",
+                "invalid_candidate",
+                {**base, "errors": list(failed.errors)},
                 session_key=session_key,
-                payload={**base, "errors": list(failed.errors)},
             )
             return ReviewResult(failed, (), trace_id, {})
-        return ReviewResult(report, outcomes, trace_id, counts)
+        return ReviewResult(report, outcomes, trace_id, review_counts(outcomes))
 
     # -- async twins (one body of logic, run in a worker thread) ------------------------------
 
@@ -638,10 +639,3 @@ def _stamp(
         run_id=run_id,
         author_agent_id=c.author_agent_id or "userlore-reviewer",
     )
-
-
-def _counts(outcomes: Sequence[WriteOutcome]) -> dict[str, int]:
-    counts = {a.value: 0 for a in WriteAction}
-    for o in outcomes:
-        counts[o.action.value] += 1
-    return counts

@@ -129,7 +129,7 @@ def record_feedback(
     if previous == rating.value:
         return False
     trace.feedback = rating.value
-    store._trace(
+    store.trace(
         session,
         trace.scope,
         FEEDBACK_EVENT,

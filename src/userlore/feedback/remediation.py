@@ -221,10 +221,10 @@ class RemediationPolicy:
         """Step 3: ``needs_review``, confidence - 0.2, ``review_after``, a remediation trace."""
         now = self.store.clock()
         before = row.confidence
-        self.store._move(row, RecordState.NEEDS_REVIEW, now)
+        self.store.transition(row, RecordState.NEEDS_REVIEW, now)
         row.confidence = round(max(0.0, before - CONFIDENCE_PENALTY), 4)
         row.review_after = now + REVIEW_DELAY
-        trace_id = self.store._trace(
+        trace_id = self.store.trace(
             session,
             row.scope,
             REMEDIATION_EVENT,

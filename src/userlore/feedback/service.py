@@ -38,11 +38,11 @@ from userlore.feedback.remediation import (
     RemediationPolicy,
     RemediationResult,
 )
-from userlore.models import CandidateInput, Pipeline, Producer, RecordState, RecordView
+from userlore.models import Pipeline, RecordState, RecordView
 from userlore.store.governed import GovernedStore, validate_scope
-from userlore.store.ids import derived_id
 from userlore.store.schema import MemoryRecord, MemoryTraceEvent
 from userlore.store.text import normalize_value
+from userlore.understanding import govern, statement_candidate, turn_item
 from userlore.validation import identifier, optional_identifier, text_field
 
 __all__ = ["CorrectionResult", "FeedbackResult", "FeedbackService", "ResponseFeedback"]
@@ -331,14 +331,15 @@ class FeedbackService:
             item_id: str | None = None
             if writable:
                 digest = hashlib.sha256(content.encode("utf-8")).hexdigest()[:24]
-                item_id = store.add_source_item(
+                item_id = turn_item(
+                    store,
                     session,
-                    scope=scope,
-                    source_instance_id=derived_id("conversation", scope, key or "default"),
+                    scope,
+                    content,
+                    role="user",
+                    session_key=key,
                     external_id=turn_id or f"correction:{target.id}:{digest}",
-                    text=content,
-                    meta={"role": "user", "session_key": key},
-                ).id
+                )
             if turn_id is None:
                 prior = _prior(session, scope, key, parent=target.id, source_item_id=item_id)
                 if prior is not None:
@@ -363,7 +364,7 @@ class FeedbackService:
                             self.policy.pause(session, row, REASON_CORRECTION, target, tally)
                         )
                 replacements = self._replacements(session, scope, key, correction, targets, item_id)
-            trace_id = store._trace(
+            trace_id = store.trace(
                 session,
                 scope,
                 CORRECTION_EVENT,
@@ -407,24 +408,8 @@ class FeedbackService:
                 continue  # says something new, but not about the record being corrected
             if normalize_value(st.value or st.content) == normalize_value(old.value or old.content):
                 continue  # the "new" truth is what was already stored: nothing to replace
-            outcome = self.store.govern(
-                session,
-                scope,
-                CandidateInput(
-                    kind=st.kind,
-                    content=st.content,
-                    canonical_key=st.canonical_key,
-                    value=st.value,
-                    memory_type=st.memory_type,
-                    confidence=st.confidence,
-                    importance=st.importance,
-                    durability=st.durability,
-                    producer=Producer.EXPLICIT,
-                    supersedes_record_id=old.id,
-                    source_item_id=item_id,
-                    session_key=session_key,
-                ),
-            )
+            candidate = statement_candidate(st, item_id, session_key=session_key, supersedes=old.id)
+            outcome = govern(self.store, scope, candidate, session=session)
             if outcome.record is not None and outcome.record.id != old.id:
                 out.append(outcome.record)
         return out

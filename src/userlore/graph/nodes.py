@@ -28,7 +28,6 @@ from userlore.errors import (
 )
 from userlore.extract.explicit import Statement, extract_statements
 from userlore.extract.reviewer import LLMReviewer, ReviewReport
-from userlore.facade import MAX_TURN_CHARS, _candidate
 from userlore.graph.cadence import Cadence
 from userlore.graph.hitl import hitl_request, response_model
 from userlore.graph.state import (
@@ -43,7 +42,14 @@ from userlore.graph.state import (
 )
 from userlore.models import CandidateInput, MemoryType, RecordState, WriteAction, WriteOutcome
 from userlore.store.governed import validate_scope
-from userlore.store.ids import derived_id
+from userlore.understanding import (
+    MAX_TURN_CHARS,
+    TurnAuthor,
+    govern,
+    record_turn,
+    trace_review,
+    turn_item,
+)
 
 if TYPE_CHECKING:
     from userlore.facade import Userlore
@@ -142,12 +148,12 @@ class Review:
         update: dict[str, Any] = {"review": review, "last_review_turn": state.get("user_turns", 0)}
         if report.status not in ("ok", "skipped"):
             # A failed pass is recorded; nothing it produced reaches govern.
-            review["trace_id"] = self.lore.store.record_trace(
+            review["trace_id"] = trace_review(
+                self.lore.store,
                 scope,
-                "review",
-                reason_code=report.status,
+                report.status,
+                report.trace_payload(max_errors=5),
                 session_key=state.get("session_key"),
-                payload=_report_payload(report),
             )
             return update
         update["proposals"] = [
@@ -166,16 +172,6 @@ def _report_summary(report: ReviewReport) -> dict[str, Any]:
         "attempts": report.attempts,
         "proposed": len(report.candidates),
         "dropped": report.dropped,
-    }
-
-
-def _report_payload(report: ReviewReport) -> dict[str, Any]:
-    return {
-        "attempts": report.attempts,
-        "proposed": len(report.candidates),
-        "dropped": report.dropped,
-        "elapsed_ms": report.elapsed_ms,
-        "errors": list(report.errors[-5:]),
     }
 
 
@@ -208,51 +204,61 @@ class Govern:
         fresh = latest is not None and messages[-1] is latest
         thread_id, run_id = _ids()
         store = self.lore.store
+        text = _turn_text(latest) if fresh and latest is not None else ""
+        proposed = [p for p in proposals if p["producer"] != "explicit"]
         outcomes: list[WriteOutcomeRecord] = []
-        with store.transaction() as session:
-            item_id: str | None = None
-            text = _turn_text(latest) if fresh and latest is not None else ""
+        with store.transaction(scope) as session:
             if text and latest is not None:
-                item_id = store.add_source_item(
+                item_id = turn_item(
+                    store,
                     session,
-                    scope=scope,
-                    source_instance_id=derived_id("conversation", scope, session_key or "default"),
-                    external_id=latest.id or store.new_id("turn"),
-                    text=text,
-                    meta={"role": "user", "session_key": session_key},
-                ).id
+                    scope,
+                    text,
+                    role="user",
+                    session_key=session_key,
+                    external_id=latest.id,
+                )
+                turn = record_turn(
+                    store,
+                    session,
+                    scope,
+                    statements=[
+                        _statement(p["statement"]) for p in proposals if p["producer"] == "explicit"
+                    ],
+                    item_id=item_id,
+                    session_key=session_key,
+                    author=TurnAuthor(thread_id=thread_id, run_id=run_id),
+                )
+                outcomes.extend(_outcome(o, "explicit") for o in turn.outcomes)
             reviewed: list[WriteOutcome] = []
-            for p in proposals:
-                if p["producer"] == "explicit":
-                    if item_id is None:
-                        continue
-                    data = dict(p["statement"])
-                    data["memory_type"] = MemoryType(data["memory_type"])
-                    data["span"] = tuple(data["span"])
-                    candidate = _candidate(
-                        Statement(**data), item_id, session_key, None, None, None
-                    )
-                else:
-                    candidate = candidate_from_dict(p["candidate"])
-                candidate = _with_ids(candidate, thread_id, run_id, session_key)
-                outcome = store.govern(session, scope, candidate)
+            for p in proposed:
+                candidate = _with_ids(
+                    candidate_from_dict(p["candidate"]), thread_id, run_id, session_key
+                )
+                outcome = govern(store, scope, candidate, session=session)
                 if p["producer"] == "reviewer":
                     reviewed.append(outcome)
                 outcomes.append(_outcome(outcome, p["producer"]))
             review = state.get("review", {})
             if review.get("status") == "ok":
-                counts = {a.value: 0 for a in WriteAction}
-                for o in reviewed:
-                    counts[o.action.value] += 1
-                store._trace(
-                    session,
+                trace_review(
+                    store,
                     scope,
-                    "review",
-                    reason_code="ok",
+                    "ok",
+                    {k: v for k, v in review.items() if k != "due"},
                     session_key=session_key,
-                    payload={k: v for k, v in review.items() if k != "due"} | counts,
+                    outcomes=reviewed,
+                    session=session,
                 )
         return {"outcomes": outcomes}
+
+
+def _statement(data: dict[str, Any]) -> Statement:
+    """An explicit statement back from its graph-state dict."""
+    fields = dict(data)
+    fields["memory_type"] = MemoryType(fields["memory_type"])
+    fields["span"] = tuple(fields["span"])
+    return Statement(**fields)
 
 
 def _ids() -> tuple[str | None, str | None]:

@@ -50,6 +50,7 @@ from sqlalchemy import ColumnElement, Table, and_, case, or_, select, text, upda
 from sqlalchemy.orm import Session
 
 from userlore.errors import InvalidInputError
+from userlore.extract.explicit import extract_statements
 from userlore.models import (
     CandidateInput,
     Explicitness,
@@ -65,6 +66,7 @@ from userlore.sources.normalize import bound, one_line
 from userlore.sources.views import PipelineReport
 from userlore.store.governed import GovernedStore
 from userlore.store.schema import KnowledgeSourceItem, KnowledgeSourceState
+from userlore.understanding import record_turn
 
 __all__ = [
     "REFUSAL_CODES",
@@ -788,19 +790,18 @@ class ConnectedKnowledgePipeline:
     def _understand(self, session: Session, item: ClaimedItem) -> tuple[int, str | None]:
         """Govern the item's explicit statements: how many were written, and why the floor
         refused one (``None`` when it refused none)."""
-        from userlore.extract.explicit import extract_statements
-        from userlore.facade import _candidate
-
         role = str(item.meta.get("role") or "user")
-        written = 0
-        refused: str | None = None
-        for statement in extract_statements(item.text, role=role):
-            outcome = self.store.govern(
-                session, item.scope, _candidate(statement, item.id, None, None, None, None)
-            )
-            written += int(outcome.record is not None)
-            if outcome.action is WriteAction.REFUSED and refused is None:
-                refused = outcome.reason or "policy"
+        turn = record_turn(
+            self.store,
+            session,
+            item.scope,
+            statements=extract_statements(item.text, role=role),
+            item_id=item.id,
+        )
+        written = sum(o.record is not None for o in turn.outcomes)
+        refused = next(
+            (o.reason or "policy" for o in turn.outcomes if o.action is WriteAction.REFUSED), None
+        )
         return written, refused
 
     def _enrich(self, item: ClaimedItem) -> FactEnrichment:

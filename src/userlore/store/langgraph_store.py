@@ -204,7 +204,7 @@ class UserloreStore(BaseStore):
             evidence_text=content,
         )
         store = self.lore.store
-        store._validate_candidate(candidate)
+        store.validate_candidate(candidate)
         verdict = assess(candidate)
         if verdict.refused is not None:
             store.record_trace(

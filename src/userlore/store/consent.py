@@ -1,0 +1,73 @@
+"""Consent for special categories: recorded, revocable, and read on every plan."""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import Connection, bindparam, select
+from sqlalchemy.orm import Session
+
+from userlore.errors import InvalidInputError
+from userlore.store.schema import ConsentGrant
+from userlore.store.traces import TraceLog
+from userlore.validation import validate_scope
+
+__all__ = ["ConsentLedger"]
+
+
+# Built once: the read path asks for every plan, and building the statement cost more than
+# running it.
+_CONSENTED = select(ConsentGrant.category).where(
+    ConsentGrant.scope == bindparam("scope"), ConsentGrant.revoked_at.is_(None)
+)
+
+
+class ConsentLedger(TraceLog):
+    """Grants and revocations of special-category consent, each traced."""
+
+    def grant_consent(self, scope: str, category: str) -> None:
+        """Allow records of a special category into context (recorded, revocable)."""
+        validate_scope(scope)
+        category = _category(category)
+        with self.transaction(scope) as session:
+            if category in self.consents_in(session, scope):
+                return
+            now = self.clock()
+            session.add(
+                ConsentGrant(scope=scope, category=category, granted_at=now, revoked_at=None)
+            )
+            self.trace(
+                session, scope, "consent", reason_code="granted", payload={"category": category}
+            )
+
+    def revoke_consent(self, scope: str, category: str) -> None:
+        """Withdraw consent; records of that category leave context at the next plan."""
+        validate_scope(scope)
+        category = _category(category)
+        with self.transaction(scope) as session:
+            now = self.clock()
+            for grant in session.scalars(
+                select(ConsentGrant).where(
+                    ConsentGrant.scope == scope,
+                    ConsentGrant.category == category,
+                    ConsentGrant.revoked_at.is_(None),
+                )
+            ):
+                grant.revoked_at = now
+            self.trace(
+                session, scope, "consent", reason_code="revoked", payload={"category": category}
+            )
+
+    def consented(self, scope: str) -> frozenset[str]:
+        with self.transaction(scope) as session:
+            return self.consents_in(session, scope)
+
+    def consents_in(self, session: Session | Connection, scope: str) -> frozenset[str]:
+        return frozenset(session.scalars(_CONSENTED, {"scope": scope}))
+
+
+def _category(category: str) -> str:
+    cleaned = category.strip().lower()
+    if not re.fullmatch(r"[a-z_]{2,40}", cleaned):
+        raise InvalidInputError(f"invalid consent category {category!r}")
+    return cleaned

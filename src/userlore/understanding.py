@@ -1,0 +1,239 @@
+"""The one write path: how a turn, a proposal or a correction becomes records.
+
+Every producer ends in :func:`govern`: the facade's ``observe`` and ``write``, the understanding
+graph's govern node, the connected-source pipeline, feedback corrections and the LLM reviewer.
+A conversation turn goes through :func:`observe_turn` (or :func:`record_turn` inside a caller's
+transaction): the redacted turn becomes a conversation evidence item, each explicit statement a
+governed candidate, and each governed facet statement Explicit evidence for the facet cache
+(seed 002 producer (a)). The review trace is written by :func:`trace_review` alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from userlore.config import MemoryMode
+from userlore.errors import InvalidInputError
+from userlore.extract.explicit import Statement, extract_statements
+from userlore.learning.producers.explicit import observe_statements
+from userlore.models import CandidateInput, Producer, WriteAction, WriteOutcome
+from userlore.store.governed import GovernedStore
+from userlore.store.ids import derived_id
+from userlore.validation import MAX_KEY_CHARS, optional_identifier, text_field, validate_scope
+
+__all__ = [
+    "MAX_TURN_CHARS",
+    "ROLES",
+    "TurnAuthor",
+    "TurnRecord",
+    "govern",
+    "observe_turn",
+    "record_turn",
+    "review_counts",
+    "statement_candidate",
+    "trace_review",
+    "turn_item",
+]
+
+ROLES = frozenset({"user", "assistant", "system", "tool"})
+MAX_TURN_CHARS = 32_000
+
+
+@dataclass(frozen=True, slots=True)
+class TurnAuthor:
+    """Who wrote a turn (attribution copied onto every candidate it yields)."""
+
+    agent_id: str | None = None
+    client: str | None = None
+    device: str | None = None
+    thread_id: str | None = None
+    run_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """What the write path did with one turn: its evidence item, outcomes, new facet evidence."""
+
+    source_item_id: str | None
+    outcomes: tuple[WriteOutcome, ...] = ()
+    facet_evidence: int = 0
+
+
+def govern(
+    store: GovernedStore,
+    scope: str,
+    candidate: CandidateInput,
+    *,
+    session: Session | None = None,
+) -> WriteOutcome:
+    """The governed write of one candidate: inside ``session``, or in its own transaction."""
+    if session is None:
+        with store.transaction(scope) as own:
+            return store.govern(own, scope, candidate)
+    return store.govern(session, scope, candidate)
+
+
+def turn_item(
+    store: GovernedStore,
+    session: Session,
+    scope: str,
+    content: str,
+    *,
+    role: str,
+    session_key: str | None,
+    external_id: str | None,
+) -> str:
+    """Store a turn as a redacted conversation evidence item (idempotent per ``external_id``)."""
+    return store.add_source_item(
+        session,
+        scope=scope,
+        source_instance_id=derived_id("conversation", scope, session_key or "default"),
+        external_id=external_id or store.new_id("turn"),
+        text=content,
+        meta={"role": role, "session_key": session_key},
+    ).id
+
+
+def statement_candidate(
+    st: Statement,
+    item_id: str | None,
+    *,
+    session_key: str | None = None,
+    author: TurnAuthor | None = None,
+    supersedes: str | None = None,
+) -> CandidateInput:
+    """The typed candidate for one explicit statement, with its evidence and attribution."""
+    who = author or TurnAuthor()
+    return CandidateInput(
+        kind=st.kind,
+        content=st.content,
+        canonical_key=st.canonical_key,
+        value=st.value,
+        memory_type=st.memory_type,
+        confidence=st.confidence,
+        importance=st.importance,
+        durability=st.durability,
+        producer=Producer.EXPLICIT,
+        supersedes_record_id=supersedes,
+        source_item_id=item_id,
+        session_key=session_key,
+        author_agent_id=who.agent_id,
+        author_client=who.client,
+        author_device=who.device,
+        thread_id=who.thread_id,
+        run_id=who.run_id,
+    )
+
+
+def record_turn(
+    store: GovernedStore,
+    session: Session,
+    scope: str,
+    *,
+    statements: Sequence[Statement],
+    item_id: str,
+    session_key: str | None = None,
+    author: TurnAuthor | None = None,
+) -> TurnRecord:
+    """Govern a turn's explicit statements inside ``session`` and record their facet evidence."""
+    outcomes = tuple(
+        govern(
+            store,
+            scope,
+            statement_candidate(st, item_id, session_key=session_key, author=author),
+            session=session,
+        )
+        for st in statements
+    )
+    # seed 002 producer (a): each governed facet statement is Explicit evidence.
+    added = observe_statements(session, scope, statements, outcomes, item_id, store.clock())
+    return TurnRecord(item_id, outcomes, added)
+
+
+def observe_turn(
+    store: GovernedStore,
+    scope: str,
+    role: str,
+    content: str,
+    *,
+    session_key: str | None = None,
+    turn_id: str | None = None,
+    author: TurnAuthor | None = None,
+) -> TurnRecord:
+    """Record one conversation turn and govern the explicit statements it makes.
+
+    Raises:
+        InvalidInputError: unknown role; content that is not ``str``, empty, oversized or holds
+            NUL characters or unpaired surrogates; a malformed id or author field.
+        ScopeError: malformed scope.
+    """
+    validate_scope(scope)
+    optional_identifier(session_key, "session_key", max_chars=MAX_KEY_CHARS)
+    if not isinstance(role, str) or role not in ROLES:
+        raise InvalidInputError(f"role must be one of {sorted(ROLES)}, got {role!r}")
+    text_field(content, "content", max_chars=MAX_TURN_CHARS)
+    optional_identifier(turn_id, "turn_id", max_chars=500)
+    who = author or TurnAuthor()
+    for name, value in (("agent_id", who.agent_id), ("client", who.client), ("device", who.device)):
+        optional_identifier(value, name)
+    if store.config.memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
+        return TurnRecord(None)
+    statements = extract_statements(content, role=role)
+    with store.transaction(scope) as session:
+        item_id = turn_item(
+            store,
+            session,
+            scope,
+            content,
+            role=role,
+            session_key=session_key,
+            external_id=turn_id,
+        )
+        return record_turn(
+            store,
+            session,
+            scope,
+            statements=statements,
+            item_id=item_id,
+            session_key=session_key,
+            author=who,
+        )
+
+
+def review_counts(outcomes: Sequence[WriteOutcome]) -> dict[str, int]:
+    """How many reviewer proposals ended in each write action (every action, zeros included)."""
+    counts = {a.value: 0 for a in WriteAction}
+    for o in outcomes:
+        counts[o.action.value] += 1
+    return counts
+
+
+def trace_review(
+    store: GovernedStore,
+    scope: str,
+    status: str,
+    payload: Mapping[str, Any],
+    *,
+    session_key: str | None = None,
+    outcomes: Sequence[WriteOutcome] | None = None,
+    session: Session | None = None,
+) -> str:
+    """Write the ``review`` trace of one reviewer pass; returns its id.
+
+    ``outcomes`` (of a pass that reached govern) add the per-action counts; ``session`` writes
+    the trace in the same transaction as those writes, otherwise in its own.
+    """
+    body = dict(payload)
+    if outcomes is not None:
+        body |= review_counts(outcomes)
+    if session is None:
+        return store.record_trace(
+            scope, "review", reason_code=status, session_key=session_key, payload=body
+        )
+    return store.trace(
+        session, scope, "review", reason_code=status, session_key=session_key, payload=body
+    )
