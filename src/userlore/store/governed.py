@@ -1379,35 +1379,8 @@ class GovernedStore:
 
     # -- TEMPORARY aliases (issue 16, w2-read) --------------------------------------------------
     # The public names the store-API branch adds; the integrator drops this block at merge.
-
-    def trace(
-        self,
-        executor: Session | Connection,
-        scope: str,
-        event_type: str,
-        *,
-        reason_code: str | None = None,
-        session_key: str | None = None,
-        payload: dict[str, Any] | None = None,
-        chars: int = 0,
-        parent: str | None = None,
-    ) -> str:
-        """Temporary alias of ``_trace``."""
-        return self._trace(
-            executor,
-            scope,
-            event_type,
-            reason_code=reason_code,
-            session_key=session_key,
-            payload=payload,
-            chars=chars,
-            parent=parent,
-        )
-
-    def consents_in(self, executor: Session | Connection, scope: str) -> frozenset[str]:
-        """Temporary alias of ``_consented``."""
-        return self._consented(executor, scope)
-
+    trace = _trace
+    consents_in = _consented
     # -- end of TEMPORARY aliases ---------------------------------------------------------------
 
 
