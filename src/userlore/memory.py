@@ -1,3 +1,4 @@
+# Over 400 lines: the receipt types every surface serialises, beside the operations making them.
 """Seed 003 memory operations: ``remember``, ``recall``, ``update_memory``, ``forget``.
 
 Every operation returns a *receipt* describing the version it touched (id, version, state,

@@ -164,20 +164,24 @@ def search(
         limit: Stop once this many records are kept; every candidate is screened when ``None``.
         accept: A further predicate on a row that passed the filter (not a rejection).
     """
-    candidates = _candidates(
-        conn,
-        scope,
-        query,
-        read,
-        k,
-        stats,
-        path_prefix,
-        memory_type,
-        canonical_key,
-        record_id,
-        newest,
-        depth,
-    )
+    candidates: Iterator[Candidate]
+    exact = canonical_key is not None or record_id is not None
+    # Without a newest-first fallback a query without terms simply has no hits: skip the check.
+    if query and not exact and (not newest or query_terms(query)):
+        hits = read.hits.search(conn, scope, query, k, stats)
+        if path_prefix or memory_type is not None:
+            hits = [
+                (row, score)
+                for row, score in hits
+                if under_path(row.path, path_prefix)
+                and (memory_type is None or row.memory_type == memory_type)
+            ]
+        candidates = iter([Candidate(row, row.id, score) for row, score in hits])
+    elif newest:
+        stmt = read.newest(path_prefix, memory_type, canonical_key, record_id)
+        candidates = (Candidate(row, row.id) for row in _scan(conn, stmt, scope, depth))
+    else:
+        candidates = iter(())
     if kinds:
         candidates = _with_standing(conn, read, scope, kinds, candidates)
 
@@ -192,39 +196,6 @@ def search(
             if limit is not None and len(kept) >= limit:
                 break
     return found
-
-
-def _candidates(
-    conn: Connection,
-    scope: str,
-    query: str | None,
-    read: ReadColumns,
-    k: int,
-    stats: TermStatistics,
-    path_prefix: str,
-    memory_type: str | None,
-    canonical_key: str | None,
-    record_id: str | None,
-    newest: bool,
-    depth: int | None,
-) -> Iterator[Candidate]:
-    """Full-text hits when there is something to rank, else the newest records (lazily)."""
-    exact = canonical_key is not None or record_id is not None
-    # Without a newest-first fallback a query without terms simply has no hits: skip the check.
-    if query and not exact and (not newest or query_terms(query)):
-        hits = read.hits.search(conn, scope, query, k, stats)
-        if path_prefix or memory_type is not None:
-            hits = [
-                (row, score)
-                for row, score in hits
-                if under_path(row.path, path_prefix)
-                and (memory_type is None or row.memory_type == memory_type)
-            ]
-        return iter([Candidate(row, row.id, score) for row, score in hits])
-    if newest:
-        stmt = read.newest(path_prefix, memory_type, canonical_key, record_id)
-        return (Candidate(row, row.id) for row in _scan(conn, stmt, scope, depth))
-    return iter(())
 
 
 def _with_standing(
