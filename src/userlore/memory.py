@@ -1,3 +1,4 @@
+# Over 400 lines: the receipt types every surface serialises, beside the operations making them.
 """Seed 003 memory operations: ``remember``, ``recall``, ``update_memory``, ``forget``.
 
 Every operation returns a *receipt* describing the version it touched (id, version, state,
@@ -7,9 +8,9 @@ evidence of what happened. Nothing here writes around the governed store:
 * ``remember`` hands a typed candidate to :meth:`GovernedStore.govern` (sensitivity, dedupe,
   promotion by memory mode), so a ``remember`` in ``confirmWrite`` mode is a candidate until
   approved, and a secret is refused before any row is written.
-* ``recall`` reuses the planner's full-text retrieval (:class:`HitQuery` and its term
-  statistics) and the planner's policy filter (:func:`rejection_reason`), then cites live
-  versions only (``mem_x@v2``). A superseded version is a snapshot in ``memory_record_versions``
+* ``recall`` reads through the planner's search (:func:`userlore.planner.search.search`: the
+  same full-text retrieval, term statistics and policy filter), then cites live versions only
+  (``mem_x@v2``). A superseded version is a snapshot in ``memory_record_versions``
   and is never returned; a tombstoned record is excluded with reason ``deleted``.
 * ``update_memory`` is :meth:`GovernedStore.update`: version n+1 goes live, version n stays as an
   immutable, superseded snapshot with a word diff.
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from userlore.config import MemoryMode
@@ -38,17 +39,11 @@ from userlore.models import (
     RecordState,
     WriteAction,
 )
-from userlore.policy.filter import rejection_reason
-from userlore.store.governed import (
-    GovernedStore,
-    path_clause,
-    under_path,
-    validate_path,
-    validate_scope,
-)
-from userlore.store.retrieval import RECORD_HITS, TermStatistics, as_record
+from userlore.planner.search import RECORD_COLUMNS, search
+from userlore.policy.filter import RejectionReason
+from userlore.store.governed import GovernedStore, validate_path, validate_scope
+from userlore.store.retrieval import TermStatistics
 from userlore.store.schema import MemoryRecord, MemoryRecordVersion
-from userlore.store.text import query_terms
 from userlore.validation import (
     MAX_KEY_CHARS,
     identifier,
@@ -264,12 +259,6 @@ class VersionEntry:
         }
 
 
-@dataclass(slots=True)
-class _Hit:
-    row: MemoryRecord
-    score: float = 0.0
-
-
 class MemoryService:
     """The seed 003 operations over one governed store, returning receipts."""
 
@@ -457,38 +446,21 @@ class MemoryService:
         now = self.store.clock()
         depth = max(k * _RECALL_DEPTH, self.store.config.planner.retrieval_k)
         with self.store.connection() as conn:
-            hits = self._candidates(conn, scope, query, prefix, mtype, depth)
-            consented = self.store._consented(conn, scope)
-            chosen: list[Citation] = []
-            excluded: list[dict[str, str]] = []
-            for hit in hits:
-                r = hit.row
-                reason = rejection_reason(r, scope=scope, now=now, consented=consented)
-                if reason is not None:
-                    excluded.append({"id": r.id, "reason": reason})
-                    continue
-                if len(chosen) >= k:
-                    continue
-                chosen.append(
-                    Citation(
-                        id=r.id,
-                        version=r.version,
-                        content=r.content,
-                        memory_type=MemoryType(r.memory_type),
-                        path=r.path,
-                        kind=r.kind,
-                        score=hit.score,
-                        author=Author(
-                            r.author_agent_id, r.author_client, r.author_device, r.author_instance
-                        ),
-                        updated_at=r.updated_at,
-                    )
-                )
-                excluded.extend(
-                    {"citation": f"{r.id}@v{v}", "reason": "superseded"}
-                    for v in range(1, r.version)
-                )
-            trace_id = self.store._trace(
+            found = search(
+                conn,
+                scope,
+                query,
+                read=RECORD_COLUMNS,
+                k=depth,
+                stats=self.term_stats,
+                now=now,
+                consented=self.store.consents_in(conn, scope),
+                path_prefix=prefix,
+                memory_type=None if mtype is None else mtype.value,
+                depth=depth,
+            )
+            chosen = [_citation(c.row, c.retrieval or 0.0) for c in found.kept[:k]]
+            trace_id = self.store.trace(
                 conn,
                 scope,
                 "recall",
@@ -496,44 +468,38 @@ class MemoryService:
                 chars=sum(len(c.content) for c in chosen),
                 payload={
                     "selected": [{"id": c.id, "v": c.version} for c in chosen],
-                    "rejected": [
-                        {"id": e["id"], "reason": e["reason"]} for e in excluded if "id" in e
-                    ],
+                    "rejected": [{"id": r.id, "reason": r.reason} for r in found.rejected],
                     "k": k,
                 },
             )
+        excluded = [{"id": r.id, "reason": r.reason} for r in found.rejected]
+        excluded.extend(
+            {"citation": f"{c.id}@v{v}", "reason": RejectionReason.SUPERSEDED}
+            for c in chosen
+            for v in range(1, c.version)
+        )
         return RecallResult(tuple(chosen), tuple(excluded), trace_id)
 
     # -- helpers -------------------------------------------------------------------------------
 
-    def _candidates(
-        self,
-        conn: Connection,
-        scope: str,
-        query: str,
-        prefix: str,
-        mtype: MemoryType | None,
-        depth: int,
-    ) -> list[_Hit]:
-        if not query_terms(query):
-            stmt = select(MemoryRecord).where(
-                MemoryRecord.scope == scope,
-                MemoryRecord.state == RecordState.ACTIVE.value,
-                *path_clause(prefix),
-            )
-            if mtype is not None:
-                stmt = stmt.where(MemoryRecord.memory_type == mtype.value)
-            rows = conn.execute(stmt.order_by(MemoryRecord.seq.desc()).limit(depth))
-            return [_Hit(as_record(r), 0.0) for r in rows]
-        return [
-            _Hit(as_record(r), score)
-            for r, score in RECORD_HITS.search(conn, scope, query, depth, self.term_stats)
-            if under_path(r.path, prefix) and (mtype is None or r.memory_type == mtype.value)
-        ]
-
     def _receipt_for(self, scope: str, record_id: str, action: str) -> MemoryReceipt:
         with self.store.transaction() as session:
             return _receipt(session, self.store.get_row(session, scope, record_id), action)
+
+
+def _citation(r: Row[*tuple[Any, ...]], score: float) -> Citation:
+    """A live version as recall cites it (``r`` holds every record column)."""
+    return Citation(
+        id=r.id,
+        version=r.version,
+        content=r.content,
+        memory_type=MemoryType(r.memory_type),
+        path=r.path,
+        kind=r.kind,
+        score=score,
+        author=Author(r.author_agent_id, r.author_client, r.author_device, r.author_instance),
+        updated_at=r.updated_at,
+    )
 
 
 def _receipt(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from userlore import CandidateInput, Userlore
-from userlore.planner.planner import _HITS
+from userlore.planner.planner import PLAN_COLUMNS
 from userlore.store.retrieval import (
     NEWEST_SCORE,
     RECORD_HITS,
@@ -47,9 +47,9 @@ def test_a_term_too_common_to_rank_returns_the_newest(auto_lore: Userlore) -> No
 def test_no_terms_or_no_match_is_empty(auto_lore: Userlore) -> None:
     _write(auto_lore, "u1", "kayak trip")
     with auto_lore.store.connection() as conn:
-        assert _HITS.search(conn, "u1", "?!", 5, TermStatistics()) == []
-        assert _HITS.search(conn, "u1", "zeppelin", 5, TermStatistics()) == []
-        assert _HITS.search(conn, "u2", "kayak", 5, TermStatistics()) == []
+        assert PLAN_COLUMNS.hits.search(conn, "u1", "?!", 5, TermStatistics()) == []
+        assert PLAN_COLUMNS.hits.search(conn, "u1", "zeppelin", 5, TermStatistics()) == []
+        assert PLAN_COLUMNS.hits.search(conn, "u2", "kayak", 5, TermStatistics()) == []
 
 
 def test_document_frequency_is_exact_up_to_the_cap(auto_lore: Userlore) -> None:

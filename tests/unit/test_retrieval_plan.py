@@ -7,7 +7,7 @@ scope for every plan (10x slower at 20k records); this pins the query plan inste
 from __future__ import annotations
 
 from userlore import Userlore
-from userlore.planner.planner import _HITS
+from userlore.planner.planner import PLAN_COLUMNS
 from userlore.store.retrieval import _SQLITE, RECORD_HITS
 
 
@@ -15,7 +15,7 @@ def test_hit_rows_are_loaded_by_primary_key() -> None:
     lore = Userlore.open("sqlite://")
     try:
         with lore.store.connection() as conn:
-            for hits in (_HITS, RECORD_HITS):
+            for hits in (PLAN_COLUMNS.hits, RECORD_HITS):
                 for source in (_SQLITE.top_k(1), _SQLITE.newest):
                     compiled = hits._statement(conn, source).compile(conn)
                     params = tuple(

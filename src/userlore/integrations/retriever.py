@@ -22,8 +22,8 @@ from pydantic import ConfigDict, Field
 
 from userlore.errors import InvalidInputError
 from userlore.facade import Userlore
+from userlore.planner.visible import MAX_VISIBLE, VisibleRecord, search_visible
 from userlore.store.governed import validate_scope
-from userlore.store.visible import MAX_VISIBLE, VisibleRecord, search_visible
 
 __all__ = ["UserloreRetriever"]
 

@@ -9,22 +9,22 @@ reason code for every candidate dropped.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, bindparam, select
+from sqlalchemy import Row
 
 from userlore.config import MemoryMode
 from userlore.models import ContextPlan, Explicitness, Rejection, SelectedRecord, UserState
 from userlore.planner.render import BlockBuilder, render_entry
-from userlore.policy.filter import rejection_reason
+from userlore.planner.search import Candidate, ReadColumns, search
+from userlore.policy.filter import RejectionReason
 from userlore.store.governed import GovernedStore, bounded, validate_scope
 from userlore.store.retrieval import HitQuery, TermStatistics
 from userlore.store.schema import MemoryRecord
 
-__all__ = ["CLASS_BUDGETS", "OVERFLOW_POOL", "SECTION_OF_KIND", "ContextPlanner"]
+__all__ = ["CLASS_BUDGETS", "OVERFLOW_POOL", "PLAN_COLUMNS", "SECTION_OF_KIND", "ContextPlanner"]
 
 SECTION_OF_KIND: dict[str, str] = {
     "instruction": "instructions",
@@ -56,69 +56,42 @@ CLASS_BUDGETS: dict[str, int] = {
 }
 OVERFLOW_POOL = 5
 PROFILE_SHARE = 0.6  # instructions + profile may take this share while other sections wait
-PROFILE_LIMIT = 300
-RECENT_NOTES = 3
 
-_COLUMNS = (
-    MemoryRecord.seq,
-    MemoryRecord.id,
-    MemoryRecord.scope,
-    MemoryRecord.kind,
-    MemoryRecord.canonical_key,
-    MemoryRecord.content,
-    MemoryRecord.value,
-    MemoryRecord.state,
-    MemoryRecord.user_state,
-    MemoryRecord.version,
-    MemoryRecord.valid_from,
-    MemoryRecord.valid_until,
-    MemoryRecord.disclosure,
-    MemoryRecord.sensitivity,
-    MemoryRecord.sensitivity_category,
-    MemoryRecord.policy_rev,
-    MemoryRecord.confidence,
-    MemoryRecord.importance,
-    MemoryRecord.explicitness,
-    MemoryRecord.updated_at,
-)
-
-
-_HITS = HitQuery(*_COLUMNS)
-_PROFILE = (
-    select(*_COLUMNS)
-    .where(
-        MemoryRecord.scope == bindparam("scope"),
-        MemoryRecord.kind.in_(bindparam("kinds", expanding=True)),
-        MemoryRecord.state == "active",
+PLAN_COLUMNS = ReadColumns(
+    HitQuery(
+        MemoryRecord.seq,
+        MemoryRecord.id,
+        MemoryRecord.scope,
+        MemoryRecord.kind,
+        MemoryRecord.canonical_key,
+        MemoryRecord.content,
+        MemoryRecord.value,
+        MemoryRecord.state,
+        MemoryRecord.user_state,
+        MemoryRecord.version,
+        MemoryRecord.valid_from,
+        MemoryRecord.valid_until,
+        MemoryRecord.disclosure,
+        MemoryRecord.sensitivity,
+        MemoryRecord.sensitivity_category,
+        MemoryRecord.policy_rev,
+        MemoryRecord.confidence,
+        MemoryRecord.importance,
+        MemoryRecord.explicitness,
+        MemoryRecord.updated_at,
     )
-    .order_by(MemoryRecord.importance.desc(), MemoryRecord.seq.desc())
-    .limit(PROFILE_LIMIT)
 )
-_NOTES = (
-    select(*_COLUMNS)
-    .where(
-        MemoryRecord.scope == bindparam("scope"),
-        MemoryRecord.kind == "daily_note",
-        MemoryRecord.state == "active",
-    )
-    .order_by(MemoryRecord.valid_from.desc().nulls_last(), MemoryRecord.seq.desc())
-    .limit(RECENT_NOTES)
-)
+"""What the planner reads of a record: the policy filter's fields and what it renders."""
 
 
 @dataclass(slots=True)
-class _Candidate:
-    """A retrieved row of ``_COLUMNS`` (read as the policy filter's input) and its scores."""
+class _Ranked:
+    """A record that passed the policy filter, with its section and rerank score."""
 
     rec: Row[*tuple[Any, ...]]
     id: str
     section: str
-    retrieval: float = 0.0
-    score: float = 0.0
-
-
-def _candidate(row: Row[*tuple[Any, ...]], retrieval: float = 0.0) -> _Candidate:
-    return _Candidate(row, row.id, SECTION_OF_KIND.get(row.kind, "memories"), retrieval)
+    score: float
 
 
 class ContextPlanner:
@@ -140,12 +113,21 @@ class ContextPlanner:
             return ContextPlan("", (), (), None, 0, limit)
         now = self.store.clock()
         with self.store.connection() as conn:
-            candidates = self._retrieve(conn, scope, query)
-            consented = self.store._consented(conn, scope)
-            selected, rejected, text, sections = self._select(
-                candidates, scope, now, consented, limit
+            found = search(
+                conn,
+                scope,
+                query,
+                read=PLAN_COLUMNS,
+                k=cfg.planner.retrieval_k,
+                stats=self.term_stats,
+                now=now,
+                consented=self.store.consents_in(conn, scope),
+                kinds=ALWAYS_ELIGIBLE,
+                newest=False,
             )
-            trace_id = self.store._trace(
+            selected, dropped, text, sections = self._select(found.kept, now, limit)
+            rejected = [*found.rejected, *dropped]
+            trace_id = self.store.trace(
                 conn,
                 scope,
                 "plan",
@@ -169,52 +151,34 @@ class ContextPlanner:
             text, tuple(selected), tuple(rejected), trace_id, len(text), limit, sections
         )
 
-    # -- retrieval ----------------------------------------------------------------------------
-
-    def _retrieve(self, conn: Connection, scope: str, query: str) -> list[_Candidate]:
-        k = self.store.config.planner.retrieval_k
-        found = {
-            row.seq: _candidate(row, score)
-            for row, score in _HITS.search(conn, scope, query, k, self.term_stats)
-        }
-        params = {"scope": scope, "kinds": ALWAYS_ELIGIBLE}
-        for stmt in (_PROFILE, _NOTES):
-            for row in conn.execute(stmt, params):
-                if row.seq not in found:
-                    found[row.seq] = _candidate(row)
-        return list(found.values())
-
-    # -- filter, rerank, budget ---------------------------------------------------------------
+    # -- rerank, budget -----------------------------------------------------------------------
 
     def _select(
-        self,
-        candidates: Iterable[_Candidate],
-        scope: str,
-        now: datetime,
-        consented: frozenset[str],
-        limit: int,
+        self, candidates: list[Candidate], now: datetime, limit: int
     ) -> tuple[list[SelectedRecord], list[Rejection], str, dict[str, tuple[str, ...]]]:
+        """Rerank what passed the filter, then place it under the class and character budgets."""
         cfg = self.store.config.planner
-        rejected: list[Rejection] = []
-        eligible: list[_Candidate] = []
-        for cand in candidates:
-            reason = rejection_reason(cand.rec, scope=scope, now=now, consented=consented)
-            if reason is not None:
-                rejected.append(Rejection(cand.id, reason))
-                continue
-            cand.score = _score(cand, now, cfg.freshness_half_life_days)
-            eligible.append(cand)
+        half_life = cfg.freshness_half_life_days
+        eligible = [
+            _Ranked(
+                c.row,
+                c.id,
+                SECTION_OF_KIND.get(c.row.kind, "memories"),
+                _score(c.row, c.retrieval or 0.0, now, half_life),
+            )
+            for c in candidates
+        ]
         eligible.sort(key=lambda c: (-c.score, c.id))
 
         builder = BlockBuilder(limit)
-        placed: list[_Candidate] = []
+        placed: list[_Ranked] = []
         class_used: dict[str, int] = {}
         overflow_used = 0
-        dropped: dict[str, str] = {}
+        dropped: dict[str, RejectionReason] = {}
 
         rendered: dict[str, str] = {}
 
-        def entry(c: _Candidate) -> str:
+        def entry(c: _Ranked) -> str:
             if c.id in rendered:
                 return rendered[c.id]
             rec = c.rec
@@ -232,16 +196,16 @@ class ContextPlanner:
             )
             return rendered[c.id]
 
-        def place(c: _Candidate, cap_chars: int) -> str | None:
+        def place(c: _Ranked, cap_chars: int) -> RejectionReason | None:
             nonlocal overflow_used
             kind = c.rec.kind
             cap = CLASS_BUDGETS.get(kind)
             used = class_used.get(kind, 0)
             over = cap is not None and used >= cap
             if over and overflow_used >= OVERFLOW_POOL:
-                return "class_budget"
+                return RejectionReason.CLASS_BUDGET
             if not builder.try_add(c.section, entry(c), cap_chars):
-                return "budget"
+                return RejectionReason.BUDGET
             class_used[kind] = used + 1
             overflow_used += int(over)
             placed.append(c)
@@ -256,10 +220,10 @@ class ContextPlanner:
         )
         # Profile and instructions go first but may not crowd out relevant memories entirely.
         profile_cap = int(limit * PROFILE_SHARE) if others else limit
-        waiting: list[_Candidate] = []
+        waiting: list[_Ranked] = []
         for cand in profile_first:
             reason = place(cand, profile_cap)
-            if reason == "budget":
+            if reason is RejectionReason.BUDGET:
                 waiting.append(cand)
             elif reason is not None:
                 dropped[cand.id] = reason
@@ -267,7 +231,7 @@ class ContextPlanner:
             reason = place(cand, limit)
             if reason is not None:
                 dropped[cand.id] = reason
-        rejected.extend(Rejection(cid, reason) for cid, reason in dropped.items())
+        rejected = [Rejection(cid, reason) for cid, reason in dropped.items()]
         text = builder.render()
         selected = [
             SelectedRecord(c.id, c.rec.version, c.section, c.score, len(entry(c))) for c in placed
@@ -278,13 +242,14 @@ class ContextPlanner:
         return selected, rejected, text, {k: tuple(v) for k, v in sections.items()}
 
 
-def _score(c: _Candidate, now: datetime, half_life_days: float) -> float:
+def _score(
+    rec: Row[*tuple[Any, ...]], retrieval: float, now: datetime, half_life_days: float
+) -> float:
     """Rerank by retrieval score, confidence, importance, explicitness and freshness."""
-    rec = c.rec
     age_days = max(0.0, (now - rec.updated_at).total_seconds() / 86_400)
     fresh = math.exp(-math.log(2) * age_days / half_life_days)
     score: float = (
-        0.5 * c.retrieval
+        0.5 * retrieval
         + 0.15 * rec.confidence
         + 0.15 * rec.importance
         + 0.1 * (1.0 if rec.explicitness == Explicitness.EXPLICIT.value else 0.6)

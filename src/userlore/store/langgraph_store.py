@@ -67,10 +67,10 @@ from userlore.models import (
     RecordView,
     WriteAction,
 )
+from userlore.planner.visible import MAX_VISIBLE, search_visible
 from userlore.policy.govern import assess
 from userlore.store.governed import LIVE_STATES, validate_scope
 from userlore.store.schema import MemoryRecord
-from userlore.store.visible import MAX_VISIBLE, search_visible
 
 if TYPE_CHECKING:
     from userlore.facade import Userlore

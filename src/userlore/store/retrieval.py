@@ -272,6 +272,11 @@ class HitQuery:
         self._statements: dict[tuple[str, str], Select[*tuple[Any, ...]]] = {}
         self._lock = threading.Lock()
 
+    @property
+    def columns(self) -> tuple[ColumnElement[Any] | InstrumentedAttribute[Any], ...]:
+        """The record columns every returned row holds."""
+        return self._columns
+
     def _statement(self, conn: Connection, source: TextClause) -> Select[*tuple[Any, ...]]:
         key = (conn.dialect.name, source.text)
         built = self._statements.get(key)

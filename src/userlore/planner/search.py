@@ -1,0 +1,228 @@
+"""The one policy-filtered read: candidates by full text (or newest first), then the filter.
+
+The context planner, ``recall``, the LangGraph store's ``search``/``get`` and the retriever all
+read through :func:`search`, so a record that may not enter the ``<user-context>`` block
+(candidate, expired, forgotten, secret under newer rules, special category without consent)
+cannot be read through any of them, and every record kept out gets one
+:class:`~userlore.policy.filter.RejectionReason`. Full-text hits are loaded by primary key
+(:class:`~userlore.store.retrieval.HitQuery`) as Core rows of the caller's columns: no ORM objects
+on the hot path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, Row, Select, bindparam, select
+
+from userlore.models import RecordState, Rejection
+from userlore.policy.filter import rejection_reason
+from userlore.store.governed import path_clause, under_path
+from userlore.store.retrieval import RECORD_HITS, HitQuery, TermStatistics
+from userlore.store.schema import MemoryRecord
+from userlore.store.text import query_terms
+
+__all__ = [
+    "PROFILE_LIMIT",
+    "RECENT_NOTES",
+    "RECORD_COLUMNS",
+    "Candidate",
+    "Found",
+    "ReadColumns",
+    "search",
+]
+
+PROFILE_LIMIT = 300
+RECENT_NOTES = 3
+_SCAN_CHUNK = 200
+_ACTIVE = RecordState.ACTIVE.value
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A retrieved row (read as the policy filter's input) and its full-text score.
+
+    ``retrieval`` is ``None`` for a record that was listed rather than matched.
+    """
+
+    row: Row[*tuple[Any, ...]]
+    id: str
+    retrieval: float | None = None
+
+
+@dataclass(slots=True)
+class Found:
+    """What :func:`search` kept, best first, and a reason for every candidate kept out."""
+
+    kept: list[Candidate] = field(default_factory=list)
+    rejected: list[Rejection] = field(default_factory=list)
+
+
+class ReadColumns:
+    """The statements of one read for a chosen set of record columns, composed once.
+
+    Args:
+        hits: Full-text hits over the columns; the columns must include ``seq``, ``id`` and the
+            fields of :class:`~userlore.policy.filter.PolicyFields`.
+    """
+
+    def __init__(self, hits: HitQuery) -> None:
+        self.hits = hits
+        """Full-text hits over the columns."""
+        columns = hits.columns
+        self._newest = (
+            select(*columns)
+            .where(MemoryRecord.scope == bindparam("scope"), MemoryRecord.state == _ACTIVE)
+            .order_by(MemoryRecord.seq.desc())
+        )
+        self.standing = (
+            # The always-eligible profile and standing instructions, whatever the query.
+            select(*columns)
+            .where(
+                MemoryRecord.scope == bindparam("scope"),
+                MemoryRecord.kind.in_(bindparam("kinds", expanding=True)),
+                MemoryRecord.state == _ACTIVE,
+            )
+            .order_by(MemoryRecord.importance.desc(), MemoryRecord.seq.desc())
+            .limit(PROFILE_LIMIT),
+            # The last few days' notes: an overview of recent days.
+            select(*columns)
+            .where(
+                MemoryRecord.scope == bindparam("scope"),
+                MemoryRecord.kind == "daily_note",
+                MemoryRecord.state == _ACTIVE,
+            )
+            .order_by(MemoryRecord.valid_from.desc().nulls_last(), MemoryRecord.seq.desc())
+            .limit(RECENT_NOTES),
+        )
+        """The always-eligible records, each statement bound by ``scope`` and ``kinds``."""
+
+    def newest(
+        self,
+        prefix: str,
+        memory_type: str | None,
+        canonical_key: str | None,
+        record_id: str | None,
+    ) -> Select[*tuple[Any, ...]]:
+        """Active records newest first, narrowed in SQL."""
+        stmt = self._newest.where(*path_clause(prefix))
+        if memory_type is not None:
+            stmt = stmt.where(MemoryRecord.memory_type == memory_type)
+        if canonical_key is not None:
+            stmt = stmt.where(MemoryRecord.canonical_key == canonical_key)
+        if record_id is not None:
+            stmt = stmt.where(MemoryRecord.id == record_id)
+        return stmt
+
+
+RECORD_COLUMNS = ReadColumns(RECORD_HITS)
+"""Every record column, for readers that hand whole records on (recall, the store adapter)."""
+
+
+def search(
+    conn: Connection,
+    scope: str,
+    query: str | None,
+    *,
+    read: ReadColumns,
+    k: int,
+    stats: TermStatistics,
+    now: datetime,
+    consented: frozenset[str],
+    path_prefix: str = "",
+    memory_type: str | None = None,
+    canonical_key: str | None = None,
+    record_id: str | None = None,
+    kinds: tuple[str, ...] = (),
+    newest: bool = True,
+    depth: int | None = None,
+    limit: int | None = None,
+    accept: Callable[[Row[*tuple[Any, ...]]], bool] | None = None,
+) -> Found:
+    """Records of ``scope`` that may be read now, best first, with a reason for the rest.
+
+    Args:
+        conn: An open connection (one transaction).
+        scope: Whose records; every statement filters by it and the filter checks it again.
+        query: Full-text query; ``None`` or a query without terms lists newest first.
+        read: Which record columns each candidate row holds.
+        k: Full-text hits to retrieve.
+        stats: Document-frequency cache for retrieval.
+        now: The clock reading validity is checked against.
+        consented: Special categories the user has consented to.
+        path_prefix: Only records at or below this logical path.
+        memory_type: Only records of this memory type.
+        canonical_key: Only the record holding this dedupe key (listed, never ranked).
+        record_id: Only the record with this id (listed, never ranked).
+        kinds: Also every active record of these kinds and the recent daily notes (the
+            planner's always-eligible profile), after the hits and without repeating them.
+        newest: List newest first when there is nothing to rank; ``False`` retrieves hits only.
+        depth: Most records to list (all when ``None``).
+        limit: Stop once this many records are kept; every candidate is screened when ``None``.
+        accept: A further predicate on a row that passed the filter (not a rejection).
+    """
+    candidates: Iterator[Candidate]
+    exact = canonical_key is not None or record_id is not None
+    # Without a newest-first fallback a query without terms simply has no hits: skip the check.
+    if query and not exact and (not newest or query_terms(query)):
+        hits = read.hits.search(conn, scope, query, k, stats)
+        if path_prefix or memory_type is not None:
+            hits = [
+                (row, score)
+                for row, score in hits
+                if under_path(row.path, path_prefix)
+                and (memory_type is None or row.memory_type == memory_type)
+            ]
+        candidates = iter([Candidate(row, row.id, score) for row, score in hits])
+    elif newest:
+        stmt = read.newest(path_prefix, memory_type, canonical_key, record_id)
+        candidates = (Candidate(row, row.id) for row in _scan(conn, stmt, scope, depth))
+    else:
+        candidates = iter(())
+    if kinds:
+        candidates = _with_standing(conn, read, scope, kinds, candidates)
+
+    found = Found()
+    kept, rejected = found.kept, found.rejected
+    for cand in candidates:
+        reason = rejection_reason(cand.row, scope=scope, now=now, consented=consented)
+        if reason is not None:
+            rejected.append(Rejection(cand.id, reason))
+        elif accept is None or accept(cand.row):
+            kept.append(cand)
+            if limit is not None and len(kept) >= limit:
+                break
+    return found
+
+
+def _with_standing(
+    conn: Connection,
+    read: ReadColumns,
+    scope: str,
+    kinds: tuple[str, ...],
+    candidates: Iterator[Candidate],
+) -> Iterator[Candidate]:
+    found = {cand.row.seq: cand for cand in candidates}
+    params = {"scope": scope, "kinds": kinds}
+    for stmt in read.standing:
+        for row in conn.execute(stmt, params):
+            if row.seq not in found:
+                found[row.seq] = Candidate(row, row.id)
+    return iter(found.values())
+
+
+def _scan(
+    conn: Connection, stmt: Select[*tuple[Any, ...]], scope: str, depth: int | None
+) -> Iterator[Row[*tuple[Any, ...]]]:
+    """Rows of ``stmt`` in chunks, so a caller that stops early reads little."""
+    offset = 0
+    while depth is None or offset < depth:
+        size = _SCAN_CHUNK if depth is None else min(_SCAN_CHUNK, depth - offset)
+        rows = list(conn.execute(stmt.limit(size).offset(offset), {"scope": scope}))
+        yield from rows
+        if len(rows) < size:
+            return
+        offset += size
