@@ -10,7 +10,7 @@ from langchain_core.tools import BaseTool
 
 from userlore import InvalidInputError, ScopeError, Userlore
 from userlore.learning import CueFamily, EvidenceRef, FacetClass, LearningCandidate
-from userlore.learning.tools import FACET_TOOL_NAMES, make_facet_tools
+from userlore.integrations.facet_tools import FACET_TOOL_NAMES, make_facet_tools
 
 Make = Callable[..., Userlore]
 

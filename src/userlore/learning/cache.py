@@ -22,8 +22,8 @@ facet         record
 Active        ``active`` (in context, in ``PROFILE.md``). In ``confirmWrite`` stability never
               activates anything: the record waits as ``candidate`` for approval
               (``awaiting_approval``); an approved record stays active.
-Provisional   ``candidate`` (created if missing); a record that was active is paused to
-              ``needs_review``.
+Provisional   ``candidate`` (created if missing); a record that was active, or that the governed
+              write activated in ``auto``, is paused to ``needs_review``.
 Candidate     no new record (the evidence stays in ``facet_observations``, the seed's buffer);
               an existing record is paused (``needs_review``) or stays ``candidate``.
 Dropped       live record ``archived`` (history kept); nothing is created.
@@ -705,19 +705,17 @@ class FacetCache:
                 for stale in k.live:
                     self._archive(stale, now)
                 continue
-            created: str | None = None
             row: MemoryRecord | None = w.record
             wants_record = k.state in (FacetState.ACTIVE, FacetState.PROVISIONAL)
             if row is None and wants_record:
                 row = self._create(session, scope, k, w)
-                created = row.id if row is not None else None
                 w.record = row
             if row is None:
                 continue
             for item_id in new_items.get((k.canonical_key, w.norm), []):
                 store._link_evidence(session, row, item_id, now)
             row.stability = round(w.score, 6)
-            self._enforce(session, row, k, created == row.id, now)
+            self._enforce(session, row, k, now)
             for loser in k.live:
                 if loser.id == row.id or _row_norm(loser) == w.norm:
                     continue
@@ -770,9 +768,7 @@ class FacetCache:
             return None
         return self.store.get_row(session, scope, outcome.record.id)
 
-    def _enforce(
-        self, session: Session, row: MemoryRecord, k: _Key, created_now: bool, now: datetime
-    ) -> None:
+    def _enforce(self, session: Session, row: MemoryRecord, k: _Key, now: datetime) -> None:
         """Move ``row`` to the record state its facet state maps to (legal transitions only)."""
         state = RecordState(row.state)
         if k.state is FacetState.ACTIVE:
@@ -781,11 +777,9 @@ class FacetCache:
                 self.store._activate(session, row, now)
             return
         if state is RecordState.ACTIVE:
-            if created_now:
-                # The governed write activates in ``auto``; stability has not earned it yet.
-                row.state = RecordState.CANDIDATE.value
-            else:
-                self.store._move(row, RecordState.NEEDS_REVIEW, now)
+            # Also a record the governed write just activated in ``auto``: stability has not
+            # earned it yet, and active → candidate is not a legal move, so it waits for review.
+            self.store._move(row, RecordState.NEEDS_REVIEW, now)
 
     def _archive(self, row: MemoryRecord, now: datetime) -> None:
         if row.state in _LIVE:
