@@ -104,9 +104,13 @@ KNOWN_VIOLATIONS: dict[tuple[str, str, str], str] = {
     ("private", "userlore.integrations.langgraph_store", "userlore.store:_validate_candidate"): (
         _STORE_API
     ),
-    ("private", "userlore.learning.cache", "userlore.store.governed:_PRODUCER_SOURCE"): (
+    ("private", "userlore.learning.recording", "userlore.store.governed:_PRODUCER_SOURCE"): (
         _STORE_API
     ),
+    ("private", "userlore.learning.recording", "userlore.store:_trace"): _STORE_API,
+    ("private", "userlore.learning.controls", "userlore.store:_activate"): _STORE_API,
+    ("private", "userlore.learning.controls", "userlore.store:_move"): _STORE_API,
+    ("private", "userlore.learning.controls", "userlore.store:_trace"): _STORE_API,
     ("private", "userlore.learning.cache", "userlore.store:_activate"): _STORE_API,
     ("private", "userlore.learning.cache", "userlore.store:_consented"): _STORE_API,
     ("private", "userlore.learning.cache", "userlore.store:_link_evidence"): _STORE_API,
