@@ -1,3 +1,4 @@
+# Over 400 lines: LangGraph's BaseStore contract (batch ops, namespaces, filters) in one class.
 """``UserloreStore``: a LangGraph ``BaseStore`` over the governed store.
 
 Pass it as ``store=`` to any LangGraph graph or ``create_agent``; every operation goes through

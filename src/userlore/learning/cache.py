@@ -1,3 +1,4 @@
+# Over 400 lines: the rebuild's one transaction (record, score, materialize, publish) and schedule.
 """The facet cache: the stability detector's rebuild, the user controls and the rebuild schedule.
 
 One rebuild of a scope, in one transaction:

@@ -1,3 +1,4 @@
+# Over 400 lines: nine seed 002 controls and the reads they answer with, sharing the key lookups.
 """The facet cache's reads and user controls (seed 002 RPC controllers), as a mixin.
 
 :class:`~userlore.learning.cache.FacetCache` inherits them; they share its store, config and

@@ -1,3 +1,4 @@
+# Over 400 lines: the About You page's endpoints with their request and response bodies, one router.
 """JSON endpoints the "About You" page needs beyond the gateway's own (``app.py``).
 
 Consent (list with times and what each grant makes visible, grant, revoke), pin and unpin, the
