@@ -51,6 +51,8 @@ from userlore.store.ids import derived_id
 from userlore.store.lifecycle import ImportReceipt, PurgeReceipt, export_scope, import_scope
 from userlore.store.lifecycle import purge as purge_scope
 from userlore.validation import (
+    MAX_KEY_CHARS,
+    MAX_NAME_CHARS,
     enum_field,
     enum_list,
     identifier,
@@ -224,7 +226,7 @@ class Userlore:
             ScopeError: malformed scope.
         """
         validate_scope(scope)
-        optional_identifier(session_key, "session_key", max_chars=300)
+        optional_identifier(session_key, "session_key", max_chars=MAX_KEY_CHARS)
         if not isinstance(role, str) or role not in ROLES:
             raise InvalidInputError(f"role must be one of {sorted(ROLES)}, got {role!r}")
         text_field(content, "content", max_chars=MAX_TURN_CHARS)
@@ -282,7 +284,7 @@ class Userlore:
         """Build the fenced ``<user-context>`` block for one turn and write its trace."""
         validate_scope(scope)
         text_field(query, "query", max_chars=None, allow_empty=True)  # read only, never stored
-        optional_identifier(session_key, "session_key", max_chars=300)
+        optional_identifier(session_key, "session_key", max_chars=MAX_KEY_CHARS)
         if budget is not None:
             int_field(budget, "budget", lo=200, hi=200_000)
         return self.planner.plan(scope, query, session_key=session_key, budget=budget)
@@ -302,7 +304,7 @@ class Userlore:
         """
         validate_scope(scope)
         states = None if state is None else list(enum_list(RecordState, state, "state"))
-        optional_identifier(kind, "kind", max_chars=40)
+        optional_identifier(kind, "kind", max_chars=MAX_NAME_CHARS)
         if path_prefix is not None:
             validate_path(
                 path_prefix.strip("/") if isinstance(path_prefix, str) else path_prefix,
@@ -334,7 +336,7 @@ class Userlore:
         self, scope: str, *, event_type: str | None = None, limit: int = 100
     ) -> list[dict[str, Any]]:
         validate_scope(scope)
-        optional_identifier(event_type, "event_type", max_chars=40)
+        optional_identifier(event_type, "event_type", max_chars=MAX_NAME_CHARS)
         int_field(limit, "limit", lo=1, hi=100_000)
         return self.store.traces(scope, event_type=event_type, limit=limit)
 
@@ -622,7 +624,7 @@ class Userlore:
         """
         if scope is not None:
             validate_scope(scope)
-        optional_identifier(source_instance_id, "source_instance_id", max_chars=300)
+        optional_identifier(source_instance_id, "source_instance_id", max_chars=MAX_KEY_CHARS)
         if max_items is not None:
             int_field(max_items, "max_items", lo=1, hi=10_000_000)
         report = self.coordinator(model=model).pipeline.drain(

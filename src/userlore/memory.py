@@ -49,7 +49,13 @@ from userlore.store.governed import (
 from userlore.store.retrieval import RECORD_HITS, TermStatistics, as_record
 from userlore.store.schema import MemoryRecord, MemoryRecordVersion
 from userlore.store.text import query_terms
-from userlore.validation import identifier, int_field, optional_identifier, text_field
+from userlore.validation import (
+    MAX_KEY_CHARS,
+    identifier,
+    int_field,
+    optional_identifier,
+    text_field,
+)
 
 __all__ = [
     "MAX_QUERY_CHARS",
@@ -300,7 +306,7 @@ class MemoryService:
             raise InvalidInputError("a durable memory needs a path such as projects/x/decisions")
         path = validate_path(path.strip().strip("/"))
         text_field(content, "content", max_chars=self.store.config.max_content_chars)
-        optional_identifier(session_key, "session_key", max_chars=300)
+        optional_identifier(session_key, "session_key", max_chars=MAX_KEY_CHARS)
         who = author or Author()
         candidate = CandidateInput(
             kind=kind,
@@ -437,7 +443,7 @@ class MemoryService:
         """
         validate_scope(scope)
         text_field(query, "query", max_chars=MAX_QUERY_CHARS, allow_empty=True)
-        optional_identifier(session_key, "session_key", max_chars=300)
+        optional_identifier(session_key, "session_key", max_chars=MAX_KEY_CHARS)
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_RECALL_K:
             raise InvalidInputError(f"k must be an integer from 1 to {MAX_RECALL_K}")
         prefix = (

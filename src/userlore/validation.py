@@ -23,7 +23,17 @@ from typing import Any, TypeVar
 from userlore.errors import InvalidInputError, ScopeError
 
 __all__ = [
+    "BLANK_CHARS",
+    "CONTROL_CHARS",
+    "IDENTIFIER_PATTERN",
     "MAX_ID_CHARS",
+    "MAX_KEY_CHARS",
+    "MAX_NAME_CHARS",
+    "MAX_PATH_CHARS",
+    "NON_BLANK_PATTERN",
+    "PATH_PATTERN",
+    "PATH_PREFIX_PATTERN",
+    "SCOPE_PATTERN",
     "bounded",
     "enum_field",
     "enum_list",
@@ -47,9 +57,46 @@ E = TypeVar("E", bound=Enum)
 MAX_ID_CHARS = 200
 """Default bound of an identifier (record id, turn id, author fields)."""
 
-_SCOPE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@/+-]{0,199}")
-_PATH = re.compile(r"(?:[\w-][\w.-]*(?:/[\w-][\w.-]*)*)?", re.UNICODE)
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+MAX_KEY_CHARS = 300
+"""Bound of a session key and a source instance id."""
+
+MAX_NAME_CHARS = 40
+"""Bound of a short name used as a filter (a record ``kind``, a trace ``event_type``)."""
+
+MAX_PATH_CHARS = 500
+"""Bound of a logical path (and of a path prefix once its slashes are stripped)."""
+
+# The rules below are regex sources the checks compile and the HTTP gateway states in its
+# OpenAPI schema, so both say the same thing. They are written to read alike in Python ``re``,
+# ECMA-262 (JSON Schema) and Rust ``regex`` (pydantic): explicit classes and ``\x``/``\u``
+# escapes only, no ``\s``, ``\d`` or look-arounds. The one exception is ``\w`` in a path,
+# which Python reads over Unicode and JSON Schema over ASCII; the gateway states and enforces
+# the ASCII reading (a subset), see ``userlore.server.schemas``.
+
+CONTROL_CHARS = r"\x00-\x1f\x7f-\x9f"
+"""Control characters (C0, DEL, C1), as the body of a regex character class."""
+
+BLANK_CHARS = r"\x09-\x0d\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+"""Exactly the characters ``str.isspace`` (so ``str.strip``) treats as blank, as a class body."""
+
+NON_BLANK_PATTERN = f"[^{BLANK_CHARS}]"
+"""Searched for (JSON Schema patterns are searches): a text that is not empty or blank."""
+
+IDENTIFIER_PATTERN = f"^[^{CONTROL_CHARS}]*[^{CONTROL_CHARS}{BLANK_CHARS}][^{CONTROL_CHARS}]*$"
+"""What :func:`identifier` accepts, length aside: one line, no control character, not blank."""
+
+SCOPE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:@/+-]{0,199}$"
+"""What :func:`validate_scope` accepts."""
+
+PATH_PATTERN = r"^(?:[\w-][\w.-]*(?:/[\w-][\w.-]*)*)?$"
+"""What :func:`validate_path` accepts (``projects/x/decisions`` or empty), length aside."""
+
+PATH_PREFIX_PATTERN = r"^/*(?:[\w-][\w.-]*(?:/[\w-][\w.-]*)*)?/*$"
+"""A path filter: :data:`PATH_PATTERN` with surrounding slashes ignored (what is validated)."""
+
+_SCOPE = re.compile(SCOPE_PATTERN)
+_PATH = re.compile(PATH_PATTERN)
+_CONTROL = re.compile(f"[{CONTROL_CHARS}]")
 _ECHO_CHARS = 32
 
 
@@ -251,7 +298,7 @@ def validate_path(path: object, field: str = "path") -> str:
     Raises:
         InvalidInputError: not ``str``, too long, or with empty or malformed segments.
     """
-    if not isinstance(path, str) or len(path) > 500 or not _PATH.fullmatch(path):
+    if not isinstance(path, str) or len(path) > MAX_PATH_CHARS or not _PATH.fullmatch(path):
         raise InvalidInputError(
             f"invalid {field} {_shown(path)}: use segments like projects/x/decisions"
         )

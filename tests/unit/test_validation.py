@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import re
+import sys
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from userlore import CandidateInput, InvalidInputError, MemoryType, RecordState, ScopeError
 from userlore.store.governed import bounded as governed_bounded
 from userlore.store.governed import validate_path as governed_validate_path
 from userlore.store.governed import validate_scope as governed_validate_scope
 from userlore.validation import (
+    BLANK_CHARS,
+    CONTROL_CHARS,
+    IDENTIFIER_PATTERN,
+    NON_BLANK_PATTERN,
+    PATH_PATTERN,
+    PATH_PREFIX_PATTERN,
+    SCOPE_PATTERN,
     bounded,
     enum_field,
     enum_list,
@@ -109,3 +120,71 @@ def test_candidate_input_coerces_enum_values_and_refuses_unknown_ones() -> None:
     assert cand.memory_type is MemoryType.EPISODIC
     with pytest.raises(InvalidInputError, match=r"^producer must be one of"):
         CandidateInput(kind="note", content="x", producer="hacker")  # type: ignore[arg-type]
+
+
+# -- the exported rules are the checks (the HTTP schema states them) ------------------------------
+
+
+def test_blank_chars_are_exactly_what_strip_removes() -> None:
+    blank = re.compile(f"[{BLANK_CHARS}]")
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        assert bool(blank.fullmatch(char)) is char.isspace(), hex(code)
+
+
+def test_control_chars_are_the_identifier_refusals() -> None:
+    control = re.compile(f"[{CONTROL_CHARS}]")
+    for code in range(0x100):
+        char = chr(code)
+        refused = False
+        try:
+            identifier(f"a{char}b", "id")
+        except InvalidInputError:
+            refused = True
+        assert refused is bool(control.fullmatch(char)), hex(code)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@given(st.text(alphabet=st.characters(codec="utf-8", max_codepoint=0x3100), max_size=12))
+def test_identifier_pattern_accepts_what_identifier_accepts(value: str) -> None:
+    try:
+        identifier(value, "id")
+        accepted = True
+    except InvalidInputError:
+        accepted = False
+    assert accepted is bool(re.fullmatch(IDENTIFIER_PATTERN, value))
+    assert bool(re.search(NON_BLANK_PATTERN, value)) is bool(value.strip())
+
+
+@pytest.mark.parametrize("value", ["", " ", " \u3000", "a\n", "\u0085", "\x1c", "ok", " a b "])
+def test_identifier_pattern_on_edge_cases(value: str) -> None:
+    try:
+        identifier(value, "id")
+        accepted = True
+    except InvalidInputError:
+        accepted = False
+    assert accepted is bool(re.fullmatch(IDENTIFIER_PATTERN, value))
+
+
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@given(st.text(alphabet="ab_.-/ \u00e9\n", max_size=10))
+def test_path_patterns_accept_what_the_path_checks_accept(value: str) -> None:
+    def accepted(candidate: str) -> bool:
+        try:
+            validate_path(candidate)
+        except InvalidInputError:
+            return False
+        return True
+
+    assert accepted(value) is bool(re.fullmatch(PATH_PATTERN, value))
+    assert accepted(value.strip("/")) is bool(re.fullmatch(PATH_PREFIX_PATTERN, value))
+
+
+def test_scope_pattern_is_the_scope_check() -> None:
+    for scope in ("acme:ana", "a" * 200, "a" * 201, "-a", "a b", "a\n", "u1@x.org/+-_"):
+        try:
+            validate_scope(scope)
+            accepted = True
+        except ScopeError:
+            accepted = False
+        assert accepted is bool(re.fullmatch(SCOPE_PATTERN, scope)), scope

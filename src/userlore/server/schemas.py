@@ -4,6 +4,11 @@
 Receipts use the same snake_case keys as the facade, the LangChain tools and the MCP server, so
 one walkthrough gives identical receipts on every surface. Request bodies accept the camelCase
 names of seed 000 (``memoryType``, ``pathPrefix``) as well as snake_case.
+
+Every constraint on a request field (pattern, length, range) comes from the constant the core's
+own check uses (:mod:`userlore.validation`, :mod:`userlore.memory`, the configuration's default),
+so a request the schema allows is one the core accepts; what the schema cannot say (a secret
+refused by the safety policy, an unknown id) is a documented ``4xx``.
 """
 
 from __future__ import annotations
@@ -14,7 +19,21 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from userlore.config import UserContextConfig
+from userlore.memory import MAX_QUERY_CHARS, MAX_RECALL_K
+from userlore.validation import (
+    IDENTIFIER_PATTERN,
+    MAX_KEY_CHARS,
+    MAX_PATH_CHARS,
+    NON_BLANK_PATTERN,
+    PATH_PATTERN,
+    PATH_PREFIX_PATTERN,
+)
+
 __all__ = [
+    "HTTP_PATH_PATTERN",
+    "HTTP_PREFIX_PATTERN",
+    "MAX_CONTENT_CHARS",
     "AuthorOut",
     "CandidateDecisionIn",
     "CandidateEditIn",
@@ -57,10 +76,34 @@ __all__ = [
 
 MemoryTypeName = Literal["semantic", "episodic", "procedural", "working", "identity"]
 FeedbackName = Literal["helpful", "not_helpful"]
-# The logical path rule of the store (``projects/x/decisions``), stated in the schema.
-PATH_PATTERN = r"^[\w-][\w.-]*(?:/[\w-][\w.-]*)*$"
-# A path filter: the same rule, surrounding slashes and spaces ignored, empty for "everywhere".
-PREFIX_PATTERN = r"^\s*/*(?:[\w-][\w.-]*(?:/[\w-][\w.-]*)*)?/*\s*$"
+
+
+def _json_schema_reading(pattern: str) -> str:
+    """``pattern`` with ``\\w`` spelled as JSON Schema (ECMA-262) reads it: ASCII only.
+
+    Python reads ``\\w`` over Unicode, pydantic's engine over a slightly different Unicode set;
+    spelled out, the schema, the gateway's enforcement and every client agree (a subset of what
+    the Python API accepts).
+    """
+    return pattern.replace(r"\w", "A-Za-z0-9_")
+
+
+HTTP_PATH_PATTERN = _json_schema_reading(PATH_PATTERN)
+"""The logical path rule (``projects/x/decisions``) as the gateway states and enforces it."""
+HTTP_PREFIX_PATTERN = _json_schema_reading(PATH_PREFIX_PATTERN)
+"""A path filter: the same rule, surrounding slashes ignored, empty for "everywhere"."""
+MAX_CONTENT_CHARS: int = UserContextConfig.model_fields["max_content_chars"].default
+"""The default content limit; a store configured lower refuses longer content (422)."""
+
+# Free text the core refuses when blank (a search: at least one non-blank character).
+Content = Annotated[
+    str, Field(min_length=1, max_length=MAX_CONTENT_CHARS, pattern=NON_BLANK_PATTERN)
+]
+# An identifier (a session key): one line, no control character, not blank.
+SessionKey = Annotated[
+    str, Field(min_length=1, max_length=MAX_KEY_CHARS, pattern=IDENTIFIER_PATTERN)
+]
+PathPrefix = Annotated[str, Field(max_length=MAX_PATH_CHARS, pattern=HTTP_PREFIX_PATTERN)]
 
 
 def _iso_text(value: Any) -> Any:
@@ -390,47 +433,45 @@ class PlanOut(BaseModel):
 
 
 class RememberIn(_In):
-    content: str = Field(min_length=1, max_length=4000)
+    content: Content
     path: str = Field(
         min_length=1,
-        max_length=500,
-        pattern=PATH_PATTERN,
+        max_length=MAX_PATH_CHARS,
+        pattern=HTTP_PATH_PATTERN,
         examples=["projects/memory-os/decisions"],
     )
     memory_type: MemoryTypeName
 
 
 class RecallIn(_In):
-    query: str = Field(max_length=2000)
-    path: str | None = Field(default=None, max_length=500, pattern=PREFIX_PATTERN)
+    query: str = Field(max_length=MAX_QUERY_CHARS)
+    path: PathPrefix | None = None
     memory_type: MemoryTypeName | None = None
-    k: int = Field(default=5, ge=1, le=50)
-    session_key: str | None = Field(default=None, max_length=300)
+    k: int = Field(default=5, ge=1, le=MAX_RECALL_K)
+    session_key: SessionKey | None = None
 
 
 class UpdateIn(_In):
-    content: str = Field(min_length=1, max_length=4000)
+    content: Content
 
 
 class CandidateDecisionIn(_In):
-    content: str | None = Field(
-        default=None, min_length=1, max_length=4000, description="Approve an edited version."
-    )
+    content: Content | None = Field(default=None, description="Approve an edited version.")
 
 
 class CandidateEditIn(_In):
-    content: str = Field(min_length=1, max_length=4000)
+    content: Content
 
 
 class PlanIn(_In):
     query: str = Field(max_length=4000)
-    session_key: str | None = Field(default=None, max_length=300)
+    session_key: SessionKey | None = None
     budget: int | None = Field(default=None, ge=200, le=200_000)
 
 
 class PurgeIn(_In):
     confirm: Literal[True] = Field(description="Must be true: purge cannot be undone.")
-    path_prefix: str | None = Field(default=None, max_length=500, pattern=PREFIX_PATTERN)
+    path_prefix: PathPrefix | None = None
 
 
 class TraceFeedbackIn(_In):
@@ -438,6 +479,6 @@ class TraceFeedbackIn(_In):
 
 
 class ResponseFeedbackIn(_In):
-    session_key: str = Field(min_length=1, max_length=300)
+    session_key: str = Field(min_length=1, max_length=MAX_KEY_CHARS)
     response_at: Timestamp
     feedback: FeedbackName

@@ -37,10 +37,11 @@ from userlore.errors import (
     RecordNotFoundError,
     SourceSyncError,
 )
-from userlore.models import RecordState, UserState
+from userlore.models import ConsentCategory, RecordState, UserState
 from userlore.policy.sensitivity import SPECIAL_CATEGORIES
 from userlore.server.auth import Grant
 from userlore.server.errors import ERROR_RESPONSES
+from userlore.server.routes import RecordId
 from userlore.server.schemas import MemoryOut, SourceItemOut
 from userlore.store.governed import validate_scope
 from userlore.store.schema import ConsentGrant, MemoryRecord
@@ -174,7 +175,7 @@ Category = Annotated[
     str,
     PathParam(
         description="A special category (case-insensitive).",
-        json_schema_extra={"enum": sorted(SPECIAL_CATEGORIES)},
+        json_schema_extra={"enum": sorted(c.value for c in ConsentCategory)},
     ),
 ]
 
@@ -448,7 +449,7 @@ def revoke_consent(g: Grant, state: State, category: Category) -> ConsentCategor
     response_model=MemoryOut,
     summary="Pin a record (seed 002 user override: it stays active).",
 )
-def pin(g: Grant, state: State, record_id: str) -> Any:
+def pin(g: Grant, state: State, record_id: RecordId) -> Any:
     return state.lore.pin(record_id, scope=g.scope)
 
 
@@ -457,7 +458,7 @@ def pin(g: Grant, state: State, record_id: str) -> Any:
     response_model=MemoryOut,
     summary="Unpin a record (back to automatic).",
 )
-def unpin(g: Grant, state: State, record_id: str) -> Any:
+def unpin(g: Grant, state: State, record_id: RecordId) -> Any:
     return state.lore.unpin(record_id, scope=g.scope)
 
 

@@ -13,6 +13,7 @@ from userlore.models import RecordState
 from userlore.server.auth import Grant
 from userlore.server.errors import ERROR_RESPONSES
 from userlore.server.schemas import (
+    HTTP_PREFIX_PATTERN,
     FeedbackResultOut,
     MemoriesOut,
     MemoryOut,
@@ -25,6 +26,7 @@ from userlore.server.schemas import (
     TracesOut,
 )
 from userlore.store.schema import MemoryTraceEvent
+from userlore.validation import IDENTIFIER_PATTERN, MAX_KEY_CHARS, MAX_NAME_CHARS, MAX_PATH_CHARS
 
 if TYPE_CHECKING:
     from userlore.facade import Userlore
@@ -56,7 +58,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
         g: Grant,
         response_at: Annotated[Timestamp, Query(alias="responseAt")],
         session_key: Annotated[
-            str | None, Query(alias="sessionKey", min_length=1, max_length=300)
+            str | None, Query(alias="sessionKey", min_length=1, max_length=MAX_KEY_CHARS)
         ] = None,
     ) -> dict[str, Any]:
         return lore.get_response_feedback(g.scope, session_key, response_at).as_dict()
@@ -84,8 +86,13 @@ def install(app: FastAPI, lore: Userlore) -> None:
     def list_memories(
         g: Grant,
         state: Annotated[RecordState | None, Query()] = None,
-        kind: Annotated[str | None, Query(max_length=40)] = None,
-        path_prefix: Annotated[str | None, Query(alias="pathPrefix", max_length=500)] = None,
+        kind: Annotated[
+            str | None, Query(max_length=MAX_NAME_CHARS, pattern=IDENTIFIER_PATTERN)
+        ] = None,
+        path_prefix: Annotated[
+            str | None,
+            Query(alias="pathPrefix", max_length=MAX_PATH_CHARS, pattern=HTTP_PREFIX_PATTERN),
+        ] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
         views = lore.records(g.scope, state, kind=kind, path_prefix=path_prefix, limit=limit)
@@ -101,7 +108,10 @@ def install(app: FastAPI, lore: Userlore) -> None:
     )
     def list_traces(
         g: Grant,
-        event_type: Annotated[str | None, Query(alias="eventType", max_length=30)] = None,
+        event_type: Annotated[
+            str | None,
+            Query(alias="eventType", max_length=MAX_NAME_CHARS, pattern=IDENTIFIER_PATTERN),
+        ] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
         traces = lore.traces(g.scope, event_type=event_type, limit=limit)

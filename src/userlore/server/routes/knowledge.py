@@ -14,6 +14,7 @@ from userlore.server.schemas import (
     SourceItemsOut,
     SyncRunsOut,
 )
+from userlore.validation import MAX_KEY_CHARS
 
 if TYPE_CHECKING:
     from userlore.facade import Userlore
@@ -34,7 +35,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
     def source_items(
         g: Grant,
         source_instance_id: Annotated[
-            str | None, Query(alias="sourceInstanceId", max_length=300)
+            str | None, Query(alias="sourceInstanceId", max_length=MAX_KEY_CHARS)
         ] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
@@ -71,7 +72,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
     def sync_runs(
         g: Grant,
         source_instance_id: Annotated[
-            str | None, Query(alias="sourceInstanceId", max_length=300)
+            str | None, Query(alias="sourceInstanceId", max_length=MAX_KEY_CHARS)
         ] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
