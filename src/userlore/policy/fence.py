@@ -29,7 +29,13 @@ import re
 import unicodedata
 from typing import Final
 
-from userlore.policy.normalize import ENTITY, confusable_letters, fold_char, lookalike_of, reads_as
+from userlore.policy.normalize import (
+    ENTITY,
+    confusable_letters,
+    fold_char,
+    lookalike_of,
+    reads_as,
+)
 
 __all__ = ["FENCE_CLOSE", "FENCE_OPEN", "neutralize"]
 

@@ -13,7 +13,12 @@ from sqlalchemy import case, func, select
 
 from userlore.errors import InvalidInputError, RecordNotFoundError
 from userlore.sources.ledger import ChangeLedger
-from userlore.sources.views import SourceChangeView, SourceItemView, SourceStateView, SyncRunView
+from userlore.sources.views import (
+    SourceChangeView,
+    SourceItemView,
+    SourceStateView,
+    SyncRunView,
+)
 from userlore.store.governed import GovernedStore, validate_scope
 from userlore.store.schema import KnowledgeSourceItem, KnowledgeSourceState, KnowledgeSyncRun
 
