@@ -32,7 +32,7 @@ from userlore import (
     ScopeError,
     Userlore,
 )
-from userlore.store.langgraph_store import UserloreStore
+from userlore.integrations.langgraph_store import UserloreStore
 
 GH_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 

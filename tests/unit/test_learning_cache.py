@@ -290,6 +290,18 @@ def test_explicit_statement_is_evidence_and_stays_active(make_lore: Make, clock:
     assert again.state is FacetState.ACTIVE and again.record_state is RecordState.ACTIVE
 
 
+def test_new_provisional_facet_in_auto_waits_for_review(learning_lore: Userlore) -> None:
+    # The governed write activates a new record in ``auto``; stability has not earned it, and
+    # active -> candidate is not a legal move, so the record is paused for review instead.
+    learning_lore.learning.submit(
+        [cand("tooling/lang", "rust", cue=CueFamily.RECURRENCE, text=f"turn {i}") for i in range(2)]
+    )  # 2 × 0.6 × ln 3 ≈ 1.32: Provisional
+    facet = learning_lore.get_facet("u1", "tooling", "lang")
+    assert facet.state is FacetState.PROVISIONAL
+    assert facet.record_state is RecordState.NEEDS_REVIEW
+    assert "rust" not in learning_lore.plan_context("u1", "which language do I use").text
+
+
 def test_confirm_write_never_activates_by_stability(lore: Userlore) -> None:
     lore.learning.submit(strong("identity/timezone", "PST"))
     facet = lore.get_facet("u1", "identity", "timezone")

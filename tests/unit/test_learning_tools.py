@@ -9,8 +9,8 @@ import pytest
 from langchain_core.tools import BaseTool
 
 from userlore import InvalidInputError, ScopeError, Userlore
+from userlore.integrations.facet_tools import FACET_TOOL_NAMES, make_facet_tools
 from userlore.learning import CueFamily, EvidenceRef, FacetClass, LearningCandidate
-from userlore.learning.tools import FACET_TOOL_NAMES, make_facet_tools
 
 Make = Callable[..., Userlore]
 

@@ -28,15 +28,26 @@ import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 from urllib.parse import quote
 
 from userlore.learning.events import CacheRebuilt
 from userlore.learning.facets import Facet, FacetClass, FacetState
 from userlore.models import Disclosure, RecordState, UserState
 
-if TYPE_CHECKING:
-    from userlore.learning.cache import FacetCache
+
+class _Consents(Protocol):
+    def consented(self, scope: str) -> frozenset[str]: ...
+
+
+class FacetSource(Protocol):
+    """What :meth:`ProfileMdRenderer.render_scope` reads: the cache, without importing it."""
+
+    @property
+    def store(self) -> _Consents: ...
+
+    def list_facets(self, scope: str, *, states: Iterable[FacetState | str]) -> list[Facet]: ...
+
 
 __all__ = [
     "BLOCK_OF_CLASS",
@@ -321,7 +332,7 @@ class ProfileMdRenderer:
         except OSError as exc:
             log.warning("[learning::profile_md] cannot write PROFILE.md: %s", exc.strerror)
 
-    def render_scope(self, cache: FacetCache, scope: str) -> Path | None:
+    def render_scope(self, cache: FacetSource, scope: str) -> Path | None:
         """Render from the cache's current state (after a control that did not rebuild)."""
         facets = cache.list_facets(scope, states=[FacetState.ACTIVE])
         return self.write(scope, facets, cache.store.consented(scope))

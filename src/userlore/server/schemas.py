@@ -1,3 +1,4 @@
+# Over 400 lines: declarations only, one pydantic class per body of the gateway's OpenAPI schema.
 """Request and response bodies of the HTTP gateway (they are its OpenAPI schema).
 
 Receipts use the same snake_case keys as the facade, the LangChain tools and the MCP server, so

@@ -1,3 +1,4 @@
+# Over 400 lines: the About You page's endpoints with their request and response bodies, one router.
 """JSON endpoints the "About You" page needs beyond the gateway's own (``app.py``).
 
 Consent (list with times and what each grant makes visible, grant, revoke), pin and unpin, the
@@ -38,8 +39,9 @@ from userlore.errors import (
 )
 from userlore.models import ConsentCategory, RecordState, UserState
 from userlore.policy.sensitivity import SPECIAL_CATEGORIES
-from userlore.server.app import _ERRORS, RecordId
 from userlore.server.auth import Grant
+from userlore.server.errors import ERROR_RESPONSES
+from userlore.server.routes import RecordId
 from userlore.server.schemas import MemoryOut, SourceItemOut
 from userlore.store.governed import validate_scope
 from userlore.store.schema import ConsentGrant, MemoryRecord
@@ -50,6 +52,8 @@ if TYPE_CHECKING:
     from userlore.sources.views import SourceStateView, SyncRunView
 
 __all__ = [
+    "CSRF_COOKIE",
+    "CSRF_HEADER",
     "AboutYouState",
     "ConnectedSources",
     "connect_source",
@@ -57,6 +61,9 @@ __all__ = [
     "router",
 ]
 
+# The double-submit CSRF pair the page sends back (set by ``web_page``, read by ``whoami``).
+CSRF_COOKIE = "userlore_csrf"
+CSRF_HEADER = "X-Userlore-CSRF"
 MAX_CONSENT_RECORDS = 200
 
 
@@ -388,7 +395,7 @@ def _consents(lore: Userlore, scope: str) -> ConsentsOut:
 
 # -- routes --------------------------------------------------------------------------------------
 
-router = APIRouter(responses=_ERRORS, tags=["about-you"])
+router = APIRouter(responses=ERROR_RESPONSES, tags=["about-you"])
 
 
 @router.get(
@@ -397,8 +404,6 @@ router = APIRouter(responses=_ERRORS, tags=["about-you"])
     summary="The scope and identity of the bearer token (what the page shows as 'you').",
 )
 def whoami(g: Grant) -> WhoAmIOut:
-    from userlore.server.web_page import CSRF_COOKIE, CSRF_HEADER
-
     return WhoAmIOut(
         scope=g.scope,
         agent_id=g.agent_id,

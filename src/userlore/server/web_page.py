@@ -39,7 +39,13 @@ from urllib.parse import quote, urlencode
 from fastapi import FastAPI, Request
 from fastapi.responses import RedirectResponse, Response
 
-from userlore.server.web_api import AboutYouState, router, sources_from_environment
+from userlore.server.web_api import (
+    CSRF_COOKIE,
+    CSRF_HEADER,
+    AboutYouState,
+    router,
+    sources_from_environment,
+)
 
 if TYPE_CHECKING:
     from userlore.facade import Userlore
@@ -52,10 +58,8 @@ __all__ = [
     "install_about_you",
 ]
 
-CSRF_COOKIE = "userlore_csrf"
 SIGNIN_COOKIE = "userlore_signin"
 SIGNIN_SECONDS = 60
-CSRF_HEADER = "X-Userlore-CSRF"
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "

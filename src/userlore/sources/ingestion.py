@@ -1,3 +1,4 @@
+# Over 400 lines: one sync (run, chunks, deletes, cursor state, finish) reads best as one class.
 """``KnowledgeIngestionService``: incremental, idempotent pulls into ``knowledge_source_items``.
 
 One sync = one recorded run. Items are unique by (scope, source instance, external id); a normalized
@@ -20,26 +21,31 @@ than ``stale_run_seconds``.
 from __future__ import annotations
 
 import dataclasses
-import itertools
-import re
 import time
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import case, func, insert, select, update
 from sqlalchemy.orm import Session
 
-from userlore.config import MemoryMode
-from userlore.errors import (
-    InvalidInputError,
-    MemoryDisabledError,
-    SourceSyncError,
-    UserloreError,
-)
+from userlore.errors import InvalidInputError, MemoryDisabledError, SourceSyncError, UserloreError
 from userlore.policy.sensitivity import redact
-from userlore.sources.base import KnowledgeSourceAdapter, MetaValue, SourceItem
+from userlore.sources.base import KnowledgeSourceAdapter, SourceItem
+from userlore.sources.batches import (
+    _KIND,
+    ABANDONED_GONE,
+    ABANDONED_STALE,
+    MAX_ERROR_CHARS,
+    STALE_RUN_SECONDS,
+    _batched,
+    _chunk_ids,
+    _groups,
+    _Known,
+    _redact_meta,
+    _Warnings,
+    connected_enabled,
+)
 from userlore.sources.holder import holder_gone, this_holder
 from userlore.sources.ledger import ChangeLedger
 from userlore.sources.normalize import (
@@ -58,81 +64,6 @@ __all__ = ["KnowledgeIngestionService", "ProgressCallback", "connected_enabled"]
 
 ProgressCallback = Callable[[int, int | None], None]
 """Called after every chunk with (items seen so far, expected total or ``None``)."""
-
-MAX_WARNINGS = 50
-MAX_WARNING_CHARS = 200
-MAX_ERROR_CHARS = 1000
-STALE_RUN_SECONDS = 6 * 3600.0
-ABANDONED_GONE = "abandoned: the process running this sync is gone"
-ABANDONED_STALE = "abandoned: still running after {seconds:.0f}s"
-_KIND = re.compile(r"[a-z][a-z0-9_]{0,39}")
-
-
-def connected_enabled(store: GovernedStore) -> str | None:
-    """Why connected sources may not write now, or ``None`` when they may."""
-    memory = store.config.memory
-    if memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
-        return f"memory mode {memory.mode.value!r} forbids writes"
-    if "connected" not in memory.sources:
-        return "connected sources are disabled: add 'connected' to memory.sources"
-    return None
-
-
-@dataclass(slots=True)
-class _Known:
-    id: str
-    content_hash: str
-    deleted: bool
-
-
-class _Warnings:
-    """Bounded, redacted warning messages (file names and counts, never item text)."""
-
-    def __init__(self) -> None:
-        self.messages: list[str] = []
-        self.dropped = 0
-
-    def add(self, message: str) -> None:
-        if len(self.messages) >= MAX_WARNINGS:
-            self.dropped += 1
-            return
-        self.messages.append(bound(redact(one_line(str(message))), MAX_WARNING_CHARS)[0])
-
-    def as_json(self) -> dict[str, Any]:
-        return {"messages": list(self.messages), "dropped": self.dropped}
-
-
-def _batched(items: Iterable[SourceItem], size: int) -> Iterator[list[SourceItem]]:
-    it = iter(items)
-    while chunk := list(itertools.islice(it, size)):
-        yield chunk
-
-
-def _groups(values: list[str], size: int) -> Iterator[list[str]]:
-    for start in range(0, len(values), size):
-        yield values[start : start + size]
-
-
-def _chunk_ids(chunk: list[SourceItem]) -> set[str]:
-    ids = set()
-    for item in chunk:
-        eid = normalize_external_id(item.external_id) if isinstance(item.external_id, str) else None
-        if eid:
-            ids.add(eid)
-    return ids
-
-
-def _redact_meta(meta: dict[str, MetaValue]) -> tuple[dict[str, MetaValue], bool]:
-    out: dict[str, MetaValue] = {}
-    changed = False
-    for key, value in meta.items():
-        if isinstance(value, str):
-            clean = redact(value)
-            changed = changed or clean != value
-            out[key] = clean
-        else:
-            out[key] = value
-    return out, changed
 
 
 class KnowledgeIngestionService:

@@ -27,15 +27,13 @@ from userlore.models import (
     WriteAction,
     WriteOutcome,
 )
-from userlore.store.consent import ConsentLedger
 from userlore.store.core import Clock, IdFactory
 from userlore.store.moves import LifecycleMoves
 from userlore.store.reads import RecordReads
-from userlore.store.records import PRODUCER_SOURCE, RecordWriter
+from userlore.store.records import PRODUCER_SOURCE
 from userlore.store.schema import KnowledgeSourceItem, MemoryEvidence, MemoryRecord
 from userlore.store.text import content_key, normalize_value
-from userlore.store.traces import TraceLog
-from userlore.store.transitions import LIVE_STATES, TRANSITIONS, Transitions
+from userlore.store.transitions import LIVE_STATES, TRANSITIONS
 from userlore.store.views import VersionView, path_clause, record_view, under_path
 from userlore.validation import bounded, validate_path, validate_scope
 
@@ -56,7 +54,6 @@ __all__ = [
 ]
 
 # Old private names, kept until the learning package (owned elsewhere) switches to the public ones.
-_PRODUCER_SOURCE = PRODUCER_SOURCE
 
 
 class GovernedStore(LifecycleMoves, RecordReads):
@@ -263,12 +260,3 @@ class GovernedStore(LifecycleMoves, RecordReads):
         else:
             self._maybe_activate(session, row, now)
         return WriteOutcome(action, record_view(row))
-
-    # Old private names, kept only until planner/, memory.py, store/visible.py and learning/
-    # (owned by other branches) call the public ones; remove them once those land.
-    _trace = TraceLog.trace
-    _consented = ConsentLedger.consents_in
-    _move = Transitions.transition
-    _activate = Transitions.activate
-    _link_evidence = RecordWriter.link_evidence
-    _validate_candidate = RecordWriter.validate_candidate

@@ -1,3 +1,4 @@
+# Over 400 lines: the whole record model in one place, table by table (DESIGN.md, one record model).
 """SQLAlchemy 2.0 typed schema of the whole record model (DESIGN.md "One record model").
 
 Every table carries ``scope`` and every query filters by it. Every reference between rows is a

@@ -17,8 +17,8 @@ from sqlalchemy.orm import Session
 
 from userlore.errors import InvalidInputError
 from userlore.extract.explicit import Statement
-from userlore.learning.cache import record_observation
 from userlore.learning.facets import CueFamily, FacetClass, split_key
+from userlore.learning.recording import record_observation
 from userlore.models import WriteOutcome
 
 __all__ = ["observe_statements"]

@@ -1,3 +1,4 @@
+# Over 400 lines: a migration is history; the initial schema is created in one revision.
 """Initial schema: the whole record model, plus the SQLite FTS5 index over records.
 
 Revision ID: 0001_initial

@@ -1,0 +1,86 @@
+"""The explicit extractor's scoring constants, regex builders and index-preserving normalization."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from userlore.models import MemoryType
+
+# --------------------------------------------------------------------------------------------
+# Scoring constants
+# --------------------------------------------------------------------------------------------
+
+_CONF_EXPLICIT = 0.9
+_CONF_STANDING = 0.95
+_CONF_PLAIN_DIRECTIVE = 0.85  # an imperative without "always"/"from now on"
+_CONF_WEAK = 0.8  # a looser frame ("I'm Sam", "don't use X", "I want short answers")
+_CONF_HEDGED = 0.6
+
+_IMPORTANCE = {
+    "instruction": 0.85,
+    "style": 0.8,
+    "veto": 0.85,
+    "identity": 0.7,
+    "tooling": 0.7,
+    "preference": 0.6,
+    "goal": 0.6,
+    "channel": 0.6,
+}
+_STANDING_BONUS = 0.05  # instructions, style and vetoes said with "always"/"from now on"
+
+_MEMORY_TYPE = {
+    "instruction": MemoryType.PROCEDURAL,
+    "style": MemoryType.PROCEDURAL,
+    "tooling": MemoryType.PROCEDURAL,
+    "identity": MemoryType.IDENTITY,
+    "preference": MemoryType.SEMANTIC,
+    "veto": MemoryType.SEMANTIC,
+    "goal": MemoryType.SEMANTIC,
+    "channel": MemoryType.SEMANTIC,
+}
+
+_MAX_CLAUSE_CHARS = 400  # longer "clauses" are prose, not statements; also bounds regex work
+_MAX_STATEMENTS = 64
+_SLUG_CHARS = 40
+
+_I = re.IGNORECASE
+_CJK_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK = re.compile(f"[{_CJK_CLASS}]")
+
+
+def _rx(pattern: str, flags: int = _I) -> re.Pattern[str]:
+    return re.compile(pattern, flags)
+
+
+def _words(text: str) -> frozenset[str]:
+    """A vocabulary written as one space-separated string (easier to scan than a list)."""
+    return frozenset(text.split())
+
+
+def _alt(words: Iterable[str]) -> str:
+    """A regex alternation, longest first so "vs code" wins over "code"."""
+    return "|".join(sorted({w for w in words}, key=lambda w: (-len(w), w)))
+
+
+# --------------------------------------------------------------------------------------------
+# Normalization: same-length character mapping, so every index still points into the input
+# --------------------------------------------------------------------------------------------
+
+_TRANSLATE: dict[int, int] = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}  # fullwidth ASCII
+_TRANSLATE.update(
+    {
+        0x2018: ord("'"),
+        0x2019: ord("'"),
+        0x201C: ord('"'),
+        0x201D: ord('"'),
+        0x00A0: ord(" "),
+        0x3000: ord(" "),
+        0x2014: ord("-"),
+        0x2013: ord("-"),
+    }
+)
+
+
+def _normalize(text: str) -> str:
+    return text.translate(_TRANSLATE)

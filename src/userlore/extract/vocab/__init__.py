@@ -1,0 +1,1 @@
+"""Vocabularies as data: word lists and pattern tables, loaded once at import."""

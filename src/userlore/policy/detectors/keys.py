@@ -1,0 +1,127 @@
+"""Keys named in text, high-entropy values next to key words, AWS secret keys."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Iterator
+
+from userlore.policy.detectors.common import (
+    _HEX,
+    _IDENTIFIER_LIKE,
+    _char_classes,
+    _entropy,
+    _Hit,
+    _is_hash_like,
+    _is_placeholder,
+)
+from userlore.policy.findings import _SECRET
+
+# --------------------------------------------------------------------------------------------
+# Secrets: high-entropy tokens next to key/secret/token words
+# --------------------------------------------------------------------------------------------
+
+_KEY_WORDS = re.compile(  # run on the lowercased text; the word boundary is checked on the original
+    r"(?:(?P<strong>api[_\-\s.]?key|apikey|x-api-key|api[_\-\s]?token"
+    r"|access[_\-\s]?token|refresh[_\-\s]?token|auth[_\-\s]?token|authtoken|_auth|id[_\-\s]?token"
+    r"|bearer|secret(?:[_\-\s]?(?:access[_\-\s]?)?key)?|client[_\-\s]?secret"
+    r"|private[_\-\s]?key|signing[_\-\s]?key|encryption[_\-\s]?key|master[_\-\s]?key"
+    r"|access[_\-\s]?key(?:[_\-\s]?id)?|webhook[_\-\s]?secret|hmac[_\-\s]?key|password|passwd"
+    r"|session[_\-\s]?(?:token|secret|key|cookie|id)|session(?=\s*[=:]))"
+    r"|(?P<weak>token|credentials?|authorization|auth|key|license[_\-\s]?key|secret|salt)"
+    r"|(?P<cjk>密钥|秘钥|令牌|api密钥|访问密钥)"
+    r"|(?P<intl>clave(?:\s+de)?\s+(?:api|acceso|secreta)|cl[ée]\s+(?:d'?)?api|cl[ée]\s+secr[èe]te"
+    r"|jeton|api-schlüssel|schlüssel|chave(?:\s+de)?\s+api|token\s+de\s+acceso))"
+)
+_KEY_GATE = re.compile(
+    r"key|secret|token|auth|bearer|credential|password|passwd|salt|session|密钥|秘钥|令牌"
+    r"|clave|cl[ée]|jeton|schlüssel|chave"
+)
+_VALUE_TOKEN = re.compile(r"[A-Za-z0-9_\-+/.~][A-Za-z0-9_\-+/=.~]{15,511}")
+_DIGEST_PREFIX = re.compile(r"(?i)(?:sha\d{1,3}|md5|blake2b?|sri|integrity)[:\-=]\s*$")
+_DIRECT_GAP = re.compile(r"[\"']?\s*(?:[:=＝：]|=>|is|was|是|为)?\s*[\"']?")
+_TEMPLATE_OPEN = re.compile(r"(?:\{\{|\$\{|\{%|<%=?|%\()\s*$")
+_SRI = re.compile(r"(?i)(?:sha(?:1|256|384|512))-[A-Za-z0-9+/]{20,}={0,2}")
+_VERSION_OR_PATH = re.compile(r"(?:[\w\-]+\.)+[A-Za-z]{1,6}|v?\d+(?:\.\d+){1,3}(?:[-+][\w.]+)?")
+_BASIC_AUTH = re.compile(r"(?i)\bbasic\s+(?P<v>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
+_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+
+
+def _key_words_near(t: str, lowered: str, spans: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
+    """Key/secret/token words at most 60 characters before (or inside) a long token."""
+    seen = -1
+    budget = 64  # a pathological text of repeated "key=" must not cost quadratic time
+    for s, e in spans:
+        line_start = t.rfind("\n", 0, s) + 1
+        for kw in _KEY_WORDS.finditer(lowered, max(line_start, s - 60, seen + 1), e):
+            k = kw.start()
+            if k > 0 and t[k - 1].isalpha() and t[k - 1].isascii() and not t[k].isupper():
+                continue  # inside a word ("monkey"), unless a camelCase hump ("myApiKey")
+            if k > seen:
+                seen = k
+                budget -= 1
+                if budget < 0:
+                    return
+                yield kw
+
+
+def _high_entropy(t: str, lowered: str, spans: list[tuple[int, int]]) -> Iterator[_Hit]:
+    for kw in _key_words_near(t, lowered, spans):
+        strong = kw.group("strong") is not None or kw.group("cjk") is not None
+        bearer = kw.group(0).lower() == "bearer"
+        line_end = t.find("\n", kw.end())
+        window_end = min(kw.end() + 60, len(t) if line_end < 0 else line_end)
+        for v in _VALUE_TOKEN.finditer(t, kw.end(), window_end):
+            value = v.group(0).rstrip(".")
+            gap = t[kw.end() : v.start()]
+            direct = _DIRECT_GAP.fullmatch(gap.strip()) is not None
+            if _is_placeholder(value) or _SRI.fullmatch(value) or "REDACTED" in value:
+                continue
+            if _DIGEST_PREFIX.search(t, max(0, v.start() - 12), v.start()):
+                continue
+            if _TEMPLATE_OPEN.search(t, max(0, v.start() - 4), v.start()):
+                continue  # {{ secrets.DEPLOY_KEY }}, ${TOKEN}, <%= key %>
+            if _is_hash_like(value) and not (strong and direct):
+                continue
+            if _IDENTIFIER_LIKE.fullmatch(value) or _VERSION_OR_PATH.fullmatch(value):
+                continue
+            if value.startswith(("http", "/", "./", "www.", "pk_live_", "pk_test_")):
+                continue
+            if bearer:
+                ok = len(value) >= 16
+            elif _HEX.fullmatch(value):
+                ok = strong and direct and len(value) >= 16
+            else:
+                ent = _entropy(value)
+                ok = _char_classes(value) >= 2 and (
+                    ent >= 3.5 or (ent >= 3.0 and len(value) < 24 and _char_classes(value) == 3)
+                )
+                if not strong:
+                    ok = ok and _char_classes(value) == 3 and len(value) >= 20
+            if ok:
+                end = v.start() + len(value)
+                quote = t[v.start() - 1] if v.start() > 0 else ""
+                if quote in "\"'`":
+                    close = t.find(quote, end, window_end + 200)
+                    if close > 0 and "\n" not in t[end:close]:
+                        end = close  # the whole quoted value, symbols included
+                yield (_SECRET, "high_entropy_secret", v.start(), end, None)
+                break
+    for m in _BASIC_AUTH.finditer(t) if "asic" in t else ():
+        try:
+            decoded = base64.b64decode(m.group("v") + "==", validate=False)
+        except (binascii.Error, ValueError):
+            continue
+        if b":" in decoded and not _is_placeholder(m.group("v")):
+            yield (_SECRET, "basic_auth", m.start("v"), m.end("v"), None)
+
+
+def _aws_secret(t: str, lowered: str) -> Iterator[_Hit]:
+    if "aws" not in lowered and "akia" not in lowered and "asia" not in lowered:
+        return
+    for m in _AWS_SECRET.finditer(t):
+        v = m.group(0)
+        if _HEX.fullmatch(v) or _char_classes(v) < 3 or _entropy(v) < 4.0 or _is_placeholder(v):
+            continue
+        yield (_SECRET, "aws_secret_key", m.start(), m.end(), None)

@@ -1,0 +1,206 @@
+"""Passwords stated in text: keyword, separator, then a value that looks like one."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final
+
+from userlore.policy.detectors.common import _Hit, _is_placeholder
+from userlore.policy.findings import _SECRET, _words
+
+# --------------------------------------------------------------------------------------------
+# Secrets: passwords, PINs and codes stated in prose or key=value form, in several languages
+# --------------------------------------------------------------------------------------------
+
+_PW_KEYWORDS = (
+    r"(?P<pw>pass(?:word|wd|phrase|code)s?|pass[ \-](?:word|phrase|code)|pwd|pw|p/w|passkey"
+    r"|pass(?=\s*(?:[:=：]|is\s|was\s))|clave"
+    r"|contraseña|contrasena|clave de acceso|mot de passe|mdp|passwort|kennwort|senha"
+    r"|wachtwoord|parola d'ordine|пароль|密码|密碼|口令|パスワード|비밀번호"
+    r"|(?:wi-?fi|network|router) (?:key|password|pass)|wlan-schlüssel|wlan-passwort"
+    r"|wpa[23]?(?:[ -]?(?:psk|key|passphrase))?)"
+    r"|(?P<pin>pin(?: ?(?:code|number|no\.?|#))?|pin-code|código pin|code pin|geheimzahl"
+    r"|(?:door|gate|alarm|garage|keypad|lock|safe|locker|entry|building|unlock|access|security)"
+    r" (?:code|combination)|combination|支付密码|取款密码|门禁密码|pin码|digicode"
+    r"|code (?:de la |d'|du )?(?:porte|entrée|portail|alarme|immeuble)"
+    r"|código (?:de la |del )?(?:puerta|alarma|portal)|tür-?code|alarmcode|zahlencode)"
+    r"|(?P<otp>(?:verification|confirmation|one[- ]?time|otp|2fa|mfa|sms|login|auth(?:entication)?"
+    r"|backup|recovery) codes?|otp|验证码|código de verificación|bestätigungscode"
+    r"|code de vérification)"
+    r"|(?P<seed>seed phrase|recovery phrase|mnemonic(?: phrase)?|secret recovery phrase|助记词)"
+)
+# Gates run on the lowercased text without IGNORECASE, which lets the engine skip ahead fast.
+_PW_GATE = re.compile(
+    r"pass|pw|p/w|wpa|digicode|contrase|clave|mdp|kennwort|senha|wachtwoord|parola|пароль|密|口令"
+    r"|パスワード|비밀번호|pin|code|combination|geheimzahl|otp|验证码|código|phrase|mnemonic|助记词"
+    r"|schlüssel"
+)
+# Words that can follow "password" without naming the account it belongs to.
+_NOT_A_NAME = (
+    r"manager|managers|reset|resets|policy|policies|field|hint|strength|length|requirements?"
+    r"|rules?|change|changes|changed|expiry|expiration|expires|expired|prompt|box|form|page|screen"
+    r"|generator|hash|hashes|vault|protected|app|recovery|update|updated|login|entry|input|dialog"
+    r"|check|validation|complexity|history|storage|file|list|section|option|settings?|feature"
+    r"|system|protection|sharing|must|should|can|could|will|would|has|had|have|needs?|may|might"
+    r"|does|did|do|and|or|but|not|never|always|again|too|so|that|which|who|isn't|wasn't"
+    r"|doesn't|don't|didn't|won't|can't|field|fields|stdin|file|flag|option|argument|parameter"
+    r"|param|variable|value|string|text|type|column|attribute|label|reuse|reused|sharing|leak"
+    r"|leaked|breach|strength|meter|tips?|ideas?|example|examples|format|length|minimum|maximum"
+    r"|min|max|characters?|chars?|digits?|letters?|with|without|from|by|as|if|when|then|than"
+    r"|like|yet|still|now|ever|even|just|only|also|already|here|there|this|these|those|it|they"
+    r"|you|we|i|he|she|de|la|le|el|der|die|das|ist|est|es|muss|doit|debe|sollte|wird|sera|será"
+)
+_SEP_WORDS = (
+    r"is|was|'s|are|were|is set to|was changed to|changed to|set to|is now|is still|to be"
+    r"|will be|should be|reads|es|era|sea|est|était|c'est|ist|war|lautet|é|foi|sind"
+)
+_PW_BODY = (
+    r"(?:(?<![A-Za-z])|(?=[^\x00-\x7f])|(?=pass(?:word|wd)))(?P<dash>--?)?(?:"
+    + _PW_KEYWORDS
+    + r")(?P<suffix>[A-Za-z0-9_]{0,20})"
+    r"(?P<mid>(?:\s+(?:for|to|of|on|at|de|del|da|do|du|des|für|fuer|von|zu|pour|para|en|in|bei"
+    r"|auf|zum|zur|am|dla)(?:\s+(?!(?:" + _SEP_WORDS + r")\b)[^\s:=：,.;!?\"'()]{1,30}){1,3})"
+    r"|\s+(?!(?:" + _SEP_WORDS + "|" + _NOT_A_NAME + r")(?!\w))[^\s:=：,.;!?\"'()]{2,30}"
+    r"(?=\s+(?:" + _SEP_WORDS + r")(?!\w)|\s*[:=：])|)"
+    r"(?P<adv>(?:\s+(?:now|still|actually|currently|again|always|ahora|jetzt|maintenant|也|都|还))?)"
+    r"(?P<sep>\s*(?:=>|:=|->|→)\s*|\s*[:=：＝]\s*|\s+(?:" + _SEP_WORDS + r")(?!\w)\s*[:=]?\s*"
+    r"|\s*(?:是|为|為|就是|改成了?|改为了?|设为|设置为|设置成|还是)\s*|\s+)"
+    r"(?P<val>\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|`[^`\n]{1,128}`|“[^”\n]{1,128}”|「[^」\n]{1,128}」"
+    r"|[^\s\"'`“”「」，。；！？、]{1,128})"
+)
+_PW_RE = re.compile("(?i)" + _PW_BODY)
+_PW_RE_LOWER = re.compile(_PW_BODY)  # same rules, run on lowercased text: much faster
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_CODE_REF = re.compile(
+    r"\w\(|\w\[|\bos\.|environ|getenv|process\.env|\benv\b|^\$[A-Z_]|^%\w|::|^self\.|^args\.|^this\."
+)
+_ATTR_ACCESS = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+_LOWER_IDENT = re.compile(r"[a-z_]+")
+_BAD_SUFFIX = re.compile(
+    r"(?i)hash|digest|salt|hint|len|policy|reset|field|label|prompt|file|path|manager|strength"
+    r"|min|max|regex|pattern|expir|age|valid|rule|error|url|env|var|name|column|stdin|change"
+    r"|confirm_?text|input|box|type|format|id$"
+)
+_PW_STOPWORDS: Final = _words(
+    """
+    the a an my your his her their our its this that these those it not no too very so also
+    still now just only required optional mandatory incorrect wrong invalid correct right
+    valid expired reset changed same different weak strong secure insecure long short empty
+    blank missing hidden masked encrypted hashed stored saved set case-sensitive protected
+    forgotten lost locked compromised leaked ok okay fine good bad hard easy simple complex
+    complicated needed necessary being been going what which where when how why who whom
+    whose in on at for to of with from by as and or but if then than str string int bool
+    none null nil undefined true false text type field input value secretstr bytes any
+    object used sent shown displayed generated rotated updated provided entered typed known
+    unknown asked requested accepted rejected verified printed logged ignored stolen secret
+    private personal unique random temporary old new current default same similar different
+    there here something anything nothing everything same one two three four five six seven
+    eight nine ten at least most more less enough weak-ish reused shared written sticky
+    about around like please cannot can't doesn't won't isn't wasn't don't should must will
+    would could may might working broken case sensitive la el los las un una uno muy que le
+    les une est der die das ein eine nicht zu sehr ist war demasiado trop incorrecte
+    incorrecta falsch richtig
+    """
+)
+_DIGITS_ONLY = re.compile(r"\d{4,12}")
+_CODE_VALUE = re.compile(r"[A-Za-z0-9]{4,12}|\d{1,3}(?:[-/ ]\d{1,3}){2,3}")
+_TRAILING_PUNCT = ".,;:)]}"
+
+
+def _password_value_ok(
+    kind: str, value: str, quoted: bool, sep: str, dashed: bool, env_style: bool = False
+) -> bool:
+    """Decide whether the text after a password keyword is a real value, not prose or code."""
+    if _is_placeholder(value) or _CJK.search(value):
+        return False
+    if kind in {"pin", "otp"}:
+        return bool(_DIGITS_ONLY.fullmatch(value)) or (
+            kind == "pin" and bool(_CODE_VALUE.fullmatch(value)) and any(c.isdigit() for c in value)
+        )
+    lowered = value.lower()
+    if lowered in _PW_STOPWORDS:
+        return False
+    if quoted:
+        return len(value) >= 3
+    bare_sep = sep.strip() == ""
+    if bare_sep and not dashed and not _looks_like_password(value):
+        return False
+    if _CODE_REF.search(value) or _ATTR_ACCESS.fullmatch(value) or _ENV_NAME.fullmatch(value):
+        return False
+    if len(value) < 4:
+        return False
+    sep_s = sep.strip()
+    if sep_s in {"=", "->", "→", "=>", ":="} and _LOWER_IDENT.fullmatch(value) and not env_style:
+        return False  # ``password = pw``: a variable, not a value (``DB_PASSWORD=x`` is config)
+    if value.isalpha() and value.islower():
+        if sep_s in {":", "：", "="}:
+            return not lowered.endswith(("ed", "ing", "ly"))
+        return not lowered.endswith(("ed", "ing", "ly", "ful", "less", "ous", "able", "ible"))
+    return True
+
+
+_TECH_TOKENS: Final = _words(
+    """
+    sha1 sha256 sha384 sha512 md5 bcrypt argon2 argon2id pbkdf2 scrypt utf8 utf-8 utf16 base64
+    aes128 aes256 aes-256 rsa2048 rsa4096 ed25519 x25519 rot13 hmac-sha256 http2 ipv4 ipv6 oauth2
+    mp3 mp4 h264 win32 win64 x86 x64 arm64 python3 py3 es6 html5 css3 s3 ec2 k8s 2fa mfa totp
+    """
+)
+
+
+def _looks_like_password(value: str) -> bool:
+    """A value given without "is" or ":" ("密码 abc!2345", "wifi password hunter22")."""
+    if len(value) < 6 or value.lower() in _TECH_TOKENS or _CODE_REF.search(value):
+        return False
+    has_digit = any(c.isdigit() for c in value)
+    has_alpha = any(c.isalpha() for c in value)
+    has_symbol = any(not c.isalnum() for c in value)
+    if value.isdigit():
+        return 6 <= len(value) <= 12  # "银行卡密码 802731"
+    return has_digit and (has_alpha or has_symbol)
+
+
+_QUERY_PARAM = re.compile(r"&\w+=")
+_WEAK_PW_KEYWORDS: Final = frozenset({"pass", "clave"})
+_SEED_WORDS = re.compile(r"(?:[a-z]{3,8}[ ,]+){11,23}[a-z]{3,8}")
+
+
+def _passwords(t: str, lowered: str) -> Iterator[_Hit]:
+    matches = _PW_RE_LOWER.finditer(lowered) if len(lowered) == len(t) else _PW_RE.finditer(t)
+    for m in matches:
+        kind = next(k for k in ("pw", "pin", "otp", "seed") if m.group(k) is not None)
+        suffix = m.group("suffix")
+        if suffix and _BAD_SUFFIX.search(suffix):
+            continue
+        if kind == "seed":
+            s = _SEED_WORDS.match(t, m.start("val"))
+            if s:
+                yield (_SECRET, "seed_phrase", s.start(), s.end(), None)
+            continue
+        if kind == "pin" and m.group("pin").lower() == "combination" and not m.group("sep").strip():
+            continue
+        start, end = m.start("val"), m.end("val")
+        raw = t[start:end]
+        quoted = raw[0] in "\"'`“「" and len(raw) >= 2
+        if quoted:
+            value = raw[1:-1]
+            start, end = start + 1, end - 1
+        else:
+            value = raw
+            while value and value[-1] in _TRAILING_PUNCT:
+                value = value[:-1]
+                end -= 1
+            value = value.split("&", 1)[0] if _QUERY_PARAM.search(value) else value
+            end = start + len(value)
+        keyword = t[m.start("pw") : m.end("suffix")] if kind == "pw" else ""
+        env_style = keyword.isupper() and m.group("sep") == "="
+        if keyword.lower() in _WEAK_PW_KEYWORDS and not (quoted or _looks_like_password(value)):
+            continue  # "pass"/"clave" are ordinary words too: only a password-shaped value
+        if not value or not _password_value_ok(
+            kind, value, quoted, m.group("sep"), bool(m.group("dash")), env_style
+        ):
+            continue
+        rule = {"pw": "password_in_prose", "pin": "pin_code", "otp": "one_time_code"}[kind]
+        yield (_SECRET, rule, start, end, None)
