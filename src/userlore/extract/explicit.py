@@ -1798,7 +1798,8 @@ _PREF_OBJ_END = _rx(
     r",?\s+(?:as|since)\s+(?:i|i'm|i've|my|it|it's|they|they're|this|that|these|those|we|"
     r"there)\b|\s+due\s+to\b|\s+for\s+(?:\w+\s+){0,2}reasons\b|,?\s+regardless\s+of\b|"
     r",?\s+even\s+(?:if|though|when|in|for)\b|\s+(?:whenever|wherever|if|when)\s+possible\b|"
-    r"\s+as\s+much\s+as\s+(?:i\s+can|possible)\b|,?\s+and\s+(?:i\s+)?" + _ADV
+    r"\s+as\s+much\s+as\s+(?:i\s+can|possible)\b|,?\s+and\s+(?:i\s+)?"
+    + _ADV
     + r"(?:prefer|would|will|won'?t|only|avoid|refuse|never|cannot|can'?t|don'?t|do\s+not|am|"
     r"'m|have|try|tend|love|like|enjoy|find|want|opt|choose|stick|go\s+for|vastly|much|greatly)"
     r"\b|,?\s+(?:so|but|because)\b|,\s+(?:like|such\s+as|including|e\.g\.)\s|[;:]|"

@@ -142,7 +142,7 @@ class Review:
         update: dict[str, Any] = {"review": review, "last_review_turn": state.get("user_turns", 0)}
         if report.status not in ("ok", "skipped"):
             # A failed pass is recorded; nothing it produced reaches govern.
-            review["trace_id"] = self.lore.store.record_trace(
+            review["trace_id"] = self.lore.traces.record(
                 scope,
                 "review",
                 reason_code=report.status,
@@ -207,7 +207,7 @@ class Govern:
         latest = latest_user_message(messages)
         fresh = latest is not None and messages[-1] is latest
         thread_id, run_id = _ids()
-        store = self.lore.store
+        store = self.lore.memory.store
         outcomes: list[WriteOutcomeRecord] = []
         with store.transaction() as session:
             item_id: str | None = None
@@ -305,12 +305,12 @@ class CollectPending:
         reset: dict[str, Any] = {"pending": [], "decisions": [], "review_results": []}
         if self.lore.config.memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
             return reset
-        records = self.lore.records(scope, state=RecordState.CANDIDATE, limit=self.max_batch)
+        records = self.lore.records.list(scope, state=RecordState.CANDIDATE, limit=self.max_batch)
         pending: list[PendingCandidate] = []
         for r in reversed(records):
             excerpts = [
                 str(e["text"])[:EVIDENCE_EXCERPT_CHARS]
-                for e in self.lore.evidence(r.id, scope=scope)[:EVIDENCE_EXCERPTS]
+                for e in self.lore.records.evidence(scope, r.id)[:EVIDENCE_EXCERPTS]
             ]
             pending.append(
                 {
@@ -391,15 +391,15 @@ class ApplyDecisions:
         rid = shown["record_id"]
         kind = decision["type"]
         try:
-            current = self.lore.get(rid, scope=scope)
+            current = self.lore.records.get(scope, rid)
             if current.state is not RecordState.CANDIDATE or current.version != shown["version"]:
                 # Someone changed it since the reviewer saw it: their decision was about
                 # different content, so it is not applied.
                 return _result(rid, kind, False, current.state.value, "stale")
             if kind == "reject":
-                view = self.lore.reject(rid, scope=scope)
+                view = self.lore.records.reject(scope, rid)
             else:
-                view = self.lore.approve(rid, scope=scope, content=decision.get("content"))
+                view = self.lore.records.approve(scope, rid, content=decision.get("content"))
         except RecordNotFoundError:
             return _result(rid, kind, False, None, "not_found")
         except InvalidTransitionError:

@@ -215,7 +215,7 @@ def create_app(
     def quality(
         g: Grant, window_days: Annotated[int, Query(alias="windowDays", ge=1, le=3650)] = 30
     ) -> dict[str, Any]:
-        return lore.quality(g.scope, window_days).as_dict()
+        return lore.feedback.quality(g.scope, window_days).as_dict()
 
     @app.get(
         "/api/user-context/understanding/response-feedback",
@@ -231,7 +231,7 @@ def create_app(
             str | None, Query(alias="sessionKey", min_length=1, max_length=300)
         ] = None,
     ) -> dict[str, Any]:
-        return lore.get_response_feedback(g.scope, session_key, response_at).as_dict()
+        return lore.feedback.get_response_feedback(g.scope, session_key, response_at).as_dict()
 
     @app.patch(
         "/api/user-context/understanding/response-feedback",
@@ -241,7 +241,7 @@ def create_app(
         summary="Record or replace helpful / not_helpful for a response; returns remediation.",
     )
     def set_response_feedback(g: Grant, body: ResponseFeedbackIn) -> dict[str, Any]:
-        result = lore.set_response_feedback(
+        result = lore.feedback.set_response_feedback(
             g.scope, body.session_key, body.response_at, body.feedback
         )
         return result.as_dict()
@@ -260,7 +260,7 @@ def create_app(
         path_prefix: Annotated[str | None, Query(alias="pathPrefix", max_length=500)] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
-        views = lore.records(g.scope, state, kind=kind, path_prefix=path_prefix, limit=limit)
+        views = lore.records.list(g.scope, state, kind=kind, path_prefix=path_prefix, limit=limit)
         out = [MemoryOut.model_validate(v) for v in views]
         return {"memories": out, "count": len(out)}
 
@@ -276,7 +276,7 @@ def create_app(
         event_type: Annotated[str | None, Query(alias="eventType", max_length=30)] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
-        traces = lore.traces(g.scope, event_type=event_type, limit=limit)
+        traces = lore.traces.list(g.scope, event_type=event_type, limit=limit)
         return {"traces": traces, "count": len(traces)}
 
     @app.patch(
@@ -358,7 +358,7 @@ def create_app(
         summary="The review inbox: candidates and records paused for review.",
     )
     def candidates(g: Grant, limit: Annotated[int, Query(ge=1, le=1000)] = 100) -> dict[str, Any]:
-        views = lore.records(
+        views = lore.records.list(
             g.scope, [RecordState.CANDIDATE, RecordState.NEEDS_REVIEW], limit=limit
         )
         out = [MemoryOut.model_validate(v) for v in views]
@@ -377,7 +377,7 @@ def create_app(
         body: Annotated[CandidateDecisionIn | None, Body()] = None,
     ) -> Any:
         content = body.content if body is not None else None
-        return lore.store.approve(g.scope, record_id, content=content, reviewer=g.agent_id)
+        return lore.records.approve(g.scope, record_id, content=content, reviewer=g.agent_id)
 
     @app.post(
         "/api/user-context/candidates/{record_id}/edit",
@@ -387,7 +387,7 @@ def create_app(
         summary="Approve an edited version of a candidate.",
     )
     def edit(g: Grant, record_id: RecordId, body: CandidateEditIn) -> Any:
-        return lore.store.approve(g.scope, record_id, content=body.content, reviewer=g.agent_id)
+        return lore.records.approve(g.scope, record_id, content=body.content, reviewer=g.agent_id)
 
     @app.post(
         "/api/user-context/candidates/{record_id}/reject",
@@ -397,7 +397,7 @@ def create_app(
         summary="Reject a candidate (kept for the acceptance rate).",
     )
     def reject(g: Grant, record_id: RecordId) -> Any:
-        return lore.store.reject(g.scope, record_id, reviewer=g.agent_id)
+        return lore.records.reject(g.scope, record_id, reviewer=g.agent_id)
 
     # -- seed 003 lifecycle --------------------------------------------------------------------
 
@@ -440,7 +440,7 @@ def create_app(
         summary="One record of the scope.",
     )
     def get_memory(g: Grant, record_id: RecordId) -> Any:
-        return lore.get(record_id, scope=g.scope)
+        return lore.records.get(g.scope, record_id)
 
     @app.patch(
         "/api/user-context/memories/{record_id}",
@@ -491,7 +491,7 @@ def create_app(
         summary="The redacted evidence items a record was learned from.",
     )
     def evidence(g: Grant, record_id: RecordId) -> dict[str, Any]:
-        return {"id": record_id, "evidence": lore.evidence(record_id, scope=g.scope)}
+        return {"id": record_id, "evidence": lore.records.evidence(g.scope, record_id)}
 
     @app.get(
         "/api/user-context/trash",
@@ -524,7 +524,7 @@ def create_app(
         summary="Hard-delete the token's scope (or a path in it); reports residual rows.",
     )
     def purge(g: Grant, body: PurgeIn) -> dict[str, Any]:
-        return lore.purge(g.scope, body.path_prefix).as_dict()
+        return lore.scopes.purge(g.scope, body.path_prefix).as_dict()
 
     @app.get(
         "/api/user-context/export",
@@ -533,7 +533,7 @@ def create_app(
         summary="The whole scope as a userlore.export v1 JSON document.",
     )
     def export(g: Grant) -> dict[str, Any]:
-        return lore.export(g.scope)
+        return lore.scopes.export(g.scope)
 
     @app.post(
         "/api/user-context/import",
@@ -543,7 +543,7 @@ def create_app(
         summary="Restore an export document into the token's scope, which must be empty.",
     )
     def import_(g: Grant, body: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
-        return lore.import_(body, g.scope).as_dict()
+        return lore.scopes.import_(g.scope, body).as_dict()
 
     from userlore.server.web_page import install_about_you  # the About You page (issue 9)
 
@@ -587,7 +587,7 @@ def _rate_trace(lore: Userlore, scope: str, trace_id: str, rating: str) -> dict[
     if lore.config.memory.mode is MemoryMode.OFF:
         raise MemoryDisabledError("memory mode 'off' records no feedback")
     service = lore.feedback
-    with lore.store.transaction() as session:
+    with service.store.transaction() as session:
         trace = session.scalars(
             select(MemoryTraceEvent).where(
                 MemoryTraceEvent.id == trace_id,
@@ -598,7 +598,7 @@ def _rate_trace(lore: Userlore, scope: str, trace_id: str, rating: str) -> dict[
         if trace is None:
             raise TraceNotFoundError(f"no inject trace {trace_id!r} in scope {scope!r}")
         previous = trace.feedback
-        changed = record_feedback(lore.store, session, trace, value, reason_code=REASON_RATING)
+        changed = record_feedback(service.store, session, trace, value, reason_code=REASON_RATING)
         remediation = service.policy.evaluate(session, trace)
         return {
             "trace_id": trace.id,
