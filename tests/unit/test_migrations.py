@@ -68,7 +68,7 @@ def test_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:
 def _open_and_count(url: str) -> int:
     lore = Userlore.open(url)
     try:
-        return len(lore.records("u1"))
+        return len(lore.records.list("u1"))
     finally:
         lore.close()
 

@@ -46,7 +46,7 @@ def connected(make_lore: Callable[..., Userlore]) -> Userlore:
 
 
 def facts(lore: Userlore, scope: str = "u1") -> list[Any]:
-    return lore.records(scope, kind="workspace_fact")
+    return lore.records.list(scope, kind="workspace_fact")
 
 
 def table_count(lore: Userlore, model: Any) -> int:
@@ -272,7 +272,7 @@ def test_connected_sources_must_be_enabled(make_lore: Callable[..., Userlore]) -
     for mode in ("off", "readOnly"):
         lore = make_lore(memory={"mode": mode, "sources": CONNECTED})
         with pytest.raises(MemoryDisabledError):
-            lore.ingest(src, scope="u1")
+            lore.sources.ingest("u1", src)
         assert table_count(lore, KnowledgeSourceItem) == 0
 
 
