@@ -309,8 +309,8 @@ def test_read_only_mode_refuses_lifecycle_writes(make_lore: Any, tmp_path: Any) 
     assert rec is not None
     read_only = make_lore("readOnly", url=url)
     with pytest.raises(MemoryDisabledError):
-        read_only.approve(rec.id)
-    assert read_only.get(rec.id).state is RecordState.CANDIDATE
+        read_only.records.approve("u1", rec.id)
+    assert read_only.records.get("u1", rec.id).state is RecordState.CANDIDATE
     assert read_only.plan_context(scope="u1", query="bullet").trace_id is not None
 
 

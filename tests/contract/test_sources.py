@@ -83,8 +83,8 @@ def test_leases_on_backend(make_lore: Callable[..., Userlore], clock: FakeClock)
 def test_two_workers_same_database(make_lore: Callable[..., Userlore], tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'two.db'}"
     seeder = make_lore(url=url, memory=CONNECTED)
-    seeder.ingest(
-        ItemListSource("bulk", [item(i) for i in range(80)]), scope="u1", synthesize=False
+    seeder.sources.ingest(
+        "u1", ItemListSource("bulk", [item(i) for i in range(80)]), synthesize=False
     )
     # Two stores on one engine: each thread works on its own pooled connection, and ids are
     # random (not the fixture's per-store sequence, which two writers would repeat).
@@ -111,7 +111,7 @@ def test_two_workers_same_database(make_lore: Callable[..., Userlore], tmp_path:
     with seeder.store.transaction() as session:
         attempts = session.scalars(select(KnowledgeSourceItem.synthesis_attempts)).all()
     assert set(attempts) == {1}
-    facts = seeder.records("u1", kind="workspace_fact", limit=1000)
+    facts = seeder.records.list("u1", kind="workspace_fact", limit=1000)
     assert len(facts) == 80 and {f.version for f in facts} == {1}
 
 

@@ -144,8 +144,8 @@ def test_memory_off_records_no_feedback(
 ) -> None:
     off = make_lore("off")
     with pytest.raises(MemoryDisabledError):
-        off.set_response_feedback(SCOPE, "s1", clock.now, "helpful")
-    assert not off.get_response_feedback(SCOPE, "s1", clock.now).resolved
+        off.feedback.set_response_feedback(SCOPE, "s1", clock.now, "helpful")
+    assert not off.feedback.get_response_feedback(SCOPE, "s1", clock.now).resolved
 
 
 def test_results_are_json_ready(lore: Userlore, clock: FakeClock) -> None:

@@ -194,10 +194,12 @@ def test_read_only_keeps_ratings_but_changes_no_record(
     record = learned(writer)
     reader = make_lore("readOnly", url=url)
     for _ in range(2):
-        result = reader.set_response_feedback(SCOPE, SESSION, respond(reader, clock), "not_helpful")
+        result = reader.feedback.set_response_feedback(
+            SCOPE, SESSION, respond(reader, clock), "not_helpful"
+        )
     assert result.remediation.reason == "read_only" and result.remediation.paused == ()
-    assert reader.get(record.id).state is RecordState.ACTIVE
-    assert reader.quality(SCOPE).helpfulness.not_helpful == 2
+    assert reader.records.get(SCOPE, record.id).state is RecordState.ACTIVE
+    assert reader.feedback.quality(SCOPE).helpfulness.not_helpful == 2
 
 
 # -- step 4 -----------------------------------------------------------------------------------

@@ -444,7 +444,7 @@ def test_controls_validate_and_respect_the_memory_mode(make_lore: Make) -> None:
         lore.facets.pin("u1", "style", "verbosity")
     reader = make_lore("readOnly")
     with pytest.raises(MemoryDisabledError):
-        reader.update_facet("u1", "style", "verbosity", "terse")
+        reader.facets.update("u1", "style", "verbosity", "terse")
     assert reader.learning.submit(strong("style/verbosity", "terse")) == 3
     assert reader.learning.rebuild("u1") == []
     assert reader.learning.list_facets("u1") == []

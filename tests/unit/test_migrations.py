@@ -50,7 +50,7 @@ def test_data_survives_reopen(tmp_path: Path) -> None:
     lore.observe(scope="u1", role="user", content="Always answer in bullet points.")
     lore.close()
     again = Userlore.open(url, config={"memory": {"mode": "auto"}})
-    assert len(again.records("u1")) == 1
+    assert len(again.records.list("u1")) == 1
     assert again.plan_context(scope="u1", query="answer").selected
     again.close()
 

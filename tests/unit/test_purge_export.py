@@ -264,13 +264,13 @@ def test_export_import_round_trip_is_identical(lore: Userlore, make_lore: Any) -
         )
     )
     target = make_lore("confirmWrite")
-    receipt = target.import_(doc, "team-a")
+    receipt = target.scopes.import_("team-a", doc)
     # Every id is fresh (an import never keeps an id it was handed), and only the ids differ.
     assert receipt.remapped and receipt.imported == doc["counts"]
     m = receipt.id_map
-    assert with_original_ids(strip_time(target.export("team-a")), m) == strip_time(doc)
+    assert with_original_ids(strip_time(target.scopes.export("team-a")), m) == strip_time(doc)
     for query in ("weekly sync room", "deploys", "how verbose should answers be"):
-        got = with_original_ids(target.recall("team-a", query).citations, m)
+        got = with_original_ids(target.memory.recall("team-a", query).citations, m)
         assert got == lore.memory.recall("team-a", query).citations
         assert (
             with_original_ids(target.plan_context(scope="team-a", query=query).text, m)
@@ -278,15 +278,15 @@ def test_export_import_round_trip_is_identical(lore: Userlore, make_lore: Any) -
         )
     rec = lore.records.list("team-a")[0]
     assert [
-        with_original_ids(v.record_id, m) for v in target.history(m[rec.id], scope="team-a")
+        with_original_ids(v.record_id, m) for v in target.records.history("team-a", m[rec.id])
     ] == [v.record_id for v in lore.records.history("team-a", rec.id)]
-    assert [(v.version, v.content, v.diff) for v in target.history(m[rec.id], scope="team-a")] == [
-        (v.version, v.content, v.diff) for v in lore.records.history("team-a", rec.id)
-    ]
+    assert [
+        (v.version, v.content, v.diff) for v in target.records.history("team-a", m[rec.id])
+    ] == [(v.version, v.content, v.diff) for v in lore.records.history("team-a", rec.id)]
     assert with_original_ids(
-        target.evidence(m[rec.id], scope="team-a"), m
+        target.records.evidence("team-a", m[rec.id]), m
     ) == lore.records.evidence("team-a", rec.id)
-    assert target.consents("team-a") == frozenset({"health"})
+    assert target.consent.list("team-a") == frozenset({"health"})
 
 
 def test_import_after_purge_restores_the_scope(lore: Userlore) -> None:
@@ -377,7 +377,7 @@ def test_malformed_import_writes_nothing(auto_lore: Userlore, make_lore: Any, ho
     doc = json.loads(json.dumps(auto_lore.scopes.export("team-a")))
     target = make_lore("auto")
     with pytest.raises(InvalidInputError):
-        target.import_(_broken(doc, how), "team-a")
+        target.scopes.import_("team-a", _broken(doc, how))
     assert all(v == 0 for v in rows_of(target, "team-a").values())
 
 
@@ -387,7 +387,7 @@ def test_import_is_a_write(make_lore: Any, auto_lore: Userlore) -> None:
     with pytest.raises(MemoryDisabledError):
         make_lore(
             "readOnly"
-        ).scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.import_(
+        ).scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.import_(
             doc, "team-a"
         )
 

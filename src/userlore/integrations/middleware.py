@@ -93,7 +93,7 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
         observe: Whether ``after_agent`` records user turns (explicit extraction).
         corrections: Whether ``before_model`` handles an explicit correction of the previous
             answer's understanding ("that's not my timezone any more") before planning the
-            turn (``Userlore.handle_correction``; needs message ids, which agents assign).
+            turn (``lore.feedback.handle_correction``; needs message ids, which agents assign).
         agent_id: Author attribution for records written from this agent's turns.
         max_cached_plans: Size of the in-process cache of rendered blocks.
     """
