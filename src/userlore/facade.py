@@ -1,7 +1,8 @@
-"""``Userlore``: the one obvious entry point over the governed store and the planner.
+"""``Userlore``: the composition root — it wires the governed store, the planner and the namespaces.
 
-Every async method is the sync method run in a worker thread (``asyncio.to_thread``): one body of
-logic, no hand-copied twin that could drift.
+The root keeps the turn's two paths (``observe``/``write``, ``plan_context``); everything else is a
+namespace in :mod:`userlore.api` (``lore.records``, ``lore.consent``...). Every async method is its
+sync twin run in a worker thread (:func:`userlore.api.twins.twin`): one body of logic.
 """
 
 from __future__ import annotations

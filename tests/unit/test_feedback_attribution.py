@@ -135,7 +135,7 @@ def test_bad_input_is_refused_and_writes_nothing(
     }
     args.update(kwargs)
     with pytest.raises(error):
-        lore.set_response_feedback(**args)  # type: ignore[arg-type]
+        lore.feedback.set_response_feedback(**args)  # type: ignore[arg-type]
     assert lore.traces.list(SCOPE, limit=1000) == before
 
 

@@ -574,19 +574,11 @@ def test_public_surface_is_pinned() -> None:
             "write_connected_accounts",
         ]
     )
-    for name in (
-        "list_facets",
-        "get_facet",
-        "update_facet",
-        "pin_facet",
-        "unpin_facet",
-        "forget_facet",
-        "reset_cache",
-        "rebuild_cache",
-        "cache_stats",
-        "about_me",
-    ):
-        assert callable(getattr(Userlore, name)) and callable(getattr(Userlore, f"a{name}"))
+    from userlore.api.facets import Facets
+
+    for name in ("list", "get", "update", "pin", "unpin", "forget", "reset", "rebuild", "stats"):
+        assert callable(getattr(Facets, name)) and callable(getattr(Facets, f"a{name}"))
+    assert callable(Facets.about) and callable(Facets.aabout)
 
 
 def test_submit_is_all_or_nothing(make_lore: Make) -> None:

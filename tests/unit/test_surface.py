@@ -183,7 +183,7 @@ async def test_old_async_names_warn_and_forward(auto_lore: Userlore) -> None:
     auto_lore.observe("u1", "user", "Always answer in bullet points.")
     with pytest.warns(DeprecationWarning, match="records.alist"):
         assert await auto_lore.arecords("u1") == auto_lore.records.list("u1")
-    with pytest.warns(DeprecationWarning, match="consent.grant"):
+    with pytest.warns(DeprecationWarning, match="consent.agrant"):
         await auto_lore.agrant_consent("u1", "health")
     assert auto_lore.consent.list("u1") == frozenset({"health"})
 

@@ -7,13 +7,12 @@ Each shim maps the old argument order (``lore.approve(id, scope=...)``) onto its
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from userlore.api.twins import deprecated, twin
 from userlore.errors import ScopeError
-from userlore.memory import Author, MemoryReceipt, RecallResult
-from userlore.models import ConsentCategory, RecordState, RecordView
+from userlore.memory import Author, MemoryReceipt
+from userlore.models import RecordState, RecordView
 from userlore.store.governed import VersionView
 
 if TYPE_CHECKING:
@@ -27,16 +26,26 @@ if TYPE_CHECKING:
     from userlore.api.scopes import Scopes
     from userlore.api.sources import Sources
     from userlore.api.traces import Traces
-    from userlore.feedback import CorrectionResult, FeedbackResult, QualityReport, ResponseFeedback
-    from userlore.learning import CacheRebuilt, Facet, FacetCache, FacetClass
+    from userlore.learning import FacetCache
     from userlore.sources import (
         KnowledgeSourceAdapter,
         PipelineReport,
-        SourceCoordinator,
         SyncReport,
     )
     from userlore.sources.ingestion import ProgressCallback
-    from userlore.store.lifecycle import ImportReceipt, PurgeReceipt
+    from userlore.store.lifecycle import ImportReceipt
+
+
+def moved(old: str, new: str) -> Any:
+    """A deprecated root name that forwards its arguments unchanged to ``lore.<new>``."""
+    namespace, name = new.split(".")
+
+    @deprecated(old, new)
+    def shim(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return getattr(getattr(self, namespace), name)(*args, **kwargs)
+
+    shim.__name__ = shim.__qualname__ = old
+    return shim
 
 
 def _scope(scope: str | None) -> str:
@@ -90,10 +99,6 @@ class LegacyRoot:
     def get(self, record_id: str, *, scope: str | None = None) -> RecordView:
         return self.records.get(_scope(scope), record_id)
 
-    @deprecated("trash", "records.trash")
-    def trash(self, scope: str) -> list[RecordView]:
-        return self.records.trash(scope)
-
     @deprecated("history", "records.history")
     def history(self, record_id: str, *, scope: str | None = None) -> list[VersionView]:
         return self.records.history(_scope(scope), record_id)
@@ -132,60 +137,6 @@ class LegacyRoot:
     def unpin(self, record_id: str, *, scope: str | None = None) -> RecordView:
         return self.records.unpin(_scope(scope), record_id)
 
-    @deprecated("grant_consent", "consent.grant")
-    def grant_consent(self, scope: str, category: ConsentCategory | str) -> None:
-        self.consent.grant(scope, category)
-
-    @deprecated("revoke_consent", "consent.revoke")
-    def revoke_consent(self, scope: str, category: ConsentCategory | str) -> None:
-        self.consent.revoke(scope, category)
-
-    @deprecated("consents", "consent.list")
-    def consents(self, scope: str) -> frozenset[str]:
-        return self.consent.list(scope)
-
-    @deprecated("list_facets", "facets.list")
-    def list_facets(self, scope: str, facet_class: FacetClass | str | None = None) -> list[Facet]:
-        return self.facets.list(scope, facet_class)
-
-    @deprecated("get_facet", "facets.get")
-    def get_facet(self, scope: str, facet_class: FacetClass | str, key: str) -> Facet:
-        return self.facets.get(scope, facet_class, key)
-
-    @deprecated("update_facet", "facets.update")
-    def update_facet(
-        self, scope: str, facet_class: FacetClass | str, key: str, value: str
-    ) -> Facet:
-        return self.facets.update(scope, facet_class, key, value)
-
-    @deprecated("pin_facet", "facets.pin")
-    def pin_facet(self, scope: str, facet_class: FacetClass | str, key: str) -> Facet:
-        return self.facets.pin(scope, facet_class, key)
-
-    @deprecated("unpin_facet", "facets.unpin")
-    def unpin_facet(self, scope: str, facet_class: FacetClass | str, key: str) -> Facet:
-        return self.facets.unpin(scope, facet_class, key)
-
-    @deprecated("forget_facet", "facets.forget")
-    def forget_facet(self, scope: str, facet_class: FacetClass | str, key: str) -> Facet:
-        return self.facets.forget(scope, facet_class, key)
-
-    @deprecated("reset_cache", "facets.reset")
-    def reset_cache(self, scope: str) -> int:
-        return self.facets.reset(scope)
-
-    @deprecated("rebuild_cache", "facets.rebuild")
-    def rebuild_cache(self, scope: str) -> CacheRebuilt:
-        return self.facets.rebuild(scope)
-
-    @deprecated("cache_stats", "facets.stats")
-    def cache_stats(self, scope: str) -> dict[str, Any]:
-        return self.facets.stats(scope)
-
-    @deprecated("about_me", "facets.about")
-    def about_me(self, scope: str) -> list[dict[str, Any]]:
-        return self.facets.about(scope)
-
     @deprecated("remember", "memory.remember")
     def remember(
         self,
@@ -202,23 +153,12 @@ class LegacyRoot:
     ) -> MemoryReceipt:
         author = Author(agent_id, client, device, instance)
         return self.memory.remember(
-            scope, content, path=path, memory_type=memory_type, author=author,
+            scope,
+            content,
+            path=path,
+            memory_type=memory_type,
+            author=author,
             session_key=session_key,
-        )  # fmt: skip
-
-    @deprecated("recall", "memory.recall")
-    def recall(
-        self,
-        scope: str,
-        query: str,
-        *,
-        path: str | None = None,
-        memory_type: str | None = None,
-        k: int = 5,
-        session_key: str | None = None,
-    ) -> RecallResult:
-        return self.memory.recall(
-            scope, query, path=path, memory_type=memory_type, k=k, session_key=session_key
         )
 
     @deprecated("update_memory", "memory.update")
@@ -236,45 +176,9 @@ class LegacyRoot:
         author = Author(agent_id, client, device, instance)
         return self.memory.update(scope, record_id, content, author=author)
 
-    @deprecated("purge", "scopes.purge")
-    def purge(self, scope: str, path_prefix: str | None = None) -> PurgeReceipt:
-        return self.scopes.purge(scope, path_prefix)
-
-    @deprecated("export", "scopes.export")
-    def export(self, scope: str) -> dict[str, Any]:
-        return self.scopes.export(scope)
-
     @deprecated("import_", "scopes.import_")
     def import_(self, data: dict[str, Any], scope: str) -> ImportReceipt:
         return self.scopes.import_(scope, data)
-
-    @deprecated("get_response_feedback", "feedback.get_response_feedback")
-    def get_response_feedback(
-        self, scope: str, session_key: str | None, response_at: datetime
-    ) -> ResponseFeedback:
-        return self.feedback.get_response_feedback(scope, session_key, response_at)
-
-    @deprecated("set_response_feedback", "feedback.set_response_feedback")
-    def set_response_feedback(
-        self, scope: str, session_key: str | None, response_at: datetime, rating: str
-    ) -> FeedbackResult:
-        return self.feedback.set_response_feedback(scope, session_key, response_at, rating)
-
-    @deprecated("handle_correction", "feedback.handle_correction")
-    def handle_correction(
-        self,
-        scope: str,
-        content: str,
-        session_key: str | None = None,
-        *,
-        turn_id: str | None = None,
-        at: datetime | None = None,
-    ) -> CorrectionResult:
-        return self.feedback.handle_correction(scope, content, session_key, turn_id=turn_id, at=at)
-
-    @deprecated("quality", "feedback.quality")
-    def quality(self, scope: str, window_days: int = 30) -> QualityReport:
-        return self.feedback.quality(scope, window_days)
 
     @deprecated("ingest", "sources.ingest")
     def ingest(
@@ -309,24 +213,51 @@ class LegacyRoot:
             self.memory.term_stats.clear()  # the term statistics every read shares
         return report
 
-    @deprecated("coordinator", "sources.coordinator")
-    def coordinator(
-        self,
-        *,
-        interval_seconds: float = 60.0,
-        model: BaseChatModel | None = None,
-        worker_id: str | None = None,
-        lease_seconds: float = 300.0,
-    ) -> SourceCoordinator:
-        return self.sources.coordinator(
-            interval_seconds=interval_seconds,
-            model=model,
-            worker_id=worker_id,
-            lease_seconds=lease_seconds,
-        )
+    # Same arguments as their namespace method: forwarded as they are.
+    trash = moved("trash", "records.trash")
+    atrash = moved("atrash", "records.atrash")
+    grant_consent = moved("grant_consent", "consent.grant")
+    agrant_consent = moved("agrant_consent", "consent.agrant")
+    revoke_consent = moved("revoke_consent", "consent.revoke")
+    arevoke_consent = moved("arevoke_consent", "consent.arevoke")
+    consents = moved("consents", "consent.list")
+    list_facets = moved("list_facets", "facets.list")
+    alist_facets = moved("alist_facets", "facets.alist")
+    get_facet = moved("get_facet", "facets.get")
+    aget_facet = moved("aget_facet", "facets.aget")
+    update_facet = moved("update_facet", "facets.update")
+    aupdate_facet = moved("aupdate_facet", "facets.aupdate")
+    pin_facet = moved("pin_facet", "facets.pin")
+    apin_facet = moved("apin_facet", "facets.apin")
+    unpin_facet = moved("unpin_facet", "facets.unpin")
+    aunpin_facet = moved("aunpin_facet", "facets.aunpin")
+    forget_facet = moved("forget_facet", "facets.forget")
+    aforget_facet = moved("aforget_facet", "facets.aforget")
+    reset_cache = moved("reset_cache", "facets.reset")
+    areset_cache = moved("areset_cache", "facets.areset")
+    rebuild_cache = moved("rebuild_cache", "facets.rebuild")
+    arebuild_cache = moved("arebuild_cache", "facets.arebuild")
+    cache_stats = moved("cache_stats", "facets.stats")
+    acache_stats = moved("acache_stats", "facets.astats")
+    about_me = moved("about_me", "facets.about")
+    aabout_me = moved("aabout_me", "facets.aabout")
+    recall = moved("recall", "memory.recall")
+    arecall = moved("arecall", "memory.arecall")
+    purge = moved("purge", "scopes.purge")
+    apurge = moved("apurge", "scopes.apurge")
+    export = moved("export", "scopes.export")
+    aexport = moved("aexport", "scopes.aexport")
+    get_response_feedback = moved("get_response_feedback", "feedback.get_response_feedback")
+    aget_response_feedback = moved("aget_response_feedback", "feedback.aget_response_feedback")
+    set_response_feedback = moved("set_response_feedback", "feedback.set_response_feedback")
+    aset_response_feedback = moved("aset_response_feedback", "feedback.aset_response_feedback")
+    handle_correction = moved("handle_correction", "feedback.handle_correction")
+    ahandle_correction = moved("ahandle_correction", "feedback.ahandle_correction")
+    quality = moved("quality", "feedback.quality")
+    aquality = moved("aquality", "feedback.aquality")
+    coordinator = moved("coordinator", "sources.coordinator")
 
     aget = twin(get)
-    atrash = twin(trash)
     ahistory = twin(history)
     aevidence = twin(evidence)
     aapprove = twin(approve)
@@ -336,27 +267,8 @@ class LegacyRoot:
     arestore = twin(restore)
     apin = twin(pin)
     aunpin = twin(unpin)
-    agrant_consent = twin(grant_consent)
-    arevoke_consent = twin(revoke_consent)
     aremember = twin(remember)
-    arecall = twin(recall)
     aupdate_memory = twin(update_memory)
-    apurge = twin(purge)
-    aexport = twin(export)
     aimport_ = twin(import_)
-    alist_facets = twin(list_facets)
-    aget_facet = twin(get_facet)
-    aupdate_facet = twin(update_facet)
-    apin_facet = twin(pin_facet)
-    aunpin_facet = twin(unpin_facet)
-    aforget_facet = twin(forget_facet)
-    areset_cache = twin(reset_cache)
-    arebuild_cache = twin(rebuild_cache)
-    acache_stats = twin(cache_stats)
-    aabout_me = twin(about_me)
     aingest = twin(ingest)
     async_pending = twin(sync_pending)
-    aget_response_feedback = twin(get_response_feedback)
-    aset_response_feedback = twin(set_response_feedback)
-    ahandle_correction = twin(handle_correction)
-    aquality = twin(quality)

@@ -122,17 +122,7 @@ class Records:
         checked_ref(scope, record_id)
         return self._store.set_user_state(scope, record_id, UserState.AUTO)
 
-    @deprecated("records", "records.list")
-    def __call__(
-        self,
-        scope: str,
-        state: RecordState | str | Sequence[RecordState | str] | None = None,
-        *,
-        kind: str | None = None,
-        path_prefix: str | None = None,
-        limit: int = 1000,
-    ) -> builtins.list[RecordView]:
-        return self.list(scope, state, kind=kind, path_prefix=path_prefix, limit=limit)
+    __call__ = deprecated("records", "records.list")(list)  # 0.1: lore.records(scope, ...)
 
     alist = twin(list)
     aget = twin(get)

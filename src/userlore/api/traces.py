@@ -48,11 +48,7 @@ class Traces:
             parent=parent,
         )
 
-    @deprecated("traces", "traces.list")
-    def __call__(
-        self, scope: str, *, event_type: str | None = None, limit: int = 100
-    ) -> builtins.list[dict[str, Any]]:
-        return self.list(scope, event_type=event_type, limit=limit)
+    __call__ = deprecated("traces", "traces.list")(list)  # 0.1: lore.traces(scope, ...)
 
     alist = twin(list)
     arecord = twin(record)
