@@ -262,7 +262,7 @@ def test_unknown_id_and_foreign_scope(lore: Userlore) -> None:
         lore.records.approve("u2", rec.id)
     with pytest.raises(RecordNotFoundError):
         lore.records.get("u2", rec.id)
-    assert lore.records.get("u2", rec.id).state is RecordState.CANDIDATE
+    assert lore.records.get("u1", rec.id).state is RecordState.CANDIDATE
 
 
 def test_invalid_transitions(lore: Userlore) -> None:

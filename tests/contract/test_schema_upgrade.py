@@ -218,7 +218,7 @@ def test_scoped_references_migration_keeps_data_and_drops_cross_scope_links(
 
     lore = Userlore.open(url, config={"memory": {"mode": "auto"}})
     try:
-        assert lore.records.get("mallory", "mem_a").content == "Alice kayaks on Sundays."
+        assert lore.records.get("alice", "mem_a").content == "Alice kayaks on Sundays."
         assert [e["source_item_id"] for e in lore.records.evidence("alice", "mem_a")] == ["src_a"]
         assert lore.records.get("alice", "mem_a").evidence_count == 1
         assert lore.plan_context(scope="alice", query="kayak").selected_ids == ("mem_a",)

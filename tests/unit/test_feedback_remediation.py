@@ -383,6 +383,6 @@ def test_remediation_only_touches_its_own_scope(lore: Userlore, clock: FakeClock
     for _ in range(2):
         lore.feedback.set_response_feedback(SCOPE, SESSION, respond(lore, clock), "not_helpful")
     assert lore.records.get(SCOPE, record.id).state is RecordState.NEEDS_REVIEW
-    assert lore.records.get(SCOPE, theirs.id).state is RecordState.ACTIVE
+    assert lore.records.get("u2", theirs.id).state is RecordState.ACTIVE
     assert lore.traces.list("u2", event_type="remediation") == []
-    assert clock.now - timedelta(minutes=5) < lore.records.get("u2", record.id).review_after  # type: ignore[operator]
+    assert clock.now - timedelta(minutes=5) < lore.records.get(SCOPE, record.id).review_after  # type: ignore[operator]
