@@ -385,11 +385,7 @@ def test_import_is_a_write(make_lore: Any, auto_lore: Userlore) -> None:
     auto_lore.memory.remember("team-a", "A fact.", path="x", memory_type="semantic")
     doc = auto_lore.scopes.export("team-a")
     with pytest.raises(MemoryDisabledError):
-        make_lore(
-            "readOnly"
-        ).scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.scopes.import_(
-            doc, "team-a"
-        )
+        make_lore("readOnly").scopes.import_("team-a", doc)
 
 
 def test_export_has_no_other_scope(auto_lore: Userlore, clock: FakeClock) -> None:
