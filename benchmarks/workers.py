@@ -143,7 +143,7 @@ def plan_under_ingest(url: str, n: int, config: Path, queries: int = 200) -> dic
         "from userlore import Userlore\n"
         "from userlore.sources import ItemListSource\n"
         f"lore = Userlore.open(sys.argv[1], config={{'memory': {CONNECTED!r}}})\n"
-        f"lore.ingest(ItemListSource('live', items({n}, 'l')), scope='writer')\n"
+        f"lore.sources.ingest('writer', ItemListSource('live', items({n}, 'l')))\n"
     )
     writer = subprocess.Popen([sys.executable, str(script), url])
     time.sleep(1.0)

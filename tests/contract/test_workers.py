@@ -246,7 +246,9 @@ _ENRICHING = textwrap.dedent(
 
     memory = {"mode": "auto", "sources": ["session", "curated", "connected"]}
     lore = Userlore.open(sys.argv[1], config={"memory": memory})
-    coordinator = lore.coordinator(model=SlowModel(), lease_seconds=600, interval_seconds=0.2)
+    coordinator = lore.sources.coordinator(
+        model=SlowModel(), lease_seconds=600, interval_seconds=0.2
+    )
     signal.signal(signal.SIGTERM, lambda *_: coordinator.stop(timeout=0))
     coordinator.run_forever()
     lore.close()
@@ -319,7 +321,7 @@ _KILLED_SYNC = textwrap.dedent(
 
     memory = {"mode": "auto", "sources": ["session", "curated", "connected"]}
     lore = Userlore.open(sys.argv[1], config={"memory": memory})
-    lore.ingest(Trickle(), scope="u1", synthesize=False)
+    lore.sources.ingest("u1", Trickle(), synthesize=False)
     """
 )
 

@@ -79,10 +79,10 @@ def blocks(text: str) -> dict[str, str]:
 
 
 def test_candidates_rebuild_publishes_cache_rebuilt(learning_lore: Userlore) -> None:
-    cache = learning_lore.learning
+    cache = learning_lore.facets.cache
     cache.config = cache.config.model_copy(update={"event_driven": False})
     events: list[CacheRebuilt] = []
-    unsubscribe = learning_lore.learning.subscribe(events.append)
+    unsubscribe = learning_lore.facets.cache.subscribe(events.append)
     cache.submit([*strong("style/verbosity", "terse"), cand("goal/ship", "ship v1")])
     assert events == []  # not event-driven: nothing until the rebuild
     published = cache.rebuild("u1")
@@ -111,7 +111,7 @@ def test_candidates_rebuild_publishes_cache_rebuilt(learning_lore: Userlore) -> 
 
 
 def test_profile_md_gets_the_expected_blocks(learning_lore: Userlore, ws: Path) -> None:
-    learning_lore.learning.submit(
+    learning_lore.facets.cache.submit(
         [
             *strong("style/verbosity", "terse"),
             *strong("identity/name", "Sanil"),
@@ -135,7 +135,7 @@ def test_profile_md_gets_the_expected_blocks(learning_lore: Userlore, ws: Path) 
 
 
 def test_pin_keeps_a_weak_facet_active(learning_lore: Userlore, clock: FakeClock, ws: Path) -> None:
-    cache = learning_lore.learning
+    cache = learning_lore.facets.cache
     cache.submit([cand("style/emoji", "skip")])  # one behavioural cue: 0.7 × ln 2 ≈ 0.49
     weak = learning_lore.facets.get("u1", "style", "emoji")
     assert weak.state is FacetState.CANDIDATE and weak.record_id is None
@@ -157,7 +157,7 @@ def test_pin_keeps_a_weak_facet_active(learning_lore: Userlore, clock: FakeClock
 def test_forget_removes_from_profile_and_blocks_re_promotion(
     learning_lore: Userlore, ws: Path
 ) -> None:
-    learning_lore.learning.submit(strong("tooling/package_manager", "pnpm"))
+    learning_lore.facets.cache.submit(strong("tooling/package_manager", "pnpm"))
     assert "pnpm" in ws.read_text()
     record_id = learning_lore.facets.get("u1", "tooling", "package_manager").record_id
     assert record_id is not None
@@ -167,7 +167,7 @@ def test_forget_removes_from_profile_and_blocks_re_promotion(
     assert "pnpm" not in ws.read_text()
     assert record_id not in learning_lore.plan_context("u1", "which package manager").text
     # new evidence, explicit or not, never re-promotes it
-    submitted = learning_lore.learning.submit(strong("tooling/package_manager", "pnpm", n=6))
+    submitted = learning_lore.facets.cache.submit(strong("tooling/package_manager", "pnpm", n=6))
     assert submitted == 6
     result = learning_lore.observe("u1", "user", "I always use pnpm.")
     assert [o.reason for o in result.outcomes] == ["forgotten"]
@@ -186,10 +186,10 @@ def test_forget_removes_from_profile_and_blocks_re_promotion(
 
 
 def test_list_facets_shape_and_class_filter(learning_lore: Userlore) -> None:
-    learning_lore.learning.submit(
+    learning_lore.facets.cache.submit(
         [*strong("style/verbosity", "terse"), *strong("identity/name", "Sanil")]
     )
-    learning_lore.learning.submit([cand("style/format", "bullets")])  # candidate state only
+    learning_lore.facets.cache.submit([cand("style/format", "bullets")])  # candidate state only
     everything = learning_lore.facets.list("u1")
     assert [f.canonical_key for f in everything] == ["style/verbosity", "identity/name"]
     styles = learning_lore.facets.list("u1", "style")
@@ -210,7 +210,7 @@ def test_list_facets_shape_and_class_filter(learning_lore: Userlore) -> None:
     assert shape["class"] == "style" and shape["value"] == "terse" and shape["state"] == "active"
     assert shape["cue_families"] == ["behavioral"] and len(shape["evidence_refs"]) == 3
     json.dumps(shape)  # JSON-ready
-    with_candidates = learning_lore.learning.list_facets(
+    with_candidates = learning_lore.facets.cache.list_facets(
         "u1", "style", states=[FacetState.CANDIDATE]
     )
     assert [f.canonical_key for f in with_candidates] == ["style/format"]
@@ -320,7 +320,7 @@ def test_conflict_is_argmax_and_losers_can_re_emerge(make_lore: Make) -> None:
 
 
 def test_sensitivity_is_governed(learning_lore: Userlore, ws: Path) -> None:
-    learning_lore.learning.submit(
+    learning_lore.facets.cache.submit(
         [
             cand("identity/api_key", "sk-proj-" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7"),
             *strong("identity/health", "I have diabetes"),
@@ -343,11 +343,11 @@ def test_sensitivity_is_governed(learning_lore: Userlore, ws: Path) -> None:
 
 
 def test_update_facet_overwrites_and_pins(learning_lore: Userlore, ws: Path) -> None:
-    learning_lore.learning.submit(strong("style/verbosity", "terse"))
+    learning_lore.facets.cache.submit(strong("style/verbosity", "terse"))
     updated = learning_lore.facets.update("u1", "style", "verbosity", "detailed")
     assert updated.value == "detailed" and updated.user_state is UserState.PINNED
     assert updated.state is FacetState.ACTIVE
-    learning_lore.learning.submit(strong("style/verbosity", "terse", n=9))
+    learning_lore.facets.cache.submit(strong("style/verbosity", "terse", n=9))
     assert learning_lore.facets.get("u1", "style", "verbosity").value == "detailed"
     assert "- **verbosity**: detailed *(pinned)*" in ws.read_text()
     # update lifts a forget: it is the user's own decision
@@ -362,7 +362,7 @@ def test_update_facet_in_confirm_write_is_the_users_decision(lore: Userlore) -> 
 
 
 def test_reset_cache_clears_auto_rows_and_keeps_pinned(learning_lore: Userlore) -> None:
-    cache = learning_lore.learning
+    cache = learning_lore.facets.cache
     cache.config = cache.config.model_copy(update={"event_driven": False})
     cache.submit([*strong("style/verbosity", "terse"), *strong("identity/name", "Sanil")])
     cache.rebuild("u1")

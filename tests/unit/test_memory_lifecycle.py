@@ -71,7 +71,7 @@ def test_durable_write_needs_content_type_and_path(
     auto_lore: Userlore, kwargs: dict[str, str], fragment: str
 ) -> None:
     with pytest.raises(InvalidInputError, match=fragment):
-        auto_lore.remember("u1", "A fact worth keeping.", **kwargs)
+        auto_lore.memory.remember("u1", "A fact worth keeping.", **kwargs)
     with pytest.raises(InvalidInputError, match="content"):
         auto_lore.memory.remember("u1", "   ", path="projects/x", memory_type="semantic")
     assert count(auto_lore, MemoryRecord) == 0
@@ -156,8 +156,8 @@ def test_recall_never_returns_a_superseded_version(auto_lore: Userlore) -> None:
 
 
 def test_versions_keep_their_own_author(auto_lore: Userlore) -> None:
-    mem = auto_lore.remember(
-        "u1", "Sync is in Room Orion.", path=PATH, memory_type="semantic", **AGENT_A
+    mem = auto_lore.memory.remember(
+        "u1", "Sync is in Room Orion.", path=PATH, memory_type="semantic", author=Author(**AGENT_A)
     )
     auto_lore.memory.update(
         "u1", mem.id, "Sync is in Room Polaris.", author=Author(agent_id="codex")
