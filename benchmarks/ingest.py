@@ -90,15 +90,15 @@ def bench_memory(n: int, url: str) -> dict[str, Any]:
     pipeline = ConnectedKnowledgePipeline(lore.store, batch_size=200)
     try:
         fresh, t_ingest = timed(
-            lambda: lore.ingest(ItemListSource("bench", items), scope=SCOPE, synthesize=False)
+            lambda: lore.sources.ingest(SCOPE, ItemListSource("bench", items), synthesize=False)
         )
         assert fresh.counts.added == n
         synth, t_synth = timed(lambda: pipeline.drain(scope=SCOPE))
         assert synth.created == n, synth
-        zero, t_zero = timed(lambda: lore.ingest(ItemListSource("bench", items), scope=SCOPE))
+        zero, t_zero = timed(lambda: lore.sources.ingest(SCOPE, ItemListSource("bench", items)))
         assert zero.counts.unchanged == n and zero.counts.changed == 0
         one, t_one = timed(
-            lambda: lore.ingest(ItemListSource("bench", changed(items, 0.01, words)), scope=SCOPE)
+            lambda: lore.sources.ingest(SCOPE, ItemListSource("bench", changed(items, 0.01, words)))
         )
         assert one.counts.modified == n // 100 and one.synthesis is not None
         assert one.synthesis.revised == n // 100
@@ -134,17 +134,17 @@ def bench_vault(n: int, folder: Path, url: str) -> dict[str, Any]:
     lore = Userlore.open(url, config=CONFIG)
     adapter = MarkdownVaultAdapter(root, label="bench vault")
     try:
-        fresh, t_ingest = timed(lambda: lore.ingest(adapter, scope=SCOPE, synthesize=False))
+        fresh, t_ingest = timed(lambda: lore.sources.ingest(SCOPE, adapter, synthesize=False))
         assert fresh.counts.added == n, fresh.counts
-        synth, t_synth = timed(lambda: lore.sync_pending(scope=SCOPE))
-        zero, t_zero = timed(lambda: lore.ingest(adapter, scope=SCOPE))
+        synth, t_synth = timed(lambda: lore.sources.sync_pending(SCOPE))
+        zero, t_zero = timed(lambda: lore.sources.ingest(SCOPE, adapter))
         assert zero.counts.changed == 0
         files = sorted(root.rglob("*.md"))
         for path in random.Random(8).sample(files, n // 100):
             path.write_text(path.read_text() + "\n\nEdited.", encoding="utf-8")
             st = path.stat()
             os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
-        one, t_one = timed(lambda: lore.ingest(adapter, scope=SCOPE))
+        one, t_one = timed(lambda: lore.sources.ingest(SCOPE, adapter))
         assert one.counts.modified == n // 100, one.counts
         return {
             "source": "Markdown vault (cursor)",

@@ -233,9 +233,9 @@ def run(
             adapter = LocomoTranscriptAdapter(sample)
             scope = "locomo-" + re.sub(r"[^A-Za-z0-9_.-]", "-", str(sample.get("sample_id")))
             for category in CONSENTS:
-                lore.grant_consent(scope, category)
+                lore.consent.grant(scope, category)
             t0 = time.perf_counter()
-            lore.ingest(adapter, scope=scope)
+            lore.sources.ingest(scope, adapter)
             ingest_s += time.perf_counter() - t0
             stated = evidence_map(lore, scope)
             turns = [

@@ -229,7 +229,7 @@ def run_level(
             scope = f"prefeval-user-{u:03d}"
             if consent:
                 for category in CONSENT:
-                    lore.grant_consent(scope, category)
+                    lore.consent.grant(scope, category)
             raw_turns: list[Turn] = []
             user_items: list[tuple[Item, set[str]]] = []
             chunks = list(_chunks(stream, len(names)))

@@ -85,7 +85,7 @@ def run(cases: list[dict[str, Any]]) -> dict[str, Any]:
                     leaks.append(case["id"])
                     break
             selected = {s.id for s in plan.selected}
-            for rec in lore.records(scope):
+            for rec in lore.records.list(scope):
                 if rec.id in selected and rec.sensitivity.value == "special":
                     special_injected.append(case["id"])
             if plan.text:
@@ -95,7 +95,7 @@ def run(cases: list[dict[str, Any]]) -> dict[str, Any]:
             if case["expected"] == "benign":
                 redacted = any("[REDACTED" in t for t in stored)
                 refused = any(o.action is WriteAction.REFUSED for o in result.outcomes)
-                gated = any(r.sensitivity.value == "special" for r in lore.records(scope))
+                gated = any(r.sensitivity.value == "special" for r in lore.records.list(scope))
                 if redacted or refused or gated:
                     false_positives.append(case["id"])
         lore.close()

@@ -48,7 +48,7 @@ def items(n: int, prefix: str = "e") -> list[SourceItem]:
 
 def seed(url: str, n: int) -> None:
     lore = Userlore.open(url, config={"memory": CONNECTED})
-    lore.ingest(ItemListSource("bench", items(n)), scope="u1", synthesize=False)
+    lore.sources.ingest("u1", ItemListSource("bench", items(n)), synthesize=False)
     lore.close()
 
 
@@ -64,7 +64,7 @@ def check(url: str, n: int) -> dict[str, object]:
                 ).all()
             )
             attempts = set(s.scalars(select(KnowledgeSourceItem.synthesis_attempts)))
-        facts = lore.records("u1", kind="workspace_fact", limit=n + 10)
+        facts = lore.records.list("u1", kind="workspace_fact", limit=n + 10)
     finally:
         lore.close()
     return {
@@ -123,7 +123,7 @@ def plan_under_ingest(url: str, n: int, config: Path, queries: int = 200) -> dic
     lore = Userlore.open(url, config={"memory": CONNECTED})
     for text in ("Always answer in bullet points.", "I use pnpm.", "Never suggest jest."):
         lore.observe(scope="reader", role="user", content=text)
-    lore.ingest(ItemListSource("warm", items(2000, "w")), scope="reader")
+    lore.sources.ingest("reader", ItemListSource("warm", items(2000, "w")))
     questions = [f"what happened to the nightly export for team {i % 40}?" for i in range(queries)]
 
     def timed() -> list[float]:
@@ -143,7 +143,7 @@ def plan_under_ingest(url: str, n: int, config: Path, queries: int = 200) -> dic
         "from userlore import Userlore\n"
         "from userlore.sources import ItemListSource\n"
         f"lore = Userlore.open(sys.argv[1], config={{'memory': {CONNECTED!r}}})\n"
-        f"lore.ingest(ItemListSource('live', items({n}, 'l')), scope='writer')\n"
+        f"lore.sources.ingest('writer', ItemListSource('live', items({n}, 'l')))\n"
     )
     writer = subprocess.Popen([sys.executable, str(script), url])
     time.sleep(1.0)

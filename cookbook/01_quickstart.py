@@ -26,8 +26,8 @@ def main() -> None:
             print(f"{outcome.action.value:>10}: {label}")
 
     # confirmWrite: nothing is used until a person approves it.
-    for record in lore.records(scope, state=RecordState.CANDIDATE):
-        lore.approve(record.id)
+    for record in lore.records.list(scope, state=RecordState.CANDIDATE):
+        lore.records.approve(scope, record.id)
 
     # Read path: a fenced, budgeted block plus a trace of what was selected and why.
     plan = lore.plan_context(scope=scope, query="How should I set up tests for my app?")

@@ -78,13 +78,13 @@ def main() -> None:
         context=context,
     )
     print("assistant:", first["messages"][-1].text)
-    candidates = lore.records("ana", state=RecordState.CANDIDATE)
+    candidates = lore.records.list("ana", state=RecordState.CANDIDATE)
     for record in candidates:
         print(f"candidate: {record.canonical_key} = {record.value!r}  ({record.id})")
 
     # confirmWrite: a person approves (see 03_review_inbox.py for the LangGraph way).
     for record in candidates:
-        lore.approve(record.id, scope="ana")
+        lore.records.approve("ana", record.id)
     print(f"approved {len(candidates)} candidate(s)")
 
     second = agent.invoke(

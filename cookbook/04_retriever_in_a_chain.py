@@ -88,7 +88,7 @@ def main() -> None:
         | StrOutputParser()
     )
     print("answer:", chain.invoke("When can I ship a billing release?"))
-    [trace, *_] = lore.traces(SCOPE, event_type="retrieve")
+    [trace, *_] = lore.traces.list(SCOPE, event_type="retrieve")
     print("retrieval trace selected:", [s["id"] for s in trace["payload"]["selected"]])
     assert all("ghp_" not in d.page_content for d in docs)
     lore.close()

@@ -49,30 +49,30 @@ def main() -> None:
 
     # 1. A wrong memory: approved once, it is now injected into every turn.
     [wrong] = lore.observe(scope, "user", "我喜欢简短的回答", session_key=session).candidates
-    wrong = lore.approve(wrong.id)
+    wrong = lore.records.approve(scope, wrong.id)
     print(f"1. learned {wrong.canonical_key}={wrong.value} ({wrong.state.value})")
 
     # 2. Two negative ratings on two responses.
     at = answer(lore, clock, scope, session, "解释一下 Python 装饰器")
-    first = lore.set_response_feedback(scope, session, at, "not_helpful")
+    first = lore.feedback.set_response_feedback(scope, session, at, "not_helpful")
     print(
         f"2. first 'not helpful': paused={len(first.remediation.paused)}, "
-        f"record is {lore.get(wrong.id).state.value}"
+        f"record is {lore.records.get(scope, wrong.id).state.value}"
     )
     at = answer(lore, clock, scope, session, "再解释一下生成器")
-    second = lore.set_response_feedback(scope, session, at, "not_helpful")
-    paused = lore.get(wrong.id)
+    second = lore.feedback.set_response_feedback(scope, session, at, "not_helpful")
+    paused = lore.records.get(scope, wrong.id)
     assert second.queued_for_review and paused.state is RecordState.NEEDS_REVIEW
     print(
         f"   second 'not helpful': paused and queued for review -> {paused.state.value}, "
         f"confidence {wrong.confidence} -> {paused.confidence}"
     )
     # The same rating sent again (a UI retry) changes nothing.
-    assert not lore.set_response_feedback(scope, session, at, "not_helpful").changed
+    assert not lore.feedback.set_response_feedback(scope, session, at, "not_helpful").changed
 
     # 3. A concrete correction in Chinese, handled before the correction turn is planned.
     text = "你记错了我的偏好，我更喜欢详细解释"
-    correction = lore.handle_correction(scope, text, session, turn_id="msg-3")
+    correction = lore.feedback.handle_correction(scope, text, session, turn_id="msg-3")
     [replacement] = correction.replacements
     print(
         f"3. correction ({correction.form}): replacement {replacement.canonical_key}="
@@ -82,8 +82,10 @@ def main() -> None:
     assert replacement.supersedes_record_id == wrong.id
     lore.observe(scope, "user", text, session_key=session, turn_id="msg-3")  # reinforces it
     answer(lore, clock, scope, session, text)
-    assert lore.get(wrong.id).state is RecordState.NEEDS_REVIEW  # waits for the approval
-    traces = lore.traces(scope, limit=1000)
+    assert (
+        lore.records.get(scope, wrong.id).state is RecordState.NEEDS_REVIEW
+    )  # waits for the approval
+    traces = lore.traces.list(scope, limit=1000)
     assert all("详细" not in str(t) for t in traces)  # traces hold codes and ids, never text
     print(
         f"   trace reason codes: {sorted({t['reason_code'] for t in traces if t['reason_code']})}"
@@ -91,8 +93,8 @@ def main() -> None:
 
     # 4. A reviewer approves the replacement: the old record is archived, validity closed.
     clock.advance(3600)
-    active = lore.approve(replacement.id)
-    old = lore.get(wrong.id)
+    active = lore.records.approve(scope, replacement.id)
+    old = lore.records.get(scope, wrong.id)
     assert active.state is RecordState.ACTIVE and old.state is RecordState.ARCHIVED
     assert old.valid_until == clock.now
     print(
@@ -101,7 +103,7 @@ def main() -> None:
     )
     answer(lore, clock, scope, session, "解释一下上下文管理器")
 
-    report = lore.quality(scope)
+    report = lore.feedback.quality(scope)
     print(
         f"quality: acceptance {report.acceptance_rate}, helpfulness "
         f"{report.recall_helpfulness}, cadence every {report.cadence.interval} turns "

@@ -52,7 +52,9 @@ def walkthrough(lore_a: Userlore, lore_b: Userlore) -> None:
     print(f"1 created   {v1.citation} state={v1.state.value} by {v1.author.client}")
 
     # STATE 2: another client recalls it, citing v1 and its author.
-    cited = lore_b.recall(SCOPE, "where is the weekly design sync?", path="projects/memory-os")
+    cited = lore_b.memory.recall(
+        SCOPE, "where is the weekly design sync?", path="projects/memory-os"
+    )
     print(f"2 recalled  {list(cited.citations)} written by {cited.memories[0].author.agent_id}")
     assert cited.citations == (f"{v1.id}@v1",)
 
@@ -66,7 +68,7 @@ def walkthrough(lore_a: Userlore, lore_b: Userlore) -> None:
     print(f"3 updated   {v2.citation} parent=v{v2.parent_version} diff: {v2.diff}")
 
     # STATE 4: recall selects v2 only; v1 is excluded as superseded.
-    live = lore_a.recall(SCOPE, "weekly design sync room")
+    live = lore_a.memory.recall(SCOPE, "weekly design sync room")
     print(f"4 recalled  {list(live.citations)}; excluded {[e['citation'] for e in live.excluded]}")
     assert live.citations == (f"{v1.id}@v2",)
     for version in lore_a.memory.history(SCOPE, v1.id):
@@ -75,17 +77,17 @@ def walkthrough(lore_a: Userlore, lore_b: Userlore) -> None:
     # STATE 5: tombstone into the trash; restorable, but out of recall at once.
     gone = lore_b.memory.forget(SCOPE, v1.id)
     trash = [r.citation for r in lore_b.memory.trash(SCOPE)]
-    after = lore_a.recall(SCOPE, "weekly design sync")
+    after = lore_a.memory.recall(SCOPE, "weekly design sync")
     print(f"5 forgotten state={gone.state.value} restorable={gone.as_dict()['restorable']} "
           f"trash={trash} recall count={len(after.memories)}")  # fmt: skip
     assert after.citations == ()
 
     # The team can take its memory with it before the reset.
-    export = lore_b.export(SCOPE)
+    export = lore_b.scopes.export(SCOPE)
     print(f"  export    format={export['format']} v{export['format_version']} {export['counts']}")
 
     # STATE 6: purge the disposable scope; the receipt counts what is left (0).
-    purged = lore_b.purge(SCOPE)
+    purged = lore_b.scopes.purge(SCOPE)
     print(f"6 purged    status={purged.status} residual_rows={purged.residual_rows} "
           f"deleted_rows={sum(purged.deleted.values())}")  # fmt: skip
     assert purged.residual_rows == 0

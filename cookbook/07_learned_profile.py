@@ -38,38 +38,38 @@ def main() -> None:
     scope = "acme:ana"
     workspace = Path(tempfile.mkdtemp())
     profile = workspace / "PROFILE.md"
-    lore.learning.set_workspace(lambda s: profile)
-    lore.learning.subscribe(
+    lore.facets.cache.set_workspace(lambda s: profile)
+    lore.facets.cache.subscribe(
         lambda e: print(f"rebuilt: +{e.added} -{e.evicted} total={e.total_size}")
     )
 
     # (a) explicit statements are Explicit evidence
     lore.observe(scope, "user", "I use pnpm and I'm based in Lisbon.")
     # (b) two signed emails are Structural evidence
-    lore.learning.submit(signature_candidates(scope, EMAIL, own_addresses=["ana@acme.example"]))
-    lore.learning.submit(
+    lore.facets.cache.submit(signature_candidates(scope, EMAIL, own_addresses=["ana@acme.example"]))
+    lore.facets.cache.submit(
         signature_candidates(
             scope, EMAIL.replace("Numbers", "Slides"), own_addresses=["ana@acme.example"]
         )
     )
     # (c) asking twice for shorter answers is a habit
-    habits = TurnHeuristics(sink=lore.learning.submit, clock=clock)
+    habits = TurnHeuristics(sink=lore.facets.cache.submit, clock=clock)
     for text in ("Too long, shorter please.", "Still too long, be concise."):
         item = lore.observe(scope, "user", text)
         habits.observe(scope, "user", text, source_item_id=item.source_item_id)
 
     # the user's own notes survive every rebuild
     profile.write_text(profile.read_text() + "\nMy notes: prefers calls after 10am.\n")
-    for facet in lore.list_facets(scope):
+    for facet in lore.facets.list(scope):
         print(f"{facet.canonical_key} = {facet.value} [{facet.state.value}, {facet.stability:.2f}]")
 
-    lore.pin_facet(scope, "tooling", "package_manager")
-    lore.forget_facet(scope, "identity", "location")
+    lore.facets.pin(scope, "tooling", "package_manager")
+    lore.facets.forget(scope, "identity", "location")
     clock.now += timedelta(days=30)  # style evidence halves every 14 days
-    lore.rebuild_cache(scope)
+    lore.facets.rebuild(scope)
     print(profile.read_text())
-    print(lore.cache_stats(scope)["by_class"]["style"])
-    for entry in lore.about_me(scope):
+    print(lore.facets.stats(scope)["by_class"]["style"])
+    for entry in lore.facets.about(scope):
         print(entry["canonical_key"], "<-", [e["text"][:30] for e in entry["evidence"]])
     assert "My notes: prefers calls after 10am." in profile.read_text()
     lore.close()

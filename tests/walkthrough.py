@@ -161,7 +161,7 @@ def facade_surface(lore: Userlore, scope: str = SCOPE) -> Call:
             if op == "trash":
                 return {"memories": [r.as_dict() for r in lore.memory.trash(scope)]}
             if op == "purge":
-                return lore.purge(scope, args.get("path_prefix")).as_dict()
+                return lore.scopes.purge(scope, args.get("path_prefix")).as_dict()
         except UserloreError as exc:
             return {"error": ERROR_CODES[type(exc).__name__]}
         raise AssertionError(op)

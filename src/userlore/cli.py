@@ -41,7 +41,7 @@ def _records(args: argparse.Namespace) -> int:
     from userlore.facade import Userlore
 
     with Userlore.open(args.db) as lore:
-        for rec in lore.records(args.scope):
+        for rec in lore.records.list(args.scope):
             key = rec.canonical_key or rec.kind
             print(f"{rec.id}  v{rec.version}  {rec.state.value:<12} {key:<32} {rec.content[:60]}")
     return 0

@@ -33,6 +33,7 @@ from userlore import (
     Userlore,
     UserloreError,
 )
+from userlore.memory import Author
 from userlore.store.schema import Base
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -406,82 +407,112 @@ CASES: list[tuple[str, Call, type[UserloreError], str]] = [
         "session_key",
     ),
     # -- reads ----------------------------------------------------------------------------------
-    ("records-state-unknown", lambda s: s.lore.records("u1", "bogus"), InvalidInputError, "state"),
     (
-        "records-state-list",
-        lambda s: s.lore.records("u1", ["active", "nope"]),
+        "records-state-unknown",
+        lambda s: s.lore.records.list("u1", "bogus"),
         InvalidInputError,
         "state",
     ),
-    ("records-state-int", lambda s: s.lore.records("u1", 5), InvalidInputError, "state"),
-    ("records-kind-int", lambda s: s.lore.records("u1", kind=5), InvalidInputError, "kind"),
+    (
+        "records-state-list",
+        lambda s: s.lore.records.list("u1", ["active", "nope"]),
+        InvalidInputError,
+        "state",
+    ),
+    ("records-state-int", lambda s: s.lore.records.list("u1", 5), InvalidInputError, "state"),
+    ("records-kind-int", lambda s: s.lore.records.list("u1", kind=5), InvalidInputError, "kind"),
     (
         "records-prefix-bad",
-        lambda s: s.lore.records("u1", path_prefix="a//b"),
+        lambda s: s.lore.records.list("u1", path_prefix="a//b"),
         InvalidInputError,
         "path_prefix",
     ),
-    ("records-limit-str", lambda s: s.lore.records("u1", limit="10"), InvalidInputError, "limit"),
-    ("records-limit-zero", lambda s: s.lore.records("u1", limit=0), InvalidInputError, "limit"),
-    ("records-scope-bad", lambda s: s.lore.records("u 1"), ScopeError, "scope"),
-    ("get-id-int", lambda s: s.lore.get(5, scope="u1"), InvalidInputError, "record_id"),
+    (
+        "records-limit-str",
+        lambda s: s.lore.records.list("u1", limit="10"),
+        InvalidInputError,
+        "limit",
+    ),
+    (
+        "records-limit-zero",
+        lambda s: s.lore.records.list("u1", limit=0),
+        InvalidInputError,
+        "limit",
+    ),
+    ("records-scope-bad", lambda s: s.lore.records.list("u 1"), ScopeError, "scope"),
+    ("get-id-int", lambda s: s.lore.records.get("u1", 5), InvalidInputError, "record_id"),
     (
         "get-id-surrogate",
-        lambda s: s.lore.get("mem_\ud800", scope="u1"),
+        lambda s: s.lore.records.get("u1", "mem_\ud800"),
         InvalidInputError,
         "record_id",
     ),
-    ("history-id-none", lambda s: s.lore.history(None, scope="u1"), InvalidInputError, "record_id"),
+    (
+        "history-id-none",
+        lambda s: s.lore.records.history("u1", None),
+        InvalidInputError,
+        "record_id",
+    ),
     (
         "evidence-id-nul",
-        lambda s: s.lore.evidence("mem\x00", scope="u1"),
+        lambda s: s.lore.records.evidence("u1", "mem\x00"),
         InvalidInputError,
         "record_id",
     ),
     (
         "traces-event-int",
-        lambda s: s.lore.traces("u1", event_type=5),
+        lambda s: s.lore.traces.list("u1", event_type=5),
         InvalidInputError,
         "event_type",
     ),
-    ("traces-limit-negative", lambda s: s.lore.traces("u1", limit=-1), InvalidInputError, "limit"),
-    ("trash-scope-empty", lambda s: s.lore.trash(""), ScopeError, "scope"),
+    (
+        "traces-limit-negative",
+        lambda s: s.lore.traces.list("u1", limit=-1),
+        InvalidInputError,
+        "limit",
+    ),
+    ("trash-scope-empty", lambda s: s.lore.records.trash(""), ScopeError, "scope"),
     # -- lifecycle ------------------------------------------------------------------------------
     (
         "update-content-bytes",
-        lambda s: s.lore.update(s.record_id, b"x", scope="u1"),
+        lambda s: s.lore.records.update("u1", s.record_id, b"x"),
         InvalidInputError,
         "content",
     ),
     (
         "update-content-surrogate",
-        lambda s: s.lore.update(s.record_id, "x \ud800", scope="u1"),
+        lambda s: s.lore.records.update("u1", s.record_id, "x \ud800"),
         InvalidInputError,
         "content",
     ),
     (
         "update-content-nul",
-        lambda s: s.lore.update(s.record_id, "x\x00", scope="u1"),
+        lambda s: s.lore.records.update("u1", s.record_id, "x\x00"),
         InvalidInputError,
         "content",
     ),
     (
         "update-id-int",
-        lambda s: s.lore.update(12345, "new text", scope="u1"),
+        lambda s: s.lore.records.update("u1", 12345, "new text"),
         InvalidInputError,
         "record_id",
     ),
     (
         "approve-content-int",
-        lambda s: s.lore.approve(s.record_id, scope="u1", content=5),
+        lambda s: s.lore.records.approve("u1", s.record_id, content=5),
         InvalidInputError,
         "content",
     ),
-    ("forget-id-int", lambda s: s.lore.forget(5, scope="u1"), InvalidInputError, "record_id"),
-    ("restore-scope-bad", lambda s: s.lore.restore(s.record_id, scope="u 1"), ScopeError, "scope"),
+    ("forget-id-int", lambda s: s.lore.records.forget("u1", 5), InvalidInputError, "record_id"),
+    (
+        "restore-scope-bad",
+        lambda s: s.lore.records.restore("u 1", s.record_id),
+        ScopeError,
+        "scope",
+    ),
     (
         "pin-id-list",
-        lambda s: s.lore.pin([s.record_id], scope="u1"),
+        lambda s: s.lore.records.pin("u1", [s.record_id]),
         InvalidInputError,
         "record_id",
     ),
@@ -520,174 +551,183 @@ CASES: list[tuple[str, Call, type[UserloreError], str]] = [
     # -- consent --------------------------------------------------------------------------------
     (
         "consent-typo",
-        lambda s: s.lore.grant_consent("u1", "healthh"),
+        lambda s: s.lore.consent.grant("u1", "healthh"),
         InvalidInputError,
         "category",
     ),
-    ("consent-int", lambda s: s.lore.grant_consent("u1", 5), InvalidInputError, "category"),
+    ("consent-int", lambda s: s.lore.consent.grant("u1", 5), InvalidInputError, "category"),
     (
         "consent-revoke-unknown",
-        lambda s: s.lore.revoke_consent("u1", "astrology"),
+        lambda s: s.lore.consent.revoke("u1", "astrology"),
         InvalidInputError,
         "category",
     ),
-    ("consent-scope-bad", lambda s: s.lore.grant_consent("u 1", "health"), ScopeError, "scope"),
+    ("consent-scope-bad", lambda s: s.lore.consent.grant("u 1", "health"), ScopeError, "scope"),
     # -- seed 003 memory operations -------------------------------------------------------------
     (
         "remember-bytes",
-        lambda s: s.lore.remember("u1", b"x", path="p/q", memory_type="semantic"),
+        lambda s: s.lore.memory.remember("u1", b"x", path="p/q", memory_type="semantic"),
         InvalidInputError,
         "content must be str, not bytes",
     ),
     (
         "remember-surrogate",
-        lambda s: s.lore.remember("u1", "x \ud800", path="p/q", memory_type="semantic"),
+        lambda s: s.lore.memory.remember("u1", "x \ud800", path="p/q", memory_type="semantic"),
         InvalidInputError,
         "content",
     ),
     (
         "remember-nul",
-        lambda s: s.lore.remember("u1", "x\x00", path="p/q", memory_type="semantic"),
+        lambda s: s.lore.memory.remember("u1", "x\x00", path="p/q", memory_type="semantic"),
         InvalidInputError,
         "content",
     ),
     (
         "remember-type",
-        lambda s: s.lore.remember("u1", FACT, path="p/q", memory_type="long_term"),
+        lambda s: s.lore.memory.remember("u1", FACT, path="p/q", memory_type="long_term"),
         InvalidInputError,
         "memory_type",
     ),
     (
         "remember-path",
-        lambda s: s.lore.remember("u1", FACT, path="p//q", memory_type="semantic"),
+        lambda s: s.lore.memory.remember("u1", FACT, path="p//q", memory_type="semantic"),
         InvalidInputError,
         "path",
     ),
     (
         "remember-session-int",
-        lambda s: s.lore.remember("u1", FACT, path="p/q", memory_type="semantic", session_key=5),
+        lambda s: s.lore.memory.remember(
+            "u1", FACT, path="p/q", memory_type="semantic", session_key=5
+        ),
         InvalidInputError,
         "session_key",
     ),
     (
         "remember-agent-int",
-        lambda s: s.lore.remember("u1", FACT, path="p/q", memory_type="semantic", agent_id=5),
+        lambda s: s.lore.memory.remember(
+            "u1", FACT, path="p/q", memory_type="semantic", author=Author(agent_id=5)
+        ),
         InvalidInputError,
         "agent_id",
     ),
-    ("recall-query-int", lambda s: s.lore.recall("u1", 5), InvalidInputError, "query"),
+    ("recall-query-int", lambda s: s.lore.memory.recall("u1", 5), InvalidInputError, "query"),
     (
         "recall-query-surrogate",
-        lambda s: s.lore.recall("u1", "deploy \ud800"),
+        lambda s: s.lore.memory.recall("u1", "deploy \ud800"),
         InvalidInputError,
         "query",
     ),
-    ("recall-k-zero", lambda s: s.lore.recall("u1", "deploy", k=0), InvalidInputError, "k"),
-    ("recall-path-int", lambda s: s.lore.recall("u1", "deploy", path=5), InvalidInputError, "path"),
+    ("recall-k-zero", lambda s: s.lore.memory.recall("u1", "deploy", k=0), InvalidInputError, "k"),
+    (
+        "recall-path-int",
+        lambda s: s.lore.memory.recall("u1", "deploy", path=5),
+        InvalidInputError,
+        "path",
+    ),
     (
         "recall-type-int",
-        lambda s: s.lore.recall("u1", "deploy", memory_type=5),
+        lambda s: s.lore.memory.recall("u1", "deploy", memory_type=5),
         InvalidInputError,
         "memory_type",
     ),
     (
         "recall-session-nul",
-        lambda s: s.lore.recall("u1", "deploy", session_key="s\x00"),
+        lambda s: s.lore.memory.recall("u1", "deploy", session_key="s\x00"),
         InvalidInputError,
         "session_key",
     ),
     (
         "update-memory-id-int",
-        lambda s: s.lore.update_memory(5, "x", scope="u1"),
+        lambda s: s.lore.memory.update("u1", 5, "x"),
         InvalidInputError,
         "record_id",
     ),
     (
         "update-memory-bytes",
-        lambda s: s.lore.update_memory(s.record_id, b"x", scope="u1"),
+        lambda s: s.lore.memory.update("u1", s.record_id, b"x"),
         InvalidInputError,
         "content",
     ),
     (
         "update-memory-nul",
-        lambda s: s.lore.update_memory(s.record_id, "x\x00", scope="u1"),
+        lambda s: s.lore.memory.update("u1", s.record_id, "x\x00"),
         InvalidInputError,
         "content",
     ),
     # -- feedback -------------------------------------------------------------------------------
     (
         "feedback-rating",
-        lambda s: s.lore.set_response_feedback("u1", "s1", NOW, "meh"),
+        lambda s: s.lore.feedback.set_response_feedback("u1", "s1", NOW, "meh"),
         InvalidInputError,
         "rating",
     ),
     (
         "feedback-time-str",
-        lambda s: s.lore.set_response_feedback("u1", "s1", "now", "helpful"),
+        lambda s: s.lore.feedback.set_response_feedback("u1", "s1", "now", "helpful"),
         InvalidInputError,
         "response_at",
     ),
     (
         "feedback-time-naive",
-        lambda s: s.lore.set_response_feedback("u1", "s1", NAIVE, "helpful"),
+        lambda s: s.lore.feedback.set_response_feedback("u1", "s1", NAIVE, "helpful"),
         InvalidInputError,
         "response_at",
     ),
     (
         "feedback-session-int",
-        lambda s: s.lore.set_response_feedback("u1", 5, NOW, "helpful"),
+        lambda s: s.lore.feedback.set_response_feedback("u1", 5, NOW, "helpful"),
         InvalidInputError,
         "session_key",
     ),
     (
         "correction-bytes",
-        lambda s: s.lore.handle_correction("u1", b"No, I use emacs", "s1"),
+        lambda s: s.lore.feedback.handle_correction("u1", b"No, I use emacs", "s1"),
         InvalidInputError,
         "content",
     ),
     (
         "correction-nul",
-        lambda s: s.lore.handle_correction("u1", "No, I use emacs\x00", "s1"),
+        lambda s: s.lore.feedback.handle_correction("u1", "No, I use emacs\x00", "s1"),
         InvalidInputError,
         "content",
     ),
     (
         "correction-turn-int",
-        lambda s: s.lore.handle_correction("u1", "No, I use emacs", "s1", turn_id=12345),
+        lambda s: s.lore.feedback.handle_correction("u1", "No, I use emacs", "s1", turn_id=12345),
         InvalidInputError,
         "turn_id",
     ),
     (
         "correction-at-str",
-        lambda s: s.lore.handle_correction("u1", "No, I use emacs", "s1", at="x"),
+        lambda s: s.lore.feedback.handle_correction("u1", "No, I use emacs", "s1", at="x"),
         InvalidInputError,
         "at",
     ),
     # -- purge, export, import ------------------------------------------------------------------
-    ("purge-scope-none", lambda s: s.lore.purge(None), ScopeError, "scope"),
-    ("purge-prefix-int", lambda s: s.lore.purge("u1", 5), InvalidInputError, "path_prefix"),
-    ("export-scope-empty", lambda s: s.lore.export(""), ScopeError, "scope"),
-    ("import-data-list", lambda s: s.lore.import_([], "u2"), InvalidInputError, "data"),
-    ("import-data-str", lambda s: s.lore.import_("{}", "u2"), InvalidInputError, "data"),
-    ("import-scope-bad", lambda s: s.lore.import_({}, "u 2"), ScopeError, "scope"),
+    ("purge-scope-none", lambda s: s.lore.scopes.purge(None), ScopeError, "scope"),
+    ("purge-prefix-int", lambda s: s.lore.scopes.purge("u1", 5), InvalidInputError, "path_prefix"),
+    ("export-scope-empty", lambda s: s.lore.scopes.export(""), ScopeError, "scope"),
+    ("import-data-list", lambda s: s.lore.scopes.import_("u2", []), InvalidInputError, "data"),
+    ("import-data-str", lambda s: s.lore.scopes.import_("u2", "{}"), InvalidInputError, "data"),
+    ("import-scope-bad", lambda s: s.lore.scopes.import_("u 2", {}), ScopeError, "scope"),
     # -- connected sources ----------------------------------------------------------------------
-    ("sync-scope-int", lambda s: s.lore.sync_pending(scope=5), ScopeError, "scope"),
+    ("sync-scope-int", lambda s: s.lore.sources.sync_pending(5), ScopeError, "scope"),
     (
         "sync-max-items-str",
-        lambda s: s.lore.sync_pending(scope="u1", max_items="all"),
+        lambda s: s.lore.sources.sync_pending("u1", max_items="all"),
         InvalidInputError,
         "max_items",
     ),
     # -- facets ---------------------------------------------------------------------------------
     (
         "facet-class-unknown",
-        lambda s: s.lore.list_facets("u1", "bogus"),
+        lambda s: s.lore.facets.list("u1", "bogus"),
         InvalidInputError,
         "facet class",
     ),
     (
         "facet-value-nul",
-        lambda s: s.lore.update_facet("u1", "style", "style/format", "bullets\x00"),
+        lambda s: s.lore.facets.update("u1", "style", "style/format", "bullets\x00"),
         InvalidInputError,
         "value",
     ),
@@ -714,20 +754,20 @@ def test_bad_input_is_typed_names_its_field_and_writes_nothing(
 
 
 def test_string_states_are_accepted(seeded: Seeded) -> None:
-    by_value = seeded.lore.records("u1", "active")
-    by_list = seeded.lore.records("u1", ["active", RecordState.CANDIDATE])
-    by_enum = seeded.lore.records("u1", RecordState.ACTIVE)
+    by_value = seeded.lore.records.list("u1", "active")
+    by_list = seeded.lore.records.list("u1", ["active", RecordState.CANDIDATE])
+    by_enum = seeded.lore.records.list("u1", RecordState.ACTIVE)
     assert [r.id for r in by_value] == [r.id for r in by_enum] == [r.id for r in by_list]
     assert seeded.record_id in {r.id for r in by_value}
 
 
 def test_consent_takes_the_enum_or_its_value(seeded: Seeded) -> None:
     lore = seeded.lore
-    lore.grant_consent("u9", ConsentCategory.RELIGION)
-    lore.grant_consent("u9", " Health ")
-    assert lore.consents("u9") == {"religion", "health"}
-    lore.revoke_consent("u9", "religion")
-    assert lore.consents("u9") == {"health"}
+    lore.consent.grant("u9", ConsentCategory.RELIGION)
+    lore.consent.grant("u9", " Health ")
+    assert lore.consent.list("u9") == {"religion", "health"}
+    lore.consent.revoke("u9", "religion")
+    assert lore.consent.list("u9") == {"health"}
 
 
 # -- opening ------------------------------------------------------------------------------------
@@ -804,7 +844,9 @@ def _operate(lore: Userlore, op: str, scope: object, text: object, extra: object
         return lore.observe(scope, "user", text, extra)
     if op == "write":
         return lore.write(scope, CandidateInput(kind="note", content=text, value=extra))
-    return lore.remember(scope, text, path="notes/fuzz", memory_type="semantic", session_key=extra)
+    return lore.memory.remember(
+        scope, text, path="notes/fuzz", memory_type="semantic", session_key=extra
+    )
 
 
 @settings(

@@ -55,7 +55,7 @@ def test_confirm_write_keeps_candidates_until_approved(lore: Userlore) -> None:
     out = lore.write("u1", cand())
     assert out.action is WriteAction.CREATED
     assert out.record is not None and out.record.state is RecordState.CANDIDATE
-    approved = lore.approve(out.record.id)
+    approved = lore.records.approve("u1", out.record.id)
     assert approved.state is RecordState.ACTIVE
     assert approved.valid_from is not None
 
@@ -99,24 +99,24 @@ def test_dedupe_is_per_scope(lore: Userlore) -> None:
     b = lore.write("u2", cand())
     assert a.record is not None and b.record is not None
     assert a.record.id != b.record.id
-    assert [r.id for r in lore.records("u2")] == [b.record.id]
+    assert [r.id for r in lore.records.list("u2")] == [b.record.id]
 
 
 def test_new_value_supersedes_with_new_version_and_archives_old(lore: Userlore) -> None:
     old = lore.write("u1", cand()).record
     assert old is not None
-    lore.approve(old.id)
+    lore.records.approve("u1", old.id)
     new = lore.write("u1", cand(content="Answer in prose, no bullets.", value="prose")).record
     assert new is not None
     assert new.state is RecordState.CANDIDATE
     assert new.supersedes_record_id == old.id and new.version == 2
-    assert lore.get(old.id).state is RecordState.ACTIVE  # untouched until approval
-    lore.approve(new.id)
-    archived = lore.get(old.id)
+    assert lore.records.get("u1", old.id).state is RecordState.ACTIVE  # untouched until approval
+    lore.records.approve("u1", new.id)
+    archived = lore.records.get("u1", old.id)
     assert archived.state is RecordState.ARCHIVED and archived.valid_until is not None
-    active = lore.records("u1", state=RecordState.ACTIVE)
+    active = lore.records.list("u1", state=RecordState.ACTIVE)
     assert [r.id for r in active] == [new.id]
-    history = lore.history(new.id)
+    history = lore.records.history("u1", new.id)
     assert [(v.record_id, v.version, v.live) for v in history] == [
         (old.id, 1, False),
         (new.id, 2, True),
@@ -127,9 +127,9 @@ def test_new_value_supersedes_with_new_version_and_archives_old(lore: Userlore) 
 def test_never_two_active_values_in_auto(auto_lore: Userlore) -> None:
     for value in ("bullets", "prose", "tables"):
         auto_lore.write("u1", cand(content=f"Answer in {value}.", value=value))
-    active = auto_lore.records("u1", state=RecordState.ACTIVE)
+    active = auto_lore.records.list("u1", state=RecordState.ACTIVE)
     assert [r.value for r in active] == ["tables"]
-    assert len(auto_lore.records("u1", state=RecordState.ARCHIVED)) == 2
+    assert len(auto_lore.records.list("u1", state=RecordState.ARCHIVED)) == 2
 
 
 def test_update_makes_new_version_and_keeps_snapshot(auto_lore: Userlore) -> None:
@@ -137,9 +137,9 @@ def test_update_makes_new_version_and_keeps_snapshot(auto_lore: Userlore) -> Non
         "u1", cand(kind="note", canonical_key=None, value=None, content="Sync in Room Orion at 10")
     ).record
     assert rec is not None
-    updated = auto_lore.update(rec.id, "Sync in Room Polaris at 11")
+    updated = auto_lore.records.update("u1", rec.id, "Sync in Room Polaris at 11")
     assert updated.version == 2 and updated.id == rec.id
-    versions = auto_lore.history(rec.id)
+    versions = auto_lore.records.history("u1", rec.id)
     assert [(v.version, v.live, v.parent_version) for v in versions] == [
         (1, False, None),
         (2, True, 1),
@@ -165,7 +165,7 @@ def test_secret_or_regulated_never_stored(auto_lore: Userlore, text: str) -> Non
     assert out.reason in {"secret", "regulated"}
     assert count(auto_lore, MemoryRecord) == 0
     assert count(auto_lore, KnowledgeSourceItem) == 0
-    refusal = auto_lore.traces("u1", event_type="governance")[0]
+    refusal = auto_lore.traces.list("u1", event_type="governance")[0]
     assert refusal["reason_code"] == out.reason
     assert text not in str(refusal)
 
@@ -203,7 +203,7 @@ def test_evidence_is_stored_redacted(auto_lore: Userlore) -> None:
     turn = f"Always answer in bullet points. Also my key is {AWS_KEY}"
     out = auto_lore.write("u1", cand(evidence_text=turn))
     assert out.record is not None
-    evidence = auto_lore.evidence(out.record.id)
+    evidence = auto_lore.records.evidence("u1", out.record.id)
     assert len(evidence) == 1
     assert AWS_KEY not in evidence[0]["text"]
     assert "bullet points" in evidence[0]["text"]
@@ -257,39 +257,39 @@ def test_unknown_id_and_foreign_scope(lore: Userlore) -> None:
     rec = lore.write("u1", cand()).record
     assert rec is not None
     with pytest.raises(RecordNotFoundError):
-        lore.approve("mem_nope")
+        lore.records.approve("u1", "mem_nope")
     with pytest.raises(RecordNotFoundError):
-        lore.approve(rec.id, scope="u2")
+        lore.records.approve("u2", rec.id)
     with pytest.raises(RecordNotFoundError):
-        lore.get(rec.id, scope="u2")
-    assert lore.get(rec.id).state is RecordState.CANDIDATE
+        lore.records.get("u2", rec.id)
+    assert lore.records.get("u1", rec.id).state is RecordState.CANDIDATE
 
 
 def test_invalid_transitions(lore: Userlore) -> None:
     rec = lore.write("u1", cand()).record
     assert rec is not None
-    lore.forget(rec.id)
+    lore.records.forget("u1", rec.id)
     with pytest.raises(InvalidTransitionError):
-        lore.approve(rec.id)
+        lore.records.approve("u1", rec.id)
     with pytest.raises(InvalidTransitionError):
-        lore.forget(rec.id)
-    restored = lore.restore(rec.id)
+        lore.records.forget("u1", rec.id)
+    restored = lore.records.restore("u1", rec.id)
     assert restored.state is RecordState.CANDIDATE
-    lore.reject(rec.id)
+    lore.records.reject("u1", rec.id)
     with pytest.raises(InvalidTransitionError):
-        lore.approve(rec.id)
+        lore.records.approve("u1", rec.id)
     with pytest.raises(InvalidTransitionError):
-        lore.restore(rec.id)
+        lore.records.restore("u1", rec.id)
 
 
 def test_forget_and_restore_round_trip(auto_lore: Userlore) -> None:
     rec = auto_lore.write("u1", cand()).record
     assert rec is not None
-    gone = auto_lore.forget(rec.id)
+    gone = auto_lore.records.forget("u1", rec.id)
     assert gone.state is RecordState.DELETED
-    assert [r.id for r in auto_lore.trash("u1")] == [rec.id]
-    assert auto_lore.records("u1") == []
-    back = auto_lore.restore(rec.id)
+    assert [r.id for r in auto_lore.records.trash("u1")] == [rec.id]
+    assert auto_lore.records.list("u1") == []
+    back = auto_lore.records.restore("u1", rec.id)
     assert back.state is RecordState.ACTIVE and back.content == rec.content
     assert back.version == rec.version
 
@@ -298,8 +298,8 @@ def test_update_refuses_secret_and_keeps_old_version(auto_lore: Userlore) -> Non
     rec = auto_lore.write("u1", cand()).record
     assert rec is not None
     with pytest.raises(PolicyViolationError):
-        auto_lore.update(rec.id, f"use key {AWS_KEY}")
-    assert auto_lore.get(rec.id).content == rec.content
+        auto_lore.records.update("u1", rec.id, f"use key {AWS_KEY}")
+    assert auto_lore.records.get("u1", rec.id).content == rec.content
     assert count(auto_lore, MemoryRecordVersion) == 1
 
 
@@ -309,16 +309,16 @@ def test_read_only_mode_refuses_lifecycle_writes(make_lore: Any, tmp_path: Any) 
     assert rec is not None
     read_only = make_lore("readOnly", url=url)
     with pytest.raises(MemoryDisabledError):
-        read_only.approve(rec.id)
-    assert read_only.get(rec.id).state is RecordState.CANDIDATE
+        read_only.records.approve("u1", rec.id)
+    assert read_only.records.get("u1", rec.id).state is RecordState.CANDIDATE
     assert read_only.plan_context(scope="u1", query="bullet").trace_id is not None
 
 
 def test_pin_and_forgotten_blocks_repromotion(auto_lore: Userlore) -> None:
     rec = auto_lore.write("u1", cand()).record
     assert rec is not None
-    assert auto_lore.pin(rec.id).user_state is UserState.PINNED
-    assert auto_lore.unpin(rec.id).user_state is UserState.AUTO
+    assert auto_lore.records.pin("u1", rec.id).user_state is UserState.PINNED
+    assert auto_lore.records.unpin("u1", rec.id).user_state is UserState.AUTO
     auto_lore.store.set_user_state(None, rec.id, UserState.FORGOTTEN)
     again = auto_lore.write("u1", cand(evidence_text="bullets again"))
     assert again.action is WriteAction.SKIPPED and again.reason == "forgotten"
@@ -328,7 +328,7 @@ def test_clock_drives_timestamps(lore: Userlore, clock: FakeClock) -> None:
     rec = lore.write("u1", cand()).record
     assert rec is not None and rec.created_at == clock.now
     clock.advance(days=1)
-    assert lore.approve(rec.id).updated_at == clock.now
+    assert lore.records.approve("u1", rec.id).updated_at == clock.now
 
 
 def test_traces_never_hold_user_text(auto_lore: Userlore) -> None:
@@ -344,5 +344,5 @@ async def test_async_twins_share_logic(auto_lore: Userlore) -> None:
     assert out.record is not None
     plan = await auto_lore.aplan_context(scope="u1", query="format")
     assert out.record.id in plan.selected_ids
-    forgotten = await auto_lore.aforget(out.record.id)
+    forgotten = await auto_lore.records.aforget("u1", out.record.id)
     assert forgotten.state is RecordState.DELETED

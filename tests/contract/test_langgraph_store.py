@@ -115,11 +115,11 @@ def test_put_again_is_a_new_version_not_an_overwrite(api: Api, lore: Userlore, u
     api.put((u, "prefs"), "food", {"content": "Likes mild udon"})
     item = api.get((u, "prefs"), "food")
     assert item is not None and item.value == {"content": "Likes mild udon"}
-    [live] = lore.records(u, state=RecordState.ACTIVE)
-    history = [snap.content for snap in lore.history(live.id)]
+    [live] = lore.records.list(u, state=RecordState.ACTIVE)
+    history = [snap.content for snap in lore.records.history(u, live.id)]
     assert history == ["Likes spicy ramen", "Likes mild udon"]
     api.put((u, "prefs"), "food", {"content": "Likes mild udon"})  # same value: reinforced
-    assert len(lore.history(live.id)) == 2
+    assert len(lore.records.history(u, live.id)) == 2
 
 
 def test_delete_is_a_restorable_tombstone(api: Api, lore: Userlore, u: str) -> None:
@@ -127,9 +127,9 @@ def test_delete_is_a_restorable_tombstone(api: Api, lore: Userlore, u: str) -> N
     api.delete((u, "prefs"), "food")
     assert api.get((u, "prefs"), "food") is None
     assert api.search((u,)) == []
-    [tomb] = lore.trash(u)
+    [tomb] = lore.records.trash(u)
     assert tomb.state is RecordState.DELETED and tomb.content == "Likes spicy ramen"
-    lore.restore(tomb.id)
+    lore.records.restore(u, tomb.id)
     assert api.get((u, "prefs"), "food") is not None
     api.delete((u, "prefs"), "never-existed")  # deleting nothing is fine
 
@@ -229,7 +229,7 @@ def test_validate_op_namespace_is_honoured(
 ) -> None:
     with pytest.raises(InvalidNamespaceError):
         api.batch([PutOp((u,), "first", {"content": "valid op before the bad one"}), make_op(u)])
-    assert lore.records(u) == []
+    assert lore.records.list(u) == []
 
 
 def test_secret_put_refuses_the_whole_batch(api: Api, lore: Userlore, u: str) -> None:
@@ -240,8 +240,8 @@ def test_secret_put_refuses_the_whole_batch(api: Api, lore: Userlore, u: str) ->
                 PutOp((u, "x"), "bad", {"content": "deploy", "token": GH_TOKEN}),
             ]
         )
-    assert lore.records(u) == []
-    [trace] = lore.traces(u, event_type="governance")
+    assert lore.records.list(u) == []
+    [trace] = lore.traces.list(u, event_type="governance")
     assert trace["reason_code"] == "secret" and GH_TOKEN not in str(trace)
 
 
@@ -266,8 +266,8 @@ def test_confirm_write_puts_wait_for_approval(make_lore: Callable[..., Userlore]
     store = UserloreStore(lore)
     store.put(("u1", "prefs"), "food", {"content": "Likes spicy ramen"})
     assert store.get(("u1", "prefs"), "food") is None
-    [pending] = lore.records("u1", state=RecordState.CANDIDATE)
-    lore.approve(pending.id)
+    [pending] = lore.records.list("u1", state=RecordState.CANDIDATE)
+    lore.records.approve("u1", pending.id)
     item = store.get(("u1", "prefs"), "food")
     assert item is not None and item.value == {"content": "Likes spicy ramen"}
 
@@ -283,7 +283,7 @@ def test_read_only_refuses_puts_but_reads(make_lore: Callable[..., Userlore]) ->
 def test_special_category_needs_consent(api: Api, lore: Userlore, u: str) -> None:
     api.put((u, "health"), "h", {"content": "I have diabetes"})
     assert api.get((u, "health"), "h") is None and api.search((u,)) == []
-    lore.grant_consent(u, "health")
+    lore.consent.grant(u, "health")
     assert api.get((u, "health"), "h") is not None
 
 
@@ -298,7 +298,7 @@ def test_other_producers_records_are_visible_by_id(api: Api, lore: Userlore, u: 
     got = api.get((u, "food", "drinks"), out.record.id)
     assert got is not None and got.value["record_id"] == out.record.id
     api.delete((u, "food", "drinks"), out.record.id)
-    assert lore.get(out.record.id).state is RecordState.DELETED
+    assert lore.records.get(u, out.record.id).state is RecordState.DELETED
 
 
 def test_namespace_prefix_layout(lore: Userlore, mode: str, u: str) -> None:
@@ -306,7 +306,7 @@ def test_namespace_prefix_layout(lore: Userlore, mode: str, u: str) -> None:
     api.put(("memories", u), "k", {"content": "Likes spicy ramen"})
     item = api.get(("memories", u), "k")
     assert item is not None and item.namespace == ("memories", u)
-    assert [r.scope for r in lore.records(u)] == [u]
+    assert [r.scope for r in lore.records.list(u)] == [u]
     assert api.list_namespaces(prefix=("memories", u)) == [("memories", u)]
     with pytest.raises(InvalidNamespaceError):
         api.put((u,), "k", {"content": "x"})

@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 
 from tests.walkthrough import facade_surface, normalized, walk
 from userlore import CandidateInput, Userlore
+from userlore.memory import Author
 from userlore.store.lifecycle import _scoped_tables
 
 
@@ -36,9 +37,16 @@ def _original_ids(value: Any, id_map: dict[str, str]) -> Any:
 
 
 def fill(lore: Userlore, scope: str) -> str:
-    mem = lore.remember(scope, "Weekly sync is in Room Orion.", path="team/meetings",
-                        memory_type="semantic", agent_id="a")  # fmt: skip
-    lore.update_memory(mem.id, "Weekly sync is in Room Polaris.", scope=scope, agent_id="b")
+    mem = lore.memory.remember(
+        scope,
+        "Weekly sync is in Room Orion.",
+        path="team/meetings",
+        memory_type="semantic",
+        author=Author(agent_id="a"),
+    )
+    lore.memory.update(
+        scope, mem.id, "Weekly sync is in Room Polaris.", author=Author(agent_id="b")
+    )
     for value in ("terse", "detailed"):
         lore.write(
             scope,
@@ -49,9 +57,9 @@ def fill(lore: Userlore, scope: str) -> str:
                 value=value,
             ),
         )
-    lore.grant_consent(scope, "health")
+    lore.consent.grant(scope, "health")
     lore.plan_context(scope=scope, query="weekly sync", session_key="s1")
-    lore.recall(scope, "weekly sync")
+    lore.memory.recall(scope, "weekly sync")
     return mem.id
 
 
@@ -64,25 +72,27 @@ def test_purge_and_round_trip(make_lore: Any) -> None:
     lore = make_lore("auto")
     mem = fill(lore, "team-a")
     fill(lore, "team-b")
-    doc = json.loads(json.dumps(lore.export("team-a")))
+    doc = json.loads(json.dumps(lore.scopes.export("team-a")))
     before_b = rows(lore, "team-b")
-    receipt = lore.purge("team-a")
+    receipt = lore.scopes.purge("team-a")
     assert receipt.residual_rows == 0 and receipt.deleted["memory_records"] == 3
     assert set(rows(lore, "team-a").values()) == {0}
     assert rows(lore, "team-b") == before_b
-    assert lore.recall("team-b", "weekly sync").citations
+    assert lore.memory.recall("team-b", "weekly sync").citations
 
     # An import always assigns fresh ids; up to that renaming the scope comes back identical.
-    id_map = lore.import_(doc, "team-a").id_map
-    again = _original_ids(json.loads(json.dumps(lore.export("team-a"))), id_map)
+    id_map = lore.scopes.import_("team-a", doc).id_map
+    again = _original_ids(json.loads(json.dumps(lore.scopes.export("team-a"))), id_map)
     for d in (again, doc):
         d.pop("exported_at")
     assert again == doc
     imported_mem = id_map[mem]
-    assert lore.recall("team-a", "weekly sync").citations == (f"{imported_mem}@v2",)
+    assert lore.memory.recall("team-a", "weekly sync").citations == (f"{imported_mem}@v2",)
 
-    copy_receipt = lore.import_(copy.deepcopy(doc), "team-c")
+    copy_receipt = lore.scopes.import_("team-c", copy.deepcopy(doc))
     assert copy_receipt.remapped
-    assert lore.recall("team-c", "weekly sync").citations == (f"{copy_receipt.id_map[mem]}@v2",)
-    assert lore.purge("team-c", "team").residual_rows == 0
-    assert lore.recall("team-a", "weekly sync").citations == (f"{imported_mem}@v2",)
+    assert lore.memory.recall("team-c", "weekly sync").citations == (
+        f"{copy_receipt.id_map[mem]}@v2",
+    )
+    assert lore.scopes.purge("team-c", "team").residual_rows == 0
+    assert lore.memory.recall("team-a", "weekly sync").citations == (f"{imported_mem}@v2",)

@@ -32,9 +32,11 @@ def _run(lore: Userlore, scope: str, text: str) -> tuple[list[str], str, Any]:
         scope, CandidateInput(kind="identity", content=text, evidence_text=text, path="me")
     )
     plan = lore.plan_context(scope=scope, query=text, session_key="s")
-    stored = [r.content for r in lore.records(scope)] + [r.value or "" for r in lore.records(scope)]
-    for rec in lore.records(scope):
-        stored += [str(e.get("text") or "") for e in lore.evidence(rec.id, scope=scope)]
+    stored = [r.content for r in lore.records.list(scope)] + [
+        r.value or "" for r in lore.records.list(scope)
+    ]
+    for rec in lore.records.list(scope):
+        stored += [str(e.get("text") or "") for e in lore.records.evidence(scope, rec.id)]
     return stored, plan.text, outcome
 
 
@@ -60,7 +62,7 @@ def test_nothing_refused_or_gated_reaches_the_plan(
             assert outcome.record.sensitivity.value == "special", case["id"]
             assert outcome.record.sensitivity_category == case["category"], case["id"]
             assert text not in plan_text and fold(text).text not in plan_view, case["id"]
-            lore.grant_consent(scope, case["category"])
+            lore.consent.grant(scope, case["category"])
             granted = lore.plan_context(scope=scope, query=text, session_key="s")
             assert outcome.record.id in granted.selected_ids, case["id"]
 

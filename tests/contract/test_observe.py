@@ -16,7 +16,7 @@ def test_explicit_instruction_becomes_candidate_with_receipt(lore: Userlore) -> 
     [rec] = result.candidates
     assert rec.state is RecordState.CANDIDATE and rec.explicitness.value == "explicit"
     assert rec.canonical_key == "style/format" and rec.value == "bullets"
-    [receipt] = lore.evidence(rec.id)
+    [receipt] = lore.records.evidence("u1", rec.id)
     assert receipt["source_item_id"] == result.source_item_id
     assert "bullet points" in receipt["text"]
 
@@ -41,7 +41,7 @@ def test_assistant_turns_and_questions_are_not_statements(lore: Userlore) -> Non
         ).outcomes
         == ()
     )
-    assert lore.records("u1") == []
+    assert lore.records.list("u1") == []
 
 
 def test_negated_mention_is_not_a_positive(lore: Userlore) -> None:
@@ -55,7 +55,7 @@ def test_repeated_statement_reinforces(lore: Userlore) -> None:
     assert [o.action for o in second.outcomes] == [WriteAction.REINFORCED]
     assert first.candidates[0].id == second.candidates[0].id
     assert second.candidates[0].evidence_count == 2
-    assert len(lore.records("u1")) == 1
+    assert len(lore.records.list("u1")) == 1
 
 
 def test_secret_in_turn_is_refused_and_redacted(auto_lore: Userlore) -> None:
@@ -79,7 +79,7 @@ def test_turn_id_makes_replays_idempotent(lore: Userlore) -> None:
         lore.observe(scope="u1", role="user", content="I use pnpm.", turn_id="t-1")
     with lore.store.transaction() as s:
         assert s.scalar(select(func.count()).select_from(KnowledgeSourceItem)) == 1
-    [rec] = lore.records("u1")
+    [rec] = lore.records.list("u1")
     assert rec.evidence_count == 1
 
 

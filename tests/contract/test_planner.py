@@ -39,7 +39,7 @@ def test_relevant_memory_is_selected_and_traced(auto_lore: Userlore) -> None:
     assert plan.selected_ids == (hit.record.id,)
     assert plan.text.startswith(FENCE_OPEN) and plan.text.endswith(FENCE_CLOSE)
     assert plan.chars == len(plan.text) <= 6000
-    trace = auto_lore.traces("u1", event_type="plan")[0]
+    trace = auto_lore.traces.list("u1", event_type="plan")[0]
     assert trace["id"] == plan.trace_id and trace["session_key"] == "s1"
     assert trace["payload"]["selected"] == [
         {
@@ -81,7 +81,7 @@ def test_reason_codes_for_dropped_candidates(auto_lore: Userlore, clock: FakeClo
     special = w("u1", note("I have asthma so kayak trips need an inhaler")).record
     assert all(r is not None for r in (active, expired, future, deleted, forgotten, special))
     assert deleted is not None and forgotten is not None and special is not None
-    auto_lore.forget(deleted.id)
+    auto_lore.records.forget("u1", deleted.id)
     auto_lore.store.set_user_state(None, forgotten.id, UserState.FORGOTTEN)
     clock.advance(hours=2)
     plan = auto_lore.plan_context(scope="u1", query="kayak")
@@ -101,12 +101,12 @@ def test_consent_grant_and_revoke(auto_lore: Userlore) -> None:
     rec = auto_lore.write("u1", note("I have asthma and carry an inhaler")).record
     assert rec is not None and rec.sensitivity_category == "health"
     assert rec.id not in auto_lore.plan_context(scope="u1", query="inhaler").selected_ids
-    auto_lore.grant_consent("u1", "health")
+    auto_lore.consent.grant("u1", "health")
     assert rec.id in auto_lore.plan_context(scope="u1", query="inhaler").selected_ids
-    auto_lore.revoke_consent("u1", "health")
+    auto_lore.consent.revoke("u1", "health")
     plan = auto_lore.plan_context(scope="u1", query="inhaler")
     assert reasons(plan)[rec.id] == "consent_required"
-    consent_events = auto_lore.traces("u1", event_type="consent")
+    consent_events = auto_lore.traces.list("u1", event_type="consent")
     assert [e["reason_code"] for e in consent_events] == ["revoked", "granted"]
 
 
@@ -158,7 +158,7 @@ def test_pinned_ranks_first(auto_lore: Userlore) -> None:
     a = auto_lore.write("u1", note("garden: tomatoes need water daily")).record
     b = auto_lore.write("u1", note("garden: basil grows by the window")).record
     assert a is not None and b is not None
-    auto_lore.pin(b.id)
+    auto_lore.records.pin("u1", b.id)
     plan = auto_lore.plan_context(scope="u1", query="garden tomatoes water")
     assert plan.selected_ids[0] == b.id
 
@@ -183,7 +183,7 @@ def test_superseded_version_never_in_plan(auto_lore: Userlore) -> None:
         ),
     )
     assert old.record is not None and new.record is not None
-    assert auto_lore.get(old.record.id).state is RecordState.ARCHIVED
+    assert auto_lore.records.get("u1", old.record.id).state is RecordState.ARCHIVED
     plan = auto_lore.plan_context(scope="u1", query="where do I live Berlin Lisbon")
     assert plan.selected_ids == (new.record.id,)
     assert reasons(plan) == {old.record.id: "not_active"}

@@ -72,7 +72,7 @@ def test_words_with_apostrophes_are_found(auto_lore: Userlore) -> None:
     rid = _write(auto_lore, "u1", "Caroline's O'Neil pottery class")
     plan = auto_lore.plan_context(scope="u1", query="What about Caroline's class with O'Neil?")
     assert rid in plan.selected_ids
-    recall = auto_lore.recall("u1", "o'neil's caroline's")
+    recall = auto_lore.memory.recall("u1", "o'neil's caroline's")
     assert [c.id for c in recall.memories] == [rid]
 
 

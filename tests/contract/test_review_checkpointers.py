@@ -72,7 +72,10 @@ def test_pending_review_survives_restart(database: str, clock: FakeClock) -> Non
         assert [a["args"]["record_id"] for a in waiting.value["action_requests"]] == shown
         resume = {"decisions": [{"type": "approve"}, {"type": "reject"}]}
         graph.invoke(Command(resume=resume), THREAD)
-        assert [lore.get(i).state for i in shown] == [RecordState.ACTIVE, RecordState.REJECTED]
+        assert [lore.records.get("u1", i).state for i in shown] == [
+            RecordState.ACTIVE,
+            RecordState.REJECTED,
+        ]
 
 
 def test_understanding_graph_thread_survives_restart(database: str, clock: FakeClock) -> None:

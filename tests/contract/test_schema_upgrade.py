@@ -83,12 +83,12 @@ def test_first_release_upgrades_with_data_intact(
 
     lore = Userlore.open(url, config={"memory": {"mode": "auto"}})
     try:
-        record = lore.get("mem_old_1")
+        record = lore.records.get("u1", "mem_old_1")
         assert record.state is RecordState.ACTIVE and record.value == "bullets"
-        assert [v.version for v in lore.history("mem_old_1")] == [1]
+        assert [v.version for v in lore.records.history("u1", "mem_old_1")] == [1]
         plan = lore.plan_context(scope="u1", query="how should answers look")
         assert plan.selected_ids == ("mem_old_1",)
-        updated = lore.update("mem_old_1", "Always answer in numbered lists.")
+        updated = lore.records.update("u1", "mem_old_1", "Always answer in numbered lists.")
         assert updated.version == 2
     finally:
         lore.close()
@@ -218,13 +218,13 @@ def test_scoped_references_migration_keeps_data_and_drops_cross_scope_links(
 
     lore = Userlore.open(url, config={"memory": {"mode": "auto"}})
     try:
-        assert lore.get("mem_a").content == "Alice kayaks on Sundays."
-        assert [e["source_item_id"] for e in lore.evidence("mem_a", scope="alice")] == ["src_a"]
-        assert lore.get("mem_a").evidence_count == 1
+        assert lore.records.get("alice", "mem_a").content == "Alice kayaks on Sundays."
+        assert [e["source_item_id"] for e in lore.records.evidence("alice", "mem_a")] == ["src_a"]
+        assert lore.records.get("alice", "mem_a").evidence_count == 1
         assert lore.plan_context(scope="alice", query="kayak").selected_ids == ("mem_a",)
-        mallory = lore.get("mem_m", scope="mallory")
+        mallory = lore.records.get("mallory", "mem_m")
         assert mallory.supersedes_record_id is None and mallory.evidence_count == 0
-        assert lore.evidence("mem_m", scope="mallory") == []
+        assert lore.records.evidence("mallory", "mem_m") == []
         # the full-text index still follows writes after SQLite rebuilt the table
         lore.write("alice", CandidateInput(kind="note", content="Alice paddles a canoe too."))
         assert len(lore.plan_context(scope="alice", query="canoe").selected_ids) == 1

@@ -45,23 +45,23 @@ def _alice(lore: Userlore) -> tuple[str, str]:
     observed = lore.observe("alice", "user", "Always answer in bullet points.", "s1")
     [outcome] = observed.outcomes
     assert outcome.record is not None and observed.source_item_id is not None
-    lore.approve(outcome.record.id, scope="alice")
+    lore.records.approve("alice", outcome.record.id)
     return outcome.record.id, observed.source_item_id
 
 
 def _mallory_doc(lore: Userlore) -> dict[str, Any]:
     """Mallory's own, honest export: one candidate record with evidence."""
     lore.observe("mallory", "user", "I prefer short answers.", "m1")
-    doc = json.loads(json.dumps(lore.export("mallory")))
-    lore.purge("mallory")
+    doc = json.loads(json.dumps(lore.scopes.export("mallory")))
+    lore.scopes.purge("mallory")
     assert doc["records"] and doc["evidence"]
     return doc
 
 
 def _alice_view(lore: Userlore, record_id: str) -> tuple[Any, ...]:
     return (
-        lore.get(record_id, scope="alice"),
-        lore.evidence(record_id, scope="alice"),
+        lore.records.get("alice", record_id),
+        lore.records.evidence("alice", record_id),
         lore.plan_context(scope="alice", query="how should answers look").text,
     )
 
@@ -99,14 +99,16 @@ def test_import_naming_another_scopes_ids_is_refused_and_reveals_nothing(
     messages = []
     for target in (foreign, nowhere):
         with pytest.raises(ImportRejectedError) as refused:
-            lore.import_(_attack(doc, how, target), "mallory")
+            lore.scopes.import_("mallory", _attack(doc, how, target))
         messages.append(str(refused.value))
     assert messages[0] == messages[1]  # the same text whether the id exists elsewhere or not
     assert foreign not in messages[0]
-    assert lore.records("mallory") == [] and lore.export("mallory")["source_items"] == []
+    assert (
+        lore.records.list("mallory") == [] and lore.scopes.export("mallory")["source_items"] == []
+    )
     assert _alice_view(lore, record_id) == before
     # the honest document still imports, with fresh ids only
-    receipt = lore.import_(doc, "mallory")
+    receipt = lore.scopes.import_("mallory", doc)
     assert set(receipt.id_map.values()).isdisjoint({record_id, item_id})
     assert _alice_view(lore, record_id) == before
 
@@ -158,7 +160,7 @@ def test_deeply_nested_import_is_a_typed_refusal(lore: Userlore) -> None:
     doc["traces"] = [dict(doc["traces"][0], payload=nested)] if doc["traces"] else []
     doc["source_items"][0]["meta"] = nested
     with pytest.raises(ImportRejectedError, match="nested deeper"):
-        lore.import_(doc, "mallory")
+        lore.scopes.import_("mallory", doc)
     grants = {MALLORY_TOKEN: "mallory"}
     headers = {"Authorization": f"Bearer {MALLORY_TOKEN}", "Content-Type": "application/json"}
     with TestClient(create_app(lore, grants), raise_server_exceptions=False) as client:
@@ -179,28 +181,28 @@ def test_deeply_nested_import_is_a_typed_refusal(lore: Userlore) -> None:
         load_export_document(json.dumps(doc), ImportLimits(max_bytes=100))
     with pytest.raises(ImportRejectedError, match="rows"):
         import_scope(lore.store, _mallory_doc(lore), "mallory", limits=ImportLimits(max_rows=1))
-    assert lore.records("mallory") == []
+    assert lore.records.list("mallory") == []
     assert load_export_document(json.dumps(_mallory_doc(lore)))["scope"] == "mallory"
 
 
 def test_planted_item_under_alices_source_id_does_not_break_her_sync(lore: Userlore) -> None:
     source = "markdown:/home/alice/notes"
     items = [SourceItem(external_id="a.md", text="The staging cluster runs on port 8443.")]
-    first = lore.ingest(ItemListSource(source, items), scope="alice")
+    first = lore.sources.ingest("alice", ItemListSource(source, items))
     assert first.status == "succeeded"
     # Mallory plants an item with Alice's source id and external id, by import and by sync
     doc = _mallory_doc(lore)
     planted = copy.deepcopy(doc["source_items"][0])
     planted.update(source_instance_id=source, external_id="a.md", text="Mallory was here.")
     doc["source_items"].append(dict(planted, id="src_planted"))
-    lore.import_(doc, "mallory")
-    lore.ingest(ItemListSource(source, [SourceItem("b.md", "Mallory's notes.")]), scope="mallory")
+    lore.scopes.import_("mallory", doc)
+    lore.sources.ingest("mallory", ItemListSource(source, [SourceItem("b.md", "Mallory's notes.")]))
     more = [*items, SourceItem(external_id="c.md", text="Deploys go out on Tuesdays.")]
-    again = lore.ingest(ItemListSource(source, more), scope="alice")
+    again = lore.sources.ingest("alice", ItemListSource(source, more))
     assert again.status == "succeeded" and again.counts.added == 1
     texts = [i.text for i in lore.sources.items("alice")]
     assert sorted(texts) == sorted(i.text for i in more)
-    assert "Mallory" not in json.dumps(lore.export("alice"))
+    assert "Mallory" not in json.dumps(lore.scopes.export("alice"))
 
 
 def test_scopes_containing_colons_do_not_collide(lore: Userlore) -> None:
@@ -212,8 +214,8 @@ def test_scopes_containing_colons_do_not_collide(lore: Userlore) -> None:
         scope: {i.source_instance_id for i in lore.sources.items(scope)} for scope in ("a:b", "a")
     }
     assert sources["a:b"].isdisjoint(sources["a"])
-    assert "coffee" not in json.dumps(lore.export("a:b"))
-    assert "tea" not in json.dumps(lore.export("a"))
+    assert "coffee" not in json.dumps(lore.scopes.export("a:b"))
+    assert "tea" not in json.dumps(lore.scopes.export("a"))
 
 
 def test_write_refuses_a_supersedes_record_id_of_another_scope(lore: Userlore) -> None:
@@ -228,11 +230,11 @@ def test_write_refuses_a_supersedes_record_id_of_another_scope(lore: Userlore) -
             lore.write("mallory", candidate)
         messages.append(str(refused.value).replace(target, "<id>"))
     assert messages[0] == messages[1]
-    assert lore.records("mallory") == []
+    assert lore.records.list("mallory") == []
     own = lore.write("mallory", CandidateInput(kind="preference", content="Answer in verse."))
     assert own.record is not None
     with pytest.raises(RecordNotFoundError):
-        lore.approve(record_id, scope="mallory")
+        lore.records.approve("mallory", record_id)
     assert _alice_view(lore, record_id) == before
 
 
@@ -272,7 +274,7 @@ def test_the_database_refuses_cross_scope_links(lore: Userlore) -> None:
     with pytest.raises(InvalidInputError) as refused, lore.store.transaction("mallory") as s:
         s.execute(attempts[0])
     assert item_id not in str(refused.value) and record_id not in str(refused.value)
-    assert lore.evidence(record_id, scope="alice")[0]["source_item_id"] == item_id
+    assert lore.records.evidence("alice", record_id)[0]["source_item_id"] == item_id
 
 
 # -- PostgreSQL row-level security ------------------------------------------------------------
@@ -307,7 +309,7 @@ def test_row_level_security_confines_a_bound_session(app_role_url: tuple[str, st
         for scope in ("alice", "bob"):
             lore.observe(scope, "user", f"Hello from {scope}.")
             lore.write(scope, CandidateInput(kind="note", content=f"{scope} paddles a kayak."))
-        assert len(lore.records("alice")) == 1 and len(lore.records("bob")) == 1
+        assert len(lore.records.list("alice")) == 1 and len(lore.records.list("bob")) == 1
         plan = lore.plan_context(scope="alice", query="kayak")
         assert "alice" in plan.text and "bob" not in plan.text
     finally:

@@ -45,7 +45,7 @@ def _seed(url: str, n: int) -> None:
         )
         for i in range(n)
     ]
-    lore.ingest(ItemListSource("bulk", items), scope="u1", synthesize=False)
+    lore.sources.ingest("u1", ItemListSource("bulk", items), synthesize=False)
     lore.close()
 
 
@@ -77,7 +77,7 @@ def _worker(url: str, folder: Path, *args: str) -> subprocess.Popen[str]:
 def _facts(url: str) -> list[Any]:
     lore = Userlore.open(url)
     try:
-        return lore.records("u1", kind="workspace_fact", limit=10_000)
+        return lore.records.list("u1", kind="workspace_fact", limit=10_000)
     finally:
         lore.close()
 
@@ -106,9 +106,9 @@ def test_heartbeat_keeps_a_slow_workers_leases(
     url = f"sqlite:///{tmp_path / 'beat.db'}"  # the contract fixture maps it per backend
     now = [datetime(2026, 1, 5, tzinfo=UTC)]
     lore = make_lore("auto", url=url, memory=CONNECTED)
-    lore.ingest(
+    lore.sources.ingest(
+        "u1",
         ItemListSource("s", [SourceItem(external_id=f"e{i}", text=f"note {i}") for i in range(4)]),
-        scope="u1",
         synthesize=False,
     )
     lore.store.clock = lambda: now[0]
@@ -246,7 +246,9 @@ _ENRICHING = textwrap.dedent(
 
     memory = {"mode": "auto", "sources": ["session", "curated", "connected"]}
     lore = Userlore.open(sys.argv[1], config={"memory": memory})
-    coordinator = lore.coordinator(model=SlowModel(), lease_seconds=600, interval_seconds=0.2)
+    coordinator = lore.sources.coordinator(
+        model=SlowModel(), lease_seconds=600, interval_seconds=0.2
+    )
     signal.signal(signal.SIGTERM, lambda *_: coordinator.stop(timeout=0))
     coordinator.run_forever()
     lore.close()
@@ -319,7 +321,7 @@ _KILLED_SYNC = textwrap.dedent(
 
     memory = {"mode": "auto", "sources": ["session", "curated", "connected"]}
     lore = Userlore.open(sys.argv[1], config={"memory": memory})
-    lore.ingest(Trickle(), scope="u1", synthesize=False)
+    lore.sources.ingest("u1", Trickle(), synthesize=False)
     """
 )
 
@@ -344,7 +346,7 @@ def test_a_sync_run_killed_mid_ingestion_is_marked_failed_on_the_next_sync(
         [killed] = lore.sources.sync_runs("u1")
         assert killed.status == "running"  # nobody could record the end of that run
         item = SourceItem("t0", "Trickled note 0.", occurred_at=datetime(2026, 1, 1, tzinfo=UTC))
-        report = lore.ingest(ItemListSource("trickle", [item]), scope="u1")
+        report = lore.sources.ingest("u1", ItemListSource("trickle", [item]))
         assert report.status == "succeeded" and report.counts.added == 1
         runs = {r.id: r for r in lore.sources.sync_runs("u1")}
         assert runs[report.run_id].status == "succeeded"

@@ -43,7 +43,7 @@ def test_reviewer_with_chat_openai_structured_output(lore: Userlore) -> None:
     # What left the process: the structured-output request, with the token redacted.
     assert len(sent) == 1 and '"json_schema"' in sent[0] and '"strict":true' in sent[0]
     assert TOKEN not in sent[0] and "[REDACTED:github_token]" in sent[0]
-    records = lore.records("ana")
+    records = lore.records.list("ana")
     assert records and all(
         r.state is RecordState.CANDIDATE
         and r.explicitness is Explicitness.INFERRED
@@ -71,4 +71,4 @@ def test_truncated_output_is_retried(lore: Userlore) -> None:
     assert cassette.play_count == 2
     assert result.ok and result.report.attempts == 2
     assert result.report.errors and result.report.errors[0].startswith("invalid:")
-    assert [r.canonical_key for r in lore.records("ana")] == ["style/verbosity"]
+    assert [r.canonical_key for r in lore.records.list("ana")] == ["style/verbosity"]

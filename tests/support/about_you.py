@@ -15,6 +15,7 @@ from typing import Any
 
 from tests.conftest import FakeClock
 from userlore import CandidateInput, Userlore
+from userlore.memory import Author
 from userlore.models import Explicitness, Producer
 from userlore.sources.adapters import MarkdownVaultAdapter
 
@@ -95,21 +96,18 @@ def seed_alice(lore: Userlore, clock: FakeClock, root: Path, out: Seeded) -> Non
         out.ids[key] = _observe(lore, clock, s, text)
         _approve(lore, clock, s, out.ids[key])
     clock.advance(hours=2)
-    lore.update_memory(
+    lore.memory.update(
+        s,
         out.ids["goal"],
         "My goal is to ship the v2 API by April.",
-        scope=s,
-        agent_id="agent-a",
-        client="Claude Desktop",
-        device="MacBook",
+        author=Author(agent_id="agent-a", client="Claude Desktop", device="MacBook"),
     )
-    health = lore.remember(
+    health = lore.memory.remember(
         s,
         "I have type 1 diabetes and count carbs at every meal.",
         path="health",
         memory_type="identity",
-        agent_id="agent-a",
-        client="Claude Desktop",
+        author=Author(agent_id="agent-a", client="Claude Desktop"),
     )
     out.ids["health"] = health.id
     _approve(lore, clock, s, health.id)
@@ -127,7 +125,7 @@ def seed_alice(lore: Userlore, clock: FakeClock, root: Path, out: Seeded) -> Non
     )
     adapter = MarkdownVaultAdapter(folder, source_instance_id="notes:alice", label="Team notes")
     clock.advance(hours=1)
-    lore.ingest(adapter, scope=s)
+    lore.sources.ingest(s, adapter)
     out._add(s, adapter, folder)
     journal = _vault(
         root / "alice-meetings",
@@ -143,38 +141,36 @@ def seed_alice(lore: Userlore, clock: FakeClock, root: Path, out: Seeded) -> Non
         journal, source_instance_id="notes:meetings", label="Meeting notes"
     )
     clock.advance(minutes=30)
-    lore.ingest(meetings, scope=s)
+    lore.sources.ingest(s, meetings)
     out._add(s, meetings, journal)
 
     # old office: forgotten into the trash
-    office = lore.remember(
+    office = lore.memory.remember(
         s,
         "My desk is in Room Orion on the 3rd floor.",
         path="office",
         memory_type="semantic",
-        agent_id="agent-b",
-        client="Codex CLI",
+        author=Author(agent_id="agent-b", client="Codex CLI"),
     )
     _approve(lore, clock, s, office.id)
     clock.advance(minutes=20)
     lore.memory.forget(s, office.id)
     out.ids["trashed"] = office.id
-    laptop = lore.remember(
+    laptop = lore.memory.remember(
         s,
         "Work laptop: ThinkPad X1, Ubuntu 22.04.",
         path="devices",
         memory_type="semantic",
-        agent_id="agent-b",
-        client="Codex CLI",
+        author=Author(agent_id="agent-b", client="Codex CLI"),
     )
     _approve(lore, clock, s, laptop.id)
     clock.advance(minutes=4)
     lore.memory.forget(s, laptop.id)
 
     # a consent given once and withdrawn later (the consent view shows both times)
-    lore.grant_consent(s, "religion")
+    lore.consent.grant(s, "religion")
     clock.advance(minutes=30)
-    lore.revoke_consent(s, "religion")
+    lore.consent.revoke(s, "religion")
 
     # context plans, feedback on the answers, and a correction that pauses the style record
     for query in (
@@ -186,9 +182,9 @@ def seed_alice(lore: Userlore, clock: FakeClock, root: Path, out: Seeded) -> Non
         lore.plan_context(s, query, session_key=SESSION)
         at = clock.advance(seconds=20)
         rating = "not_helpful" if query == "set up the test runner" else "helpful"
-        lore.set_response_feedback(s, SESSION, at, rating)
+        lore.feedback.set_response_feedback(s, SESSION, at, rating)
     clock.advance(minutes=2)
-    lore.handle_correction(
+    lore.feedback.handle_correction(
         s, "You've got my preference wrong, I prefer detailed explanations.", SESSION
     )
 
@@ -217,7 +213,7 @@ def seed_bob(lore: Userlore, clock: FakeClock, root: Path, out: Seeded) -> None:
     s = BOB
     out.ids["bob_secret"] = _observe(lore, clock, s, "My name is Bob Nightjar-Codename.")
     _approve(lore, clock, s, out.ids["bob_secret"])
-    bob_health = lore.remember(
+    bob_health = lore.memory.remember(
         s,
         "I have asthma and carry an inhaler (bob-only fact).",
         path="health",
@@ -230,7 +226,7 @@ def seed_bob(lore: Userlore, clock: FakeClock, root: Path, out: Seeded) -> None:
         {"bob.md": "---\ndate: 2026-01-05\n---\n# Bob private roadmap\nProject Nightjar.\n"},
     )
     adapter = MarkdownVaultAdapter(folder, source_instance_id="notes:bob", label="Bob's notes")
-    lore.ingest(adapter, scope=s)
+    lore.sources.ingest(s, adapter)
     out._add(s, adapter, folder)
     lore.plan_context(s, "Nightjar roadmap", session_key="bob-chat")
 
@@ -239,12 +235,18 @@ def seed_mallory(lore: Userlore, clock: FakeClock, root: Path, out: Seeded) -> N
     """Hostile strings in every place the page shows text."""
     s = MALLORY
     for n, text in enumerate((*XSS_STRINGS, XSS_LINK)):
-        receipt = lore.remember(s, f"Note {n}: {text}", path=f"xss/n{n}", memory_type="semantic")
+        receipt = lore.memory.remember(
+            s, f"Note {n}: {text}", path=f"xss/n{n}", memory_type="semantic"
+        )
         _approve(lore, clock, s, receipt.id)
         out.ids[f"xss{n}"] = receipt.id
-    special = lore.remember(s, f"I have diabetes {XSS_IMG}", path="health", memory_type="identity")
+    special = lore.memory.remember(
+        s, f"I have diabetes {XSS_IMG}", path="health", memory_type="identity"
+    )
     _approve(lore, clock, s, special.id)
-    trashed = lore.remember(s, f"Trashed {XSS_SCRIPT}", path="xss/trash", memory_type="semantic")
+    trashed = lore.memory.remember(
+        s, f"Trashed {XSS_SCRIPT}", path="xss/trash", memory_type="semantic"
+    )
     lore.memory.forget(s, trashed.id)
     lore.write(
         s,
@@ -264,7 +266,7 @@ def seed_mallory(lore: Userlore, clock: FakeClock, root: Path, out: Seeded) -> N
     adapter = MarkdownVaultAdapter(
         folder, source_instance_id="notes:mallory", label=f"Label {XSS_IMG}"
     )
-    lore.ingest(adapter, scope=s)
+    lore.sources.ingest(s, adapter)
     out._add(s, adapter, folder)
     lore.plan_context(s, "note xss diabetes title", session_key="m")
 

@@ -112,7 +112,11 @@ def test_secrets_are_scrubbed_before_storage(auto_lore: Userlore) -> None:
     out = auto_lore.write("u1", to_memory_candidate(event))
     assert out.action is WriteAction.CREATED and out.record is not None
     stored = json.dumps(
-        [auto_lore.get(out.record.id).content, auto_lore.evidence(out.record.id)], default=str
+        [
+            auto_lore.records.get("u1", out.record.id).content,
+            auto_lore.records.evidence("u1", out.record.id),
+        ],
+        default=str,
     )
     assert GH_TOKEN not in stored and "hunter2xyzw" not in stored
     assert "wJalrXUtnFEMI" not in stored and "AWS_SECRET" not in stored

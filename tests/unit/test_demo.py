@@ -20,13 +20,13 @@ def test_demo_walkthrough(tmp_path: Path) -> None:
         assert "evidence texts containing the key: 0" in text
         assert "<user-context>" in text and "</user-context>" in text
         assert "sk-proj-Q3v9" not in text.split("== what was stored")[1]
-        plans = lore.traces(scope, event_type="plan")
+        plans = lore.traces.list(scope, event_type="plan")
         assert len(plans) == 1 and plans[0]["payload"]["selected"]
-        keys = {r.canonical_key for r in lore.records(scope)}
+        keys = {r.canonical_key for r in lore.records.list(scope)}
         assert {"identity/name", "style/format", "veto/jest"} <= keys
-        values = {(r.value or "").lower() for r in lore.records(scope)}
+        values = {(r.value or "").lower() for r in lore.records.list(scope)}
         assert "vim" not in values  # "I don't use vim anymore" is not "uses vim"
-        health = [r for r in lore.records(scope) if r.sensitivity.value == "special"]
+        health = [r for r in lore.records.list(scope) if r.sensitivity.value == "special"]
         assert health and all(r.disclosure.value == "ask_before_reference" for r in health)
         selected = {s["id"] for s in plans[0]["payload"]["selected"]}
         rejected = {r["id"]: r["reason"] for r in plans[0]["payload"]["rejected"]}

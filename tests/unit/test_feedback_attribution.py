@@ -24,7 +24,7 @@ SCOPE = "u1"
 
 def learned(lore: Userlore) -> str:
     [record] = lore.observe(SCOPE, "user", "I prefer terse answers.").candidates
-    return lore.approve(record.id).id
+    return lore.records.approve(SCOPE, record.id).id
 
 
 def test_rating_goes_to_the_most_recent_preceding_plan(lore: Userlore, clock: FakeClock) -> None:
@@ -35,15 +35,15 @@ def test_rating_goes_to_the_most_recent_preceding_plan(lore: Userlore, clock: Fa
     second = lore.plan_context(SCOPE, "explain generators", session_key="s1")
     second_answer = clock.advance(seconds=5)
 
-    result = lore.set_response_feedback(SCOPE, "s1", first_answer, "not_helpful")
+    result = lore.feedback.set_response_feedback(SCOPE, "s1", first_answer, "not_helpful")
     assert result.trace_id == first.trace_id and result.feedback == "not_helpful"
-    assert lore.get_response_feedback(SCOPE, "s1", first_answer).feedback == "not_helpful"
-    late = lore.get_response_feedback(SCOPE, "s1", second_answer)
+    assert lore.feedback.get_response_feedback(SCOPE, "s1", first_answer).feedback == "not_helpful"
+    late = lore.feedback.get_response_feedback(SCOPE, "s1", second_answer)
     assert late.trace_id == second.trace_id and late.feedback is None
     assert late.planned_at == second_answer - timedelta(seconds=5)
-    [plan] = [t for t in lore.traces(SCOPE, event_type="plan") if t["id"] == first.trace_id]
+    [plan] = [t for t in lore.traces.list(SCOPE, event_type="plan") if t["id"] == first.trace_id]
     assert plan["feedback"] == "not_helpful"
-    [event] = lore.traces(SCOPE, event_type="feedback")
+    [event] = lore.traces.list(SCOPE, event_type="feedback")
     assert event["parent_trace_id"] == first.trace_id
     assert event["payload"] == {"rating": "not_helpful", "previous": None, "selected": 1}
 
@@ -51,10 +51,10 @@ def test_rating_goes_to_the_most_recent_preceding_plan(lore: Userlore, clock: Fa
 def test_a_response_before_any_plan_has_nothing_to_rate(lore: Userlore, clock: FakeClock) -> None:
     early = clock.now - timedelta(seconds=1)
     lore.plan_context(SCOPE, "hello", session_key="s1")
-    got = lore.get_response_feedback(SCOPE, "s1", early)
+    got = lore.feedback.get_response_feedback(SCOPE, "s1", early)
     assert not got.resolved and got.feedback is None and got.selected == ()
     with pytest.raises(TraceNotFoundError):
-        lore.set_response_feedback(SCOPE, "s1", early, "helpful")
+        lore.feedback.set_response_feedback(SCOPE, "s1", early, "helpful")
     assert issubclass(TraceNotFoundError, RecordNotFoundError)
 
 
@@ -63,27 +63,29 @@ def test_other_sessions_and_scopes_are_never_used(lore: Userlore, clock: FakeClo
     lore.plan_context("u2", "hello", session_key="s2")
     at = clock.advance(seconds=5)
     with pytest.raises(TraceNotFoundError):
-        lore.set_response_feedback(SCOPE, "s2", at, "helpful")
+        lore.feedback.set_response_feedback(SCOPE, "s2", at, "helpful")
     with pytest.raises(TraceNotFoundError):
-        lore.set_response_feedback("u3", "s1", at, "helpful")
+        lore.feedback.set_response_feedback("u3", "s1", at, "helpful")
     # plans made without a session key are rated with session_key=None
     lore.plan_context(SCOPE, "hello")
-    assert lore.set_response_feedback(SCOPE, None, clock.advance(seconds=1), "helpful").changed
+    assert lore.feedback.set_response_feedback(
+        SCOPE, None, clock.advance(seconds=1), "helpful"
+    ).changed
 
 
 def test_replaying_the_same_rating_writes_nothing(lore: Userlore, clock: FakeClock) -> None:
     learned(lore)
     lore.plan_context(SCOPE, "explain decorators", session_key="s1")
     at = clock.advance(seconds=5)
-    assert lore.set_response_feedback(SCOPE, "s1", at, "helpful").changed
-    before = lore.traces(SCOPE, limit=1000)
-    replay = lore.set_response_feedback(SCOPE, "s1", at, "helpful")
+    assert lore.feedback.set_response_feedback(SCOPE, "s1", at, "helpful").changed
+    before = lore.traces.list(SCOPE, limit=1000)
+    replay = lore.feedback.set_response_feedback(SCOPE, "s1", at, "helpful")
     assert not replay.changed and replay.previous == "helpful"
-    assert lore.traces(SCOPE, limit=1000) == before
-    replaced = lore.set_response_feedback(SCOPE, "s1", at, "not_helpful")
+    assert lore.traces.list(SCOPE, limit=1000) == before
+    replaced = lore.feedback.set_response_feedback(SCOPE, "s1", at, "not_helpful")
     assert replaced.changed and replaced.previous == "helpful"
-    assert lore.get_response_feedback(SCOPE, "s1", at).feedback == "not_helpful"
-    assert len(lore.traces(SCOPE, event_type="feedback")) == 2
+    assert lore.feedback.get_response_feedback(SCOPE, "s1", at).feedback == "not_helpful"
+    assert len(lore.traces.list(SCOPE, event_type="feedback")) == 2
 
 
 def test_feedback_on_a_plan_that_selected_nothing_is_kept_and_touches_nothing(
@@ -94,13 +96,17 @@ def test_feedback_on_a_plan_that_selected_nothing_is_kept_and_touches_nothing(
         clock.advance(minutes=1)
         plan = lore.plan_context(SCOPE, "explain decorators", session_key="s1")
         assert plan.selected == ()  # the candidate is not approved yet
-        result = lore.set_response_feedback(SCOPE, "s1", clock.advance(seconds=5), "not_helpful")
+        result = lore.feedback.set_response_feedback(
+            SCOPE, "s1", clock.advance(seconds=5), "not_helpful"
+        )
         assert result.changed and result.selected == ()
         assert not result.remediation.evaluated and result.remediation.reason == "no_selection"
-    assert lore.get(candidate.id).state is RecordState.CANDIDATE
-    assert [t["feedback"] for t in lore.traces(SCOPE, event_type="plan")] == ["not_helpful"] * 3
-    assert lore.traces(SCOPE, event_type="remediation") == []
-    helpfulness = lore.quality(SCOPE).helpfulness
+    assert lore.records.get(SCOPE, candidate.id).state is RecordState.CANDIDATE
+    assert [t["feedback"] for t in lore.traces.list(SCOPE, event_type="plan")] == [
+        "not_helpful"
+    ] * 3
+    assert lore.traces.list(SCOPE, event_type="remediation") == []
+    helpfulness = lore.feedback.quality(SCOPE).helpfulness
     assert (helpfulness.ratings, helpfulness.unattributed, helpfulness.rate) == (0, 3, None)
 
 
@@ -120,7 +126,7 @@ def test_bad_input_is_refused_and_writes_nothing(
     lore: Userlore, clock: FakeClock, kwargs: dict[str, object], error: type[Exception]
 ) -> None:
     lore.plan_context(SCOPE, "hello", session_key="s1")
-    before = lore.traces(SCOPE, limit=1000)
+    before = lore.traces.list(SCOPE, limit=1000)
     args: dict[str, object] = {
         "scope": SCOPE,
         "session_key": "s1",
@@ -129,8 +135,8 @@ def test_bad_input_is_refused_and_writes_nothing(
     }
     args.update(kwargs)
     with pytest.raises(error):
-        lore.set_response_feedback(**args)  # type: ignore[arg-type]
-    assert lore.traces(SCOPE, limit=1000) == before
+        lore.feedback.set_response_feedback(**args)  # type: ignore[arg-type]
+    assert lore.traces.list(SCOPE, limit=1000) == before
 
 
 def test_memory_off_records_no_feedback(
@@ -138,16 +144,16 @@ def test_memory_off_records_no_feedback(
 ) -> None:
     off = make_lore("off")
     with pytest.raises(MemoryDisabledError):
-        off.set_response_feedback(SCOPE, "s1", clock.now, "helpful")
-    assert not off.get_response_feedback(SCOPE, "s1", clock.now).resolved
+        off.feedback.set_response_feedback(SCOPE, "s1", clock.now, "helpful")
+    assert not off.feedback.get_response_feedback(SCOPE, "s1", clock.now).resolved
 
 
 def test_results_are_json_ready(lore: Userlore, clock: FakeClock) -> None:
     learned(lore)
     lore.plan_context(SCOPE, "explain decorators", session_key="s1")
     at = clock.advance(seconds=5)
-    result = lore.set_response_feedback(SCOPE, "s1", at, "helpful").as_dict()
-    got = lore.get_response_feedback(SCOPE, "s1", at).as_dict()
+    result = lore.feedback.set_response_feedback(SCOPE, "s1", at, "helpful").as_dict()
+    got = lore.feedback.get_response_feedback(SCOPE, "s1", at).as_dict()
     assert json.loads(json.dumps(result))["remediation"]["queued_for_review"] is False
     assert json.loads(json.dumps(got))["feedback"] == "helpful"
 
@@ -156,11 +162,11 @@ async def test_async_twins_share_the_sync_body(lore: Userlore, clock: FakeClock)
     learned(lore)
     lore.plan_context(SCOPE, "explain decorators", session_key="s1")
     at = clock.advance(seconds=5)
-    result = await lore.aset_response_feedback(SCOPE, "s1", at, "not_helpful")
+    result = await lore.feedback.aset_response_feedback(SCOPE, "s1", at, "not_helpful")
     assert result.changed
-    assert (await lore.aget_response_feedback(SCOPE, "s1", at)).feedback == "not_helpful"
-    assert (await lore.aquality(SCOPE)).helpfulness.not_helpful == 1
-    correction = await lore.ahandle_correction(SCOPE, "I never said that about me", "s1")
+    assert (await lore.feedback.aget_response_feedback(SCOPE, "s1", at)).feedback == "not_helpful"
+    assert (await lore.feedback.aquality(SCOPE)).helpfulness.not_helpful == 1
+    correction = await lore.feedback.ahandle_correction(SCOPE, "I never said that about me", "s1")
     assert correction.detected and correction.target_trace_id == result.trace_id
 
 
@@ -173,7 +179,9 @@ def test_rating_a_trace_by_id_shares_the_same_path(lore: Userlore, clock: FakeCl
     first = lore.feedback.set_trace_feedback(SCOPE, str(traces[0]), "not_helpful")
     assert first.changed and first.response_at == clock.now - timedelta(minutes=1)
     second = lore.feedback.set_trace_feedback(SCOPE, str(traces[1]), "not_helpful")
-    assert second.queued_for_review and lore.get(rid).state is RecordState.NEEDS_REVIEW
+    assert (
+        second.queued_for_review and lore.records.get(SCOPE, rid).state is RecordState.NEEDS_REVIEW
+    )
     assert not lore.feedback.set_trace_feedback(SCOPE, str(traces[1]), "not_helpful").changed
     with pytest.raises(TraceNotFoundError):
         lore.feedback.set_trace_feedback("u2", str(traces[0]), "helpful")  # other scope

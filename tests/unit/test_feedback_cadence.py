@@ -50,21 +50,23 @@ def propose(lore: Userlore, n: int, scope: str = SCOPE) -> list[str]:
 def decide(lore: Userlore, accepted: int, rejected: int) -> None:
     ids = propose(lore, accepted + rejected)
     for rid in ids[:accepted]:
-        lore.approve(rid)
+        lore.records.approve(SCOPE, rid)
     for rid in ids[accepted:]:
-        lore.reject(rid)
+        lore.records.reject(SCOPE, rid)
 
 
 def rate(lore: Userlore, clock: FakeClock, helpful: int, not_helpful: int) -> None:
     [record] = lore.observe(SCOPE, "user", "I prefer terse answers.").candidates
     if record.state is RecordState.CANDIDATE:
-        lore.approve(record.id)
-        lore.pin(record.id)  # pinned: ratings never pause it, so every rating stays attributed
+        lore.records.approve(SCOPE, record.id)
+        lore.records.pin(
+            SCOPE, record.id
+        )  # pinned: ratings never pause it, so every rating stays attributed
     for rating in ["helpful"] * helpful + ["not_helpful"] * not_helpful:
         clock.advance(minutes=1)
         plan = lore.plan_context(SCOPE, "explain decorators", session_key="s1")
         assert plan.selected_ids == (record.id,)
-        lore.set_response_feedback(SCOPE, "s1", clock.advance(seconds=5), rating)
+        lore.feedback.set_response_feedback(SCOPE, "s1", clock.advance(seconds=5), rating)
 
 
 def test_configured_interval_when_nothing_is_wrong(make_lore: Factory) -> None:

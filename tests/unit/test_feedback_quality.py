@@ -33,20 +33,22 @@ def test_quality_report(lore: Userlore, clock: FakeClock) -> None:
         for r in lore.observe(SCOPE, "user", text, session_key="s1").candidates
     ]
     guesses = [reviewer_guess(lore, f"The user seems to like topic {i}.") for i in range(4)]
-    lore.approve(explicit[0])
-    lore.approve(explicit[1], content="My name is Ana Lima.")  # an edit is an acceptance
-    lore.reject(guesses[0])
-    lore.reject(guesses[1])
-    lore.approve(guesses[2])
-    lore.forget(explicit[2])
+    lore.records.approve(SCOPE, explicit[0])
+    lore.records.approve(
+        SCOPE, explicit[1], content="My name is Ana Lima."
+    )  # an edit is an acceptance
+    lore.records.reject(SCOPE, guesses[0])
+    lore.records.reject(SCOPE, guesses[1])
+    lore.records.approve(SCOPE, guesses[2])
+    lore.records.forget(SCOPE, explicit[2])
     clock.advance(minutes=1)
     lore.plan_context(SCOPE, "explain decorators", session_key="s1")
-    lore.set_response_feedback(SCOPE, "s1", clock.advance(seconds=5), "helpful")
+    lore.feedback.set_response_feedback(SCOPE, "s1", clock.advance(seconds=5), "helpful")
     clock.advance(minutes=1)
     lore.plan_context(SCOPE, "explain generators", session_key="s1")
-    lore.set_response_feedback(SCOPE, "s1", clock.advance(seconds=5), "not_helpful")
+    lore.feedback.set_response_feedback(SCOPE, "s1", clock.advance(seconds=5), "not_helpful")
 
-    report = lore.quality(SCOPE)
+    report = lore.feedback.quality(SCOPE)
     funnel = report.funnel
     assert (funnel.proposed, funnel.approved, funnel.rejected, funnel.pending, funnel.deleted) == (
         7,
@@ -76,9 +78,9 @@ def test_the_window_limits_the_funnel_but_not_the_states(lore: Userlore, clock: 
     reviewer_guess(lore, "An old guess.")
     clock.advance(days=10)
     reviewer_guess(lore, "A new guess.")
-    week = lore.quality(SCOPE, window_days=7)
+    week = lore.feedback.quality(SCOPE, window_days=7)
     assert week.funnel.proposed == 1 and week.states["candidate"] == 2
-    assert lore.quality(SCOPE, window_days=30).funnel.proposed == 2
+    assert lore.feedback.quality(SCOPE, window_days=30).funnel.proposed == 2
     # the effective cadence always looks at its own window, whatever window is reported
     assert week.cadence.pending_candidates == 2
 
@@ -86,10 +88,10 @@ def test_the_window_limits_the_funnel_but_not_the_states(lore: Userlore, clock: 
 @pytest.mark.parametrize("days", [0, -1, 3651, 1.5, "30", True])
 def test_bad_window_is_refused(lore: Userlore, days: object) -> None:
     with pytest.raises(InvalidInputError):
-        lore.quality(SCOPE, window_days=days)  # type: ignore[arg-type]
+        lore.feedback.quality(SCOPE, window_days=days)  # type: ignore[arg-type]
 
 
 def test_quality_is_per_scope(lore: Userlore) -> None:
     reviewer_guess(lore, "A guess about u1.")
-    other = lore.quality("u2")
+    other = lore.feedback.quality("u2")
     assert other.funnel.proposed == 0 and sum(other.states.values()) == 0

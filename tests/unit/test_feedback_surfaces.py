@@ -32,7 +32,7 @@ def test_graph_handles_a_correction_before_planning_the_turn(
     first = graph.invoke(say("我喜欢简短的回答"), thread)
     assert first["correction"] is None
     [old_id] = [o["record_id"] for o in first["outcomes"]]
-    lore.approve(old_id)
+    lore.records.approve(SCOPE, old_id)
     clock.advance(minutes=1)
     second = graph.invoke(say("解释一下装饰器"), thread)
     assert "简短" in second["context"] and second["correction"] is None
@@ -47,8 +47,8 @@ def test_graph_handles_a_correction_before_planning_the_turn(
     # extract saw the same statement afterwards: it reinforced the replacement, no twin
     assert [o["record_id"] for o in third["outcomes"]] == [replacement["record_id"]]
     assert "简短" not in third["context"]  # the corrected understanding is out of this turn
-    assert lore.get(old_id).state is RecordState.NEEDS_REVIEW
-    assert lore.get(replacement["record_id"]).supersedes_record_id == old_id
+    assert lore.records.get(SCOPE, old_id).state is RecordState.NEEDS_REVIEW
+    assert lore.records.get(SCOPE, replacement["record_id"]).supersedes_record_id == old_id
 
 
 def agent_for(lore: Userlore, model: ScriptedChatModel) -> tuple[Any, UserloreMiddleware]:
@@ -59,7 +59,7 @@ def agent_for(lore: Userlore, model: ScriptedChatModel) -> tuple[Any, UserloreMi
 
 def learned(lore: Userlore) -> str:
     [record] = lore.observe(SCOPE, "user", "I prefer terse answers.").candidates
-    return lore.approve(record.id).id
+    return lore.records.approve(SCOPE, record.id).id
 
 
 def test_middleware_rates_the_last_response(lore: Userlore, clock: FakeClock) -> None:
@@ -82,7 +82,9 @@ def test_middleware_rates_the_last_response(lore: Userlore, clock: FakeClock) ->
     clock.advance(seconds=5)
     second = middleware.rate_last_response("not_helpful", thread_id="chat-1", user_id=SCOPE)
     assert second.trace_id != first.trace_id
-    assert second.queued_for_review and lore.get(rid).state is RecordState.NEEDS_REVIEW
+    assert (
+        second.queued_for_review and lore.records.get(SCOPE, rid).state is RecordState.NEEDS_REVIEW
+    )
 
 
 async def test_middleware_async_rating(lore: Userlore, clock: FakeClock) -> None:
@@ -104,18 +106,18 @@ def test_middleware_handles_a_correction_before_planning(lore: Userlore, clock: 
     agent.invoke(
         {"messages": [{"role": "user", "content": "explain decorators"}]}, chat, context=ctx
     )
-    [plan] = lore.traces(SCOPE, event_type="plan")
+    [plan] = lore.traces.list(SCOPE, event_type="plan")
     clock.advance(minutes=1)
     agent.invoke(
         {"messages": [{"role": "user", "content": "I never said that about me"}]}, chat, context=ctx
     )
     assert "terse" not in model.system_texts()[-1]  # paused before this turn was planned
-    assert lore.get(rid).state is RecordState.NEEDS_REVIEW
-    [correction] = lore.traces(SCOPE, event_type="correction")
+    assert lore.records.get(SCOPE, rid).state is RecordState.NEEDS_REVIEW
+    [correction] = lore.traces.list(SCOPE, event_type="correction")
     assert correction["parent_trace_id"] == plan["id"]
     # the task turn after it is not a correction and plans normally
     clock.advance(minutes=1)
     agent.invoke(
         {"messages": [{"role": "user", "content": "the command failed"}]}, chat, context=ctx
     )
-    assert len(lore.traces(SCOPE, event_type="correction")) == 1
+    assert len(lore.traces.list(SCOPE, event_type="correction")) == 1

@@ -54,10 +54,10 @@ def test_revises_in_place_with_snapshots(lore: Userlore) -> None:
     assert changed.action is WriteAction.SUPERSEDING
     assert changed.record.id == first.record.id and changed.record.version == 2
     assert changed.superseded_record_id is None
-    history = lore.history(first.record.id)
+    history = lore.records.history("u1", first.record.id)
     assert [(v.version, v.live) for v in history] == [(1, False), (2, True)]
     assert history[1].diff == "-8080. +9090."
-    assert [r.id for r in lore.records("u1")] == [first.record.id]
+    assert [r.id for r in lore.records.list("u1")] == [first.record.id]
 
 
 def test_other_pipelines_keep_the_promotion_rule(lore: Userlore) -> None:
@@ -77,7 +77,7 @@ def test_refuses_secrets_and_leaves_the_record(lore: Userlore) -> None:
     first = upsert(lore, fact("Deploy with the shared token."))
     refused = upsert(lore, fact("Deploy token: ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"))
     assert refused.action is WriteAction.REFUSED and refused.reason == "secret"
-    current = lore.get(first.record.id)
+    current = lore.records.get("u1", first.record.id)
     assert current.version == 1 and "ghp_" not in current.content
 
 
@@ -86,10 +86,10 @@ def test_forgotten_and_deleted_keys_are_left_alone(lore: Userlore) -> None:
     lore.store.set_user_state(None, a.id, UserState.FORGOTTEN)
     assert upsert(lore, fact("alpha two", key="k/a")).reason == "forgotten"
     b = upsert(lore, fact("beta", key="k/b")).record
-    lore.forget(b.id)
+    lore.records.forget("u1", b.id)
     skipped = upsert(lore, fact("beta two", key="k/b"))
     assert skipped.action is WriteAction.SKIPPED and skipped.reason == "deleted"
-    assert lore.get(b.id).content == "beta"
+    assert lore.records.get("u1", b.id).content == "beta"
 
 
 def test_sensitivity_follows_the_new_content(lore: Userlore) -> None:
@@ -113,14 +113,16 @@ def test_requires_a_key_and_scoped_evidence(lore: Userlore) -> None:
             session, scope="u2", source_instance_id="t", external_id="1", text="two"
         ).id
     out = upsert(lore, fact("note", key="k/n"), evidence=[mine], evidence_relation="summarized_in")
-    assert [e["relation"] for e in lore.evidence(out.record.id)] == ["summarized_in"]
+    assert [e["relation"] for e in lore.records.evidence("u1", out.record.id)] == ["summarized_in"]
     again = upsert(
         lore, fact("note", key="k/n"), evidence=[mine], evidence_relation="summarized_in"
     )
     assert again.record.evidence_count == 1  # idempotent links
     with pytest.raises(RecordNotFoundError):
         upsert(lore, fact("note 2", key="k/n"), evidence=[theirs])
-    assert lore.get(out.record.id).content == "note"  # the failed transaction left nothing
+    assert (
+        lore.records.get("u1", out.record.id).content == "note"
+    )  # the failed transaction left nothing
 
 
 @pytest.mark.parametrize("mode", ["off", "readOnly"])
@@ -141,9 +143,9 @@ def test_archive_key(lore: Userlore) -> None:
         archived = lore.store.archive_key(session, "u1", "k/plan", reason="source_deleted")
         assert lore.store.archive_key(session, "u1", "k/other", reason="source_deleted") == []
     assert archived == [rec.id]
-    after = lore.get(rec.id)
+    after = lore.records.get("u1", rec.id)
     assert after.state is RecordState.ARCHIVED and after.valid_until is not None
-    [trace] = lore.traces("u1", event_type="governance")
+    [trace] = lore.traces.list("u1", event_type="governance")
     assert trace["reason_code"] == "source_deleted"
     assert trace["payload"] == {"record_id": rec.id, "v": 1, "operation": "archive"}
     # a later item with the same key starts a new record; the archived one keeps its history

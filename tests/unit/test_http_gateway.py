@@ -81,7 +81,7 @@ def test_without_configured_tokens_nothing_is_served(
 ) -> None:
     monkeypatch.delenv("USERLORE_TOKENS", raising=False)
     monkeypatch.delenv("USERLORE_TOKENS_FILE", raising=False)
-    auto_lore.remember(SCOPE, "A fact.", path="x", memory_type="semantic")
+    auto_lore.memory.remember(SCOPE, "A fact.", path="x", memory_type="semantic")
     with TestClient(create_app(auto_lore)) as c:
         assert c.get("/api/user-context/memories", headers=auth(TOKEN_A)).status_code == 401
         assert c.get("/api/health").json()["status"] == "ok"
@@ -103,8 +103,10 @@ def test_token_configuration_is_validated(tmp_path: Any) -> None:
 
 def seed_scope_a(lore: Userlore, clock: FakeClock) -> dict[str, str]:
     """Scope ``demo`` data of every kind the gateway serves."""
-    active = lore.remember(SCOPE, "Alpha VPN is WireGuard.", path="infra", memory_type="semantic")
-    trashed = lore.remember(SCOPE, "Alpha wiki moved.", path="infra", memory_type="semantic")
+    active = lore.memory.remember(
+        SCOPE, "Alpha VPN is WireGuard.", path="infra", memory_type="semantic"
+    )
+    trashed = lore.memory.remember(SCOPE, "Alpha wiki moved.", path="infra", memory_type="semantic")
     lore.memory.forget(SCOPE, trashed.id)
     with lore.store.transaction() as s:
         out = lore.store.govern(s, SCOPE, CandidateInput(kind="note", content="Alpha pending."))
@@ -158,7 +160,7 @@ def test_another_scopes_token_can_never_reach_scope_a(
     client: TestClient, auto_lore: Userlore, clock: FakeClock
 ) -> None:
     ids = seed_scope_a(auto_lore, clock)
-    before = json.dumps(auto_lore.export(SCOPE)["records"], sort_keys=True)
+    before = json.dumps(auto_lore.scopes.export(SCOPE)["records"], sort_keys=True)
     other = auth(TOKEN_OTHER)
     for method, path, body in (
         ("GET", f"/api/user-context/memories/{ids['active']}", None),
@@ -197,7 +199,7 @@ def test_another_scopes_token_can_never_reach_scope_a(
     assert plan.json()["selected"] == [] and "Alpha" not in plan.json()["text"]
     purge = client.post("/api/user-context/purge", headers=other, json={"confirm": True})
     assert purge.json()["scope"] == "other-team" and purge.json()["residual_rows"] == 0
-    assert json.dumps(auto_lore.export(SCOPE)["records"], sort_keys=True) == before
+    assert json.dumps(auto_lore.scopes.export(SCOPE)["records"], sort_keys=True) == before
     # scope A's own token still sees everything
     mine = client.get("/api/user-context/memories", headers=auth(TOKEN_A)).json()
     assert ids["active"] in {m["id"] for m in mine["memories"]}
@@ -323,13 +325,15 @@ def test_secret_is_refused_with_422(client: TestClient, auto_lore: Userlore) -> 
     )
     assert response.status_code == 422
     assert response.json()["error"]["code"] == "policy_violation"
-    assert token not in response.text and auto_lore.records(SCOPE) == []
+    assert token not in response.text and auto_lore.records.list(SCOPE) == []
 
 
 def test_response_and_trace_feedback_routes(
     client: TestClient, auto_lore: Userlore, clock: FakeClock
 ) -> None:
-    mem = auto_lore.remember(SCOPE, "Alpha VPN is WireGuard.", path="infra", memory_type="semantic")
+    mem = auto_lore.memory.remember(
+        SCOPE, "Alpha VPN is WireGuard.", path="infra", memory_type="semantic"
+    )
     plan = client.post(
         "/api/user-context/plan",
         headers=auth(TOKEN_A),
@@ -390,7 +394,9 @@ def test_response_and_trace_feedback_routes(
 
 
 def test_export_then_import_over_http(client: TestClient, auto_lore: Userlore) -> None:
-    auto_lore.remember(SCOPE, "Alpha VPN is WireGuard.", path="infra", memory_type="semantic")
+    auto_lore.memory.remember(
+        SCOPE, "Alpha VPN is WireGuard.", path="infra", memory_type="semantic"
+    )
     doc = client.get("/api/user-context/export", headers=auth(TOKEN_A)).json()
     assert doc["scope"] == SCOPE and doc["counts"]["records"] == 1
     refused = client.post("/api/user-context/import", headers=auth(TOKEN_A), json=doc)

@@ -116,8 +116,8 @@ def test_oversized_unauthenticated_body_gets_413_quickly(client: TestClient) -> 
 
 
 def test_imports_get_the_larger_limit(client: TestClient, auto_lore: Userlore) -> None:
-    auto_lore.remember("source", "Standup is at 9:30.", path="team", memory_type="semantic")
-    doc = auto_lore.export("source")
+    auto_lore.memory.remember("source", "Standup is at 9:30.", path="team", memory_type="semantic")
+    doc = auto_lore.scopes.export("source")
     doc["padding_is_refused_by_the_importer"] = "x" * 20_000  # over 8 000, under 64 000
     response = client.post("/api/user-context/import", headers=AUTH, json=doc)
     assert response.status_code == 422  # reached the importer: not refused for size
@@ -407,7 +407,7 @@ def test_nul_is_refused_on_both_backends_with_nothing_written(
         assert response.status_code == 422, (response.request.url, response.text)
         assert response.json()["error"]["code"] == "invalid_text"
     assert _rows(lore) == before
-    assert lore.get(made.json()["id"], scope=SCOPE).content == "Sync is in Orion."
+    assert lore.records.get(SCOPE, made.json()["id"]).content == "Sync is in Orion."
     # the same requests without the NUL are served
     fine = client.patch(
         "/api/user-context/understanding/response-feedback",

@@ -48,7 +48,7 @@ def gateway() -> Iterator[FastAPI]:
         "sqlite://", config={"memory": {"mode": "auto"}}, clock=FakeClock(), ids=sequential_ids()
     )
     for text in ("Weekly sync is in Room Orion.", "Deploys go out on Tuesdays."):
-        lore.remember("fuzz", text, path="projects/x", memory_type="semantic")
+        lore.memory.remember("fuzz", text, path="projects/x", memory_type="semantic")
     lore.plan_context(scope="fuzz", query="weekly sync", session_key="s1")
     try:
         yield create_app(lore, {TOKEN: {"scope": "fuzz", "agentId": "fuzzer"}})

@@ -80,13 +80,13 @@ def test_signatures_of_other_senders_are_ignored() -> None:
 
 def test_two_signed_emails_make_an_active_identity(make_lore: Make) -> None:
     lore = make_lore("auto")
-    lore.learning.submit(signature_candidates("u1", SENT))  # 0.9 × ln 2 ≈ 0.62: candidate
-    assert lore.get_facet("u1", "identity", "name").state is FacetState.CANDIDATE
+    lore.facets.cache.submit(signature_candidates("u1", SENT))  # 0.9 × ln 2 ≈ 0.62: candidate
+    assert lore.facets.get("u1", "identity", "name").state is FacetState.CANDIDATE
     second = SENT.replace("the draft is attached", "here are the numbers")
-    lore.learning.submit(signature_candidates("u1", second))  # 2 × 0.9 × ln 3 ≈ 1.98
-    facet = lore.get_facet("u1", "identity", "name")
+    lore.facets.cache.submit(signature_candidates("u1", second))  # 2 × 0.9 × ln 3 ≈ 1.98
+    facet = lore.facets.get("u1", "identity", "name")
     assert facet.state is FacetState.ACTIVE and facet.cue_families == (CueFamily.STRUCTURAL,)
-    about = next(a for a in lore.about_me("u1") if a["key"] == "name")
+    about = next(a for a in lore.facets.about("u1") if a["key"] == "name")
     assert any("Sanil Jain" in e["text"] for e in about["evidence"])
 
 
@@ -121,20 +121,20 @@ def test_mbox_source_feeds_signatures_once(make_lore: Make, tmp_path: Path) -> N
             ("Bob <bob@example.com>", "Sure.\n\nCheers,\nBob Smith\nCEO, Other Corp\n"),
         ],
     )
-    lore.ingest(MboxAdapter(path), scope="u1", synthesize=False)
+    lore.sources.ingest("u1", MboxAdapter(path), synthesize=False)
     n = consume_mbox_signatures(
-        lore.learning, lore.sources, "u1", own_addresses=["sanil@vezures.xyz"]
+        lore.facets.cache, lore.sources, "u1", own_addresses=["sanil@vezures.xyz"]
     )
     assert n == 6  # name, role, employer from each of the user's two emails; Bob's ignored
-    assert lore.get_facet("u1", "identity", "employer").value == "Vezures"
-    assert lore.get_facet("u1", "identity", "name").state is FacetState.ACTIVE
+    assert lore.facets.get("u1", "identity", "employer").value == "Vezures"
+    assert lore.facets.get("u1", "identity", "name").state is FacetState.ACTIVE
     assert (
         consume_mbox_signatures(
-            lore.learning, lore.sources, "u1", own_addresses=["sanil@vezures.xyz"]
+            lore.facets.cache, lore.sources, "u1", own_addresses=["sanil@vezures.xyz"]
         )
         == 0
     )  # the watermark moved: nothing is read twice
-    names = [f.value for f in lore.list_facets("u1", "identity")]
+    names = [f.value for f in lore.facets.list("u1", "identity")]
     assert "Bob Smith" not in names
 
 
@@ -143,9 +143,9 @@ def test_connected_signatures_need_connected_sources_enabled(make_lore: Make) ->
     item = lore.observe("u1", "user", SENT)
     assert item.source_item_id is not None
     candidates = signature_candidates("u1", SENT, source_item_id=item.source_item_id)
-    lore.learning.config = lore.learning.config.model_copy(update={"event_driven": False})
-    lore.learning.submit(candidates)
-    assert lore.learning.rebuild("u1")[0].refused == len(candidates)
+    lore.facets.cache.config = lore.facets.cache.config.model_copy(update={"event_driven": False})
+    lore.facets.cache.submit(candidates)
+    assert lore.facets.cache.rebuild("u1")[0].refused == len(candidates)
 
 
 # -- (c) heuristics -------------------------------------------------------------------------
@@ -233,11 +233,11 @@ def test_correction_repeat_emits_tooling_and_veto() -> None:
 
 def test_heuristics_feed_the_cache(make_lore: Make) -> None:
     lore = make_lore("auto")
-    h = TurnHeuristics(sink=lore.learning.submit, clock=lambda: T0)
+    h = TurnHeuristics(sink=lore.facets.cache.submit, clock=lambda: T0)
     for text in ("Too long.", "Shorter, please.", "Still too long — be concise."):
         result = lore.observe("u1", "user", text)
         h.observe("u1", "user", text, source_item_id=result.source_item_id)
-    facet = lore.get_facet("u1", "style", "verbosity")
+    facet = lore.facets.get("u1", "style", "verbosity")
     assert facet.value == "terse" and facet.state is FacetState.ACTIVE
     assert CueFamily.BEHAVIORAL in facet.cue_families
 
@@ -325,7 +325,7 @@ def test_reviewer_facets_become_behavioral_candidates(make_lore: Make) -> None:
     # the workspace fact and the sensitive proposal are left to the normal governed write
     assert [c.kind for c in result.others] == ["workspace_fact", "identity"]
     lore = make_lore("auto")
-    lore.learning.submit(result.facets)
-    facet = lore.get_facet("u1", "style", "verbosity")
+    lore.facets.cache.submit(result.facets)
+    facet = lore.facets.get("u1", "style", "verbosity")
     assert facet.state is FacetState.CANDIDATE  # one behavioural cue must accumulate
-    assert lore.about_me("u1") == []
+    assert lore.facets.about("u1") == []

@@ -20,7 +20,7 @@ def by_name(tools: list[BaseTool]) -> dict[str, BaseTool]:
 
 
 def seed(lore: Userlore, scope: str, value: str) -> None:
-    lore.learning.submit(
+    lore.facets.cache.submit(
         LearningCandidate(
             scope, FacetClass.STYLE, "verbosity", value, CueFamily.BEHAVIORAL,
             EvidenceRef("heuristic", text=f"turn {i}: {value} please"),
@@ -55,7 +55,7 @@ def test_tools_operate_on_their_scope_only(make_lore: Make) -> None:
         tools["update_facet"].invoke({"facet_class": "style", "key": "verbosity", "value": "tldr"})
     )
     assert updated["value"] == "tldr" and updated["user_state"] == "pinned"
-    assert lore.get_facet("bob", "style", "verbosity").value == "detailed"
+    assert lore.facets.get("bob", "style", "verbosity").value == "detailed"
     stats = json.loads(tools["cache_stats"].invoke({}))
     assert stats["active"] == 1 and stats["pinned"] == 1
     about = json.loads(tools["about_me"].invoke({}))

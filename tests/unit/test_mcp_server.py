@@ -60,7 +60,7 @@ async def test_errors_are_tool_errors_and_nothing_changes(auto_lore: Userlore) -
             "remember", {"content": f"token {token}", "path": "ops", "memory_type": "semantic"}
         )
         assert secret.is_error and token not in secret.content[0].text  # type: ignore[union-attr]
-    assert auto_lore.records("team") == []
+    assert auto_lore.records.list("team") == []
 
 
 async def test_scope_comes_from_the_server_not_the_call(auto_lore: Userlore) -> None:
@@ -69,17 +69,17 @@ async def test_scope_comes_from_the_server_not_the_call(auto_lore: Userlore) -> 
             "remember",
             {"content": "Planted.", "path": "x", "memory_type": "semantic", "scope": "team-a"},
         )
-    assert auto_lore.records("team-a") == []
-    assert [r.content for r in auto_lore.records("team-b")] == ["Planted."]
+    assert auto_lore.records.list("team-a") == []
+    assert [r.content for r in auto_lore.records.list("team-b")] == ["Planted."]
 
 
 async def test_purge_only_when_allowed(auto_lore: Userlore) -> None:
-    auto_lore.remember("team", "A fact.", path="x", memory_type="semantic")
-    auto_lore.remember("other", "Another fact.", path="x", memory_type="semantic")
+    auto_lore.memory.remember("team", "A fact.", path="x", memory_type="semantic")
+    auto_lore.memory.remember("other", "Another fact.", path="x", memory_type="semantic")
     async with Client(build_mcp_server(auto_lore, settings(allow_purge=True))) as client:
         out = await client.call_tool("purge", {})
     assert out.structured_content is not None and out.structured_content["residual_rows"] == 0
-    assert auto_lore.records("team") == [] and len(auto_lore.records("other")) == 1
+    assert auto_lore.records.list("team") == [] and len(auto_lore.records.list("other")) == 1
 
 
 async def test_facet_controls(auto_lore: Userlore) -> None:
@@ -97,7 +97,7 @@ async def test_facet_controls(auto_lore: Userlore) -> None:
         assert not forgotten.is_error
         about = await client.call_tool("about_me", {})
         assert about.structured_content == {"facets": []}
-    rec = auto_lore.records("team", kind="style")
+    rec = auto_lore.records.list("team", kind="style")
     assert all(r.state is not RecordState.ACTIVE or r.user_state.value == "forgotten" for r in rec)
 
 

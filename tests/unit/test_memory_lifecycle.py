@@ -39,22 +39,19 @@ async def test_six_state_walkthrough_on_the_facade(auto_lore: Userlore) -> None:
 
 
 def test_remember_returns_a_v1_receipt_with_attribution(auto_lore: Userlore) -> None:
-    receipt = auto_lore.remember(
+    receipt = auto_lore.memory.remember(
         "u1",
         "Use OAuth for hosted ChatGPT connections.",
         path="projects/memory-os/decisions",
         memory_type="semantic",
-        agent_id="codex",
-        client="Codex CLI",
-        device="laptop",
-        instance="abcd1234",
+        author=Author(agent_id="codex", client="Codex CLI", device="laptop", instance="abcd1234"),
     )
     assert (receipt.version, receipt.state, receipt.action) == (1, RecordState.ACTIVE, "created")
     assert receipt.citation == f"{receipt.id}@v1"
     assert receipt.author == Author("codex", "Codex CLI", "laptop", "abcd1234")
-    view = auto_lore.get(receipt.id, scope="u1")
+    view = auto_lore.records.get("u1", receipt.id)
     assert view.memory_type.value == "semantic" and view.path == "projects/memory-os/decisions"
-    again = auto_lore.remember(
+    again = auto_lore.memory.remember(
         "u1", "use OAuth for hosted ChatGPT connections", path="projects/x", memory_type="semantic"
     )
     assert (again.id, again.action, again.version) == (receipt.id, "reinforced", 1)
@@ -74,31 +71,33 @@ def test_durable_write_needs_content_type_and_path(
     auto_lore: Userlore, kwargs: dict[str, str], fragment: str
 ) -> None:
     with pytest.raises(InvalidInputError, match=fragment):
-        auto_lore.remember("u1", "A fact worth keeping.", **kwargs)
+        auto_lore.memory.remember("u1", "A fact worth keeping.", **kwargs)
     with pytest.raises(InvalidInputError, match="content"):
-        auto_lore.remember("u1", "   ", path="projects/x", memory_type="semantic")
+        auto_lore.memory.remember("u1", "   ", path="projects/x", memory_type="semantic")
     assert count(auto_lore, MemoryRecord) == 0
 
 
 def test_confirm_write_keeps_a_remembered_memory_out_of_recall_until_approved(
     lore: Userlore,
 ) -> None:
-    receipt = lore.remember(
+    receipt = lore.memory.remember(
         "u1", "Deploys happen on Tuesdays.", path="ops", memory_type="procedural"
     )
     assert receipt.state is RecordState.CANDIDATE
-    result = lore.recall("u1", "when do deploys happen")
+    result = lore.memory.recall("u1", "when do deploys happen")
     assert result.citations == () and {"id": receipt.id, "reason": "not_active"} in result.excluded
-    lore.approve(receipt.id, scope="u1")
-    assert lore.recall("u1", "when do deploys happen").citations == (f"{receipt.id}@v1",)
+    lore.records.approve("u1", receipt.id)
+    assert lore.memory.recall("u1", "when do deploys happen").citations == (f"{receipt.id}@v1",)
 
 
 def test_secret_is_refused_and_nothing_is_stored(auto_lore: Userlore) -> None:
     token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     with pytest.raises(PolicyViolationError, match="secret"):
-        auto_lore.remember("u1", f"The deploy token is {token}", path="ops", memory_type="semantic")
+        auto_lore.memory.remember(
+            "u1", f"The deploy token is {token}", path="ops", memory_type="semantic"
+        )
     assert count(auto_lore, MemoryRecord) == 0
-    refusals = auto_lore.traces("u1", event_type="governance")
+    refusals = auto_lore.traces.list("u1", event_type="governance")
     assert refusals and refusals[0]["reason_code"] == "secret"
     assert token not in json.dumps(refusals, default=str)
 
@@ -107,59 +106,62 @@ def test_secret_is_refused_and_nothing_is_stored(auto_lore: Userlore) -> None:
 def test_remember_is_disabled_outside_write_modes(make_lore: Any, mode: str) -> None:
     lore = make_lore(mode)
     with pytest.raises(MemoryDisabledError):
-        lore.remember("u1", "A fact.", path="projects/x", memory_type="semantic")
+        lore.memory.remember("u1", "A fact.", path="projects/x", memory_type="semantic")
 
 
 def test_recall_filters_by_path_prefix_and_memory_type(auto_lore: Userlore) -> None:
     def put(content: str, path: str, mtype: str) -> str:
-        return auto_lore.remember("u1", content, path=path, memory_type=mtype).id
+        return auto_lore.memory.remember("u1", content, path=path, memory_type=mtype).id
 
     a = put("Release checklist: run the migrations first.", "projects/alpha/ops", "procedural")
     ab = put("Release checklist for alphabet app.", "projects/alphabet/ops", "procedural")
     note = put("Release party happened on Friday.", "projects/alpha/log", "episodic")
-    assert set(auto_lore.recall("u1", "release checklist", k=10).citations) == {
+    assert set(auto_lore.memory.recall("u1", "release checklist", k=10).citations) == {
         f"{a}@v1",
         f"{ab}@v1",
         f"{note}@v1",
     }
-    in_alpha = auto_lore.recall("u1", "release", path="projects/alpha", k=10)
+    in_alpha = auto_lore.memory.recall("u1", "release", path="projects/alpha", k=10)
     assert {m.id for m in in_alpha.memories} == {a, note}
     assert {
-        m.id for m in auto_lore.recall("u1", "release", path="projects/alpha/", k=10).memories
+        m.id
+        for m in auto_lore.memory.recall("u1", "release", path="projects/alpha/", k=10).memories
     } == {
         a,
         note,
     }
-    typed = auto_lore.recall("u1", "release", path="projects", memory_type="episodic", k=10)
+    typed = auto_lore.memory.recall("u1", "release", path="projects", memory_type="episodic", k=10)
     assert [m.id for m in typed.memories] == [note]
-    newest = auto_lore.recall("u1", "", path="projects/alpha", k=1)
+    newest = auto_lore.memory.recall("u1", "", path="projects/alpha", k=1)
     assert [m.id for m in newest.memories] == [note]
     with pytest.raises(InvalidInputError):
-        auto_lore.recall("u1", "release", k=0)
+        auto_lore.memory.recall("u1", "release", k=0)
     with pytest.raises(InvalidInputError):
-        auto_lore.recall("u1", "release", memory_type="feelings")
+        auto_lore.memory.recall("u1", "release", memory_type="feelings")
 
 
 def test_recall_never_returns_a_superseded_version(auto_lore: Userlore) -> None:
-    mem = auto_lore.remember(
+    mem = auto_lore.memory.remember(
         "u1", "The staging database listens on port 5433.", path="infra", memory_type="semantic"
     )
-    upd = auto_lore.update_memory(mem.id, "The staging database listens on port 6543.", scope="u1")
+    upd = auto_lore.memory.update("u1", mem.id, "The staging database listens on port 6543.")
     assert (upd.version, upd.parent_version, upd.diff) == (2, 1, "-5433. +6543.")
-    result = auto_lore.recall("u1", "staging database port")
+    result = auto_lore.memory.recall("u1", "staging database port")
     assert result.citations == (f"{mem.id}@v2",)
     assert result.memories[0].content.endswith("6543.")
     assert {"citation": f"{mem.id}@v1", "reason": "superseded"} in result.excluded
-    assert auto_lore.recall("u1", "5433").citations == ()
+    assert auto_lore.memory.recall("u1", "5433").citations == ()
     plan = auto_lore.plan_context(scope="u1", query="staging database port")
     assert "6543" in plan.text and "5433" not in plan.text
 
 
 def test_versions_keep_their_own_author(auto_lore: Userlore) -> None:
-    mem = auto_lore.remember(
-        "u1", "Sync is in Room Orion.", path=PATH, memory_type="semantic", **AGENT_A
+    mem = auto_lore.memory.remember(
+        "u1", "Sync is in Room Orion.", path=PATH, memory_type="semantic", author=Author(**AGENT_A)
     )
-    auto_lore.update_memory(mem.id, "Sync is in Room Polaris.", scope="u1", agent_id="codex")
+    auto_lore.memory.update(
+        "u1", mem.id, "Sync is in Room Polaris.", author=Author(agent_id="codex")
+    )
     history = auto_lore.memory.history("u1", mem.id)
     assert history[0].author == Author(**AGENT_A)
     # A different author does not inherit A's device or instance.
@@ -175,56 +177,56 @@ def test_versions_keep_their_own_author(auto_lore: Userlore) -> None:
 
 
 def test_forget_restore_and_invalid_transitions(auto_lore: Userlore) -> None:
-    mem = auto_lore.remember("u1", "Lunch is at noon.", path="team", memory_type="semantic")
+    mem = auto_lore.memory.remember("u1", "Lunch is at noon.", path="team", memory_type="semantic")
     gone = auto_lore.memory.forget("u1", mem.id)
     assert gone.state is RecordState.DELETED and gone.as_dict()["restorable"] is True
     assert auto_lore.plan_context(scope="u1", query="when is lunch").selected_ids == ()
     assert [r.id for r in auto_lore.memory.trash("u1")] == [mem.id]
     with pytest.raises(InvalidTransitionError):
-        auto_lore.update_memory(mem.id, "Lunch is at one.", scope="u1")
+        auto_lore.memory.update("u1", mem.id, "Lunch is at one.")
     with pytest.raises(InvalidTransitionError):
         auto_lore.memory.forget("u1", mem.id)
     back = auto_lore.memory.restore("u1", mem.id)
     assert (back.state, back.version) == (RecordState.ACTIVE, 1)
-    assert auto_lore.recall("u1", "lunch").citations == (f"{mem.id}@v1",)
+    assert auto_lore.memory.recall("u1", "lunch").citations == (f"{mem.id}@v1",)
     assert auto_lore.memory.trash("u1") == []
 
 
 def test_operations_are_confined_to_their_scope(auto_lore: Userlore) -> None:
-    mem = auto_lore.remember(
+    mem = auto_lore.memory.remember(
         "team-a", "Our VPN is WireGuard.", path="infra", memory_type="semantic"
     )
     with pytest.raises(RecordNotFoundError):
-        auto_lore.update_memory(mem.id, "Our VPN is OpenVPN.", scope="team-b")
+        auto_lore.memory.update("team-b", mem.id, "Our VPN is OpenVPN.")
     with pytest.raises(RecordNotFoundError):
         auto_lore.memory.forget("team-b", mem.id)
     with pytest.raises(RecordNotFoundError):
         auto_lore.memory.history("team-b", mem.id)
-    assert auto_lore.recall("team-b", "VPN WireGuard").citations == ()
-    assert auto_lore.recall("team-a", "VPN WireGuard").citations == (f"{mem.id}@v1",)
+    assert auto_lore.memory.recall("team-b", "VPN WireGuard").citations == ()
+    assert auto_lore.memory.recall("team-a", "VPN WireGuard").citations == (f"{mem.id}@v1",)
 
 
 def test_special_category_needs_consent_before_recall(auto_lore: Userlore) -> None:
-    mem = auto_lore.remember(
+    mem = auto_lore.memory.remember(
         "u1",
         "I have diabetes, so suggest low-sugar lunch places.",
         path="me",
         memory_type="identity",
     )
-    result = auto_lore.recall("u1", "lunch places")
+    result = auto_lore.memory.recall("u1", "lunch places")
     assert (
         result.citations == () and {"id": mem.id, "reason": "consent_required"} in result.excluded
     )
-    auto_lore.grant_consent("u1", "health")
-    assert auto_lore.recall("u1", "lunch places").citations == (f"{mem.id}@v1",)
+    auto_lore.consent.grant("u1", "health")
+    assert auto_lore.memory.recall("u1", "lunch places").citations == (f"{mem.id}@v1",)
 
 
 def test_recall_trace_holds_ids_not_text(auto_lore: Userlore) -> None:
-    mem = auto_lore.remember(
+    mem = auto_lore.memory.remember(
         "u1", "Grafana lives at port 3000.", path="infra", memory_type="semantic"
     )
-    result = auto_lore.recall("u1", "where does grafana live", session_key="s1")
-    trace = auto_lore.traces("u1", event_type="recall")[0]
+    result = auto_lore.memory.recall("u1", "where does grafana live", session_key="s1")
+    trace = auto_lore.traces.list("u1", event_type="recall")[0]
     assert trace["id"] == result.trace_id and trace["session_key"] == "s1"
     assert trace["payload"]["selected"] == [{"id": mem.id, "v": 1}]
     dumped = json.dumps(trace, default=str).lower()
@@ -232,21 +234,21 @@ def test_recall_trace_holds_ids_not_text(auto_lore: Userlore) -> None:
 
 
 async def test_async_twins_share_the_sync_logic(auto_lore: Userlore) -> None:
-    mem = await auto_lore.aremember(
+    mem = await auto_lore.memory.aremember(
         "u1", "Standup is at 9:30.", path="team", memory_type="semantic"
     )
-    upd = await auto_lore.aupdate_memory(mem.id, "Standup is at 9:45.", scope="u1")
-    result = await auto_lore.arecall("u1", "standup")
+    upd = await auto_lore.memory.aupdate("u1", mem.id, "Standup is at 9:45.")
+    result = await auto_lore.memory.arecall("u1", "standup")
     assert upd.version == 2 and result.citations == (f"{mem.id}@v2",)
 
 
 def test_a_query_before_a_write_does_not_hide_the_new_memory(auto_lore: Userlore) -> None:
-    assert auto_lore.recall("u1", "deploy schedule").citations == ()
+    assert auto_lore.memory.recall("u1", "deploy schedule").citations == ()
     assert auto_lore.plan_context(scope="u1", query="deploy schedule").selected_ids == ()
-    mem = auto_lore.remember(
+    mem = auto_lore.memory.remember(
         "u1", "The deploy schedule is Tuesdays.", path="ops", memory_type="semantic"
     )
-    assert auto_lore.recall("u1", "deploy schedule").citations == (f"{mem.id}@v1",)
+    assert auto_lore.memory.recall("u1", "deploy schedule").citations == (f"{mem.id}@v1",)
     assert auto_lore.plan_context(scope="u1", query="deploy schedule").selected_ids == (mem.id,)
 
 

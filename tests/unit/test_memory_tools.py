@@ -62,7 +62,7 @@ def test_four_tools_walk_the_lifecycle(auto_lore: Userlore) -> None:
     assert cited["citations"] == [f"{mem}@v2"]
     gone = json.loads(tools["forget"].invoke({"id": mem}))
     assert gone["state"] == "deleted"
-    assert auto_lore.get(mem, scope="u1").state is RecordState.DELETED
+    assert auto_lore.records.get("u1", mem).state is RecordState.DELETED
 
 
 def test_errors_come_back_as_tool_messages(auto_lore: Userlore) -> None:
@@ -85,11 +85,11 @@ def test_errors_come_back_as_tool_messages(auto_lore: Userlore) -> None:
         }
     )
     assert secret.status == "error" and "ghp_" not in str(secret.content)
-    assert auto_lore.records("u1") == []
+    assert auto_lore.records.list("u1") == []
 
 
 def test_tools_of_one_scope_cannot_touch_another(auto_lore: Userlore) -> None:
-    mem = auto_lore.remember(
+    mem = auto_lore.memory.remember(
         "team-a", "Our VPN is WireGuard.", path="infra", memory_type="semantic"
     )
     tools_b = by_name(make_memory_tools(auto_lore, scope="team-b"))
@@ -100,7 +100,7 @@ def test_tools_of_one_scope_cannot_touch_another(auto_lore: Userlore) -> None:
         out = tools_b[name].invoke({"type": "tool_call", "id": "c", "name": name, "args": args})
         assert out.status == "error" and "RecordNotFoundError" in str(out.content)
     assert json.loads(tools_b["recall"].invoke({"query": "VPN WireGuard"}))["count"] == 0
-    assert auto_lore.get(mem.id, scope="team-a").state is RecordState.ACTIVE
+    assert auto_lore.records.get("team-a", mem.id).state is RecordState.ACTIVE
 
 
 def test_factory_validates_its_configuration(auto_lore: Userlore) -> None:
@@ -155,4 +155,4 @@ def test_an_agent_remembers_and_recalls_with_the_tools(auto_lore: Userlore) -> N
     receipt = json.loads(str(tool_messages[0].content))
     recalled = json.loads(str(tool_messages[1].content))
     assert recalled["citations"] == [f"{receipt['id']}@v1"]
-    assert auto_lore.get(receipt["id"], scope="u1").author_agent_id == "agent-1"
+    assert auto_lore.records.get("u1", receipt["id"]).author_agent_id == "agent-1"

@@ -68,7 +68,7 @@ def test_end_to_end_candidate_approval_injection_and_clean_history(
     ctx = {"user_id": "ana"}
 
     agent.invoke(user("Please always answer in bullet points."), chat, context=ctx)
-    [candidate] = lore.records("ana", state=RecordState.CANDIDATE)
+    [candidate] = lore.records.list("ana", state=RecordState.CANDIDATE)
     assert candidate.canonical_key == "style/format"
     assert FENCE not in model.system_texts()[0]  # nothing active yet
 
@@ -78,7 +78,7 @@ def test_end_to_end_candidate_approval_injection_and_clean_history(
     [intr] = pending.interrupts
     assert intr.value["action_requests"][0]["args"]["record_id"] == candidate.id
     inbox.invoke(Command(resume={"decisions": [{"type": "approve"}]}), review)
-    assert lore.get(candidate.id).state is RecordState.ACTIVE
+    assert lore.records.get("ana", candidate.id).state is RecordState.ACTIVE
 
     agent.invoke(user("How do I deploy the app?"), chat, context=ctx)
     system = model.system_texts()[-1]
@@ -114,7 +114,7 @@ def test_plan_is_reused_across_a_turns_tool_loop(auto_lore: Userlore) -> None:
     agent.invoke(user("What is the answer?"), {"configurable": {"thread_id": "t"}})
     assert len(model.calls) == 2
     assert all("bullet points" in s for s in model.system_texts())
-    assert len(auto_lore.traces("u1", event_type="plan")) == 1  # planned once per turn
+    assert len(auto_lore.traces.list("u1", event_type="plan")) == 1  # planned once per turn
 
 
 def test_recall_tool_adds_the_memory_access_instruction(lore: Userlore) -> None:
@@ -141,7 +141,7 @@ def test_scope_comes_from_context_then_configurable_then_default(make_lore: Any)
         agent = agent_for(lore, ScriptedChatModel(), default_scope=default)
         config = {"configurable": {"thread_id": "t", **configurable}}
         agent.invoke(user("I use pnpm."), config, context=context)
-        [scope] = [s for s in ("a", "b", "c") if lore.records(s)]
+        [scope] = [s for s in ("a", "b", "c") if lore.records.list(s)]
         return scope
 
     assert scope_used({"user_id": "a"}, {"user_id": "b"}, "c") == "a"
@@ -165,7 +165,7 @@ def test_memory_off_neither_plans_nor_observes(make_lore: Any) -> None:
         user("Please always answer in bullet points."), {"configurable": {"thread_id": "t"}}
     )
     assert FENCE not in model.system_texts()[0]
-    assert lore.records("u1") == [] and lore.traces("u1") == []
+    assert lore.records.list("u1") == [] and lore.traces.list("u1") == []
 
 
 def test_reviewer_runs_in_after_agent_on_cadence(make_lore: Any) -> None:
@@ -192,7 +192,7 @@ def test_reviewer_runs_in_after_agent_on_cadence(make_lore: Any) -> None:
     assert len(reviewer_model.calls) == 1
     agent.invoke(user("ok"), thread)
     assert len(reviewer_model.calls) == 1
-    assert [r.canonical_key for r in lore.records("u1", kind="goal")] == ["goal/launch"]
+    assert [r.canonical_key for r in lore.records.list("u1", kind="goal")] == ["goal/launch"]
 
 
 def test_observation_is_idempotent_per_message(lore: Userlore) -> None:
@@ -200,7 +200,7 @@ def test_observation_is_idempotent_per_message(lore: Userlore) -> None:
     thread = {"configurable": {"thread_id": "t"}}
     agent.invoke(user("I use pnpm."), thread)
     agent.invoke(user("thanks"), thread)  # earlier turns are not observed again
-    [rec] = lore.records("u1")
+    [rec] = lore.records.list("u1")
     assert rec.evidence_count == 1
 
 
@@ -221,7 +221,7 @@ async def test_async_agent(auto_lore: Userlore) -> None:
     )
     system = model.system_texts()[0]
     assert "bullet points" in system and MEMORY_ACCESS_SECTION in system
-    assert {r.canonical_key for r in auto_lore.records("u1")} == {
+    assert {r.canonical_key for r in auto_lore.records.list("u1")} == {
         "style/format",
         "tooling/package_manager",
     }
@@ -231,8 +231,8 @@ def test_oversized_turn_is_skipped_not_fatal(lore: Userlore) -> None:
     # With correction handling on: an oversized turn is neither a correction nor a failure.
     agent = agent_for(lore, ScriptedChatModel(), default_scope="u1")
     agent.invoke(user("I use pnpm. " + "log line\n" * 5000), {"configurable": {"thread_id": "t"}})
-    assert lore.records("u1") == []
-    [trace] = lore.traces("u1", event_type="observe")
+    assert lore.records.list("u1") == []
+    [trace] = lore.traces.list("u1", event_type="observe")
     assert trace["reason_code"] == "turn_too_long"
 
 
@@ -243,7 +243,7 @@ def test_unstorable_turn_is_skipped_not_fatal(lore: Userlore) -> None:
     agent = agent_for(lore, model, default_scope="u1")
     for text in ("I use pnpm.\x00", "I use pnpm. \ud800"):
         agent.invoke(user(text), {"configurable": {"thread_id": "t"}})
-    assert lore.records("u1") == []
-    traces = lore.traces("u1", event_type="observe")
+    assert lore.records.list("u1") == []
+    traces = lore.traces.list("u1", event_type="observe")
     assert [t["reason_code"] for t in traces] == ["turn_unstorable", "turn_unstorable"]
     assert len(model.system_texts()) == 2

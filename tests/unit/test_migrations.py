@@ -50,7 +50,7 @@ def test_data_survives_reopen(tmp_path: Path) -> None:
     lore.observe(scope="u1", role="user", content="Always answer in bullet points.")
     lore.close()
     again = Userlore.open(url, config={"memory": {"mode": "auto"}})
-    assert len(again.records("u1")) == 1
+    assert len(again.records.list("u1")) == 1
     assert again.plan_context(scope="u1", query="answer").selected
     again.close()
 
@@ -68,7 +68,7 @@ def test_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:
 def _open_and_count(url: str) -> int:
     lore = Userlore.open(url)
     try:
-        return len(lore.records("u1"))
+        return len(lore.records.list("u1"))
     finally:
         lore.close()
 

@@ -96,13 +96,13 @@ def test_plan_safety_contract(
             if o["fate"] == "candidate":
                 continue
             if out.record.state is RecordState.CANDIDATE:
-                lore.approve(rid)
+                lore.records.approve(o["scope"], rid)
             if o["fate"] == "forget":
-                lore.forget(rid)
+                lore.records.forget(o["scope"], rid)
             elif o["fate"] == "forgotten":
                 lore.store.set_user_state(None, rid, UserState.FORGOTTEN)
             elif o["fate"] == "active" and o["scope"] == "alice":
-                rec = lore.get(rid)
+                rec = lore.records.get(o["scope"], rid)
                 if rec.sensitivity.value != "special" or consent:
                     allowed.add(rid)
         if consent:
@@ -114,7 +114,7 @@ def test_plan_safety_contract(
                 "political_opinion",
                 "biometric",
             ):
-                lore.grant_consent("alice", category)
+                lore.consent.grant("alice", category)
         now = now + timedelta(seconds=2)  # the "expired" records are now past their validity
         plan = lore.plan_context(scope="alice", query=query, budget=budget)
 

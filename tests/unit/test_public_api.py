@@ -86,19 +86,11 @@ def test_record_kinds_cover_the_planner_sections_and_reviewer_kinds() -> None:
 
 
 def test_facade_has_async_twins() -> None:
-    for name in (
-        "observe",
-        "write",
-        "plan_context",
-        "records",
-        "approve",
-        "reject",
-        "update",
-        "forget",
-        "restore",
-        "pin",
-        "unpin",
-        "history",
-        "evidence",
-    ):
+    for name in ("observe", "write", "plan_context"):
         assert callable(getattr(userlore.Userlore, f"a{name}"))
+    from userlore.api.records import Records
+
+    for name in ("list", "approve", "reject", "update", "forget", "restore", "pin", "unpin"):
+        assert callable(getattr(Records, f"a{name}"))
+    for name in ("history", "evidence", "get", "trash"):
+        assert callable(getattr(Records, f"a{name}"))

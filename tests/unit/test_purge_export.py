@@ -18,6 +18,7 @@ from userlore import (
     MemoryDisabledError,
     Userlore,
 )
+from userlore.memory import Author
 from userlore.store.lifecycle import EXPORT_FORMAT, EXPORT_FORMAT_VERSION, _scoped_tables
 from userlore.store.schema import (
     FacetObservation,
@@ -48,25 +49,27 @@ def with_original_ids(value: Any, id_map: dict[str, str]) -> Any:
 def populate(lore: Userlore, scope: str) -> dict[str, str]:
     """Every kind of row a scope can own, through the public API where one exists."""
     ids: dict[str, str] = {}
-    keep = lore.remember(
+    keep = lore.memory.remember(
         scope, "Weekly sync is in Room Orion.", path="projects/x/meetings", memory_type="semantic"
     )
-    lore.approve(keep.id, scope=scope)
-    lore.update_memory(keep.id, "Weekly sync is in Room Polaris.", scope=scope, agent_id="codex")
+    lore.records.approve(scope, keep.id)
+    lore.memory.update(
+        scope, keep.id, "Weekly sync is in Room Polaris.", author=Author(agent_id="codex")
+    )
     ids["meeting"] = keep.id
-    other = lore.remember(
+    other = lore.memory.remember(
         scope, "Deploys go out on Tuesdays.", path="projects/y/ops", memory_type="procedural"
     )
-    lore.approve(other.id, scope=scope)
+    lore.records.approve(scope, other.id)
     ids["deploys"] = other.id
-    dropped = lore.remember(
+    dropped = lore.memory.remember(
         scope, "Try Vim keybindings.", path="projects/y/ideas", memory_type="semantic"
     )
-    lore.reject(dropped.id, scope=scope)
-    trashed = lore.remember(
+    lore.records.reject(scope, dropped.id)
+    trashed = lore.memory.remember(
         scope, "Old wiki is at wiki.old.", path="projects/x/links", memory_type="semantic"
     )
-    lore.approve(trashed.id, scope=scope)
+    lore.records.approve(scope, trashed.id)
     lore.memory.forget(scope, trashed.id)
     ids["trashed"] = trashed.id
     first = lore.write(
@@ -81,7 +84,7 @@ def populate(lore: Userlore, scope: str) -> dict[str, str]:
         ),
     )
     assert first.record is not None
-    lore.approve(first.record.id, scope=scope)
+    lore.records.approve(scope, first.record.id)
     second = lore.write(
         scope,
         CandidateInput(
@@ -94,14 +97,14 @@ def populate(lore: Userlore, scope: str) -> dict[str, str]:
         ),
     )
     assert second.record is not None
-    lore.approve(second.record.id, scope=scope)
+    lore.records.approve(scope, second.record.id)
     ids["style"] = second.record.id
     lore.observe(
         scope=scope, role="user", content="I use pnpm for every project.", session_key="s1"
     )
-    lore.grant_consent(scope, "health")
+    lore.consent.grant(scope, "health")
     lore.plan_context(scope=scope, query="when is the weekly sync?", session_key="s1")
-    lore.recall(scope, "weekly sync")
+    lore.memory.recall(scope, "weekly sync")
     now = lore.store.clock()
     with lore.store.transaction() as s:
         s.add(
@@ -116,7 +119,7 @@ def populate(lore: Userlore, scope: str) -> dict[str, str]:
                 observed_at=now,
             )
         )
-        item_id = lore.evidence(keep.id, scope=scope)[0]["source_item_id"]
+        item_id = lore.records.evidence(scope, keep.id)[0]["source_item_id"]
         s.add(
             KnowledgeSourceChange(
                 scope=scope,
@@ -186,29 +189,29 @@ def test_purge_leaves_zero_rows_and_never_touches_another_scope(lore: Userlore) 
     before_a, before_b = rows_of(lore, "team-a"), rows_of(lore, "team-b")
     assert all(before_a[t.name] > 0 for t in _scoped_tables()), before_a
     assert before_a["fts"] > 0
-    receipt = lore.purge("team-a")
+    receipt = lore.scopes.purge("team-a")
     assert receipt.residual_rows == 0 and receipt.status == "purged"
     assert receipt.deleted["memory_records"] == before_a["memory_records"]
     assert receipt.deleted["memory_records_fts"] == before_a["fts"]
     assert all(v == 0 for v in rows_of(lore, "team-a").values())
     assert rows_of(lore, "team-b") == before_b
-    assert lore.recall("team-b", "weekly sync").citations == (f"{b['meeting']}@v2",)
+    assert lore.memory.recall("team-b", "weekly sync").citations == (f"{b['meeting']}@v2",)
     assert lore.plan_context(scope="team-b", query="weekly sync").selected_ids
 
 
 def test_path_purge_removes_only_that_path(lore: Userlore) -> None:
     ids = populate(lore, "team-a")
-    receipt = lore.purge("team-a", "projects/x")
+    receipt = lore.scopes.purge("team-a", "projects/x")
     assert receipt.residual_rows == 0, receipt.residual
     assert receipt.deleted["memory_records"] == 2  # the meeting and the trashed link
-    left = {r.id for r in lore.records("team-a", state=None)} | {
+    left = {r.id for r in lore.records.list("team-a", state=None)} | {
         r.id for r in lore.memory.trash("team-a")
     }
     assert ids["meeting"] not in left and ids["trashed"] not in left
     assert ids["deploys"] in left and ids["style"] in left
-    assert lore.recall("team-a", "weekly sync").citations == ()
-    assert lore.recall("team-a", "deploys tuesdays").citations == (f"{ids['deploys']}@v1",)
-    dumped = json.dumps(lore.traces("team-a", limit=1000), default=str)
+    assert lore.memory.recall("team-a", "weekly sync").citations == ()
+    assert lore.memory.recall("team-a", "deploys tuesdays").citations == (f"{ids['deploys']}@v1",)
+    dumped = json.dumps(lore.traces.list("team-a", limit=1000), default=str)
     assert ids["meeting"] not in dumped
     with lore.store.transaction() as s:
         cited = select(func.count()).select_from(FacetObservation)
@@ -216,20 +219,20 @@ def test_path_purge_removes_only_that_path(lore: Userlore) -> None:
 
 
 def test_path_prefix_respects_segment_boundaries(auto_lore: Userlore) -> None:
-    keep = auto_lore.remember(
+    keep = auto_lore.memory.remember(
         "u1", "Alphabet app ships Monday.", path="projects/ab", memory_type="semantic"
     )
-    auto_lore.remember(
+    auto_lore.memory.remember(
         "u1", "Alpha app ships Friday.", path="projects/a/plan", memory_type="semantic"
     )
-    receipt = auto_lore.purge("u1", "projects/a")
+    receipt = auto_lore.scopes.purge("u1", "projects/a")
     assert receipt.deleted["memory_records"] == 1 and receipt.residual_rows == 0
-    assert [r.id for r in auto_lore.records("u1")] == [keep.id]
+    assert [r.id for r in auto_lore.records.list("u1")] == [keep.id]
 
 
 def test_purge_is_allowed_in_read_only_mode(make_lore: Any) -> None:
     lore = make_lore("readOnly")
-    assert lore.purge("u1").residual_rows == 0
+    assert lore.scopes.purge("u1").residual_rows == 0
 
 
 def strip_time(doc: dict[str, Any]) -> dict[str, Any]:
@@ -240,7 +243,7 @@ def strip_time(doc: dict[str, Any]) -> dict[str, Any]:
 
 def test_export_import_round_trip_is_identical(lore: Userlore, make_lore: Any) -> None:
     populate(lore, "team-a")
-    doc = json.loads(json.dumps(lore.export("team-a")))
+    doc = json.loads(json.dumps(lore.scopes.export("team-a")))
     assert doc["format"] == EXPORT_FORMAT and doc["format_version"] == EXPORT_FORMAT_VERSION
     assert all(
         doc["counts"][k] > 0
@@ -261,66 +264,66 @@ def test_export_import_round_trip_is_identical(lore: Userlore, make_lore: Any) -
         )
     )
     target = make_lore("confirmWrite")
-    receipt = target.import_(doc, "team-a")
+    receipt = target.scopes.import_("team-a", doc)
     # Every id is fresh (an import never keeps an id it was handed), and only the ids differ.
     assert receipt.remapped and receipt.imported == doc["counts"]
     m = receipt.id_map
-    assert with_original_ids(strip_time(target.export("team-a")), m) == strip_time(doc)
+    assert with_original_ids(strip_time(target.scopes.export("team-a")), m) == strip_time(doc)
     for query in ("weekly sync room", "deploys", "how verbose should answers be"):
-        got = with_original_ids(target.recall("team-a", query).citations, m)
-        assert got == lore.recall("team-a", query).citations
+        got = with_original_ids(target.memory.recall("team-a", query).citations, m)
+        assert got == lore.memory.recall("team-a", query).citations
         assert (
             with_original_ids(target.plan_context(scope="team-a", query=query).text, m)
             == lore.plan_context(scope="team-a", query=query).text
         )
-    rec = lore.records("team-a")[0]
+    rec = lore.records.list("team-a")[0]
     assert [
-        with_original_ids(v.record_id, m) for v in target.history(m[rec.id], scope="team-a")
-    ] == [v.record_id for v in lore.history(rec.id, scope="team-a")]
-    assert [(v.version, v.content, v.diff) for v in target.history(m[rec.id], scope="team-a")] == [
-        (v.version, v.content, v.diff) for v in lore.history(rec.id, scope="team-a")
-    ]
-    assert with_original_ids(target.evidence(m[rec.id], scope="team-a"), m) == lore.evidence(
-        rec.id, scope="team-a"
-    )
-    assert target.consents("team-a") == frozenset({"health"})
+        with_original_ids(v.record_id, m) for v in target.records.history("team-a", m[rec.id])
+    ] == [v.record_id for v in lore.records.history("team-a", rec.id)]
+    assert [
+        (v.version, v.content, v.diff) for v in target.records.history("team-a", m[rec.id])
+    ] == [(v.version, v.content, v.diff) for v in lore.records.history("team-a", rec.id)]
+    assert with_original_ids(
+        target.records.evidence("team-a", m[rec.id]), m
+    ) == lore.records.evidence("team-a", rec.id)
+    assert target.consent.list("team-a") == frozenset({"health"})
 
 
 def test_import_after_purge_restores_the_scope(lore: Userlore) -> None:
     ids = populate(lore, "team-a")
-    doc = lore.export("team-a")
-    lore.purge("team-a")
-    receipt = lore.import_(doc, "team-a")
+    doc = lore.scopes.export("team-a")
+    lore.scopes.purge("team-a")
+    receipt = lore.scopes.import_("team-a", doc)
     assert receipt.remapped
     m = receipt.id_map
-    assert with_original_ids(strip_time(lore.export("team-a")), m) == strip_time(doc)
-    assert lore.recall("team-a", "weekly sync").citations == (f"{m[ids['meeting']]}@v2",)
+    assert with_original_ids(strip_time(lore.scopes.export("team-a")), m) == strip_time(doc)
+    assert lore.memory.recall("team-a", "weekly sync").citations == (f"{m[ids['meeting']]}@v2",)
 
 
 def test_import_into_another_scope_of_the_same_database_renames_ids(lore: Userlore) -> None:
     ids = populate(lore, "team-a")
-    doc = lore.export("team-a")
-    receipt = lore.import_(doc, "team-copy")
+    doc = lore.scopes.export("team-a")
+    receipt = lore.scopes.import_("team-copy", doc)
     assert receipt.remapped and ids["meeting"] in receipt.id_map
     new_id = receipt.id_map[ids["meeting"]]
-    assert lore.recall("team-copy", "weekly sync").citations == (f"{new_id}@v2",)
-    assert [v.content for v in lore.history(new_id, scope="team-copy")] == [
-        v.content for v in lore.history(ids["meeting"], scope="team-a")
+    assert lore.memory.recall("team-copy", "weekly sync").citations == (f"{new_id}@v2",)
+    assert [v.content for v in lore.records.history("team-copy", new_id)] == [
+        v.content for v in lore.records.history("team-a", ids["meeting"])
     ]
-    copied = lore.export("team-copy")
+    copied = lore.scopes.export("team-copy")
     assert {i["source_instance_id"] for i in copied["source_items"]} >= {"tool:team-copy"}
     assert not any(ids["meeting"] in json.dumps(t) for t in copied["traces"])
     # the original is untouched
-    assert strip_time(lore.export("team-a")) == strip_time(doc)
+    assert strip_time(lore.scopes.export("team-a")) == strip_time(doc)
 
 
 def test_import_refuses_a_scope_that_is_not_empty(auto_lore: Userlore) -> None:
-    auto_lore.remember("team-a", "A fact.", path="x", memory_type="semantic")
-    doc = auto_lore.export("team-a")
-    auto_lore.remember("team-b", "Another fact.", path="x", memory_type="semantic")
+    auto_lore.memory.remember("team-a", "A fact.", path="x", memory_type="semantic")
+    doc = auto_lore.scopes.export("team-a")
+    auto_lore.memory.remember("team-b", "Another fact.", path="x", memory_type="semantic")
     before = rows_of(auto_lore, "team-b")
     with pytest.raises(InvalidTransitionError, match="not empty"):
-        auto_lore.import_(doc, "team-b")
+        auto_lore.scopes.import_("team-b", doc)
     assert rows_of(auto_lore, "team-b") == before
 
 
@@ -368,25 +371,27 @@ def _broken(doc: dict[str, Any], how: str) -> dict[str, Any]:
     ],
 )
 def test_malformed_import_writes_nothing(auto_lore: Userlore, make_lore: Any, how: str) -> None:
-    auto_lore.remember("team-a", "Weekly sync is in Orion.", path="x", memory_type="semantic")
-    doc = json.loads(json.dumps(auto_lore.export("team-a")))
+    auto_lore.memory.remember(
+        "team-a", "Weekly sync is in Orion.", path="x", memory_type="semantic"
+    )
+    doc = json.loads(json.dumps(auto_lore.scopes.export("team-a")))
     target = make_lore("auto")
     with pytest.raises(InvalidInputError):
-        target.import_(_broken(doc, how), "team-a")
+        target.scopes.import_("team-a", _broken(doc, how))
     assert all(v == 0 for v in rows_of(target, "team-a").values())
 
 
 def test_import_is_a_write(make_lore: Any, auto_lore: Userlore) -> None:
-    auto_lore.remember("team-a", "A fact.", path="x", memory_type="semantic")
-    doc = auto_lore.export("team-a")
+    auto_lore.memory.remember("team-a", "A fact.", path="x", memory_type="semantic")
+    doc = auto_lore.scopes.export("team-a")
     with pytest.raises(MemoryDisabledError):
-        make_lore("readOnly").import_(doc, "team-a")
+        make_lore("readOnly").scopes.import_("team-a", doc)
 
 
 def test_export_has_no_other_scope(auto_lore: Userlore, clock: FakeClock) -> None:
-    auto_lore.remember("team-a", "Alpha secret-free fact.", path="x", memory_type="semantic")
-    auto_lore.remember("team-b", "Bravo private fact.", path="x", memory_type="semantic")
-    doc = auto_lore.export("team-a")
+    auto_lore.memory.remember("team-a", "Alpha secret-free fact.", path="x", memory_type="semantic")
+    auto_lore.memory.remember("team-b", "Bravo private fact.", path="x", memory_type="semantic")
+    doc = auto_lore.scopes.export("team-a")
     dumped = json.dumps(doc)
     assert "Bravo" not in dumped and "team-b" not in dumped
     assert doc["exported_at"] == clock.now.isoformat()

@@ -65,7 +65,7 @@ def test_documents_carry_receipts(auto_lore: Userlore) -> None:
     assert meta["record_id"] == out.record.id and meta["version"] == 1
     assert meta["kind"] == "workspace_fact" and meta["path"] == "projects/billing"
     assert meta["state"] == "active" and meta["canonical_key"] == "deploy/step_1"
-    [receipt] = auto_lore.evidence(out.record.id)
+    [receipt] = auto_lore.records.evidence("u1", out.record.id)
     assert meta["evidence_ids"] == [receipt["source_item_id"]]
 
 
@@ -75,15 +75,15 @@ def test_policy_filter_applies(make_lore: Any) -> None:
     approved = lore.write("u1", fact(2)).record
     special = lore.write("u1", fact(3, content="I have diabetes, so deploy after lunch.")).record
     assert pending is not None and approved is not None and special is not None
-    lore.approve(approved.id)
-    lore.approve(special.id)
+    lore.records.approve("u1", approved.id)
+    lore.records.approve("u1", special.id)
     refused = lore.write("u1", fact(4, content=f"Deploy with token {GH_TOKEN}"))
     assert refused.record is None
     retriever = UserloreRetriever(lore=lore, scope="u1", k=10)
     assert [d.id for d in retriever.invoke("deploy")] == [approved.id]
-    lore.grant_consent("u1", "health")
+    lore.consent.grant("u1", "health")
     assert {d.id for d in retriever.invoke("deploy")} == {approved.id, special.id}
-    [trace, *_] = lore.traces("u1", event_type="retrieve")
+    [trace, *_] = lore.traces.list("u1", event_type="retrieve")
     reasons = {r["id"]: r["reason"] for r in trace["payload"]["rejected"]}
     assert reasons == {pending.id: "not_active"}
     assert "deploy" not in str(trace["payload"]).lower()
@@ -110,9 +110,9 @@ def test_forgotten_records_disappear(auto_lore: Userlore) -> None:
     assert rec is not None
     retriever = UserloreRetriever(lore=auto_lore, scope="u1")
     assert len(retriever.invoke("release")) == 1
-    auto_lore.forget(rec.id)
+    auto_lore.records.forget("u1", rec.id)
     assert retriever.invoke("release") == []
-    assert auto_lore.get(rec.id).state is RecordState.DELETED
+    assert auto_lore.records.get("u1", rec.id).state is RecordState.DELETED
 
 
 async def test_async(auto_lore: Userlore) -> None:

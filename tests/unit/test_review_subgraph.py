@@ -32,7 +32,7 @@ def seed(lore: Userlore, scope: str = "u1") -> list[str]:
     lore.observe(scope, "user", "Please always answer in bullet points.")
     lore.observe(scope, "user", "I use pnpm.")
     lore.observe(scope, "user", "Never suggest jest to me.")
-    return [r.id for r in reversed(lore.records(scope, state=RecordState.CANDIDATE))]
+    return [r.id for r in reversed(lore.records.list(scope, state=RecordState.CANDIDATE))]
 
 
 def approve(n: int) -> dict[str, Any]:
@@ -85,9 +85,9 @@ def test_decisions_apply_through_the_governed_api(lore: Userlore) -> None:
         ("edit", True, "active"),
         ("reject", True, "rejected"),
     ]
-    edited = lore.get(tooling)
+    edited = lore.records.get("u1", tooling)
     assert edited.content == "I use pnpm, never npm." and edited.version == 2
-    assert lore.get(veto).state is RecordState.REJECTED
+    assert lore.records.get("u1", veto).state is RecordState.REJECTED
     with lore.store.transaction() as s:
         decisions = {d.record_id: d.decision for d in s.scalars(select(ReviewDecision))}
     assert decisions == {style: "approve", tooling: "edit", veto: "reject"}
@@ -122,7 +122,9 @@ def test_bad_resume_is_refused_and_the_review_can_be_answered_again(
     with pytest.raises(InvalidInputError, match="invalid review decision") as info:
         graph.invoke(Command(resume=bad), CONFIG)
     assert GH_TOKEN not in str(info.value)
-    assert all(lore.get(i).state is RecordState.CANDIDATE for i in ids)  # nothing applied
+    assert all(
+        lore.records.get("u1", i).state is RecordState.CANDIDATE for i in ids
+    )  # nothing applied
     assert graph.get_state(CONFIG).interrupts  # still waiting
     out = graph.invoke(Command(resume=approve(3)), CONFIG, version="v2")
     assert all(r["applied"] for r in out.value["review_results"])
@@ -131,7 +133,7 @@ def test_bad_resume_is_refused_and_the_review_can_be_answered_again(
 def test_stale_candidate_is_not_applied(lore: Userlore) -> None:
     style, _, _ = seed(lore)
     graph, _ = start(lore)
-    lore.approve(style)  # decided elsewhere while the interrupt was open
+    lore.records.approve("u1", style)  # decided elsewhere while the interrupt was open
     out = graph.invoke(
         Command(resume={"decisions": [{"type": "reject"}] * 3}), CONFIG, version="v2"
     )
@@ -143,7 +145,7 @@ def test_stale_candidate_is_not_applied(lore: Userlore) -> None:
         "state": "active",
         "reason": "stale",
     }
-    assert lore.get(style).state is RecordState.ACTIVE
+    assert lore.records.get("u1", style).state is RecordState.ACTIVE
 
 
 def test_nothing_pending_means_no_interrupt(lore: Userlore) -> None:
@@ -189,7 +191,7 @@ def test_pending_review_survives_a_restart(tmp_path: Path, clock: Any) -> None:
     resume = {"decisions": [{"type": "approve"}, {"type": "reject"}, {"type": "approve"}]}
     done = graph.invoke(Command(resume=resume), CONFIG, version="v2")
     assert [r["applied"] for r in done.value["review_results"]] == [True, True, True]
-    assert [lore.get(i).state for i in ids] == [
+    assert [lore.records.get("u1", i).state for i in ids] == [
         RecordState.ACTIVE,
         RecordState.REJECTED,
         RecordState.ACTIVE,
@@ -226,7 +228,7 @@ def test_pending_review_survives_a_new_process(tmp_path: Path, clock: Any) -> No
     assert isinstance(saver, SqliteSaver)
     graph = build_review_subgraph(lore, checkpointer=saver)
     graph.invoke(Command(resume=approve(1)), CONFIG)
-    assert lore.get(record_id).state is RecordState.ACTIVE
+    assert lore.records.get("u1", record_id).state is RecordState.ACTIVE
     saver.conn.close()
     lore.close()
 
@@ -256,5 +258,5 @@ async def test_async_invocation(lore: Userlore) -> None:
     out = await graph.ainvoke({"scope": "u1"}, CONFIG, version="v2")
     assert out.interrupts
     done = await graph.ainvoke(Command(resume=approve(3)), CONFIG, version="v2")
-    assert len(lore.records("u1", state=RecordState.ACTIVE)) == 3
+    assert len(lore.records.list("u1", state=RecordState.ACTIVE)) == 3
     assert done.value["review_results"][0]["applied"]

@@ -78,7 +78,7 @@ def all_text(lore: Userlore) -> str:
 
 
 def review_traces(lore: Userlore, scope: str = "u1") -> list[dict[str, Any]]:
-    return lore.traces(scope, event_type="review")
+    return lore.traces.list(scope, event_type="review")
 
 
 # -- (a) malformed output ---------------------------------------------------------------------
@@ -126,7 +126,7 @@ def test_structured_output_path_with_invalid_tool_arguments(lore: Userlore) -> N
     model = ScriptedChatModel(replies=[bad, good])
     result = LLMReviewer(model).review(lore, "u1", CONVERSATION)
     assert result.ok and result.report.attempts == 2
-    assert [r.canonical_key for r in lore.records("u1")] == ["style/verbosity"]
+    assert [r.canonical_key for r in lore.records.list("u1")] == ["style/verbosity"]
 
 
 def test_schema_violations_are_invalid_output(lore: Userlore) -> None:
@@ -183,7 +183,7 @@ def test_duplicate_of_active_record_reinforces(auto_lore: Userlore) -> None:
     [outcome] = result.outcomes
     assert outcome.action is WriteAction.REINFORCED and outcome.record is not None
     assert outcome.record.id == active.id
-    assert [r.id for r in auto_lore.records("u1")] == [active.id]
+    assert [r.id for r in auto_lore.records.list("u1")] == [active.id]
     assert outcome.record.explicitness is Explicitness.EXPLICIT  # inferred never downgrades it
     assert result.counts["reinforced"] == 1
 
@@ -200,7 +200,7 @@ def test_candidates_are_inferred_capped_and_linked_to_evidence(lore: Userlore) -
     assert rec is not None and rec.state is RecordState.CANDIDATE
     assert rec.explicitness is Explicitness.INFERRED and rec.producer is Producer.REVIEWER
     assert rec.confidence <= 0.7
-    [receipt] = lore.evidence(rec.id)
+    [receipt] = lore.records.evidence("u1", rec.id)
     assert "terse" in receipt["text"]
     [trace] = review_traces(lore)
     assert trace["reason_code"] == "ok" and trace["payload"]["created"] == 1
@@ -219,7 +219,7 @@ def test_unsupported_evidence_is_dropped(lore: Userlore) -> None:
         lore, "u1", CONVERSATION
     )
     assert result.report.dropped == 2
-    assert [r.canonical_key for r in lore.records("u1")] == ["style/verbosity"]
+    assert [r.canonical_key for r in lore.records.list("u1")] == ["style/verbosity"]
 
 
 def test_propose_writes_nothing(lore: Userlore) -> None:
@@ -283,4 +283,4 @@ def test_schema_is_strict_and_provider_friendly() -> None:
 
 async def test_async_twin(lore: Userlore) -> None:
     result = await LLMReviewer(plain(reply(cand()))).areview(lore, "u1", CONVERSATION)
-    assert result.ok and len(lore.records("u1")) == 1
+    assert result.ok and len(lore.records.list("u1")) == 1

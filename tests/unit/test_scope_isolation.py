@@ -18,4 +18,4 @@ def test_colliding_index_namespace_still_never_leaks(
     plan = auto_lore.plan_context(scope="u1", query="kayak")
     assert plan.selected_ids == (mine.record.id,)
     assert theirs.record.id not in {r.id for r in plan.rejected}
-    assert theirs.record.id not in str(auto_lore.traces("u1"))
+    assert theirs.record.id not in str(auto_lore.traces.list("u1"))

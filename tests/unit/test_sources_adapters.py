@@ -106,21 +106,23 @@ def test_markdown_vault_items(vault: Path) -> None:
 
 def test_markdown_vault_resync_reads_only_changes(vault: Path, connected: Userlore) -> None:
     adapter = MarkdownVaultAdapter(vault, label="Vault")
-    first = connected.ingest(adapter, scope="u1")
+    first = connected.sources.ingest("u1", adapter)
     assert first.counts.added == 4
-    again = connected.ingest(adapter, scope="u1")
+    again = connected.sources.ingest("u1", adapter)
     assert again.counts.seen == 0 and again.counts.changed == 0  # the cursor skipped every file
     write(vault / "ideas.txt", "Plain text idea: cache the embeddings in Redis.\n", 1741180000)
     (vault / "daily" / "2025-03-05.md").unlink()
     write(vault / "projects" / "new.md", "# New\nA new note.\n")
-    delta = connected.ingest(adapter, scope="u1")
+    delta = connected.sources.ingest("u1", adapter)
     assert (delta.counts.seen, delta.counts.added, delta.counts.modified, delta.counts.deleted) == (
         2,
         1,
         1,
         1,
     )
-    facts = {r.content.split("\n")[0]: r for r in connected.records("u1", kind="workspace_fact")}
+    facts = {
+        r.content.split("\n")[0]: r for r in connected.records.list("u1", kind="workspace_fact")
+    }
     assert "ideas" in facts and facts["ideas"].version == 2
     assert "Redis" in facts["ideas"].content
 
@@ -234,10 +236,10 @@ def test_mbox_resync(tmp_path: Path, mails: list[EmailMessage], connected: Userl
     path = tmp_path / "mail.mbox"
     write_mbox(path, mails)
     adapter = MboxAdapter(path)
-    assert connected.ingest(adapter, scope="u1").counts.added == 3
-    assert connected.ingest(adapter, scope="u1").counts.seen == 0  # untouched file: one stat
+    assert connected.sources.ingest("u1", adapter).counts.added == 3
+    assert connected.sources.ingest("u1", adapter).counts.seen == 0  # untouched file: one stat
     write_mbox(path, [*mails[:2], message("New", "A new one.", msg_id="<new@x>")])
-    report = connected.ingest(adapter, scope="u1")
+    report = connected.sources.ingest("u1", adapter)
     assert (report.counts.added, report.counts.deleted, report.counts.unchanged) == (1, 1, 2)
 
 
@@ -325,11 +327,11 @@ def test_slack_export_folder(tmp_path: Path, connected: Userlore) -> None:
     assert result.skipped == 1 and result.complete
 
     adapter = SlackExportAdapter(root)
-    assert connected.ingest(adapter, scope="u1").counts.added == 3
-    assert connected.ingest(adapter, scope="u1").counts.seen == 0
+    assert connected.sources.ingest("u1", adapter).counts.added == 3
+    assert connected.sources.ingest("u1", adapter).counts.seen == 0
     slack_export(root, edited=True)
     (root / "infra" / "2024-03-02.json").unlink()
-    report = connected.ingest(adapter, scope="u1")
+    report = connected.sources.ingest("u1", adapter)
     assert (report.counts.modified, report.counts.deleted, report.counts.unchanged) == (1, 1, 1)
 
 
@@ -403,10 +405,10 @@ def test_locomo_file(tmp_path: Path, connected: Userlore) -> None:
         "thread": "session-1",
     }
     assert result.total == 3
-    report = connected.ingest(adapters[0], scope="u1")
+    report = connected.sources.ingest("u1", adapters[0])
     assert report.counts.added == 3 and report.synthesis is not None
     assert report.synthesis.created == 3 and report.synthesis.notes == 2
-    assert connected.ingest(adapters[0], scope="u1").counts.seen == 0
+    assert connected.sources.ingest("u1", adapters[0]).counts.seen == 0
 
 
 def test_locomo_dates_and_errors(tmp_path: Path) -> None:
@@ -458,9 +460,9 @@ def test_langchain_loader_bridge(connected: Userlore) -> None:
     )
     assert items[1].meta == {"source": "handbook.pdf", "page": 1}
     assert result.skipped == 1 and result.complete
-    assert connected.ingest(adapter, scope="u1").counts.added == 3
+    assert connected.sources.ingest("u1", adapter).counts.added == 3
     adapter.loader = PagesLoader(docs[:1])
-    assert connected.ingest(adapter, scope="u1").counts.deleted == 2
+    assert connected.sources.ingest("u1", adapter).counts.deleted == 2
     with pytest.raises(InvalidInputError):
         LangChainLoaderAdapter("not a loader", source_instance_id="x")  # type: ignore[arg-type]
 

@@ -49,7 +49,7 @@ def test_sources_sync_prints_progress_and_summary(
     assert "facts created" in out
     assert "2/2" in err  # the progress bar reached the end
     with Userlore.open(db) as lore:
-        facts = lore.records("me", kind="workspace_fact")
+        facts = lore.records.list("me", kind="workspace_fact")
         assert sorted(f.content.split("\n")[0] for f in facts) == ["Deploy", "Garden"]
         [run] = lore.sources.sync_runs("me")
         assert run.counts["added"] == 2
@@ -94,12 +94,12 @@ def test_sync_without_synthesis_then_worker_once(
     )
     capsys.readouterr()
     with Userlore.open(db) as lore:
-        assert lore.records("me") == []
+        assert lore.records.list("me") == []
         assert lore.sources.sources("me")[0].pending == 2
     assert main(["worker", "--once", "--db", db, "--config", str(config)]) == 0
     assert "created=2" in capsys.readouterr().out
     with Userlore.open(db) as lore:
-        assert len(lore.records("me", kind="workspace_fact")) == 2
+        assert len(lore.records.list("me", kind="workspace_fact")) == 2
 
 
 def test_worker_reports_disabled_connected_sources(

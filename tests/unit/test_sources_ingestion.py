@@ -46,7 +46,7 @@ def connected(make_lore: Callable[..., Userlore]) -> Userlore:
 
 
 def facts(lore: Userlore, scope: str = "u1") -> list[Any]:
-    return lore.records(scope, kind="workspace_fact")
+    return lore.records.list(scope, kind="workspace_fact")
 
 
 def table_count(lore: Userlore, model: Any) -> int:
@@ -56,7 +56,7 @@ def table_count(lore: Userlore, model: Any) -> int:
 
 def test_first_sync_stores_items_ledger_and_facts(connected: Userlore) -> None:
     src = ItemListSource("notes:team", [item(i) for i in range(5)], label="Team notes")
-    report = connected.ingest(src, scope="u1")
+    report = connected.sources.ingest("u1", src)
     assert report.status == "succeeded"
     assert report.counts.as_dict() == {
         "seen": 5,
@@ -80,18 +80,18 @@ def test_first_sync_stores_items_ledger_and_facts(connected: Userlore) -> None:
     # the fact is the item's own text, dated by the item
     fact = next(r for r in recs if "port 8001" in r.content)
     assert fact.content.startswith("Review 1\n") and fact.valid_from == item(1).occurred_at
-    [evidence] = connected.evidence(fact.id)
+    [evidence] = connected.records.evidence("u1", fact.id)
     assert evidence["external_id"] == "doc-1" and evidence["relation"] == "stated_in"
 
 
 def test_resync_same_pull_creates_nothing(connected: Userlore) -> None:
     src = ItemListSource("notes:team", [item(i) for i in range(5)])
-    connected.ingest(src, scope="u1")
+    connected.sources.ingest("u1", src)
     before = {
         m: table_count(connected, m)
         for m in (KnowledgeSourceItem, KnowledgeSourceChange, MemoryRecord, MemoryRecordVersion)
     }
-    again = connected.ingest(src, scope="u1")
+    again = connected.sources.ingest("u1", src)
     assert again.counts.unchanged == 5 and again.counts.changed == 0
     assert again.synthesis is not None and again.synthesis.claimed == 0
     after = {m: table_count(connected, m) for m in before}
@@ -101,21 +101,21 @@ def test_resync_same_pull_creates_nothing(connected: Userlore) -> None:
 
 def test_modified_item_one_ledger_entry_one_new_version(connected: Userlore) -> None:
     items = [item(i) for i in range(4)]
-    connected.ingest(ItemListSource("notes:team", items), scope="u1")
+    connected.sources.ingest("u1", ItemListSource("notes:team", items))
     head = connected.sources.ledger.head("u1")
     fact_before = next(r for r in facts(connected) if "port 8002" in r.content)
 
     items[2] = item(2, "Design review 2: the staging cluster moved to port 9443.")
-    report = connected.ingest(ItemListSource("notes:team", items), scope="u1")
+    report = connected.sources.ingest("u1", ItemListSource("notes:team", items))
 
     assert report.counts.modified == 1 and report.counts.unchanged == 3
     [change] = connected.sources.changes("u1", after_sequence=head)
     assert (change.change_type, change.external_id) == ("modified", "doc-2")
     assert report.synthesis is not None and report.synthesis.revised == 1
-    fact_after = connected.get(fact_before.id)
+    fact_after = connected.records.get("u1", fact_before.id)
     assert fact_after.version == 2 and "9443" in fact_after.content
     assert fact_after.state is RecordState.ACTIVE
-    history = connected.history(fact_before.id)
+    history = connected.records.history("u1", fact_before.id)
     assert [(v.version, v.live) for v in history] == [(1, False), (2, True)]
     assert "port 8002" in history[0].content
     assert len(facts(connected)) == 4  # still one fact per item
@@ -123,18 +123,18 @@ def test_modified_item_one_ledger_entry_one_new_version(connected: Userlore) -> 
 
 def test_deleted_item_archives_its_fact(connected: Userlore) -> None:
     items = [item(i) for i in range(3)]
-    connected.ingest(ItemListSource("notes:team", items), scope="u1")
+    connected.sources.ingest("u1", ItemListSource("notes:team", items))
     gone = next(r for r in facts(connected) if "port 8001" in r.content)
-    report = connected.ingest(ItemListSource("notes:team", [items[0], items[2]]), scope="u1")
+    report = connected.sources.ingest("u1", ItemListSource("notes:team", [items[0], items[2]]))
     assert report.counts.deleted == 1
     assert connected.sources.changes("u1")[-1].change_type == "deleted"
     assert report.synthesis is not None and report.synthesis.archived >= 1
-    archived = connected.get(gone.id)
+    archived = connected.records.get("u1", gone.id)
     assert archived.state is RecordState.ARCHIVED and archived.valid_until is not None
     plan = connected.plan_context("u1", "staging cluster port 8001")
     assert gone.id not in plan.selected_ids
     # the item stays as evidence of the archived fact, marked deleted and hidden by default
-    gone_item = connected.evidence(gone.id)[0]["source_item_id"]
+    gone_item = connected.records.evidence("u1", gone.id)[0]["source_item_id"]
     assert connected.sources.item("u1", gone_item).deleted_at is not None
     assert gone_item not in {i.id for i in connected.sources.items("u1")}
     assert gone_item in {i.id for i in connected.sources.items("u1", include_deleted=True)}
@@ -142,9 +142,9 @@ def test_deleted_item_archives_its_fact(connected: Userlore) -> None:
 
 def test_deleted_then_back_is_added_again(connected: Userlore) -> None:
     items = [item(0), item(1)]
-    connected.ingest(ItemListSource("s", items), scope="u1")
-    connected.ingest(ItemListSource("s", items[:1]), scope="u1")
-    report = connected.ingest(ItemListSource("s", items), scope="u1")
+    connected.sources.ingest("u1", ItemListSource("s", items))
+    connected.sources.ingest("u1", ItemListSource("s", items[:1]))
+    report = connected.sources.ingest("u1", ItemListSource("s", items))
     assert report.counts.added == 1
     assert [c.change_type for c in connected.sources.changes("u1")][-1] == "added"
     active = [r for r in facts(connected) if r.state is RecordState.ACTIVE]
@@ -172,7 +172,7 @@ def test_cursor_persists_and_delta_pulls(connected: Userlore) -> None:
 
     src = DeltaSource()
     for _ in range(3):
-        connected.ingest(src, scope="u1")
+        connected.sources.ingest("u1", src)
     assert src.cursors == [None, "1", "2"]
     with connected.store.transaction() as session:
         state = session.get(KnowledgeSourceState, ("u1", "delta:1"))
@@ -214,7 +214,7 @@ def test_failed_run_is_recorded_and_cursor_not_advanced(connected: Userlore) -> 
     with connected.store.transaction() as session:
         assert session.get(KnowledgeSourceState, ("u1", "broken:1")) is None
     src.fail = False
-    ok = connected.ingest(src, scope="u1")
+    ok = connected.sources.ingest("u1", src)
     assert ok.counts.added == 1 and ok.counts.unchanged == 1  # the first item was kept
 
 
@@ -235,7 +235,7 @@ def test_items_are_normalized_and_bounded(connected: Userlore) -> None:
             ),
         ],
     )
-    report = connected.ingest(src, scope="u1", synthesize=False)
+    report = connected.sources.ingest("u1", src, synthesize=False)
     assert report.counts.added == 3 and report.counts.skipped == 3
     assert report.counts.truncated == 1
     assert any("repeated an external id" in w for w in report.warnings)
@@ -251,10 +251,10 @@ def test_source_instance_ids_are_namespaced_by_scope(connected: Userlore) -> Non
     # A source id is only a name within a scope: another scope using the same name (a planted
     # or guessed ``markdown:<path>``) gets its own items and cursor and cannot block this one.
     src = ItemListSource("shared:1", [item(0)])
-    connected.ingest(src, scope="alice")
+    connected.sources.ingest("alice", src)
     planted = ItemListSource("shared:1", [item(0, text="Mallory's text")])
-    connected.ingest(planted, scope="mallory")
-    again = connected.ingest(ItemListSource("shared:1", [item(0), item(1)]), scope="alice")
+    connected.sources.ingest("mallory", planted)
+    again = connected.sources.ingest("alice", ItemListSource("shared:1", [item(0), item(1)]))
     assert again.status == "succeeded" and again.counts.added == 1
     alice = {i.external_id: i.text for i in connected.sources.items("alice")}
     assert "Mallory's text" not in alice.values() and len(alice) == 2
@@ -268,26 +268,26 @@ def test_connected_sources_must_be_enabled(make_lore: Callable[..., Userlore]) -
     src = ItemListSource("s", [item(0)])
     default = make_lore("auto")  # memory.sources defaults to session + curated
     with pytest.raises(MemoryDisabledError, match="connected"):
-        default.ingest(src, scope="u1")
+        default.sources.ingest("u1", src)
     for mode in ("off", "readOnly"):
         lore = make_lore(memory={"mode": mode, "sources": CONNECTED})
         with pytest.raises(MemoryDisabledError):
-            lore.ingest(src, scope="u1")
+            lore.sources.ingest("u1", src)
         assert table_count(lore, KnowledgeSourceItem) == 0
 
 
 def test_bad_adapter_identity_is_refused(connected: Userlore) -> None:
     with pytest.raises(InvalidInputError):
-        connected.ingest(ItemListSource("", [item(0)]), scope="u1")
+        connected.sources.ingest("u1", ItemListSource("", [item(0)]))
     bad = ItemListSource("ok", [item(0)])
     bad.kind = "Bad Kind!"  # type: ignore[misc]
     with pytest.raises(InvalidInputError):
-        connected.ingest(bad, scope="u1")
+        connected.sources.ingest("u1", bad)
     assert table_count(connected, KnowledgeSourceItem) == 0
 
 
 def test_watermarks_are_per_consumer_and_monotonic(connected: Userlore) -> None:
-    connected.ingest(ItemListSource("s", [item(i) for i in range(3)]), scope="u1")
+    connected.sources.ingest("u1", ItemListSource("s", [item(i) for i in range(3)]))
     views = connected.sources
     assert views.watermark("u1", "indexer") == 0
     assert len(views.pending_changes("u1", "indexer")) == 3
@@ -306,8 +306,8 @@ def test_watermarks_are_per_consumer_and_monotonic(connected: Userlore) -> None:
 
 
 def test_changes_after_sequence_and_by_source(connected: Userlore) -> None:
-    connected.ingest(ItemListSource("a", [item(0)]), scope="u1")
-    connected.ingest(ItemListSource("b", [item(1), item(2)]), scope="u1")
+    connected.sources.ingest("u1", ItemListSource("a", [item(0)]))
+    connected.sources.ingest("u1", ItemListSource("b", [item(1), item(2)]))
     all_changes = connected.sources.changes("u1")
     assert len(all_changes) == 3
     after = connected.sources.changes("u1", after_sequence=all_changes[0].sequence)
@@ -319,9 +319,9 @@ def test_changes_after_sequence_and_by_source(connected: Userlore) -> None:
 
 
 def test_source_listing_counts_and_latest_run(connected: Userlore, clock: FakeClock) -> None:
-    connected.ingest(ItemListSource("a", [item(0), item(1)], label="Alpha"), scope="u1")
+    connected.sources.ingest("u1", ItemListSource("a", [item(0), item(1)], label="Alpha"))
     clock.advance(minutes=1)
-    connected.ingest(ItemListSource("a", [item(0)], label="Alpha"), scope="u1", synthesize=False)
+    connected.sources.ingest("u1", ItemListSource("a", [item(0)], label="Alpha"), synthesize=False)
     [state] = connected.sources.sources("u1")
     assert (state.label, state.kind, state.items, state.pending) == ("Alpha", "memory", 1, 1)
     assert state.latest_run is not None and state.latest_run.counts["deleted"] == 1
@@ -329,14 +329,14 @@ def test_source_listing_counts_and_latest_run(connected: Userlore, clock: FakeCl
 
 
 def test_fact_key_is_stable_per_item(connected: Userlore) -> None:
-    connected.ingest(ItemListSource("s", [item(0)]), scope="u1")
+    connected.sources.ingest("u1", ItemListSource("s", [item(0)]))
     [fact] = facts(connected)
     assert fact.canonical_key == fact_key("s", "doc-0")
     assert fact_key("s", "doc-0") != fact_key("s", "doc-1") != fact_key("t", "doc-0")
 
 
 async def test_async_twins(connected: Userlore) -> None:
-    report = await connected.aingest(ItemListSource("s", [item(0)]), scope="u1", synthesize=False)
+    report = await connected.sources.aingest("u1", ItemListSource("s", [item(0)]), synthesize=False)
     assert report.counts.added == 1
-    drained = await connected.async_pending(scope="u1")
+    drained = await connected.sources.async_pending("u1")
     assert drained.created == 1

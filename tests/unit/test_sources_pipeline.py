@@ -73,45 +73,47 @@ def pipeline(lore: Userlore, **kw: Any) -> ConnectedKnowledgePipeline:
 
 def test_facts_and_notes_are_deterministic_without_a_model(connected: Userlore) -> None:
     items = [item(i) for i in range(3)] + [item(9, day=DAY + timedelta(days=1))]
-    connected.ingest(ItemListSource("helpdesk", items, label="Helpdesk"), scope="u1")
-    notes = connected.records("u1", kind="daily_note")
+    connected.sources.ingest("u1", ItemListSource("helpdesk", items, label="Helpdesk"))
+    notes = connected.records.list("u1", kind="daily_note")
     assert len(notes) == 2 and {n.state for n in notes} == {RecordState.ACTIVE}
     first = next(n for n in notes if n.canonical_key == note_key("helpdesk", DAY.date()))
     assert first.content.splitlines()[0] == "2026-01-02 · Helpdesk · 3 item(s)"
     assert first.content.count("\n- Ticket") == 3
     assert first.valid_from == datetime(2026, 1, 2, tzinfo=UTC)
-    linked = {e["external_id"] for e in connected.evidence(first.id)}
+    linked = {e["external_id"] for e in connected.records.evidence("u1", first.id)}
     assert linked == {"msg-0", "msg-1", "msg-2"}
-    assert {e["relation"] for e in connected.evidence(first.id)} == {"summarized_in"}
-    facts = connected.records("u1", kind="workspace_fact")
+    assert {e["relation"] for e in connected.records.evidence("u1", first.id)} == {"summarized_in"}
+    facts = connected.records.list("u1", kind="workspace_fact")
     assert len(facts) == 4
     assert all(f.explicitness is Explicitness.EXPLICIT for f in facts)
 
 
 def test_daily_note_is_bounded(connected: Userlore) -> None:
     items = [item(i, f"Busy day message number {i} " + "filler " * 30) for i in range(40)]
-    connected.ingest(ItemListSource("busy", items), scope="u1")
-    [note] = connected.records("u1", kind="daily_note")
+    connected.sources.ingest("u1", ItemListSource("busy", items))
+    [note] = connected.records.list("u1", kind="daily_note")
     assert len(note.content) <= 600
     assert note.content.rstrip().endswith("more")
     listed = note.content.count("\n- ")
     assert 0 < listed < 40
-    assert len(connected.evidence(note.id)) == listed  # every listed item is a receipt
+    assert (
+        len(connected.records.evidence("u1", note.id)) == listed
+    )  # every listed item is a receipt
 
 
 def test_daily_note_archived_when_its_day_is_gone(connected: Userlore) -> None:
-    connected.ingest(ItemListSource("s", [item(0), item(1)]), scope="u1")
-    [note] = connected.records("u1", kind="daily_note")
-    connected.ingest(ItemListSource("s", [item(0)]), scope="u1")
-    revised = connected.get(note.id)
+    connected.sources.ingest("u1", ItemListSource("s", [item(0), item(1)]))
+    [note] = connected.records.list("u1", kind="daily_note")
+    connected.sources.ingest("u1", ItemListSource("s", [item(0)]))
+    revised = connected.records.get("u1", note.id)
     assert revised.version == 2 and "1 item(s)" in revised.content
-    connected.ingest(ItemListSource("s", []), scope="u1")
-    assert connected.get(note.id).state is RecordState.ARCHIVED
+    connected.sources.ingest("u1", ItemListSource("s", []))
+    assert connected.records.get("u1", note.id).state is RecordState.ARCHIVED
 
 
 def test_connected_knowledge_activates_in_confirm_write(connected: Userlore) -> None:
-    connected.ingest(ItemListSource("s", [item(0)]), scope="u1")
-    [fact] = connected.records("u1", kind="workspace_fact")
+    connected.sources.ingest("u1", ItemListSource("s", [item(0)]))
+    [fact] = connected.records.list("u1", kind="workspace_fact")
     assert fact.state is RecordState.ACTIVE
     assert fact.id in connected.plan_context("u1", "invoice export retry policy").selected_ids
     # an ordinary candidate still waits for approval in the same mode
@@ -120,7 +122,7 @@ def test_connected_knowledge_activates_in_confirm_write(connected: Userlore) -> 
 
 
 def test_pipeline_waits_while_connected_is_disabled(connected: Userlore) -> None:
-    connected.ingest(ItemListSource("s", [item(0)]), scope="u1", synthesize=False)
+    connected.sources.ingest("u1", ItemListSource("s", [item(0)]), synthesize=False)
     cfg = connected.config.model_copy(
         update={"memory": connected.config.memory.model_copy(update={"mode": MemoryMode.READ_ONLY})}
     )
@@ -137,7 +139,7 @@ def test_pipeline_waits_while_connected_is_disabled(connected: Userlore) -> None
 def test_expired_lease_is_taken_over_and_finished_once(
     connected: Userlore, clock: FakeClock
 ) -> None:
-    connected.ingest(ItemListSource("s", [item(0), item(1)]), scope="u1", synthesize=False)
+    connected.sources.ingest("u1", ItemListSource("s", [item(0), item(1)]), synthesize=False)
     a = pipeline(connected, worker_id="worker-a", lease_seconds=60)
     b = pipeline(connected, worker_id="worker-b", lease_seconds=60)
     held = a.claim()
@@ -150,10 +152,10 @@ def test_expired_lease_is_taken_over_and_finished_once(
     assert {c.id for c in taken} == {c.id for c in held}
     late = a.process(held)  # a wakes up: its lease token is gone, it writes nothing
     assert late.lost == 2 and late.created == 0
-    assert connected.records("u1", kind="workspace_fact") == []
+    assert connected.records.list("u1", kind="workspace_fact") == []
     done = b.process(taken)
     assert done.created == 2 and done.lost == 0
-    facts = connected.records("u1", kind="workspace_fact")
+    facts = connected.records.list("u1", kind="workspace_fact")
     assert len(facts) == 2 and {f.version for f in facts} == {1}
     after = stored_items(connected)
     assert {i.synthesis_attempts for i in after.values()} == {2}
@@ -161,17 +163,15 @@ def test_expired_lease_is_taken_over_and_finished_once(
 
 
 def test_item_changed_while_leased_is_not_written_stale(connected: Userlore) -> None:
-    connected.ingest(ItemListSource("s", [item(0)]), scope="u1", synthesize=False)
+    connected.sources.ingest("u1", ItemListSource("s", [item(0)]), synthesize=False)
     worker = pipeline(connected)
     held = worker.claim()
-    connected.ingest(
-        ItemListSource("s", [item(0, "Ticket 0: retry policy agreed.")]),
-        scope="u1",
-        synthesize=False,
+    connected.sources.ingest(
+        "u1", ItemListSource("s", [item(0, "Ticket 0: retry policy agreed.")]), synthesize=False
     )
     assert worker.process(held).lost == 1
     assert worker.drain().created == 1
-    [fact] = connected.records("u1", kind="workspace_fact")
+    [fact] = connected.records.list("u1", kind="workspace_fact")
     assert fact.content == "Ticket 0: retry policy agreed." and fact.version == 1
 
 
@@ -182,7 +182,7 @@ def test_two_worker_threads_never_process_an_item_twice(
     cfg = {"memory": {"mode": "auto", "sources": CONNECTED}}
     seeder = Userlore.open(url, config=cfg)
     items = [item(i, f"Record {i} about subsystem {i % 7} and owner {i % 5}.") for i in range(150)]
-    seeder.ingest(ItemListSource("bulk", items), scope="u1", synthesize=False)
+    seeder.sources.ingest("u1", ItemListSource("bulk", items), synthesize=False)
     seeder.close()
     workers = [Userlore.open(url, config=cfg) for _ in range(2)]
     reports: list[Any] = []
@@ -254,7 +254,7 @@ def test_killed_worker_loses_nothing(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'killed.db'}"
     cfg = {"memory": {"mode": "auto", "sources": CONNECTED}}
     seeder = Userlore.open(url, config=cfg)
-    seeder.ingest(ItemListSource("s", [item(i) for i in range(3)]), scope="u1", synthesize=False)
+    seeder.sources.ingest("u1", ItemListSource("s", [item(i) for i in range(3)]), synthesize=False)
     seeder.close()
     marker = tmp_path / "claimed.txt"
     script = tmp_path / "child.py"
@@ -278,7 +278,7 @@ def test_killed_worker_loses_nothing(tmp_path: Path) -> None:
     assert all(i.lease_owner and i.lease_owner.startswith("doomed#") for i in held.values())
     report = ConnectedKnowledgePipeline(later.store, worker_id="rescuer").drain()
     assert report.claimed == 3 and report.created == 3
-    facts = later.records("u1", kind="workspace_fact")
+    facts = later.records.list("u1", kind="workspace_fact")
     assert len(facts) == 3 and {f.version for f in facts} == {1}
     done = stored_items(later)
     assert {i.synthesis_state for i in done.values()} == {"done"}
@@ -293,7 +293,7 @@ def test_killed_worker_loses_nothing(tmp_path: Path) -> None:
 def test_failures_retry_with_backoff_then_fail(
     connected: Userlore, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    connected.ingest(ItemListSource("s", [item(0), item(1)]), scope="u1", synthesize=False)
+    connected.sources.ingest("u1", ItemListSource("s", [item(0), item(1)]), synthesize=False)
     store = connected.store
     real = store.govern_upsert
 
@@ -323,7 +323,7 @@ def test_failures_retry_with_backoff_then_fail(
     clock.advance(days=1)
     assert worker.drain().claimed == 0  # failed for good
     monkeypatch.setattr(store, "govern_upsert", real)
-    assert len(connected.records("u1", kind="workspace_fact")) == 1
+    assert len(connected.records.list("u1", kind="workspace_fact")) == 1
 
 
 # -- enrichment ---------------------------------------------------------------------------------
@@ -348,9 +348,9 @@ def enrichment_reply(summary: str, sensitivity: str = "none") -> AIMessage:
 
 def test_model_enrichment_goes_through_govern(connected: Userlore) -> None:
     model = ScriptedChatModel(replies=[enrichment_reply("The invoice export job gets retries.")])
-    report = connected.ingest(ItemListSource("s", [item(0)]), scope="u1", model=model)
+    report = connected.sources.ingest("u1", ItemListSource("s", [item(0)]), model=model)
     assert report.synthesis is not None and report.synthesis.created == 1
-    [fact] = connected.records("u1", kind="workspace_fact")
+    [fact] = connected.records.list("u1", kind="workspace_fact")
     assert fact.content == "The invoice export job gets retries.\nTopics: billing, jobs"
     assert fact.explicitness is Explicitness.INFERRED and fact.confidence == 0.75
     [call] = model.calls
@@ -359,33 +359,35 @@ def test_model_enrichment_goes_through_govern(connected: Userlore) -> None:
 
 def test_model_sensitivity_claim_only_raises(connected: Userlore) -> None:
     model = ScriptedChatModel(replies=[enrichment_reply("Notes from a clinic visit.", "special")])
-    connected.ingest(ItemListSource("s", [item(0)]), scope="u1", model=model)
-    [fact] = connected.records("u1", kind="workspace_fact")
+    connected.sources.ingest("u1", ItemListSource("s", [item(0)]), model=model)
+    [fact] = connected.records.list("u1", kind="workspace_fact")
     assert fact.disclosure is Disclosure.ASK_BEFORE_REFERENCE
 
 
 def test_model_failure_retries_then_falls_back(connected: Userlore, clock: FakeClock) -> None:
     model = ScriptedChatModel(replies=["not a tool call"])  # structured output fails
-    connected.ingest(ItemListSource("s", [item(0)]), scope="u1", synthesize=False)
+    connected.sources.ingest("u1", ItemListSource("s", [item(0)]), synthesize=False)
     worker = pipeline(connected, model=model, max_attempts=2, backoff_seconds=5)
     assert worker.drain().retried == 1
     clock.advance(seconds=6)
     assert worker.drain().created == 1  # last attempt: the deterministic fact
-    [fact] = connected.records("u1", kind="workspace_fact")
+    [fact] = connected.records.list("u1", kind="workspace_fact")
     assert fact.explicitness is Explicitness.EXPLICIT and fact.content.startswith("Ticket 0")
 
 
 def test_blocked_items_never_reach_the_model_or_a_fact(connected: Userlore) -> None:
     model = ScriptedChatModel(replies=[enrichment_reply("summary")])
     clean = item(0, "Deploy notes for the billing service.")
-    connected.ingest(ItemListSource("s", [clean]), scope="u1")
-    [fact] = connected.records("u1", kind="workspace_fact")
+    connected.sources.ingest("u1", ItemListSource("s", [clean]))
+    [fact] = connected.records.list("u1", kind="workspace_fact")
     leaked = item(0, "Deploy notes: use token ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 now.")
-    report = connected.ingest(ItemListSource("s", [leaked]), scope="u1", model=model)
+    report = connected.sources.ingest("u1", ItemListSource("s", [leaked]), model=model)
     assert report.counts.blocked == 1
     assert report.synthesis is not None and report.synthesis.skipped == 1
     assert model.calls == []
-    assert connected.get(fact.id).state is RecordState.ARCHIVED  # stale, and never replaced
+    assert (
+        connected.records.get("u1", fact.id).state is RecordState.ARCHIVED
+    )  # stale, and never replaced
     stored = stored_items(connected)["msg-0"]
     assert stored.blocked and stored.synthesis_state == "skipped"
     assert "ghp_" not in stored.text and "[REDACTED" in stored.text
@@ -402,14 +404,14 @@ def test_user_understanding_route_extracts_statements(connected: Userlore) -> No
         meta={"role": "user"},
         pipeline=Pipeline.USER_UNDERSTANDING,
     )
-    report = connected.ingest(ItemListSource("chat", [said, item(5)]), scope="u1")
+    report = connected.sources.ingest("u1", ItemListSource("chat", [said, item(5)]))
     assert report.synthesis is not None
     assert report.synthesis.statements == 1 and report.synthesis.created == 1
-    [style] = connected.records("u1", kind="style")
+    [style] = connected.records.list("u1", kind="style")
     assert style.pipeline is Pipeline.USER_UNDERSTANDING
     assert style.state is RecordState.CANDIDATE  # user understanding still waits in confirmWrite
-    assert connected.evidence(style.id)[0]["external_id"] == "turn-1"
-    [note] = connected.records("u1", kind="daily_note")
+    assert connected.records.evidence("u1", style.id)[0]["external_id"] == "turn-1"
+    [note] = connected.records.list("u1", kind="daily_note")
     assert "1 item(s)" in note.content  # notes summarize connected knowledge only
 
 
@@ -417,7 +419,7 @@ def test_user_understanding_route_extracts_statements(connected: Userlore) -> No
 
 
 def test_coordinator_drains_at_startup_and_on_demand(connected: Userlore) -> None:
-    connected.ingest(ItemListSource("s", [item(0)]), scope="u1", synthesize=False)
+    connected.sources.ingest("u1", ItemListSource("s", [item(0)]), synthesize=False)
     drained: list[Any] = []
     coordinator = SourceCoordinator(
         pipeline(connected), interval_seconds=3600, on_drain=drained.append
@@ -431,7 +433,7 @@ def test_coordinator_drains_at_startup_and_on_demand(connected: Userlore) -> Non
     assert drained and drained[0].created == 1
     report = coordinator.sync_now("u1", ItemListSource("t", [item(1)]))
     assert report.synthesis is not None and report.synthesis.created == 1
-    assert len(connected.records("u1", kind="workspace_fact")) == 2
+    assert len(connected.records.list("u1", kind="workspace_fact")) == 2
 
 
 def test_coordinator_survives_a_failing_drain(connected: Userlore) -> None:
@@ -462,14 +464,16 @@ def test_thread_neighbours_are_index_only_cues(connected: Userlore) -> None:
         turn(2, "Ana: Sounds lovely!"),
         turn(3, "Ana: Unrelated chat in another thread.", thread="session-2"),
     ]
-    connected.ingest(ItemListSource("chat", chat), scope="u1")
-    facts = {r.content: r for r in connected.records("u1", kind="workspace_fact")}
+    connected.sources.ingest("u1", ItemListSource("chat", chat))
+    facts = {r.content: r for r in connected.records.list("u1", kind="workspace_fact")}
     reply = facts[chat[1].text]
     assert reply.value is not None
     assert reply.value.startswith("January 2026 · ")
     assert "long weekend" in reply.value and "Sounds lovely" in reply.value
     assert "Unrelated" not in reply.value  # another thread is not context
-    relations = {(e["external_id"], e["relation"]) for e in connected.evidence(reply.id)}
+    relations = {
+        (e["external_id"], e["relation"]) for e in connected.records.evidence("u1", reply.id)
+    }
     assert relations == {("t1", "stated_in"), ("t0", "context"), ("t2", "context")}
     # the reply is found by the question's words, and rendered without its cues
     plan = connected.plan_context("u1", "long weekend")
@@ -485,12 +489,12 @@ def test_sensitive_neighbours_never_spread(connected: Userlore) -> None:
         turn(1, "Ben: Thanks for telling me, we will plan the menu together."),
         turn(2, "Ana: My card is 4539 1488 0343 6467 for the deposit."),
     ]
-    connected.ingest(ItemListSource("chat", chat), scope="u1")
-    facts = {r.content: r for r in connected.records("u1", kind="workspace_fact")}
+    connected.sources.ingest("u1", ItemListSource("chat", chat))
+    facts = {r.content: r for r in connected.records.list("u1", kind="workspace_fact")}
     middle = facts[chat[1].text]
     assert middle.value == "January 2026"  # neither the health detail nor the card
     assert middle.sensitivity_category is None
-    assert {e["relation"] for e in connected.evidence(middle.id)} == {"stated_in"}
+    assert {e["relation"] for e in connected.records.evidence("u1", middle.id)} == {"stated_in"}
 
 
 def _entries(plan_text: str) -> list[dict[str, Any]]:
@@ -505,8 +509,8 @@ def test_notes_take_what_facts_leave(connected: Userlore) -> None:
     items = [
         item(i, f"Kayak log {i}: paddled the river delta " + "calm water " * 8) for i in range(30)
     ]
-    connected.ingest(ItemListSource("kayak", items), scope="u1")
-    [note] = connected.records("u1", kind="daily_note")
+    connected.sources.ingest("u1", ItemListSource("kayak", items))
+    [note] = connected.records.list("u1", kind="daily_note")
     tight = connected.plan_context("u1", "kayak log river delta", budget=2_500)
     assert {s.section for s in tight.selected} == {"workspace"}
     assert {r.id: r.reason for r in tight.rejected}[note.id] == "budget"
@@ -521,7 +525,7 @@ def test_notes_take_what_facts_leave(connected: Userlore) -> None:
 def test_an_interrupted_batch_hands_its_items_back_untried(
     connected: Userlore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    connected.ingest(ItemListSource("s", [item(0), item(1)]), scope="u1", synthesize=False)
+    connected.sources.ingest("u1", ItemListSource("s", [item(0), item(1)]), synthesize=False)
     worker = pipeline(connected, worker_id="w", lease_seconds=600)
     held = worker.claim()
 
@@ -540,7 +544,9 @@ def test_an_interrupted_batch_hands_its_items_back_untried(
 
 
 def test_a_stop_request_between_model_calls_releases_the_rest(connected: Userlore) -> None:
-    connected.ingest(ItemListSource("s", [item(i) for i in range(5)]), scope="u1", synthesize=False)
+    connected.sources.ingest(
+        "u1", ItemListSource("s", [item(i) for i in range(5)]), synthesize=False
+    )
     model = ScriptedChatModel(replies=[enrichment_reply("A ticket about retries.")])
     worker = pipeline(connected, model=model, lease_seconds=600)
     report = worker.drain(should_stop=lambda: len(model.calls) >= 2)
@@ -553,7 +559,7 @@ def test_a_stop_request_between_model_calls_releases_the_rest(connected: Userlor
 
 
 def test_lease_tokens_name_their_holder_and_fit_the_column(connected: Userlore) -> None:
-    connected.ingest(ItemListSource("s", [item(0)]), scope="u1", synthesize=False)
+    connected.sources.ingest("u1", ItemListSource("s", [item(0)]), synthesize=False)
     worker = pipeline(connected, worker_id="w" * 180, lease_seconds=600)
     [held] = worker.claim()
     assert len(held.lease_token) <= TOKEN_CHARS and held.lease_token.startswith("w" * 100)
@@ -589,7 +595,7 @@ def test_holder_gone_only_when_certain() -> None:
 
 
 def test_a_dead_holders_items_are_taken_over_at_once(connected: Userlore) -> None:
-    connected.ingest(ItemListSource("s", [item(0), item(1)]), scope="u1", synthesize=False)
+    connected.sources.ingest("u1", ItemListSource("s", [item(0), item(1)]), synthesize=False)
     held = pipeline(connected, worker_id="crashed", lease_seconds=600).claim()
     dead = f"crashed#0123456789ab@{_dead_holder()}"
     with connected.store.transaction() as session:  # as if that process had claimed them
@@ -621,7 +627,7 @@ def test_stale_runs_are_failed_when_the_next_sync_starts(
         session.add(run("run_old", clock.now - timedelta(hours=7), {}))  # an older version's run
         session.add(run("run_live", clock.now - timedelta(minutes=5), {"holder": this_holder()}))
         session.add(run("run_dead", clock.now - timedelta(minutes=5), {"holder": _dead_holder()}))
-    report = connected.ingest(ItemListSource("s", [item(0)]), scope="u1")
+    report = connected.sources.ingest("u1", ItemListSource("s", [item(0)]))
     runs = {r.id: r for r in connected.sources.sync_runs("u1")}
     assert runs[report.run_id].status == "succeeded"
     assert (runs["run_old"].status, runs["run_old"].error) == (
@@ -635,8 +641,8 @@ def test_stale_runs_are_failed_when_the_next_sync_starts(
 
 
 def test_coordinator_option_sets_the_lease(connected: Userlore, clock: FakeClock) -> None:
-    connected.ingest(ItemListSource("s", [item(0)]), scope="u1", synthesize=False)
-    coordinator = connected.coordinator(lease_seconds=15)
+    connected.sources.ingest("u1", ItemListSource("s", [item(0)]), synthesize=False)
+    coordinator = connected.sources.coordinator(lease_seconds=15)
     [held] = coordinator.pipeline.claim()
     assert stored_items(connected)["msg-0"].lease_expires_at == clock.now + timedelta(seconds=15)
     assert coordinator.pipeline.release([held]) == 1

@@ -53,7 +53,7 @@ def test_mailbox_secrets_never_reach_records_evidence_or_plans(
     box.close()
 
     lore = make_lore(memory={"mode": "auto", "sources": ["session", "curated", "connected"]})
-    report = lore.ingest(MboxAdapter(path), scope="u1")
+    report = lore.sources.ingest("u1", MboxAdapter(path))
     assert report.counts.added == 4 and report.counts.blocked == 3
     assert report.synthesis is not None
     assert report.synthesis.created == 1 and report.synthesis.skipped == 3
@@ -72,9 +72,9 @@ def test_mailbox_secrets_never_reach_records_evidence_or_plans(
             assert value not in plan.text
     assert any("new region" in plan.text for plan in plans)  # the clean message is usable
 
-    for rec in lore.records("u1", limit=1000):
+    for rec in lore.records.list("u1", limit=1000):
         blob = f"{rec.content} {rec.value} {rec.canonical_key}"
-        for ev in lore.evidence(rec.id):
+        for ev in lore.records.evidence("u1", rec.id):
             blob += f" {ev['text']}"
         assert not any(value in blob for value in FORBIDDEN)
 

@@ -45,7 +45,7 @@ def test_explicit_turn_is_extracted_governed_and_planned(auto_lore: Userlore) ->
     assert outcome["producer"] == "explicit" and outcome["state"] == "active"
     assert "bullet points" in out["context"] and out["trace_id"]
     assert out["user_turns"] == 1 and out["review"]["reason"] == "no_reviewer"
-    [receipt] = auto_lore.evidence(outcome["record_id"])
+    [receipt] = auto_lore.records.evidence("u1", outcome["record_id"])
     assert "bullet points" in receipt["text"]
 
 
@@ -60,7 +60,7 @@ def test_read_only_writes_nothing(make_lore: Any) -> None:
     lore = make_lore("readOnly")
     out = build_understanding_graph(lore).invoke(turn("Please always answer in bullet points."))
     assert [o["reason"] for o in out["outcomes"]] == ["read_only"]
-    assert lore.records("u1") == []
+    assert lore.records.list("u1") == []
 
 
 def test_reviewer_runs_on_cadence_and_its_candidates_are_governed(make_lore: Any) -> None:
@@ -75,11 +75,11 @@ def test_reviewer_runs_on_cadence_and_its_candidates_are_governed(make_lore: Any
     assert len(model.calls) == 1 and second["review"]["status"] == "ok"
     assert second["last_review_turn"] == 2
     [inferred] = [o for o in second["outcomes"] if o["producer"] == "reviewer"]
-    record = lore.get(inferred["record_id"])
+    record = lore.records.get("u1", inferred["record_id"])
     assert record.explicitness.value == "inferred" and record.state is RecordState.ACTIVE
     graph.invoke(turn("thanks"), config())
     assert len(model.calls) == 1  # next pass is due at turn 4
-    [trace] = lore.traces("u1", event_type="review")
+    [trace] = lore.traces.list("u1", event_type="review")
     assert trace["reason_code"] == "ok" and trace["payload"]["created"] == 1
 
 
@@ -89,7 +89,7 @@ def test_understanding_disabled_leaves_deterministic_extraction_only(make_lore: 
     graph = build_understanding_graph(lore, reviewer=LLMReviewer(model))
     out = graph.invoke(turn(f"I use pnpm. {IMPLICIT}"))
     assert model.calls == [] and out["review"]["reason"] == "disabled"
-    assert [r.canonical_key for r in lore.records("u1")] == ["tooling/package_manager"]
+    assert [r.canonical_key for r in lore.records.list("u1")] == ["tooling/package_manager"]
 
 
 def test_failed_review_pass_is_recorded_and_writes_only_explicit(make_lore: Any) -> None:
@@ -99,7 +99,7 @@ def test_failed_review_pass_is_recorded_and_writes_only_explicit(make_lore: Any)
     out = graph.invoke(turn("I use pnpm."))
     assert out["review"]["status"] == "invalid_output" and len(model.calls) == 2
     assert [o["producer"] for o in out["outcomes"]] == ["explicit"]
-    [trace] = lore.traces("u1", event_type="review")
+    [trace] = lore.traces.list("u1", event_type="review")
     assert trace["reason_code"] == "invalid_output"
 
 
@@ -148,10 +148,10 @@ def test_turn_without_text_counts_but_extracts_nothing(auto_lore: Userlore) -> N
     }
     out = build_understanding_graph(auto_lore).invoke(image_only)
     assert out["user_turns"] == 1 and out["outcomes"] == []
-    assert auto_lore.records("u1") == []
+    assert auto_lore.records.list("u1") == []
 
 
 def test_oversized_turn_is_a_typed_error(auto_lore: Userlore) -> None:
     with pytest.raises(InvalidInputError):
         build_understanding_graph(auto_lore).invoke(turn("x" * 40_000))
-    assert auto_lore.records("u1") == []
+    assert auto_lore.records.list("u1") == []

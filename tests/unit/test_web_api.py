@@ -63,8 +63,8 @@ def test_whoami_names_the_tokens_scope_and_the_csrf_contract(client: TestClient)
 def test_consent_lists_times_and_what_a_grant_makes_visible(
     client: TestClient, lore: Userlore, clock: FakeClock
 ) -> None:
-    health = lore.remember("alice", "I have asthma.", path="health", memory_type="identity")
-    lore.remember("bob", "I have diabetes.", path="health", memory_type="identity")
+    health = lore.memory.remember("alice", "I have asthma.", path="health", memory_type="identity")
+    lore.memory.remember("bob", "I have diabetes.", path="health", memory_type="identity")
     before = client.get("/api/user-context/consents", headers=A).json()
     assert before["granted"] == []
     card = next(c for c in before["categories"] if c["category"] == "health")
@@ -81,13 +81,15 @@ def test_consent_lists_times_and_what_a_grant_makes_visible(
     revoked = client.post("/api/user-context/consents/Health/revoke", headers=A).json()
     assert revoked["granted"] is False and revoked["revoked_at"] == "2026-01-05T10:00:00Z"
     assert len(revoked["history"]) == 1
-    assert lore.consents("bob") == frozenset()
+    assert lore.consent.list("bob") == frozenset()
     bad = client.post("/api/user-context/consents/hobbies/grant", headers=A)
     assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_input"
 
 
 def test_pin_and_unpin_stay_in_scope(client: TestClient, lore: Userlore) -> None:
-    rid = lore.remember("alice", "Deploys on Tuesdays.", path="ops", memory_type="semantic").id
+    rid = lore.memory.remember(
+        "alice", "Deploys on Tuesdays.", path="ops", memory_type="semantic"
+    ).id
     pinned = client.post(f"/api/user-context/memories/{rid}/pin", headers=A).json()
     assert pinned["user_state"] == "pinned"
     assert client.post(f"/api/user-context/memories/{rid}/pin", headers=B).status_code == 404
@@ -299,7 +301,7 @@ def test_source_cards_count_refused_items(
     from userlore.store.schema import KnowledgeSourceItem
 
     adapter = MarkdownVaultAdapter(notes(tmp_path), source_instance_id="notes:r", label="Notes")
-    lore.ingest(adapter, scope="alice")
+    lore.sources.ingest("alice", adapter)
     [card] = client.get("/api/knowledge/sources", headers=A).json()["sources"]
     assert card["refused"] == 0
     with lore.store.transaction() as session:  # what the pipeline leaves when the floor refuses

@@ -79,9 +79,9 @@ def run_demo(db_path: Path, out: TextIO = sys.stdout) -> Userlore:
 
     say()
     say("== review inbox (confirmWrite: nothing is used until approved) ==")
-    for rec in lore.records(scope, state=RecordState.CANDIDATE):
-        approved = lore.approve(rec.id, scope=scope)
-        receipt = lore.evidence(rec.id, scope=scope)[0]
+    for rec in lore.records.list(scope, state=RecordState.CANDIDATE):
+        approved = lore.records.approve(scope, rec.id)
+        receipt = lore.records.evidence(scope, rec.id)[0]
         say(
             f"  approved {approved.id} {approved.canonical_key or approved.kind}"
             f"  <- receipt {receipt['source_item_id']}: {receipt['text'][:60]!r}"
@@ -89,11 +89,11 @@ def run_demo(db_path: Path, out: TextIO = sys.stdout) -> Userlore:
 
     say()
     say("== what was stored for the turn with the API key ==")
-    leaked = [r for r in lore.records(scope) if "sk-proj" in r.content]
+    leaked = [r for r in lore.records.list(scope) if "sk-proj" in r.content]
     say(f"  records containing the key: {len(leaked)}")
-    refusals = lore.traces(scope, event_type="governance")
+    refusals = lore.traces.list(scope, event_type="governance")
     say(f"  governance refusals traced: {[t['reason_code'] for t in refusals]}")
-    with lore.store.transaction() as session:
+    with lore.sources.store.transaction() as session:
         items = list(
             session.scalars(
                 select(KnowledgeSourceItem.text).where(KnowledgeSourceItem.scope == scope)
@@ -115,9 +115,9 @@ def run_demo(db_path: Path, out: TextIO = sys.stdout) -> Userlore:
     say()
     say(f"== trace {plan.trace_id}: {plan.chars} of {plan.budget} characters ==")
     for sel in plan.selected:
-        rec = lore.get(sel.id, scope=scope)
+        rec = lore.records.get(scope, sel.id)
         say(f"  selected {sel.id}@v{sel.version} [{sel.section}] {rec.canonical_key or rec.kind}")
     for rej in plan.rejected:
-        rec = lore.get(rej.id, scope=scope)
+        rec = lore.records.get(scope, rej.id)
         say(f"  rejected {rej.id} ({rej.reason}) {rec.canonical_key or rec.kind}")
     return lore

@@ -419,7 +419,7 @@ class LLMReviewer:
         ``invalid_candidate``: never a partial write.
         """
         validate_scope(scope)
-        store = lore.store
+        store = lore.memory.store
         if store.config.memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
             return ReviewResult(ReviewReport("skipped"))
         report = self.propose(messages)

@@ -33,7 +33,7 @@ class Correct:
         latest = latest_user_message(messages)
         if latest is None or messages[-1] is not latest or not latest.text.strip():
             return {"correction": None}
-        result = self.lore.handle_correction(
+        result = self.lore.feedback.handle_correction(
             scope, latest.text, state.get("session_key"), turn_id=latest.id
         )
         return {"correction": result.as_dict() if result.detected else None}

@@ -149,7 +149,7 @@ class Review:
         if report.status not in ("ok", "skipped"):
             # A failed pass is recorded; nothing it produced reaches govern.
             review["trace_id"] = trace_review(
-                self.lore.store,
+                self.lore.memory.store,
                 scope,
                 report.status,
                 report.trace_payload(max_errors=5),
@@ -203,7 +203,7 @@ class Govern:
         latest = latest_user_message(messages)
         fresh = latest is not None and messages[-1] is latest
         thread_id, run_id = _ids()
-        store = self.lore.store
+        store = self.lore.memory.store
         text = _turn_text(latest) if fresh and latest is not None else ""
         proposed = [p for p in proposals if p["producer"] != "explicit"]
         outcomes: list[WriteOutcomeRecord] = []
@@ -311,12 +311,12 @@ class CollectPending:
         reset: dict[str, Any] = {"pending": [], "decisions": [], "review_results": []}
         if self.lore.config.memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
             return reset
-        records = self.lore.records(scope, state=RecordState.CANDIDATE, limit=self.max_batch)
+        records = self.lore.records.list(scope, state=RecordState.CANDIDATE, limit=self.max_batch)
         pending: list[PendingCandidate] = []
         for r in reversed(records):
             excerpts = [
                 str(e["text"])[:EVIDENCE_EXCERPT_CHARS]
-                for e in self.lore.evidence(r.id, scope=scope)[:EVIDENCE_EXCERPTS]
+                for e in self.lore.records.evidence(scope, r.id)[:EVIDENCE_EXCERPTS]
             ]
             pending.append(
                 {
@@ -397,15 +397,15 @@ class ApplyDecisions:
         rid = shown["record_id"]
         kind = decision["type"]
         try:
-            current = self.lore.get(rid, scope=scope)
+            current = self.lore.records.get(scope, rid)
             if current.state is not RecordState.CANDIDATE or current.version != shown["version"]:
                 # Someone changed it since the reviewer saw it: their decision was about
                 # different content, so it is not applied.
                 return _result(rid, kind, False, current.state.value, "stale")
             if kind == "reject":
-                view = self.lore.reject(rid, scope=scope)
+                view = self.lore.records.reject(scope, rid)
             else:
-                view = self.lore.approve(rid, scope=scope, content=decision.get("content"))
+                view = self.lore.records.approve(scope, rid, content=decision.get("content"))
         except RecordNotFoundError:
             return _result(rid, kind, False, None, "not_found")
         except InvalidTransitionError:

@@ -2,8 +2,8 @@
 
 ``collect`` loads the scope's pending candidates; ``ask`` raises one ``interrupt()`` whose value
 is a LangChain ``HITLRequest`` (see :mod:`userlore.graph.hitl`) with a ``response_schema``;
-``apply`` applies approve / edit / reject through the governed API (:meth:`Userlore.approve`,
-with the edited content for an edit, and :meth:`Userlore.reject`).
+``apply`` applies approve / edit / reject through the governed API (``lore.records.approve``,
+with the edited content for an edit, and ``lore.records.reject``).
 
 Run it with any checkpointer; a pending review lives in the checkpoint, so it survives a restart::
 

@@ -48,7 +48,7 @@ def embedded_checkpointer(lore: Userlore) -> SqliteSaver | InMemorySaver:
     Raises:
         ConfigError: the store is not SQLite (use the PostgreSQL checkpointer at scale).
     """
-    url = lore.store.engine.url
+    url = lore.memory.store.engine.url
     if url.get_backend_name() != "sqlite":
         raise ConfigError(
             "the embedded checkpointer needs a SQLite store; pass "
@@ -105,7 +105,7 @@ def build_understanding_graph(
         StateGraph(UnderstandingState)
     )
     builder.add_node("correct", Correct(lore))
-    default_cadence = ReviewCadence(lore.config, lore.store)  # adaptive when configured
+    default_cadence = ReviewCadence(lore.config, lore.feedback.store)  # adaptive when configured
     builder.add_node("extract", Extract(lore, cadence or default_cadence, reviewer))
     builder.add_node("govern", Govern(lore))
     builder.add_node("plan_context", PlanContext(lore))

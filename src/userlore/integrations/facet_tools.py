@@ -87,35 +87,35 @@ def make_facet_tools(
         raise InvalidInputError(f"unknown facet tools {unknown}")
 
     def list_facets(facet_class: str | None = None) -> Any:
-        return [f.as_dict() for f in lore.list_facets(scope, facet_class)]
+        return [f.as_dict() for f in lore.facets.list(scope, facet_class)]
 
     def get_facet(facet_class: str, key: str) -> Any:
-        return lore.get_facet(scope, facet_class, key).as_dict()
+        return lore.facets.get(scope, facet_class, key).as_dict()
 
     def update_facet(facet_class: str, key: str, value: str) -> Any:
-        return lore.update_facet(scope, facet_class, key, value).as_dict()
+        return lore.facets.update(scope, facet_class, key, value).as_dict()
 
     def pin_facet(facet_class: str, key: str) -> Any:
-        return lore.pin_facet(scope, facet_class, key).as_dict()
+        return lore.facets.pin(scope, facet_class, key).as_dict()
 
     def unpin_facet(facet_class: str, key: str) -> Any:
-        return lore.unpin_facet(scope, facet_class, key).as_dict()
+        return lore.facets.unpin(scope, facet_class, key).as_dict()
 
     def forget_facet(facet_class: str, key: str) -> Any:
-        facet = lore.forget_facet(scope, facet_class, key)
+        facet = lore.facets.forget(scope, facet_class, key)
         return {"class": facet.facet_class.value, "key": facet.key, "state": facet.state.value}
 
     def reset_cache() -> Any:
-        return {"cleared": lore.reset_cache(scope)}
+        return {"cleared": lore.facets.reset(scope)}
 
     def rebuild_cache() -> Any:
-        return lore.rebuild_cache(scope).as_dict()
+        return lore.facets.rebuild(scope).as_dict()
 
     def cache_stats() -> Any:
-        return lore.cache_stats(scope)
+        return lore.facets.stats(scope)
 
     def about_me() -> Any:
-        return lore.about_me(scope)
+        return lore.facets.about(scope)
 
     specs: dict[str, ToolSpec] = {
         "list_facets": (

@@ -204,7 +204,7 @@ class UserloreStore(BaseStore):
             producer=Producer.TOOL,
             evidence_text=content,
         )
-        store = self.lore.store
+        store = self.lore.memory.store
         store.validate_candidate(candidate)
         verdict = assess(candidate)
         if verdict.refused is not None:
@@ -242,7 +242,7 @@ class UserloreStore(BaseStore):
 
     def _get(self, where: _Located, key: str) -> Item | None:
         hits = search_visible(
-            self.lore.store,
+            self.lore.memory.store,
             where.scope,
             None,
             limit=1,
@@ -253,7 +253,7 @@ class UserloreStore(BaseStore):
             return self._item(hits[0].record)
         # Records of other producers are addressed by record id.
         found = search_visible(
-            self.lore.store,
+            self.lore.memory.store,
             where.scope,
             None,
             limit=1,
@@ -273,12 +273,12 @@ class UserloreStore(BaseStore):
             return all(_compare(value.get(k), v) for k, v in filters.items())
 
         hits = search_visible(
-            self.lore.store,
+            self.lore.memory.store,
             where.scope,
             op.query,
             limit=op.limit,
             offset=op.offset,
-            stats=self.lore.planner.term_stats,
+            stats=self.lore.memory.term_stats,
             path_prefix=where.path,
             extra=matches,
         )
@@ -300,7 +300,7 @@ class UserloreStore(BaseStore):
             raise PolicyViolationError(f"put refused: the value is {outcome.reason}")
 
     def _delete(self, where: _Located, key: str) -> None:
-        store = self.lore.store
+        store = self.lore.memory.store
         with store.transaction() as session:
             ids = list(
                 session.scalars(
@@ -314,7 +314,7 @@ class UserloreStore(BaseStore):
                 )
             )
         for record_id in ids:
-            self.lore.forget(record_id, scope=where.scope)
+            self.lore.records.forget(where.scope, record_id)
 
     def _listing_scope(self, op: ListNamespacesOp) -> str:
         n = len(self.namespace_prefix)
@@ -334,7 +334,7 @@ class UserloreStore(BaseStore):
     def _list_namespaces(self, scope: str, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         if self.lore.config.memory.mode is MemoryMode.OFF:
             return []
-        store = self.lore.store
+        store = self.lore.memory.store
         with store.transaction() as session:
             paths = list(
                 session.scalars(

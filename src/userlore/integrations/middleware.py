@@ -93,7 +93,7 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
         observe: Whether ``after_agent`` records user turns (explicit extraction).
         corrections: Whether ``before_model`` handles an explicit correction of the previous
             answer's understanding ("that's not my timezone any more") before planning the
-            turn (``Userlore.handle_correction``; needs message ids, which agents assign).
+            turn (``lore.feedback.handle_correction``; needs message ids, which agents assign).
         agent_id: Author attribution for records written from this agent's turns.
         max_cached_plans: Size of the in-process cache of rendered blocks.
     """
@@ -118,7 +118,7 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
         self.default_scope = validate_scope(default_scope) if default_scope else None
         self.scope_key = scope_key
         self.reviewer = reviewer
-        self.cadence: Cadence = cadence or ReviewCadence(lore.config, lore.store)
+        self.cadence: Cadence = cadence or ReviewCadence(lore.config, lore.feedback.store)
         self.observe = observe
         self.corrections = corrections
         self.agent_id = agent_id
@@ -177,7 +177,7 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
         ):
             # Seed 000: a correction is handled before its turn is planned; the turn id makes
             # a re-plan of the same turn a no-op.
-            self.lore.handle_correction(scope, latest.text, _thread_id(), turn_id=turn)
+            self.lore.feedback.handle_correction(scope, latest.text, _thread_id(), turn_id=turn)
         key = self._plan(scope, latest)
         return {"userlore_plan": {"key": key, "turn": turn} if key else None}
 
@@ -261,12 +261,12 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
             for message in _run_user_messages(messages):
                 if len(message.text) > MAX_TURN_CHARS:
                     # A pasted log must not fail the user's turn: skip it, keep a trace.
-                    self.lore.store.record_trace(
+                    self.lore.traces.record(
                         scope, "observe", reason_code="turn_too_long", session_key=thread
                     )
                 elif not storable(message.text):
                     # NUL or an unpaired surrogate: no backend stores it; skip, keep a trace.
-                    self.lore.store.record_trace(
+                    self.lore.traces.record(
                         scope, "observe", reason_code="turn_unstorable", session_key=thread
                     )
                 elif message.text.strip():
@@ -318,8 +318,8 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
         scope = validate_scope(user_id) if user_id else self.default_scope
         if scope is None:
             raise ScopeError("no user scope: pass user_id= or set default_scope")
-        at = response_at if response_at is not None else self.lore.store.clock()
-        return self.lore.set_response_feedback(scope, thread_id, at, rating)
+        at = response_at if response_at is not None else self.lore.feedback.store.clock()
+        return self.lore.feedback.set_response_feedback(scope, thread_id, at, rating)
 
     async def arate_last_response(
         self,

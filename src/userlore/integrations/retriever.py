@@ -66,11 +66,11 @@ class UserloreRetriever(BaseRetriever):
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_VISIBLE:
             raise InvalidInputError(f"k must be an integer within [1, {MAX_VISIBLE}], got {k!r}")
         hits = search_visible(
-            self.lore.store,
+            self.lore.memory.store,
             self.scope,
             query,
             limit=k,
-            stats=self.lore.planner.term_stats,
+            stats=self.lore.memory.term_stats,
             path_prefix=self.path_prefix,
             with_evidence=True,
             trace_event="retrieve",

@@ -1,7 +1,7 @@
 """Self-learning facet cache (seed 002): facets, stability scoring, ``PROFILE.md``, controls.
 
-Start with :attr:`Userlore.learning <userlore.Userlore.learning>` (a :class:`FacetCache` over
-the same store) and the facet controls on :class:`~userlore.Userlore`; see ``docs/learning.md``.
+Start with ``lore.facets``: the facet controls, and ``lore.facets.cache`` (a :class:`FacetCache`
+over the same store); see ``docs/learning.md``.
 """
 
 from __future__ import annotations

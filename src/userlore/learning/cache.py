@@ -108,7 +108,7 @@ class FacetCache(FacetControls):
         >>> from userlore import Userlore
         >>> lore = Userlore.open("sqlite://", config={"memory": {"mode": "auto"}})
         >>> _ = lore.observe("u1", "user", "From now on, keep answers short.")
-        >>> [f.canonical_key for f in lore.list_facets("u1")]
+        >>> [f.canonical_key for f in lore.facets.list("u1")]
         ['style/verbosity']
 
     Args:

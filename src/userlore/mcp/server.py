@@ -205,17 +205,17 @@ def build_mcp_server(lore: Userlore, settings: MemoryServerSettings) -> MCPServe
         path_prefix: Annotated[str | None, Field(max_length=500)] = None,
     ) -> dict[str, Any]:
         """Hard-delete this server's scope (or a path in it); reports residual rows (0)."""
-        return call(lambda: lore.purge(scope, path_prefix).as_dict())
+        return call(lambda: lore.scopes.purge(scope, path_prefix).as_dict())
 
     # -- seed 002 facet controls ---------------------------------------------------------------
 
     def list_facets(facet_class: FacetClassName | None = None) -> dict[str, Any]:
         """Active and provisional facets (style, identity, tooling, veto, goal, channel)."""
-        return call(lambda: {"facets": [f.as_dict() for f in lore.list_facets(scope, facet_class)]})
+        return call(lambda: {"facets": [f.as_dict() for f in lore.facets.list(scope, facet_class)]})
 
     def get_facet(facet_class: FacetClassName, key: FacetKey) -> dict[str, Any]:
         """One facet with its state, stability and value."""
-        return call(lambda: lore.get_facet(scope, facet_class, key).as_dict())
+        return call(lambda: lore.facets.get(scope, facet_class, key).as_dict())
 
     def update_facet(
         facet_class: FacetClassName,
@@ -223,31 +223,31 @@ def build_mcp_server(lore: Userlore, settings: MemoryServerSettings) -> MCPServe
         value: Annotated[str, Field(min_length=1, max_length=300)],
     ) -> dict[str, Any]:
         """Overwrite a facet's value as the user (it becomes active and pinned)."""
-        return call(lambda: lore.update_facet(scope, facet_class, key, value).as_dict())
+        return call(lambda: lore.facets.update(scope, facet_class, key, value).as_dict())
 
     def pin_facet(facet_class: FacetClassName, key: FacetKey) -> dict[str, Any]:
         """Lock a facet active."""
-        return call(lambda: lore.pin_facet(scope, facet_class, key).as_dict())
+        return call(lambda: lore.facets.pin(scope, facet_class, key).as_dict())
 
     def unpin_facet(facet_class: FacetClassName, key: FacetKey) -> dict[str, Any]:
         """Release a pinned facet to automatic learning."""
-        return call(lambda: lore.unpin_facet(scope, facet_class, key).as_dict())
+        return call(lambda: lore.facets.unpin(scope, facet_class, key).as_dict())
 
     def forget_facet(facet_class: FacetClassName, key: FacetKey) -> dict[str, Any]:
         """Drop a facet from context and block its re-promotion."""
-        return call(lambda: lore.forget_facet(scope, facet_class, key).as_dict())
+        return call(lambda: lore.facets.forget(scope, facet_class, key).as_dict())
 
     def rebuild_cache() -> dict[str, Any]:
         """Rebuild the facet cache now; returns counts."""
-        return call(lambda: lore.rebuild_cache(scope).as_dict())
+        return call(lambda: lore.facets.rebuild(scope).as_dict())
 
     def cache_stats() -> dict[str, Any]:
         """Facet cache statistics."""
-        return call(lambda: lore.cache_stats(scope))
+        return call(lambda: lore.facets.stats(scope))
 
     def about_me() -> dict[str, Any]:
         """What is known about the user: each active facet with its evidence receipts."""
-        return call(lambda: {"facets": lore.about_me(scope)})
+        return call(lambda: {"facets": lore.facets.about(scope)})
 
     tools: list[Callable[..., dict[str, Any]]] = [
         remember,

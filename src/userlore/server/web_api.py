@@ -331,7 +331,7 @@ def _category(category: str) -> str:
 
 def _consents(lore: Userlore, scope: str) -> ConsentsOut:
     validate_scope(scope)
-    with lore.store.transaction() as session:
+    with lore.memory.store.transaction() as session:
         grants = list(
             session.scalars(
                 select(ConsentGrant)
@@ -429,7 +429,7 @@ def list_consents(g: Grant, state: State) -> ConsentsOut:
 )
 def grant_consent(g: Grant, state: State, category: Category) -> ConsentCategoryOut:
     name = _category(category)
-    state.lore.grant_consent(g.scope, name)
+    state.lore.consent.grant(g.scope, name)
     return next(c for c in _consents(state.lore, g.scope).categories if c.category == name)
 
 
@@ -440,7 +440,7 @@ def grant_consent(g: Grant, state: State, category: Category) -> ConsentCategory
 )
 def revoke_consent(g: Grant, state: State, category: Category) -> ConsentCategoryOut:
     name = _category(category)
-    state.lore.revoke_consent(g.scope, name)
+    state.lore.consent.revoke(g.scope, name)
     return next(c for c in _consents(state.lore, g.scope).categories if c.category == name)
 
 
@@ -450,7 +450,7 @@ def revoke_consent(g: Grant, state: State, category: Category) -> ConsentCategor
     summary="Pin a record (seed 002 user override: it stays active).",
 )
 def pin(g: Grant, state: State, record_id: RecordId) -> Any:
-    return state.lore.pin(record_id, scope=g.scope)
+    return state.lore.records.pin(g.scope, record_id)
 
 
 @router.post(
@@ -459,7 +459,7 @@ def pin(g: Grant, state: State, record_id: RecordId) -> Any:
     summary="Unpin a record (back to automatic).",
 )
 def unpin(g: Grant, state: State, record_id: RecordId) -> Any:
-    return state.lore.unpin(record_id, scope=g.scope)
+    return state.lore.records.unpin(g.scope, record_id)
 
 
 @router.get(
@@ -486,7 +486,7 @@ def sync_now(g: Grant, state: State, body: SyncNowIn) -> SyncNowOut:
         raise InvalidTransitionError("a sync of this source is already running")
     try:
         try:
-            report = state.lore.ingest(connected.adapter, scope=g.scope)
+            report = state.lore.sources.ingest(g.scope, connected.adapter)
         except SourceSyncError as exc:
             card = next(
                 c for c in _cards(state, g.scope) if c.source_instance_id == body.source_instance_id

@@ -50,8 +50,8 @@ def _open(args: argparse.Namespace, *, connected: bool) -> Userlore:
         cfg = lore.config.model_copy(
             update={"memory": memory.model_copy(update={"sources": (*memory.sources, "connected")})}
         )
-        engine = lore.store.engine
-        lore = Userlore(type(lore.store)(engine, cfg))
+        store = lore.sources.store
+        lore = Userlore(type(store)(store.engine, cfg))
     return lore
 
 
@@ -92,11 +92,8 @@ def _sync(args: argparse.Namespace) -> int:
                     bar.update(task_id, completed=done, total=total)
 
                 reports.append(
-                    lore.ingest(
-                        adapter,
-                        scope=args.scope,
-                        synthesize=not args.no_synthesis,
-                        progress=advance,
+                    lore.sources.ingest(
+                        args.scope, adapter, synthesize=not args.no_synthesis, progress=advance
                     )
                 )
     finally:
@@ -247,7 +244,7 @@ def _worker(args: argparse.Namespace) -> int:
     lore = _open(args, connected=False)
     try:
         pipeline = ConnectedKnowledgePipeline(
-            lore.store, worker_id=args.worker_id, lease_seconds=args.lease_seconds
+            lore.sources.store, worker_id=args.worker_id, lease_seconds=args.lease_seconds
         )
         if not pipeline.enabled:
             console.print(

@@ -259,7 +259,7 @@ class TurnHeuristics:
         ['terse', 'terse']
 
     Args:
-        sink: Where candidates go as well as being returned (e.g. ``lore.learning.submit``).
+        sink: Where candidates go as well as being returned (e.g. ``lore.facets.cache.submit``).
         window_turns: How many recent turns a repeated signal must fall within.
         edit_window: How soon after a reply a user edit of it counts.
         max_scopes: Scopes whose rolling state is kept (least recently used dropped first).

@@ -5,10 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import FastAPI, Query
-from sqlalchemy import select
 
-from userlore.config import MemoryMode
-from userlore.errors import MemoryDisabledError, TraceNotFoundError
 from userlore.models import RecordState
 from userlore.server.auth import Grant
 from userlore.server.errors import ERROR_RESPONSES
@@ -25,7 +22,6 @@ from userlore.server.schemas import (
     TraceFeedbackOut,
     TracesOut,
 )
-from userlore.store.schema import MemoryTraceEvent
 from userlore.validation import IDENTIFIER_PATTERN, MAX_KEY_CHARS, MAX_NAME_CHARS, MAX_PATH_CHARS
 
 if TYPE_CHECKING:
@@ -45,7 +41,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
     def quality(
         g: Grant, window_days: Annotated[int, Query(alias="windowDays", ge=1, le=3650)] = 30
     ) -> dict[str, Any]:
-        return lore.quality(g.scope, window_days).as_dict()
+        return lore.feedback.quality(g.scope, window_days).as_dict()
 
     @app.get(
         "/api/user-context/understanding/response-feedback",
@@ -61,7 +57,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
             str | None, Query(alias="sessionKey", min_length=1, max_length=MAX_KEY_CHARS)
         ] = None,
     ) -> dict[str, Any]:
-        return lore.get_response_feedback(g.scope, session_key, response_at).as_dict()
+        return lore.feedback.get_response_feedback(g.scope, session_key, response_at).as_dict()
 
     @app.patch(
         "/api/user-context/understanding/response-feedback",
@@ -71,7 +67,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
         summary="Record or replace helpful / not_helpful for a response; returns remediation.",
     )
     def set_response_feedback(g: Grant, body: ResponseFeedbackIn) -> dict[str, Any]:
-        result = lore.set_response_feedback(
+        result = lore.feedback.set_response_feedback(
             g.scope, body.session_key, body.response_at, body.feedback
         )
         return result.as_dict()
@@ -95,7 +91,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
         ] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
-        views = lore.records(g.scope, state, kind=kind, path_prefix=path_prefix, limit=limit)
+        views = lore.records.list(g.scope, state, kind=kind, path_prefix=path_prefix, limit=limit)
         out = [MemoryOut.model_validate(v) for v in views]
         return {"memories": out, "count": len(out)}
 
@@ -114,7 +110,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
         ] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
-        traces = lore.traces(g.scope, event_type=event_type, limit=limit)
+        traces = lore.traces.list(g.scope, event_type=event_type, limit=limit)
         return {"traces": traces, "count": len(traces)}
 
     @app.patch(
@@ -131,37 +127,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
 
 
 def _rate_trace(lore: Userlore, scope: str, trace_id: str, rating: str) -> dict[str, Any]:
-    """Rate one inject trace by id, with the feedback engine's own steps (record, remediate)."""
-    from userlore.feedback.attribution import (
-        INJECT_EVENT,
-        REASON_RATING,
-        parse_rating,
-        record_feedback,
-        selected_entries,
-    )
-
-    value = parse_rating(rating)
-    if lore.config.memory.mode is MemoryMode.OFF:
-        raise MemoryDisabledError("memory mode 'off' records no feedback")
-    service = lore.feedback
-    with lore.store.transaction() as session:
-        trace = session.scalars(
-            select(MemoryTraceEvent).where(
-                MemoryTraceEvent.id == trace_id,
-                MemoryTraceEvent.scope == scope,
-                MemoryTraceEvent.event_type == INJECT_EVENT,
-            )
-        ).one_or_none()
-        if trace is None:
-            raise TraceNotFoundError(f"no inject trace {trace_id!r} in scope {scope!r}")
-        previous = trace.feedback
-        changed = record_feedback(lore.store, session, trace, value, reason_code=REASON_RATING)
-        remediation = service.policy.evaluate(session, trace)
-        return {
-            "trace_id": trace.id,
-            "feedback": value.value,
-            "previous": previous,
-            "changed": changed,
-            "selected": [e["id"] for e in selected_entries(trace.payload)],
-            "remediation": remediation.as_dict(),
-        }
+    """Rate one inject trace by id through the feedback service (record, remediate)."""
+    result = lore.feedback.set_trace_feedback(scope, trace_id, rating).as_dict()
+    keys = ("trace_id", "feedback", "previous", "changed", "selected", "remediation")
+    return {key: result[key] for key in keys}

@@ -73,7 +73,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
         summary="One record of the scope.",
     )
     def get_memory(g: Grant, record_id: RecordId) -> Any:
-        return lore.get(record_id, scope=g.scope)
+        return lore.records.get(g.scope, record_id)
 
     @app.patch(
         "/api/user-context/memories/{record_id}",
@@ -124,7 +124,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
         summary="The redacted evidence items a record was learned from.",
     )
     def evidence(g: Grant, record_id: RecordId) -> dict[str, Any]:
-        return {"id": record_id, "evidence": lore.evidence(record_id, scope=g.scope)}
+        return {"id": record_id, "evidence": lore.records.evidence(g.scope, record_id)}
 
     @app.get(
         "/api/user-context/trash",
@@ -157,7 +157,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
         summary="Hard-delete the token's scope (or a path in it); reports residual rows.",
     )
     def purge(g: Grant, body: PurgeIn) -> dict[str, Any]:
-        return lore.purge(g.scope, body.path_prefix).as_dict()
+        return lore.scopes.purge(g.scope, body.path_prefix).as_dict()
 
     @app.get(
         "/api/user-context/export",
@@ -166,7 +166,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
         summary="The whole scope as a userlore.export v1 JSON document.",
     )
     def export(g: Grant) -> dict[str, Any]:
-        return lore.export(g.scope)
+        return lore.scopes.export(g.scope)
 
     @app.post(
         "/api/user-context/import",
@@ -176,4 +176,4 @@ def install(app: FastAPI, lore: Userlore) -> None:
         summary="Restore an export document into the token's scope, which must be empty.",
     )
     def import_(g: Grant, body: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
-        return lore.import_(body, g.scope).as_dict()
+        return lore.scopes.import_(g.scope, body).as_dict()

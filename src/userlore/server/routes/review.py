@@ -32,7 +32,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
         summary="The review inbox: candidates and records paused for review.",
     )
     def candidates(g: Grant, limit: Annotated[int, Query(ge=1, le=1000)] = 100) -> dict[str, Any]:
-        views = lore.records(
+        views = lore.records.list(
             g.scope, [RecordState.CANDIDATE, RecordState.NEEDS_REVIEW], limit=limit
         )
         out = [MemoryOut.model_validate(v) for v in views]
@@ -51,7 +51,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
         body: Annotated[CandidateDecisionIn | None, Body()] = None,
     ) -> Any:
         content = body.content if body is not None else None
-        return lore.store.approve(g.scope, record_id, content=content, reviewer=g.agent_id)
+        return lore.records.approve(g.scope, record_id, content=content, reviewer=g.agent_id)
 
     @app.post(
         "/api/user-context/candidates/{record_id}/edit",
@@ -61,7 +61,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
         summary="Approve an edited version of a candidate.",
     )
     def edit(g: Grant, record_id: RecordId, body: CandidateEditIn) -> Any:
-        return lore.store.approve(g.scope, record_id, content=body.content, reviewer=g.agent_id)
+        return lore.records.approve(g.scope, record_id, content=body.content, reviewer=g.agent_id)
 
     @app.post(
         "/api/user-context/candidates/{record_id}/reject",
@@ -71,4 +71,4 @@ def install(app: FastAPI, lore: Userlore) -> None:
         summary="Reject a candidate (kept for the acceptance rate).",
     )
     def reject(g: Grant, record_id: RecordId) -> Any:
-        return lore.store.reject(g.scope, record_id, reviewer=g.agent_id)
+        return lore.records.reject(g.scope, record_id, reviewer=g.agent_id)

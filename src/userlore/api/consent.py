@@ -1,0 +1,45 @@
+"""``lore.consent``: which special categories (``health``...) may enter context."""
+
+from __future__ import annotations
+
+from userlore.api.twins import twin
+from userlore.models import ConsentCategory
+from userlore.store.governed import GovernedStore
+from userlore.validation import enum_field, validate_scope
+
+
+def consent_category(category: object) -> str:
+    """A consent category by member or value (case and surrounding spaces ignored)."""
+    if isinstance(category, str) and not isinstance(category, ConsentCategory):
+        category = category.strip().lower()
+    return enum_field(ConsentCategory, category, "category").value
+
+
+class Consent:
+    """Recorded, revocable consent per scope and category."""
+
+    def __init__(self, store: GovernedStore) -> None:
+        self._store = store
+
+    def grant(self, scope: str, category: ConsentCategory | str) -> None:
+        """Let records of a special category into context.
+
+        Raises:
+            InvalidInputError: ``category`` is not a :class:`ConsentCategory` (or its value).
+        """
+        validate_scope(scope)
+        self._store.grant_consent(scope, consent_category(category))
+
+    def revoke(self, scope: str, category: ConsentCategory | str) -> None:
+        """Withdraw consent; the category's records leave context at the next plan."""
+        validate_scope(scope)
+        self._store.revoke_consent(scope, consent_category(category))
+
+    def list(self, scope: str) -> frozenset[str]:
+        """The categories the scope has consented to."""
+        validate_scope(scope)
+        return self._store.consented(scope)
+
+    agrant = twin(grant)
+    arevoke = twin(revoke)
+    alist = twin(list)

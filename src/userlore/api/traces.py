@@ -1,0 +1,54 @@
+"""``lore.traces``: the trace events of a scope (ids, versions and reason codes, never text)."""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+from userlore.api.twins import deprecated, twin
+from userlore.store.governed import GovernedStore
+from userlore.validation import MAX_NAME_CHARS, int_field, optional_identifier, validate_scope
+
+
+class Traces:
+    """Read and write trace events; integrations record theirs here, not on the store."""
+
+    def __init__(self, store: GovernedStore) -> None:
+        self._store = store
+
+    def list(
+        self, scope: str, *, event_type: str | None = None, limit: int = 100
+    ) -> builtins.list[dict[str, Any]]:
+        """The newest trace events of a scope, optionally of one type."""
+        validate_scope(scope)
+        optional_identifier(event_type, "event_type", max_chars=MAX_NAME_CHARS)
+        int_field(limit, "limit", lo=1, hi=100_000)
+        return self._store.traces(scope, event_type=event_type, limit=limit)
+
+    def record(
+        self,
+        scope: str,
+        event_type: str,
+        *,
+        reason_code: str | None = None,
+        session_key: str | None = None,
+        payload: dict[str, Any] | None = None,
+        chars: int = 0,
+        parent: str | None = None,
+    ) -> str:
+        """Write one trace event and return its id (ids and reason codes only, never text)."""
+        validate_scope(scope)
+        return self._store.record_trace(
+            scope,
+            event_type,
+            reason_code=reason_code,
+            session_key=session_key,
+            payload=payload,
+            chars=chars,
+            parent=parent,
+        )
+
+    __call__ = deprecated("traces", "traces.list")(list)  # 0.1: lore.traces(scope, ...)
+
+    alist = twin(list)
+    arecord = twin(record)
