@@ -42,6 +42,7 @@ from userlore.models import (
 from userlore.planner.search import RECORD_COLUMNS, search
 from userlore.policy.filter import RejectionReason
 from userlore.store.governed import GovernedStore, validate_path, validate_scope
+from userlore.understanding import govern
 from userlore.store.retrieval import TermStatistics
 from userlore.store.schema import MemoryRecord, MemoryRecordVersion
 from userlore.validation import (
@@ -314,8 +315,8 @@ class MemoryService:
             author_device=who.device,
             author_instance=who.instance,
         )
-        with self.store.transaction() as session:
-            outcome = self.store.govern(session, scope, candidate)
+        with self.store.transaction(scope) as session:
+            outcome = govern(self.store, scope, candidate, session=session)
             receipt = None
             if outcome.record is not None:
                 row = self.store.get_row(session, scope, outcome.record.id)

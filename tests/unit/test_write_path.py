@@ -86,7 +86,7 @@ def _base_store(lore: Userlore) -> None:
 
 
 def _remember(lore: Userlore) -> None:
-    lore.remember("u1", "Deploys happen on Tuesdays.", path="ops", memory_type="semantic")
+    lore.memory.remember("u1", "Deploys happen on Tuesdays.", path="ops", memory_type="semantic")
 
 
 PRODUCERS = [
@@ -97,14 +97,8 @@ PRODUCERS = [
     pytest.param(_pipeline, id="sources.pipeline"),
     pytest.param(_correction, id="feedback.correction"),
     pytest.param(_base_store, id="basestore.put"),
-    pytest.param(
-        _remember,
-        id="remember",
-        # The remember tool, MCP remember and HTTP remember all run MemoryService.remember,
-        # which still calls GovernedStore.govern itself; memory.py moves to the one path on
-        # another branch. Strict: this test fails once it does, so the mark must go.
-        marks=pytest.mark.xfail(strict=True, reason="memory.py not yet on the one write path"),
-    ),
+    # The remember tool, MCP remember and HTTP remember all run MemoryService.remember.
+    pytest.param(_remember, id="remember"),
 ]
 
 
