@@ -42,9 +42,9 @@ from userlore.models import (
 from userlore.planner.search import RECORD_COLUMNS, search
 from userlore.policy.filter import RejectionReason
 from userlore.store.governed import GovernedStore, validate_path, validate_scope
-from userlore.understanding import govern
 from userlore.store.retrieval import TermStatistics
 from userlore.store.schema import MemoryRecord, MemoryRecordVersion
+from userlore.understanding import govern
 from userlore.validation import (
     MAX_KEY_CHARS,
     identifier,

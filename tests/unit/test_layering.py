@@ -50,6 +50,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "userlore.memory",
         "userlore.events",
     ),
+    # The facade's namespaces (lore.records, lore.memory, ...): what the composition root wires.
+    ("userlore.api",),
     ("userlore.facade",),
     (
         "userlore.graph",
