@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import builtins
-from typing import Any
+from typing import Any, Unpack
 
 from userlore.api.twins import deprecated, twin
 from userlore.store.governed import GovernedStore
+from userlore.store.traces import TraceFields
 from userlore.validation import MAX_NAME_CHARS, int_field, optional_identifier, validate_scope
 
 
@@ -25,28 +26,10 @@ class Traces:
         int_field(limit, "limit", lo=1, hi=100_000)
         return self._store.traces(scope, event_type=event_type, limit=limit)
 
-    def record(
-        self,
-        scope: str,
-        event_type: str,
-        *,
-        reason_code: str | None = None,
-        session_key: str | None = None,
-        payload: dict[str, Any] | None = None,
-        chars: int = 0,
-        parent: str | None = None,
-    ) -> str:
+    def record(self, scope: str, event_type: str, **fields: Unpack[TraceFields]) -> str:
         """Write one trace event and return its id (ids and reason codes only, never text)."""
         validate_scope(scope)
-        return self._store.record_trace(
-            scope,
-            event_type,
-            reason_code=reason_code,
-            session_key=session_key,
-            payload=payload,
-            chars=chars,
-            parent=parent,
-        )
+        return self._store.record_trace(scope, event_type, **fields)
 
     __call__ = deprecated("traces", "traces.list")(list)  # 0.1: lore.traces(scope, ...)
 
