@@ -53,3 +53,20 @@ def test_disallowed_move_is_refused(lore: Userlore, src: RecordState, dst: Recor
 def test_active_cannot_go_back_to_candidate(lore: Userlore) -> None:
     with pytest.raises(InvalidTransitionError, match="from active to candidate"):
         _move(lore, RecordState.ACTIVE, RecordState.CANDIDATE)
+
+
+def test_driver_errors_inside_a_transaction_are_typed(lore: Userlore) -> None:
+    # Whatever the driver raises inside a unit of work reaches the caller as a typed error whose
+    # text quotes no value: a refused value is bad input, anything else a storage failure.
+    import sqlite3
+
+    from sqlalchemy.exc import DatabaseError, DataError
+
+    from userlore import InvalidInputError, StorageError
+
+    store = lore.memory.store
+    with pytest.raises(InvalidInputError, match="cannot store") as bad, store.transaction("u1"):
+        raise DataError("INSERT ...", {"v": "secret-value"}, ValueError("secret-value"))
+    assert "secret-value" not in str(bad.value)
+    with pytest.raises(StorageError, match="DatabaseError"), store.transaction("u1"):
+        raise DatabaseError("SELECT 1", {}, sqlite3.DatabaseError("disk image is malformed"))

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import Connection, Engine, select
 from sqlalchemy import text as sql_text
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from userlore.config import MemoryMode, UserContextConfig
@@ -113,6 +113,11 @@ class StoreCore:
             raise StorageError(f"database error: {exc.orig}") from None
         except IntegrityError:
             raise InvalidInputError(_REFUSED_WRITE) from None
+        except DataError:
+            # A value the column cannot hold; the driver's text may quote it, so it is dropped.
+            raise InvalidInputError("the database refused a value it cannot store") from None
+        except DBAPIError as exc:  # e.g. "database disk image is malformed"
+            raise StorageError(f"database error: {type(exc.orig).__name__}") from None
         finally:
             if self._lock is not None:
                 self._lock.release()
