@@ -339,6 +339,8 @@ def _broken(doc: dict[str, Any], how: str) -> dict[str, Any]:
         bad["records"][0]["surprise"] = 1
     elif how == "bad_state":
         bad["records"][0]["state"] = "zombie"
+    elif how == "unknown_kind":
+        bad["records"][0]["kind"] = "bogus"  # a kind the governed write would refuse
     elif how == "naive_time":
         bad["records"][0]["created_at"] = "2026-01-05T09:00:00"
     elif how == "dangling_version":
@@ -362,6 +364,7 @@ def _broken(doc: dict[str, Any], how: str) -> dict[str, Any]:
         "row_type",
         "unknown_field",
         "bad_state",
+        "unknown_kind",
         "naive_time",
         "dangling_version",
         "dangling_evidence",

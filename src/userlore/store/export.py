@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,6 +22,7 @@ from userlore.models import (
     MemoryType,
     Pipeline,
     Producer,
+    RecordKind,
     RecordState,
     Sensitivity,
     UserState,
@@ -104,8 +104,8 @@ _HEADER_KEYS = frozenset(
     {"format", "format_version", "schema_revision", "exported_at", "scope", "counts"}
 )
 _SOURCE_INSTANCE_KEYS = ("source_items", "source_changes", "sync_runs", "source_state")
-_KIND = re.compile(r"[a-z][a-z0-9_]{0,39}")
 _ENUMS: dict[str, Callable[[str], object]] = {
+    "kind": RecordKind,  # the governed write accepts no other kind, so neither does import
     "memory_type": MemoryType,
     "state": RecordState,
     "user_state": UserState,

@@ -36,7 +36,6 @@ from userlore.store.export import (
     _ENUMS,
     _HEADER_KEYS,
     _ID_KEYS,
-    _KIND,
     _SOURCE_INSTANCE_KEYS,
     _SPECS,
     _dangling,
@@ -222,8 +221,6 @@ def _check_records(records: list[dict[str, Any]], versions: list[dict[str, Any]]
                 RecordState(row["state_before_delete"])
             except ValueError:
                 raise _fail(where, "state_before_delete is not a known state") from None
-        if not _KIND.fullmatch(row["kind"]):
-            raise _fail(where, f"invalid kind {row['kind']!r}")
         try:
             validate_path(row["path"])
         except InvalidInputError as exc:
