@@ -89,7 +89,7 @@ NAMESPACES: dict[type, set[str]] = {
         "list", "get", "trash", "history", "evidence", "approve", "reject", "update", "forget",
         "restore", "pin", "unpin",
     },
-    Consent: {"grant", "revoke", "list"},
+    Consent: {"grant", "revoke", "list", "history", "records"},
     Memory: {
         "remember", "recall", "update", "forget", "restore", "receipt", "trash", "history",
         "store", "term_stats",
@@ -199,3 +199,19 @@ def test_missing_scope_is_never_any_scope(auto_lore: Userlore) -> None:
             auto_lore.approve(rid)
     with pytest.raises(TypeError):
         auto_lore.records.get(rid)  # type: ignore[call-arg]
+
+
+def test_consent_history_and_gated_records(auto_lore: Userlore, clock: Any) -> None:
+    # What the About You page shows about consent, read through the namespace (no table reads
+    # in the server): every grant period, and the records the category governs.
+    auto_lore.memory.remember("u1", "I have type 2 diabetes.", path="me", memory_type="semantic")
+    auto_lore.memory.remember("u2", "I have asthma.", path="me", memory_type="semantic")
+    auto_lore.consent.grant("u1", "health")
+    clock.advance(minutes=5)
+    auto_lore.consent.revoke("u1", "health")
+    [period] = auto_lore.consent.history("u1")
+    assert period.category == "health" and period.revoked_at is not None
+    assert period.revoked_at > period.granted_at
+    [gated] = auto_lore.consent.records("u1")
+    assert gated.sensitivity_category == "health" and "diabetes" in gated.content
+    assert auto_lore.consent.history("u2") == []

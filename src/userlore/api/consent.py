@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import builtins
+
 from userlore.api.twins import twin
-from userlore.models import ConsentCategory
+from userlore.models import ConsentCategory, RecordView
+from userlore.store.consent import ConsentPeriod
 from userlore.store.governed import GovernedStore
-from userlore.validation import enum_field, validate_scope
+from userlore.validation import enum_field, int_field, validate_scope
 
 
 def consent_category(category: object) -> str:
@@ -40,6 +43,19 @@ class Consent:
         validate_scope(scope)
         return self._store.consented(scope)
 
+    def history(self, scope: str) -> builtins.list[ConsentPeriod]:
+        """Every grant period of the scope, oldest first (revoked ones keep their dates)."""
+        validate_scope(scope)
+        return self._store.consent_history(scope)
+
+    def records(self, scope: str, *, limit: int = 500) -> builtins.list[RecordView]:
+        """The scope's newest records that carry a special category: what consent governs."""
+        validate_scope(scope)
+        int_field(limit, "limit", lo=1, hi=10_000)
+        return self._store.gated_records(scope, limit)
+
     agrant = twin(grant)
     arevoke = twin(revoke)
     alist = twin(list)
+    ahistory = twin(history)
+    arecords = twin(records)

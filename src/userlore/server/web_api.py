@@ -28,7 +28,6 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
-from sqlalchemy import select
 
 from userlore.errors import (
     ConfigError,
@@ -44,7 +43,6 @@ from userlore.server.errors import ERROR_RESPONSES
 from userlore.server.routes import RecordId
 from userlore.server.schemas import MemoryOut, SourceItemOut
 from userlore.store.governed import validate_scope
-from userlore.store.schema import ConsentGrant, MemoryRecord
 
 if TYPE_CHECKING:
     from userlore.facade import Userlore
@@ -330,27 +328,8 @@ def _category(category: str) -> str:
 
 
 def _consents(lore: Userlore, scope: str) -> ConsentsOut:
-    validate_scope(scope)
-    with lore.memory.store.transaction() as session:
-        grants = list(
-            session.scalars(
-                select(ConsentGrant)
-                .where(ConsentGrant.scope == scope)
-                .order_by(ConsentGrant.granted_at, ConsentGrant.id)
-            )
-        )
-        records = list(
-            session.scalars(
-                select(MemoryRecord)
-                .where(
-                    MemoryRecord.scope == scope,
-                    MemoryRecord.sensitivity_category.is_not(None),
-                    MemoryRecord.state != RecordState.DELETED.value,
-                )
-                .order_by(MemoryRecord.seq.desc())
-                .limit(MAX_CONSENT_RECORDS)
-            )
-        )
+    grants = lore.consent.history(scope)
+    records = lore.consent.records(scope, limit=MAX_CONSENT_RECORDS)
     categories = sorted(
         SPECIAL_CATEGORIES
         | {g.category for g in grants}
@@ -369,8 +348,7 @@ def _consents(lore: Userlore, scope: str) -> ConsentsOut:
                 version=r.version,
                 content=r.content,
                 enters_context=(
-                    r.state == RecordState.ACTIVE.value
-                    and r.user_state != UserState.FORGOTTEN.value
+                    r.state is RecordState.ACTIVE and r.user_state is not UserState.FORGOTTEN
                 ),
             )
             for r in records

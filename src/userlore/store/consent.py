@@ -3,16 +3,29 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import Connection, bindparam, select
 from sqlalchemy.orm import Session
 
 from userlore.errors import InvalidInputError
-from userlore.store.schema import ConsentGrant
+from userlore.models import RecordState, RecordView
+from userlore.store.schema import ConsentGrant, MemoryRecord
 from userlore.store.traces import TraceLog
+from userlore.store.views import record_view
 from userlore.validation import validate_scope
 
-__all__ = ["ConsentLedger"]
+__all__ = ["ConsentLedger", "ConsentPeriod"]
+
+
+@dataclass(frozen=True, slots=True)
+class ConsentPeriod:
+    """One grant of a category, open until ``revoked_at``."""
+
+    category: str
+    granted_at: datetime
+    revoked_at: datetime | None
 
 
 # Built once: the read path asks for every plan, and building the statement cost more than
@@ -64,6 +77,36 @@ class ConsentLedger(TraceLog):
 
     def consents_in(self, session: Session | Connection, scope: str) -> frozenset[str]:
         return frozenset(session.scalars(_CONSENTED, {"scope": scope}))
+
+    def consent_history(self, scope: str) -> list[ConsentPeriod]:
+        """Every grant of the scope, oldest first (revocation closes a period, never deletes)."""
+        validate_scope(scope)
+        stmt = (
+            select(ConsentGrant)
+            .where(ConsentGrant.scope == scope)
+            .order_by(ConsentGrant.granted_at, ConsentGrant.id)
+        )
+        with self.transaction(scope) as session:
+            return [
+                ConsentPeriod(g.category, g.granted_at, g.revoked_at)
+                for g in session.scalars(stmt)
+            ]
+
+    def gated_records(self, scope: str, limit: int) -> list[RecordView]:
+        """The newest records of the scope that carry a special category (deleted ones aside)."""
+        validate_scope(scope)
+        stmt = (
+            select(MemoryRecord)
+            .where(
+                MemoryRecord.scope == scope,
+                MemoryRecord.sensitivity_category.is_not(None),
+                MemoryRecord.state != RecordState.DELETED.value,
+            )
+            .order_by(MemoryRecord.seq.desc())
+            .limit(limit)
+        )
+        with self.transaction(scope) as session:
+            return [record_view(r) for r in session.scalars(stmt)]
 
 
 def _category(category: str) -> str:
