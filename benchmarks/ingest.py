@@ -87,7 +87,7 @@ def bench_memory(n: int, url: str) -> dict[str, Any]:
     words = Words()
     items = make_items(n, words)
     lore = Userlore.open(url, config=CONFIG)
-    pipeline = ConnectedKnowledgePipeline(lore.store, batch_size=200)
+    pipeline = ConnectedKnowledgePipeline(lore.memory.store, batch_size=200)
     try:
         fresh, t_ingest = timed(
             lambda: lore.sources.ingest(SCOPE, ItemListSource("bench", items), synthesize=False)

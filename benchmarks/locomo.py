@@ -211,7 +211,7 @@ def evidence_map(lore: Userlore, scope: str) -> dict[str, set[str]]:
         .where(MemoryEvidence.scope == scope, MemoryEvidence.relation == "stated_in")
     )
     out: dict[str, set[str]] = defaultdict(set)
-    with lore.store.transaction() as session:
+    with lore.memory.store.transaction() as session:
         for record_id, meta in session.execute(stmt):
             dia = (meta or {}).get("dia_id")
             if dia:
@@ -278,7 +278,7 @@ def run(
             "plan_ms_p95": round(plan_ms[int(len(plan_ms) * 0.95)], 2) if plan_ms else None,
             "consent_granted": list(CONSENTS),
             "budget_chars": BUDGET,
-            "backend": lore.store.engine.dialect.name,
+            "backend": lore.memory.store.engine.dialect.name,
         },
     }
 

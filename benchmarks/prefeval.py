@@ -246,7 +246,7 @@ def run_level(
             for item, golds in user_items:
                 plans.append((scope, item, golds, raw_turns))
         # record id -> (scope, evidence item ids)
-        with lore.store.transaction() as session:
+        with lore.memory.store.transaction() as session:
             scope_of = dict(session.execute(select(MemoryRecord.id, MemoryRecord.scope)).all())
             evidence: dict[str, set[str]] = {}
             for rid, iid in session.execute(

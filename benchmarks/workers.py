@@ -55,7 +55,7 @@ def seed(url: str, n: int) -> None:
 def check(url: str, n: int) -> dict[str, object]:
     lore = Userlore.open(url)
     try:
-        with lore.store.transaction() as s:
+        with lore.memory.store.transaction() as s:
             states = dict(
                 s.execute(
                     select(KnowledgeSourceItem.synthesis_state, func.count()).group_by(

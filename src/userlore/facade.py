@@ -51,7 +51,6 @@ if TYPE_CHECKING:  # connected sources load on first use (they pull in langchain
 __all__ = ["Userlore"]
 
 
-
 def _config(
     config: UserContextConfig | Mapping[str, Any] | str | Path | None,
 ) -> UserContextConfig:
@@ -243,4 +242,3 @@ class Userlore(LegacyRoot):
     aobserve = twin(observe)
     awrite = twin(write)
     aplan_context = twin(plan_context)
-

@@ -88,8 +88,7 @@ class ConsentLedger(TraceLog):
         )
         with self.transaction(scope) as session:
             return [
-                ConsentPeriod(g.category, g.granted_at, g.revoked_at)
-                for g in session.scalars(stmt)
+                ConsentPeriod(g.category, g.granted_at, g.revoked_at) for g in session.scalars(stmt)
             ]
 
     def gated_records(self, scope: str, limit: int) -> list[RecordView]:
