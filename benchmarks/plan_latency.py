@@ -137,7 +137,7 @@ def hashing_embedder(texts: list[str]) -> list[list[float]]:
 
 def populate(lore: Userlore, gen: TextGen, n: int) -> list[str]:
     texts = [gen.sentence(gen.rng.randint(8, 24)) for _ in range(n)]
-    store = lore.store
+    store = lore.memory.store
     batch = 2000
     for start in range(0, n, batch):
         with store.transaction() as session:
@@ -202,7 +202,7 @@ def bare_fulltext(url: str, k: int, pruned: bool) -> Callable[[str], object]:
 def steady_state(lore: Userlore) -> None:
     """On PostgreSQL, what autovacuum does shortly after a bulk load: merge the GIN pending list
     (which every full-text query scans until then) and gather planner statistics."""
-    engine = lore.store.engine
+    engine = lore.memory.store.engine
     if engine.dialect.name == "postgresql":
         with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
             conn.execute(text("VACUUM ANALYZE"))
@@ -242,7 +242,7 @@ def bench_size(n: int, n_queries: int, with_peer: bool, url: str) -> dict[str, o
         pruned = timed(bare_fulltext(url, k, pruned=True), queries)
         sample = lore.plan_context(SCOPE, queries[0])
         row: dict[str, object] = {
-            "backend": lore.store.engine.dialect.name,
+            "backend": lore.memory.store.engine.dialect.name,
             "records": n,
             "write_items_per_s": round(n / load_s),
             "plan": plan,

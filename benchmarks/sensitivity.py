@@ -42,7 +42,7 @@ _FENCE_TAG = re.compile(r"user[\s_-]*context", re.IGNORECASE)
 
 
 def stored_texts(lore: Userlore, scope: str) -> list[str]:
-    with lore.store.transaction() as s:
+    with lore.memory.store.transaction() as s:
         texts = [
             r.content for r in s.scalars(select(MemoryRecord).where(MemoryRecord.scope == scope))
         ]
