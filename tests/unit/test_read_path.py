@@ -14,12 +14,12 @@ import pytest
 from tests.conftest import FakeClock
 from userlore import CandidateInput, Userlore, UserState
 from userlore.integrations import UserloreRetriever
+from userlore.integrations.langgraph_store import UserloreStore
 from userlore.planner import search as search_module
 from userlore.planner.planner import CLASS_BUDGETS, OVERFLOW_POOL, PLAN_COLUMNS
 from userlore.planner.search import RECORD_COLUMNS, Found
 from userlore.policy.filter import REASONS, RejectionReason, rejection_reason
 from userlore.policy.govern import assess_text
-from userlore.store.langgraph_store import UserloreStore
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "userlore"
 
@@ -60,7 +60,7 @@ def test_every_reader_goes_through_the_one_search(
     assert calls == [("plan", PLAN_COLUMNS)] and plan.selected_ids == (rec.id,)
     calls.clear()
 
-    recalled = auto_lore.recall("u1", "staging port")
+    recalled = auto_lore.memory.recall("u1", "staging port")
     assert calls == [("recall", RECORD_COLUMNS)] and recalled.memories[0].id == rec.id
     calls.clear()
 
@@ -109,22 +109,22 @@ def test_every_reason_a_trace_holds_is_an_enum_member(
             ),
         )
     assert expired.record and deleted.record and forgotten.record
-    lore.forget(deleted.record.id)
-    lore.store.set_user_state(None, forgotten.record.id, UserState.FORGOTTEN)
+    lore.records.forget("u1", deleted.record.id)
+    lore.memory.store.set_user_state("u1", forgotten.record.id, UserState.FORGOTTEN)
     pending = make_lore("confirmWrite")
     pending.write("u1", note("kayak at dawn"))
     clock.advance(hours=2)
 
     lore.plan_context(scope="u1", query="kayak", budget=900)
     lore.plan_context(scope="u2", query="anything")
-    lore.recall("u1", "kayak", k=1)
+    lore.memory.recall("u1", "kayak", k=1)
     UserloreRetriever(lore=lore, scope="u1", k=1).invoke("kayak")
     pending.plan_context(scope="u1", query="kayak")
 
     stored = [
         r["reason"]
         for db, scope in ((lore, "u1"), (lore, "u2"), (pending, "u1"))
-        for t in db.traces(scope)
+        for t in db.traces.list(scope)
         for r in (t["payload"] or {}).get("rejected", [])
     ]
     assert {type(r) for r in stored} == {str}  # read back as plain text
