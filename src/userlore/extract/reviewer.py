@@ -11,8 +11,11 @@ own detectors and a producer's sensitivity claim can only make the outcome stric
 
 Malformed output is retried a bounded number of times with a correction message that names the
 failing fields (never user text), then recorded as a failed pass in the trace table; nothing is
-written for a failed pass. The whole pass is bounded by ``maxDurationMs``.
+written for a failed pass. The whole pass is bounded by ``maxDurationMs``. The output schema and
+its validation live in :mod:`userlore.extract.review_output`; their names are re-exported here.
 """
+
+# Over 400 lines: one review pass (window, bounded retries, timeout, governed write) and its twins.
 
 from __future__ import annotations
 
@@ -20,14 +23,12 @@ import asyncio
 import contextvars
 import functools
 import json
-import re
 import time
-import unicodedata
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
@@ -40,15 +41,31 @@ from langchain_core.messages import (
     convert_to_messages,
 )
 from langchain_core.runnables import Runnable
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import ValidationError
 
 from userlore.config import MemoryMode, UnderstandingConfig
 from userlore.errors import InvalidInputError, ReviewerOutputError
+from userlore.extract.review_output import (
+    INFERRED_CONFIDENCE_CAP,
+    MAX_CANDIDATES,
+    MAX_CONTENT_CHARS,
+    MAX_EVIDENCE_CHARS,
+    MAX_VALUE_CHARS,
+    REVIEW_KINDS,
+    Kind,
+    ProposedCandidate,
+    ReviewerOutput,
+    SensitivityLabel,
+    as_validation_error,
+    correction,
+    parse_text,
+    problems,
+    raw_text,
+    to_candidates,
+    validate_output,
+)
 from userlore.models import (
     CandidateInput,
-    Explicitness,
-    MemoryType,
-    Producer,
     WriteOutcome,
 )
 from userlore.policy.sensitivity import redact
@@ -59,125 +76,24 @@ if TYPE_CHECKING:
     from userlore.facade import Userlore
 
 __all__ = [
+    "INFERRED_CONFIDENCE_CAP",
     "MAX_CANDIDATES",
+    "MAX_CONTENT_CHARS",
+    "MAX_EVIDENCE_CHARS",
+    "MAX_VALUE_CHARS",
     "REVIEW_KINDS",
+    "Kind",
     "LLMReviewer",
     "ProposedCandidate",
     "ReviewReport",
     "ReviewResult",
     "ReviewerOutput",
+    "SensitivityLabel",
 ]
 
-Kind = Literal[
-    "instruction",
-    "preference",
-    "style",
-    "identity",
-    "tooling",
-    "veto",
-    "goal",
-    "channel",
-    "workspace_fact",
-    "note",
-]
-REVIEW_KINDS: tuple[str, ...] = get_args(Kind)
-"""Record kinds a reviewer may propose."""
-
-MAX_CANDIDATES = 20
-MAX_CONTENT_CHARS = 500
-MAX_VALUE_CHARS = 200
-MAX_EVIDENCE_CHARS = 500
 MAX_MESSAGE_CHARS = 4_000
-INFERRED_CONFIDENCE_CAP = 0.7
-"""Inferred understanding never starts as confident as an explicit statement."""
-
-_KEY = re.compile(r"[a-z][a-z0-9_]{0,39}/[a-z0-9][a-z0-9_.-]{0,79}")
-_MEMORY_TYPE = {
-    "instruction": MemoryType.PROCEDURAL,
-    "style": MemoryType.PROCEDURAL,
-    "tooling": MemoryType.PROCEDURAL,
-    "identity": MemoryType.IDENTITY,
-}
-_CLAIMS = frozenset({"secret", "regulated", "special"})
 # Provider SDK errors that mean "the output was cut off or withheld": malformed, so retried.
 _MALFORMED_FINISH = frozenset({"LengthFinishReasonError", "ContentFilterFinishReasonError"})
-
-SensitivityLabel = Literal["none", "personal", "special", "secret", "regulated"]
-
-
-class ProposedCandidate(BaseModel):
-    """One thing worth remembering about the user, supported by a verbatim quote."""
-
-    # Every field is required (nullable where optional) so the schema also works with
-    # providers' strict structured-output modes; lengths and patterns are checked by the
-    # validators below rather than in the JSON schema, which some strict modes reject.
-    model_config = ConfigDict(extra="forbid")
-
-    kind: Kind = Field(description="What sort of understanding this is.")
-    content: str = Field(description="One short third-person sentence about the user.")
-    canonical_key: str | None = Field(description='Dedupe key such as "style/verbosity", or null.')
-    value: str | None = Field(description='Short canonical value such as "terse", or null.')
-    confidence: float = Field(description="How sure you are, from 0 to 1.")
-    sensitivity: SensitivityLabel = Field(description="Honest sensitivity label.")
-    evidence: str = Field(description="A verbatim quote from one of the user's messages.")
-
-    @field_validator("content")
-    @classmethod
-    def _content(cls, v: str) -> str:
-        v = v.strip()
-        if not 3 <= len(v) <= MAX_CONTENT_CHARS:
-            raise ValueError(f"must be 3-{MAX_CONTENT_CHARS} characters")
-        return v
-
-    @field_validator("canonical_key")
-    @classmethod
-    def _key(cls, v: str | None) -> str | None:
-        if v is None or not v.strip():
-            return None
-        v = v.strip()
-        if not _KEY.fullmatch(v):
-            raise ValueError("must look like 'family/name' in lowercase, e.g. 'style/verbosity'")
-        return v
-
-    @field_validator("value")
-    @classmethod
-    def _value(cls, v: str | None) -> str | None:
-        if v is None or not v.strip():
-            return None
-        v = v.strip()
-        if len(v) > MAX_VALUE_CHARS:
-            raise ValueError(f"must be at most {MAX_VALUE_CHARS} characters")
-        return v
-
-    @field_validator("confidence")
-    @classmethod
-    def _confidence(cls, v: float) -> float:
-        if not 0.0 <= v <= 1.0:
-            raise ValueError("must be within [0, 1]")
-        return v
-
-    @field_validator("evidence")
-    @classmethod
-    def _evidence(cls, v: str) -> str:
-        v = v.strip()
-        if not 3 <= len(v) <= MAX_EVIDENCE_CHARS:
-            raise ValueError(f"must be 3-{MAX_EVIDENCE_CHARS} characters")
-        return v
-
-
-class ReviewerOutput(BaseModel):
-    """Candidates proposed from the conversation; an empty list when nothing qualifies."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    candidates: list[ProposedCandidate]
-
-    @field_validator("candidates")
-    @classmethod
-    def _bounded(cls, v: list[ProposedCandidate]) -> list[ProposedCandidate]:
-        if len(v) > MAX_CANDIDATES:
-            raise ValueError(f"at most {MAX_CANDIDATES} candidates per pass")
-        return v
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,21 +255,21 @@ class LLMReviewer:
                 break
             except (ValidationError, OutputParserException, json.JSONDecodeError) as exc:
                 # Some integrations parse inside the model call and raise instead of returning.
-                output = exc if isinstance(exc, ValidationError) else _as_validation_error(exc)
+                output = exc if isinstance(exc, ValidationError) else as_validation_error(exc)
             except Exception as exc:  # a provider failure of any kind is one failed attempt
                 if type(exc).__name__ in _MALFORMED_FINISH:
-                    output = _as_validation_error(exc)
+                    output = as_validation_error(exc)
                 else:
                     errors.append(f"model_error:{type(exc).__name__}")
                     status = "model_error"
                     continue
             status = "invalid_output"
             if isinstance(output, ValidationError):
-                problems = _problems(output)
-                errors.append("invalid:" + ",".join(problems))
-                prompt = [*prompt[:2], HumanMessage(_correction(problems))]
+                codes = problems(output)
+                errors.append("invalid:" + ",".join(codes))
+                prompt = [*prompt[:2], HumanMessage(correction(codes))]
                 continue
-            candidates, dropped = _candidates(output, user_texts)
+            candidates, dropped = to_candidates(output, user_texts)
             return ReviewReport(
                 "ok",
                 candidates,
@@ -383,8 +299,8 @@ class LLMReviewer:
                 parsed = result.get("parsed") if isinstance(result, dict) else result
                 if parsed is None:
                     raw = result.get("raw") if isinstance(result, dict) else None
-                    return _parse_text(_raw_text(raw))
-                return _validate(parsed)
+                    return parse_text(raw_text(raw))
+                return validate_output(parsed)
 
             return call_structured
 
@@ -396,7 +312,7 @@ class LLMReviewer:
                 f"{prompt[0].text}\n\nThe JSON must match this JSON schema: {schema}"
             )
             reply = self.model.invoke([system, *prompt[1:]])
-            return _parse_text(_raw_text(reply))
+            return parse_text(raw_text(reply))
 
         return call_plain
 
@@ -532,101 +448,6 @@ def _with_timeout(call: _StructuredCall, prompt: list[BaseMessage], timeout: flo
         return pool.submit(ctx.run, call, prompt).result(timeout=timeout)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _raw_text(message: Any) -> str:
-    if isinstance(message, BaseMessage):
-        return message.text
-    return "" if message is None else str(message)
-
-
-_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
-
-
-def _parse_text(text: str) -> ReviewerOutput | ValidationError:
-    try:
-        return ReviewerOutput.model_validate_json(_FENCE.sub("", text.strip()))
-    except ValidationError as exc:
-        return exc
-
-
-def _validate(parsed: Any) -> ReviewerOutput | ValidationError:
-    """Re-validate whatever the provider integration parsed against our own schema."""
-    try:
-        if isinstance(parsed, BaseModel):
-            parsed = parsed.model_dump()
-        return ReviewerOutput.model_validate(parsed)
-    except ValidationError as exc:
-        return exc
-
-
-def _as_validation_error(exc: Exception) -> ValidationError:
-    """A ``ValidationError`` naming the failure class, so every malformed reply is handled alike."""
-    return ValidationError.from_exception_data(
-        "ReviewerOutput",
-        [
-            {
-                "type": "value_error",
-                "loc": (type(exc).__name__,),
-                "input": None,
-                "ctx": {"error": "malformed output"},
-            }
-        ],
-    )
-
-
-def _problems(exc: ValidationError) -> list[str]:
-    """Field locations and error types only: these go back to the model and into traces."""
-    out = []
-    for err in exc.errors()[:5]:
-        loc = ".".join(str(p) for p in err["loc"]) or "<root>"
-        out.append(f"{loc}:{err['type']}")
-    return out
-
-
-def _correction(problems: list[str]) -> str:
-    return (
-        "Your previous reply did not validate ("
-        + "; ".join(problems)
-        + "). Reply again with JSON only, exactly matching the schema: "
-        '{"candidates": [{"kind", "content", "canonical_key", "value", "confidence", '
-        '"sensitivity", "evidence"}]}.'
-    )
-
-
-def _fold(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
-def _candidates(
-    output: ReviewerOutput, user_texts: Sequence[str]
-) -> tuple[tuple[CandidateInput, ...], int]:
-    """Turn validated proposals into inferred candidates; drop any without a real quote."""
-    folded = [(text, _fold(text), _fold(redact(text))) for text in user_texts]
-    out: list[CandidateInput] = []
-    dropped = 0
-    for p in output.candidates:
-        quote = _fold(p.evidence)
-        source = next((t for t, raw, red in folded if quote in raw or quote in red), None)
-        if source is None:
-            dropped += 1
-            continue
-        out.append(
-            CandidateInput(
-                kind=p.kind,
-                content=p.content,
-                canonical_key=p.canonical_key,
-                value=p.value,
-                memory_type=_MEMORY_TYPE.get(p.kind, MemoryType.SEMANTIC),
-                explicitness=Explicitness.INFERRED,
-                confidence=round(min(p.confidence, INFERRED_CONFIDENCE_CAP), 4),
-                importance=0.5,
-                producer=Producer.REVIEWER,
-                sensitivity_claim=p.sensitivity if p.sensitivity in _CLAIMS else None,
-                evidence_text=source,
-            )
-        )
-    return tuple(out), dropped
 
 
 def _stamp(

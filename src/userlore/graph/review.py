@@ -25,7 +25,7 @@ from langgraph.store.base import BaseStore
 from langgraph.types import Checkpointer
 
 from userlore.errors import InvalidInputError
-from userlore.graph.nodes import ApplyDecisions, AskReviewer, CollectPending
+from userlore.graph.review_nodes import ApplyDecisions, AskReviewer, CollectPending
 from userlore.graph.state import ReviewState
 
 if TYPE_CHECKING:

@@ -1,8 +1,6 @@
-"""Writing records: candidate validation, evidence links, inserts, versions and snapshots.
+"""Writing records: candidate validation, evidence links, inserts, versions and snapshots."""
 
-Over 400 lines because the steps of one governed write (admit, evidence, insert, version,
-snapshot) share their invariants and change together.
-"""
+# Over 400 lines: one governed write's steps (admit, evidence, insert, version) change together.
 
 from __future__ import annotations
 
