@@ -13,10 +13,8 @@ import is still a dependency on the other module's shape (issue 16 names ``revie
 tools *taking a* ``Userlore`` as the fault), and a lazy import only hides a cycle from the
 interpreter, not from the reader (``learning/cache`` ↔ ``profile_md`` was one).
 
-Today's code still has violations that other engineers of issue 16 are removing; they are listed
-in ``KNOWN_VIOLATIONS`` so the test is green now and fails on any *new* violation. Shrink the list
-as the work lands; a listed violation that no longer occurs fails the test too, so the list
-cannot go stale.
+``KNOWN_VIOLATIONS`` is empty: the tree has none. A listed violation that no longer occurs fails
+the test too, so the list cannot go stale if one is ever tolerated for a while.
 """
 
 from __future__ import annotations
@@ -82,17 +80,9 @@ class Violation:
     target: str
 
 
-_STORE_API = "issue 16 item 3: public store API (trace/consented/transition/admit)"
-_WRITE_PATH = "issue 16 item 1: one write path (understanding), sources/facade owners"
-_REVIEWER = "issue 16 items 1 and 5: the reviewer hands CandidateInputs to the write path"
-
-# (kind, importing module, imported module or "package:name") -> the work that removes it.
-# Only shrink this list. Each entry is a violation on main today that another part of issue 16
-# removes; the integrator deletes the entries as those parts land.
-KNOWN_VIOLATIONS: dict[tuple[str, str, str], str] = {
-    # the reviewer takes a Userlore (type-only) to read the config and write through it
-    ("upward", "userlore.extract.reviewer", "userlore.facade"): _REVIEWER,
-}
+# (kind, importing module, imported module or "package:name") -> why it is tolerated for now.
+# Empty since issue 16 landed: keep it empty; a new entry needs a reason and an issue.
+KNOWN_VIOLATIONS: dict[tuple[str, str, str], str] = {}
 
 
 # -- the checker -------------------------------------------------------------------------------

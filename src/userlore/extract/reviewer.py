@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
@@ -73,7 +73,20 @@ from userlore.store.governed import validate_scope
 from userlore.understanding import govern, review_counts, trace_review
 
 if TYPE_CHECKING:
-    from userlore.facade import Userlore
+    from userlore.store.governed import GovernedStore
+
+
+class _StoreHolder(Protocol):
+    @property
+    def store(self) -> GovernedStore: ...
+
+
+class ReviewTarget(Protocol):
+    """What a review pass writes through: a ``Userlore`` (its ``memory.store``), typed by shape
+    so the reviewer never imports the facade above it."""
+
+    @property
+    def memory(self) -> _StoreHolder: ...
 
 __all__ = [
     "INFERRED_CONFIDENCE_CAP",
@@ -320,7 +333,7 @@ class LLMReviewer:
 
     def review(
         self,
-        lore: Userlore,
+        lore: ReviewTarget,
         scope: str,
         messages: Sequence[Any],
         *,
@@ -384,7 +397,7 @@ class LLMReviewer:
 
     async def areview(
         self,
-        lore: Userlore,
+        lore: ReviewTarget,
         scope: str,
         messages: Sequence[Any],
         *,
