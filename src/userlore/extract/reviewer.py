@@ -88,6 +88,7 @@ class ReviewTarget(Protocol):
     @property
     def memory(self) -> _StoreHolder: ...
 
+
 __all__ = [
     "INFERRED_CONFIDENCE_CAP",
     "MAX_CANDIDATES",
