@@ -32,6 +32,7 @@ __all__ = [
     "UserState",
     "WriteAction",
     "WriteOutcome",
+    "consent_category",
 ]
 
 
@@ -115,6 +116,17 @@ class ConsentCategory(StrEnum):
     POLITICAL_OPINION = "political_opinion"
     BIOMETRIC = "biometric"
     TRADE_UNION = "trade_union"
+
+
+def consent_category(category: object) -> str:
+    """A consent category by member or value (case and surrounding spaces ignored).
+
+    Raises:
+        InvalidInputError: not a :class:`ConsentCategory` or one of its values.
+    """
+    if isinstance(category, str) and not isinstance(category, ConsentCategory):
+        category = category.strip().lower()
+    return enum_field(ConsentCategory, category, "category").value
 
 
 class Pipeline(StrEnum):

@@ -5,17 +5,10 @@ from __future__ import annotations
 import builtins
 
 from userlore.api.twins import twin
-from userlore.models import ConsentCategory, RecordView
+from userlore.models import ConsentCategory, RecordView, consent_category
 from userlore.store.consent import ConsentPeriod
 from userlore.store.governed import GovernedStore
-from userlore.validation import enum_field, int_field, validate_scope
-
-
-def consent_category(category: object) -> str:
-    """A consent category by member or value (case and surrounding spaces ignored)."""
-    if isinstance(category, str) and not isinstance(category, ConsentCategory):
-        category = category.strip().lower()
-    return enum_field(ConsentCategory, category, "category").value
+from userlore.validation import int_field, validate_scope
 
 
 class Consent:

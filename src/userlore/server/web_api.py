@@ -36,7 +36,7 @@ from userlore.errors import (
     RecordNotFoundError,
     SourceSyncError,
 )
-from userlore.models import ConsentCategory, RecordState, UserState
+from userlore.models import ConsentCategory, RecordState, UserState, consent_category
 from userlore.policy.sensitivity import SPECIAL_CATEGORIES
 from userlore.server.auth import Grant
 from userlore.server.errors import ERROR_RESPONSES
@@ -318,15 +318,6 @@ def _cards(state: AboutYouState, scope: str) -> list[SourceCardOut]:
     return cards
 
 
-def _category(category: str) -> str:
-    cleaned = category.strip().lower()
-    if cleaned not in SPECIAL_CATEGORIES:
-        raise InvalidInputError(
-            f"unknown consent category {category!r}; use one of {sorted(SPECIAL_CATEGORIES)}"
-        )
-    return cleaned
-
-
 def _consents(lore: Userlore, scope: str) -> ConsentsOut:
     grants = lore.consent.history(scope)
     records = lore.consent.records(scope, limit=MAX_CONSENT_RECORDS)
@@ -406,7 +397,7 @@ def list_consents(g: Grant, state: State) -> ConsentsOut:
     summary="Grant consent for a special category (its records may enter context).",
 )
 def grant_consent(g: Grant, state: State, category: Category) -> ConsentCategoryOut:
-    name = _category(category)
+    name = consent_category(category)
     state.lore.consent.grant(g.scope, name)
     return next(c for c in _consents(state.lore, g.scope).categories if c.category == name)
 
@@ -417,7 +408,7 @@ def grant_consent(g: Grant, state: State, category: Category) -> ConsentCategory
     summary="Revoke consent; the category's records leave context at the next plan.",
 )
 def revoke_consent(g: Grant, state: State, category: Category) -> ConsentCategoryOut:
-    name = _category(category)
+    name = consent_category(category)
     state.lore.consent.revoke(g.scope, name)
     return next(c for c in _consents(state.lore, g.scope).categories if c.category == name)
 

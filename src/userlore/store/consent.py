@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import Connection, bindparam, select
 from sqlalchemy.orm import Session
 
-from userlore.errors import InvalidInputError
-from userlore.models import RecordState, RecordView
+from userlore.models import RecordState, RecordView, consent_category
 from userlore.store.schema import ConsentGrant, MemoryRecord
 from userlore.store.traces import TraceLog
 from userlore.store.views import record_view
@@ -41,7 +39,7 @@ class ConsentLedger(TraceLog):
     def grant_consent(self, scope: str, category: str) -> None:
         """Allow records of a special category into context (recorded, revocable)."""
         validate_scope(scope)
-        category = _category(category)
+        category = consent_category(category)
         with self.transaction(scope) as session:
             if category in self.consents_in(session, scope):
                 return
@@ -56,7 +54,7 @@ class ConsentLedger(TraceLog):
     def revoke_consent(self, scope: str, category: str) -> None:
         """Withdraw consent; records of that category leave context at the next plan."""
         validate_scope(scope)
-        category = _category(category)
+        category = consent_category(category)
         with self.transaction(scope) as session:
             now = self.clock()
             for grant in session.scalars(
@@ -106,10 +104,3 @@ class ConsentLedger(TraceLog):
         )
         with self.transaction(scope) as session:
             return [record_view(r) for r in session.scalars(stmt)]
-
-
-def _category(category: str) -> str:
-    cleaned = category.strip().lower()
-    if not re.fullmatch(r"[a-z_]{2,40}", cleaned):
-        raise InvalidInputError(f"invalid consent category {category!r}")
-    return cleaned
