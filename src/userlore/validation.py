@@ -131,12 +131,10 @@ def _storable(value: str, field: str) -> str:
 
 
 def storable(value: str) -> bool:
-    """Whether every backend can store ``value`` (no NUL, no unpaired surrogate)."""
-    if "\x00" in value:
-        return False
+    """Whether every backend can store ``value``: the rule of :func:`_storable`, as a test."""
     try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
+        _storable(value, "value")
+    except InvalidInputError:
         return False
     return True
 

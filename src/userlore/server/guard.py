@@ -22,6 +22,8 @@ import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from userlore.validation import storable
+
 __all__ = [
     "DEFAULT_MAX_API_BODY_BYTES",
     "DEFAULT_MAX_BODY_BYTES",
@@ -74,13 +76,11 @@ def json_depth_exceeds(body: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
 def _text_problem(value: Any, where: str) -> str | None:
     """The first field (dotted path) whose text holds a NUL or a lone surrogate."""
     if isinstance(value, str):
+        if storable(value):  # the core's rule (userlore.validation), answered with the field
+            return None
         if "\x00" in value:
             return f"{where}: text must not contain NUL (\\u0000) characters"
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return f"{where}: text must be valid Unicode (no lone surrogates)"
-        return None
+        return f"{where}: text must be valid Unicode (no lone surrogates)"
     if isinstance(value, dict):
         for key, item in value.items():
             found = _text_problem(key, f"{where} key") or _text_problem(item, f"{where}.{key}")
