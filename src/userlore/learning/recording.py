@@ -38,7 +38,6 @@ from userlore.models import (
 from userlore.policy.govern import assess
 from userlore.policy.sensitivity import redact
 from userlore.store.governed import (
-    PRODUCER_SOURCE,
     GovernedStore,
 )
 from userlore.store.ids import derived_id, scoped_digest
@@ -127,7 +126,7 @@ def _check(store: GovernedStore, cand: LearningCandidate, forgotten: set[str | N
         return "invalid"
     if cand.evidence.kind not in EVIDENCE_KINDS:
         return "invalid"
-    if PRODUCER_SOURCE[cand.producer] not in store.config.memory.sources:
+    if not store.source_enabled(cand.producer):
         return "source_disabled"
     canonical = f"{cls.value}/{key}"
     if canonical in forgotten:

@@ -166,6 +166,10 @@ class RecordWriter(Transitions):
         optional_identifier(c.source_item_id, "source_item_id")
         optional_text(c.evidence_text, "evidence_text", max_chars=None)
 
+    def source_enabled(self, producer: Producer) -> bool:
+        """Whether ``memory.sources`` lets this producer's source (session, curated...) write."""
+        return PRODUCER_SOURCE[producer] in self.config.memory.sources
+
     def admit(
         self, session: Session, scope: str, candidate: CandidateInput
     ) -> Assessment | WriteOutcome:
@@ -184,7 +188,7 @@ class RecordWriter(Transitions):
             return WriteOutcome(WriteAction.SKIPPED, reason="memory_off")
         if mode is MemoryMode.READ_ONLY:
             return WriteOutcome(WriteAction.SKIPPED, reason="read_only")
-        if PRODUCER_SOURCE[candidate.producer] not in self.config.memory.sources:
+        if not self.source_enabled(candidate.producer):
             return WriteOutcome(WriteAction.SKIPPED, reason="source_disabled")
         verdict = assess(candidate)
         if verdict.refused is not None:
