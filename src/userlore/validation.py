@@ -40,6 +40,7 @@ __all__ = [
     "identifier",
     "instant",
     "int_field",
+    "json_depth_exceeds",
     "mapping_field",
     "optional_identifier",
     "optional_instant",
@@ -301,3 +302,26 @@ def validate_path(path: object, field: str = "path") -> str:
             f"invalid {field} {_shown(path)}: use segments like projects/x/decisions"
         )
     return path
+
+
+_BRACKETS = bytes.maketrans(b"[]{}", b"()()")
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def json_depth_exceeds(body: bytes, limit: int) -> bool:
+    """Whether ``body`` nests arrays/objects deeper than ``limit``, without parsing it.
+
+    Linear C-speed passes only (no per-byte Python loop), so a hostile body costs little: string
+    contents are cut out, the brackets kept, and each pass removes every innermost ``()`` pair,
+    which lowers the nesting by exactly one.
+    """
+    if body.count(b"[") + body.count(b"{") <= limit:
+        return False
+    unescaped = body.replace(b"\\\\", b"").replace(b'\\"', b"")
+    outside = b"".join(unescaped.split(b'"')[::2])  # even pieces lie outside strings
+    brackets = outside.translate(_BRACKETS, _NOT_BRACKETS)
+    for _ in range(limit):
+        if len(brackets) <= 2 * (limit - _):  # what is left cannot nest deeper than the rest
+            return False
+        brackets = brackets.replace(b"()", b"")
+    return b"(" in brackets

@@ -150,7 +150,7 @@ def test_body_limits_are_validated(auto_lore: Userlore) -> None:
     ],
 )
 def test_json_depth_is_measured_without_parsing(body: str, deeper: bool) -> None:
-    assert json_depth_exceeds(body.encode()) is deeper
+    assert json_depth_exceeds(body.encode(), MAX_JSON_DEPTH) is deeper
 
 
 @pytest.mark.parametrize("depth", [63, 700, 900, 5_000])

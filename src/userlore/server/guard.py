@@ -22,7 +22,7 @@ import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from userlore.validation import storable
+from userlore.validation import json_depth_exceeds, storable
 
 __all__ = [
     "DEFAULT_MAX_API_BODY_BYTES",
@@ -44,33 +44,12 @@ DEFAULT_MAX_API_BODY_BYTES = 1024 * 1024
 MAX_JSON_DEPTH = 64
 IMPORT_PATH = "/api/user-context/import"
 
-_BRACKETS = bytes.maketrans(b"[]{}", b"()()")
-_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 # After escaped backslashes are dropped, any remaining \u0000 is a real NUL inside a string.
 _NUL_ESCAPE = re.compile(rb"\\u0000")
 _LONE_SURROGATE = re.compile(
     rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
     rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
 )
-
-
-def json_depth_exceeds(body: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
-    """Whether ``body`` nests arrays/objects deeper than ``limit``, without parsing it.
-
-    Linear C-speed passes only (no per-byte Python loop), so a hostile body costs little: string
-    contents are cut out, the brackets kept, and each pass removes every innermost ``()`` pair,
-    which lowers the nesting by exactly one.
-    """
-    if body.count(b"[") + body.count(b"{") <= limit:
-        return False
-    unescaped = body.replace(b"\\\\", b"").replace(b'\\"', b"")
-    outside = b"".join(unescaped.split(b'"')[::2])  # even pieces lie outside strings
-    brackets = outside.translate(_BRACKETS, _NOT_BRACKETS)
-    for _ in range(limit):
-        if len(brackets) <= 2 * (limit - _):  # what is left cannot nest deeper than the rest
-            return False
-        brackets = brackets.replace(b"()", b"")
-    return b"(" in brackets
 
 
 def _text_problem(value: Any, where: str) -> str | None:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
@@ -56,8 +55,7 @@ from userlore.store.schema import (
     UTCDateTime,
 )
 from userlore.store.text import search_text
-
-_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+from userlore.validation import json_depth_exceeds
 
 
 def load_export_document(
@@ -73,17 +71,11 @@ def load_export_document(
             f"import document is larger than {limits.max_bytes} bytes; split or raise the limit"
         )
     text_ = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
-    depth = 0
-    for match in _BRACKETS.finditer(text_):
-        token = match.group()
-        if token in "[{":
-            depth += 1
-            if depth > limits.max_depth:
-                raise ImportRejectedError(
-                    f"import document is nested deeper than {limits.max_depth} levels"
-                )
-        elif token in "]}":
-            depth -= 1
+    body = raw if isinstance(raw, bytes) else raw.encode("utf-8", errors="replace")
+    if json_depth_exceeds(body, limits.max_depth):
+        raise ImportRejectedError(
+            f"import document is nested deeper than {limits.max_depth} levels"
+        )
     try:
         data = json.loads(text_)
     except (ValueError, RecursionError):
