@@ -58,8 +58,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "userlore.mcp",
         "userlore.web",
         "userlore.cli",
-        "userlore.service_cli",
-        "userlore.sources.cli",
         "userlore.demo",
         "userlore.testing",
         "userlore",

@@ -37,6 +37,7 @@ class Sources(KnowledgeSources):
         synthesize: bool = True,
         model: BaseChatModel | None = None,
         progress: ProgressCallback | None = None,
+        synthesis_progress: ProgressCallback | None = None,
     ) -> SyncReport:
         """Sync one connected source into ``scope`` (incremental, idempotent, recorded).
 
@@ -51,7 +52,9 @@ class Sources(KnowledgeSources):
         """
         coordinator = self.coordinator(model=model)
         if synthesize:
-            report = coordinator.sync_now(scope, adapter, progress=progress)
+            report = coordinator.sync_now(
+                scope, adapter, progress=progress, synthesis_progress=synthesis_progress
+            )
         else:
             report = coordinator.ingestion.sync(scope, adapter, progress=progress)
         self._term_stats.clear()

@@ -73,10 +73,13 @@ class SourceCoordinator:
         adapter: KnowledgeSourceAdapter,
         *,
         progress: ProgressCallback | None = None,
+        synthesis_progress: ProgressCallback | None = None,
     ) -> SyncReport:
         """Ingest ``adapter`` and process that source's pending items before returning."""
         report = self.ingestion.sync(scope, adapter, progress=progress)
-        synthesis = self.pipeline.drain(scope=scope, source_instance_id=report.source_instance_id)
+        synthesis = self.pipeline.drain(
+            scope=scope, source_instance_id=report.source_instance_id, progress=synthesis_progress
+        )
         return self.ingestion.finish_synthesis(report, synthesis)
 
     def run_forever(self) -> None:

@@ -48,7 +48,7 @@ from userlore.extract.explicit import extract_statements
 from userlore.models import Pipeline, WriteAction
 from userlore.policy.sensitivity import redact
 from userlore.sources.holder import this_holder
-from userlore.sources.ingestion import connected_enabled
+from userlore.sources.ingestion import ProgressCallback, connected_enabled
 from userlore.sources.leases import (
     TOKEN_CHARS,
     ClaimedItem,
@@ -185,8 +185,11 @@ class ConnectedKnowledgePipeline(LeaseHolder):
         source_instance_id: str | None = None,
         max_items: int | None = None,
         should_stop: Callable[[], bool] | None = None,
+        progress: ProgressCallback | None = None,
     ) -> PipelineReport:
         """Process batches until nothing is due (or ``max_items`` were claimed).
+
+        ``progress(done, None)`` is called after each batch with the items processed so far.
 
         ``should_stop`` is checked between batches: a worker asked to stop finishes the batch it
         holds (one transaction) and claims no more. Does nothing while the memory config forbids
@@ -205,6 +208,8 @@ class ConnectedKnowledgePipeline(LeaseHolder):
             if not claimed:
                 break
             total.add(self.process(claimed, should_stop=should_stop))
+            if progress is not None:
+                progress(total.claimed, None)
         return total
 
     def process(

@@ -67,10 +67,17 @@ class TraceLog(StoreCore):
             return self.trace(session, scope, event_type, **fields)
 
     def traces(
-        self, scope: str, *, event_type: str | None = None, limit: int = 100
+        self,
+        scope: str,
+        *,
+        event_type: str | None = None,
+        limit: int = 100,
+        trace_id: str | None = None,
     ) -> list[dict[str, Any]]:
         validate_scope(scope)
         stmt = select(MemoryTraceEvent).where(MemoryTraceEvent.scope == scope)
+        if trace_id is not None:
+            stmt = stmt.where(MemoryTraceEvent.id == trace_id)
         if event_type:
             stmt = stmt.where(MemoryTraceEvent.event_type == event_type)
         stmt = stmt.order_by(MemoryTraceEvent.created_at.desc(), MemoryTraceEvent.id.desc()).limit(

@@ -1,0 +1,7 @@
+"""``python -m userlore.cli``."""
+
+import sys
+
+from userlore.cli import main
+
+sys.exit(main())

@@ -1,0 +1,133 @@
+"""Long-running services: ``serve`` (the HTTP gateway) and ``mcp`` (the MCP server).
+
+Both open one database (``--db`` or ``USERLORE_DB``; default: the embedded SQLite file, so every
+agent on a machine shares one memory) with one configuration. Heavy imports (FastAPI, uvicorn,
+the MCP SDK) happen only when a subcommand runs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from userlore.cli.app import app
+from userlore.cli.common import ConfigOpt, DbOpt, ModeOpt, open_for_service
+
+
+class Transport(StrEnum):
+    """How MCP clients connect."""
+
+    STDIO = "stdio"
+    STREAMABLE_HTTP = "streamable-http"
+
+
+@app.command()
+def serve(
+    tokens: Annotated[
+        str | None,
+        typer.Option(help="JSON file {token: scope | {scope, agentId, client, device}}."),
+    ] = None,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    max_body_bytes: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Largest import body, refused with 413 before authentication (default 10 MiB).",
+        ),
+    ] = None,
+    max_api_body_bytes: Annotated[
+        int | None, typer.Option(min=1, help="Largest body of every other request (default 1 MiB).")
+    ] = None,
+    db: DbOpt = None,
+    config: ConfigOpt = None,
+    mode: ModeOpt = None,
+) -> None:
+    """Run the HTTP gateway (FastAPI, bearer token per scope)."""
+    import uvicorn
+
+    from userlore.server.access_log import access_log_config
+    from userlore.server.app import create_app, load_tokens
+    from userlore.server.guard import DEFAULT_MAX_API_BODY_BYTES, DEFAULT_MAX_BODY_BYTES
+
+    grants = load_tokens(tokens)
+    if not grants:
+        print(
+            "userlore: warning: no tokens configured (--tokens, USERLORE_TOKENS or "
+            "USERLORE_TOKENS_FILE); every data request will be refused",
+            file=sys.stderr,
+        )
+    lore = open_for_service(db, config, mode)
+    try:
+        application = create_app(
+            lore,
+            grants,
+            max_body_bytes=max_body_bytes or DEFAULT_MAX_BODY_BYTES,
+            max_api_body_bytes=max_api_body_bytes or DEFAULT_MAX_API_BODY_BYTES,
+        )
+        uvicorn.run(
+            application, host=host, port=port, log_level="info", log_config=access_log_config()
+        )
+    finally:
+        lore.close()
+
+
+@app.command()
+def mcp(
+    scope: Annotated[
+        str | None, typer.Option(help="The one scope this server acts in (env USERLORE_SCOPE).")
+    ] = None,
+    agent_id: Annotated[
+        str | None, typer.Option(help="Author attribution (env USERLORE_AGENT_ID).")
+    ] = None,
+    client: Annotated[
+        str | None, typer.Option(help="Client name, e.g. 'Claude Desktop' (env USERLORE_CLIENT).")
+    ] = None,
+    device: Annotated[
+        str | None, typer.Option(help="Device name (env USERLORE_DEVICE; default: host name).")
+    ] = None,
+    instance: Annotated[
+        str | None, typer.Option(help="Instance hash (env USERLORE_INSTANCE).")
+    ] = None,
+    allow_purge: Annotated[
+        bool, typer.Option("--allow-purge", help="Expose the destructive purge tool.")
+    ] = False,
+    transport: Annotated[Transport, typer.Option(help="How clients connect.")] = Transport.STDIO,
+    host: Annotated[str, typer.Option(help="Streamable HTTP bind address.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Streamable HTTP port.")] = 8766,
+    path: Annotated[str, typer.Option(help="Streamable HTTP endpoint path.")] = "/mcp",
+    token: Annotated[
+        str | None, typer.Option(help="Bearer token for streamable HTTP (env USERLORE_MCP_TOKEN).")
+    ] = None,
+    db: DbOpt = None,
+    config: ConfigOpt = None,
+    mode: ModeOpt = None,
+) -> None:
+    """Serve the memory tools over MCP (stdio or streamable HTTP)."""
+    from userlore.mcp.server import MemoryServerSettings, run_mcp_server
+
+    settings = MemoryServerSettings.resolve(
+        scope=scope,
+        agent_id=agent_id,
+        client=client,
+        device=device,
+        instance=instance,
+        allow_purge=allow_purge,
+    )
+    lore = open_for_service(db, config, mode)
+    try:
+        run_mcp_server(
+            lore,
+            settings,
+            transport=transport.value,
+            host=host,
+            port=port,
+            path=path,
+            token=token or os.environ.get("USERLORE_MCP_TOKEN") or None,
+        )
+    finally:
+        lore.close()
