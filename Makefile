@@ -5,10 +5,15 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint typecheck bench clean chromium
 
-$(STAMP): pyproject.toml
+UV_VERSION := 0.13.9
+
+# Installs exactly what uv.lock pins (`--locked` fails if pyproject.toml changed without
+# `uv lock`). `--inexact` keeps uv itself, which lives in the same venv.
+$(STAMP): pyproject.toml uv.lock
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip uv
-	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
+	$(BIN)/python -m pip install -q 'uv==$(UV_VERSION)'
+	UV_PROJECT_ENVIRONMENT=$(VENV) $(BIN)/uv sync -q --locked --inexact --extra dev \
+	  --python $(BIN)/python
 	touch $(STAMP)
 
 demo: $(STAMP)
