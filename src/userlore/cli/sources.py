@@ -325,7 +325,8 @@ def worker(
     config: ConfigOpt = None,
     mode: ModeOpt = None,
 ) -> None:
-    """Drain pending connected-source synthesis now and every interval."""
+    """Drain pending connected-source synthesis now and every interval; sweep expired TTL items."""
+    from userlore.integrations.langgraph_store import TTLSweeper, sweep_ttl
     from userlore.sources.coordinator import SourceCoordinator
     from userlore.sources.pipeline import ConnectedKnowledgePipeline
 
@@ -348,7 +349,9 @@ def worker(
         coordinator = SourceCoordinator(pipeline, interval_seconds=interval, on_drain=report)
         if once:
             result = coordinator.drain_once()
-            typer.echo(" ".join(f"{k}={v}" for k, v in result.as_dict().items()))
+            swept = sweep_ttl(lore)  # expired LangGraph store items (TTL) to the trash
+            counts = " ".join(f"{k}={v}" for k, v in result.as_dict().items())
+            typer.echo(f"{counts} ttl_swept={swept}")
             return
 
         def stop(signum: int, frame: FrameType | None) -> None:
@@ -360,6 +363,11 @@ def worker(
             f"userlore worker {pipeline.worker_id}: draining every {interval:g}s (Ctrl-C to stop)",
             markup=False,
         )
-        coordinator.run_forever()
+        sweeper = TTLSweeper(lore, interval_minutes=interval / 60.0)
+        sweeper.start()
+        try:
+            coordinator.run_forever()
+        finally:
+            sweeper.stop(timeout=30)
     finally:
         lore.close()
