@@ -25,7 +25,10 @@ Keys produced:
   tool id (``pnpm``, ``neovim``, ``vscode``), plus ``tooling/database`` and ``tooling/cloud``
   ("we use Postgres", "we deploy on AWS");
 - ``veto/<slug>`` banned; ``preference/<slug>`` like|dislike|avoid; ``goal/<slug>`` with the
-  goal phrase; ``instruction/<slug>`` with the instruction text; ``channel/preference``.
+  goal phrase; ``instruction/<slug>`` with the instruction text; ``channel/preference``;
+- ``note/<special category>/<digest>``: a first-person health, religion, orientation, ethnicity,
+  political, union or biometric fact ("I have type 2 diabetes", "我是穆斯林"), stored by the
+  governed write as ``ask_before_reference`` and planned only with consent (``match_special``).
 
 Never extracted: questions, hypotheticals and conditionals, quoted or reported speech, other
 people's facts, negated or past facts, one-off task requests, and any non-``user`` turn.
@@ -58,6 +61,7 @@ from userlore.extract.match_directives import (
 )
 from userlore.extract.match_identity import _Hit, _match_channel, _match_identity
 from userlore.extract.match_preference import _match_preference, _match_style
+from userlore.extract.match_special import _match_special
 from userlore.extract.match_style import _directive
 from userlore.models import MemoryType
 
@@ -70,7 +74,7 @@ class Statement:
 
     Attributes:
         kind: ``instruction``, ``preference``, ``style``, ``identity``, ``tooling``, ``veto``,
-            ``goal`` or ``channel``.
+            ``goal``, ``channel`` or ``note`` (a special-category fact).
         canonical_key: Dedupe key such as ``style/verbosity`` or ``veto/jest``.
         value: Canonical value (``terse``, ``pnpm``, ``banned``, ``like``...).
         content: The user's own clause, trimmed but never paraphrased: it is the receipt.
@@ -112,6 +116,9 @@ def _clause_hits(c: _Clause) -> list[_Hit]:
         hits = _match_goal(c)
     if not hits:
         hits = _match_instruction(c, directive)
+    if not hits:
+        # A clause another matcher read is gated by its own content; this one would be lost.
+        hits = _match_special(c)
     return hits
 
 
