@@ -40,9 +40,8 @@ preferences, vetoes, goals and channels are ``semantic`` facts about the user.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from userlore.extract.clauses import _Clause, _clauses
+from userlore.extract.corrective import bare_statements, blank
 from userlore.extract.cues import _DEICTIC_GOAL
 from userlore.extract.lexical import (
     _CONF_HEDGED,
@@ -63,37 +62,9 @@ from userlore.extract.match_identity import _Hit, _match_channel, _match_identit
 from userlore.extract.match_preference import _match_preference, _match_style
 from userlore.extract.match_special import _match_special
 from userlore.extract.match_style import _directive
-from userlore.models import MemoryType
+from userlore.extract.statement import Statement
 
 __all__ = ["Statement", "extract_statements"]
-
-
-@dataclass(frozen=True, slots=True)
-class Statement:
-    """One explicit statement found in a user turn; the governed write turns it into a candidate.
-
-    Attributes:
-        kind: ``instruction``, ``preference``, ``style``, ``identity``, ``tooling``, ``veto``,
-            ``goal``, ``channel`` or ``note`` (a special-category fact).
-        canonical_key: Dedupe key such as ``style/verbosity`` or ``veto/jest``.
-        value: Canonical value (``terse``, ``pnpm``, ``banned``, ``like``...).
-        content: The user's own clause, trimmed but never paraphrased: it is the receipt.
-        memory_type: Seed 003 memory type (see the module docstring for the mapping).
-        confidence: How sure the extractor is that the user said it (hedges lower it).
-        importance: How much the statement should weigh in context ranking.
-        durability: ``durable``, ``session`` (this conversation only) or ``temporary``.
-        span: ``(start, end)`` of ``content`` in the input text.
-    """
-
-    kind: str
-    canonical_key: str
-    value: str | None
-    content: str
-    memory_type: MemoryType
-    confidence: float
-    importance: float
-    durability: str
-    span: tuple[int, int]
 
 
 # --------------------------------------------------------------------------------------------
@@ -187,7 +158,27 @@ def extract_statements(text: str, *, role: str = "user") -> list[Statement]:
     """
     if role != "user" or not text or not text.strip():
         return []
-    norm = _unquote_whole(_normalize(text))
+    blanked = blank(_unquote_whole(_normalize(text)))
+    out = _read(blanked.text, text)
+    if blanked.corrective and len(out) < _MAX_STATEMENTS:
+        bare = bare_statements(text, blanked, out, extract_statements)
+        taken = {(s.canonical_key, s.value) for s in out}
+        taken |= {
+            (s.canonical_key, None) for s in out if s.canonical_key.startswith(_SINGLE_VALUED)
+        }
+        for st in bare:
+            if (st.canonical_key, st.value) in taken or (st.canonical_key, None) in taken:
+                continue
+            out.append(st)
+            taken.add((st.canonical_key, st.value))
+            if st.canonical_key.startswith(_SINGLE_VALUED):
+                taken.add((st.canonical_key, None))
+        out.sort(key=lambda s: s.span)
+    return out[:_MAX_STATEMENTS]
+
+
+def _read(norm: str, text: str) -> list[Statement]:
+    """The statements of a normalized turn, clause by clause (``text`` gives the receipts)."""
     out: list[Statement] = []
     seen: set[tuple[str, str | None]] = set()
     for clause in _clauses(norm):

@@ -146,8 +146,13 @@ def _style_hits(text: str, *, directive: bool, flip: bool, conf: float) -> list[
         elif style.pos == _FORMAT:
             if negative:
                 continue
-            phrase = next(g for g in (m.group(n) for n in ("fmt", "fmt2", "fmt3") if n in
-                                      style.pattern.groupindex) if g)
+            phrase = next(
+                g
+                for g in (
+                    m.group(n) for n in ("fmt", "fmt2", "fmt3") if n in style.pattern.groupindex
+                )
+                if g
+            )
             value = _format_value(phrase)
         else:
             value = style.neg if negative else style.pos

@@ -6,6 +6,7 @@ import re
 import unicodedata
 
 from userlore.extract.lexical import _CJK, _CJK_CLASS, _SLUG_CHARS, _alt, _rx, _words
+from userlore.extract.vocab.formats import FORMAT_INDEX
 from userlore.extract.vocab.identity import (
     _NOT_NAMES,
     _ROLE_HEADS,
@@ -19,7 +20,6 @@ from userlore.extract.vocab.identity import (
     _ZH_PLACES,
     _ZH_TZ_RE,
 )
-from userlore.extract.vocab.formats import FORMAT_INDEX
 from userlore.extract.vocab.tools import (
     _AMBIGUOUS_TOOLS,
     _CHANNEL_INDEX,
