@@ -67,6 +67,7 @@ def test_self_corrections_name_their_new_truth(text: str, key: str, value: str) 
         "更正一下：发布推迟到下周",
         "不对，应该返回列表",
         "I use yarn, not npm.",  # a contrast, not a correction of anything
+        "Actually, I prefer tabs over spaces.",  # "actually" alone opens no correction
     ],
 )
 def test_markers_without_a_statement_about_the_user_are_not_corrections(text: str) -> None:

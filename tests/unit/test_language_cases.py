@@ -1,9 +1,10 @@
 """Fresh language cases by class (``tests/data/language_cases.jsonl``): the rates they reach.
 
-The file was written before the rules changed (issue 14: generalise by class, not by example);
-``docs/benchmarks.md`` records the first-run and final rate per class. This test holds the final
-rates as a floor, and the benign near-misses (third party, topic mentions, hypotheticals,
-quotes, task talk) at a false-positive rate of at most 3%.
+The ``dev`` rows were written before the rules changed (issue 14: generalise by class, not by
+example); the ``heldout`` rows (``"set": "heldout"``) were written after the fix and never tuned
+against. ``docs/benchmarks.md`` records the first-run and final rate per class and set. This test
+holds the final rates over both sets as a floor, and the benign near-misses (third party, topic
+mentions, hypotheticals, quotes, task talk) at a false-positive rate of at most 3%.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ CASES = [
 ]
 
 # Final rates reached (docs/benchmarks.md, "Real language"); a change may raise, never lower them.
-FLOOR = {"correction": 29 / 30, "special": 1.0}
+FLOOR = {"correction": 41 / 43, "special": 1.0}
 MAX_BENIGN_FP = 0.03
 
 

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
-from userlore.extract.lexical import _CJK, _CONF_WEAK, _rx
+from userlore.extract.lexical import _CJK, _CONF_WEAK, _normalize, _rx
 from userlore.extract.statement import Statement
 
 __all__ = ["Blanked", "bare_statements", "blank", "is_corrective"]
@@ -33,7 +33,7 @@ _FILLER = r"(?:(?:oh|um+|uh+|sorry|hmm+|ah|ok|okay|oops|wait)\s*[,.!]?\s+)*"
 # A marker opens a sentence (or the turn) and is followed by the corrected statement.
 _MARKER_EN = _rx(
     r"(?:^|(?<=[.!?;\n]))\s*" + _FILLER + r"(?:"
-    r"actually(?:\s*,?\s*no)?|no\s*,?\s*wait|(?:no\s*,?\s*)?i\s+meant(?:\s+to\s+say)?|"
+    r"actually\s*,?\s*no\b|no\s*,?\s*wait|(?:no\s*,?\s*)?i\s+meant(?:\s+to\s+say)?|"
     r"(?:no\s*,?\s*)?what\s+i\s+meant\s+(?:is|was)|no\s+i\s+mean|nope|no(?=\s*[,:\-])|"
     r"scratch\s+that|strike\s+that|correction|let\s+me\s+correct\s+(?:that|myself)|"
     r"to\s+correct\s+myself|i\s+mis-?spoke|i\s+said\s+(?:that|it)\s+wrong(?:ly)?|"
@@ -49,6 +49,9 @@ _MARKER_ZH = re.compile(
     r"我的意思是|我是说|不对|不是的|错了|你理解错了|你听错了"
     r")[\s,:.!。，：！]*"
 )
+# Openers that often precede a correction but as often do not ("actually, I prefer tabs"):
+# blanked so a contrast after them is read, never counted as a correction on their own.
+_SOFT_EN = _rx(r"(?:^|(?<=[.!?;\n]))\s*" + _FILLER + r"actually\b[\s,:.!\-]*")
 # "not X, Y" / "not X - Y": X is what the user takes back (segment start only, so "do not use
 # tables" and "I'm not sure" are not read as one).
 _NOT_FIRST = _rx(
@@ -105,6 +108,8 @@ def blank(norm: str) -> Blanked:
             if m.end() > m.start():
                 text = _spaces(text, m.start(), m.end())
                 marked = True
+    for m in _SOFT_EN.finditer(text):
+        text = _spaces(text, m.start(), m.end())
     for pattern, opens in ((_NOT_FIRST, True), (_BUSHI_FIRST, True), (_NOT_AFTER, False),
                            (_BUSHI_AFTER, False)):  # fmt: skip
         for m in pattern.finditer(text):
@@ -117,7 +122,7 @@ def blank(norm: str) -> Blanked:
 
 def is_corrective(text: str) -> bool:
     """Does the turn open a self-correction in ordinary speech (see :attr:`Blanked.marked`)?"""
-    return blank(text).marked
+    return blank(_normalize(text)).marked
 
 
 def _segments(text: str) -> Iterator[tuple[int, int]]:
