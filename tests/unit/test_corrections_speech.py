@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 import pytest
+from langgraph.checkpoint.memory import InMemorySaver
 
 from tests.conftest import FakeClock
 from userlore import RecordState, RecordView, Userlore
 from userlore.extract.explicit import extract_statements
 from userlore.feedback.corrections import detect_correction
+from userlore.graph import build_understanding_graph
 
 SCOPE = "u1"
 SESSION = "chat-1"
@@ -144,3 +147,36 @@ def test_a_chinese_contrast_correction_replaces_the_value(lore: Userlore, clock:
     [new] = result.replacements
     assert (new.canonical_key, new.value, new.content) == ("style/format", "numbered", "编号列表")
     assert new.supersedes_record_id == old.id
+
+
+def test_the_graph_swaps_bullets_for_numbered_lists_in_the_same_turn(
+    lore: Userlore, clock: FakeClock
+) -> None:
+    graph = build_understanding_graph(lore, checkpointer=InMemorySaver())
+    thread = {"configurable": {"thread_id": "t1"}}
+
+    def say(text: str) -> dict[str, Any]:
+        return {
+            "scope": SCOPE,
+            "session_key": "t1",
+            "messages": [{"role": "user", "content": text}],
+        }
+
+    [old_id] = [
+        o["record_id"] for o in graph.invoke(say("Always use bullet points."), thread)["outcomes"]
+    ]
+    lore.records.approve(SCOPE, old_id)
+    clock.advance(minutes=1)
+    assert old_id in graph.invoke(say("explain decorators"), thread)["context"]
+    clock.advance(minutes=1)
+
+    third = graph.invoke(say("Actually, not bullet points, use numbered lists."), thread)
+    correction = third["correction"]
+    assert correction["paused"] == [old_id]
+    [replacement] = correction["replacements"]
+    assert replacement["supersedes_record_id"] == old_id
+    # extract read the same turn the same way: it reinforced the replacement, no prose, no veto
+    assert [o["record_id"] for o in third["outcomes"]] == [replacement["record_id"]]
+    assert old_id not in third["context"]
+    new = lore.records.get(SCOPE, replacement["record_id"])
+    assert (new.canonical_key, new.value) == ("style/format", "numbered")
