@@ -17,7 +17,8 @@ read as a positive.
 
 Keys produced:
 
-- ``style/verbosity`` terse|detailed, ``style/format`` bullets|prose|tables|code_first,
+- ``style/verbosity`` terse|detailed, ``style/format`` bullets|numbered|prose|tables|
+  code_first|checklist|json|… (an open set folded to canonical values, ``vocab/formats.py``),
   ``style/language`` <english name of the language>, ``style/preamble`` skip,
   ``style/emoji`` skip|use;
 - ``identity/name|timezone|role|employer|location|pronouns`` with the stated value;
@@ -29,6 +30,10 @@ Keys produced:
 - ``note/<special category>/<digest>``: a first-person health, religion, orientation, ethnicity,
   political, union or biometric fact ("I have type 2 diabetes", "我是穆斯林"), stored by the
   governed write as ``ask_before_reference`` and planned only with consent (``match_special``).
+
+Self-corrections ("actually, not X, Y", "no, I meant …", "不是X，是Y", "我说错了…") are read as
+the user means them (``corrective.py``): the markers and the rejected alternative are blanked
+before the matchers run, and a corrective segment that names only a value is read as that value.
 
 Never extracted: questions, hypotheticals and conditionals, quoted or reported speech, other
 people's facts, negated or past facts, one-off task requests, and any non-``user`` turn.
