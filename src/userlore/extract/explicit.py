@@ -17,7 +17,8 @@ read as a positive.
 
 Keys produced:
 
-- ``style/verbosity`` terse|detailed, ``style/format`` bullets|prose|tables|code_first,
+- ``style/verbosity`` terse|detailed, ``style/format`` bullets|numbered|prose|tables|
+  code_first|checklist|json|… (an open set folded to canonical values, ``vocab/formats.py``),
   ``style/language`` <english name of the language>, ``style/preamble`` skip,
   ``style/emoji`` skip|use;
 - ``identity/name|timezone|role|employer|location|pronouns`` with the stated value;
@@ -25,7 +26,14 @@ Keys produced:
   tool id (``pnpm``, ``neovim``, ``vscode``), plus ``tooling/database`` and ``tooling/cloud``
   ("we use Postgres", "we deploy on AWS");
 - ``veto/<slug>`` banned; ``preference/<slug>`` like|dislike|avoid; ``goal/<slug>`` with the
-  goal phrase; ``instruction/<slug>`` with the instruction text; ``channel/preference``.
+  goal phrase; ``instruction/<slug>`` with the instruction text; ``channel/preference``;
+- ``note/<special category>/<digest>``: a first-person health, religion, orientation, ethnicity,
+  political, union or biometric fact ("I have type 2 diabetes", "我是穆斯林"), stored by the
+  governed write as ``ask_before_reference`` and planned only with consent (``match_special``).
+
+Self-corrections ("actually, not X, Y", "no, I meant …", "不是X，是Y", "我说错了…") are read as
+the user means them (``corrective.py``): the markers and the rejected alternative are blanked
+before the matchers run, and a corrective segment that names only a value is read as that value.
 
 Never extracted: questions, hypotheticals and conditionals, quoted or reported speech, other
 people's facts, negated or past facts, one-off task requests, and any non-``user`` turn.
@@ -37,9 +45,8 @@ preferences, vetoes, goals and channels are ``semantic`` facts about the user.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from userlore.extract.clauses import _Clause, _clauses
+from userlore.extract.corrective import bare_statements, blank
 from userlore.extract.cues import _DEICTIC_GOAL
 from userlore.extract.lexical import (
     _CONF_HEDGED,
@@ -58,38 +65,11 @@ from userlore.extract.match_directives import (
 )
 from userlore.extract.match_identity import _Hit, _match_channel, _match_identity
 from userlore.extract.match_preference import _match_preference, _match_style
+from userlore.extract.match_special import _match_special
 from userlore.extract.match_style import _directive
-from userlore.models import MemoryType
+from userlore.extract.statement import Statement
 
 __all__ = ["Statement", "extract_statements"]
-
-
-@dataclass(frozen=True, slots=True)
-class Statement:
-    """One explicit statement found in a user turn; the governed write turns it into a candidate.
-
-    Attributes:
-        kind: ``instruction``, ``preference``, ``style``, ``identity``, ``tooling``, ``veto``,
-            ``goal`` or ``channel``.
-        canonical_key: Dedupe key such as ``style/verbosity`` or ``veto/jest``.
-        value: Canonical value (``terse``, ``pnpm``, ``banned``, ``like``...).
-        content: The user's own clause, trimmed but never paraphrased: it is the receipt.
-        memory_type: Seed 003 memory type (see the module docstring for the mapping).
-        confidence: How sure the extractor is that the user said it (hedges lower it).
-        importance: How much the statement should weigh in context ranking.
-        durability: ``durable``, ``session`` (this conversation only) or ``temporary``.
-        span: ``(start, end)`` of ``content`` in the input text.
-    """
-
-    kind: str
-    canonical_key: str
-    value: str | None
-    content: str
-    memory_type: MemoryType
-    confidence: float
-    importance: float
-    durability: str
-    span: tuple[int, int]
 
 
 # --------------------------------------------------------------------------------------------
@@ -112,6 +92,9 @@ def _clause_hits(c: _Clause) -> list[_Hit]:
         hits = _match_goal(c)
     if not hits:
         hits = _match_instruction(c, directive)
+    if not hits:
+        # A clause another matcher read is gated by its own content; this one would be lost.
+        hits = _match_special(c)
     return hits
 
 
@@ -180,7 +163,27 @@ def extract_statements(text: str, *, role: str = "user") -> list[Statement]:
     """
     if role != "user" or not text or not text.strip():
         return []
-    norm = _unquote_whole(_normalize(text))
+    blanked = blank(_unquote_whole(_normalize(text)))
+    out = _read(blanked.text, text)
+    if blanked.corrective and len(out) < _MAX_STATEMENTS:
+        bare = bare_statements(text, blanked, out, extract_statements)
+        taken = {(s.canonical_key, s.value) for s in out}
+        taken |= {
+            (s.canonical_key, None) for s in out if s.canonical_key.startswith(_SINGLE_VALUED)
+        }
+        for st in bare:
+            if (st.canonical_key, st.value) in taken or (st.canonical_key, None) in taken:
+                continue
+            out.append(st)
+            taken.add((st.canonical_key, st.value))
+            if st.canonical_key.startswith(_SINGLE_VALUED):
+                taken.add((st.canonical_key, None))
+        out.sort(key=lambda s: s.span)
+    return out[:_MAX_STATEMENTS]
+
+
+def _read(norm: str, text: str) -> list[Statement]:
+    """The statements of a normalized turn, clause by clause (``text`` gives the receipts)."""
     out: list[Statement] = []
     seen: set[tuple[str, str | None]] = set()
     for clause in _clauses(norm):

@@ -26,6 +26,7 @@ _IMPORTANCE = {
     "preference": 0.6,
     "goal": 0.6,
     "channel": 0.6,
+    "note": 0.6,  # a special-category fact about the user (``match_special``)
 }
 _STANDING_BONUS = 0.05  # instructions, style and vetoes said with "always"/"from now on"
 
@@ -38,6 +39,7 @@ _MEMORY_TYPE = {
     "veto": MemoryType.SEMANTIC,
     "goal": MemoryType.SEMANTIC,
     "channel": MemoryType.SEMANTIC,
+    "note": MemoryType.SEMANTIC,
 }
 
 _MAX_CLAUSE_CHARS = 400  # longer "clauses" are prose, not statements; also bounds regex work

@@ -60,6 +60,8 @@ _PREF_STYLE_ONLY_EN = _rx(
     r"^(?:i(?:'?d|\s+would)\s+(?:like|prefer|love|appreciate)|" + _I_SUBJ + r"(?:want|need|"
     r"expect|appreciate))\s+"
 )
+# "我想要段落形式", "我要的是编号列表": a Chinese want is a preference only when it names a style.
+_PREF_STYLE_ONLY_ZH = _rx(r"^我(?:更|还是|只)?(?:想要|要|需要|希望|想)(?:的是|是)?(?:用|以)?")
 _DIET_EN = _rx(
     r"^(?:" + _I_BE + r"|as\s+)(?:an?\s+|strictly\s+|fully\s+)?(?P<diet>" + _alt(_DIETS_EN) + r")\b"
 )
@@ -255,7 +257,7 @@ def _preference_hits(c: _Clause) -> list[_Hit]:
         long_hits = _long_preference_hits(c, body)
         if long_hits is not None:
             return long_hits
-    m = _PREF_STYLE_ONLY_EN.match(body)
+    m = _PREF_STYLE_ONLY_ZH.match(body) if c.zh else _PREF_STYLE_ONLY_EN.match(body)
     if m:
         return _style_hits(body[m.end() :], directive=False, flip=False, conf=_CONF_WEAK)
     for frame, polarity in (*_PREF_EN, *_PREF_ZH):

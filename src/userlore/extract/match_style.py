@@ -9,6 +9,8 @@ from userlore.extract.clauses import _Clause
 from userlore.extract.cues import _NEGATOR_EN, _NEGATOR_ZH, _POLARITY_BOUNDARY
 from userlore.extract.lexical import _rx, _words
 from userlore.extract.match_identity import _Hit
+from userlore.extract.values import _format_value
+from userlore.extract.vocab.formats import FORMAT_INDEX, NAMED_FORMATS
 from userlore.extract.vocab.languages import _LANG_EN, _LANG_ZH, _LANGUAGES_EN, _LANGUAGES_ZH
 
 
@@ -27,6 +29,15 @@ class _Style:
     neg: str | None
     directive_only: bool = False
     veto: str | None = None
+
+
+_FORMAT = "=format"
+"""``pos`` of a style whose value is the format phrase it matched (group ``fmt``)."""
+_NAMED = "|".join(
+    re.escape(surface)
+    for surface, canonical in sorted(FORMAT_INDEX.items(), key=lambda kv: (-len(kv[0]), kv[0]))
+    if canonical in NAMED_FORMATS
+)
 
 
 _ANSWERS = r"(?:answers?|responses?|replies|reply|explanations?|messages?|outputs?|summaries|text)"
@@ -61,6 +72,11 @@ _STYLES: tuple[_Style, ...] = (
            "style/verbosity", "detailed", "terse"),
     _Style(_rx(r"详细|具体一点|具体些|展开(?:讲|说)|啰嗦|冗长|长篇大论|废话"),
            "style/verbosity", "detailed", "terse", directive_only=True),
+    _Style(_rx(r"\b(?:numbered|ordered|enumerated|numeric)\s+(?:lists?|steps|points|items|bullets)\b|"
+               r"\bnumber(?:ed)?\s+(?:the\s+)?(?:steps|points|items)\b|\bnumbered\b|编号列表|有序列表|"
+               r"数字列表|编号|序号"),
+           "style/format", "numbered", None, veto="numbered_lists"),
+    _Style(_rx(r"(?<![\w-])(?P<fmt>" + _NAMED + r")(?![\w-])"), "style/format", _FORMAT, None),
     _Style(_rx(r"\bbullet(?:ed)?[\s\-]*(?:points?|lists?)\b|\bbullets\b|\bbulleted\b|"
                r"\bin\s+points\b|要点|分点|列表|条目|列点|项目符号"),
            "style/format", "bullets", "prose"),
@@ -72,6 +88,13 @@ _STYLES: tuple[_Style, ...] = (
                r"\b(?:show|give)\s+(?:me\s+)?(?:the\s+)?code\s+first\b|\bcode\s+before\s+"
                r"(?:the\s+)?(?:explanation|prose|text)\b|先(?:给|上|贴|写|展示|放)?代码|代码优先"),
            "style/format", "code_first", None),
+    # The open set: any format named in a format frame ("in FAQ format", "as a mind map").
+    _Style(_rx(r"\b(?:in|as)\s+(?:an?\s+|the\s+)?(?P<fmt>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?)\s+"
+               r"(?:format|form|layout)\b|\b(?:format|formatted|structure|structured|lay\s+out)\s+"
+               r"(?:it|them|everything|(?:the\s+|your\s+)?(?:answers|responses|replies|output))\s+"
+               r"(?:as|in(?:to)?)\s+(?:an?\s+)?(?P<fmt2>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})\b|"
+               r"(?:用|以|按|按照)(?P<fmt3>[\u4e00-\u9fffA-Za-z]{1,8}?)的?(?:格式|形式)"),
+           "style/format", _FORMAT, None, directive_only=True),
     _Style(_rx(r"\b(?:answer|respond|reply|write|talk|speak|communicate|chat|converse|answers|"
                r"responses|replies|everything)\s+(?:to\s+me\s+|back\s+)?(?:only\s+|always\s+|"
                r"exclusively\s+|strictly\s+)?in\s+(?P<lang>" + _LANG_EN + r")\b|\b(?P<lang2>"
@@ -120,6 +143,17 @@ def _style_hits(text: str, *, directive: bool, flip: bool, conf: float) -> list[
                 continue
             lang = m.group("lang") or m.group("lang2")
             value: str | None = _LANGUAGES_EN.get(lang.lower()) or _LANGUAGES_ZH.get(lang)
+        elif style.pos == _FORMAT:
+            if negative:
+                continue
+            phrase = next(
+                g
+                for g in (
+                    m.group(n) for n in ("fmt", "fmt2", "fmt3") if n in style.pattern.groupindex
+                )
+                if g
+            )
+            value = _format_value(phrase)
         else:
             value = style.neg if negative else style.pos
         if value is None:

@@ -6,6 +6,7 @@ import re
 import unicodedata
 
 from userlore.extract.lexical import _CJK, _CJK_CLASS, _SLUG_CHARS, _alt, _rx, _words
+from userlore.extract.vocab.formats import FORMAT_INDEX
 from userlore.extract.vocab.identity import (
     _NOT_NAMES,
     _ROLE_HEADS,
@@ -59,6 +60,20 @@ def _slug(phrase: str) -> str:
     if not slug and not words:
         slug = _NON_WORD.sub("_", lowered).strip("_")[:_SLUG_CHARS].strip("_")
     return slug or (words[0][:_SLUG_CHARS] if words else "")
+
+
+_FORMAT_FILLER = _rx(r"^(?:(?:a|an|the|some|plain|simple|clean|nice|proper|short|just)\s+)+|的$")
+
+
+def _format_value(phrase: str) -> str | None:
+    """Canonical ``style/format`` value of a format phrase; an unlisted format keeps its slug."""
+    surface = " ".join(phrase.lower().split()).strip(" .,!")
+    if surface in FORMAT_INDEX:
+        return FORMAT_INDEX[surface]
+    bare = _FORMAT_FILLER.sub("", surface).strip()
+    if bare in FORMAT_INDEX:
+        return FORMAT_INDEX[bare]
+    return _slug(bare) or None
 
 
 _OBJ_END_EN = _rx(

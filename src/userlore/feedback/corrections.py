@@ -28,6 +28,7 @@ import unicodedata
 import zoneinfo
 from dataclasses import dataclass, replace
 
+from userlore.extract.corrective import is_corrective
 from userlore.extract.explicit import Statement, extract_statements
 
 __all__ = ["TOPICS", "Correction", "Topic", "detect_correction"]
@@ -60,6 +61,10 @@ TOPICS: dict[str, Topic] = {
     "preference": Topic(kinds=frozenset({"preference", "style"})),
     "tooling": Topic(kinds=frozenset({"tooling"})),
     "goal": Topic(kinds=frozenset({"goal"})),
+    "format": Topic(keys=frozenset({"style/format"})),
+    # A self-correction in ordinary speech ("actually, not X, Y") names no topic: it covers
+    # only the records holding a key it states, which ``keys`` already selects.
+    "stated": Topic(),
 }
 """Topic code → the records it covers (by canonical key, key prefix or kind)."""
 
@@ -97,6 +102,8 @@ _TOPIC_EN: dict[str, str] = {
     "tooling": "tooling",
     "goal": "goal",
     "goals": "goal",
+    "format": "format",
+    "formatting": "format",
 }
 _TOPIC_ZH: dict[str, str] = {
     "时区": "timezone",
@@ -125,6 +132,7 @@ _TOPIC_ZH: dict[str, str] = {
     "工具": "tooling",
     "技术栈": "tooling",
     "目标": "goal",
+    "格式": "format",
 }
 
 
@@ -159,7 +167,7 @@ _STRONG: tuple[re.Pattern[str], ...] = tuple(
         r"\b(?:what\s+you\s+(?:remember|know|have\s+saved|stored)|your\s+memory)\s+about\s+"
         r"(?:me|myself)\s+(?:is|was)\s+(?:wrong|incorrect|outdated|out\s+of\s+date|not\s+right)\b",
         # 你搞错了我的偏好 / 你记混了我的名字
-        rf"你(?:又|好像|可能)?(?:搞|弄|记|想)(?:错|混)了?我的(?P<topic>{_ZH})",
+        rf"你(?:又|好像|可能)?(?:搞|弄|记|想|理解|听)(?:错|混)了?我的(?P<topic>{_ZH})",
         # 那不是我的时区 / 这已经不是我的工作了
         rf"(?:这|那)(?:个)?(?:已经|早就|并|根本)?不(?:再)?是我的(?P<topic>{_ZH})",
         # 我的时区已经不是这个了 / 我的偏好变了
@@ -245,7 +253,7 @@ def detect_correction(text: str) -> Correction | None:
             break
     weak = strong or any(p.search(low) for p in _WEAK)
     if not weak:
-        return None
+        return _self_correction(norm)
     if topic is None:
         mine = _MY_TOPIC.search(low)
         if mine:
@@ -256,6 +264,22 @@ def detect_correction(text: str) -> Correction | None:
     if not (strong or topic or statements or _SELF_REF.search(low)):
         return None  # a weak phrase with nothing tying it to the user: not conservative enough
     return Correction("concrete" if statements else "denial", topic, statements)
+
+
+# What a self-correction may restate: facts and preferences about the user, not a task request.
+_ABOUT_USER = frozenset({"style", "identity", "tooling", "preference", "veto", "channel"})
+
+
+def _self_correction(norm: str) -> Correction | None:
+    """ "actually, not X, Y", "no, I meant ...", "scratch that", "不是X，是Y", "我说错了…",
+    "更正一下…": a correction only when it also states something about the user, and then only
+    of the records holding a key it states (topic ``stated``)."""
+    if not is_corrective(norm):
+        return None
+    statements = tuple(s for s in extract_statements(norm) if s.kind in _ABOUT_USER)
+    if not statements:
+        return None  # "actually, the test fails", "不对，重新写": task talk, not about the user
+    return Correction("concrete", "stated", statements)
 
 
 def _topic(word: str | None) -> str | None:

@@ -17,6 +17,7 @@ from sqlalchemy import Row
 
 from userlore.config import MemoryMode
 from userlore.models import ContextPlan, Explicitness, Rejection, SelectedRecord, UserState
+from userlore.planner.dedupe import render_texts
 from userlore.planner.render import BlockBuilder, render_entry
 from userlore.planner.search import Candidate, ReadColumns, search
 from userlore.policy.filter import RejectionReason
@@ -82,6 +83,10 @@ PLAN_COLUMNS = ReadColumns(
     )
 )
 """What the planner reads of a record: the policy filter's fields and what it renders."""
+
+
+_KEYLESS = ("workspace", "notes")
+"""Sections whose entries show no key (see ``entry`` in :meth:`ContextPlanner._select`)."""
 
 
 @dataclass(slots=True)
@@ -169,6 +174,15 @@ class ContextPlanner:
             for c in candidates
         ]
         eligible.sort(key=lambda c: (-c.score, c.id))
+        texts = render_texts(
+            (
+                c.id,
+                c.rec.content,
+                None if c.section in _KEYLESS else c.rec.canonical_key,
+                c.rec.value,
+            )
+            for c in eligible
+        )
 
         builder = BlockBuilder(limit)
         placed: list[_Ranked] = []
@@ -187,10 +201,10 @@ class ContextPlanner:
             rendered[c.id] = render_entry(
                 c.id,
                 rec.version,
-                rec.content,
+                texts.get(c.id, rec.content),
                 # Workspace facts and notes are keyed by their source item (an opaque digest):
                 # the id and date identify them, the key would only spend budget.
-                key=None if c.section in ("workspace", "notes") else rec.canonical_key,
+                key=None if c.section in _KEYLESS else rec.canonical_key,
                 date=date,
                 max_chars=cfg.max_record_chars,
             )
