@@ -16,7 +16,7 @@ from userlore.policy.detectors.common import (
     _is_hash_like,
     _is_placeholder,
 )
-from userlore.policy.findings import _SECRET
+from userlore.policy.findings import _SECRET, _words
 
 # --------------------------------------------------------------------------------------------
 # Secrets: high-entropy tokens next to key/secret/token words
@@ -125,3 +125,75 @@ def _aws_secret(t: str, lowered: str) -> Iterator[_Hit]:
         if _HEX.fullmatch(v) or _char_classes(v) < 3 or _entropy(v) < 4.0 or _is_placeholder(v):
             continue
         yield (_SECRET, "aws_secret_key", m.start(), m.end(), None)
+
+
+# --------------------------------------------------------------------------------------------
+# Secrets: one key split in pieces by words ("sk-abc… and then …xyz", "part one: …, part two: …")
+# --------------------------------------------------------------------------------------------
+
+_SPLIT_START = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?P<v>(?:sk-(?:proj-|ant-(?:api\d\d-)?|svcacct-|admin-)?|[sr]k_(?:live|test)_"
+    r"|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt)-|xox[abposre]-|hf_|npm_|pypi-|AKIA|ASIA|AIza"
+    r"|ya29\.|xai-|gsk_|r8_|lin_api_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|sbp_|SG\.|whsec_|GOCSPX-)"
+    r"[A-Za-z0-9_\-]*)"
+    r"|(?<![A-Za-z0-9_])(?:api[_\-\s]?key|token|secret|key|密钥|令牌)(?![A-Za-z0-9_])\s*"
+    r"(?:is|was|:|=|是)?\s*"
+    r"(?P<w>[A-Za-z0-9_\-]{6,64})(?![A-Za-z0-9_\-])"
+)
+_SPLIT_PIECE = re.compile(r"[A-Za-z0-9_\-+/]{3,128}")
+_SPLIT_GAP_WORDS = _words(
+    """
+    and then after that followed by continues continue continued with as the rest is was second
+    half part two 2 bit ends end in last finally plus next one piece remaining goes on it
+    """
+)
+_SPLIT_GAP = re.compile(r"[\s,;:+.…=\"'()\-–—>|]*")
+_GAP_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def _gap_joins(gap: str) -> bool:
+    """Only separators and connective words between two pieces of one value."""
+    if not gap.strip() or len(gap) > 40:
+        return False
+    words = _GAP_WORD.findall(gap.lower())
+    rest = _GAP_WORD.sub("", gap)
+    return all(w in _SPLIT_GAP_WORDS for w in words) and _SPLIT_GAP.fullmatch(rest) is not None
+
+
+def _split_keys(t: str, vendor: re.Pattern[str]) -> Iterator[_Hit]:
+    """Pieces joined by connective words that make a vendor token or a high-entropy key."""
+    for m in _SPLIT_START.finditer(t):
+        group = "v" if m.group("v") is not None else "w"
+        pieces = [(m.start(group), m.end(group))]
+        pos = m.end(group)
+        while len(pieces) < 5:
+            nxt = next(
+                (
+                    p
+                    for p in _SPLIT_PIECE.finditer(t, pos, min(len(t), pos + 60))
+                    if p.group(0).lower() not in _SPLIT_GAP_WORDS
+                ),
+                None,
+            )
+            if nxt is None or not _gap_joins(t[pos : nxt.start()]):
+                break
+            piece = nxt.group(0)
+            if not any(c.isdigit() for c in piece) and _char_classes(piece) < 2:
+                break
+            pieces.append(nxt.span())
+            pos = nxt.end()
+        if len(pieces) < 2:
+            continue
+        joined = "".join(t[s:e] for s, e in pieces)
+        if _is_placeholder(joined):
+            continue
+        whole = vendor.fullmatch(joined) is not None
+        keyish = (
+            len(joined) >= 20
+            and _char_classes(joined) == 3
+            and _entropy(joined) >= 3.5
+            and not _is_hash_like(joined)
+        )
+        if whole or keyish:
+            for s, e in pieces:
+                yield (_SECRET, "split_secret", s, e, None)
