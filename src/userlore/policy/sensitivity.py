@@ -93,7 +93,7 @@ def _detect(t: str) -> list[_Hit]:
         if _KEY_GATE.search(lowered):
             hits.extend(_high_entropy(t, lowered, spans))
         hits.extend(_aws_secret(t, lowered))
-    hits.extend(_split_keys(t, _VENDOR))
+    hits.extend(_split_keys(t, lowered, words, _VENDOR))
     if ("://" in t and "@" in t) or "-u" in t or "-p" in t or "-a " in t:
         hits.extend(_url_credentials(t))
     if "=" in t and ("?" in t or "&" in t or "#" in t):

@@ -84,8 +84,14 @@ def _mrz(t: str) -> Iterator[_Hit]:
 # Check-lettered national ids: Singapore NRIC/FIN, Hong Kong HKID, Taiwan national id
 # --------------------------------------------------------------------------------------------
 
+# Matched at a digit run found first (a cheap scan), so no pattern starts with a lookbehind.
+_DIGIT_RUN = re.compile(r"\d{6,9}")
 _AFTER = r"(?![A-Za-z0-9]|-[A-Za-z0-9])"
-_SG = re.compile(r"(?<![A-Za-z0-9\-])(?P<p>[STFGMstfgm])(?P<d>\d{7})(?P<c>[A-Za-z])" + _AFTER)
+_SG = re.compile(r"(?P<p>[STFGMstfgm])(?P<d>\d{7})(?P<c>[A-Za-z])" + _AFTER)
+_HK = re.compile(
+    r"(?P<p>[A-Za-z]{1,2})(?P<d>\d{6})\s?(?:\((?P<c1>[\dAa])\)|(?P<c2>[\dAa]))" + _AFTER
+)
+_TW = re.compile(r"(?P<p>[A-Za-z])(?P<d>[12]\d{8})" + _AFTER)
 _SG_TABLES: Final = {
     "S": (0, "JZIHGFEDCBA"),
     "T": (4, "JZIHGFEDCBA"),
@@ -130,9 +136,26 @@ def _tw_ok(letter: str, digits: str) -> bool:
     return total % 10 == 0
 
 
+def _id_at(t: str, run: re.Match[str]) -> Iterator[tuple[str, re.Match[str]]]:
+    """Check-lettered id shapes that start one or two letters before a digit run."""
+    for pattern, rule, back in (
+        (_SG, "sg_nric", 1),
+        (_TW, "tw_id", 1),
+        (_HK, "hk_id", 2),
+        (_HK, "hk_id", 1),
+    ):
+        start = run.start() - back
+        before = t[start - 1] if start > 0 else " "
+        if start < 0 or (before.isascii() and before.isalnum()) or before == "-":
+            continue
+        m = pattern.match(t, start)
+        if m is not None and m.start("d") == run.start():
+            yield rule, m
+
+
 def _check_lettered_ids(t: str) -> Iterator[_Hit]:
-    for pattern, rule in ((_SG, "sg_nric"), (_HK, "hk_id"), (_TW, "tw_id")):
-        for m in pattern.finditer(t):
+    for run in _DIGIT_RUN.finditer(t):
+        for rule, m in _id_at(t, run):
             if _ID_NEG_BEFORE.search(t, max(0, m.start() - 30), m.start()):
                 continue
             p, d = m.group("p"), m.group("d")
@@ -144,6 +167,8 @@ def _check_lettered_ids(t: str) -> Iterator[_Hit]:
                 ok = _tw_ok(p, d)
             if ok:
                 yield (_REGULATED, rule, m.start(), m.end(), "government_id")
-    for m in _KR_RRN.finditer(t):
-        if _validate("kr.rrn", m.group(0)):
-            yield (_REGULATED, "kr_rrn", m.start(), m.end(), "government_id")
+                break
+    if "-" in t:
+        for m in _KR_RRN.finditer(t):
+            if _validate("kr.rrn", m.group(0)):
+                yield (_REGULATED, "kr_rrn", m.start(), m.end(), "government_id")

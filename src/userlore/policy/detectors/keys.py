@@ -6,6 +6,7 @@ import base64
 import binascii
 import re
 from collections.abc import Iterator
+from typing import Final
 
 from userlore.policy.detectors.common import (
     _HEX,
@@ -131,14 +132,21 @@ def _aws_secret(t: str, lowered: str) -> Iterator[_Hit]:
 # Secrets: one key split in pieces by words ("sk-abc… and then …xyz", "part one: …, part two: …")
 # --------------------------------------------------------------------------------------------
 
-_SPLIT_START = re.compile(
-    r"(?<![A-Za-z0-9_\-])(?P<v>(?:sk-(?:proj-|ant-(?:api\d\d-)?|svcacct-|admin-)?|[sr]k_(?:live|test)_"
-    r"|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt)-|xox[abposre]-|hf_|npm_|pypi-|AKIA|ASIA|AIza"
-    r"|ya29\.|xai-|gsk_|r8_|lin_api_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|sbp_|SG\.|whsec_|GOCSPX-)"
-    r"[A-Za-z0-9_\-]*)"
-    r"|(?<![A-Za-z0-9_])(?:api[_\-\s]?key|token|secret|key|密钥|令牌)(?![A-Za-z0-9_])\s*"
-    r"(?:is|was|:|=|是)?\s*"
-    r"(?P<w>[A-Za-z0-9_\-]{6,64})(?![A-Za-z0-9_\-])"
+# Where a split key starts: a vendor prefix (matched on the original text), or a key word and
+# a first piece (on the lowercased text, whose offsets are the same). No pattern starts with a
+# lookbehind, so the engine can skip ahead to the prefix; the boundary is checked by hand.
+_SPLIT_VENDOR = re.compile(
+    r"(?:sk-(?:proj-|ant-(?:api\d\d-)?|svcacct-|admin-)?|[sr]k_(?:live|test)_|gh[pousr]_"
+    r"|github_pat_|gl(?:pat|dt|rt|ptt)-|xox[abposre]-|hf_|npm_|pypi-|AKIA|ASIA|AIza|ya29\.|xai-"
+    r"|gsk_|r8_|lin_api_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|sbp_|SG\.|whsec_|GOCSPX-)[A-Za-z0-9_\-]*"
+)
+_SPLIT_KEYWORD = re.compile(
+    r"(?:api[_\-\s]?key|token|secret|key|密钥|令牌)(?![a-z0-9_])\s*(?:is|was|:|=|是)?\s*"
+    r"(?P<w>[a-z0-9_\-]{6,64})(?![a-z0-9_\-])"
+)
+_SPLIT_ANNOUNCED: Final = _words(
+    "then rest half part followed continues continued ends end second last plus remaining next"
+    " piece bit"
 )
 _SPLIT_PIECE = re.compile(r"[A-Za-z0-9_\-+/]{3,128}")
 _SPLIT_GAP_WORDS = _words(
@@ -160,12 +168,22 @@ def _gap_joins(gap: str) -> bool:
     return all(w in _SPLIT_GAP_WORDS for w in words) and _SPLIT_GAP.fullmatch(rest) is not None
 
 
-def _split_keys(t: str, vendor: re.Pattern[str]) -> Iterator[_Hit]:
+def _split_keys(
+    t: str, lowered: str, words: frozenset[str], vendor: re.Pattern[str]
+) -> Iterator[_Hit]:
     """Pieces joined by connective words that make a vendor token or a high-entropy key."""
-    for m in _SPLIT_START.finditer(t):
-        group = "v" if m.group("v") is not None else "w"
-        pieces = [(m.start(group), m.end(group))]
-        pos = m.end(group)
+    if _SPLIT_ANNOUNCED.isdisjoint(words) and "+" not in t and "..." not in t and "…" not in t:
+        return  # a split is announced ("then", "the rest", "part two", "+", "..."): cheap gate
+    starts = [m.span() for m in _SPLIT_VENDOR.finditer(t)]
+    if "key" in lowered or "token" in lowered or "secret" in lowered or "密钥" in t or "令牌" in t:
+        starts += [
+            m.span("w") for m in _SPLIT_KEYWORD.finditer(lowered) if m.span("w") not in starts
+        ]
+    for first in starts:
+        if first[0] > 0 and (t[first[0] - 1].isalnum() and t[first[0] - 1].isascii()):
+            continue
+        pieces = [first]
+        pos = first[1]
         while len(pieces) < 5:
             nxt = next(
                 (

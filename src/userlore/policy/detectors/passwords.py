@@ -307,7 +307,7 @@ _PIN_DESCRIBED = re.compile(  # lowercased text
 )
 
 
-_PIN_DESCRIBED_GATE = re.compile(r"code|digit|number|combo|pin|with")
+_PIN_DESCRIBED_GATE = re.compile(r"code|digit|number|combo|pin|unlock|opens|disarm")
 
 
 def _described_pins(lowered: str) -> Iterator[_Hit]:
