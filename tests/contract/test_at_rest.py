@@ -1,10 +1,10 @@
 """Nothing the floor blocks is ever stored in clear, in any table, on any backend.
 
 One value of each structured class is planted through every public path that persists text: a
-user turn (``observe``), a direct write, a connected source item (text, title and meta), an
-inbox edit, a record update, a facet update and a plan query. Then every row of every table of
-the schema is read back, all columns serialised, and none may hold a planted value. The check runs
-per table, so a new table that stores text is covered the day it is added.
+user turn (``observe``), a direct write, a connected source item (text, title, meta and external
+id), an inbox edit, a record update, a facet update and a plan query. Then every row of every
+table of the schema is read back, all columns serialised, and none may hold a planted value. The
+check runs per table, so a new table that stores text is covered the day it is added.
 """
 
 from __future__ import annotations
@@ -21,7 +21,13 @@ from sqlalchemy import select
 from stdnum import verhoeff
 
 from tests.conftest import FakeClock, PostgresDatabases, sequential_ids
-from userlore import CandidateInput, PolicyViolationError, RecordState, Userlore
+from userlore import (
+    CandidateInput,
+    InvalidInputError,
+    PolicyViolationError,
+    RecordState,
+    Userlore,
+)
 from userlore.sources import ItemListSource, SourceItem
 from userlore.store.schema import Base
 
@@ -93,7 +99,7 @@ def _plant(lore: Userlore) -> tuple[int, int]:
         lore.write(SCOPE, CandidateInput(kind="note", content=f"Note: {sentence}"))
         items.append(
             SourceItem(
-                external_id=f"doc-{i}",
+                external_id=f"https://wiki.example/doc/{i}?api_key=Qm7Kx2Lr9TzW4vNp",
                 text=f"Runbook entry {i}. {sentence}",
                 title=sentence[:60],
                 meta={"comment": sentence},
@@ -184,3 +190,17 @@ def test_inbox_edits_record_updates_and_facet_values_with_a_secret_are_refused(
 ) -> None:
     assert planted.edits == 3 * len(PLANTED)
     assert planted.refused == planted.edits
+
+
+def test_an_external_id_with_a_secret_is_kept_unique_without_the_secret(planted: Planted) -> None:
+    ids = [json.loads(r)["external_id"] for r in planted.rows["knowledge_source_items"]]
+    hashed = [i for i in ids if i.startswith("sha256:")]
+    assert len(hashed) == len(PLANTED) == len(set(hashed))
+
+
+def test_a_source_instance_id_with_a_secret_is_refused(planted: Planted) -> None:
+    before = len(_dump(planted.lore)["knowledge_source_items"])
+    source = ItemListSource("feed?token=Zq8Lm2Rx9Kt4Wv7N", [SourceItem("a", "Plain text.")])
+    with pytest.raises(InvalidInputError, match="source_instance_id"):
+        planted.lore.sources.ingest(SCOPE, source)
+    assert len(_dump(planted.lore)["knowledge_source_items"]) == before

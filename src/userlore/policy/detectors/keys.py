@@ -45,6 +45,7 @@ _DIRECT_GAP = re.compile(r"[\"']?\s*(?:[:=＝：]|=>|is|was|是|为)?\s*[\"']?")
 _TEMPLATE_OPEN = re.compile(r"(?:\{\{|\$\{|\{%|<%=?|%\()\s*$")
 _SRI = re.compile(r"(?i)(?:sha(?:1|256|384|512))-[A-Za-z0-9+/]{20,}={0,2}")
 _VERSION_OR_PATH = re.compile(r"(?:[\w\-]+\.)+[A-Za-z]{1,6}|v?\d+(?:\.\d+){1,3}(?:[-+][\w.]+)?")
+_FILE_PATH = re.compile(r"[\w.\-~]*(?:/[\w.\-~]+)+\.[A-Za-z][A-Za-z0-9]{0,5}")
 _BASIC_AUTH = re.compile(r"(?i)\bbasic\s+(?P<v>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 _AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 
@@ -87,6 +88,8 @@ def _high_entropy(t: str, lowered: str, spans: list[tuple[int, int]]) -> Iterato
                 continue
             if _IDENTIFIER_LIKE.fullmatch(value) or _VERSION_OR_PATH.fullmatch(value):
                 continue
+            if _FILE_PATH.fullmatch(value):
+                continue  # "…/test_secrets0/mail.mbox": a path, not a key
             if value.startswith(("http", "/", "./", "www.", "pk_live_", "pk_test_")):
                 continue
             if bearer:
