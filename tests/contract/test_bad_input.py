@@ -836,10 +836,25 @@ HOSTILE = st.one_of(
     st.none(),
     st.floats(allow_nan=True),
 )
-OPERATIONS = st.sampled_from(["observe", "write", "remember"])
+OPERATIONS = st.sampled_from(
+    ["observe", "write", "remember", "kind", "consent", "plan", "update", "open"]
+)
 
 
-def _operate(lore: Userlore, op: str, scope: object, text: object, extra: object) -> object:
+def _operate(
+    lore: Userlore, op: str, scope: object, text: object, extra: object, record_id: str = ""
+) -> object:
+    if op == "kind":
+        return lore.write(scope, CandidateInput(kind=text, content="A plain fact."))
+    if op == "consent":
+        return lore.consent.grant(scope, text)
+    if op == "plan":
+        return lore.plan_context(scope, text, extra)
+    if op == "update":
+        return lore.records.update(scope, record_id, text)
+    if op == "open":
+        Userlore.open("sqlite://", config=text).close()  # a fresh database, never this one
+        return None
     if op == "observe":
         return lore.observe(scope, "user", text, extra)
     if op == "write":
@@ -850,7 +865,7 @@ def _operate(lore: Userlore, op: str, scope: object, text: object, extra: object
 
 
 @settings(
-    max_examples=60,
+    max_examples=100,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
@@ -865,6 +880,6 @@ def test_arbitrary_input_only_raises_typed_errors_and_never_writes_half(
 ) -> None:
     before = row_counts(seeded.lore)
     try:
-        _operate(seeded.lore, op, scope, text, extra)
+        _operate(seeded.lore, op, scope, text, extra, seeded.record_id)
     except UserloreError:
         assert row_counts(seeded.lore) == before

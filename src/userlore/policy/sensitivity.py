@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.financial import (
     _AMOUNT_RE,
@@ -24,9 +25,15 @@ from userlore.policy.detectors.financial import (
     _ZH_NUMBER,
     _financial,
 )
-from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy
+from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy, _split_keys
 from userlore.policy.detectors.national_ids import _ID_GATE_CJK, _ID_GATE_WORDS, _contextual_ids
-from userlore.policy.detectors.passwords import _CJK, _PW_GATE, _passwords
+from userlore.policy.detectors.passwords import (
+    _CJK,
+    _PW_GATE,
+    _described_pins,
+    _passwords,
+    _recovery_codes,
+)
 from userlore.policy.detectors.payment import (
     _ANY_DIGIT,
     _DIGIT_GATE,
@@ -40,8 +47,10 @@ from userlore.policy.detectors.special import _special
 from userlore.policy.detectors.special_vocab import _EN_WORD
 from userlore.policy.detectors.tokens import (
     _TOKEN_GATE,
+    _VENDOR,
     _credential_pairs,
     _private_key_blocks,
+    _query_secrets,
     _url_credentials,
     _vendor_tokens,
 )
@@ -84,17 +93,29 @@ def _detect(t: str) -> list[_Hit]:
         if _KEY_GATE.search(lowered):
             hits.extend(_high_entropy(t, lowered, spans))
         hits.extend(_aws_secret(t, lowered))
+    hits.extend(_split_keys(t, lowered, words, _VENDOR))
     if ("://" in t and "@" in t) or "-u" in t or "-p" in t or "-a " in t:
         hits.extend(_url_credentials(t))
+    if "=" in t and ("?" in t or "&" in t or "#" in t):
+        hits.extend(_query_secrets(t))
     if _PW_GATE.search(lowered):
         hits.extend(_passwords(t, lowered))
+    hits.extend(_recovery_codes(t, lowered))
+    if len(lowered) == len(t):
+        hits.extend(_described_pins(lowered))
     if "/" in t and ("login" in lowered or "cred" in lowered or "user" in lowered):
         hits.extend(_credential_pairs(t))
     six_digits = _DIGIT_GATE.search(t) is not None
     id_words = not _ID_GATE_WORDS.isdisjoint(words) or (cjk and _ID_GATE_CJK.search(t) is not None)
     if six_digits or (id_words and _ANY_DIGIT.search(t)):
         taken: list[tuple[int, int]] = []
-        gens = [_cn_resident_ids(t), _ibans(t), _cpfs(t), _ssns(t)] if six_digits else []
+        gens = (
+            [_cn_resident_ids(t), _ibans(t), _cpfs(t), _ssns(t), _check_lettered_ids(t)]
+            if six_digits
+            else []
+        )
+        if "<" in t:
+            gens.append(_mrz(t))
         if id_words:
             gens.append(_contextual_ids(t, lowered))
         for gen in gens:
@@ -105,7 +126,7 @@ def _detect(t: str) -> list[_Hit]:
             taken.extend((h[2], h[3]) for h in hits if h[0] is _SECRET)
             hits.extend(_cards(t, taken))
     if (not _FIN_GATE_WORDS.isdisjoint(words) or (cjk and _FIN_GATE_CJK.search(t))) and (
-        _AMOUNT_RE.search(t) or "score" in words or _ZH_NUMBER.search(t)
+        _AMOUNT_RE.search(t) or "score" in words or "fico" in words or _ZH_NUMBER.search(t)
     ):
         hits.extend(_financial(t))
     hits.extend(_special(t, lowered, words))

@@ -30,7 +30,7 @@ from sqlalchemy import case, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from userlore.errors import InvalidInputError, MemoryDisabledError, SourceSyncError, UserloreError
-from userlore.policy.sensitivity import redact
+from userlore.policy.sensitivity import classify, redact
 from userlore.sources.base import KnowledgeSourceAdapter, SourceItem
 from userlore.sources.batches import (
     _KIND,
@@ -267,10 +267,12 @@ class KnowledgeIngestionService:
         instance = adapter.source_instance_id
         if not isinstance(instance, str) or not instance.strip() or len(instance) > 300:
             raise InvalidInputError("source_instance_id must be 1-300 characters")
+        if classify(instance).is_blocked:  # stored as a key on every item: refused, not redacted
+            raise InvalidInputError("source_instance_id must not hold a secret or regulated value")
         kind = adapter.kind
         if not isinstance(kind, str) or not _KIND.fullmatch(kind):
             raise InvalidInputError(f"invalid source kind {kind!r}")
-        label = bound(one_line(str(getattr(adapter, "label", "") or instance)), 200)[0]
+        label = bound(redact(one_line(str(getattr(adapter, "label", "") or instance))), 200)[0]
         return instance, kind, label or instance
 
     @staticmethod

@@ -19,6 +19,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from userlore.models import Pipeline
+from userlore.policy.sensitivity import classify
 from userlore.sources.base import MetaValue, SourceItem
 
 __all__ = [
@@ -87,11 +88,13 @@ def bound(text: str, limit: int) -> tuple[str, bool]:
 
 
 def normalize_external_id(raw: str) -> str | None:
-    """The stored form of an external id: one line; hashed when longer than the column."""
+    """The stored form of an external id: one line; hashed when longer than the column, or when
+    it holds a secret or regulated value (a URL with ``?token=``): an id is stored as is, so the
+    floor cannot redact it without merging distinct ids; its hash keeps it unique and stable."""
     value = one_line(raw) if isinstance(raw, str) else ""
     if not value:
         return None
-    if len(value) > MAX_EXTERNAL_ID_CHARS:
+    if len(value) > MAX_EXTERNAL_ID_CHARS or classify(value).is_blocked:
         return "sha256:" + hashlib.sha256(value.encode("utf-8")).hexdigest()
     return value
 

@@ -39,15 +39,23 @@ _CLAUSE_END = re.compile(r"[!?\n;]|\.(?!\d)|\bbut\b")
 _ZH_NUMBER = re.compile(r"信用分|[一二三四五六七八九十两百]+[万千]")
 _YEAR = re.compile(r"(?:19|20)\d{2}")
 _FIN_PATTERNS: Final = (
-    re.compile(
-        r"(?i)\b(?:my|our)\s+(?:fico\s+|credit\s+)?(?:credit\s+score|fico(?:\s+score)?)"
-        r"(?:\s+(?:is|was|of|sits\s+at|came\s+back\s+at|dropped\s+to|rose\s+to|=|:))+\s*"
-        r"(?P<amt>\d{3})\b"
+    re.compile(  # the user's own score: "my credit score is 712", "FICO is at 640"
+        r"(?i)(?<!\w)(?:(?:my|our)\s+)?(?:fico\s+|credit\s+)?(?:credit\s+score|fico(?:\s+score)?"
+        r"|信用分|芝麻信用分?)(?:\s*(?:is|was|of|sits|at|came|back|now|dropped|fell|rose|went|up"
+        r"|down|to|=|:|是|为|有))+\s*(?P<amt>\d{3})\b"
+    ),
+    re.compile(  # a balance or net worth stated without a subject: the speaker's own
+        r"(?i)(?<!\w)(?:(?:checking|savings|bank|account|current|card|credit\s+card|loan|mortgage"
+        r"|brokerage|401k|pension)\s+balance|net\s+worth|take-home(?:\s+pay)?)\b[^.!?\n\d$€£¥]{0,24}?"
+        r"(?P<amt>" + _AMOUNT + r")"
     ),
     re.compile(
-        r"(?i)\bI(?:\s*'m|\s+am)?\s+(?:currently\s+|now\s+|only\s+|also\s+)?(?P<verb>earn|earning"
-        r"|make|making|made|earned|take\s+home|bring\s+in|get\s+paid|got\s+paid|(?:'m|am)\s+paid"
-        r"|paid|owe|owed|have\s+saved|saved|have|had|inherited|net|gross|still\s+owe)"
+        r"(?i)\b(?:I|we)(?:\s*'m|\s+am|\s*'re|\s+are|\s*'ve|\s+have)?\s+(?:currently\s+|now\s+"
+        r"|only\s+|also\s+|still\s+|just\s+)?(?P<verb>earn|earning"
+        r"|make|making|made|earned|take\s+home|taking\s+home|bring\s+in|bringing\s+in|pull\s+in"
+        r"|pulling\s+in|clear|clearing|get\s+paid|got\s+paid|(?:'m|am)\s+paid"
+        r"|paid|owe|owed|have\s+saved|saved|have\s+got|got|have|had|inherited|net|gross"
+        r"|still\s+owe)"
         r"\s+(?:about|around|roughly|approximately|exactly|over|nearly|almost|just\s+under"
         r"|just\s+over|only|close\s+to)?\s*(?P<amt>" + _AMOUNT + r")(?P<tail>[^.!?\n]{0,40})"
     ),
@@ -59,8 +67,9 @@ _FIN_PATTERNS: Final = (
         r"|[一二三四五六七八九十两百]+(?:万|千)[一二三四五六七八九]?(?:元|块)?)"
     ),
     re.compile(
-        r"我(?:一个月|每月|每个月|每年|一年|月|年)?(?:能)?(?:挣|赚|收入|拿|到手|存了|欠了?|还欠|入)"
-        r"(?:了)?(?:大概|大约|约|差不多|将近)?(?P<amt>\d[\d,，.]*\s*(?:万|千|元|块|美元|[kKwW])"
+        r"我(?:现在|目前|还|一共|总共)?(?:一个月|每月|每个月|每年|一年|月|年)?(?:能)?"
+        r"(?:挣|赚|收入|拿|到手|存了|欠了?|还欠|入)(?:了)?"
+        r"(?:信用卡|银行|花呗|借呗|房贷|车贷|网贷|亲戚|朋友)?(?:大概|大约|约|差不多|将近)?(?P<amt>\d[\d,，.]*\s*(?:万|千|元|块|美元|[kKwW])"
         r"|\d{4,}|[一二三四五六七八九十两百]+(?:万|千)[一二三四五六七八九]?(?:元|块)?)"
     ),
     re.compile(
@@ -82,6 +91,7 @@ _FIN_GATE_WORDS: Final = _words(
     ingresos deuda hipoteca patrimonio gehalt jahresgehalt monatsgehalt einkommen kontostand
     verdiene schulden ersparnisse vermögen salaire solde revenu revenus gagne touche dette
     épargne patrimoine mi mis mein meine mon ma mes account wallet i'm am
+    pull pulling clear clearing we we're we've i've
     """
 )
 _FIN_GATE_CJK = re.compile(
@@ -91,7 +101,8 @@ _PER_PERIOD = re.compile(
     r"(?i)^\s*(?:(?:a|per|/|an|each|every)\s*(?:year|yr|month|mo|week|wk|hour|hr|annum)|annually"
     r"|monthly|yearly|weekly|hourly|before\s+tax|after\s+tax|gross|net|salary|in\s+(?:my\s+)?"
     r"(?:savings|the\s+bank|checking|bank|debt|student\s+loans|credit\s+card\s+debt|account"
-    r"|crypto|stocks|401k|ira|retirement|brokerage))"
+    r"|crypto|stocks|401k|ira|retirement|brokerage)|left\s+(?:on|in|to\s+pay)|owing|outstanding"
+    r"|(?:of|in)\s+(?:[a-z]+\s+){0,2}(?:debt|loans?|savings))"
 )
 
 
@@ -114,6 +125,13 @@ def _amount_value(amount: str) -> float:
     return value
 
 
+# Someone else's figure, or a statistic: "his credit score is 712", "the average balance is …".
+_NOT_THE_USER = re.compile(
+    r"(?i)(?:\b(?:his|her|their|your|its|average|median|typical|mean|national|good|minimum"
+    r"|required)|[a-z]'s|他的?|她的?|他们的?|平均)\s*$"
+)
+
+
 def _financial(t: str) -> Iterator[_Hit]:
     for pattern in _FIN_SUBJECTS:
         for m in pattern.finditer(t):
@@ -130,12 +148,14 @@ def _financial(t: str) -> Iterator[_Hit]:
                     a.start() + len(amount),
                     "financial",
                 )
-    for i, pattern in enumerate(_FIN_PATTERNS):
+    for pattern in _FIN_PATTERNS:
         for m in pattern.finditer(t):
+            if _NOT_THE_USER.search(t, max(0, m.start() - 20), m.start()):
+                continue
             amount = m.group("amt").rstrip(" ,.")
             start = m.start("amt")
             end = start + len(amount)
-            if i == 1:
+            if "verb" in pattern.groupindex:
                 verb = m.group("verb").lower()
                 per = bool(_PER_PERIOD.match(m.group("tail")))
                 if verb in {"have", "had", "saved", "have saved"} and not per:

@@ -6,6 +6,7 @@ import base64
 import binascii
 import re
 from collections.abc import Iterator
+from typing import Final
 
 from userlore.policy.detectors.common import (
     _HEX,
@@ -16,7 +17,7 @@ from userlore.policy.detectors.common import (
     _is_hash_like,
     _is_placeholder,
 )
-from userlore.policy.findings import _SECRET
+from userlore.policy.findings import _SECRET, _words
 
 # --------------------------------------------------------------------------------------------
 # Secrets: high-entropy tokens next to key/secret/token words
@@ -44,6 +45,7 @@ _DIRECT_GAP = re.compile(r"[\"']?\s*(?:[:=＝：]|=>|is|was|是|为)?\s*[\"']?")
 _TEMPLATE_OPEN = re.compile(r"(?:\{\{|\$\{|\{%|<%=?|%\()\s*$")
 _SRI = re.compile(r"(?i)(?:sha(?:1|256|384|512))-[A-Za-z0-9+/]{20,}={0,2}")
 _VERSION_OR_PATH = re.compile(r"(?:[\w\-]+\.)+[A-Za-z]{1,6}|v?\d+(?:\.\d+){1,3}(?:[-+][\w.]+)?")
+_FILE_PATH = re.compile(r"[\w.\-~]*(?:/[\w.\-~]+)+\.[A-Za-z][A-Za-z0-9]{0,5}")
 _BASIC_AUTH = re.compile(r"(?i)\bbasic\s+(?P<v>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 _AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 
@@ -86,6 +88,8 @@ def _high_entropy(t: str, lowered: str, spans: list[tuple[int, int]]) -> Iterato
                 continue
             if _IDENTIFIER_LIKE.fullmatch(value) or _VERSION_OR_PATH.fullmatch(value):
                 continue
+            if _FILE_PATH.fullmatch(value):
+                continue  # "…/test_secrets0/mail.mbox": a path, not a key
             if value.startswith(("http", "/", "./", "www.", "pk_live_", "pk_test_")):
                 continue
             if bearer:
@@ -125,3 +129,92 @@ def _aws_secret(t: str, lowered: str) -> Iterator[_Hit]:
         if _HEX.fullmatch(v) or _char_classes(v) < 3 or _entropy(v) < 4.0 or _is_placeholder(v):
             continue
         yield (_SECRET, "aws_secret_key", m.start(), m.end(), None)
+
+
+# --------------------------------------------------------------------------------------------
+# Secrets: one key split in pieces by words ("sk-abc… and then …xyz", "part one: …, part two: …")
+# --------------------------------------------------------------------------------------------
+
+# Where a split key starts: a vendor prefix (matched on the original text), or a key word and
+# a first piece (on the lowercased text, whose offsets are the same). No pattern starts with a
+# lookbehind, so the engine can skip ahead to the prefix; the boundary is checked by hand.
+_SPLIT_VENDOR = re.compile(
+    r"(?:sk-(?:proj-|ant-(?:api\d\d-)?|svcacct-|admin-)?|[sr]k_(?:live|test)_|gh[pousr]_"
+    r"|github_pat_|gl(?:pat|dt|rt|ptt)-|xox[abposre]-|hf_|npm_|pypi-|AKIA|ASIA|AIza|ya29\.|xai-"
+    r"|gsk_|r8_|lin_api_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|sbp_|SG\.|whsec_|GOCSPX-)[A-Za-z0-9_\-]*"
+)
+_SPLIT_KEYWORD = re.compile(
+    r"(?:api[_\-\s]?key|token|secret|key|密钥|令牌)(?![a-z0-9_])\s*(?:is|was|:|=|是)?\s*"
+    r"(?P<w>[a-z0-9_\-]{6,64})(?![a-z0-9_\-])"
+)
+_SPLIT_ANNOUNCED: Final = _words(
+    "then rest half part followed continues continued ends end second last plus remaining next"
+    " piece bit"
+)
+_SPLIT_PIECE = re.compile(r"[A-Za-z0-9_\-+/]{3,128}")
+_SPLIT_GAP_WORDS = _words(
+    """
+    and then after that followed by continues continue continued with as the rest is was second
+    half part two 2 bit ends end in last finally plus next one piece remaining goes on it
+    """
+)
+_SPLIT_GAP = re.compile(r"[\s,;:+.…=\"'()\-–—>|]*")
+_GAP_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def _gap_joins(gap: str) -> bool:
+    """Only separators and connective words between two pieces of one value."""
+    if not gap.strip() or len(gap) > 40:
+        return False
+    words = _GAP_WORD.findall(gap.lower())
+    rest = _GAP_WORD.sub("", gap)
+    return all(w in _SPLIT_GAP_WORDS for w in words) and _SPLIT_GAP.fullmatch(rest) is not None
+
+
+def _split_keys(
+    t: str, lowered: str, words: frozenset[str], vendor: re.Pattern[str]
+) -> Iterator[_Hit]:
+    """Pieces joined by connective words that make a vendor token or a high-entropy key."""
+    if _SPLIT_ANNOUNCED.isdisjoint(words) and "+" not in t and "..." not in t and "…" not in t:
+        return  # a split is announced ("then", "the rest", "part two", "+", "..."): cheap gate
+    starts = [m.span() for m in _SPLIT_VENDOR.finditer(t)]
+    if "key" in lowered or "token" in lowered or "secret" in lowered or "密钥" in t or "令牌" in t:
+        starts += [
+            m.span("w") for m in _SPLIT_KEYWORD.finditer(lowered) if m.span("w") not in starts
+        ]
+    for first in starts:
+        if first[0] > 0 and (t[first[0] - 1].isalnum() and t[first[0] - 1].isascii()):
+            continue
+        pieces = [first]
+        pos = first[1]
+        while len(pieces) < 5:
+            nxt = next(
+                (
+                    p
+                    for p in _SPLIT_PIECE.finditer(t, pos, min(len(t), pos + 60))
+                    if p.group(0).lower() not in _SPLIT_GAP_WORDS
+                ),
+                None,
+            )
+            if nxt is None or not _gap_joins(t[pos : nxt.start()]):
+                break
+            piece = nxt.group(0)
+            if not any(c.isdigit() for c in piece) and _char_classes(piece) < 2:
+                break
+            pieces.append(nxt.span())
+            pos = nxt.end()
+        if len(pieces) < 2:
+            continue
+        joined = "".join(t[s:e] for s, e in pieces)
+        if _is_placeholder(joined):
+            continue
+        whole = vendor.fullmatch(joined) is not None
+        keyish = (
+            len(joined) >= 20
+            and _char_classes(joined) == 3
+            and _entropy(joined) >= 3.5
+            and not _is_hash_like(joined)
+        )
+        if whole or keyish:
+            for s, e in pieces:
+                yield (_SECRET, "split_secret", s, e, None)

@@ -16,7 +16,8 @@ _ID_SPECS: Final = (
     (
         "passport",
         r"passport(?:\s*(?:number|no\.?|num|#))?|reisepass(?:nummer)?|passnummer|pasaporte"
-        r"|passeport|passaporte|passaporto|护照(?:号码|号)?|護照(?:號碼|號)?|港澳通行证|旅行证件",
+        r"|passeport|passaporte|passaporto|paspoort(?:nummer)?|passnummer|pasaport|paszport|passi"
+        r"|cestovní\s+pas|útlevél|pass(?:port)?\s*nr\.?|passport\s+id|旅券(?:番号)?|여권(?:번호)?|护照(?:号码|号)?|護照(?:號碼|號)?|港澳通行证|旅行证件",
         r"[A-Z]{1,2}\d{6,9}|\d{8,9}|[CFGHJKLMNPRTVWXYZ][CFGHJKLMNPRTVWXYZ0-9]{8}"
         r"|[A-Z0-9]{6,10}",
         None,
@@ -104,6 +105,22 @@ _ID_SPECS: Final = (
         rf"\d{{4}}{_SEP}?\d{{4}}{_SEP}?\d{{4}}",
         ("in_.aadhaar",),
         "in_aadhaar",
+        "government_id",
+    ),
+    (
+        "jp_mynumber",
+        r"my\s*number(?:\s+card)?|individual\s+number|マイナンバー|個人番号",
+        rf"\d{{4}}{_SEP}?\d{{4}}{_SEP}?\d{{4}}",
+        ("jp.in_",),
+        "jp_my_number",
+        "government_id",
+    ),
+    (
+        "kr_rrn",
+        r"resident\s+registration\s+number|\brrn\b|주민등록번호|주민번호",
+        r"\d{6}[\- ]?\d{7}",
+        ("kr.rrn",),
+        "kr_rrn",
         "government_id",
     ),
     (
@@ -216,11 +233,12 @@ _ID_GATE_WORDS: Final = _words(
     kartennummer cvv cvv2 cvc cvc2 csc security carte
     tarjeta routing account acct checking
     savings sort konto kontonummer bankleitzahl cuenta compte conta ssn itin tin ni nino nhs dni
-    nie nif pan nir sin bsn cpf dl aba bsb blz rib id
+    nie nif pan nir sin bsn cpf dl aba bsb blz rib id number mynumber individual rrn
+    registration paspoort paspoortnummer pasaport paszport passi pass
     """
 )
 _ID_GATE_CJK = re.compile(
-    r"安全码|护照|護照|通行证|旅行证件|身份|證|证件|驾驶|驾照|医保|社保|卡|账|帳|आधार"
+    r"マイナンバー|個人番号|주민|여권|旅券|安全码|护照|護照|通行证|旅行证件|身份|證|证件|驾驶|驾照|医保|社保|卡|账|帳|आधार"
 )
 _ID_KEYWORDS = re.compile(  # run on the lowercased text
     r"(?<![a-z])(?:" + "|".join(f"(?P<{g}>{kw})" for g, kw, *_ in _ID_SPECS) + r")(?![a-z])"

@@ -60,11 +60,16 @@ _PW_BODY = (
     + _PW_KEYWORDS
     + r")(?P<suffix>[A-Za-z0-9_]{0,20})"
     r"(?P<mid>(?:\s+(?:for|to|of|on|at|de|del|da|do|du|des|für|fuer|von|zu|pour|para|en|in|bei"
-    r"|auf|zum|zur|am|dla)(?:\s+(?!(?:" + _SEP_WORDS + r")\b)[^\s:=：,.;!?\"'()]{1,30}){1,3})"
+    r"|auf|zum|zur|am|dla)(?:\s+(?!(?:"
+    + _SEP_WORDS
+    + r")\b)(?!\d{4})[^\s:=：,.;!?\"'()]{1,30}){1,3})"
     r"|\s+(?!(?:" + _SEP_WORDS + "|" + _NOT_A_NAME + r")(?!\w))[^\s:=：,.;!?\"'()]{2,30}"
     r"(?=\s+(?:" + _SEP_WORDS + r")(?!\w)|\s*[:=：])|)"
     r"(?P<adv>(?:\s+(?:now|still|actually|currently|again|always|ahora|jetzt|maintenant|也|都|还))?)"
-    r"(?P<sep>\s*(?:=>|:=|->|→)\s*|\s*[:=：＝]\s*|\s+(?:" + _SEP_WORDS + r")(?!\w)\s*[:=]?\s*"
+    r"(?P<sep>\s*(?:=>|:=|->|→)\s*|\s*[:=：＝]\s*"
+    r"|\s+(?:is|was|'s)\s+(?:still|now|actually|currently|always|just)\s+"
+    r"|\s+(?:" + _SEP_WORDS + r")(?!\w)\s*[:=]?\s*"
+    r"|\s*[?:\-–—]\s*(?:it'?s|it\s+is|that'?s|use|try)\s+|'s\s+|\s+to\s+(?=\d{4})"
     r"|\s*(?:是|为|為|就是|改成了?|改为了?|设为|设置为|设置成|还是)\s*|\s+)"
     r"(?P<val>\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|`[^`\n]{1,128}`|“[^”\n]{1,128}”|「[^」\n]{1,128}」"
     r"|[^\s\"'`“”「」，。；！？、]{1,128})"
@@ -167,6 +172,25 @@ _WEAK_PW_KEYWORDS: Final = frozenset({"pass", "clave"})
 _SEED_WORDS = re.compile(r"(?:[a-z]{3,8}[ ,]+){11,23}[a-z]{3,8}")
 
 
+# A value spelled out one character at a time: "p a s s w 0 r d", "h-u-n-t-e-r-2", "Q - 7 - z".
+_SPELLED = re.compile(
+    r"(?:[^\s\"'`]\s{0,2}[\-._/|,]?\s{0,2}(?=[^\s\"'`](?:\s|[\-._/|,]|$))){3,63}[^\s\"'`]"
+)
+_SPELLED_SEP = re.compile(r"[\s\-._/|,]+")
+
+
+def _spelled_value(t: str, start: int) -> tuple[str, int] | None:
+    """The collapsed value and its end when ``t`` spells a value out from ``start``."""
+    m = _SPELLED.match(t, start)
+    if m is None:
+        return None
+    text = m.group(0)
+    pieces = [p for p in _SPELLED_SEP.split(text) if p]
+    if len(pieces) < 4 or any(len(p) > 1 for p in pieces):
+        return None
+    return "".join(pieces), m.end()
+
+
 def _passwords(t: str, lowered: str) -> Iterator[_Hit]:
     matches = _PW_RE_LOWER.finditer(lowered) if len(lowered) == len(t) else _PW_RE.finditer(t)
     for m in matches:
@@ -194,7 +218,16 @@ def _passwords(t: str, lowered: str) -> Iterator[_Hit]:
                 end -= 1
             value = value.split("&", 1)[0] if _QUERY_PARAM.search(value) else value
             end = start + len(value)
+        if kind == "pin" and not quoted:
+            value = value.rstrip("#*")  # keypad codes are often written "4417#"
+            end = start + len(value)
+        spelled = _spelled_value(t, start) if not quoted else None
+        if spelled is not None and spelled[1] > end:
+            value, end = spelled  # checked as the collapsed value, redacted as written
         keyword = t[m.start("pw") : m.end("suffix")] if kind == "pw" else ""
+        if kind == "pw" and _CJK.search(keyword) and _DIGITS_ONLY.fullmatch(value.rstrip("#*")):
+            yield (_SECRET, "password_in_prose", start, end, None)  # "开机密码 3391"
+            continue
         env_style = keyword.isupper() and m.group("sep") == "="
         if keyword.lower() in _WEAK_PW_KEYWORDS and not (quoted or _looks_like_password(value)):
             continue  # "pass"/"clave" are ordinary words too: only a password-shaped value
@@ -204,3 +237,82 @@ def _passwords(t: str, lowered: str) -> Iterator[_Hit]:
             continue
         rule = {"pw": "password_in_prose", "pin": "pin_code", "otp": "one_time_code"}[kind]
         yield (_SECRET, rule, start, end, None)
+
+
+# --------------------------------------------------------------------------------------------
+# Secrets: lists of recovery / backup codes
+# --------------------------------------------------------------------------------------------
+
+# A keyword naming the codes, then every code-shaped token up to the end of the sentence or
+# list: codes come in lists ("8302 1147, 5590 2831 and 7716 0042", one per numbered line), and
+# each one is a credential on its own.
+_RECOVERY_KW = re.compile(  # lowercased text
+    r"(?:recovery|backup|back-up|emergency|scratch|rescue|2fa|mfa|two-factor|2-step|one[- ]time"
+    r"|single[- ]use)\s+(?:(?:login|sign-in|verification|security)\s+)?(?:codes?|keys?|pins?)"
+    r"(?:\s+list)?|recovery\s+(?:key|phrase)|恢复码|恢復碼|备用(?:验证)?码|備用(?:驗證)?碼|备份码"
+    r"|救援码|リカバリーコード|バックアップコード|복구\s*코드|백업\s*코드"
+)
+_RECOVERY_GATE = re.compile(r"code|key|pin|恢|备|備|救援|コード|코드")
+_CODE_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9])[A-Za-z0-9]{3,16}(?:-[A-Za-z0-9]{2,16}){0,7}(?![A-Za-z0-9])"
+)
+_SENTENCE_END = re.compile(r"(?<!\n\d)(?<!\n\d\d)(?<!^\d)[.!。！](?=\s|$)|\n\s*\n")
+_YEAR_OR_SMALL = re.compile(r"(?:19|20)\d{2}|\d{1,3}")
+
+
+def _code_like(token: str) -> bool:
+    alnum = token.replace("-", "")
+    if not any(c.isdigit() for c in alnum) or _YEAR_OR_SMALL.fullmatch(alnum):
+        return False
+    if alnum.isdigit():
+        return len(alnum) >= 4
+    letters = sum(c.isalpha() for c in alnum)
+    return len(alnum) >= 6 or (letters > 0 and ("-" in token or len(alnum) >= 4))
+
+
+def _recovery_codes(t: str, lowered: str) -> Iterator[_Hit]:
+    if not _RECOVERY_GATE.search(lowered):
+        return
+    for kw in _RECOVERY_KW.finditer(lowered):
+        stop = _SENTENCE_END.search(t, kw.end(), kw.end() + 400)
+        limit = stop.start() if stop else min(len(t), kw.end() + 400)
+        found = [m for m in _CODE_TOKEN.finditer(t, kw.end(), limit) if _code_like(m.group(0))]
+        total = sum(len(m.group(0).replace("-", "")) for m in found)
+        if not found or total < 8:
+            continue
+        for m in found:
+            yield (_SECRET, "recovery_code", m.start(), m.end(), None)
+
+
+# --------------------------------------------------------------------------------------------
+# Secrets: a PIN or passcode described rather than named ("the code to unlock my iPad? It's
+# 6652", "use 7749 as the passcode", "5820 is my PIN")
+# --------------------------------------------------------------------------------------------
+
+_DEVICE = (
+    r"(?:unlock|open|atm|cash\s+machine|card|phone|iphone|ipad|tablet|laptop|door|safe|alarm"
+    r"|garage|gate|locker|keypad|screen|sim|bike\s+lock|padlock)"
+)
+_PIN_DESCRIBED = re.compile(  # lowercased text
+    r"\b(?:code|digits|numbers?|combo|combination|passcode|pin)\s+(?:to|for|that|which|i|we|you"
+    r"|on|of)\s+[^.!?\n]{0,40}?\b" + _DEVICE + r"\b[^.!\n\d]{0,24}?(?:is|are|it'?s|:|=|was)\s*"
+    r"(?P<v>\d{4,8})(?!\d)"
+    r"|\b(?:use|enter|type|punch\s+in|key\s+in|tap\s+in)\s+(?P<v2>\d{4,8})\s+(?:as|for|into)\s+"
+    r"(?:the|my|your|our)\s+(?:[a-z']+\s+){0,2}(?:pin|passcode|pass\s+code|unlock\s+code"
+    r"|password|combination|door\s+code|code)\b"
+    r"|\b" + _DEVICE + r"\s+(?:opens|unlocks|unlock|open|disarms|is\s+unlocked)\s+with\s+"
+    r"(?:the\s+)?(?:code\s+|pin\s+|passcode\s+)?(?P<v4>\d{4,8})(?!\d)"
+    r"|(?<![\d.,$€£])(?P<v3>\d{4,8})\s+is\s+(?:my|our|the)\s+(?:[a-z']+\s+){0,2}(?:pin|passcode"
+    r"|unlock\s+code|door\s+code|alarm\s+code|password)\b"
+)
+
+
+_PIN_DESCRIBED_GATE = re.compile(r"code|digit|number|combo|pin|unlock|opens|disarm")
+
+
+def _described_pins(lowered: str) -> Iterator[_Hit]:
+    if not _PIN_DESCRIBED_GATE.search(lowered):
+        return
+    for m in _PIN_DESCRIBED.finditer(lowered):
+        group = next(g for g in ("v", "v2", "v3", "v4") if m.group(g) is not None)
+        yield (_SECRET, "pin_code", m.start(group), m.end(group), None)

@@ -36,6 +36,16 @@ _EN_FRAMES: Final = (
         ),
     ),
     (
+        "religion",
+        _words("being as"),
+        re.compile(  # "Being Hindu, I don't eat beef": an opening identity, then the speaker
+            r"(?i)(?:^|[.;!?\n]\s*)(?:being|as)\s+(?:an?\s+)?(?:devout\s+|practi[cs]ing\s+"
+            r"|observant\s+|lifelong\s+)?(?:muslim|christian|catholic|protestant|jewish|jew|hindu"
+            r"|buddhist|sikh|mormon|lds|evangelical|baptist|orthodox\s+jew|jain|taoist|pagan"
+            r"|atheist|agnostic)\s*,\s*(?:I|I'm|I\s+am|we|my)\b"
+        ),
+    ),
+    (
         "trade_union",
         _words("union"),
         re.compile(

@@ -159,6 +159,12 @@ def _self_statement(
             return None
         return toks[subject][1]
     if category == "religion":
+        if (
+            term == "pray"
+            and nxt in _PRAY_HOPE
+            and (nxt != "the" or last + 2 >= len(toks) or toks[last + 2][0] not in _PRAYERS)
+        ):
+            return None  # "I pray the build passes": a hope, not a practice
         group = subj_word in _GROUP_SELF
         direct_my = subj_word == "my" and not between and term in _RELIGION_MY_TERMS
         verb_term = term in _RELIGION_VERB_TERMS and len(between) <= 3 and not group
@@ -173,6 +179,8 @@ def _self_statement(
     return toks[subject][1]
 
 
+_PRAY_HOPE: Final = _words("that the it this we you they he she everything nothing all our my")
+_PRAYERS: Final = _words("rosary psalms angelus salah salat namaz liturgy hours")
 _SUBJECTLESS_START: Final = _words(
     """
     has had takes took been diagnosed suffers lives struggles deals recovering started uses

@@ -55,7 +55,8 @@ _EN_LEXICON_SRC: Final = {
         |baptist|methodist|lutheran|anglican|presbyterian|pentecostal|jehovah's witness|quaker
         |atheist|agnostic|pagan|wiccan|taoist|jain|bahai|bahá'í|sunni|shia|shiite|rastafarian
         |zoroastrian|unitarian|adventist|born-again christian|orthodox christian|churchgoer
-        |religious
+        |religious|lds|latter-day saint|latter day saint|shinto|shintoist|daoist|animist|druze
+        |yazidi|alevi|coptic|copt|greek orthodox|russian orthodox|seventh-day adventist
     """,
     ("religion", "cond"): """
         islam|christianity|judaism|hinduism|buddhism|sikhism|catholicism|ramadan|lent
@@ -184,6 +185,7 @@ _IDENT_MODIFIERS: Final = _words(
     queer young old married single closeted out black white female male trans cis christian
     sunni shia shiite roman evangelical politically fiscally socially member of not both
     half bisexual lesbian woman man hardcore diehard die-hard loyal long-time longtime
+    raised born brought up still now as
     self-identified identifying strong ex former non life long born again card carrying self
     identified die hard time labour labor democratic green communist socialist tory gop ccp
     cpc snp ukip afd cdu spd fdp party

@@ -15,7 +15,7 @@ from userlore.policy.findings import _SECRET
 # --------------------------------------------------------------------------------------------
 
 _VENDOR_RULES: Final = (
-    ("aws_access_key", r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}(?![A-Za-z0-9])"),
+    ("aws_access_key", r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])"),
     ("github_token", r"gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255}"),
     (
         "gitlab_token",
@@ -135,6 +135,26 @@ def _credential_pairs(t: str) -> Iterator[_Hit]:
         pw = m.group("pw").rstrip(".,;)")
         if not _is_placeholder(pw) and (_looks_like_password(pw) or _char_classes(pw) >= 2):
             yield (_SECRET, "password_in_prose", m.start("pw"), m.start("pw") + len(pw), None)
+
+
+# Credentials in a URL's query string or fragment: ``?api_key=…``, ``&token=…``,
+# ``#access_token=…``. The parameter name says what the value is, so no entropy test: any value
+# of eight or more characters that is not a placeholder.
+_QUERY_SECRET = re.compile(
+    r"(?i)[?&#;](?P<name>(?:x-)?api[_\-]?key|apikey|key|(?:access|auth|api|id|refresh|session"
+    r"|bearer|private|client)?[_\-]?token|access[_\-]?key|secret|client[_\-]?secret|auth"
+    r"|password|passwd|pwd|pass|sig|signature|x-amz-signature|x-goog-signature|x-amz-credential"
+    r"|x-amz-security-token|session[_\-]?id|sessionid|sid|code[_\-]?verifier|private[_\-]?key)"
+    r"=(?P<v>[^\s&#\"'<>]{8,512})"
+)
+
+
+def _query_secrets(t: str) -> Iterator[_Hit]:
+    for m in _QUERY_SECRET.finditer(t):
+        value = m.group("v").rstrip(".,;)")
+        if _is_placeholder(value) or value.lower().startswith(("http", "%3c", "your")):
+            continue
+        yield (_SECRET, "url_query_secret", m.start("v"), m.start("v") + len(value), None)
 
 
 def _url_credentials(t: str) -> Iterator[_Hit]:
