@@ -77,10 +77,9 @@ class WorkQueue:
             "updated_at": now,
         }
         make = pg_insert if self.store.engine.dialect.name == "postgresql" else sqlite_insert
-        stmt = make(_WORK).values(values).on_conflict_do_nothing()
+        stmt = make(_WORK).values(values).on_conflict_do_nothing().returning(_WORK.c.id)
         with self.store.connection(job.scope) as conn:
-            result = conn.execute(stmt)
-        return bool(getattr(result, "rowcount", 0))
+            return conn.execute(stmt).first() is not None
 
     def _new_token(self) -> str:
         tail = f"#{uuid.uuid4().hex[:12]}@{self.holder}"

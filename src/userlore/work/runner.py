@@ -135,7 +135,10 @@ class WorkRunner:
                         return False
                     self._cond.wait(left)
             if self.run_pending() == 0:
-                return True
+                with self._cond:
+                    # Nothing was due for us; the thread may hold what it claimed first.
+                    if not self._pending and not self._busy:
+                        return True
             if time.monotonic() >= deadline:
                 return False
 
