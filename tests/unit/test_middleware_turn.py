@@ -216,3 +216,35 @@ def test_lore_close_runs_what_is_queued_in_memory(tmp_path: Path, clock: FakeClo
         assert len(again.records.list("u1")) == 1
     finally:
         again.close()
+
+
+def make_reviewer() -> LLMReviewer:
+    """``userlore worker --reviewer tests.unit.test_middleware_turn:make_reviewer``."""
+    return LLMReviewer(reviewer_model())
+
+
+def test_userlore_worker_runs_queued_turns_and_reviews(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from userlore.cli import main
+
+    db = f"sqlite:///{tmp_path / 'w.db'}"
+    cfg = {"memory": {"mode": "auto"}, "understanding": {"reviewIntervalTurns": 1}}
+    lore = Userlore.open(db, config=cfg)
+    middleware = UserloreMiddleware(
+        lore, default_scope="u1", reviewer=make_reviewer(), writes="queue"
+    )
+    agent_with(middleware, ScriptedChatModel()).invoke(
+        user("I use pnpm. Nervous about the launch next week."), THREAD
+    )
+    lore.close()
+
+    assert main(["worker", "--once", "--db", db]) == 0  # no reviewer: the review waits
+    assert "ran 1 queued job(s)" in capsys.readouterr().err
+    reviewer = "tests.unit.test_middleware_turn:make_reviewer"
+    assert main(["worker", "--once", "--db", db, "--reviewer", reviewer]) == 0
+    assert "ran 1 queued job(s)" in capsys.readouterr().err
+    with Userlore.open(db) as again:
+        keys = {r.canonical_key for r in again.records.list("u1")}
+        assert keys == {"tooling/package_manager", "goal/launch"}
+        assert WorkQueue(again.memory.store).counts()["done"] == 2

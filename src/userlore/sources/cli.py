@@ -12,10 +12,13 @@ Syncing a source is the explicit opt-in to connected knowledge, so ``sources syn
 from __future__ import annotations
 
 import argparse
+import importlib
+import math
 import signal
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from userlore.errors import ConfigError
 from userlore.service_cli import add_common_options
 from userlore.sources.service import SYNTHESIS_STATES
 
@@ -24,6 +27,7 @@ if TYPE_CHECKING:
 
     from userlore.facade import Userlore
     from userlore.sources.views import PipelineReport, SyncReport
+    from userlore.work import WorkRunner
 
 __all__ = ["add_sources_parser", "add_worker_parser"]
 
@@ -242,6 +246,7 @@ def _worker(args: argparse.Namespace) -> int:
         console.print(f"userlore worker: drained ({done})")
 
     lore = _open(args, connected=False)
+    work = _work_runner(lore, args.reviewer)
     try:
         pipeline = ConnectedKnowledgePipeline(
             lore.sources.store, worker_id=args.worker_id, lease_seconds=args.lease_seconds
@@ -255,7 +260,13 @@ def _worker(args: argparse.Namespace) -> int:
         if args.once:
             result = coordinator.drain_once()
             print(" ".join(f"{k}={v}" for k, v in result.as_dict().items()))
+            jobs = 0
+            while ran := work.run_pending():
+                jobs += ran
+            if jobs:
+                console.print(f"userlore worker: ran {jobs} queued job(s)")
             return 0
+        work.start()  # queued observations and reviews, on their own thread
 
         def stop(signum: int, frame: FrameType | None) -> None:
             coordinator.stop(timeout=0)
@@ -268,8 +279,27 @@ def _worker(args: argparse.Namespace) -> int:
         )
         coordinator.run_forever()
     finally:
-        lore.close()
+        lore.close()  # stops the work runner first
     return 0
+
+
+def _work_runner(lore: Userlore, reviewer: str | None) -> WorkRunner:
+    """The runner for ``work_items`` (turns and reviews the middleware queued); review jobs
+    need ``--reviewer module:attr`` (an ``LLMReviewer``, or a callable returning one)."""
+    from userlore.extract.reviewer import LLMReviewer
+    from userlore.work import WorkRunner
+
+    found: LLMReviewer | None = None
+    if reviewer:
+        module, _, attr = reviewer.partition(":")
+        try:
+            target = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError, ValueError) as exc:
+            raise ConfigError(f"--reviewer {reviewer!r}: {exc}") from None
+        found = target if isinstance(target, LLMReviewer) else target()
+        if not isinstance(found, LLMReviewer):
+            raise ConfigError(f"--reviewer {reviewer!r} is not an LLMReviewer")
+    return WorkRunner(lore, reviewer=found, idle_seconds=math.inf)
 
 
 def add_sources_parser(sub: Any) -> None:
@@ -324,6 +354,10 @@ def add_worker_parser(sub: Any) -> None:
         default=300.0,
         help="how long a claim is held before another worker may take it over (default 300); "
         "a worker on this host takes over a dead worker's claims at once",
+    )
+    worker.add_argument(
+        "--reviewer",
+        help="module:attr of an LLMReviewer (or a callable returning one) for queued reviews",
     )
     worker.add_argument("--once", action="store_true", help="drain once and exit")
     add_common_options(worker)

@@ -39,7 +39,8 @@ class WorkRunner:
         reviewer: Runs ``review`` jobs; without one the runner leaves them to a worker that has.
         max_queued: In-memory queue bound; beyond it jobs go to the durable table.
         poll_seconds: How often an idle runner looks at the table.
-        idle_seconds: How long the thread stays with nothing to do before it ends.
+        idle_seconds: How long the thread stays with nothing to do before it ends
+            (``math.inf``: never, for a worker process).
         queue: The durable queue (default: over ``lore``'s database).
     """
 
@@ -152,6 +153,13 @@ class WorkRunner:
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
         return idle
+
+    def start(self) -> None:
+        """Start the thread now (it also starts on the first submit): a worker process, or an
+        app that should pick up jobs a previous run left in the table."""
+        with self._cond:
+            self._closed = False
+            self._start()
 
     # -- internals ----------------------------------------------------------------------------
 
