@@ -248,3 +248,33 @@ def test_userlore_worker_runs_queued_turns_and_reviews(
         keys = {r.canonical_key for r in again.records.list("u1")}
         assert keys == {"tooling/package_manager", "goal/launch"}
         assert WorkQueue(again.memory.store).counts()["done"] == 2
+
+
+def test_a_turn_never_waits_for_another_writer(tmp_path: Path) -> None:
+    """SQLite has one writer: while another process holds the lock, the turn still answers at
+    once (plan trace and review job wait in memory); both land once the lock is free."""
+    import time
+
+    path = tmp_path / "busy.db"
+    cfg = {"memory": {"mode": "auto"}, "understanding": {"reviewIntervalTurns": 1}}
+    lore = Userlore.open(f"sqlite:///{path}", config=cfg)
+    lore.observe("u1", "user", "Please always answer in bullet points.")
+    model = reviewer_model()
+    middleware = UserloreMiddleware(lore, default_scope="u1", reviewer=LLMReviewer(model))
+    agent = agent_with(middleware, ScriptedChatModel(replies=["ok"]))
+    writer = sqlite3.connect(path, timeout=30, check_same_thread=False)
+    writer.execute("BEGIN IMMEDIATE")  # another process is ingesting
+    try:
+        started = time.monotonic()
+        out = agent.invoke(user("I'm nervous about the launch next week"), THREAD)
+        assert time.monotonic() - started < 5  # the busy timeout is 30 s
+        assert out["messages"][-1].text == "ok"
+        writer.commit()
+        assert middleware.wait_idle(30)
+        assert len(model.calls) == 1
+        assert {r.canonical_key for r in lore.records.list("u1", kind="goal")} == {"goal/launch"}
+        assert len(lore.traces.list("u1", event_type="plan")) == 1
+        assert middleware.queue.counts("u1")["done"] == 1  # the review went through the table
+    finally:
+        writer.close()
+        lore.close()

@@ -5,8 +5,9 @@ writes the trace at once when that needs no wait: always on PostgreSQL (an inser
 another writer there) and on SQLite when no other connection holds the write lock (it tries with
 a zero busy timeout). Otherwise the row goes into a small bounded in-process queue that a
 background thread flushes as soon as the writer lets go. Every unit of work opened with
-:meth:`TraceLog.transaction` (every read of traces, every write) flushes the queue first, and
-``Userlore.close()`` flushes it (:meth:`TraceLog.close_background`), so reads see their traces.
+:meth:`TraceLog.transaction` first flushes the queue if it can without waiting, listing traces
+(:meth:`TraceLog.traces`) flushes it waiting, and ``Userlore.close()`` flushes it
+(:meth:`TraceLog.close_background`), so reads of traces see them.
 Durability: a crash may lose at most the queued traces, never a record.
 """
 
@@ -20,7 +21,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypedDict, Unpack
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, Executable, Row, insert, select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
@@ -81,21 +82,30 @@ class TraceQueue:
             self._cond.notify()
             return True
 
-    def flush(self) -> int:
+    def flush(self, write: Callable[[list[dict[str, Any]]], bool] | None = None) -> int:
         """Write every queued row now (waiting for the writer); returns how many were written.
 
-        Rows stay queued if the write fails, so a later flush retries them.
+        ``write`` (returning ``False`` when it could not write) replaces the waiting writer; a
+        flush already running elsewhere is then not waited for either. Rows stay queued if the
+        write fails, so a later flush retries them.
         """
-        with self._flush_lock:
+        if not self._flush_lock.acquire(blocking=write is None):
+            return 0
+        try:
             with self._cond:
                 rows = list(self._rows)
             if not rows:
                 return 0
-            self._write(rows)
+            if write is None:
+                self._write(rows)
+            elif not write(rows):
+                return 0
             with self._cond:
                 for _ in rows:
                     self._rows.popleft()
             return len(rows)
+        finally:
+            self._flush_lock.release()
 
     def close(self) -> None:
         """Flush what is queued and stop the thread; later rows are written by their caller."""
@@ -192,11 +202,14 @@ class TraceLog(StoreCore):
             self._write_rows([row])
         return str(row["id"])
 
-    def flush_traces(self) -> int:
-        """Write the queued traces now (waiting for the writer); returns how many."""
+    def flush_traces(self, *, wait: bool = True) -> int:
+        """Write the queued traces now; returns how many. ``wait=False`` writes nothing rather
+        than wait for another writer."""
         if "_trace_queue" not in self.__dict__:
             return 0
-        return self._trace_queue.flush()
+        if wait:
+            return self._trace_queue.flush()
+        return self._trace_queue.flush(self._write_rows_now)
 
     def on_close(self, closer: Callable[[], object]) -> None:
         """Run ``closer`` when the store closes, before its connections go (a background
@@ -236,13 +249,18 @@ class TraceLog(StoreCore):
         return TraceQueue(self._write_rows)
 
     def _flush_before_work(self) -> None:
+        """Queued traces go in before a unit of work, unless that means waiting for a writer
+        (a read never waits; the flusher thread writes them as soon as it can)."""
         # Not inside another unit of work of this thread: its write lock would deadlock us.
         if getattr(self._flushing, "depth", 0) or not len(self.__dict__.get("_trace_queue", ())):
             return
         try:
-            self.flush_traces()
+            self.flush_traces(wait=False)
         except StorageError:
             log.warning("queued traces not flushed; the flusher retries")
+
+    def _write_rows_now(self, rows: list[dict[str, Any]]) -> bool:
+        return self.execute_without_waiting(None, insert(MemoryTraceEvent), rows) is not None
 
     def _write_rows(self, rows: list[dict[str, Any]]) -> None:
         with super().transaction() as session:
@@ -250,31 +268,45 @@ class TraceLog(StoreCore):
 
     def _write_now(self, row: dict[str, Any]) -> bool:
         """Insert ``row`` unless that means waiting for another connection's write lock."""
-        url = self.engine.url
-        if self.engine.dialect.name != "sqlite" or url.database in (None, "", ":memory:"):
-            self._write_rows([row])  # PostgreSQL inserts do not queue behind other writers
-            return True
         if len(self.__dict__.get("_trace_queue", ())):
             return False  # keep the order of queued traces
+        return self.execute_without_waiting(None, insert(MemoryTraceEvent), row) is not None
+
+    def execute_without_waiting(
+        self, scope: str | None, stmt: Executable, params: Any = None
+    ) -> list[Row[Any]] | None:
+        """Run one write in its own transaction unless it would wait for another writer.
+
+        On SQLite (one writer at a time) the statement is tried with a zero busy timeout and
+        ``None`` means another connection holds the write lock; elsewhere it just runs
+        (PostgreSQL inserts do not queue behind other writers). Returns the rows it returned.
+        """
+        url = self.engine.url
+        if self.engine.dialect.name != "sqlite" or url.database in (None, "", ":memory:"):
+            with self.connection(scope) as conn:
+                result = conn.execute(stmt, params)
+                return list(result.all()) if result.returns_rows else []
         with self._guarded(), self.engine.connect() as conn:
             timeout = int(conn.exec_driver_sql("PRAGMA busy_timeout").scalar() or 0)
             conn.exec_driver_sql("PRAGMA busy_timeout=0")
             conn.commit()
             try:
-                conn.execute(insert(MemoryTraceEvent), row)
+                result = conn.execute(stmt, params)
+                rows = list(result.all()) if result.returns_rows else []
                 conn.commit()
             except OperationalError:
                 conn.rollback()
-                return False  # the write lock is held: queue it
+                return None  # the write lock is held
             finally:
                 conn.exec_driver_sql(f"PRAGMA busy_timeout={timeout}")
                 conn.commit()
-        return True
+        return rows
 
     def traces(
         self, scope: str, *, event_type: str | None = None, limit: int = 100
     ) -> list[dict[str, Any]]:
         validate_scope(scope)
+        self.flush_traces()  # reading traces: wait for the queued ones (never on a turn)
         stmt = select(MemoryTraceEvent).where(MemoryTraceEvent.scope == scope)
         if event_type:
             stmt = stmt.where(MemoryTraceEvent.event_type == event_type)

@@ -62,8 +62,12 @@ class WorkQueue:
         self.lease = timedelta(seconds=lease_seconds)
         self.max_attempts = max_attempts
 
-    def enqueue(self, job: Job) -> bool:
-        """Store ``job`` durably; ``False`` when the same job (scope, kind, key) is known."""
+    def enqueue(self, job: Job, *, wait: bool = True) -> bool | None:
+        """Store ``job`` durably; ``False`` when the same job (scope, kind, key) is known.
+
+        ``wait=False`` (the user's turn): ``None`` instead of waiting when another connection
+        holds SQLite's write lock.
+        """
         now = self.store.clock()
         values = {
             "id": self.store.new_id("wrk"),
@@ -78,6 +82,9 @@ class WorkQueue:
         }
         make = pg_insert if self.store.engine.dialect.name == "postgresql" else sqlite_insert
         stmt = make(_WORK).values(values).on_conflict_do_nothing().returning(_WORK.c.id)
+        if not wait:
+            rows = self.store.execute_without_waiting(job.scope, stmt)
+            return None if rows is None else bool(rows)
         with self.store.connection(job.scope) as conn:
             return conn.execute(stmt).first() is not None
 

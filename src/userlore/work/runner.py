@@ -60,7 +60,7 @@ class WorkRunner:
         self.max_queued = max_queued
         self.poll_seconds = poll_seconds
         self.idle_seconds = idle_seconds
-        self._pending: deque[Job] = deque()
+        self._pending: deque[tuple[Job, bool]] = deque()  # (job, store it durably first)
         self._cond = threading.Condition()
         self._busy = 0
         self._thread: threading.Thread | None = None
@@ -76,26 +76,46 @@ class WorkRunner:
 
     def submit(self, job: Job, *, durable: bool = False) -> Submitted:
         """Hand ``job`` off without running it: ``queued`` in memory, ``stored`` in the table,
-        or ``known`` (the table already has that job). Never blocks on the job.
+        or ``known`` (the table already has that job). Never waits for the job, nor (on the
+        turn) for another process's write lock unless the in-memory queue is full too.
 
         Raises:
             StorageError: the durable table could not take the job (the caller decides).
         """
-        if not durable and job.kind in self.kinds:
-            with self._cond:
-                if not self._closed and len(self._pending) < self.max_queued:
-                    self._pending.append(job)
-                    self._start()
-                    self._cond.notify_all()
-                    return "queued"
+        runnable = job.kind in self.kinds
+        if durable and runnable:
+            stored = self.queue.enqueue(job, wait=False)
+            if stored is not None:
+                self._wake()
+                return "stored" if stored else "known"
+            # Another process holds SQLite's write lock: the thread stores the job first.
+            if self._hold(job, persist=True):
+                return "queued"
+        elif runnable:
+            if self._hold(job, persist=False):
+                return "queued"
             TURN_HEALTH.count("queue_overflows")
             log.warning("in-process work queue full: %s job goes to the durable table", job.kind)
         stored = self.queue.enqueue(job)
+        if runnable:
+            self._wake()
+        return "stored" if stored else "known"
+
+    def _hold(self, job: Job, *, persist: bool) -> bool:
+        """Put ``job`` in the in-memory queue unless it is full or the runner is closed."""
         with self._cond:
-            if not self._closed and job.kind in self.kinds:
+            if self._closed or len(self._pending) >= self.max_queued:
+                return False
+            self._pending.append((job, persist))
+            self._start()
+            self._cond.notify_all()
+            return True
+
+    def _wake(self) -> None:
+        with self._cond:
+            if not self._closed:
                 self._start()
                 self._cond.notify_all()
-        return "stored" if stored else "known"
 
     # -- running ------------------------------------------------------------------------------
 
@@ -106,13 +126,16 @@ class WorkRunner:
             with self._cond:
                 if not self._pending:
                     break
-                job = self._pending.popleft()
+                job, persist = self._pending.popleft()
                 self._busy += 1
             try:
-                self._run_held(job)
+                if persist:
+                    self._store(job)  # it runs below, from the table, like every durable job
+                else:
+                    self._run_held(job)
+                    ran += 1
             finally:
                 self._done()
-            ran += 1
         with self._cond:
             self._busy += 1
         try:
@@ -190,6 +213,14 @@ class WorkRunner:
                     return
                 if not self._pending:
                     self._cond.wait(self.poll_seconds)
+
+    def _store(self, job: Job) -> None:
+        """Store a durable job the turn could not store without waiting."""
+        try:
+            self.queue.enqueue(job)
+        except Exception:
+            TURN_HEALTH.count("write_failures")
+            log.error("%s job could not be stored durably: lost", job.kind)
 
     def _run_held(self, job: Job) -> None:
         """Run an in-memory job; a transient failure moves it to the table for a retry."""
