@@ -2,8 +2,9 @@
 
 Jobs wait in a bounded in-memory queue and run on one daemon thread, never on the user's turn.
 A full queue hands the job to the durable table instead (counted as ``queue_overflows``), so
-submitting never blocks and never drops. Reviews always go to the table, so a queued review
-survives a restart; the runner drains the table too (with leases: several processes may run
+submitting never blocks and never drops. Reviews go to the table, so a queued review survives
+a restart (when another process holds SQLite's write lock, the turn does not wait: the thread
+stores the review first); the runner drains the table too (with leases: several processes may run
 one each). The thread starts on the first submit and ends after a few idle seconds.
 """
 
