@@ -4,6 +4,9 @@ Measures ``plan_context`` p50/p95 for one user idle, then while a second process
 synthesizes a connected source into the same database file, in the same run. SQLite has one
 writer at a time; a plan whose trace insert waits for it inherits the writer's transactions.
 
+A control phase runs the same plans while a second process only burns CPU (no database), so
+on a shared machine the CPU share of the slowdown can be told from waiting for the writer.
+
 Runs against whatever ``userlore`` is importable, so ``PYTHONPATH=<old checkout>/src`` measures
 the code before a change in the same way.
 
@@ -90,6 +93,11 @@ def main() -> None:
         return out
 
     idle = timed()
+    burner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    time.sleep(0.5)
+    cpu_only = timed()
+    burner.kill()
+    burner.wait()
     script = folder / "writer.py"
     script.write_text(
         WRITER.format(paths=[str(Path(__file__).parent), *sys.path], connected=CONNECTED)
@@ -105,11 +113,13 @@ def main() -> None:
     check.close()
     out = {
         "idle": stats(idle),
+        "while_burning_cpu": stats(cpu_only),
         "while_ingesting": stats(busy),
         "p95_ratio": round(percentile(busy, 95) / percentile(idle, 95), 2),
+        "p95_ratio_cpu_only": round(percentile(cpu_only, 95) / percentile(idle, 95), 2),
         "writer_still_running_at_end": still_writing,
         "plan_traces_written": plans,
-        "plans_made": 2 * args.queries,
+        "plans_made": 3 * args.queries,
     }
     print(json.dumps(out))
 
