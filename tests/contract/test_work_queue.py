@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from tests.conftest import FakeClock
@@ -180,3 +181,25 @@ def test_close_writes_queued_traces(tmp_path: Path) -> None:
         assert listed == set(ids)
     finally:
         again.close()
+
+
+def test_the_trace_queue_is_bounded_and_keeps_rows_until_written() -> None:
+    from userlore.store.traces import TraceQueue
+
+    written: list[dict[str, Any]] = []
+    failing = {"on": True}
+
+    def write(rows: list[dict[str, Any]]) -> None:
+        if failing["on"]:
+            raise RuntimeError("database is locked")
+        written.extend(rows)
+
+    queue = TraceQueue(write, maxsize=2, background=False)  # the test decides when to flush
+    assert queue.put({"id": "a"}) and queue.put({"id": "b"})
+    assert not queue.put({"id": "c"})  # full: the caller writes it itself, nothing dropped
+    with pytest.raises(RuntimeError):
+        queue.flush()
+    assert len(queue) == 2 and written == []  # a failed flush keeps the rows
+    assert queue.flush(lambda rows: False) == 0 and len(queue) == 2  # would wait: skipped
+    failing["on"] = False
+    assert queue.flush() == 2 and [r["id"] for r in written] == ["a", "b"] and len(queue) == 0

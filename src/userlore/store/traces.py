@@ -56,9 +56,16 @@ class TraceQueue:
     is never closed leaves no thread behind.
     """
 
-    def __init__(self, write: Any, maxsize: int = MAX_QUEUED_TRACES) -> None:
-        self._write = write  # Callable[[list[dict[str, Any]]], None], waits for the writer
+    def __init__(
+        self,
+        write: Callable[[list[dict[str, Any]]], None],
+        maxsize: int = MAX_QUEUED_TRACES,
+        *,
+        background: bool = True,
+    ) -> None:
+        self._write = write  # waits for the writer
         self.maxsize = maxsize
+        self.background = background  # False: only explicit flushes write (tests)
         self._rows: deque[dict[str, Any]] = deque()
         self._cond = threading.Condition()
         self._flush_lock = threading.Lock()  # one flush at a time keeps rows in order
@@ -74,7 +81,7 @@ class TraceQueue:
             if self._closed or len(self._rows) >= self.maxsize:
                 return False
             self._rows.append(row)
-            if self._thread is None:
+            if self._thread is None and self.background:
                 self._thread = threading.Thread(
                     target=self._run, name="userlore-trace-flush", daemon=True
                 )
