@@ -104,8 +104,8 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
 
     Args:
         lore: The ``Userlore`` to plan from and write to.
-        default_scope: Scope used when neither ``runtime.context`` nor ``configurable`` names
-            one (a single-user server's user).
+        default_scope: Scope used when neither ``runtime.context``, ``configurable`` nor the
+            LangGraph Server identity names one (a single-user server's user).
         scope_key: Key (or attribute) naming the user in ``runtime.context`` and
             ``configurable``.
         reviewer: Optional LLM reviewer for background synthesis in ``after_agent``.
@@ -121,7 +121,8 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
             the durable table); ``"queue"`` only puts them in the durable table for
             ``userlore worker``. Either way nothing is written on the user's turn.
         max_queued: Bound of the in-process queue (``writes="background"``).
-        runner: A runner to share between middlewares (default: one of its own).
+        runner: A runner to share between middlewares (default: one of its own); its own
+            ``reviewer`` runs the queued reviews.
     """
 
     state_schema = UserloreAgentState
