@@ -278,3 +278,13 @@ def test_a_turn_never_waits_for_another_writer(tmp_path: Path) -> None:
     finally:
         writer.close()
         lore.close()
+
+
+def test_the_langgraph_server_identity_names_the_user(auto_lore: Userlore) -> None:
+    auto_lore.observe("ana", "user", "Please always answer in bullet points.")
+    model = ScriptedChatModel()
+    middleware = UserloreMiddleware(auto_lore, writes="queue")  # no default scope
+    config = {"configurable": {"thread_id": "t", "langgraph_auth_user": {"identity": "ana"}}}
+    agent_with(middleware, model).invoke(user("How do I deploy?"), config)
+    assert "bullet points" in model.system_texts()[0]
+    assert middleware.queue.counts("ana")["pending"] == 1  # the turn is queued for ana
