@@ -62,7 +62,7 @@ def main() -> None:
         model,
         tools=[],
         system_prompt="You are a concise coding assistant.",
-        middleware=[UserloreMiddleware(lore)],
+        middleware=[memory := UserloreMiddleware(lore)],
         checkpointer=InMemorySaver(),
     )
     config = {"configurable": {"thread_id": "chat-1"}}
@@ -78,6 +78,7 @@ def main() -> None:
         context=context,
     )
     print("assistant:", first["messages"][-1].text)
+    memory.wait_idle()  # the turn's observation runs off the turn, on a background thread
     candidates = lore.records.list("ana", state=RecordState.CANDIDATE)
     for record in candidates:
         print(f"candidate: {record.canonical_key} = {record.value!r}  ({record.id})")

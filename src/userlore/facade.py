@@ -162,9 +162,10 @@ class Userlore(LegacyRoot):
         return self._planner
 
     def close(self) -> None:
-        """Release database connections."""
+        """Stop background work (runners, queued plan traces), then release connections."""
         if self.facets.started:
             self.facets.cache.stop()  # the periodic facet rebuild, if it was started
+        self._store.close_background()
         self._store.engine.dispose()
 
     def __enter__(self) -> Userlore:

@@ -54,6 +54,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "userlore.graph",
         "userlore.integrations",
+        "userlore.work",
         "userlore.server",
         "userlore.mcp",
         "userlore.web",

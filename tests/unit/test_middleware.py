@@ -42,16 +42,40 @@ def user(text: str) -> dict[str, Any]:
     return {"messages": [{"role": "user", "content": text}]}
 
 
+class Settled:
+    """An agent whose ``invoke``/``ainvoke`` return once the middleware's background work (the
+    observations and reviews it queued off the turn) has run, so tests can read its effects."""
+
+    def __init__(self, agent: Any, middleware: UserloreMiddleware) -> None:
+        self.agent = agent
+        self.middleware = middleware
+
+    def invoke(self, *args: Any, **kw: Any) -> Any:
+        out = self.agent.invoke(*args, **kw)
+        assert self.middleware.wait_idle(30)
+        return out
+
+    async def ainvoke(self, *args: Any, **kw: Any) -> Any:
+        out = await self.agent.ainvoke(*args, **kw)
+        assert self.middleware.wait_idle(30)
+        return out
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.agent, name)
+
+
 def agent_for(lore: Userlore, model: ScriptedChatModel, **kw: Any) -> Any:
     tools = kw.pop("tools", [])
     checkpointer = kw.pop("checkpointer", None) or InMemorySaver()
-    return create_agent(
+    middleware = UserloreMiddleware(lore, **kw)
+    agent = create_agent(
         model,
         tools=tools,
         system_prompt="You are a helpful assistant.",
-        middleware=[UserloreMiddleware(lore, **kw)],
+        middleware=[middleware],
         checkpointer=checkpointer,
     )
+    return Settled(agent, middleware)
 
 
 def test_end_to_end_candidate_approval_injection_and_clean_history(

@@ -29,6 +29,7 @@ from userlore.store.schema import (
     MemoryRecord,
 )
 from userlore.store.text import scope_prefix
+from userlore.work import WorkQueue, observe_job
 
 _ID = re.compile(r"[a-z]+_[\w-]+")
 
@@ -104,6 +105,8 @@ def populate(lore: Userlore, scope: str) -> dict[str, str]:
     )
     lore.consent.grant(scope, "health")
     lore.plan_context(scope=scope, query="when is the weekly sync?", session_key="s1")
+    queued = observe_job(scope, "I use pnpm.", turn_id="m1", session_key="s1", agent_id=None)
+    WorkQueue(lore.store).enqueue(queued)  # a turn handed off, not yet run by a worker
     lore.memory.recall(scope, "weekly sync")
     now = lore.store.clock()
     with lore.store.transaction() as s:

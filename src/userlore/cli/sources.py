@@ -11,6 +11,8 @@ does not list it.
 
 from __future__ import annotations
 
+import importlib
+import math
 import signal
 from enum import StrEnum
 from types import FrameType
@@ -30,6 +32,7 @@ from userlore.cli.common import (
     open_for_service,
 )
 from userlore.config import MemoryMode
+from userlore.errors import ConfigError
 from userlore.sources.service import SYNTHESIS_STATES
 
 if TYPE_CHECKING:
@@ -37,6 +40,7 @@ if TYPE_CHECKING:
 
     from userlore.facade import Userlore
     from userlore.sources.views import PipelineReport, SyncReport
+    from userlore.work import WorkRunner
 
 sources_app = typer.Typer(help="Connected sources: sync and inspect.", no_args_is_help=True)
 app.add_typer(sources_app, name="sources")
@@ -320,6 +324,12 @@ def worker(
             "on this host takes over a dead worker's claims at once.",
         ),
     ] = 300.0,
+    reviewer: Annotated[
+        str | None,
+        typer.Option(
+            help="module:attr of an LLMReviewer (or a callable returning one) for queued reviews."
+        ),
+    ] = None,
     once: Annotated[bool, typer.Option("--once", help="Drain once and exit.")] = False,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -338,6 +348,7 @@ def worker(
 
     lore = _open(db, config, mode, connected=False)
     try:
+        work = _work_runner(lore, reviewer)
         pipeline = ConnectedKnowledgePipeline(
             lore.sources.store, worker_id=worker_id, lease_seconds=lease_seconds
         )
@@ -352,7 +363,13 @@ def worker(
             swept = sweep_ttl(lore)  # expired LangGraph store items (TTL) to the trash
             counts = " ".join(f"{k}={v}" for k, v in result.as_dict().items())
             typer.echo(f"{counts} ttl_swept={swept}")
+            jobs = 0
+            while ran := work.run_pending():
+                jobs += ran
+            if jobs:
+                err.print(f"userlore worker: ran {jobs} queued job(s)")
             return
+        work.start()  # queued observations and reviews, on their own thread
 
         def stop(signum: int, frame: FrameType | None) -> None:
             coordinator.stop(timeout=0)
@@ -370,4 +387,23 @@ def worker(
         finally:
             sweeper.stop(timeout=30)
     finally:
-        lore.close()
+        lore.close()  # stops the work runner first
+
+
+def _work_runner(lore: Userlore, reviewer: str | None) -> WorkRunner:
+    """The runner for ``work_items`` (turns and reviews the middleware queued); review jobs
+    need ``--reviewer module:attr`` (an ``LLMReviewer``, or a callable returning one)."""
+    from userlore.extract.reviewer import LLMReviewer
+    from userlore.work import WorkRunner
+
+    found: LLMReviewer | None = None
+    if reviewer:
+        module, _, attr = reviewer.partition(":")
+        try:
+            target = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError, ValueError) as exc:
+            raise ConfigError(f"--reviewer {reviewer!r}: {exc}") from None
+        found = target if isinstance(target, LLMReviewer) else target()
+        if not isinstance(found, LLMReviewer):
+            raise ConfigError(f"--reviewer {reviewer!r} is not an LLMReviewer")
+    return WorkRunner(lore, reviewer=found, idle_seconds=math.inf)

@@ -6,6 +6,7 @@ review decisions (``review_decisions``) and rated inject traces (``memory_trace_
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -20,8 +21,10 @@ from userlore.store.schema import MemoryRecord, MemoryTraceEvent, ReviewDecision
 
 __all__ = [
     "MAX_WINDOW_DAYS",
+    "TURN_HEALTH",
     "Acceptance",
     "Helpfulness",
+    "TurnHealth",
     "acceptance",
     "helpfulness",
     "pending_candidates",
@@ -138,3 +141,46 @@ def helpfulness(session: Session, scope: str, since: datetime) -> Helpfulness:
         else:
             negative += 1
     return Helpfulness(helpful + negative, helpful, negative, unattributed)
+
+
+class TurnHealth:
+    """Process-wide counters of memory work that failed open or was deferred, for operators.
+
+    A read that fails lets the turn run without a memory block; a write that cannot be queued
+    in memory goes to the durable table. Neither fails the user's turn, so each is counted here
+    (and logged) instead. Process-wide, so never part of a per-user (scope) report: one user's
+    report must not show counts caused by another.
+    """
+
+    NAMES = (
+        "read_failures",
+        "correction_failures",
+        "write_failures",
+        "queue_overflows",
+        "job_failures",
+        "job_retries",
+    )
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counts = dict.fromkeys(self.NAMES, 0)
+
+    def count(self, name: str, n: int = 1) -> None:
+        """Add ``n`` to counter ``name`` (one of :attr:`NAMES`)."""
+        if name not in self._counts:
+            raise InvalidInputError(f"unknown turn health counter {name!r}")
+        with self._lock:
+            self._counts[name] += n
+
+    def snapshot(self) -> dict[str, int]:
+        """The counters since the process started (or :meth:`reset`)."""
+        with self._lock:
+            return dict(self._counts)
+
+    def reset(self) -> None:
+        with self._lock:
+            self._counts = dict.fromkeys(self.NAMES, 0)
+
+
+TURN_HEALTH = TurnHealth()
+"""This process's counters (``userlore.feedback.metrics.TURN_HEALTH.snapshot()``)."""

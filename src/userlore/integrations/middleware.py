@@ -8,22 +8,27 @@
   history or the checkpoint. If the agent has a tool named ``recall`` (the seed 003 memory
   tool), a short static instruction (seed 002's MemoryAccessSection) tells the model to use it for
   people, prior threads and decisions.
-- ``after_agent`` observes the run's user turn(s) through the governed write path and, when the
-  review cadence says so and a reviewer is configured, runs a background review pass.
+- ``after_agent`` hands the run's user turn(s), and a review pass when the cadence says so, to
+  the work queue (:mod:`userlore.work`): nothing is written and no reviewer runs on the turn.
 
-The user scope comes from ``runtime.context`` (``context={"user_id": ...}`` or an object with a
-``user_id`` attribute), else ``config["configurable"]["user_id"]``, else ``default_scope`` (for a
-server, the server's user). Every hook has an async twin running the same body in a thread.
+Memory never breaks the user's turn: a failed read or correction lets the turn run without a
+memory block, and a write that cannot be queued is dropped from the turn; each is logged and
+counted (``userlore.feedback.metrics.TURN_HEALTH``). Programming errors still raise.
+
+The user scope is resolved per call by :class:`~userlore.integrations.scope.ScopeResolver`
+(``runtime.context``, ``configurable``, the LangGraph Server identity, then ``default_scope``).
+Every hook has an async twin running the same body in a thread.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, TypedDict
 
 from langchain.agents.middleware.types import (
     AgentMiddleware,
@@ -34,16 +39,19 @@ from langchain.agents.middleware.types import (
 )
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
 from langchain_core.tools import BaseTool
-from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from userlore.config import MemoryMode
-from userlore.errors import ScopeError
+from userlore.errors import ConfigError, ScopeError
 from userlore.extract.reviewer import LLMReviewer
 from userlore.facade import MAX_TURN_CHARS
+from userlore.feedback.metrics import TURN_HEALTH
 from userlore.graph.cadence import Cadence, ReviewCadence
+from userlore.integrations.scope import ScopeResolver, current_config
 from userlore.store.governed import validate_scope
 from userlore.validation import scrubbed, storable
+from userlore.work import Job, WorkQueue, WorkRunner, observe_job, review_job
+from userlore.work.runner import DEFAULT_MAX_QUEUED
 
 if TYPE_CHECKING:
     from userlore.facade import Userlore
@@ -59,6 +67,18 @@ MEMORY_ACCESS_SECTION = (
 """Seed 002's MemoryAccessSection: added only when the agent has a ``recall`` tool."""
 
 RECALL_TOOL_NAME = "recall"
+
+log = logging.getLogger(__name__)
+
+PROGRAMMING_ERRORS: tuple[type[BaseException], ...] = (
+    TypeError,
+    AttributeError,
+    NameError,
+    AssertionError,
+)
+"""Errors that are bugs, not outages: they still raise from the hooks (and fail tests)."""
+
+Writes = Literal["background", "queue"]
 
 
 class PlanRef(TypedDict):
@@ -84,8 +104,8 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
 
     Args:
         lore: The ``Userlore`` to plan from and write to.
-        default_scope: Scope used when neither ``runtime.context`` nor ``configurable`` names
-            one (a single-user server's user).
+        default_scope: Scope used when neither ``runtime.context``, ``configurable`` nor the
+            LangGraph Server identity names one (a single-user server's user).
         scope_key: Key (or attribute) naming the user in ``runtime.context`` and
             ``configurable``.
         reviewer: Optional LLM reviewer for background synthesis in ``after_agent``.
@@ -96,6 +116,13 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
             turn (``lore.feedback.handle_correction``; needs message ids, which agents assign).
         agent_id: Author attribution for records written from this agent's turns.
         max_cached_plans: Size of the in-process cache of rendered blocks.
+        writes: ``"background"`` (default) runs observations and reviews on this process's
+            :class:`~userlore.work.WorkRunner` thread (bounded queue; reviews and overflow go to
+            the durable table); ``"queue"`` only puts them in the durable table for
+            ``userlore worker``. Either way nothing is written on the user's turn.
+        max_queued: Bound of the in-process queue (``writes="background"``).
+        runner: A runner to share between middlewares (default: one of its own); its own
+            ``reviewer`` runs the queued reviews.
     """
 
     state_schema = UserloreAgentState
@@ -112,9 +139,13 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
         corrections: bool = True,
         agent_id: str | None = None,
         max_cached_plans: int = 1024,
+        writes: Writes = "background",
+        max_queued: int = DEFAULT_MAX_QUEUED,
+        runner: WorkRunner | None = None,
     ) -> None:
         super().__init__()
         self.lore = lore
+        self.scope = ScopeResolver(key=scope_key, default=default_scope)
         self.default_scope = validate_scope(default_scope) if default_scope else None
         self.scope_key = scope_key
         self.reviewer = reviewer
@@ -126,33 +157,36 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
         self._plans: OrderedDict[str, str] = OrderedDict()
         self._max_plans = max_cached_plans
         self._lock = threading.Lock()
+        if writes not in ("background", "queue"):
+            raise ConfigError(f"writes must be 'background' or 'queue', not {writes!r}")
+        self.writes: Writes = writes
+        self.runner: WorkRunner | None = None
+        self.queue: WorkQueue
+        if writes == "background":
+            self.runner = runner or WorkRunner(lore, reviewer=reviewer, max_queued=max_queued)
+            self.queue = self.runner.queue
+        else:
+            self.queue = WorkQueue(lore.memory.store)
 
     # -- scope --------------------------------------------------------------------------------
 
     def resolve_scope(self, runtime: Runtime[Any] | None) -> str:
-        """``runtime.context`` first, then ``configurable``, then ``default_scope``.
+        """``runtime.context``, then ``configurable``, then the LangGraph Server identity, then
+        ``default_scope`` (:class:`~userlore.integrations.scope.ScopeResolver`).
 
         Raises:
             ScopeError: none of them names a user, or the name is malformed.
         """
-        context = getattr(runtime, "context", None)
-        if context is not None:
-            value = (
-                context.get(self.scope_key)
-                if isinstance(context, Mapping)
-                else getattr(context, self.scope_key, None)
-            )
-            if value:
-                return validate_scope(str(value))
-        value = _configurable().get(self.scope_key)
-        if value:
-            return validate_scope(str(value))
-        if self.default_scope:
-            return self.default_scope
-        raise ScopeError(
-            f"no user scope: pass context={{'{self.scope_key}': ...}}, "
-            f"config={{'configurable': {{'{self.scope_key}': ...}}}}, or default_scope"
-        )
+        return self.scope.resolve(runtime=runtime)
+
+    # -- failing open -------------------------------------------------------------------------
+
+    def _degraded(self, counter: str, what: str, exc: Exception) -> None:
+        """Log and count a memory failure the turn runs without; bugs re-raise."""
+        if isinstance(exc, PROGRAMMING_ERRORS):
+            raise exc
+        TURN_HEALTH.count(counter)
+        log.warning("userlore %s failed open (%s): the turn runs on", what, type(exc).__name__)
 
     # -- before_model: plan -------------------------------------------------------------------
 
@@ -177,8 +211,15 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
         ):
             # Seed 000: a correction is handled before its turn is planned; the turn id makes
             # a re-plan of the same turn a no-op.
-            self.lore.feedback.handle_correction(scope, latest.text, _thread_id(), turn_id=turn)
-        key = self._plan(scope, latest)
+            try:
+                self.lore.feedback.handle_correction(scope, latest.text, _thread_id(), turn_id=turn)
+            except Exception as exc:
+                self._degraded("correction_failures", "correction", exc)
+        try:
+            key = self._plan(scope, latest)
+        except Exception as exc:
+            self._degraded("read_failures", "plan", exc)
+            key = None
         return {"userlore_plan": {"key": key, "turn": turn} if key else None}
 
     async def abefore_model(
@@ -218,7 +259,12 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
             text = self._cached(ref)
             if text is None:
                 latest = _latest_user(request.messages)
-                key = self._plan(self.resolve_scope(request.runtime), latest)
+                scope = self.resolve_scope(request.runtime)
+                try:
+                    key = self._plan(scope, latest)
+                except Exception as exc:
+                    self._degraded("read_failures", "plan", exc)
+                    key = None
                 text = self._cached({"key": key, "turn": None}) if key else None
             if text:
                 parts.append(text)
@@ -250,7 +296,10 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
     def after_agent(
         self, state: UserloreAgentState, runtime: Runtime[Any]
     ) -> dict[str, Any] | None:
-        """Observe this run's user turn(s); run a review pass when the cadence says so."""
+        """Hand this run's user turn(s), and a review when the cadence says so, to the queue.
+
+        Nothing is written and no reviewer runs here: the turn only enqueues.
+        """
         mode = self.lore.config.memory.mode
         if mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
             return None
@@ -259,34 +308,55 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
         thread = _thread_id()
         if self.observe:
             for message in _run_user_messages(messages):
-                if len(message.text) > MAX_TURN_CHARS:
-                    # A pasted log must not fail the user's turn: skip it, keep a trace.
-                    self.lore.traces.record(
-                        scope, "observe", reason_code="turn_too_long", session_key=thread
-                    )
-                elif not storable(message.text):
-                    # NUL or an unpaired surrogate: no backend stores it; skip, keep a trace.
-                    self.lore.traces.record(
-                        scope, "observe", reason_code="turn_unstorable", session_key=thread
-                    )
-                elif message.text.strip():
-                    self.lore.observe(
+                if message.text.strip():
+                    job = observe_job(
                         scope,
-                        "user",
                         message.text,
-                        session_key=thread,
                         turn_id=message.id,
+                        session_key=thread,
                         agent_id=self.agent_id,
                     )
+                    self._submit(job)
         if self.reviewer is None:
             return None
         turns = sum(isinstance(m, HumanMessage) for m in messages)
         last = state.get("userlore_reviewed_turn", 0)
-        decision = self.cadence.should_review(scope, user_turns=turns, last_review_turn=last)
+        try:
+            decision = self.cadence.should_review(scope, user_turns=turns, last_review_turn=last)
+        except Exception as exc:
+            self._degraded("read_failures", "review cadence", exc)
+            return None
         if not decision.review:
             return None
-        self.reviewer.review(self.lore, scope, messages, session_key=thread, thread_id=thread)
+        window = self.lore.config.understanding.max_history_messages
+        job = review_job(scope, messages, thread_id=thread, user_turns=turns, window=window)
+        # A review is durable (it survives a restart); the runner is woken to run it.
+        if not self._submit(job, durable=True):
+            return None
         return {"userlore_reviewed_turn": turns}
+
+    def _submit(self, job: Job, *, durable: bool = False) -> bool:
+        """Queue ``job`` off the turn; a failure to queue is logged and counted, never raised."""
+        try:
+            if self.runner is not None:
+                self.runner.submit(job, durable=durable)
+            else:
+                self.queue.enqueue(job)
+        except Exception as exc:
+            self._degraded("write_failures", f"queueing a {job.kind} job", exc)
+            return False
+        return True
+
+    def wait_idle(self, timeout: float = 30.0) -> bool:
+        """Wait until the queued work this process can run is done (scripts, tests, shutdown).
+
+        With ``writes="queue"`` the worker runs it: returns at once.
+        """
+        return self.runner.wait_idle(timeout) if self.runner is not None else True
+
+    def close(self, timeout: float = 30.0) -> bool:
+        """Run what is queued in memory and stop the background thread (before ``lore.close``)."""
+        return self.runner.close(timeout) if self.runner is not None else True
 
     async def aafter_agent(
         self, state: UserloreAgentState, runtime: Runtime[Any]
@@ -343,10 +413,7 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
 
 
 def _configurable() -> dict[str, Any]:
-    try:
-        return dict(get_config().get("configurable", {}))
-    except RuntimeError:  # called outside a runnable context
-        return {}
+    return dict(current_config().get("configurable", {}))
 
 
 def _thread_id() -> str | None:

@@ -131,27 +131,28 @@ class ContextPlanner:
                 newest=False,
             )
             selected, dropped, text, sections = self._select(found.kept, now, limit)
-            rejected = [*found.rejected, *dropped]
-            trace_id = self.store.trace(
-                conn,
-                scope,
-                "plan",
-                session_key=session_key,
-                chars=len(text),
-                payload={
-                    "selected": [
-                        {
-                            "id": s.id,
-                            "v": s.version,
-                            "section": s.section,
-                            "score": round(s.score, 4),
-                        }
-                        for s in selected
-                    ],
-                    "rejected": [{"id": r.id, "reason": r.reason} for r in rejected],
-                    "budget": limit,
-                },
-            )
+        rejected = [*found.rejected, *dropped]
+        # Written without waiting for another writer (queued if one holds the lock): a read
+        # never waits for a write (issue 18).
+        trace_id = self.store.trace_soon(
+            scope,
+            "plan",
+            session_key=session_key,
+            chars=len(text),
+            payload={
+                "selected": [
+                    {
+                        "id": s.id,
+                        "v": s.version,
+                        "section": s.section,
+                        "score": round(s.score, 4),
+                    }
+                    for s in selected
+                ],
+                "rejected": [{"id": r.id, "reason": r.reason} for r in rejected],
+                "budget": limit,
+            },
+        )
         return ContextPlan(
             text, tuple(selected), tuple(rejected), trace_id, len(text), limit, sections
         )

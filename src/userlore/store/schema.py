@@ -414,3 +414,34 @@ class ConsentGrant(Base):
     revoked_at: Mapped[datetime | None]
 
     __table_args__ = (Index("ix_consent_scope", "scope", "category"),)
+
+
+class WorkItem(Base):
+    """A job the turn handed off (an observation or a review), run by a worker, not the turn.
+
+    Durable until done: a queued review survives a restart. Claimed with a lease like source
+    items (``userlore.work.queue``). The payload holds redacted text only, and is cleared when
+    the job is done; the row stays so the same job (``dedupe_key``) never runs twice.
+    """
+
+    __tablename__ = "work_items"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(20))
+    dedupe_key: Mapped[str] = mapped_column(String(500))
+    payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    state: Mapped[str] = mapped_column(String(20), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime | None]
+    lease_owner: Mapped[str | None] = mapped_column(String(200))
+    lease_expires_at: Mapped[datetime | None]
+    last_error: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+    __table_args__ = (
+        UniqueConstraint("scope", "kind", "dedupe_key", name="uq_work_job"),
+        Index("ix_work_due", "state", "next_attempt_at"),
+        Index("ix_work_scope", "scope", "state"),
+    )
