@@ -116,6 +116,8 @@ class ConsentCategory(StrEnum):
     POLITICAL_OPINION = "political_opinion"
     BIOMETRIC = "biometric"
     TRADE_UNION = "trade_union"
+    GENETIC = "genetic"
+    CRIMINAL_RECORD = "criminal_record"
 
 
 def consent_category(category: object) -> str:
