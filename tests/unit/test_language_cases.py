@@ -33,8 +33,12 @@ CASES = [
 
 # Final rates reached (docs/benchmarks.md, "Real language"); a change may raise, never lower them.
 FLOOR = {
-    "correction": 41 / 43,
+    "correction": 1.0,
     "special": 1.0,
+    "genetic": 17 / 18,
+    "criminal_record": 17 / 18,
+    "disability": 1.0,
+    "correction_restated": 1.0,
 }
 # Classes added for the remaining special categories and the misses reported on the first pass:
 # a positive class is read like ``special`` (expect a category) or ``correction`` (expect a key).
