@@ -27,8 +27,11 @@ _EN_GENETIC: Final = (
     re.compile(
         r"(?i)\bI\s+" + _ADV + r"(?:carry|have|had|'ve\s+got|inherited|tested\s+positive\s+for"
         r"|was\s+found\s+to\s+(?:have|carry)|got)\s+(?:(?!for\b|about\b|on\b|in\b)[\w'\-/]+\s+)"
-        r"{0,4}?(?:" + _GENE_NAME + r"\s+)?(?:mutation|mutations|variant|variants|gene|genes"
-        r"|allele|alleles|trait|deletion|copies\s+of\s+" + _GENE_NAME + r")\b"
+        r"{0,4}?(?:(?:" + _GENE_NAME + r"|genetic|pathogenic|germline|heritable|inherited"
+        r"|sickle\s+cell|disease-causing)(?:\s+[\w'\-]+){0,2}?\s+(?:mutations?|variants?"
+        r"|deletions?|trait|alleles?)|(?-i:[A-Z][A-Z0-9]{1,7})\s+(?:mutations?|deletions?)|(?:genes?|alleles?)(?!\s+(?:expression|editing|therapy|data"
+        r"|dataset|list|names?|sets?|panel|ontology|annotations?|sequences?|models?|files?"
+        r"|tables?|ids?|pool|drive))|copies\s+of\s+" + _GENE_NAME + r")\b"
     ),
     # "I'm APOE4 positive", "I'm heterozygous for factor V Leiden", "I'm a carrier of the CF gene"
     re.compile(
@@ -55,6 +58,15 @@ _CRIME = (
     r"|a\s+felony|a\s+misdemeanou?r|drug\s+\w+|drugs|manslaughter|murder|arson|vandalism"
     r"|embezzlement|tax\s+evasion|trespassing|domestic\s+violence|stalking|a\s+crime|crimes?)"
 )
+_DURATION = (
+    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen"
+    r"|eighteen|twenty|a\s+few|several|half\s+a)\s+(?:years?|months?|weeks?|days?)"
+    r"(?:\s+and\s+a\s+half)?"
+)
+_PLACE = (
+    r"(?:in\s+(?:a\s+)?(?:federal\s+|state\s+|county\s+)?(?:prison|jail|juvie|custody|lockup)"
+    r"|behind\s+bars|inside)"
+)
 _EN_CRIMINAL: Final = (
     # "I was convicted of fraud", "I got sentenced to two years", "I've been arrested twice"
     re.compile(
@@ -72,23 +84,46 @@ _EN_CRIMINAL: Final = (
         r"|drug|assault|fraud)\s+)+convictions?|convictions?\s+for|rap\s+sheet"
         r"|(?:dui|dwi|felony)\s+on\s+my\s+record)\b"
     ),
-    # "I served two years (in prison)", "I did time", "I spent 18 months in jail"
+    # "I served two years", "I served 18 months in prison" (not "served two years as lead")
     re.compile(
-        r"(?i)\bI(?:\s+" + _ADV + r"(?:served|spent|did)|'ve\s+(?:served|spent|done))\s+"
-        r"(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|eighteen"
-        r"|half\s+a)\s+(?:years?|months?|weeks?|days?|year\s+and\s+a\s+half)(?:\s+(?:in\s+(?:a\s+)?"
-        r"(?:federal\s+|state\s+)?(?:prison|jail|juvie|custody|county)|behind\s+bars|inside"
-        r"|for\s+" + _CRIME + r"))?(?=\s*(?:[.,;!?\n]|$|and\b|but\b|in\s+(?:a\s+)?(?:federal"
-        r"\s+|state\s+)?(?:prison|jail))|\s+(?:in|behind|for|inside)\b)(?!\s+(?:as|at|on|with"
-        r"|in\s+(?:the\s+)?(?:army|navy|military|marines|air\s+force|office|congress|the\s+peace"
-        r"\s+corps)))|time(?:\s+for\s+" + _CRIME + r"|\s+in\s+(?:prison|jail))?(?=\s*(?:[.,;!?\n]"
-        r"|$|when|and|for|in|back))|a\s+(?:\w+\s+)?(?:sentence|stretch)\b|time\s+in\s+(?:prison"
-        r"|jail))"
+        r"(?i)\bI(?:\s+"
+        + _ADV
+        + r"served|'ve\s+served)\s+"
+        + _DURATION
+        + r"(?:\s+"
+        + _PLACE
+        + r"|\s+for\s+"
+        + _CRIME
+        + r")?(?=\s*(?:[.,;!?\n]|$|and\b|but\b|so\b))"
+    ),
+    # "I spent 18 months in jail", "I did eighteen months for possession": the place is named
+    re.compile(
+        r"(?i)\bI(?:\s+"
+        + _ADV
+        + r"(?:spent|did|served)|'ve\s+(?:spent|done))\s+"
+        + _DURATION
+        + r"\s+(?:"
+        + _PLACE
+        + r"|for\s+"
+        + _CRIME
+        + r")\b"
+    ),
+    # "I did time", "I've done time for fraud", "I served a five-year sentence"
+    re.compile(
+        r"(?i)\bI(?:\s+"
+        + _ADV
+        + r"(?:did|served)|'ve\s+(?:done|served))\s+(?:time(?:\s+for\s+"
+        + _CRIME
+        + r"|\s+"
+        + _PLACE
+        + r")?(?=\s*(?:[.,;!?\n]|$|when\b|and\b|back\b|for\b|in\b))"
+        r"|an?\s+(?:[\w\-]+\s+)?(?:prison\s+|jail\s+)?(?:sentence|stretch)\b)"
     ),
     # "I'm on probation until March", "I'm on parole" (not "on probation at my new job")
     re.compile(
         r"(?i)\bI(?:\s*'m|\s+am)\s+" + _ADV + r"(?:on|out\s+on|serving)\s+(?:a\s+)?(?:probation"
-        r"|parole|house\s+arrest|supervised\s+release)\b(?!\s+(?:at|in|for\s+(?:the\s+)?first"
+        r"|parole|house\s+arrest|supervised\s+release)\b(?![^.;!?\n]*\b(?:job|work|employer"
+        r"|company|new\s+hire|role|position|manager|boss|contract|internship)\b)(?!\s+(?:at|in|for\s+(?:the\s+)?first"
         r"|with\s+(?:my|the)\s+(?:new\s+)?(?:job|team|employer|company|manager)|period|review"
         r"|as\s+an?\s+(?:new\s+)?(?:hire|employee)))"
     ),
@@ -101,9 +136,11 @@ _EN_CRIMINAL: Final = (
     re.compile(r"(?i)\bI\s+" + _ADV + r"(?:pleaded|pled|plead)\s+(?:guilty|no\s+contest)\b"),
 )
 _EN_CRIMINAL_GATE: Final = _words(
-    "convicted sentenced jailed imprisoned incarcerated locked arrested charged indicted paroled"
-    " released record conviction convictions rap served spent did done probation parole house"
-    " supervised felon ex-con ex-convict excon ex-offender ex-inmate former pleaded pled plead"
+    "offender registered con convict inmate prisoner felony dui dwi convicted sentenced"
+    " jailed imprisoned incarcerated locked arrested charged indicted paroled released"
+    " record conviction convictions rap served spent did done probation parole house"
+    " supervised felon ex-con ex-convict excon ex-offender ex-inmate former pleaded pled"
+    " plead"
 )
 
 # Chinese: only fillers between the subject and the verb, so "我哥哥坐过牢" and "我没有犯罪记录"
@@ -114,8 +151,11 @@ _ZH_FILL = (
     r"|已经|确实|其实|本身|在|刚|刚刚|因为[^，,。！？；\s]{1,8}?|因[^，,。！？；\s]{1,8}?|被查出|查出来?)*"
 )
 _ZH_GENETIC = re.compile(
-    _ZH_SELF + _ZH_FILL + r"(?:携带(?:有|了)?|有|带有|是|检测出|查出)[^，,。！？；\s]{0,14}?"
-    r"(?:基因突变|致病基因|突变基因|基因变异|基因携带者|[A-Za-z0-9]{3,8}(?:基因|突变)|携带者)"
+    _ZH_SELF
+    + _ZH_FILL
+    + r"(?:携带(?:有|了)?[^，,。！？；\s]{0,12}?基因|(?:携带(?:有|了)?|有|带有|是|检测出|查出)"
+    r"[^，,。！？；\s]{0,14}?(?:基因突变|致病基因|突变基因|基因变异|基因携带者|[A-Za-z0-9]{3,8}"
+    r"(?:基因|突变)|携带者))"
 )
 _ZH_CRIMINAL = re.compile(
     _ZH_SELF
@@ -124,7 +164,7 @@ _ZH_CRIMINAL = re.compile(
     r"|蹲过(?:监狱|大牢|牢)|服过刑|服刑|被判(?:过)?(?:刑|了?[0-9一二三四五六七八九十两半]+年)|判过刑"
     r"|被判有罪|被定罪|入过狱|坐牢|出狱|(?:在|处于)?(?:缓刑|假释)(?:期|期间|中)?)"
 )
-_ZH_GATE = re.compile(r"基因|携带者|犯罪|前科|案底|刑|牢|狱|缓刑|假释|定罪")
+_ZH_GATE = re.compile(r"基因|携带者|犯罪|前科|案底|刑|判|牢|狱|缓刑|假释|定罪")
 
 
 def _records_special(t: str, words: frozenset[str]) -> Iterator[_Hit]:
