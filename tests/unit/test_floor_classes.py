@@ -3,9 +3,9 @@
 ``tests/data/floor_classes.jsonl`` holds examples written for each class of issue 14 (set
 ``first`` before any rule was changed, set ``second`` after the first fixes and before they were
 run; set ``heldout`` for genetic data and criminal records, written after their detectors and run
-once before the one fix recorded in ``docs/benchmarks.md``) plus benign near-misses. The rates asserted here are the ones reached and recorded in
-``docs/benchmarks.md``; a change that loses a class, or flags more than 3% of the benign
-near-misses, fails.
+once before the one fix recorded in ``docs/benchmarks.md``) plus benign near-misses. The rates
+asserted here are the ones reached and recorded in ``docs/benchmarks.md``; a change that loses a
+class, or flags more than 3% of the benign near-misses, fails.
 """
 
 from __future__ import annotations
