@@ -41,12 +41,12 @@ from userlore.models import (
 )
 from userlore.planner.search import RECORD_COLUMNS, search
 from userlore.policy.filter import RejectionReason
+from userlore.policy.session_keys import checked_session_key
 from userlore.store.governed import GovernedStore, validate_path, validate_scope
 from userlore.store.retrieval import TermStatistics
 from userlore.store.schema import MemoryRecord, MemoryRecordVersion
 from userlore.understanding import govern
 from userlore.validation import (
-    MAX_KEY_CHARS,
     identifier,
     int_field,
     optional_identifier,
@@ -296,7 +296,7 @@ class MemoryService:
             raise InvalidInputError("a durable memory needs a path such as projects/x/decisions")
         path = validate_path(path.strip().strip("/"))
         text_field(content, "content", max_chars=self.store.config.max_content_chars)
-        optional_identifier(session_key, "session_key", max_chars=MAX_KEY_CHARS)
+        checked_session_key(session_key)
         who = author or Author()
         candidate = CandidateInput(
             kind=kind,
@@ -433,7 +433,7 @@ class MemoryService:
         """
         validate_scope(scope)
         text_field(query, "query", max_chars=MAX_QUERY_CHARS, allow_empty=True)
-        optional_identifier(session_key, "session_key", max_chars=MAX_KEY_CHARS)
+        checked_session_key(session_key)
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_RECALL_K:
             raise InvalidInputError(f"k must be an integer from 1 to {MAX_RECALL_K}")
         prefix = (

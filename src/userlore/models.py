@@ -116,6 +116,8 @@ class ConsentCategory(StrEnum):
     POLITICAL_OPINION = "political_opinion"
     BIOMETRIC = "biometric"
     TRADE_UNION = "trade_union"
+    GENETIC = "genetic"
+    CRIMINAL_RECORD = "criminal_record"
 
 
 def consent_category(category: object) -> str:
@@ -159,9 +161,9 @@ class WriteAction(StrEnum):
 class CandidateInput:
     """A typed candidate proposed by any producer; the only input of the governed write.
 
-    Enum fields accept their string values; an unknown value raises
-    :class:`~userlore.errors.InvalidInputError` at construction. The governed write checks the
-    rest (a ``kind`` outside :class:`RecordKind`, text, ranges, times) before writing anything.
+    Enum fields and ``kind`` accept their string values; an unknown value (``kind="bogus"``)
+    raises :class:`~userlore.errors.InvalidInputError` naming the field at construction. The
+    governed write checks the rest (text, ranges, times) before writing anything.
 
     Attributes:
         kind: Record kind, one of :class:`RecordKind` (``instruction``, ``workspace_fact``...).
@@ -205,6 +207,8 @@ class CandidateInput:
     def __post_init__(self) -> None:
         # Enum fields accept their string values ("episodic"); anything else is refused here,
         # not stored. Text and ranges are checked by the governed write (``_validate_candidate``).
+        # ``kind`` stays a plain ``str`` (the RecordKind value), so it is checked, not converted.
+        object.__setattr__(self, "kind", enum_field(RecordKind, self.kind, "kind").value)
         for enum_type, name in (
             (MemoryType, "memory_type"),
             (Explicitness, "explicitness"),

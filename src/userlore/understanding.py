@@ -21,9 +21,10 @@ from userlore.errors import InvalidInputError
 from userlore.extract.explicit import Statement, extract_statements
 from userlore.learning.producers.explicit import observe_statements
 from userlore.models import CandidateInput, Producer, WriteAction, WriteOutcome
+from userlore.policy.session_keys import checked_session_key
 from userlore.store.governed import GovernedStore
 from userlore.store.ids import derived_id
-from userlore.validation import MAX_KEY_CHARS, optional_identifier, text_field, validate_scope
+from userlore.validation import optional_identifier, text_field, validate_scope
 
 __all__ = [
     "MAX_TURN_CHARS",
@@ -140,6 +141,7 @@ def record_turn(
     author: TurnAuthor | None = None,
 ) -> TurnRecord:
     """Govern a turn's explicit statements inside ``session`` and record their facet evidence."""
+    checked_session_key(session_key)
     outcomes = tuple(
         govern(
             store,
@@ -172,7 +174,7 @@ def observe_turn(
         ScopeError: malformed scope.
     """
     validate_scope(scope)
-    optional_identifier(session_key, "session_key", max_chars=MAX_KEY_CHARS)
+    checked_session_key(session_key)
     if not isinstance(role, str) or role not in ROLES:
         raise InvalidInputError(f"role must be one of {sorted(ROLES)}, got {role!r}")
     text_field(content, "content", max_chars=MAX_TURN_CHARS)

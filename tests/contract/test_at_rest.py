@@ -70,6 +70,15 @@ PLANTED: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     ("finance", "My credit score is 712 and I make 84,500 a year.", ("84,500",)),
 )
+# Session keys a caller might derive from a URL or a credential: refused on every entry that
+# takes one (``InvalidInputError`` naming ``session_key``), so none reaches a trace, a source
+# instance id or evidence. (key, values that must never be stored)
+SESSION_SECRETS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("s?token=Zq8Lm2Rx9Kt4Wv7N", ("Zq8Lm2Rx9Kt4Wv7N",)),
+    ("chat-AKIA1111222233334444", ("AKIA1111222233334444",)),
+    ("ghp_4Rt7Yp2Lk9Mn3Bv6Cx1Za8Sd5Fg0Hj2Kq7WeX", ("ghp_4Rt7Yp2Lk9Mn3Bv6Cx1Za8Sd5Fg0Hj2Kq7WeX",)),
+    ("ssn-123-45-6789", ("123-45-6789",)),
+)
 SCOPE = "u-at-rest"
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -80,6 +89,8 @@ class Planted:
     rows: dict[str, list[str]]
     edits: int
     refused: int
+    session_tries: int
+    session_refused: int
 
 
 def _plant(lore: Userlore) -> tuple[int, int]:
@@ -125,6 +136,39 @@ def _plant(lore: Userlore) -> tuple[int, int]:
     return len(edits), refused
 
 
+def _session_entries(lore: Userlore, key: str) -> list[Callable[[], object]]:
+    """Every public entry that takes a session key, called with ``key``."""
+    return [
+        partial(lore.observe, SCOPE, "user", "Always answer in tables.", key),
+        partial(lore.plan_context, SCOPE, "how should you answer", key),
+        partial(lore.write, SCOPE, CandidateInput(kind="note", content="Plain.", session_key=key)),
+        partial(
+            lore.memory.remember,
+            SCOPE,
+            "Plain.",
+            path="notes/a",
+            memory_type="semantic",
+            session_key=key,
+        ),
+        partial(lore.memory.recall, SCOPE, "plain", session_key=key),
+        partial(lore.feedback.handle_correction, SCOPE, "No, use prose.", key),
+        partial(lore.feedback.set_response_feedback, SCOPE, key, NOW, "helpful"),
+    ]
+
+
+def _plant_session_keys(lore: Userlore) -> tuple[int, int]:
+    """Try every session-key entry with every secret key; return (tries, refused by name)."""
+    tries = refused = 0
+    for key, _ in SESSION_SECRETS:
+        for entry in _session_entries(lore, key):
+            tries += 1
+            try:
+                entry()
+            except InvalidInputError as exc:
+                refused += "session_key" in str(exc)
+    return tries, refused
+
+
 def _dump(lore: Userlore) -> dict[str, list[str]]:
     rows: dict[str, list[str]] = {}
     with lore.store.engine.connect() as conn:
@@ -148,7 +192,8 @@ def planted(request: pytest.FixtureRequest) -> Iterator[Planted]:
     }
     lore = Userlore.open(url, config=config, clock=FakeClock(NOW), ids=sequential_ids())
     edits, refused = _plant(lore)
-    yield Planted(lore, _dump(lore), edits, refused)
+    tries, session_refused = _plant_session_keys(lore)
+    yield Planted(lore, _dump(lore), edits, refused, tries, session_refused)
     lore.close()
 
 
@@ -169,9 +214,10 @@ def test_no_planted_value_is_stored_in_clear(planted: Planted, table: str) -> No
     rows = planted.rows[table]
     if table in WRITTEN:
         assert rows, f"{table} got no rows: the planting paths changed"
+    planted = [*PLANTED, *((key, key, values) for key, values in SESSION_SECRETS)]
     leaks = [
         (cls, value)
-        for cls, _, values in PLANTED
+        for cls, _, values in planted
         for value in values
         for row in rows
         if value in row or value in row.replace("\\u003c", "<")
@@ -190,6 +236,19 @@ def test_inbox_edits_record_updates_and_facet_values_with_a_secret_are_refused(
 ) -> None:
     assert planted.edits == 3 * len(PLANTED)
     assert planted.refused == planted.edits
+
+
+def test_a_session_key_with_a_secret_is_refused_on_every_entry(planted: Planted) -> None:
+    assert planted.session_tries == len(SESSION_SECRETS) * 7
+    assert planted.session_refused == planted.session_tries
+
+
+def test_a_refused_session_key_writes_nothing(planted: Planted) -> None:
+    before = _dump(planted.lore)
+    for entry in _session_entries(planted.lore, SESSION_SECRETS[0][0]):
+        with pytest.raises(InvalidInputError, match="session_key"):
+            entry()
+    assert _dump(planted.lore) == before
 
 
 def test_an_external_id_with_a_secret_is_kept_unique_without_the_secret(planted: Planted) -> None:

@@ -2,9 +2,10 @@
 
 ``tests/data/floor_classes.jsonl`` holds examples written for each class of issue 14 (set
 ``first`` before any rule was changed, set ``second`` after the first fixes and before they were
-run) plus benign near-misses. The rates asserted here are the ones reached and recorded in
-``docs/benchmarks.md``; a change that loses a class, or flags more than 3% of the benign
-near-misses, fails.
+run; set ``heldout`` for genetic data and criminal records, written after their detectors and run
+once before the one fix recorded in ``docs/benchmarks.md``) plus benign near-misses. The rates
+asserted here are the ones reached and recorded in ``docs/benchmarks.md``; a change that loses a
+class, or flags more than 3% of the benign near-misses, fails.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ FLOOR: dict[str, float] = {
     "finance": 1.0,
     "religion": 1.0,
     "structured_key": 1.0,
+    "genetic": 1.0,
+    "criminal_record": 1.0,
 }
 
 
@@ -44,7 +47,7 @@ def _caught(row: dict[str, Any]) -> bool:
     if expect == "benign":
         return report.level is SensitivityLevel.NONE
     if expect == "special":
-        return "religion" in report.categories
+        return row.get("category", "religion") in report.categories
     if expect == "secret":
         return report.level is SensitivityLevel.SECRET
     return report.level >= SensitivityLevel.REGULATED

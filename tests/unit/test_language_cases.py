@@ -32,7 +32,18 @@ CASES = [
 ]
 
 # Final rates reached (docs/benchmarks.md, "Real language"); a change may raise, never lower them.
-FLOOR = {"correction": 41 / 43, "special": 1.0}
+FLOOR = {
+    "correction": 1.0,
+    "special": 1.0,
+    "genetic": 17 / 18,
+    "criminal_record": 17 / 18,
+    "disability": 1.0,
+    "correction_restated": 1.0,
+}
+# Classes added for the remaining special categories and the misses reported on the first pass:
+# a positive class is read like ``special`` (expect a category) or ``correction`` (expect a key).
+SPECIAL_LIKE = frozenset({"special", "genetic", "criminal_record", "disability"})
+CORRECTION_LIKE = frozenset({"correction", "correction_restated"})
 MAX_BENIGN_FP = 0.03
 
 
@@ -47,7 +58,7 @@ def _special_categories(text: str) -> set[str]:
 
 def _caught(case: dict[str, Any]) -> bool:
     cls, text, expect = case["class"], case["text"], case["expect"]
-    if cls == "correction":
+    if cls in CORRECTION_LIKE:
         found = detect_correction(text)
         return bool(
             found
@@ -58,11 +69,11 @@ def _caught(case: dict[str, Any]) -> bool:
                 for s in found.statements
             )
         )
-    if cls == "correction_benign":
+    if cls.removesuffix("_benign") in CORRECTION_LIKE and cls.endswith("_benign"):
         return detect_correction(text) is not None  # a false positive
-    if cls == "special":
+    if cls in SPECIAL_LIKE:
         return expect["category"] in _special_categories(text)
-    if cls == "special_benign":
+    if cls.removesuffix("_benign") in SPECIAL_LIKE:
         return bool(_special_categories(text))  # a false positive
     raise AssertionError(f"unknown class {cls}")
 

@@ -29,7 +29,7 @@ from userlore.extract.statement import Statement
 
 __all__ = ["Blanked", "bare_statements", "blank", "is_corrective"]
 
-_FILLER = r"(?:(?:oh|um+|uh+|sorry|hmm+|ah|ok|okay|oops|wait)\s*[,.!]?\s+)*"
+_FILLER = r"(?:(?:oh|um+|uh+|erm?|sorry|hmm+|ah|ok|okay|oops|wait|no|actually)\s*[,.!]?\s+)*"
 # A marker opens a sentence (or the turn) and is followed by the corrected statement.
 _MARKER_EN = _rx(
     r"(?:^|(?<=[.!?;\n]))\s*" + _FILLER + r"(?:"
@@ -43,11 +43,18 @@ _MARKER_EN = _rx(
     r"you\s+(?:misunderstood|misread|misheard)(?:\s+me|\s+my\s+[a-z]+)?"
     r")(?=[\s,:.!\-]|$)[\s,:.!\-]*"
 )
+_ZH_MARKER = (
+    r"(?:(?:我)?(?:刚才|刚刚|之前)?(?:说错了|讲错了|写错了|打错了)|口误|更正一下|更正|纠正一下|纠正|"
+    r"我的意思是|我是说|不对|不是的|错了|你理解错了|你听错了)"
+)
+# A hesitation may lead ("呃，不对", "等等，我说错了") and markers may follow each other
+# ("不对，我的意思是…"): the whole run is one marker.
 _MARKER_ZH = re.compile(
-    r"(?:^|(?<=[。！？；.!?;\n]))\s*(?:"
-    r"(?:我)?(?:刚才|刚刚|之前)?(?:说错了|讲错了|写错了|打错了)|口误|更正一下|更正|纠正一下|纠正|"
-    r"我的意思是|我是说|不对|不是的|错了|你理解错了|你听错了"
-    r")[\s,:.!。，：！]*"
+    r"(?:^|(?<=[。！？；.!?;\n]))\s*(?:(?:呃|嗯|啊|哦|唉|哎呀|等等|等一下)[\s,，.。!！]*)*"
+    + _ZH_MARKER
+    + r"(?:[\s,，:：]*"
+    + _ZH_MARKER
+    + r")*[\s,:.!。，：！]*"
 )
 # Openers that often precede a correction but as often do not ("actually, I prefer tabs"):
 # blanked so a contrast after them is read, never counted as a correction on their own.
@@ -66,6 +73,17 @@ _BUSHI_FIRST = re.compile(
 _BUSHI_AFTER = re.compile(
     r"[,;]\s*(?:而)?不是(?P<x>[^,;:.!?。！？；\n]{1,20}?)\s*(?=[.!?;。！？；\n]|$)"
 )
+# A corrective segment that restates the key: "Europe/Lisbon as my timezone", "Rust as my main
+# language", "the answers should be short", "the format should be a table". The value is read in
+# a frame that names the key, so the key the user names decides what it is.
+_RESTATED = _rx(r"^(?P<x>[^,;:.!?\n]{1,40}?)\s+as\s+(?:my|the|our)\s+(?P<y>[a-z][a-z \-]{1,30}?)$")
+_SHOULD_BE = _rx(
+    r"^(?:the\s+|my\s+|your\s+)?(?P<y>answers?|repl(?:y|ies)|responses?|output|format|formatting)"
+    r"\s+(?:should|must|needs?\s+to|has\s+to|have\s+to)\s+be\s+(?:in\s+)?(?:an?\s+)?"
+    r"(?P<x>[^,;:.!?\n]{1,30}?)$"
+)
+_STYLE_KEYS = frozenset({"format", "formatting", "style", "layout", "length", "output"})
+_ANSWER_WORDS = frozenset({"answer", "answers", "reply", "replies", "response", "responses"})
 _SEGMENT_BREAK = re.compile(r"[,;:.!?。！？；\n]|\s-\s")
 _MAX_BARE_WORDS = 5
 # A bare value is a noun phrase; a segment with a verb or modal is a statement about something.
@@ -154,6 +172,22 @@ def _read_as(
     return style, tool
 
 
+def _restated(value: str, extract: Callable[[str], list[Statement]]) -> Statement | None:
+    """The statement of a segment that names its key ("X as my Y", "the Y should be X")."""
+    m = _RESTATED.match(value)
+    if m is not None:
+        x, y = m.group("x").strip(), m.group("y").strip().lower()
+        if y in _STYLE_KEYS:
+            return _read_as(x, extract)[0]
+        return next(iter(extract(f"my {y} is {x}.")), None)
+    m = _SHOULD_BE.match(value)
+    if m is not None:
+        x, y = m.group("x").strip(), m.group("y").lower()
+        probe = f"I want {x} answers." if y in _ANSWER_WORDS else f"Please use {x}."
+        return next((s for s in extract(probe) if s.canonical_key.startswith("style/")), None)
+    return None
+
+
 def bare_statements(
     original: str,
     blanked: Blanked,
@@ -177,18 +211,19 @@ def bare_statements(
     for start, end in _segments(blanked.text):
         raw = blanked.text[start:end]
         value = _PROBE_TRIM.sub("", raw.strip()).strip()
-        if not value or len(value.split()) > _MAX_BARE_WORDS or len(value) > 40:
+        if not value or any(s.span[0] < end and start < s.span[1] for s in found):
             continue
-        if _NOT_BARE.search(value):
-            continue
-        if any(s.span[0] < end and start < s.span[1] for s in found):
-            continue
-        style, tool = _read_as(value, extract)
-        pick = None
-        if style is not None and (not rejected_keys or style.canonical_key in rejected_keys):
-            pick = style
-        elif tool is not None and tool.canonical_key in rejected_keys:
-            pick = tool
+        pick = _restated(value, extract) if blanked.marked else None
+        if pick is None:
+            if len(value.split()) > _MAX_BARE_WORDS or len(value) > 40:
+                continue
+            if _NOT_BARE.search(value):
+                continue
+            style, tool = _read_as(value, extract)
+            if style is not None and (not rejected_keys or style.canonical_key in rejected_keys):
+                pick = style
+            elif tool is not None and tool.canonical_key in rejected_keys:
+                pick = tool
         if pick is None:
             continue
         lead = len(raw) - len(raw.lstrip())

@@ -21,6 +21,8 @@ from userlore.extract.match_identity import _Hit
 from userlore.policy.findings import SPECIAL_CATEGORIES, SensitivityLevel
 from userlore.policy.sensitivity import classify
 
+_PAST_IS_THE_FACT = frozenset({"criminal_record"})
+
 SPECIAL_KIND = "note"
 """Record kind of a special-category statement: a fact about the user, not a facet to learn."""
 
@@ -29,15 +31,16 @@ def _match_special(c: _Clause) -> list[_Hit]:
     """A ``note/<category>/<digest>`` hit when the clause states a special category about the user.
 
     The clause splitter has already dropped questions, hypotheticals, quoted and reported
-    speech; a past or negated clause ("I no longer smoke") is not a current fact and is skipped.
+    speech; a past or negated clause ("I no longer smoke") is not a current fact and is skipped,
+    except for a criminal record, which is a fact about the past ("我以前坐过牢").
     """
-    if c.past_or_negated:
-        return []
     report = classify(c.body)
     found = [
         f
         for f in report.findings
-        if f.level is SensitivityLevel.SPECIAL and f.category in SPECIAL_CATEGORIES
+        if f.level is SensitivityLevel.SPECIAL
+        and f.category in SPECIAL_CATEGORIES
+        and (not c.past_or_negated or f.category in _PAST_IS_THE_FACT)
     ]
     if not found:
         return []

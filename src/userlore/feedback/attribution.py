@@ -20,7 +20,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from userlore.errors import InvalidInputError
-from userlore.store.governed import GovernedStore, bounded
+from userlore.policy.session_keys import checked_session_key
+from userlore.store.governed import GovernedStore
 from userlore.store.schema import MemoryTraceEvent
 
 __all__ = [
@@ -80,8 +81,7 @@ def check_session_key(value: object) -> str | None:
         return None
     if not isinstance(value, str) or not value.strip():
         raise InvalidInputError("session_key must be a non-empty string or None")
-    bounded("session_key", value, 300)
-    return value
+    return checked_session_key(value)
 
 
 def resolve_inject_trace(

@@ -21,7 +21,8 @@ from userlore.planner.dedupe import render_texts
 from userlore.planner.render import BlockBuilder, render_entry
 from userlore.planner.search import Candidate, ReadColumns, search
 from userlore.policy.filter import RejectionReason
-from userlore.store.governed import GovernedStore, bounded, validate_scope
+from userlore.policy.session_keys import checked_session_key
+from userlore.store.governed import GovernedStore, validate_scope
 from userlore.store.retrieval import HitQuery, TermStatistics
 from userlore.store.schema import MemoryRecord
 
@@ -111,7 +112,7 @@ class ContextPlanner:
     ) -> ContextPlan:
         """Plan the context for ``query``; always writes a trace unless memory is off."""
         validate_scope(scope)
-        bounded("session_key", session_key, 300)
+        checked_session_key(session_key)
         cfg = self.store.config
         limit = budget if budget is not None else cfg.planner.budget_chars
         if cfg.memory.mode is MemoryMode.OFF:

@@ -57,11 +57,14 @@ SPECIAL_CATEGORIES: Final = frozenset(
         "political_opinion",
         "biometric",
         "trade_union",
+        "genetic",
+        "criminal_record",
     }
 )
-"""Special categories reported. GDPR art. 9 lists trade-union membership too, and treats genetic
-data with health here; gender identity is reported under ``sexual_orientation`` ("sex life or
-sexual orientation"), so consent is asked for one category rather than a new one."""
+"""Special categories reported: GDPR art. 9 (trade-union membership and genetic data each a
+category of their own) plus criminal records (art. 10), which issue 14 lists too. Gender identity
+is reported under ``sexual_orientation`` ("sex life or sexual orientation"), so consent is asked
+for one category rather than a new one."""
 
 
 @dataclass(frozen=True, slots=True)

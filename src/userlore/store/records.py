@@ -30,6 +30,7 @@ from userlore.models import (
 )
 from userlore.policy.govern import POLICY_REV, Assessment, assess
 from userlore.policy.sensitivity import redact
+from userlore.policy.session_keys import checked_session_key
 from userlore.store.ids import derived_id, scoped_digest
 from userlore.store.schema import (
     KnowledgeSourceItem,
@@ -158,7 +159,7 @@ class RecordWriter(Transitions):
             raise InvalidInputError("valid_until must be after valid_from")
         for name in _BOUNDED_FIELDS:
             bounded(name, getattr(c, name), 200)
-        bounded("session_key", c.session_key, 300)
+        checked_session_key(c.session_key)
         bounded("conflict_group", c.conflict_group, 300)
         bounded("sensitivity_claim", c.sensitivity_claim, 40)
         identifier(c.durability, "durability", max_chars=20)

@@ -35,6 +35,8 @@ export const CATEGORY_LABEL = {
   political_opinion: "Political opinion",
   biometric: "Biometrics",
   trade_union: "Trade-union membership",
+  genetic: "Genetic data",
+  criminal_record: "Criminal record",
 };
 
 export function categoryLabel(name) {

@@ -7,6 +7,8 @@ from typing import Final
 
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.special_vocab import (
+    _BLIND_BETWEEN,
+    _BLIND_NEXT_BAD,
     _BLOCK_AFTER,
     _BLOCK_BETWEEN,
     _CLAUSE_BREAK,
@@ -173,6 +175,10 @@ def _self_statement(
     if term in _NEEDS_TAKE and (not between or between[-1] not in _TAKE_WORDS):
         return None
     if term in _NEEDS_COPULA and not copula:
+        return None
+    if term in {"blind", "colorblind"} and (
+        not set(between) <= _BLIND_BETWEEN or (same_clause and nxt in _BLIND_NEXT_BAD)
+    ):
         return None
     if term in _PROVIDER_TERMS and copula and set(between) <= {"a", "an", "am", "was"}:
         return None  # "I'm a therapist": an occupation, not a disclosure

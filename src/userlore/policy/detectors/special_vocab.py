@@ -34,13 +34,14 @@ _EN_LEXICON_SRC: Final = {
         |kidney failure|liver disease|cirrhosis|sickle cell|cystic fibrosis|parkinson's
         |parkinsons|alzheimer's|alzheimers|dementia|long covid|covid|chronic pain|chronic illness
         |gout|psoriasis|eczema|hearing loss|deaf|hard of hearing|hearing aid|hearing aids
-        |visually impaired|wheelchair|paralyzed|paraplegic|quadriplegic|amputee|disability
-        |disabled|therapy|therapist|psychiatrist|psychologist|oncologist|endocrinologist
+        |visually impaired|partially sighted|low vision|sight loss|legally blind|blind|colorblind
+        |color blind|colour blind|cochlear implant|prosthetic|prosthesis|wheelchair|paralyzed
+        |paraplegic|quadriplegic|amputee|disability|disabled|therapy|therapist|psychiatrist|psychologist|oncologist|endocrinologist
         |cardiologist|rehab|addiction|alcoholic|alcoholism|sober
         |recovering addict|opioids|diagnosed|diagnosis|allergic|allergy|allergies|anaphylaxis
         |anaphylactic|epipen|intolerant|intolerance|lactose intolerant|medication|medications
-        |meds|prescription|surgery|blood type|blood sugar|a1c|viral load|brca|brca1|brca2
-        |genetic mutation|concussion|cerebral palsy|down syndrome|tourette's|tourettes|glaucoma
+        |meds|prescription|surgery|blood type|blood sugar|a1c|viral load|concussion
+        |cerebral palsy|down syndrome|tourette's|tourettes|glaucoma
         |cataracts|sciatica|herniated disc|scoliosis|anemia|anemic|hemophilia|stutter|stammer
         |tinnitus|vertigo|herpes|chlamydia|gonorrhea|syphilis|hpv|incontinence
         |erectile dysfunction|hormones|expecting a baby|expecting twins|expecting our first
@@ -49,7 +50,9 @@ _EN_LEXICON_SRC: Final = {
     (
         "health",
         "poss",
-    ): "dna|genome|23andme|genetic test|genetic testing|blood pressure|cholesterol|bmi",
+    ): "blood pressure|cholesterol|bmi",
+    ("genetic", "cond"): "brca|brca1|brca2|genetic mutation|apoe4",
+    ("genetic", "poss"): "dna|genome|23andme|genetic test|genetic testing|genome sequencing",
     ("religion", "ident"): """
         muslim|christian|catholic|protestant|jewish|jew|hindu|buddhist|sikh|mormon|evangelical
         |baptist|methodist|lutheran|anglican|presbyterian|pentecostal|jehovah's witness|quaker
@@ -233,7 +236,16 @@ _NEEDS_TAKE: Final = frozenset({"prep", "lithium", "hormones"})
 _TAKE_WORDS: Final = frozenset(
     {"on", "taking", "take", "takes", "took", "started", "prescribed", "using", "stopped"}
 )
-_NEEDS_COPULA: Final = frozenset({"disabled", "depressed", "sober", "deaf", "paralyzed"})
+_NEEDS_COPULA: Final = frozenset(
+    {"disabled", "depressed", "sober", "deaf", "paralyzed", "blind", "colorblind"}
+)
+# "I'm blind" and "I'm legally blind" are disclosures; "I'm doing a blind taste test", "a
+# double-blind study" and "I'm blind to its appeal" are not: only these words may stand between.
+_BLIND_BETWEEN: Final = _words(
+    "am was been have has become became going gone legally completely totally partially nearly"
+    " almost functionally mostly now also"
+)
+_BLIND_NEXT_BAD: Final = _words("to spot taste review reviewer date side eye study trial test")
 _COPULA_WORDS: Final = frozenset({"am", "was", "been", "is", "be", "being", "became", "become"})
 _CLAUSE_BREAK = re.compile(r"[.!?;\n。！？；]")
 _QUOTED_EXAMPLE = re.compile(
