@@ -1,0 +1,270 @@
+"""Episodic recall: what the user said (and what sources hold), found even without a record.
+
+Every user turn and source item is stored as redacted evidence and indexed in ``episodic_items``
+(``store/episodic_index.py``). :func:`search_snippets` ranks them for a query, lexically (FTS5 on
+SQLite, ``tsvector`` on PostgreSQL) and fused by :func:`~userlore.planner.fusion.rrf_fuse` with
+any further best-first rankings a caller passes: vector hits over evidence (an
+:data:`EvidenceRanking`) and, for a temporal question, the items whose event time falls in the
+asked window. Then the same policy as records: the one filter
+(:func:`~userlore.policy.filter.rejection_reason`) reassesses every snippet's text, so a secret is
+never shown and a special-category turn needs consent; an item that is evidence of a forgotten or
+deleted record stays out with that record; another scope's items are never read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, TextClause, bindparam, select, text
+
+from userlore.extract.time import TimeWindow
+from userlore.models import Disclosure, RecordState, Rejection, Sensitivity, UserState
+from userlore.planner.fusion import rrf_fuse
+from userlore.policy.filter import RejectionReason, rejection_reason
+from userlore.store.schema import (
+    EpisodicItem,
+    KnowledgeSourceItem,
+    MemoryEvidence,
+    MemoryRecord,
+)
+from userlore.store.text import query_terms, scoped_terms
+
+__all__ = [
+    "EvidenceRanking",
+    "Snippet",
+    "SnippetsFound",
+    "evidence_of",
+    "excerpt",
+    "search_snippets",
+]
+
+EvidenceRanking = Callable[[Connection, str, str, int], Sequence[str]]
+"""``(conn, scope, query, k) -> item ids, best first``: a further ranking of evidence to fuse
+(for example vector hits of ``VectorIndex.search(scope, "evidence", qvec, k)``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Snippet:
+    """One source item that passed the policy, with its fused score and per-ranking ranks."""
+
+    item_id: str
+    text: str
+    occurred_at: datetime | None
+    score: float
+    lexical_rank: int | None = None
+    vector_rank: int | None = None
+    in_window: bool = False
+
+
+@dataclass(slots=True)
+class SnippetsFound:
+    """Snippets that may be shown, best first, and a reason for every candidate kept out."""
+
+    kept: list[Snippet] = field(default_factory=list)
+    rejected: list[Rejection] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _SnippetFields:
+    """A source item as the policy filter's input: its text is reassessed on every read."""
+
+    scope: str
+    content: str
+    valid_from: datetime | None
+    state: str = RecordState.ACTIVE.value
+    user_state: str = UserState.AUTO.value
+    valid_until: datetime | None = None
+    disclosure: str = Disclosure.NORMAL.value
+    sensitivity: str = Sensitivity.NONE.value
+    sensitivity_category: str | None = None
+    policy_rev: int = -1  # older than every rule revision: the filter always reassesses
+    value: str | None = None
+
+
+_FTS5_HITS = text(
+    "SELECT rowid AS seq, -bm25(episodic_items_fts) AS score FROM episodic_items_fts "
+    "WHERE episodic_items_fts MATCH :q ORDER BY rank LIMIT :k"
+)
+_TSV_HITS = text(
+    "SELECT seq, ts_rank(search_tsv, to_tsquery('english', :q)) AS score FROM episodic_items "
+    "WHERE search_tsv @@ to_tsquery('english', :q) AND scope = :scope "
+    "ORDER BY score DESC, seq DESC LIMIT :k"
+)
+
+_ITEMS = (
+    select(
+        EpisodicItem.seq,
+        KnowledgeSourceItem.id,
+        KnowledgeSourceItem.scope,
+        KnowledgeSourceItem.title,
+        KnowledgeSourceItem.text,
+        KnowledgeSourceItem.occurred_at,
+        KnowledgeSourceItem.created_at,
+        KnowledgeSourceItem.deleted_at,
+    )
+    .join(
+        KnowledgeSourceItem,
+        (KnowledgeSourceItem.scope == EpisodicItem.scope)
+        & (KnowledgeSourceItem.id == EpisodicItem.item_id),
+    )
+    .where(EpisodicItem.scope == bindparam("scope"))
+)
+_BY_SEQ = _ITEMS.where(EpisodicItem.seq.in_(bindparam("seqs", expanding=True)))
+_BY_ID = _ITEMS.where(EpisodicItem.item_id.in_(bindparam("ids", expanding=True)))
+_IN_WINDOW = (
+    _ITEMS.where(
+        KnowledgeSourceItem.occurred_at >= bindparam("start"),
+        KnowledgeSourceItem.occurred_at < bindparam("end"),
+    )
+    .order_by(KnowledgeSourceItem.occurred_at.desc(), EpisodicItem.seq.desc())
+    .limit(bindparam("k"))
+)
+_WITHDRAWN = (
+    # Items that are evidence of a forgotten or deleted record leave with that record.
+    select(MemoryEvidence.source_item_id)
+    .join(
+        MemoryRecord,
+        (MemoryRecord.scope == MemoryEvidence.scope)
+        & (MemoryRecord.id == MemoryEvidence.record_id),
+    )
+    .where(
+        MemoryEvidence.scope == bindparam("scope"),
+        MemoryEvidence.source_item_id.in_(bindparam("ids", expanding=True)),
+        (MemoryRecord.user_state == UserState.FORGOTTEN.value)
+        | (MemoryRecord.state == RecordState.DELETED.value),
+    )
+)
+_EVIDENCE_OF = select(MemoryEvidence.source_item_id).where(
+    MemoryEvidence.scope == bindparam("scope"),
+    MemoryEvidence.record_id.in_(bindparam("ids", expanding=True)),
+)
+
+
+def _lexical(conn: Connection, scope: str, query: str, k: int) -> list[int]:
+    """Episodic index rows matching any query term, best first (their ``seq``)."""
+    terms = scoped_terms(scope, query)
+    if not terms:
+        return []
+    if conn.dialect.name == "postgresql":
+        statement: TextClause = _TSV_HITS
+        phrases = [" <-> ".join("'" + t.replace("'", "''") + "'" for t in term) for term in terms]
+        q = " | ".join(f"({p})" for p in phrases)
+    else:
+        statement = _FTS5_HITS
+        q = " OR ".join('"' + " ".join(term) + '"' for term in terms)
+    rows = conn.execute(statement, {"q": q, "k": k, "scope": scope})
+    return [int(seq) for seq, _ in rows]
+
+
+def search_snippets(
+    conn: Connection,
+    scope: str,
+    query: str | None,
+    *,
+    k: int,
+    now: datetime,
+    consented: frozenset[str],
+    rankings: Sequence[EvidenceRanking] = (),
+    window: TimeWindow | None = None,
+    limit: int | None = None,
+) -> SnippetsFound:
+    """Source items of ``scope`` that may be shown now for ``query``, best first.
+
+    Args:
+        conn: An open connection.
+        scope: Whose items; every statement filters by it and the filter checks it again.
+        query: The question; without terms only ``window`` (if any) retrieves.
+        k: Candidates per ranking.
+        now: The "as of" time: items stored later are kept out (``not_yet_valid``).
+        consented: Special categories the user has consented to.
+        rankings: Further best-first item-id rankings fused with the lexical one (RRF).
+        window: Event-time window of a temporal question: items in it form a ranking too.
+        limit: Stop once this many snippets are kept.
+    """
+    lexical = _lexical(conn, scope, query, k) if query else []
+    rows: dict[str, Any] = {}  # item id -> its row
+    lexical_ids: list[str] = []
+    if lexical:
+        for row in conn.execute(_BY_SEQ, {"scope": scope, "seqs": lexical}):
+            rows[row.id] = row
+        by_seq = {row.seq: row.id for row in rows.values()}
+        lexical_ids = [by_seq[s] for s in lexical if s in by_seq]
+    extra = [list(rank(conn, scope, query, k)) if query else [] for rank in rankings]
+    window_ids: list[str] = []
+    if window is not None:
+        params = {"scope": scope, "start": window.start, "end": window.end, "k": k}
+        for row in conn.execute(_IN_WINDOW, params):
+            rows.setdefault(row.id, row)
+            window_ids.append(row.id)
+    missing = sorted({i for ranking in extra for i in ranking} - rows.keys())
+    if missing:
+        for row in conn.execute(_BY_ID, {"scope": scope, "ids": missing}):
+            rows[row.id] = row
+    fused = rrf_fuse([lexical_ids, *extra, window_ids])
+    withdrawn: set[str] = set()
+    if rows:
+        withdrawn = set(conn.scalars(_WITHDRAWN, {"scope": scope, "ids": sorted(rows)}))
+    lexical_rank = {iid: n for n, iid in enumerate(lexical_ids, 1)}
+    vector_rank = {iid: n for n, iid in enumerate(extra[0], 1)} if extra else {}
+    found = SnippetsFound()
+    for item_id, score in fused:
+        hit = rows.get(item_id)
+        if hit is None:
+            continue  # a ranking named an item this scope does not hold
+        reason = _reason(hit, scope, now, consented, withdrawn)
+        if reason is not None:
+            found.rejected.append(Rejection(item_id, reason))
+            continue
+        found.kept.append(
+            Snippet(
+                item_id,
+                _body(hit.title, hit.text),
+                hit.occurred_at,
+                score,
+                lexical_rank.get(item_id),
+                vector_rank.get(item_id),
+                window is not None and hit.occurred_at in window,
+            )
+        )
+        if limit is not None and len(found.kept) >= limit:
+            break
+    return found
+
+
+def _body(title: str | None, body: str) -> str:
+    return f"{title}: {body}" if title and not body.startswith(title) else body
+
+
+def _reason(
+    row: Any, scope: str, now: datetime, consented: frozenset[str], withdrawn: set[str]
+) -> RejectionReason | None:
+    if row.deleted_at is not None:
+        return RejectionReason.DELETED
+    if row.id in withdrawn:
+        return RejectionReason.FORGOTTEN
+    fields = _SnippetFields(row.scope, _body(row.title, row.text), row.created_at)
+    return rejection_reason(fields, scope=scope, now=now, consented=consented)
+
+
+def evidence_of(conn: Connection, scope: str, record_ids: Sequence[str]) -> frozenset[str]:
+    """Source items that are evidence of these records (their snippets would repeat them)."""
+    if not record_ids:
+        return frozenset()
+    return frozenset(conn.scalars(_EVIDENCE_OF, {"scope": scope, "ids": list(record_ids)}))
+
+
+def excerpt(text_: str, query: str | None, max_chars: int) -> str:
+    """At most ``max_chars`` of ``text_``, around the first query term it contains."""
+    if len(text_) <= max_chars:
+        return text_
+    folded = text_.casefold()
+    start = 0
+    for term in query_terms(query or ""):
+        at = folded.find(term)
+        if at >= 0:
+            start = max(0, min(at - max_chars // 4, len(text_) - max_chars))
+            break
+    return text_[start : start + max_chars]
