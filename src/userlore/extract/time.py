@@ -166,15 +166,18 @@ def question_window(query: str, now: datetime) -> TimeWindow | None:
 def validity(statement: str, at: datetime) -> Validity | None:
     """The validity interval a relative expression gives a statement made at ``at``.
 
-    "until Friday" / "到周五" end it with that day; "for two weeks" ends it two weeks after
-    ``at``; a future period ("next month", "下个月", "tomorrow") is when it holds. A past or
-    bare date says when something happened, not how long it holds: ``None``.
+    "until Friday" / "到周五" end it with that day ("until next month": when that month begins);
+    "for two weeks" ends it two weeks after ``at``; a future period ("next month", "下个月",
+    "tomorrow") is when it holds. A past or bare date says when something happened, not how
+    long it holds: ``None``.
     """
     for offset, expression, moment in _found(statement, at, "future"):
         before = statement[:offset]
         window = _period(expression, moment)
         if _UNTIL.search(before):
-            return Validity(None, window.end)
+            # "until Friday" includes Friday; "until next month" ends when next month begins.
+            daily = window.end - window.start <= timedelta(days=1)
+            return Validity(None, window.end if daily else window.start)
         if _FOR.search(before):
             return Validity(None, moment) if moment > at else None
         if window.start > at:
