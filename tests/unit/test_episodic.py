@@ -191,3 +191,24 @@ def test_a_statement_valid_until_friday_leaves_plans_after_friday(
     plan = auto_lore.plan_context("u1", "hello")
     assert record.id not in plan.selected_ids
     assert {r.id: r.reason for r in plan.rejected}.get(record.id) == "expired"
+
+
+def test_recall_returns_episodes_when_asked_and_never_a_cited_records_turn(
+    auto_lore: Userlore, clock: FakeClock
+) -> None:
+    pick = auto_lore.observe("u1", "user", PICK)
+    stated = auto_lore.observe("u1", "user", "I always use pnpm for the salad app")
+    (record,) = stated.candidates
+    assert auto_lore.memory.recall("u1", "salad").episodes == ()  # only when asked
+    got = auto_lore.memory.recall("u1", "salad", episodes=3)
+    assert [m.id for m in got.memories] == [record.id]
+    assert [e.item_id for e in got.episodes] == [pick.source_item_id]
+    assert got.as_dict()["episodes"][0]["text"] == PICK
+    trace = auto_lore.traces.list("u1", event_type="recall", limit=1)[0]["payload"]
+    assert trace["episodes"] == [pick.source_item_id]
+    earlier = auto_lore.memory.recall(
+        "u1", "salad", episodes=3, valid_at=clock.now - timedelta(minutes=1)
+    )
+    assert earlier.episodes == () and earlier.memories == ()
+    with pytest.raises(InvalidInputError):
+        auto_lore.memory.recall("u1", "salad", episodes=-1)

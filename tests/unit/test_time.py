@@ -81,3 +81,14 @@ def test_relative_times_count_from_when_the_statement_was_made() -> None:
     assert validity("Please answer in English until Friday", said) == Validity(
         None, day(2023, 5, 13)
     )
+
+
+@pytest.mark.parametrize("text", ["9999", "in the year 9999", "0001", "until 9999"])
+def test_dates_at_the_edge_of_the_calendar_are_ignored_not_errors(text: str) -> None:
+    for window in (
+        question_window(text, AT),
+        question_window(text, datetime(9999, 6, 1, tzinfo=UTC)),
+    ):
+        assert window is None or window.start < window.end
+    holds = validity(text, AT)
+    assert holds is None or holds.valid_until is None or holds.valid_until > AT

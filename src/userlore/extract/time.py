@@ -135,8 +135,16 @@ def _found(text: str, base: datetime, prefer: str) -> list[tuple[int, str, datet
     return out
 
 
-def _period(expression: str, moment: datetime) -> TimeWindow:
-    """The calendar window the expression names around ``moment`` (UTC)."""
+def _period(expression: str, moment: datetime) -> TimeWindow | None:
+    """The calendar window the expression names around ``moment`` (UTC); ``None`` at the edge
+    of the calendar (year 1 or 9999), where the window cannot be represented."""
+    try:
+        return _calendar_window(expression, moment)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _calendar_window(expression: str, moment: datetime) -> TimeWindow:
     day = moment.replace(hour=0, minute=0, second=0, microsecond=0)
     dated = _DAY_NUMBER.search(expression) is not None
     if _WEEK.search(expression):
@@ -159,7 +167,9 @@ def question_window(query: str, now: datetime) -> TimeWindow | None:
     found = _found(query, now, "past")
     if not found:
         return None
-    windows = [_period(expression, moment) for _, expression, moment in found]
+    windows = [w for _, e, m in found if (w := _period(e, m)) is not None]
+    if not windows:
+        return None
     return TimeWindow(min(w.start for w in windows), max(w.end for w in windows))
 
 
@@ -174,6 +184,8 @@ def validity(statement: str, at: datetime) -> Validity | None:
     for offset, expression, moment in _found(statement, at, "future"):
         before = statement[:offset]
         window = _period(expression, moment)
+        if window is None:
+            continue
         if _UNTIL.search(before):
             # "until Friday" includes Friday; "until next month" ends when next month begins.
             daily = window.end - window.start <= timedelta(days=1)
