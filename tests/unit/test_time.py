@@ -92,3 +92,8 @@ def test_dates_at_the_edge_of_the_calendar_are_ignored_not_errors(text: str) -> 
         assert window is None or window.start < window.end
     holds = validity(text, AT)
     assert holds is None or holds.valid_until is None or holds.valid_until > AT
+
+
+def test_numbers_inside_words_do_not_wake_the_parser() -> None:
+    assert not names_time("w4321 gpt4 for the v2 api")
+    assert names_time("in 2023") and names_time("on the 3rd") and names_time("5月的计划")

@@ -25,6 +25,7 @@ __all__ = ["TimeWindow", "Validity", "names_time", "question_window", "validity"
 _LANGUAGES = ["en", "zh"]
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _HAS_DIGIT = re.compile(r"\d")
+_NUMBER = re.compile(r"(?<![A-Za-z0-9])\d+(?:st|nd|rd|th)?(?![A-Za-z0-9])", re.IGNORECASE)
 # Granularity of an expression: which window "last week", "上个月" or "in May 2023" names.
 _WEEK = re.compile(r"\bweeks?\b|(?:周|星期|礼拜)(?![一二三四五六日天末])", re.IGNORECASE)
 _MONTH = re.compile(
@@ -81,8 +82,9 @@ def _cues() -> tuple[frozenset[str], tuple[str, ...]]:
 
 
 def names_time(text: str) -> bool:
-    """Whether ``text`` may hold a time expression (a digit or a word of dateparser's locales)."""
-    if _HAS_DIGIT.search(text):
+    """Whether ``text`` may hold a time expression: a number standing alone ("2023", "3rd",
+    "5月"; not "w4321" or "gpt4") or a word of dateparser's locales."""
+    if _NUMBER.search(text):
         return True
     english, chinese = _cues()
     folded = text.casefold()

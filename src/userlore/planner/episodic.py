@@ -13,6 +13,9 @@ deleted record stays out with that record; another scope's items are never read.
 
 from __future__ import annotations
 
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -33,6 +36,8 @@ from userlore.store.schema import (
 from userlore.store.text import query_terms, scoped_terms
 
 __all__ = [
+    "POSTING_BUDGET",
+    "EpisodicFrequencies",
     "EvidenceRanking",
     "Snippet",
     "SnippetsFound",
@@ -40,6 +45,10 @@ __all__ = [
     "excerpt",
     "search_snippets",
 ]
+
+POSTING_BUDGET = 1_000
+"""Postings the lexical episodic ranking may score: a quarter of the records' budget, since the
+section shows a few snippets and a common word's postings buy little of them."""
 
 EvidenceRanking = Callable[[Connection, str, str, int], Sequence[str]]
 """``(conn, scope, query, k) -> item ids, best first``: a further ranking of evidence to fuse
@@ -84,15 +93,93 @@ class _SnippetFields:
     value: str | None = None
 
 
-_FTS5_HITS = text(
-    "SELECT rowid AS seq, -bm25(episodic_items_fts) AS score FROM episodic_items_fts "
-    "WHERE episodic_items_fts MATCH :q ORDER BY rank LIMIT :k"
+@dataclass(frozen=True, slots=True)
+class _Statements:
+    """The only backend differences of the episodic full-text read."""
+
+    phrase: Callable[[tuple[str, ...]], str]
+    or_join: str
+    top_k: TextClause
+    newest: TextClause
+    document_frequency: TextClause
+
+
+_SQLITE = _Statements(
+    phrase=lambda tokens: '"' + " ".join(tokens) + '"',
+    or_join=" OR ",
+    top_k=text(
+        "SELECT rowid AS seq FROM episodic_items_fts "
+        "WHERE episodic_items_fts MATCH :q ORDER BY rank LIMIT :k"
+    ),
+    newest=text(
+        "SELECT rowid AS seq FROM episodic_items_fts "
+        "WHERE episodic_items_fts MATCH :q ORDER BY rowid DESC LIMIT :k"
+    ),
+    document_frequency=text(
+        "SELECT count(*) FROM (SELECT 1 FROM episodic_items_fts "
+        "WHERE episodic_items_fts MATCH :q LIMIT :cap)"
+    ),
 )
-_TSV_HITS = text(
-    "SELECT seq, ts_rank(search_tsv, to_tsquery('english', :q)) AS score FROM episodic_items "
-    "WHERE search_tsv @@ to_tsquery('english', :q) AND scope = :scope "
-    "ORDER BY score DESC, seq DESC LIMIT :k"
+_POSTGRES = _Statements(
+    # A token may hold an inner apostrophe ("caroline's"); tsquery quotes double it.
+    phrase=lambda tokens: (
+        "(" + " <-> ".join("'" + t.replace("'", "''") + "'" for t in tokens) + ")"
+    ),
+    or_join=" | ",
+    top_k=text(
+        "SELECT seq FROM episodic_items "
+        "WHERE search_tsv @@ to_tsquery('english', :q) AND scope = :scope "
+        "ORDER BY ts_rank(search_tsv, to_tsquery('english', :q)) DESC, seq DESC LIMIT :k"
+    ),
+    newest=text(
+        "SELECT seq FROM episodic_items "
+        "WHERE search_tsv @@ to_tsquery('english', :q) AND scope = :scope "
+        "ORDER BY seq DESC LIMIT :k"
+    ),
+    document_frequency=text(
+        "SELECT count(*) FROM (SELECT 1 FROM episodic_items "
+        "WHERE search_tsv @@ to_tsquery('english', :q) AND scope = :scope LIMIT :cap) AS m"
+    ),
 )
+
+
+class EpisodicFrequencies:
+    """A small thread-safe LRU of episodic document frequencies with a time-to-live.
+
+    As for records (``store/retrieval.py``), retrieval keeps a posting budget, rarest terms
+    first, so one common word in a scope of many turns does not make every plan score all of
+    them. A stale count only changes which terms are pruned; absence is never cached.
+    """
+
+    def __init__(self, max_terms: int = 50_000, ttl_s: float = 300.0) -> None:
+        self.max_terms = max_terms
+        self.ttl_s = ttl_s
+        self._cache: OrderedDict[tuple[str, str], tuple[int, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def count(self, conn: Connection, scope: str, phrase: str, cap: int) -> int:
+        """Items of ``scope`` holding ``phrase``, exactly up to ``cap``; ``cap + 1``: more."""
+        key, now = (scope, phrase), time.monotonic()
+        with self._lock:
+            hit = self._cache.get(key)
+            if hit is not None and now - hit[1] < self.ttl_s:
+                self._cache.move_to_end(key)
+                return min(hit[0], cap + 1)
+        statement = _statements(conn).document_frequency
+        df = int(
+            conn.execute(statement, {"q": phrase, "cap": cap + 1, "scope": scope}).scalar_one()
+        )
+        if df:
+            with self._lock:
+                self._cache[key] = (df, now)
+                while len(self._cache) > self.max_terms:
+                    self._cache.popitem(last=False)
+        return df
+
+
+def _statements(conn: Connection) -> _Statements:
+    return _POSTGRES if conn.dialect.name == "postgresql" else _SQLITE
+
 
 _ITEMS = (
     select(
@@ -119,7 +206,7 @@ _IN_WINDOW = (
         KnowledgeSourceItem.occurred_at >= bindparam("start"),
         KnowledgeSourceItem.occurred_at < bindparam("end"),
     )
-    .order_by(KnowledgeSourceItem.occurred_at.desc(), EpisodicItem.seq.desc())
+    .order_by(KnowledgeSourceItem.occurred_at.desc())
     .limit(bindparam("k"))
 )
 _WITHDRAWN = (
@@ -143,20 +230,34 @@ _EVIDENCE_OF = select(MemoryEvidence.source_item_id).where(
 )
 
 
-def _lexical(conn: Connection, scope: str, query: str, k: int) -> list[int]:
-    """Episodic index rows matching any query term, best first (their ``seq``)."""
-    terms = scoped_terms(scope, query)
-    if not terms:
+def _lexical(
+    conn: Connection, scope: str, query: str, k: int, stats: EpisodicFrequencies
+) -> list[int]:
+    """Episodic index rows matching the query's rarest terms, best first (their ``seq``).
+
+    Terms are taken rarest first while their summed frequency fits the posting budget; when even
+    the rarest is too common to rank, the newest items holding it are returned instead.
+    """
+    dialect = _statements(conn)
+    phrases = [dialect.phrase(term) for term in scoped_terms(scope, query)]
+    sized = sorted(
+        (df, p) for p in phrases if (df := stats.count(conn, scope, p, POSTING_BUDGET)) > 0
+    )
+    if not sized:
         return []
-    if conn.dialect.name == "postgresql":
-        statement: TextClause = _TSV_HITS
-        phrases = [" <-> ".join("'" + t.replace("'", "''") + "'" for t in term) for term in terms]
-        q = " | ".join(f"({p})" for p in phrases)
-    else:
-        statement = _FTS5_HITS
-        q = " OR ".join('"' + " ".join(term) + '"' for term in terms)
-    rows = conn.execute(statement, {"q": q, "k": k, "scope": scope})
-    return [int(seq) for seq, _ in rows]
+    params: dict[str, Any] = {"scope": scope, "k": k}
+    if sized[0][0] > POSTING_BUDGET:
+        rows = conn.execute(dialect.newest, {**params, "q": sized[0][1]})
+        return [int(seq) for (seq,) in rows]
+    chosen: list[str] = []
+    total = 0
+    for df, phrase in sized:
+        if total + df > POSTING_BUDGET:
+            break
+        chosen.append(phrase)
+        total += df
+    rows = conn.execute(dialect.top_k, {**params, "q": dialect.or_join.join(chosen)})
+    return [int(seq) for (seq,) in rows]
 
 
 def search_snippets(
@@ -170,6 +271,7 @@ def search_snippets(
     rankings: Sequence[EvidenceRanking] = (),
     window: TimeWindow | None = None,
     limit: int | None = None,
+    stats: EpisodicFrequencies | None = None,
 ) -> SnippetsFound:
     """Source items of ``scope`` that may be shown now for ``query``, best first.
 
@@ -183,8 +285,11 @@ def search_snippets(
         rankings: Further best-first item-id rankings fused with the lexical one (RRF).
         window: Event-time window of a temporal question: items in it form a ranking too.
         limit: Stop once this many snippets are kept.
+        stats: Document-frequency cache (the planner keeps one; default: count every time).
     """
-    lexical = _lexical(conn, scope, query, k) if query else []
+    lexical = (
+        _lexical(conn, scope, query, k, stats or EpisodicFrequencies(ttl_s=0)) if query else []
+    )
     rows: dict[str, Any] = {}  # item id -> its row
     lexical_ids: list[str] = []
     if lexical:

@@ -32,6 +32,7 @@ from userlore.models import (
     UserState,
 )
 from userlore.planner.episodic import (
+    EpisodicFrequencies,
     EvidenceRanking,
     Snippet,
     SnippetsFound,
@@ -143,6 +144,7 @@ class ContextPlanner:
         self.store = store
         self.term_stats = TermStatistics()
         self.evidence_rankings: tuple[EvidenceRanking, ...] = tuple(evidence_rankings)
+        self.episodic_stats = EpisodicFrequencies()
 
     def plan(
         self,
@@ -197,6 +199,7 @@ class ContextPlanner:
                     rankings=self.evidence_rankings,
                     window=window,
                     limit=wanted * SNIPPET_POOL,
+                    stats=self.episodic_stats,
                 )
                 if wanted and cfg.planner.episodic_chars
                 else SnippetsFound()

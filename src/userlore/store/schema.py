@@ -229,6 +229,8 @@ class KnowledgeSourceItem(Base):
         Index("ix_items_synthesis", "synthesis_state", "lease_expires_at"),
         # migration 0002: daily notes and thread context read one day / neighbourhood of a source
         Index("ix_items_source_time", "scope", "source_instance_id", "occurred_at"),
+        # migration 0009: a temporal question reads the scope's items of one window
+        Index("ix_items_scope_time", "scope", "occurred_at"),
     )
 
 

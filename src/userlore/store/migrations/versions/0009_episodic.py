@@ -6,7 +6,8 @@ even when no extraction rule made a record of it. ``seq`` gives FTS5 the stable 
 that string-keyed source items lack. SQLite: an external-content FTS5 table fed by triggers, as
 for records. PostgreSQL: a generated ``tsvector`` column with GIN, and the row-level security
 policy of migration 0004. Existing items are indexed here; assistant, system and tool turns are
-not (episodic recall is about what the user said).
+not (episodic recall is about what the user said). An index on the items' ``(scope,
+occurred_at)`` serves temporal questions.
 
 Revision ID: 0009_episodic
 Revises: 0004_row_level_security
@@ -73,6 +74,8 @@ def upgrade() -> None:
         sa.UniqueConstraint("item_id"),
     )
     op.create_index("ix_episodic_scope", "episodic_items", ["scope"])
+    # A temporal question reads the items of one window of the scope.
+    op.create_index("ix_items_scope_time", "knowledge_source_items", ["scope", "occurred_at"])
     dialect = op.get_bind().dialect.name
     for statement in {"sqlite": _FTS_SQLITE, "postgresql": _FTS_POSTGRES}.get(dialect, ()):
         op.execute(statement)
@@ -113,5 +116,6 @@ def _backfill() -> None:
 def downgrade() -> None:
     if op.get_bind().dialect.name == "sqlite":
         op.execute("DROP TABLE IF EXISTS episodic_items_fts")
+    op.drop_index("ix_items_scope_time", table_name="knowledge_source_items")
     op.drop_index("ix_episodic_scope", table_name="episodic_items")
     op.drop_table("episodic_items")
