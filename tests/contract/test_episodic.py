@@ -5,11 +5,14 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+import pytest
+from alembic import command
+from sqlalchemy import func, select, text
 
 from tests.conftest import FakeClock
 from userlore import Userlore
 from userlore.sources.base import ItemListSource, SourceItem
+from userlore.store.engine import alembic_config, create_store_engine
 from userlore.store.schema import EpisodicItem
 
 PICK = "The salad sounds perfect, let's go with that one"
@@ -77,3 +80,42 @@ async def test_async_plans_take_valid_at_and_return_snippets(
     assert record.id in (await auto_lore.aplan_context("u1", "hello")).selected_ids
     clock.advance(days=7)
     assert record.id not in (await auto_lore.aplan_context("u1", "hello")).selected_ids
+
+
+def test_the_migration_indexes_items_stored_before_it(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Any, clock: FakeClock
+) -> None:
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp_path / 'old.db'}"
+    else:
+        url = str(request.getfixturevalue("postgres_databases").fresh(migrated=False))
+    engine = create_store_engine(url)
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "0002_source_item_time")  # then setup() runs the rest
+    item = (
+        "INSERT INTO knowledge_source_items (id, scope, source_instance_id, external_id, "
+        "content_hash, text, meta, pipeline, blocked, synthesis_state, synthesis_attempts, "
+        "occurred_at, created_at, updated_at) VALUES (:id, 'u1', 'conversation', :id, :id, :t, "
+        ":meta, 'user_understanding', false, 'done', 0, :w, :w, :w)"
+    )
+    when = "2026-01-05 09:00:00"
+    with engine.begin() as conn:
+        conn.execute(
+            text(item), {"id": "src_old_1", "t": PICK, "meta": '{"role": "user"}', "w": when}
+        )
+        conn.execute(
+            text(item),
+            {
+                "id": "src_old_2",
+                "t": "the salad is ready",
+                "meta": '{"role": "assistant"}',
+                "w": when,
+            },
+        )
+    engine.dispose()
+    lore = Userlore.open(url, config={"memory": {"mode": "auto"}}, clock=clock)
+    try:
+        plan = lore.plan_context("u1", "salad")
+        assert [s.item_id for s in plan.snippets] == ["src_old_1"]
+    finally:
+        lore.close()
