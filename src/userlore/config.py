@@ -103,6 +103,8 @@ class PlannerConfig(_Options):
     """Most episodic snippets (what the user said, stored as evidence) in a plan; 0: none."""
     episodic_chars: int = Field(default=600, ge=0, le=100_000)
     """Character budget of the episodic section, heading included, within ``budget_chars``."""
+    episodic_overflow: int = Field(default=10, ge=0, le=100)
+    """More snippets that may fill character budget the records left unused (never theirs)."""
 
 
 class UserContextConfig(_Options):

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import Connection, update
 
 from tests.conftest import FakeClock
-from userlore import Userlore
+from userlore import CandidateInput, Userlore
 from userlore.errors import InvalidInputError
 from userlore.planner.planner import EPISODES, ContextPlanner
 from userlore.sources.base import ItemListSource, SourceItem
@@ -109,7 +110,8 @@ def test_a_forgotten_record_takes_its_turn_out_of_plans(auto_lore: Userlore) -> 
 def test_the_section_has_its_own_count_and_character_budget(
     make_lore: Callable[..., Userlore], count: int, chars: int
 ) -> None:
-    lore = make_lore("auto", planner={"episodicSnippets": count, "episodicChars": chars})
+    cfg = {"episodicSnippets": count, "episodicChars": chars, "episodicOverflow": 0}
+    lore = make_lore("auto", planner=cfg)
     for n in range(5):
         lore.observe("u1", "user", f"salad idea {n}: greens with feta and walnut number {n}")
     plan = lore.plan_context("u1", "salad greens")
@@ -118,6 +120,27 @@ def test_the_section_has_its_own_count_and_character_budget(
     if count and chars >= 150:
         assert plan.snippets
     assert plan.chars <= plan.budget
+
+
+def test_more_snippets_only_fill_budget_the_records_left_unused(
+    make_lore: Callable[..., Userlore], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    lore = make_lore("auto", url=url, planner={"episodicOverflow": 4})
+    turns = [lore.observe("u1", "user", f"salad idea {n}: greens with feta") for n in range(9)]
+    plan = lore.plan_context("u1", "salad greens feta")
+    assert len(plan.snippets) == 3 + 4  # the section's own three, then four more
+    assert {s.item_id for s in plan.snippets} <= {t.source_item_id for t in turns}
+    assert set(snippet_reasons(lore, "u1").values()) == {"class_budget"}
+    # When records want the budget, the extra snippets never take a record's place.
+    for n in range(30):
+        lore.write("u1", CandidateInput(kind="note", content=f"salad greens feta fact {n} " * 6))
+    without = make_lore("auto", url=url, planner={"episodicOverflow": 0})
+    plan = lore.plan_context("u1", "salad greens feta", budget=2_000)
+    baseline = without.plan_context("u1", "salad greens feta", budget=2_000)
+    assert any(r.reason == "budget" for r in plan.rejected)  # records wanted more room
+    assert plan.selected_ids == baseline.selected_ids
+    assert len(plan.snippets) >= len(baseline.snippets) and plan.chars <= 2_000
 
 
 def test_snippets_keep_within_a_small_total_budget(auto_lore: Userlore) -> None:

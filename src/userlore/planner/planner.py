@@ -193,12 +193,15 @@ class ContextPlanner:
                     conn,
                     scope,
                     query,
-                    k=max(cfg.planner.retrieval_k, wanted * SNIPPET_POOL),
+                    k=max(
+                        cfg.planner.retrieval_k,
+                        wanted * SNIPPET_POOL + cfg.planner.episodic_overflow,
+                    ),
                     now=now,
                     consented=consented,
                     rankings=self.evidence_rankings,
                     window=window,
-                    limit=wanted * SNIPPET_POOL,
+                    limit=wanted * SNIPPET_POOL + cfg.planner.episodic_overflow,
                     stats=self.episodic_stats,
                 )
                 if wanted and cfg.planner.episodic_chars
@@ -288,28 +291,33 @@ class ContextPlanner:
         record_ids: list[str],
         limit: int,
     ) -> tuple[list[SelectedSnippet], list[Rejection], int]:
-        """Snippets best first under their count and character budgets, and the characters
-        they took; records' evidence and snippets that do not fit are rejected with a reason."""
+        """Snippets best first: the section's own count and characters, then up to
+        ``episodic_overflow`` more in budget the records left unused. Returns them, the rejected
+        (records' evidence, what does not fit) and the characters of the section's own share."""
         cfg = self.store.config.planner
         if not snippets.kept:
             return [], [], 0
         shown_ids = evidence_of(conn, scope, record_ids)
-        start = builder.used
+        own_used = 0
         shown: list[SelectedSnippet] = []
         rejected: list[Rejection] = []
         for snippet in snippets.kept:
             if snippet.item_id in shown_ids:
                 rejected.append(Rejection(snippet.item_id, RejectionReason.DUPLICATE))
                 continue
-            if len(shown) >= cfg.episodic_snippets:
+            if len(shown) >= cfg.episodic_snippets + cfg.episodic_overflow:
                 rejected.append(Rejection(snippet.item_id, RejectionReason.CLASS_BUDGET))
                 continue
             entry = self._snippet_entry(snippet, query)
             cost = builder.cost(EPISODES, entry)
-            own = builder.used - start + cost <= cfg.episodic_chars
-            if not own or not builder.try_add(EPISODES, entry, limit):
+            # The section's own share first; past it, only what the records left unused.
+            in_share = len(shown) < cfg.episodic_snippets and own_used + cost <= cfg.episodic_chars
+            if not (in_share or cfg.episodic_overflow) or not builder.try_add(
+                EPISODES, entry, limit
+            ):
                 rejected.append(Rejection(snippet.item_id, RejectionReason.BUDGET))
                 continue
+            own_used += cost if in_share else 0
             shown.append(
                 SelectedSnippet(
                     snippet.item_id,
@@ -319,7 +327,7 @@ class ContextPlanner:
                     snippet.vector_rank,
                 )
             )
-        return shown, rejected, builder.used - start
+        return shown, rejected, own_used
 
     # -- rerank, budget -----------------------------------------------------------------------
 
