@@ -103,7 +103,8 @@ def test_a_forgotten_record_takes_its_turn_out_of_plans(auto_lore: Userlore) -> 
     auto_lore.records.forget("u1", said.candidates[0].id)
     plan = auto_lore.plan_context("u1", "pnpm installs")
     assert plan.snippets == () and "pnpm" not in plan.text
-    assert snippet_reasons(auto_lore, "u1") == {said.source_item_id: "forgotten"}
+    # forget moves the record to the trash: its turn gets the record filter's reason.
+    assert snippet_reasons(auto_lore, "u1") == {said.source_item_id: "deleted"}
 
 
 @pytest.mark.parametrize(("count", "chars"), [(1, 600), (0, 600), (3, 0), (3, 150)])
@@ -235,3 +236,14 @@ def test_recall_returns_episodes_when_asked_and_never_a_cited_records_turn(
     assert earlier.episodes == () and earlier.memories == ()
     with pytest.raises(InvalidInputError):
         auto_lore.memory.recall("u1", "salad", episodes=-1)
+
+
+def test_a_turn_waits_with_its_candidate_for_approval(lore: Userlore) -> None:
+    said = lore.observe("u1", "user", "I always use pnpm for installs")
+    (candidate,) = said.candidates  # confirmWrite: pending review
+    plan = lore.plan_context("u1", "pnpm installs")
+    assert plan.snippets == () and "pnpm" not in plan.text
+    assert snippet_reasons(lore, "u1") == {said.source_item_id: "not_active"}
+    lore.records.approve("u1", candidate.id)
+    plan = lore.plan_context("u1", "pnpm installs")
+    assert candidate.id in plan.selected_ids and plan.snippets == ()  # shown once, as the record

@@ -210,8 +210,9 @@ _IN_WINDOW = (
     .limit(bindparam("k"))
 )
 _WITHDRAWN = (
-    # Items that are evidence of a forgotten or deleted record leave with that record.
-    select(MemoryEvidence.source_item_id)
+    # An item stays out while a record drawn from it is not live: pending review or rejected
+    # (confirmWrite keeps it out of context until approved), superseded, forgotten or deleted.
+    select(MemoryEvidence.source_item_id, MemoryRecord.state, MemoryRecord.user_state)
     .join(
         MemoryRecord,
         (MemoryRecord.scope == MemoryEvidence.scope)
@@ -221,7 +222,7 @@ _WITHDRAWN = (
         MemoryEvidence.scope == bindparam("scope"),
         MemoryEvidence.source_item_id.in_(bindparam("ids", expanding=True)),
         (MemoryRecord.user_state == UserState.FORGOTTEN.value)
-        | (MemoryRecord.state == RecordState.DELETED.value),
+        | (MemoryRecord.state != RecordState.ACTIVE.value),
     )
 )
 _EVIDENCE_OF = select(MemoryEvidence.source_item_id).where(
@@ -309,9 +310,12 @@ def search_snippets(
         for row in conn.execute(_BY_ID, {"scope": scope, "ids": missing}):
             rows[row.id] = row
     fused = rrf_fuse([lexical_ids, *extra, window_ids])
-    withdrawn: set[str] = set()
+    withdrawn: dict[str, RejectionReason] = {}
     if rows:
-        withdrawn = set(conn.scalars(_WITHDRAWN, {"scope": scope, "ids": sorted(rows)}))
+        for item_id, state, user_state in conn.execute(
+            _WITHDRAWN, {"scope": scope, "ids": sorted(rows)}
+        ):
+            withdrawn[item_id] = _withdrawal(state, user_state, withdrawn.get(item_id))
     lexical_rank = {iid: n for n, iid in enumerate(lexical_ids, 1)}
     vector_rank = {iid: n for n, iid in enumerate(extra[0], 1)} if extra else {}
     found = SnippetsFound()
@@ -339,17 +343,37 @@ def search_snippets(
     return found
 
 
+_WITHDRAWAL_ORDER = (RejectionReason.DELETED, RejectionReason.FORGOTTEN, RejectionReason.NOT_ACTIVE)
+
+
+def _withdrawal(state: str, user_state: str, earlier: RejectionReason | None) -> RejectionReason:
+    """The reason a record that is not live gives its evidence item (the strongest of several)."""
+    if state == RecordState.DELETED.value:
+        reason = RejectionReason.DELETED
+    elif user_state == UserState.FORGOTTEN.value:
+        reason = RejectionReason.FORGOTTEN
+    else:
+        reason = RejectionReason.NOT_ACTIVE
+    if earlier is None:
+        return reason
+    return min(reason, earlier, key=_WITHDRAWAL_ORDER.index)
+
+
 def _body(title: str | None, body: str) -> str:
     return f"{title}: {body}" if title and not body.startswith(title) else body
 
 
 def _reason(
-    row: Any, scope: str, now: datetime, consented: frozenset[str], withdrawn: set[str]
+    row: Any,
+    scope: str,
+    now: datetime,
+    consented: frozenset[str],
+    withdrawn: dict[str, RejectionReason],
 ) -> RejectionReason | None:
     if row.deleted_at is not None:
         return RejectionReason.DELETED
     if row.id in withdrawn:
-        return RejectionReason.FORGOTTEN
+        return withdrawn[row.id]
     fields = _SnippetFields(row.scope, _body(row.title, row.text), row.created_at)
     return rejection_reason(fields, scope=scope, now=now, consented=consented)
 
