@@ -13,6 +13,7 @@ deleted record stays out with that record; another scope's items are never read.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections import OrderedDict
@@ -27,6 +28,7 @@ from userlore.extract.time import TimeWindow
 from userlore.models import Disclosure, RecordState, Rejection, Sensitivity, UserState
 from userlore.planner.fusion import rrf_fuse
 from userlore.policy.filter import RejectionReason, rejection_reason
+from userlore.policy.govern import POLICY_REV, Assessment, assess_text
 from userlore.store.schema import (
     EpisodicItem,
     KnowledgeSourceItem,
@@ -78,7 +80,7 @@ class SnippetsFound:
 
 @dataclass(frozen=True, slots=True)
 class _SnippetFields:
-    """A source item as the policy filter's input: its text is reassessed on every read."""
+    """A source item as the policy filter's input, with today's verdict on its text."""
 
     scope: str
     content: str
@@ -89,7 +91,7 @@ class _SnippetFields:
     disclosure: str = Disclosure.NORMAL.value
     sensitivity: str = Sensitivity.NONE.value
     sensitivity_category: str | None = None
-    policy_rev: int = -1  # older than every rule revision: the filter always reassesses
+    policy_rev: int = POLICY_REV  # assessed just now with today's rules (``_assessed``)
     value: str | None = None
 
 
@@ -374,8 +376,26 @@ def _reason(
         return RejectionReason.DELETED
     if row.id in withdrawn:
         return withdrawn[row.id]
-    fields = _SnippetFields(row.scope, _body(row.title, row.text), row.created_at)
+    body = _body(row.title, row.text)
+    verdict = _assessed(body)
+    if verdict.refused is not None:
+        return RejectionReason(verdict.refused)
+    fields = _SnippetFields(
+        row.scope,
+        body,
+        row.created_at,
+        disclosure=verdict.disclosure.value,
+        sensitivity=verdict.sensitivity.value,
+        sensitivity_category=verdict.category,
+    )
     return rejection_reason(fields, scope=scope, now=now, consented=consented)
+
+
+@functools.lru_cache(maxsize=8_192)
+def _assessed(body: str) -> Assessment:
+    """Today's sensitivity verdict on a snippet's text (the rules are fixed for a process, so
+    a turn read by many plans is classified once)."""
+    return assess_text(body)
 
 
 def evidence_of(conn: Connection, scope: str, record_ids: Sequence[str]) -> frozenset[str]:

@@ -332,7 +332,12 @@ class ContextPlanner:
     # -- rerank, budget -----------------------------------------------------------------------
 
     def _select(
-        self, candidates: list[Candidate], now: datetime, limit: int, reserve: int = 0
+        self,
+        candidates: list[Candidate],
+        now: datetime,
+        limit: int,
+        reserve: int = 0,
+        rendered: dict[str, str] | None = None,
     ) -> tuple[list[SelectedRecord], list[Rejection], BlockBuilder, dict[str, list[str]]]:
         """Rerank what passed the filter, then place it under the class and character budgets.
 
@@ -358,7 +363,7 @@ class ContextPlanner:
         overflow_used = 0
         dropped: dict[str, RejectionReason] = {}
 
-        rendered: dict[str, str] = {}
+        rendered = {} if rendered is None else rendered
 
         def entry(c: _Ranked) -> str:
             if c.id in rendered:
