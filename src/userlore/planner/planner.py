@@ -208,15 +208,23 @@ class ContextPlanner:
                 else SnippetsFound()
             )
             reserve = self._reserve(snippets.kept, query, limit)
+            rendered: dict[str, str] = {}  # record entries, rendered once for every pass
             while True:
-                selected, dropped, builder, sections = self._select(found.kept, now, limit, reserve)
+                selected, dropped, builder, sections = self._select(
+                    found.kept, now, limit, reserve, rendered
+                )
                 shown, snippet_rejected, used = self._place_snippets(
                     conn, scope, builder, snippets, query, [s.id for s in selected], limit
                 )
                 # Snippets that repeat a record's evidence free their share of the reserve:
                 # plan once more so records the reserve kept out can use it.
-                slack = used < reserve
-                if not slack or not any(r.reason == RejectionReason.BUDGET for r in dropped):
+                # (Only when the slack could hold one of the records kept out for budget.)
+                wanting = [
+                    len(rendered[r.id])
+                    for r in dropped
+                    if r.reason == RejectionReason.BUDGET and r.id in rendered
+                ]
+                if not wanting or reserve - used <= min(wanting):
                     break
                 reserve = used
             if shown:
