@@ -5,9 +5,10 @@ Protocol (``../shared/data/README.md``): every conversation is ingested as a con
 ``[image: caption]``), the connected-knowledge pipeline runs, and for every question a context
 plan is built with the default 6,000-character budget. A gold ``dia_id`` counts as retrieved when
 a selected record is linked to that turn's item as ``stated_in`` evidence (the record's own text;
-daily notes, which only summarize, earn nothing). Reported per category and overall: mean
-evidence recall, the share of questions with all their evidence (all-evidence rate) and the mean
-characters used.
+daily notes, which only summarize, earn nothing), or when the plan's episodic section quotes that
+turn's item itself (the snippet is the turn's redacted text). Reported per category and
+overall: mean evidence recall, the share of questions with all their evidence (all-evidence
+rate) and the mean characters used.
 
 The baseline, computed in the same run over the same turns: BM25 (k1 1.2, b 0.75, words
 lower-cased, English stopwords dropped) over the raw turn texts, filled in rank order to 6,000
@@ -219,6 +220,20 @@ def evidence_map(lore: Userlore, scope: str) -> dict[str, set[str]]:
     return out
 
 
+def item_turns(lore: Userlore, scope: str) -> dict[str, str]:
+    """source item id -> the dia_id of the turn it holds (what an episodic snippet quotes)."""
+    stmt = select(KnowledgeSourceItem.id, KnowledgeSourceItem.meta).where(
+        KnowledgeSourceItem.scope == scope
+    )
+    out: dict[str, str] = {}
+    with lore.memory.store.transaction() as session:
+        for item_id, meta in session.execute(stmt):
+            dia = (meta or {}).get("dia_id")
+            if dia:
+                out[item_id] = norm_dia(str(dia))
+    return out
+
+
 def run(
     data: list[dict[str, Any]], *, limit: int | None = None, url: str = "sqlite://"
 ) -> dict[str, Any]:
@@ -238,6 +253,7 @@ def run(
             lore.sources.ingest(scope, adapter)
             ingest_s += time.perf_counter() - t0
             stated = evidence_map(lore, scope)
+            quoted = item_turns(lore, scope)
             turns = [
                 (norm_dia(str(t["dia_id"])), turn_text(t))
                 for _, _, session_turns in adapter.sessions()
@@ -262,6 +278,7 @@ def run(
                 found: set[str] = set()
                 for rid in plan.selected_ids:
                     found |= stated.get(rid, set())
+                found |= {quoted[s.item_id] for s in plan.snippets if s.item_id in quoted}
                 ours.add(category, gold, found, plan.chars)
                 chosen, used = fill(texts, bm25.rank(question), BUDGET)
                 base.add(category, gold, {turns[i][0] for i in chosen}, used)

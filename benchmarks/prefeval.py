@@ -15,10 +15,12 @@ between the preferences and the questions. Then every item's question is planned
 
 Scored per form and filler level: preference recall (a selected record has as evidence the turn
 that carries the preference: the explicit turn, the user's pick, or the persona turn sharing most
-words with the preference), mean rank of the first such record in the plan, characters used, and
+words with the preference; or the plan's episodic section quotes that turn itself), mean rank of
+the first such entry in the plan (records in plan order, then snippets), characters used, and
 cross-user leaks (a selected record of another scope, or traced to another user's preference
-turn: must be 0). A BM25-over-raw-turns baseline (every turn of the user, ranked against the
-question and filled to 6,000 characters) runs on the same turns in the same run.
+turn, or a snippet of another user's turn: must be 0). A BM25-over-raw-turns baseline (every
+turn of the user, ranked against the question and filled to 6,000 characters) runs on the same
+turns in the same run.
 
 Memory mode ``auto`` (policy-passing statements activate, as for a user who turned memory on).
 Dietary intolerances and allergies are health-adjacent special categories: this run grants each
@@ -268,11 +270,11 @@ def run_level(
             ours.questions += 1
             ours.chars.append(plan.chars)
             first: int | None = None
-            for rank, sel in enumerate(plan.selected, 1):
-                items = evidence.get(sel.id, set())
-                if scope_of.get(sel.id) != scope or any(
-                    owner_of.get(i, scope) != scope for i in items
-                ):
+            entries = [(scope_of.get(sel.id), evidence.get(sel.id, set())) for sel in plan.selected]
+            # A snippet is the turn itself: its item is its evidence, its owner its scope.
+            entries += [(owner_of.get(s.item_id, scope), {s.item_id}) for s in plan.snippets]
+            for rank, (owner, items) in enumerate(entries, 1):
+                if owner != scope or any(owner_of.get(i, scope) != scope for i in items):
                     ours.leaks += 1
                 if first is None and items & golds:
                     first = rank

@@ -99,6 +99,12 @@ class PlannerConfig(_Options):
     """Longest content rendered for a single record; longer content is truncated."""
     freshness_half_life_days: float = Field(default=30.0, gt=0, le=36_500)
     """Half-life of the freshness term in the rerank score."""
+    episodic_snippets: int = Field(default=3, ge=0, le=50)
+    """Most episodic snippets (what the user said, stored as evidence) in a plan; 0: none."""
+    episodic_chars: int = Field(default=600, ge=0, le=100_000)
+    """Character budget of the episodic section, heading included, within ``budget_chars``."""
+    episodic_overflow: int = Field(default=10, ge=0, le=100)
+    """More snippets that may fill character budget the records left unused (never theirs)."""
 
 
 class UserContextConfig(_Options):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +42,7 @@ from userlore.validation import (
     MAX_KEY_CHARS,
     int_field,
     optional_identifier,
+    optional_instant,
     text_field,
     validate_scope,
 )
@@ -228,15 +230,28 @@ class Userlore(LegacyRoot):
     # -- read path ----------------------------------------------------------------------------
 
     def plan_context(
-        self, scope: str, query: str, session_key: str | None = None, *, budget: int | None = None
+        self,
+        scope: str,
+        query: str,
+        session_key: str | None = None,
+        *,
+        budget: int | None = None,
+        valid_at: datetime | None = None,
     ) -> ContextPlan:
-        """Build the fenced ``<user-context>`` block for one turn and write its trace."""
+        """Build the fenced ``<user-context>`` block for one turn and write its trace.
+
+        ``valid_at`` plans as of that (timezone-aware) instant: records valid then, snippets
+        stored by then, and "last week" in the question counted back from it.
+        """
         validate_scope(scope)
         text_field(query, "query", max_chars=None, allow_empty=True)  # read only, never stored
         optional_identifier(session_key, "session_key", max_chars=MAX_KEY_CHARS)
         if budget is not None:
             int_field(budget, "budget", lo=200, hi=200_000)
-        return self._planner.plan(scope, query, session_key=session_key, budget=budget)
+        optional_instant(valid_at, "valid_at")
+        return self._planner.plan(
+            scope, query, session_key=session_key, budget=budget, valid_at=valid_at
+        )
 
     # -- async twins --------------------------------------------------------------------------
 

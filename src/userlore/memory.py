@@ -39,6 +39,7 @@ from userlore.models import (
     RecordState,
     WriteAction,
 )
+from userlore.planner.episodic import Snippet, evidence_of, search_snippets
 from userlore.planner.search import RECORD_COLUMNS, search
 from userlore.policy.filter import RejectionReason
 from userlore.policy.session_keys import checked_session_key
@@ -50,6 +51,7 @@ from userlore.validation import (
     identifier,
     int_field,
     optional_identifier,
+    optional_instant,
     text_field,
 )
 
@@ -58,6 +60,7 @@ __all__ = [
     "MAX_RECALL_K",
     "Author",
     "Citation",
+    "Episode",
     "MemoryReceipt",
     "MemoryService",
     "RecallResult",
@@ -203,6 +206,24 @@ class Citation:
 
 
 @dataclass(frozen=True, slots=True)
+class Episode:
+    """One thing the user said (a redacted turn or source item) that recall found."""
+
+    item_id: str
+    text: str
+    occurred_at: datetime | None
+    score: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.item_id,
+            "text": self.text,
+            "occurred_at": self.occurred_at.isoformat() if self.occurred_at else None,
+            "score": round(self.score, 6),
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class RecallResult:
     """Recall's answer: live citations, plus what matched but was kept out and why.
 
@@ -214,6 +235,8 @@ class RecallResult:
     memories: tuple[Citation, ...]
     excluded: tuple[dict[str, str], ...] = ()
     trace_id: str | None = None
+    episodes: tuple[Episode, ...] = ()
+    """What the user said that matches, when asked for (``episodes=``), best first."""
 
     @property
     def citations(self) -> tuple[str, ...]:
@@ -226,6 +249,7 @@ class RecallResult:
             "memories": [m.as_dict() for m in self.memories],
             "excluded": [dict(e) for e in self.excluded],
             "trace_id": self.trace_id,
+            "episodes": [e.as_dict() for e in self.episodes],
         }
 
 
@@ -421,21 +445,28 @@ class MemoryService:
         memory_type: MemoryType | str | None = None,
         k: int = 5,
         session_key: str | None = None,
+        valid_at: datetime | None = None,
+        episodes: int = 0,
     ) -> RecallResult:
         """Cite the live versions of the memories that best match ``query``.
 
         ``path`` filters by prefix (``projects/x`` matches ``projects/x/decisions``) and
         ``memory_type`` by type. An empty query lists the newest live memories that pass the
-        filters. Every recall writes a ``recall`` trace with ids and versions only.
+        filters. ``valid_at`` recalls as of that instant; ``episodes`` also returns up to that
+        many things the user said that match (the planner's episodic snippets, same policy).
+        Every recall writes a ``recall`` trace with ids and versions only.
 
         Raises:
-            InvalidInputError: bad ``k``, ``path``, ``memory_type`` or an oversized query.
+            InvalidInputError: bad ``k``, ``episodes``, ``path``, ``memory_type``, a naive
+                ``valid_at`` or an oversized query.
         """
         validate_scope(scope)
         text_field(query, "query", max_chars=MAX_QUERY_CHARS, allow_empty=True)
         checked_session_key(session_key)
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_RECALL_K:
             raise InvalidInputError(f"k must be an integer from 1 to {MAX_RECALL_K}")
+        int_field(episodes, "episodes", lo=0, hi=MAX_RECALL_K)
+        optional_instant(valid_at, "valid_at")
         prefix = (
             validate_path(path.strip().strip("/") if isinstance(path, str) else path)
             if path
@@ -444,9 +475,10 @@ class MemoryService:
         mtype = parse_memory_type(memory_type) if memory_type else None
         if self.store.config.memory.mode is MemoryMode.OFF:
             return RecallResult(())
-        now = self.store.clock()
+        now = valid_at or self.store.clock()
         depth = max(k * _RECALL_DEPTH, self.store.config.planner.retrieval_k)
         with self.store.connection() as conn:
+            consented = self.store.consents_in(conn, scope)
             found = search(
                 conn,
                 scope,
@@ -455,12 +487,21 @@ class MemoryService:
                 k=depth,
                 stats=self.term_stats,
                 now=now,
-                consented=self.store.consents_in(conn, scope),
+                consented=consented,
                 path_prefix=prefix,
                 memory_type=None if mtype is None else mtype.value,
                 depth=depth,
             )
             chosen = [_citation(c.row, c.retrieval or 0.0) for c in found.kept[:k]]
+            said: list[Snippet] = []
+            if episodes and query:
+                # A cited memory's own evidence is not returned again as an episode.
+                cited = evidence_of(conn, scope, [c.id for c in chosen])
+                found_said = search_snippets(
+                    conn, scope, query, k=depth, now=now, consented=consented
+                )
+                said = [s for s in found_said.kept if s.item_id not in cited][:episodes]
+            heard = tuple(Episode(s.item_id, s.text, s.occurred_at, s.score) for s in said)
             trace_id = self.store.trace(
                 conn,
                 scope,
@@ -471,6 +512,7 @@ class MemoryService:
                     "selected": [{"id": c.id, "v": c.version} for c in chosen],
                     "rejected": [{"id": r.id, "reason": r.reason} for r in found.rejected],
                     "k": k,
+                    **({"episodes": [e.item_id for e in heard]} if heard else {}),
                 },
             )
         excluded = [{"id": r.id, "reason": r.reason} for r in found.rejected]
@@ -479,7 +521,7 @@ class MemoryService:
             for c in chosen
             for v in range(1, c.version)
         )
-        return RecallResult(tuple(chosen), tuple(excluded), trace_id)
+        return RecallResult(tuple(chosen), tuple(excluded), trace_id, heard)
 
     # -- helpers -------------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ __all__ = [
     "RecordView",
     "Rejection",
     "SelectedRecord",
+    "SelectedSnippet",
     "Sensitivity",
     "UserState",
     "WriteAction",
@@ -301,6 +302,17 @@ class SelectedRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class SelectedSnippet:
+    """One episodic snippet (a source item: what the user said) placed into a context plan."""
+
+    item_id: str
+    score: float
+    chars: int
+    lexical_rank: int | None = None
+    vector_rank: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Rejection:
     """One candidate the planner dropped, with a fixed reason code."""
 
@@ -319,6 +331,8 @@ class ContextPlan:
     chars: int
     budget: int
     sections: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    snippets: tuple[SelectedSnippet, ...] = ()
+    """Episodic snippets in the plan's own section (``sections["episodes"]`` lists their ids)."""
 
     @property
     def selected_ids(self) -> tuple[str, ...]:
@@ -332,6 +346,7 @@ class ContextPlan:
             "trace_id": self.trace_id,
             "chars": self.chars,
             "budget": self.budget,
+            "snippets": [_slots(s) for s in self.snippets],
         }
 
 

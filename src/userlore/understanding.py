@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -19,6 +20,7 @@ from sqlalchemy.orm import Session
 from userlore.config import MemoryMode
 from userlore.errors import InvalidInputError
 from userlore.extract.explicit import Statement, extract_statements
+from userlore.extract.time import validity
 from userlore.learning.producers.explicit import observe_statements
 from userlore.models import CandidateInput, Producer, WriteAction, WriteOutcome
 from userlore.policy.session_keys import checked_session_key
@@ -106,9 +108,15 @@ def statement_candidate(
     session_key: str | None = None,
     author: TurnAuthor | None = None,
     supersedes: str | None = None,
+    at: datetime | None = None,
 ) -> CandidateInput:
-    """The typed candidate for one explicit statement, with its evidence and attribution."""
+    """The typed candidate for one explicit statement, with its evidence and attribution.
+
+    ``at`` is when the statement was made: a relative expression in it ("until Friday", "next
+    month", "下个月") becomes the candidate's validity interval counted from then.
+    """
     who = author or TurnAuthor()
+    holds = validity(st.content, at) if at is not None else None
     return CandidateInput(
         kind=st.kind,
         content=st.content,
@@ -127,6 +135,8 @@ def statement_candidate(
         author_device=who.device,
         thread_id=who.thread_id,
         run_id=who.run_id,
+        valid_from=holds.valid_from if holds else None,
+        valid_until=holds.valid_until if holds else None,
     )
 
 
@@ -139,14 +149,19 @@ def record_turn(
     item_id: str,
     session_key: str | None = None,
     author: TurnAuthor | None = None,
+    at: datetime | None = None,
 ) -> TurnRecord:
-    """Govern a turn's explicit statements inside ``session`` and record their facet evidence."""
+    """Govern a turn's explicit statements inside ``session`` and record their facet evidence.
+
+    ``at`` is when the turn was said (default: now); relative times in it count from then.
+    """
     checked_session_key(session_key)
+    said = at or store.clock()
     outcomes = tuple(
         govern(
             store,
             scope,
-            statement_candidate(st, item_id, session_key=session_key, author=author),
+            statement_candidate(st, item_id, session_key=session_key, author=author, at=said),
             session=session,
         )
         for st in statements

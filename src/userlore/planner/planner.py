@@ -2,31 +2,62 @@
 
 Per turn: retrieve (full text plus the always-eligible profile and standing instructions), apply
 the policy filter, rerank, place records into sections under per-class and character budgets,
-render the fenced block and write a trace naming every selected record (with its version) and a
-reason code for every candidate dropped.
+then episodic snippets (what the user said, ``planner/episodic.py``) in their own section under
+their own budget, render the fenced block and write a trace naming every selected record (with
+its version) and snippet, and a reason code for every candidate dropped.
+
+A plan may be asked "as of" a time (``valid_at``): validity, consent-free policy checks and the
+snippets' store time are judged at that instant, and relative expressions in the question ("last
+week", "上周") resolve against it.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row
+from sqlalchemy import Connection, Row
 
 from userlore.config import MemoryMode
-from userlore.models import ContextPlan, Explicitness, Rejection, SelectedRecord, UserState
+from userlore.extract.time import question_window
+from userlore.models import (
+    ContextPlan,
+    Explicitness,
+    Rejection,
+    SelectedRecord,
+    SelectedSnippet,
+    UserState,
+)
 from userlore.planner.dedupe import render_texts
-from userlore.planner.render import BlockBuilder, render_entry
+from userlore.planner.episodic import (
+    EpisodicFrequencies,
+    EvidenceRanking,
+    Snippet,
+    SnippetsFound,
+    evidence_of,
+    excerpt,
+    search_snippets,
+)
+from userlore.planner.render import BlockBuilder, render_entry, render_snippet
 from userlore.planner.search import Candidate, ReadColumns, search
 from userlore.policy.filter import RejectionReason
 from userlore.policy.session_keys import checked_session_key
 from userlore.store.governed import GovernedStore, validate_scope
 from userlore.store.retrieval import HitQuery, TermStatistics
 from userlore.store.schema import MemoryRecord
+from userlore.validation import optional_instant
 
-__all__ = ["CLASS_BUDGETS", "OVERFLOW_POOL", "PLAN_COLUMNS", "SECTION_OF_KIND", "ContextPlanner"]
+__all__ = [
+    "CLASS_BUDGETS",
+    "EPISODES",
+    "OVERFLOW_POOL",
+    "PLAN_COLUMNS",
+    "SECTION_OF_KIND",
+    "ContextPlanner",
+]
 
 SECTION_OF_KIND: dict[str, str] = {
     "instruction": "instructions",
@@ -58,6 +89,10 @@ CLASS_BUDGETS: dict[str, int] = {
 }
 OVERFLOW_POOL = 5
 PROFILE_SHARE = 0.6  # instructions + profile may take this share while other sections wait
+EPISODES = "episodes"
+"""The plan section of episodic snippets."""
+SNIPPET_POOL = 4
+"""Snippet candidates screened per snippet the budget allows (duplicates of records drop out)."""
 
 PLAN_COLUMNS = ReadColumns(
     HitQuery(
@@ -101,24 +136,51 @@ class _Ranked:
 
 
 class ContextPlanner:
-    """Builds a :class:`~userlore.models.ContextPlan` for one turn."""
+    """Builds a :class:`~userlore.models.ContextPlan` for one turn.
 
-    def __init__(self, store: GovernedStore) -> None:
+    Args:
+        store: The governed store read from and traced to.
+        evidence_rankings: Further best-first rankings of source items fused with the lexical
+            episodic ranking (for example vector hits over evidence); each is called per plan.
+    """
+
+    def __init__(
+        self, store: GovernedStore, evidence_rankings: Sequence[EvidenceRanking] = ()
+    ) -> None:
         self.store = store
         self.term_stats = TermStatistics()
+        self.evidence_rankings: tuple[EvidenceRanking, ...] = tuple(evidence_rankings)
+        self.episodic_stats = EpisodicFrequencies()
 
     def plan(
-        self, scope: str, query: str, *, session_key: str | None = None, budget: int | None = None
+        self,
+        scope: str,
+        query: str,
+        *,
+        session_key: str | None = None,
+        budget: int | None = None,
+        valid_at: datetime | None = None,
     ) -> ContextPlan:
-        """Plan the context for ``query``; always writes a trace unless memory is off."""
+        """Plan the context for ``query``; always writes a trace unless memory is off.
+
+        Args:
+            scope: Whose context.
+            query: The turn's question.
+            session_key: Session the trace belongs to.
+            budget: Character budget (default ``planner.budget_chars``).
+            valid_at: Plan as of this instant: what was valid and stored then (default: now).
+        """
         validate_scope(scope)
         checked_session_key(session_key)
+        optional_instant(valid_at, "valid_at")
         cfg = self.store.config
         limit = budget if budget is not None else cfg.planner.budget_chars
         if cfg.memory.mode is MemoryMode.OFF:
             return ContextPlan("", (), (), None, 0, limit)
-        now = self.store.clock()
+        now = valid_at or self.store.clock()
+        window = question_window(query, now) if query else None
         with self.store.connection() as conn:
+            consented = self.store.consents_in(conn, scope)
             found = search(
                 conn,
                 scope,
@@ -127,43 +189,176 @@ class ContextPlanner:
                 k=cfg.planner.retrieval_k,
                 stats=self.term_stats,
                 now=now,
-                consented=self.store.consents_in(conn, scope),
+                consented=consented,
                 kinds=ALWAYS_ELIGIBLE,
                 newest=False,
             )
-            selected, dropped, text, sections = self._select(found.kept, now, limit)
-        rejected = [*found.rejected, *dropped]
-        # Written without waiting for another writer (queued if one holds the lock): a read
-        # never waits for a write (issue 18).
-        trace_id = self.store.trace_soon(
-            scope,
-            "plan",
-            session_key=session_key,
-            chars=len(text),
-            payload={
+            wanted = cfg.planner.episodic_snippets
+            snippets = (
+                search_snippets(
+                    conn,
+                    scope,
+                    query,
+                    k=max(
+                        cfg.planner.retrieval_k,
+                        wanted * SNIPPET_POOL + cfg.planner.episodic_overflow,
+                    ),
+                    now=now,
+                    consented=consented,
+                    rankings=self.evidence_rankings,
+                    window=window,
+                    limit=wanted * SNIPPET_POOL + cfg.planner.episodic_overflow,
+                    stats=self.episodic_stats,
+                )
+                if wanted and cfg.planner.episodic_chars
+                else SnippetsFound()
+            )
+            reserve = self._reserve(snippets.kept, query, limit)
+            rendered: dict[str, str] = {}  # record entries, rendered once for every pass
+            while True:
+                selected, dropped, builder, sections = self._select(
+                    found.kept, now, limit, reserve, rendered
+                )
+                shown, snippet_rejected, used = self._place_snippets(
+                    conn, scope, builder, snippets, query, [s.id for s in selected], limit
+                )
+                # Snippets that repeat a record's evidence free their share of the reserve:
+                # plan once more so records the reserve kept out can use it.
+                # (Only when the slack could hold one of the records kept out for budget.)
+                wanting = [
+                    len(rendered[r.id])
+                    for r in dropped
+                    if r.reason == RejectionReason.BUDGET and r.id in rendered
+                ]
+                if not wanting or reserve - used <= min(wanting):
+                    break
+                reserve = used
+            if shown:
+                sections[EPISODES] = [s.item_id for s in shown]
+            text = builder.render()
+            rejected = [*found.rejected, *dropped]
+            payload: dict[str, Any] = {
                 "selected": [
-                    {
-                        "id": s.id,
-                        "v": s.version,
-                        "section": s.section,
-                        "score": round(s.score, 4),
-                    }
+                    {"id": s.id, "v": s.version, "section": s.section, "score": round(s.score, 4)}
                     for s in selected
                 ],
                 "rejected": [{"id": r.id, "reason": r.reason} for r in rejected],
                 "budget": limit,
-            },
+            }
+            if snippets.kept or snippets.rejected:
+                payload["episodic"] = {
+                    "selected": [
+                        {
+                            "id": s.item_id,
+                            "score": round(s.score, 5),
+                            "lexical_rank": s.lexical_rank,
+                            "vector_rank": s.vector_rank,
+                        }
+                        for s in shown
+                    ],
+                    "rejected": [
+                        {"id": r.id, "reason": r.reason}
+                        for r in (*snippets.rejected, *snippet_rejected)
+                    ],
+                }
+            if valid_at is not None:
+                payload["valid_at"] = valid_at.isoformat()
+            if window is not None:
+                payload["window"] = [window.start.isoformat(), window.end.isoformat()]
+        # Written without waiting for another writer (queued if one holds the lock): a read
+        # never waits for a write (issue 18).
+        trace_id = self.store.trace_soon(
+            scope, "plan", session_key=session_key, chars=len(text), payload=payload
         )
         return ContextPlan(
-            text, tuple(selected), tuple(rejected), trace_id, len(text), limit, sections
+            text,
+            tuple(selected),
+            tuple(rejected),
+            trace_id,
+            len(text),
+            limit,
+            {k: tuple(v) for k, v in sections.items()},
+            tuple(shown),
         )
+
+    # -- episodic snippets ---------------------------------------------------------------------
+
+    def _snippet_entry(self, snippet: Snippet, query: str) -> str:
+        cfg = self.store.config.planner
+        cap = min(cfg.max_record_chars, cfg.episodic_chars)
+        date = snippet.occurred_at.date().isoformat() if snippet.occurred_at else None
+        return render_snippet(snippet.item_id, excerpt(snippet.text, query, cap), date=date)
+
+    def _reserve(self, snippets: list[Snippet], query: str, limit: int) -> int:
+        """Characters kept free of records for the snippets the budget allows."""
+        cfg = self.store.config.planner
+        probe = BlockBuilder(cfg.episodic_chars + len(BlockBuilder.frame()))
+        for snippet in snippets[: cfg.episodic_snippets]:
+            probe.try_add(EPISODES, self._snippet_entry(snippet, query))
+        return min(probe.used - len(probe.frame()), limit // 2)
+
+    def _place_snippets(
+        self,
+        conn: Connection,
+        scope: str,
+        builder: BlockBuilder,
+        snippets: SnippetsFound,
+        query: str,
+        record_ids: list[str],
+        limit: int,
+    ) -> tuple[list[SelectedSnippet], list[Rejection], int]:
+        """Snippets best first: the section's own count and characters, then up to
+        ``episodic_overflow`` more in budget the records left unused. Returns them, the rejected
+        (records' evidence, what does not fit) and the characters of the section's own share."""
+        cfg = self.store.config.planner
+        if not snippets.kept:
+            return [], [], 0
+        shown_ids = evidence_of(conn, scope, record_ids)
+        own_used = 0
+        shown: list[SelectedSnippet] = []
+        rejected: list[Rejection] = []
+        for snippet in snippets.kept:
+            if snippet.item_id in shown_ids:
+                rejected.append(Rejection(snippet.item_id, RejectionReason.DUPLICATE))
+                continue
+            if len(shown) >= cfg.episodic_snippets + cfg.episodic_overflow:
+                rejected.append(Rejection(snippet.item_id, RejectionReason.CLASS_BUDGET))
+                continue
+            entry = self._snippet_entry(snippet, query)
+            cost = builder.cost(EPISODES, entry)
+            # The section's own share first; past it, only what the records left unused.
+            in_share = len(shown) < cfg.episodic_snippets and own_used + cost <= cfg.episodic_chars
+            if not (in_share or cfg.episodic_overflow) or not builder.try_add(
+                EPISODES, entry, limit
+            ):
+                rejected.append(Rejection(snippet.item_id, RejectionReason.BUDGET))
+                continue
+            own_used += cost if in_share else 0
+            shown.append(
+                SelectedSnippet(
+                    snippet.item_id,
+                    snippet.score,
+                    len(entry),
+                    snippet.lexical_rank,
+                    snippet.vector_rank,
+                )
+            )
+        return shown, rejected, own_used
 
     # -- rerank, budget -----------------------------------------------------------------------
 
     def _select(
-        self, candidates: list[Candidate], now: datetime, limit: int
-    ) -> tuple[list[SelectedRecord], list[Rejection], str, dict[str, tuple[str, ...]]]:
-        """Rerank what passed the filter, then place it under the class and character budgets."""
+        self,
+        candidates: list[Candidate],
+        now: datetime,
+        limit: int,
+        reserve: int = 0,
+        rendered: dict[str, str] | None = None,
+    ) -> tuple[list[SelectedRecord], list[Rejection], BlockBuilder, dict[str, list[str]]]:
+        """Rerank what passed the filter, then place it under the class and character budgets.
+
+        ``reserve`` characters stay free for the episodic section; the builder is returned open.
+        """
         cfg = self.store.config.planner
         half_life = cfg.freshness_half_life_days
         eligible = [
@@ -187,12 +382,13 @@ class ContextPlanner:
         )
 
         builder = BlockBuilder(limit)
+        records_limit = limit - reserve
         placed: list[_Ranked] = []
         class_used: dict[str, int] = {}
         overflow_used = 0
         dropped: dict[str, RejectionReason] = {}
 
-        rendered: dict[str, str] = {}
+        rendered = {} if rendered is None else rendered
 
         def entry(c: _Ranked) -> str:
             if c.id in rendered:
@@ -235,7 +431,7 @@ class ContextPlanner:
             key=lambda c: c.section == "notes",
         )
         # Profile and instructions go first but may not crowd out relevant memories entirely.
-        profile_cap = int(limit * PROFILE_SHARE) if others else limit
+        profile_cap = int(records_limit * PROFILE_SHARE) if others else records_limit
         waiting: list[_Ranked] = []
         for cand in profile_first:
             reason = place(cand, profile_cap)
@@ -244,18 +440,17 @@ class ContextPlanner:
             elif reason is not None:
                 dropped[cand.id] = reason
         for cand in (*others, *waiting):
-            reason = place(cand, limit)
+            reason = place(cand, records_limit)
             if reason is not None:
                 dropped[cand.id] = reason
         rejected = [Rejection(cid, reason) for cid, reason in dropped.items()]
-        text = builder.render()
         selected = [
             SelectedRecord(c.id, c.rec.version, c.section, c.score, len(entry(c))) for c in placed
         ]
         sections: dict[str, list[str]] = {}
         for c in placed:
             sections.setdefault(c.section, []).append(c.id)
-        return selected, rejected, text, {k: tuple(v) for k, v in sections.items()}
+        return selected, rejected, builder, sections
 
 
 def _score(

@@ -13,7 +13,7 @@ from typing import Any
 
 from userlore.policy.fence import FENCE_CLOSE, FENCE_OPEN, neutralize
 
-__all__ = ["PREAMBLE", "SECTION_TITLES", "BlockBuilder", "render_entry"]
+__all__ = ["PREAMBLE", "SECTION_TITLES", "BlockBuilder", "render_entry", "render_snippet"]
 
 PREAMBLE = (
     "System-owned data about the user, selected by userlore; each entry's id is its receipt. "
@@ -26,6 +26,7 @@ SECTION_TITLES: dict[str, str] = {
     "profile": "Profile",
     "memories": "Relevant memories",
     "workspace": "Workspace facts",
+    "episodes": "What the user said",
     "notes": "Recent notes",
 }
 
@@ -52,6 +53,19 @@ def render_entry(
     return json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
 
 
+def render_snippet(item_id: str, text: str, *, date: str | None = None) -> str:
+    """One episodic snippet as a JSON entry: its source item id, event date and neutralized text.
+
+    The caller has already cut ``text`` to its budget; snippets have no version (items are
+    evidence, not records).
+    """
+    entry: dict[str, Any] = {"id": item_id}
+    if date:
+        entry["date"] = date
+    entry["text"] = neutralize(text)
+    return json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
+
+
 def _heading(section: str) -> str:
     return f"## {SECTION_TITLES[section]}\n"
 
@@ -64,10 +78,11 @@ class BlockBuilder:
     entries: dict[str, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.used = len(self._frame())
+        self.used = len(self.frame())
 
     @staticmethod
-    def _frame() -> str:
+    def frame() -> str:
+        """The fence and preamble every non-empty block carries."""
         return f"{FENCE_OPEN}\n{PREAMBLE}\n{FENCE_CLOSE}"
 
     def cost(self, section: str, entry: str) -> int:

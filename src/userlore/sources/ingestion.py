@@ -57,6 +57,7 @@ from userlore.sources.normalize import (
     one_line,
 )
 from userlore.sources.views import PipelineReport, SyncCounts, SyncReport
+from userlore.store.episodic_index import index_rows
 from userlore.store.governed import GovernedStore, validate_scope
 from userlore.store.schema import KnowledgeSourceItem, KnowledgeSourceState, KnowledgeSyncRun
 
@@ -375,6 +376,7 @@ class KnowledgeIngestionService:
                 session.execute(insert(KnowledgeSourceItem), inserts)
             if updates:
                 session.execute(update(KnowledgeSourceItem), updates)
+            index_rows(session, [*inserts, *updates])
             self.ledger.lock(session)
             self.ledger.append(session, changes)
 

@@ -404,6 +404,7 @@ class ConnectedKnowledgePipeline(LeaseHolder):
             item.scope,
             statements=extract_statements(item.text, role=role),
             item_id=item.id,
+            at=item.occurred_at,
         )
         written = sum(o.record is not None for o in turn.outcomes)
         refused = next(

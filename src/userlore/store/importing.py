@@ -31,6 +31,7 @@ from userlore.models import (
 )
 from userlore.policy.govern import assess_text
 from userlore.policy.sensitivity import redact
+from userlore.store.episodic_index import index_rows
 from userlore.store.export import (
     _ENUMS,
     _HEADER_KEYS,
@@ -416,6 +417,8 @@ def _insert_all(
                 row["sequence"] = max(earlier) if earlier else 0
         if batch:
             session.execute(insert(spec.table), batch)
+        if spec.key == "source_items":
+            index_rows(session, batch)  # the episodic index is derived, never imported
         imported[spec.key] = len(batch)
     session.flush()
     return imported

@@ -31,6 +31,7 @@ from userlore.models import (
 from userlore.policy.govern import POLICY_REV, Assessment, assess
 from userlore.policy.sensitivity import redact
 from userlore.policy.session_keys import checked_session_key
+from userlore.store.episodic_index import index_item
 from userlore.store.ids import derived_id, scoped_digest
 from userlore.store.schema import (
     KnowledgeSourceItem,
@@ -119,6 +120,7 @@ class RecordWriter(Transitions):
         if existing is not None:
             if existing.content_hash != digest:
                 existing.text, existing.content_hash, existing.updated_at = clean, digest, now
+                index_item(session, existing)
             return existing
         item = KnowledgeSourceItem(
             id=self.new_id("src"),
@@ -139,6 +141,7 @@ class RecordWriter(Transitions):
         )
         session.add(item)
         session.flush()
+        index_item(session, item)
         return item
 
     def validate_candidate(self, c: CandidateInput) -> None:

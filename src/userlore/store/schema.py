@@ -36,6 +36,7 @@ from sqlalchemy.types import TypeDecorator
 __all__ = [
     "Base",
     "ConsentGrant",
+    "EpisodicItem",
     "FacetObservation",
     "KnowledgeConsumerWatermark",
     "KnowledgeSourceChange",
@@ -228,6 +229,33 @@ class KnowledgeSourceItem(Base):
         Index("ix_items_synthesis", "synthesis_state", "lease_expires_at"),
         # migration 0002: daily notes and thread context read one day / neighbourhood of a source
         Index("ix_items_source_time", "scope", "source_instance_id", "occurred_at"),
+        # migration 0009: a temporal question reads the scope's items of one window
+        Index("ix_items_scope_time", "scope", "occurred_at"),
+    )
+
+
+class EpisodicItem(Base):
+    """Full-text index row of one source item a user said or a source holds (migration 0009).
+
+    ``seq`` is the FTS rowid: source items have string keys, and an external-content FTS5 index
+    needs a stable integer. Deleting the item deletes this row (``ON DELETE CASCADE``).
+    """
+
+    __tablename__ = "episodic_items"
+
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    scope: Mapped[str] = mapped_column(String(200))
+    item_id: Mapped[str] = mapped_column(String(40), unique=True)
+    search_text: Mapped[str] = mapped_column(Text)
+
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["scope", "item_id"],
+            ["knowledge_source_items.scope", "knowledge_source_items.id"],
+            name="fk_episodic_item",
+            ondelete="CASCADE",
+        ),
+        Index("ix_episodic_scope", "scope"),
     )
 
 

@@ -1,0 +1,419 @@
+"""Episodic recall: what the user said (and what sources hold), found even without a record.
+
+Every user turn and source item is stored as redacted evidence and indexed in ``episodic_items``
+(``store/episodic_index.py``). :func:`search_snippets` ranks them for a query, lexically (FTS5 on
+SQLite, ``tsvector`` on PostgreSQL) and fused by :func:`~userlore.planner.fusion.rrf_fuse` with
+any further best-first rankings a caller passes: vector hits over evidence (an
+:data:`EvidenceRanking`) and, for a temporal question, the items whose event time falls in the
+asked window. Then the same policy as records: the one filter
+(:func:`~userlore.policy.filter.rejection_reason`) reassesses every snippet's text, so a secret is
+never shown and a special-category turn needs consent; an item that is evidence of a forgotten or
+deleted record stays out with that record; another scope's items are never read.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, TextClause, bindparam, select, text
+
+from userlore.extract.time import TimeWindow
+from userlore.models import Disclosure, RecordState, Rejection, Sensitivity, UserState
+from userlore.planner.fusion import rrf_fuse
+from userlore.policy.filter import RejectionReason, rejection_reason
+from userlore.policy.govern import POLICY_REV, Assessment, assess_text
+from userlore.store.schema import (
+    EpisodicItem,
+    KnowledgeSourceItem,
+    MemoryEvidence,
+    MemoryRecord,
+)
+from userlore.store.text import query_terms, scoped_terms
+
+__all__ = [
+    "POSTING_BUDGET",
+    "EpisodicFrequencies",
+    "EvidenceRanking",
+    "Snippet",
+    "SnippetsFound",
+    "evidence_of",
+    "excerpt",
+    "search_snippets",
+]
+
+POSTING_BUDGET = 1_000
+"""Postings the lexical episodic ranking may score: a quarter of the records' budget, since the
+section shows a few snippets and a common word's postings buy little of them."""
+
+EvidenceRanking = Callable[[Connection, str, str, int], Sequence[str]]
+"""``(conn, scope, query, k) -> item ids, best first``: a further ranking of evidence to fuse
+(for example vector hits of ``VectorIndex.search(scope, "evidence", qvec, k)``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Snippet:
+    """One source item that passed the policy, with its fused score and per-ranking ranks."""
+
+    item_id: str
+    text: str
+    occurred_at: datetime | None
+    score: float
+    lexical_rank: int | None = None
+    vector_rank: int | None = None
+    in_window: bool = False
+
+
+@dataclass(slots=True)
+class SnippetsFound:
+    """Snippets that may be shown, best first, and a reason for every candidate kept out."""
+
+    kept: list[Snippet] = field(default_factory=list)
+    rejected: list[Rejection] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _SnippetFields:
+    """A source item as the policy filter's input, with today's verdict on its text."""
+
+    scope: str
+    content: str
+    valid_from: datetime | None
+    state: str = RecordState.ACTIVE.value
+    user_state: str = UserState.AUTO.value
+    valid_until: datetime | None = None
+    disclosure: str = Disclosure.NORMAL.value
+    sensitivity: str = Sensitivity.NONE.value
+    sensitivity_category: str | None = None
+    policy_rev: int = POLICY_REV  # assessed just now with today's rules (``_assessed``)
+    value: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Statements:
+    """The only backend differences of the episodic full-text read."""
+
+    phrase: Callable[[tuple[str, ...]], str]
+    or_join: str
+    top_k: TextClause
+    newest: TextClause
+    document_frequency: TextClause
+
+
+_SQLITE = _Statements(
+    phrase=lambda tokens: '"' + " ".join(tokens) + '"',
+    or_join=" OR ",
+    top_k=text(
+        "SELECT rowid AS seq FROM episodic_items_fts "
+        "WHERE episodic_items_fts MATCH :q ORDER BY rank LIMIT :k"
+    ),
+    newest=text(
+        "SELECT rowid AS seq FROM episodic_items_fts "
+        "WHERE episodic_items_fts MATCH :q ORDER BY rowid DESC LIMIT :k"
+    ),
+    document_frequency=text(
+        "SELECT count(*) FROM (SELECT 1 FROM episodic_items_fts "
+        "WHERE episodic_items_fts MATCH :q LIMIT :cap)"
+    ),
+)
+_POSTGRES = _Statements(
+    # A token may hold an inner apostrophe ("caroline's"); tsquery quotes double it.
+    phrase=lambda tokens: (
+        "(" + " <-> ".join("'" + t.replace("'", "''") + "'" for t in tokens) + ")"
+    ),
+    or_join=" | ",
+    top_k=text(
+        "SELECT seq FROM episodic_items "
+        "WHERE search_tsv @@ to_tsquery('english', :q) AND scope = :scope "
+        "ORDER BY ts_rank(search_tsv, to_tsquery('english', :q)) DESC, seq DESC LIMIT :k"
+    ),
+    newest=text(
+        "SELECT seq FROM episodic_items "
+        "WHERE search_tsv @@ to_tsquery('english', :q) AND scope = :scope "
+        "ORDER BY seq DESC LIMIT :k"
+    ),
+    document_frequency=text(
+        "SELECT count(*) FROM (SELECT 1 FROM episodic_items "
+        "WHERE search_tsv @@ to_tsquery('english', :q) AND scope = :scope LIMIT :cap) AS m"
+    ),
+)
+
+
+class EpisodicFrequencies:
+    """A small thread-safe LRU of episodic document frequencies with a time-to-live.
+
+    As for records (``store/retrieval.py``), retrieval keeps a posting budget, rarest terms
+    first, so one common word in a scope of many turns does not make every plan score all of
+    them. A stale count only changes which terms are pruned; absence is never cached.
+    """
+
+    def __init__(self, max_terms: int = 50_000, ttl_s: float = 300.0) -> None:
+        self.max_terms = max_terms
+        self.ttl_s = ttl_s
+        self._cache: OrderedDict[tuple[str, str], tuple[int, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def count(self, conn: Connection, scope: str, phrase: str, cap: int) -> int:
+        """Items of ``scope`` holding ``phrase``, exactly up to ``cap``; ``cap + 1``: more."""
+        key, now = (scope, phrase), time.monotonic()
+        with self._lock:
+            hit = self._cache.get(key)
+            if hit is not None and now - hit[1] < self.ttl_s:
+                self._cache.move_to_end(key)
+                return min(hit[0], cap + 1)
+        statement = _statements(conn).document_frequency
+        df = int(
+            conn.execute(statement, {"q": phrase, "cap": cap + 1, "scope": scope}).scalar_one()
+        )
+        if df:
+            with self._lock:
+                self._cache[key] = (df, now)
+                while len(self._cache) > self.max_terms:
+                    self._cache.popitem(last=False)
+        return df
+
+
+def _statements(conn: Connection) -> _Statements:
+    return _POSTGRES if conn.dialect.name == "postgresql" else _SQLITE
+
+
+_ITEMS = (
+    select(
+        EpisodicItem.seq,
+        KnowledgeSourceItem.id,
+        KnowledgeSourceItem.scope,
+        KnowledgeSourceItem.title,
+        KnowledgeSourceItem.text,
+        KnowledgeSourceItem.occurred_at,
+        KnowledgeSourceItem.created_at,
+        KnowledgeSourceItem.deleted_at,
+    )
+    .join(
+        KnowledgeSourceItem,
+        (KnowledgeSourceItem.scope == EpisodicItem.scope)
+        & (KnowledgeSourceItem.id == EpisodicItem.item_id),
+    )
+    .where(EpisodicItem.scope == bindparam("scope"))
+)
+_BY_SEQ = _ITEMS.where(EpisodicItem.seq.in_(bindparam("seqs", expanding=True)))
+_BY_ID = _ITEMS.where(EpisodicItem.item_id.in_(bindparam("ids", expanding=True)))
+_IN_WINDOW = (
+    _ITEMS.where(
+        KnowledgeSourceItem.occurred_at >= bindparam("start"),
+        KnowledgeSourceItem.occurred_at < bindparam("end"),
+    )
+    .order_by(KnowledgeSourceItem.occurred_at.desc())
+    .limit(bindparam("k"))
+)
+_WITHDRAWN = (
+    # An item stays out while a record drawn from it is not live: pending review or rejected
+    # (confirmWrite keeps it out of context until approved), superseded, forgotten or deleted.
+    select(MemoryEvidence.source_item_id, MemoryRecord.state, MemoryRecord.user_state)
+    .join(
+        MemoryRecord,
+        (MemoryRecord.scope == MemoryEvidence.scope)
+        & (MemoryRecord.id == MemoryEvidence.record_id),
+    )
+    .where(
+        MemoryEvidence.scope == bindparam("scope"),
+        MemoryEvidence.source_item_id.in_(bindparam("ids", expanding=True)),
+        (MemoryRecord.user_state == UserState.FORGOTTEN.value)
+        | (MemoryRecord.state != RecordState.ACTIVE.value),
+    )
+)
+_EVIDENCE_OF = select(MemoryEvidence.source_item_id).where(
+    MemoryEvidence.scope == bindparam("scope"),
+    MemoryEvidence.record_id.in_(bindparam("ids", expanding=True)),
+)
+
+
+def _lexical(
+    conn: Connection, scope: str, query: str, k: int, stats: EpisodicFrequencies
+) -> list[int]:
+    """Episodic index rows matching the query's rarest terms, best first (their ``seq``).
+
+    Terms are taken rarest first while their summed frequency fits the posting budget; when even
+    the rarest is too common to rank, the newest items holding it are returned instead.
+    """
+    dialect = _statements(conn)
+    phrases = [dialect.phrase(term) for term in scoped_terms(scope, query)]
+    sized = sorted(
+        (df, p) for p in phrases if (df := stats.count(conn, scope, p, POSTING_BUDGET)) > 0
+    )
+    if not sized:
+        return []
+    params: dict[str, Any] = {"scope": scope, "k": k}
+    if sized[0][0] > POSTING_BUDGET:
+        rows = conn.execute(dialect.newest, {**params, "q": sized[0][1]})
+        return [int(seq) for (seq,) in rows]
+    chosen: list[str] = []
+    total = 0
+    for df, phrase in sized:
+        if total + df > POSTING_BUDGET:
+            break
+        chosen.append(phrase)
+        total += df
+    rows = conn.execute(dialect.top_k, {**params, "q": dialect.or_join.join(chosen)})
+    return [int(seq) for (seq,) in rows]
+
+
+def search_snippets(
+    conn: Connection,
+    scope: str,
+    query: str | None,
+    *,
+    k: int,
+    now: datetime,
+    consented: frozenset[str],
+    rankings: Sequence[EvidenceRanking] = (),
+    window: TimeWindow | None = None,
+    limit: int | None = None,
+    stats: EpisodicFrequencies | None = None,
+) -> SnippetsFound:
+    """Source items of ``scope`` that may be shown now for ``query``, best first.
+
+    Args:
+        conn: An open connection.
+        scope: Whose items; every statement filters by it and the filter checks it again.
+        query: The question; without terms only ``window`` (if any) retrieves.
+        k: Candidates per ranking.
+        now: The "as of" time: items stored later are kept out (``not_yet_valid``).
+        consented: Special categories the user has consented to.
+        rankings: Further best-first item-id rankings fused with the lexical one (RRF).
+        window: Event-time window of a temporal question: items in it form a ranking too.
+        limit: Stop once this many snippets are kept.
+        stats: Document-frequency cache (the planner keeps one; default: count every time).
+    """
+    lexical = (
+        _lexical(conn, scope, query, k, stats or EpisodicFrequencies(ttl_s=0)) if query else []
+    )
+    rows: dict[str, Any] = {}  # item id -> its row
+    lexical_ids: list[str] = []
+    if lexical:
+        for row in conn.execute(_BY_SEQ, {"scope": scope, "seqs": lexical}):
+            rows[row.id] = row
+        by_seq = {row.seq: row.id for row in rows.values()}
+        lexical_ids = [by_seq[s] for s in lexical if s in by_seq]
+    extra = [list(rank(conn, scope, query, k)) if query else [] for rank in rankings]
+    window_ids: list[str] = []
+    if window is not None:
+        params = {"scope": scope, "start": window.start, "end": window.end, "k": k}
+        for row in conn.execute(_IN_WINDOW, params):
+            rows.setdefault(row.id, row)
+            window_ids.append(row.id)
+    missing = sorted({i for ranking in extra for i in ranking} - rows.keys())
+    if missing:
+        for row in conn.execute(_BY_ID, {"scope": scope, "ids": missing}):
+            rows[row.id] = row
+    fused = rrf_fuse([lexical_ids, *extra, window_ids])
+    withdrawn: dict[str, RejectionReason] = {}
+    if rows:
+        for item_id, state, user_state in conn.execute(
+            _WITHDRAWN, {"scope": scope, "ids": sorted(rows)}
+        ):
+            withdrawn[item_id] = _withdrawal(state, user_state, withdrawn.get(item_id))
+    lexical_rank = {iid: n for n, iid in enumerate(lexical_ids, 1)}
+    vector_rank = {iid: n for n, iid in enumerate(extra[0], 1)} if extra else {}
+    found = SnippetsFound()
+    for item_id, score in fused:
+        hit = rows.get(item_id)
+        if hit is None:
+            continue  # a ranking named an item this scope does not hold
+        reason = _reason(hit, scope, now, consented, withdrawn)
+        if reason is not None:
+            found.rejected.append(Rejection(item_id, reason))
+            continue
+        found.kept.append(
+            Snippet(
+                item_id,
+                _body(hit.title, hit.text),
+                hit.occurred_at,
+                score,
+                lexical_rank.get(item_id),
+                vector_rank.get(item_id),
+                window is not None and hit.occurred_at in window,
+            )
+        )
+        if limit is not None and len(found.kept) >= limit:
+            break
+    return found
+
+
+_WITHDRAWAL_ORDER = (RejectionReason.DELETED, RejectionReason.FORGOTTEN, RejectionReason.NOT_ACTIVE)
+
+
+def _withdrawal(state: str, user_state: str, earlier: RejectionReason | None) -> RejectionReason:
+    """The reason a record that is not live gives its evidence item (the strongest of several)."""
+    if state == RecordState.DELETED.value:
+        reason = RejectionReason.DELETED
+    elif user_state == UserState.FORGOTTEN.value:
+        reason = RejectionReason.FORGOTTEN
+    else:
+        reason = RejectionReason.NOT_ACTIVE
+    if earlier is None:
+        return reason
+    return min(reason, earlier, key=_WITHDRAWAL_ORDER.index)
+
+
+def _body(title: str | None, body: str) -> str:
+    return f"{title}: {body}" if title and not body.startswith(title) else body
+
+
+def _reason(
+    row: Any,
+    scope: str,
+    now: datetime,
+    consented: frozenset[str],
+    withdrawn: dict[str, RejectionReason],
+) -> RejectionReason | None:
+    if row.deleted_at is not None:
+        return RejectionReason.DELETED
+    if row.id in withdrawn:
+        return withdrawn[row.id]
+    body = _body(row.title, row.text)
+    verdict = _assessed(body)
+    if verdict.refused is not None:
+        return RejectionReason(verdict.refused)
+    fields = _SnippetFields(
+        row.scope,
+        body,
+        row.created_at,
+        disclosure=verdict.disclosure.value,
+        sensitivity=verdict.sensitivity.value,
+        sensitivity_category=verdict.category,
+    )
+    return rejection_reason(fields, scope=scope, now=now, consented=consented)
+
+
+@functools.lru_cache(maxsize=8_192)
+def _assessed(body: str) -> Assessment:
+    """Today's sensitivity verdict on a snippet's text (the rules are fixed for a process, so
+    a turn read by many plans is classified once)."""
+    return assess_text(body)
+
+
+def evidence_of(conn: Connection, scope: str, record_ids: Sequence[str]) -> frozenset[str]:
+    """Source items that are evidence of these records (their snippets would repeat them)."""
+    if not record_ids:
+        return frozenset()
+    return frozenset(conn.scalars(_EVIDENCE_OF, {"scope": scope, "ids": list(record_ids)}))
+
+
+def excerpt(text_: str, query: str | None, max_chars: int) -> str:
+    """At most ``max_chars`` of ``text_``, around the first query term it contains."""
+    if len(text_) <= max_chars:
+        return text_
+    folded = text_.casefold()
+    start = 0
+    for term in query_terms(query or ""):
+        at = folded.find(term)
+        if at >= 0:
+            start = max(0, min(at - max_chars // 4, len(text_) - max_chars))
+            break
+    return text_[start : start + max_chars]

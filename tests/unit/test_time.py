@@ -1,0 +1,99 @@
+"""Time expressions: the window a question names, the validity a statement's relative time gives."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from userlore.extract.time import TimeWindow, Validity, names_time, question_window, validity
+
+# A Wednesday.
+AT = datetime(2026, 12, 2, 10, 0, tzinfo=UTC)
+
+
+def day(y: int, m: int, d: int) -> datetime:
+    return datetime(y, m, d, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("question", "window"),
+    [
+        ("what did I decide last week", TimeWindow(day(2026, 11, 23), day(2026, 11, 30))),
+        ("上周我决定了什么", TimeWindow(day(2026, 11, 23), day(2026, 11, 30))),
+        ("what did I say yesterday", TimeWindow(day(2026, 12, 1), day(2026, 12, 2))),
+        ("昨天我说了什么", TimeWindow(day(2026, 12, 1), day(2026, 12, 2))),
+        ("What did Caroline do in May 2023?", TimeWindow(day(2023, 5, 1), day(2023, 6, 1))),
+        ("上个月的计划", TimeWindow(day(2026, 11, 1), day(2026, 12, 1))),
+        ("what did I say last year", TimeWindow(day(2025, 1, 1), day(2026, 1, 1))),
+    ],
+)
+def test_a_question_names_a_calendar_window(question: str, window: TimeWindow) -> None:
+    assert question_window(question, AT) == window
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Where does Melanie like to go?", "which salad did I choose?", "我喜欢什么样的咖啡", ""],
+)
+def test_a_question_without_a_time_has_no_window(question: str) -> None:
+    assert question_window(question, AT) is None
+
+
+def test_short_words_dateparser_would_read_as_dates_are_not_times() -> None:
+    # dateparser reads "we" as Wednesday; the screen keeps only plausible expressions.
+    window = question_window("what did we talk about 3 days ago", AT)
+    assert window == TimeWindow(day(2026, 11, 29), day(2026, 11, 30))
+
+
+def test_the_cheap_gate_skips_questions_that_name_no_time() -> None:
+    assert not names_time("how should I deploy the service?")
+    assert names_time("what did I decide last week")
+    assert names_time("上周")
+    assert names_time("room 42")
+
+
+@pytest.mark.parametrize(
+    ("statement", "holds"),
+    [
+        ("I'm on vacation until Friday", Validity(None, day(2026, 12, 5))),
+        ("到周五之前请简短回答", Validity(None, day(2026, 12, 5))),
+        ("I prefer tea until next month", Validity(None, day(2027, 1, 1))),
+        ("for two weeks I'm off sugar", Validity(None, AT + timedelta(days=14))),
+        ("next month I work from Berlin", Validity(day(2027, 1, 1), day(2027, 2, 1))),
+        ("下个月请用中文回答", Validity(day(2027, 1, 1), day(2027, 2, 1))),
+        ("tomorrow I'm in meetings all day", Validity(day(2026, 12, 3), day(2026, 12, 4))),
+    ],
+)
+def test_relative_expressions_become_validity_intervals(statement: str, holds: Validity) -> None:
+    assert validity(statement, AT) == holds
+
+
+@pytest.mark.parametrize(
+    "statement", ["I prefer tea", "Last week I moved to Berlin", "Answer tersely, we agreed"]
+)
+def test_statements_without_a_future_time_keep_open_validity(statement: str) -> None:
+    assert validity(statement, AT) is None
+
+
+def test_relative_times_count_from_when_the_statement_was_made() -> None:
+    said = datetime(2023, 5, 8, 12, 0, tzinfo=UTC)  # a Monday
+    assert validity("Please answer in English until Friday", said) == Validity(
+        None, day(2023, 5, 13)
+    )
+
+
+@pytest.mark.parametrize("text", ["9999", "in the year 9999", "0001", "until 9999"])
+def test_dates_at_the_edge_of_the_calendar_are_ignored_not_errors(text: str) -> None:
+    for window in (
+        question_window(text, AT),
+        question_window(text, datetime(9999, 6, 1, tzinfo=UTC)),
+    ):
+        assert window is None or window.start < window.end
+    holds = validity(text, AT)
+    assert holds is None or holds.valid_until is None or holds.valid_until > AT
+
+
+def test_numbers_inside_words_do_not_wake_the_parser() -> None:
+    assert not names_time("w4321 gpt4 for the v2 api")
+    assert names_time("in 2023") and names_time("on the 3rd") and names_time("5月的计划")
