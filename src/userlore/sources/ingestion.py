@@ -373,7 +373,7 @@ class KnowledgeIngestionService:
                 session.execute(insert(KnowledgeSourceItem), inserts)
             if updates:
                 session.execute(update(KnowledgeSourceItem), updates)
-            self.ledger.lock(session)
+            self.ledger.lock(session, scope)
             self.ledger.append(session, changes)
 
     @staticmethod
@@ -435,7 +435,7 @@ class KnowledgeIngestionService:
                 for k in gone.values()
             ],
         )
-        self.ledger.lock(session)
+        self.ledger.lock(session, scope)
         self.ledger.append(
             session,
             [
