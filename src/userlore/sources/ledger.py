@@ -20,6 +20,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from userlore.errors import InvalidInputError
+from userlore.sources.leases import announce_work
 from userlore.sources.views import SourceChangeView
 from userlore.store.governed import GovernedStore, validate_scope
 from userlore.store.schema import KnowledgeConsumerWatermark, KnowledgeSourceChange
@@ -73,6 +74,7 @@ class ChangeLedger:
         session.execute(
             insert(KnowledgeSourceChange), [{**entry, "created_at": now} for entry in entries]
         )
+        announce_work(session)  # every change leaves an item pending: wake waiting workers
 
     # -- reading ------------------------------------------------------------------------------
 

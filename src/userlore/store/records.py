@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
-from sqlalchemy import insert, select
+from sqlalchemy import Table, insert, select
 from sqlalchemy.orm import Session
 
 from userlore.config import MemoryMode
@@ -56,6 +57,10 @@ from userlore.validation import (
 )
 
 __all__ = ["PRODUCER_SOURCE", "FreshRecord", "RecordWriter"]
+
+_RECORDS = cast(Table, MemoryRecord.__table__)
+_VERSIONS = cast(Table, MemoryRecordVersion.__table__)
+_EVIDENCE = cast(Table, MemoryEvidence.__table__)
 
 PRODUCER_SOURCE = {
     Producer.EXPLICIT: "session",
@@ -351,10 +356,10 @@ class RecordWriter(Transitions):
         The batch form of a first :meth:`_insert`: every record at version 1 with its snapshot,
         its evidence links (each evidence id must already be known to be in ``scope``), and
         activated at once when :meth:`_promotes` allows, since no live record holds its key.
-        Returns the records as detached rows, for their views.
+        Core inserts of plain rows, no ORM unit of work: the rows are returned as read-only
+        attribute views (what :func:`record_view` reads), not session objects.
         """
         rows: list[dict[str, Any]] = []
-        views: list[MemoryRecord] = []
         links: list[dict[str, Any]] = []
         for f in fresh:
             values = self.record_values(
@@ -367,28 +372,26 @@ class RecordWriter(Transitions):
                 supersedes=None,
                 version=1,
             )
-            for item_id, relation in f.evidence:
-                links.append(
-                    {
-                        "scope": scope,
-                        "record_id": values["id"],
-                        "source_item_id": item_id,
-                        "relation": relation,
-                        "created_at": now,
-                    }
-                )
+            links.extend(
+                {
+                    "scope": scope,
+                    "record_id": values["id"],
+                    "source_item_id": item_id,
+                    "relation": relation,
+                    "created_at": now,
+                }
+                for item_id, relation in f.evidence
+            )
             values["evidence_count"] = len(f.evidence)
-            row = MemoryRecord(**values)
-            if self._promotes(row):
-                values["state"] = row.state = RecordState.ACTIVE.value
-                values["valid_from"] = row.valid_from = row.valid_from or now
+            if self.promotes(values["pipeline"], values["producer"]):
+                values["state"] = RecordState.ACTIVE.value
+                values["valid_from"] = values["valid_from"] or now
             rows.append(values)
-            views.append(row)
         if not rows:
-            return views
-        session.execute(insert(MemoryRecord), rows)
+            return []
+        session.execute(insert(_RECORDS), rows)
         session.execute(
-            insert(MemoryRecordVersion),
+            insert(_VERSIONS),
             [
                 {
                     "record_id": r["id"],
@@ -408,8 +411,9 @@ class RecordWriter(Transitions):
             ],
         )
         if links:
-            session.execute(insert(MemoryEvidence), links)
-        return views
+            session.execute(insert(_EVIDENCE), links)
+        # The attribute view record_view needs; not a session object (nothing to flush).
+        return [cast(MemoryRecord, SimpleNamespace(**r)) for r in rows]
 
     def _snapshot(
         self,
