@@ -140,22 +140,25 @@ def govern_upsert_batch(
         else:
             admitted[n] = verdict
     keys = {items[n].candidate.canonical_key for n in admitted}
-    held = set(
-        session.scalars(
-            select(MemoryRecord.canonical_key)
-            .where(MemoryRecord.scope == scope, MemoryRecord.canonical_key.in_(keys))
-            .distinct()
-        )
-    )
-    wanted = {i for n in admitted for i in (items[n].candidate.source_item_id, *items[n].evidence)}
-    wanted.discard(None)
-    known = set(
-        session.scalars(
-            select(KnowledgeSourceItem.id).where(
-                KnowledgeSourceItem.scope == scope, KnowledgeSourceItem.id.in_(wanted)
+    held: set[str | None] = set()
+    for part in _parts(keys):
+        held.update(
+            session.scalars(
+                select(MemoryRecord.canonical_key)
+                .where(MemoryRecord.scope == scope, MemoryRecord.canonical_key.in_(part))
+                .distinct()
             )
         )
-    )
+    wanted = {i for n in admitted for i in (items[n].candidate.source_item_id, *items[n].evidence)}
+    known: set[str] = set()
+    for part in _parts(wanted - {None}):
+        known.update(
+            session.scalars(
+                select(KnowledgeSourceItem.id).where(
+                    KnowledgeSourceItem.scope == scope, KnowledgeSourceItem.id.in_(part)
+                )
+            )
+        )
     fresh: dict[int, tuple[tuple[str, str], ...]] = {}
     slow: list[int] = []
     for n in admitted:
@@ -195,6 +198,13 @@ def govern_upsert_batch(
         except UserloreError as exc:
             results[n] = BatchOutcome(None, exc)
     return [r for r in results if r is not None]
+
+
+def _parts(values: set[Any], size: int = 1_000) -> list[list[Any]]:
+    """``values`` in lists of at most ``size``: an ``IN`` list stays under SQLite's bound
+    parameter limit however large a caller's batch is."""
+    ordered = sorted(values)
+    return [ordered[i : i + size] for i in range(0, len(ordered), size)]
 
 
 def _links(item: BatchItem, known: set[str]) -> tuple[tuple[str, str], ...] | None:

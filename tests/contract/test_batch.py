@@ -180,3 +180,15 @@ def test_batch_inside_a_callers_transaction(lore: Userlore) -> None:
         )
         raise RuntimeError("the caller fails after the batch")
     assert lore.records.list(SCOPE) == []
+
+
+def test_a_batch_larger_than_an_in_list(lore: Userlore) -> None:
+    store = lore.memory.store
+    govern_upsert_batch(store, SCOPE, [BatchItem(_fact("k/1500", "Held before."))])
+    batch = [BatchItem(_fact(f"k/{i}", f"Statement number {i}.")) for i in range(2_100)]
+    results = govern_upsert_batch(store, SCOPE, batch)
+    actions = [r.outcome.action for r in results if r.outcome is not None]
+    assert len(actions) == 2_100
+    assert actions.count(WriteAction.SUPERSEDING) == 1  # k/1500, held, revised in place
+    assert actions.count(WriteAction.CREATED) == 2_099
+    assert _count(store, MemoryRecord, scope=SCOPE) == 2_100
