@@ -9,7 +9,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, event, text
 
 from userlore import Userlore
 from userlore.errors import ConfigError
@@ -82,6 +82,9 @@ def test_concurrent_first_opens_migrate_once_and_hold_no_session_lock(
     barrier = threading.Barrier(4)
     errors: list[BaseException] = []
     engines = [create_store_engine(url) for _ in range(4)]
+    statements: list[str] = []
+    for engine in engines:
+        event.listen(engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
 
     def start(engine: object) -> None:
         try:
@@ -102,6 +105,10 @@ def test_concurrent_first_opens_migrate_once_and_hold_no_session_lock(
         # left on a server session that a transaction-pooling bouncer would hand to others.
         held = conn.scalar(text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"))
     assert held == 0
+    # Behind a transaction-pooling bouncer a session lock could be taken on one server
+    # connection and released on another: only the transaction-scoped lock is used.
+    locks = [s for s in statements if "pg_advisory" in s]
+    assert locks and all("pg_advisory_xact_lock" in s for s in locks)
     for engine in engines:
         engine.dispose()
     lore = Userlore.open(url)  # the schema is current: opening again migrates nothing
