@@ -10,7 +10,12 @@ case: every item is normalized and hashed again), and a Markdown vault of N file
 lets a re-sync skip unchanged files after a ``stat``. Items are synthetic chat-like messages
 (Zipf vocabulary), spread over 100 days and 50 conversation threads.
 
-Usage: python benchmarks/ingest.py [--items 10000] [--skip-vault]
+``--sizing N`` (PostgreSQL) instead loads N items into one scope (ingest, synthesis, ``VACUUM
+ANALYZE``) and prints rows, table and index sizes, and plan latency: the sizing note of
+``docs/postgres.md``.
+
+Usage: python benchmarks/ingest.py [--items 10000] [--skip-vault] [--backend postgres]
+                                   [--sizing 100000]
 Prints a Markdown table, then one JSON object on the last line.
 """
 
@@ -28,7 +33,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from plan_latency import TextGen, database_urls
+from plan_latency import TextGen, database_urls, percentile
+from sqlalchemy import create_engine, text
 
 from userlore import Userlore
 from userlore.sources import ConnectedKnowledgePipeline, ItemListSource, SourceItem
@@ -162,6 +168,58 @@ def bench_vault(n: int, folder: Path, url: str) -> dict[str, Any]:
         lore.close()
 
 
+_SIZES = text(
+    "SELECT c.relname AS name, c.reltuples::bigint AS rows, pg_table_size(c.oid) AS table_bytes, "
+    "pg_indexes_size(c.oid) AS index_bytes FROM pg_class c JOIN pg_namespace n "
+    "ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r' "
+    "ORDER BY pg_total_relation_size(c.oid) DESC"
+)
+
+
+def sizing(n: int, url: str, queries: int = 200) -> dict[str, Any]:
+    """Load ``n`` items into one scope, then measure what an operator sizes a server by."""
+    words = Words()
+    lore = Userlore.open(url, config=CONFIG)
+    pipeline = ConnectedKnowledgePipeline(lore.memory.store, batch_size=500)
+    try:
+        _, t_ingest = timed(
+            lambda: lore.sources.ingest(
+                SCOPE, ItemListSource("bench", make_items(n, words)), synthesize=False
+            )
+        )
+        synth, t_synth = timed(lambda: pipeline.drain(scope=SCOPE))
+        admin = create_engine(url, isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(text("VACUUM ANALYZE"))
+            tables = [dict(r._mapping) for r in conn.execute(_SIZES)]
+            database = int(conn.scalar(text("SELECT pg_database_size(current_database())")))
+        admin.dispose()
+        rng = random.Random(3)
+        asks = [
+            f"what did user{rng.randrange(40)} say about {words.sentence(3)}?"
+            for _ in range(queries)
+        ]
+        for q in asks[:10]:
+            lore.plan_context(scope=SCOPE, query=q)
+        latencies = []
+        for q in asks:
+            t0 = time.perf_counter()
+            lore.plan_context(scope=SCOPE, query=q)
+            latencies.append((time.perf_counter() - t0) * 1000)
+    finally:
+        lore.close()
+    return {
+        "items": n,
+        "records": synth.created + synth.notes,
+        "ingest_items_per_s": n / t_ingest,
+        "synthesis_items_per_s": n / t_synth,
+        "database_bytes": database,
+        "tables": tables[:8],
+        "plan_p50_ms": percentile(latencies, 50),
+        "plan_p95_ms": percentile(latencies, 95),
+    }
+
+
 def table(rows: Sequence[dict[str, Any]]) -> str:
     head = (
         "| source | items | ingest items/s | synthesis items/s | fresh end-to-end items/s "
@@ -189,7 +247,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="postgres: USERLORE_DATABASE_URL (databases are created there), else a throwaway "
         "server started here",
     )
+    parser.add_argument("--sizing", type=int, default=0, metavar="N")
     args = parser.parse_args(argv)
+    if args.sizing:
+        with database_urls("postgres") as fresh_url:
+            print(json.dumps({"sizing": sizing(args.sizing, fresh_url())}, default=str))
+        return 0
     with tempfile.TemporaryDirectory() as tmp, database_urls(args.backend) as fresh_url:
         folder = Path(tmp)
         rows = [{"backend": args.backend, **bench_memory(args.items, fresh_url())}]

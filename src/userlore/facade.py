@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from userlore.api.consent import Consent
@@ -34,7 +34,12 @@ from userlore.models import (
     WriteOutcome,
 )
 from userlore.planner.planner import ContextPlanner
-from userlore.store.engine import create_store_engine, default_database_url, setup
+from userlore.store.engine import (
+    create_store_engine,
+    default_database_url,
+    prepare_engine,
+    setup,
+)
 from userlore.store.governed import Clock, GovernedStore, IdFactory
 from userlore.understanding import MAX_TURN_CHARS as MAX_TURN_CHARS  # re-exported
 from userlore.understanding import TurnAuthor, govern, observe_turn
@@ -111,11 +116,17 @@ class Userlore(LegacyRoot):
         config: UserContextConfig | Mapping[str, Any] | str | Path | None = None,
         clock: Clock | None = None,
         ids: IdFactory | None = None,
+        engine: Engine | None = None,
+        engine_options: Mapping[str, Any] | None = None,
     ) -> Userlore:
         """Open (and migrate) a database; no URL means the embedded SQLite file.
 
         Args:
             url: SQLAlchemy URL; ``sqlite://`` is an in-memory database.
+            engine: An existing (sync) SQLAlchemy engine to use instead of ``url``, e.g. the
+                application's own pool; :meth:`close` leaves it open for its owner.
+            engine_options: Keyword arguments for ``create_engine`` (``pool_size``,
+                ``max_overflow``, ``pool_pre_ping``...) when userlore creates the engine.
             config: A ``UserContextConfig``, a ``userContext`` dict, or a JSON file path.
             clock: Returns the current UTC time (tests pass a fixed clock).
             ids: Makes new ids from a prefix (tests pass a deterministic factory).
@@ -131,15 +142,27 @@ class Userlore(LegacyRoot):
             raise ConfigError(f"url must be a str, not {type(url).__name__}")
         if url is not None and "\x00" in url:
             raise ConfigError("url must not contain NUL characters")
-        target = url or default_database_url()
-        engine = create_store_engine(target)
+        if engine is not None and (url is not None or engine_options is not None):
+            raise ConfigError("pass either engine or url/engine_options, not both")
+        borrowed = engine is not None
+        if engine is None:
+            target = url or default_database_url()
+            engine = create_store_engine(target, engine_options)
+        elif isinstance(engine, Engine):
+            target = engine.url.render_as_string(hide_password=True)
+            prepare_engine(engine)
+        else:
+            raise ConfigError(f"engine must be a sqlalchemy Engine, not {type(engine).__name__}")
         try:
             setup(engine)
         except (StorageError, SQLAlchemyError, OSError, ValueError) as exc:
-            engine.dispose()
+            if not borrowed:
+                engine.dispose()
             reason = exc.orig if isinstance(exc, DBAPIError) else exc
             raise StorageError(f"cannot open {_database_name(target)}: {reason}") from None
-        return cls(GovernedStore(engine, cfg, clock=clock, ids=ids))
+        lore = cls(GovernedStore(engine, cfg, clock=clock, ids=ids))
+        lore._engine_borrowed = borrowed
+        return lore
 
     @property
     def config(self) -> UserContextConfig:
@@ -163,12 +186,19 @@ class Userlore(LegacyRoot):
     def planner(self) -> ContextPlanner:
         return self._planner
 
+    _engine_borrowed = False
+    """Whether the engine was passed to :meth:`open` (its owner disposes of it)."""
+
     def close(self) -> None:
-        """Stop background work (runners, queued plan traces), then release connections."""
+        """Stop background work (runners, queued plan traces), then release connections.
+
+        An engine passed to :meth:`open` stays open: its owner disposes it.
+        """
         if self.facets.started:
             self.facets.cache.stop()  # the periodic facet rebuild, if it was started
         self._store.close_background()
-        self._store.engine.dispose()
+        if not self._engine_borrowed:
+            self._store.engine.dispose()
 
     def __enter__(self) -> Userlore:
         return self

@@ -15,25 +15,33 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from userlore.config import MemoryMode
-from userlore.errors import InvalidInputError
+from userlore.errors import InvalidInputError, RecordNotFoundError, UserloreError
 from userlore.extract.explicit import Statement, extract_statements
 from userlore.extract.time import validity
 from userlore.learning.producers.explicit import observe_statements
 from userlore.models import CandidateInput, Producer, WriteAction, WriteOutcome
+from userlore.policy.govern import Assessment
 from userlore.policy.session_keys import checked_session_key
 from userlore.store.governed import GovernedStore
 from userlore.store.ids import derived_id
+from userlore.store.records import FreshRecord
+from userlore.store.schema import KnowledgeSourceItem, MemoryRecord
+from userlore.store.views import record_view
 from userlore.validation import optional_identifier, text_field, validate_scope
 
 __all__ = [
     "MAX_TURN_CHARS",
     "ROLES",
+    "BatchItem",
+    "BatchOutcome",
     "TurnAuthor",
     "TurnRecord",
     "govern",
+    "govern_upsert_batch",
     "observe_turn",
     "record_turn",
     "review_counts",
@@ -78,6 +86,138 @@ def govern(
         with store.transaction(scope) as own:
             return store.govern(own, scope, candidate)
     return store.govern(session, scope, candidate)
+
+
+@dataclass(frozen=True, slots=True)
+class BatchItem:
+    """One keyed candidate of a batch, with further evidence items to link (see
+    :meth:`GovernedStore.govern_upsert`)."""
+
+    candidate: CandidateInput
+    evidence: tuple[str, ...] = ()
+    evidence_relation: str = "stated_in"
+
+
+@dataclass(frozen=True, slots=True)
+class BatchOutcome:
+    """What the batch did with one item: its outcome, or the typed error that refused it
+    alone (nothing of that item was written)."""
+
+    outcome: WriteOutcome | None
+    error: UserloreError | None = None
+
+
+def govern_upsert_batch(
+    store: GovernedStore,
+    scope: str,
+    items: Sequence[BatchItem],
+    *,
+    session: Session | None = None,
+) -> list[BatchOutcome]:
+    """:meth:`GovernedStore.govern_upsert` for many keyed candidates, in a few statements.
+
+    The policy runs per item (fields, mode, sources, the sensitivity floor, forgotten and
+    deleted keys), so one refused or malformed item is refused alone and reported in its
+    :class:`BatchOutcome`, while the others land. Keys nothing in ``scope`` ever held (the
+    common case of a first import) are written in bulk by :meth:`RecordWriter.insert_fresh`;
+    a key already held, or repeated in the batch, takes the per-item path inside a savepoint.
+    All of it is one transaction (``session``'s, or its own): a storage error rolls the whole
+    batch back. Outcomes are in the order of ``items``.
+    """
+    if session is None:
+        with store.transaction(scope) as own:
+            return govern_upsert_batch(store, scope, items, session=own)
+    validate_scope(scope)
+    results: list[BatchOutcome | None] = [None] * len(items)
+    admitted: dict[int, Assessment] = {}
+    for n, item in enumerate(items):
+        try:
+            if not item.candidate.canonical_key:
+                raise InvalidInputError("govern_upsert needs a canonical_key")
+            verdict = store.admit(session, scope, item.candidate)
+        except UserloreError as exc:
+            results[n] = BatchOutcome(None, exc)
+            continue
+        if isinstance(verdict, WriteOutcome):
+            results[n] = BatchOutcome(verdict)
+        else:
+            admitted[n] = verdict
+    keys = {items[n].candidate.canonical_key for n in admitted}
+    held: set[str | None] = set()
+    for part in _parts(keys):
+        held.update(
+            session.scalars(
+                select(MemoryRecord.canonical_key)
+                .where(MemoryRecord.scope == scope, MemoryRecord.canonical_key.in_(part))
+                .distinct()
+            )
+        )
+    wanted = {i for n in admitted for i in (items[n].candidate.source_item_id, *items[n].evidence)}
+    known: set[str] = set()
+    for part in _parts(wanted - {None}):
+        known.update(
+            session.scalars(
+                select(KnowledgeSourceItem.id).where(
+                    KnowledgeSourceItem.scope == scope, KnowledgeSourceItem.id.in_(part)
+                )
+            )
+        )
+    fresh: dict[int, tuple[tuple[str, str], ...]] = {}
+    slow: list[int] = []
+    for n in admitted:
+        key = items[n].candidate.canonical_key
+        if key in held or items[n].candidate.evidence_text:
+            slow.append(n)  # revised in place, or evidence text to store as an item first
+            continue
+        held.add(key)  # a repeat of this key in the batch revises the record written here
+        links = _links(items[n], known)
+        if links is None:
+            results[n] = BatchOutcome(
+                None, RecordNotFoundError("an evidence item is not in this scope")
+            )
+            continue
+        fresh[n] = links
+    rows = store.insert_fresh(
+        session,
+        scope,
+        [FreshRecord(items[n].candidate, admitted[n], links) for n, links in fresh.items()],
+        store.clock(),
+    )
+    for n, row in zip(fresh, rows, strict=True):
+        results[n] = BatchOutcome(WriteOutcome(WriteAction.CREATED, record_view(row)))
+    for n in slow:
+        item = items[n]
+        try:
+            with session.begin_nested():
+                results[n] = BatchOutcome(
+                    store.govern_upsert(
+                        session,
+                        scope,
+                        item.candidate,
+                        evidence=item.evidence,
+                        evidence_relation=item.evidence_relation,
+                    )
+                )
+        except UserloreError as exc:
+            results[n] = BatchOutcome(None, exc)
+    return [r for r in results if r is not None]
+
+
+def _parts(values: set[Any], size: int = 1_000) -> list[list[Any]]:
+    """``values`` in lists of at most ``size``: an ``IN`` list stays under SQLite's bound
+    parameter limit however large a caller's batch is."""
+    ordered = sorted(values)
+    return [ordered[i : i + size] for i in range(0, len(ordered), size)]
+
+
+def _links(item: BatchItem, known: set[str]) -> tuple[tuple[str, str], ...] | None:
+    """The (item id, relation) links of a fresh record; ``None`` if one is not in the scope."""
+    own = item.candidate.source_item_id
+    links = [(own, "stated_in")] if own is not None else []
+    links += [(i, item.evidence_relation) for i in sorted(set(item.evidence) - {own})]
+    if any(i not in known for i, _ in links):
+        return None
+    return tuple(links)
 
 
 def turn_item(

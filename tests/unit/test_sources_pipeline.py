@@ -295,14 +295,14 @@ def test_failures_retry_with_backoff_then_fail(
 ) -> None:
     connected.sources.ingest("u1", ItemListSource("s", [item(0), item(1)]), synthesize=False)
     store = connected.store
-    real = store.govern_upsert
+    real = store.admit  # every governed write, batched or not, passes through admit
 
-    def flaky(session: Any, scope: str, candidate: Any, **kw: Any) -> Any:
+    def flaky(session: Any, scope: str, candidate: Any) -> Any:
         if candidate.kind == "workspace_fact" and "(1)" in candidate.content:
             raise RuntimeError("downstream hiccup " + "x" * 2000)
-        return real(session, scope, candidate, **kw)
+        return real(session, scope, candidate)
 
-    monkeypatch.setattr(store, "govern_upsert", flaky)
+    monkeypatch.setattr(store, "admit", flaky)
     worker = pipeline(connected, max_attempts=3, backoff_seconds=30)
     first = worker.drain()
     assert (first.created, first.retried, first.failed) == (1, 1, 0)  # one bad item, one good
@@ -322,7 +322,7 @@ def test_failures_retry_with_backoff_then_fail(
     assert dead.synthesis_state == "failed" and dead.synthesis_attempts == 3
     clock.advance(days=1)
     assert worker.drain().claimed == 0  # failed for good
-    monkeypatch.setattr(store, "govern_upsert", real)
+    monkeypatch.setattr(store, "admit", real)
     assert len(connected.records.list("u1", kind="workspace_fact")) == 1
 
 

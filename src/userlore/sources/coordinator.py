@@ -1,12 +1,14 @@
 """``SourceCoordinator``: keeps pending synthesis drained inside ``serve`` and ``worker``.
 
 It drains once at startup and then every ``interval_seconds`` (a minute by default), in a
-background thread or in the foreground (``userlore worker``). A manual sync of one source
-(:meth:`SourceCoordinator.sync_now`) ingests it and processes that source's items at once, so the
-call is synchronous from the caller's view; its report is ``partial`` when items of the source are
-still waiting (leased by another worker, or due for a retry). Several coordinators (threads or
-processes) may run against one database: the pipeline's leases keep them from processing an item
-twice. Stopping a coordinator (or leaving the interpreter) releases what it still holds.
+background thread or in the foreground (``userlore worker``); on PostgreSQL a ``NOTIFY`` from
+ingestion wakes it at once (see :func:`~userlore.sources.leases.work_wakeups`). A manual sync of
+one source (:meth:`SourceCoordinator.sync_now`) ingests it and processes that source's items at
+once, so the call is synchronous from the caller's view; its report is ``partial`` when items of
+the source are still waiting (leased by another worker, or due for a retry). Several coordinators
+(threads or processes) may run against one database: the pipeline's leases keep them from
+processing an item twice. Stopping a coordinator (or leaving the interpreter) releases what it
+still holds.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Callable
 
 from userlore.sources.base import KnowledgeSourceAdapter
 from userlore.sources.ingestion import KnowledgeIngestionService, ProgressCallback
+from userlore.sources.leases import work_wakeups
 from userlore.sources.pipeline import ConnectedKnowledgePipeline
 from userlore.sources.views import PipelineReport, SyncReport
 
@@ -83,11 +86,13 @@ class SourceCoordinator:
         return self.ingestion.finish_synthesis(report, synthesis)
 
     def run_forever(self) -> None:
-        """Drain now and then every interval until :meth:`stop` is called (blocking)."""
+        """Drain now, then whenever work is announced (PostgreSQL ``LISTEN``) or the interval
+        passes, until :meth:`stop` is called (blocking)."""
         self._stop.clear()
-        while not self._stop.is_set():
-            self.drain_once()
-            self._stop.wait(self.interval_seconds)
+        with work_wakeups(self.pipeline.store.engine) as wait:
+            while not self._stop.is_set():
+                self.drain_once()
+                wait(self.interval_seconds, self._stop)
 
     def start(self) -> None:
         """Run :meth:`run_forever` in a daemon thread (idempotent)."""

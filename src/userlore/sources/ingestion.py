@@ -377,7 +377,7 @@ class KnowledgeIngestionService:
             if updates:
                 session.execute(update(KnowledgeSourceItem), updates)
             index_rows(session, [*inserts, *updates])
-            self.ledger.lock(session)
+            self.ledger.lock(session, scope)
             self.ledger.append(session, changes)
 
     @staticmethod
@@ -439,7 +439,7 @@ class KnowledgeIngestionService:
                 for k in gone.values()
             ],
         )
-        self.ledger.lock(session)
+        self.ledger.lock(session, scope)
         self.ledger.append(
             session,
             [

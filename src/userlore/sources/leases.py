@@ -14,26 +14,98 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
+import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Table, and_, case, or_, select, update
+from sqlalchemy import ColumnElement, Connection, Engine, Table, and_, case, or_, select, update
+from sqlalchemy import text as sql_text
+from sqlalchemy.orm import Session
 
 from userlore.models import Pipeline
 from userlore.sources.holder import holder_gone
 from userlore.store.governed import GovernedStore
 from userlore.store.schema import KnowledgeSourceItem
 
-__all__ = ["TOKEN_CHARS", "ClaimedItem", "LeaseHolder", "default_worker_id", "token_holder"]
+__all__ = [
+    "TOKEN_CHARS",
+    "WORK_CHANNEL",
+    "ClaimedItem",
+    "LeaseHolder",
+    "Wait",
+    "announce_work",
+    "default_worker_id",
+    "token_holder",
+    "work_wakeups",
+]
 
 log = logging.getLogger(__name__)
 
 TOKEN_CHARS = 200
 """Width of the ``lease_owner`` column a lease token must fit."""
 _ITEMS = cast(Table, KnowledgeSourceItem.__table__)
+WORK_CHANNEL = "userlore_work"
+"""The PostgreSQL ``LISTEN``/``NOTIFY`` channel that tells waiting workers work may be due."""
+_NOTIFY = sql_text(f"SELECT pg_notify('{WORK_CHANNEL}', '')")
+_SLICE_SECONDS = 0.5
+"""How often a waiting worker looks at its stop flag."""
+
+Wait = Callable[[float, threading.Event], bool]
+"""Waits up to ``timeout`` seconds (or until the event is set); ``True`` when woken by work."""
+
+
+def announce_work(executor: Session | Connection) -> None:
+    """Tell waiting workers that items became pending (PostgreSQL ``NOTIFY``, delivered at
+    commit, so a rolled-back write wakes no one); a no-op on SQLite, whose workers poll."""
+    bind = executor if isinstance(executor, Connection) else executor.get_bind()
+    if bind.dialect.name == "postgresql":
+        executor.execute(_NOTIFY)
+
+
+def _poll(timeout: float, stop: threading.Event) -> bool:
+    """The SQLite wait: the polling interval (or a stop request) ends it, never work."""
+    stop.wait(timeout)
+    return False
+
+
+@contextmanager
+def work_wakeups(engine: Engine) -> Iterator[Wait]:
+    """A wait that ends early when work is announced (see :func:`announce_work`).
+
+    On PostgreSQL it ``LISTEN``s on a connection of its own, opened before the caller's first
+    drain so no announcement in between is lost; elsewhere it sleeps for the timeout. Needs a
+    direct (or session-pooled) connection: behind PgBouncer in transaction pooling ``LISTEN``
+    is not delivered, and the timeout (the polling interval) is what wakes the worker.
+    """
+    if engine.dialect.name != "postgresql":
+        yield _poll
+        return
+    raw = engine.raw_connection()
+    try:
+        conn: Any = raw.driver_connection
+        conn.autocommit = True
+        conn.execute(f"LISTEN {WORK_CHANNEL}")
+
+        def wait(timeout: float, stop: threading.Event) -> bool:
+            deadline = time.monotonic() + timeout
+            while not stop.is_set():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                got = list(conn.notifies(timeout=min(left, _SLICE_SECONDS), stop_after=1))
+                if got:
+                    list(conn.notifies(timeout=0))  # one wake-up for a burst of commits
+                    return True
+            return False
+
+        yield wait
+    finally:
+        raw.invalidate()  # a LISTENing session never goes back to the pool
 
 
 def token_holder(token: str | None) -> str | None:
@@ -224,4 +296,5 @@ class LeaseHolder:
                     ),
                 )
             )
+            announce_work(conn)
         return int(getattr(result, "rowcount", 0) or 0)

@@ -2,9 +2,10 @@
 
 Downstream consumers (an index, a synthesis step, a sync to another system) read only what
 changed since their own watermark instead of rescanning source payloads. Sequences are assigned
-in commit order: SQLite serializes writers, and on PostgreSQL every appending transaction first
-takes one transaction-scoped advisory lock, so a consumer never sees sequence n+1 committed
-before n and can never skip a change by advancing past it.
+in commit order within a scope: SQLite serializes writers, and on PostgreSQL every appending
+transaction first takes its scope's transaction-scoped advisory lock, so a consumer (who reads
+one scope) never sees sequence n+1 committed before n and can never skip a change by advancing
+past it; two scopes append at the same time.
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from sqlalchemy import Table, func, insert, select, text, update
+from sqlalchemy import Table, func, insert, select, update
+from sqlalchemy import text as sql_text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from userlore.errors import InvalidInputError
+from userlore.sources.leases import announce_work
 from userlore.sources.views import SourceChangeView
 from userlore.store.governed import GovernedStore, validate_scope
 from userlore.store.schema import KnowledgeConsumerWatermark, KnowledgeSourceChange
@@ -25,7 +28,7 @@ from userlore.store.schema import KnowledgeConsumerWatermark, KnowledgeSourceCha
 __all__ = ["CHANGE_TYPES", "ChangeLedger"]
 
 CHANGE_TYPES = ("added", "modified", "deleted")
-_LEDGER_LOCK = 0x75_6C_6F_72_65  # "ulore": one advisory lock id for every ledger append
+_LEDGER_LOCK = sql_text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))")
 _MAX_CONSUMER = 200
 
 
@@ -56,10 +59,11 @@ class ChangeLedger:
 
     # -- writing (used by the ingestion service) ----------------------------------------------
 
-    def lock(self, session: Session) -> None:
-        """Serialize ledger appends so sequence order is commit order (PostgreSQL only)."""
+    def lock(self, session: Session, scope: str) -> None:
+        """Serialize one scope's ledger appends so its sequence order is commit order
+        (PostgreSQL only; other scopes' appends do not wait)."""
         if session.get_bind().dialect.name == "postgresql":
-            session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _LEDGER_LOCK})
+            session.execute(_LEDGER_LOCK, {"k": f"userlore.ledger:{scope}"})
 
     def append(self, session: Session, entries: Sequence[dict[str, Any]]) -> None:
         """Append entries (``scope``, ``source_instance_id``, ``source_item_id``,
@@ -70,6 +74,7 @@ class ChangeLedger:
         session.execute(
             insert(KnowledgeSourceChange), [{**entry, "created_at": now} for entry in entries]
         )
+        announce_work(session)  # every change leaves an item pending: wake waiting workers
 
     # -- reading ------------------------------------------------------------------------------
 

@@ -40,12 +40,12 @@ from datetime import UTC, date, timedelta
 from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
-from sqlalchemy import Table, update
+from sqlalchemy import Table, and_, case, update
 from sqlalchemy.orm import Session
 
 from userlore.errors import InvalidInputError
 from userlore.extract.explicit import extract_statements
-from userlore.models import Pipeline, WriteAction
+from userlore.models import Pipeline, WriteAction, WriteOutcome
 from userlore.policy.sensitivity import redact
 from userlore.sources.holder import this_holder
 from userlore.sources.ingestion import ProgressCallback, connected_enabled
@@ -66,19 +66,18 @@ from userlore.sources.synthesis import (
     NOTE_MAX_CHARS,
     THREAD_KEY,
     FactEnrichment,
-    Neighbour,
     enrich,
     fact_key,
     note_key,
     retrieval_cues,
-    thread_context,
+    thread_contexts,
     workspace_fact,
     write_daily_note,
 )
 from userlore.sources.views import PipelineReport
 from userlore.store.governed import GovernedStore
 from userlore.store.schema import KnowledgeSourceItem, KnowledgeSourceState
-from userlore.understanding import record_turn
+from userlore.understanding import BatchItem, govern_upsert_batch, record_turn
 
 __all__ = [
     "CONTEXT_CHARS",
@@ -297,25 +296,14 @@ class ConnectedKnowledgePipeline(LeaseHolder):
         store = self.store
         now = store.clock()
         rep = PipelineReport()
-        t = _ITEMS.c
+        owned = self._fence(session, items)
+        rep.lost += len(items) - len(owned)
+        items = [i for i in items if i.id in owned]
         days: dict[tuple[str, str], set[date]] = {}
-        neighbours: dict[str, Neighbour] = {}
+        facts: dict[str, list[tuple[ClaimedItem, BatchItem]]] = {}
+        contexts = thread_contexts(session, [i for i in items if self._synthesizes(i)], {})
+        limit = min(self.fact_max_chars, store.config.max_content_chars)
         for item in items:
-            # Fencing: the first write of the transaction, so SQLite takes the write lock here.
-            done = session.execute(
-                update(_ITEMS)
-                .where(t.id == item.id, t.lease_owner == item.lease_token)
-                .values(
-                    synthesis_state="skipped" if item.blocked and not item.deleted else "done",
-                    lease_owner=None,
-                    lease_expires_at=None,
-                    next_attempt_at=None,
-                    last_error=None,
-                )
-            )
-            if getattr(done, "rowcount", 0) != 1:
-                rep.lost += 1
-                continue
             if item.pipeline is Pipeline.USER_UNDERSTANDING:
                 if not item.deleted and not item.blocked:
                     written, refused = self._understand(session, item)
@@ -325,43 +313,29 @@ class ConnectedKnowledgePipeline(LeaseHolder):
                 else:
                     rep.skipped += int(item.blocked and not item.deleted)
                 continue
-            key = fact_key(item.source_instance_id, item.external_id)
             if item.deleted or item.blocked:
+                key = fact_key(item.source_instance_id, item.external_id)
                 reason = "source_deleted" if item.deleted else "source_blocked"
                 rep.archived += len(store.archive_key(session, item.scope, key, reason=reason))
                 rep.skipped += int(item.blocked and not item.deleted)
             else:
-                context, linked = thread_context(session, item, neighbours)
-                outcome = store.govern_upsert(
-                    session,
-                    item.scope,
-                    workspace_fact(
-                        item,
-                        enrichment.get(item.id),
-                        now,
-                        context,
-                        limit=min(self.fact_max_chars, store.config.max_content_chars),
-                    ),
-                    evidence=linked,
-                    evidence_relation="context",
+                context, linked = contexts[item.id]
+                fact = workspace_fact(item, enrichment.get(item.id), now, context, limit=limit)
+                facts.setdefault(item.scope, []).append(
+                    (item, BatchItem(fact, tuple(linked), "context"))
                 )
-                if outcome.action is WriteAction.CREATED:
-                    rep.created += 1
-                elif outcome.action is WriteAction.SUPERSEDING:
-                    rep.revised += 1
-                elif outcome.action is WriteAction.REINFORCED:
-                    rep.unchanged += 1
-                elif outcome.action is WriteAction.REFUSED:
-                    self._refused(session, item, outcome.reason, rep)
-                    rep.archived += len(
-                        store.archive_key(session, item.scope, key, reason="source_refused")
-                    )
-                else:
-                    rep.skipped += 1
             if item.occurred_at is not None:
                 days.setdefault((item.scope, item.source_instance_id), set()).add(
                     item.occurred_at.astimezone(UTC).date()
                 )
+        for scope, batch in facts.items():
+            # One governed batch per scope; the policy still decides item by item.
+            results = govern_upsert_batch(store, scope, [b for _, b in batch], session=session)
+            for (item, _), result in zip(batch, results, strict=True):
+                if result.error is not None:
+                    raise result.error  # the caller retries item by item and records it
+                assert result.outcome is not None
+                self._count(session, item, result.outcome, rep)
         labels: dict[str, str] = {}
         for (scope, source), ds in sorted(days.items()):
             if source not in labels:
@@ -379,6 +353,58 @@ class ConnectedKnowledgePipeline(LeaseHolder):
                     max_chars=self.note_max_chars,
                 )
         return rep
+
+    @staticmethod
+    def _fence(session: Session, items: Sequence[ClaimedItem]) -> set[str]:
+        """Mark the items this worker still owns finished; return their ids.
+
+        The first write of the transaction (SQLite takes the write lock here), one statement per
+        lease token: an item whose lease another worker took over is not returned, and nothing
+        is written for it.
+        """
+        t = _ITEMS.c
+        owned: set[str] = set()
+        tokens: dict[str, list[str]] = {}
+        for item in items:
+            tokens.setdefault(item.lease_token, []).append(item.id)
+        for token, ids in tokens.items():
+            owned.update(
+                session.execute(
+                    update(_ITEMS)
+                    .where(t.id.in_(ids), t.lease_owner == token)
+                    .values(
+                        synthesis_state=case(
+                            (and_(t.blocked.is_(True), t.deleted_at.is_(None)), "skipped"),
+                            else_="done",
+                        ),
+                        lease_owner=None,
+                        lease_expires_at=None,
+                        next_attempt_at=None,
+                        last_error=None,
+                    )
+                    .returning(t.id)
+                ).scalars()
+            )
+        return owned
+
+    def _count(
+        self, session: Session, item: ClaimedItem, outcome: WriteOutcome, rep: PipelineReport
+    ) -> None:
+        """Count one fact's outcome; a fact the floor refused archives the item's key."""
+        if outcome.action is WriteAction.CREATED:
+            rep.created += 1
+        elif outcome.action is WriteAction.SUPERSEDING:
+            rep.revised += 1
+        elif outcome.action is WriteAction.REINFORCED:
+            rep.unchanged += 1
+        elif outcome.action is WriteAction.REFUSED:
+            self._refused(session, item, outcome.reason, rep)
+            key = fact_key(item.source_instance_id, item.external_id)
+            rep.archived += len(
+                self.store.archive_key(session, item.scope, key, reason="source_refused")
+            )
+        else:
+            rep.skipped += 1
 
     @staticmethod
     def _refused(

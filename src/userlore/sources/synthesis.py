@@ -11,6 +11,7 @@ lists a source's items of one day, bounded, and is linked to each item it lists.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as dtime
 from typing import Any, Literal
@@ -42,6 +43,7 @@ __all__ = [
     "note_key",
     "retrieval_cues",
     "thread_context",
+    "thread_contexts",
     "workspace_fact",
     "write_daily_note",
 ]
@@ -184,6 +186,78 @@ def thread_context(
             parts.append(bound(one_line(neighbour.text), CONTEXT_CHARS)[0])
             ids.append(neighbour.id)
     return (" … ".join(parts) or None), ids
+
+
+def thread_contexts(
+    session: Session,
+    items: Sequence[ClaimedItem],
+    seen: dict[str, Neighbour],
+) -> dict[str, tuple[str | None, list[str]]]:
+    """:func:`thread_context` of many items, reading each source's stretch of time once.
+
+    The items of one source are read in one range query over the (scope, source, time) index,
+    plus :data:`NEIGHBOUR_WINDOW` items on each side; each item's neighbours are then searched
+    within :data:`NEIGHBOUR_WINDOW` positions of it, as :func:`thread_context` does. A stretch
+    much denser than the batch (other items interleaved in time) falls back to the per-item
+    walk, so the read stays bounded.
+    """
+    out: dict[str, tuple[str | None, list[str]]] = {}
+    groups: dict[tuple[str, str], list[ClaimedItem]] = {}
+    for item in items:
+        thread = item.meta.get(THREAD_KEY)
+        if isinstance(thread, str) and thread and item.occurred_at is not None:
+            groups.setdefault((item.scope, item.source_instance_id), []).append(item)
+        else:
+            out[item.id] = (None, [])
+    t = KnowledgeSourceItem
+    for (scope, source), group in groups.items():
+        times = [i.occurred_at for i in group if i.occurred_at is not None]
+        lo, hi = min(times), max(times)
+        base = select(t.id, t.text, t.meta, t.occurred_at, t.external_id).where(
+            t.scope == scope,
+            t.source_instance_id == source,
+            t.deleted_at.is_(None),
+            t.blocked.is_(False),
+        )
+        cap = 4 * len(group) + 2 * NEIGHBOUR_WINDOW
+        conn = session.connection()
+        middle = conn.execute(
+            base.where(t.occurred_at >= lo, t.occurred_at <= hi)
+            .order_by(t.occurred_at, t.external_id)
+            .limit(cap + 1)
+        ).all()
+        if len(middle) > cap:
+            out |= {i.id: thread_context(session, i, seen) for i in group}
+            continue
+        before = conn.execute(
+            base.where(t.occurred_at < lo).order_by(t.occurred_at.desc()).limit(NEIGHBOUR_WINDOW)
+        ).all()
+        after = conn.execute(
+            base.where(t.occurred_at > hi).order_by(t.occurred_at).limit(NEIGHBOUR_WINDOW)
+        ).all()
+        rows = [*reversed(before), *middle, *after]
+        position = {r.id: n for n, r in enumerate(rows)}
+        for item in group:
+            p = position.get(item.id)
+            if p is None:  # changed since it was claimed: the per-item walk decides
+                out[item.id] = thread_context(session, item, seen)
+                continue
+            thread = item.meta[THREAD_KEY]
+            parts: list[str] = []
+            ids: list[str] = []
+            for side in (
+                rows[max(0, p - NEIGHBOUR_WINDOW) : p][::-1],
+                rows[p + 1 : p + 1 + NEIGHBOUR_WINDOW],
+            ):
+                row = next((r for r in side if (r.meta or {}).get(THREAD_KEY) == thread), None)
+                if row is None:
+                    continue
+                neighbour = seen.setdefault(row.id, Neighbour(row.id, row.text))
+                if neighbour.shareable:
+                    parts.append(bound(one_line(neighbour.text), CONTEXT_CHARS)[0])
+                    ids.append(neighbour.id)
+            out[item.id] = ((" … ".join(parts) or None), ids)
+    return out
 
 
 def workspace_fact(

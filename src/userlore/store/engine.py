@@ -8,7 +8,7 @@ applies the versioned Alembic migrations shipped in the package, recording the s
 from __future__ import annotations
 
 import fcntl
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ __all__ = [
     "current_revision",
     "default_database_url",
     "head_revision",
+    "prepare_engine",
     "setup",
 ]
 
@@ -43,11 +44,14 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'userlore.db'}"
 
 
-def create_store_engine(url: str) -> Engine:
+def create_store_engine(url: str, options: Mapping[str, Any] | None = None) -> Engine:
     """Create an engine with the pragmas the store relies on.
 
+    ``options`` go to :func:`sqlalchemy.create_engine` (``pool_size``, ``max_overflow``,
+    ``pool_pre_ping``...) and win over the defaults chosen here.
+
     Raises:
-        ConfigError: the URL cannot be parsed or names an unknown dialect.
+        ConfigError: the URL cannot be parsed, names an unknown dialect, or an option is unknown.
     """
     try:
         parsed = make_url(url)
@@ -60,11 +64,18 @@ def create_store_engine(url: str) -> Engine:
         if memory:
             kwargs["poolclass"] = StaticPool
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    kwargs.update(options or {})
     try:
         engine = create_engine(parsed, **kwargs)
-    except (ArgumentError, ImportError) as exc:
+    except (ArgumentError, ImportError, TypeError) as exc:
         raise ConfigError(f"cannot use database URL {parsed!r}: {exc}") from None
-    if engine.dialect.name == "sqlite":
+    return prepare_engine(engine)
+
+
+def prepare_engine(engine: Engine) -> Engine:
+    """Give an engine (ours, or one the application passes in) the SQLite pragmas the store
+    relies on; connections already open keep theirs, so pass an engine before first use."""
+    if engine.dialect.name == "sqlite" and not event.contains(engine, "connect", _sqlite_pragmas):
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
 
@@ -101,10 +112,12 @@ def current_revision(engine: Engine) -> str | None:
 
 @contextmanager
 def _migration_lock(engine: Engine) -> Iterator[None]:
-    """Serialize migrations across processes opening the same database at the same moment.
+    """Serialize migrations across processes opening the same SQLite file at the same moment.
 
-    SQLite files: an advisory ``flock`` on a sibling lock file. PostgreSQL: a session advisory
-    lock. In-memory SQLite is private to one process and needs none.
+    SQLite files: an advisory ``flock`` on a sibling lock file. PostgreSQL takes its lock inside
+    the migration transaction instead (see :func:`_upgrade`), so nothing is held across
+    statements and it works behind PgBouncer in transaction pooling. In-memory SQLite is
+    private to one process and needs none.
     """
     database = engine.url.database
     if engine.dialect.name == "sqlite" and database not in (None, "", ":memory:"):
@@ -115,15 +128,6 @@ def _migration_lock(engine: Engine) -> Iterator[None]:
                 yield
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
-    elif engine.dialect.name == "postgresql":
-        with engine.connect() as conn:
-            conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": _PG_LOCK_KEY})
-            conn.commit()
-            try:
-                yield
-            finally:
-                conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": _PG_LOCK_KEY})
-                conn.commit()
     else:
         yield
 
@@ -146,6 +150,12 @@ def _upgrade(engine: Engine) -> None:
             conn.commit()
         try:
             with conn.begin():
+                if engine.dialect.name == "postgresql":
+                    # Transaction-scoped: released by the commit, never left on a pooled
+                    # server connection. A process that waited finds the schema current.
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_LOCK_KEY})
+                    if MigrationContext.configure(conn).get_current_revision() == head_revision():
+                        return
                 command.upgrade(alembic_config(conn), "head")
                 if sqlite:
                     broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()

@@ -5,11 +5,14 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, insert, select
 from sqlalchemy.orm import Session
 
 from userlore.config import MemoryMode
@@ -55,7 +58,11 @@ from userlore.validation import (
     validate_path,
 )
 
-__all__ = ["PRODUCER_SOURCE", "RecordWriter"]
+__all__ = ["PRODUCER_SOURCE", "FreshRecord", "RecordWriter"]
+
+_RECORDS = cast(Table, MemoryRecord.__table__)
+_VERSIONS = cast(Table, MemoryRecordVersion.__table__)
+_EVIDENCE = cast(Table, MemoryEvidence.__table__)
 
 PRODUCER_SOURCE = {
     Producer.EXPLICIT: "session",
@@ -84,6 +91,15 @@ _BOUNDED_FIELDS = (
     "thread_id",
     "run_id",
 )
+
+
+@dataclass(frozen=True, slots=True)
+class FreshRecord:
+    """An admitted candidate for a key nothing held yet, with its (item id, relation) links."""
+
+    candidate: CandidateInput
+    verdict: Assessment
+    evidence: tuple[tuple[str, str], ...] = ()
 
 
 class RecordWriter(Transitions):
@@ -246,6 +262,62 @@ class RecordWriter(Transitions):
         )
         return item.id
 
+    def record_values(
+        self,
+        scope: str,
+        c: CandidateInput,
+        sensitivity: Sensitivity,
+        category: str | None,
+        disclosure: Disclosure,
+        now: datetime,
+        *,
+        supersedes: str | None,
+        version: int,
+    ) -> dict[str, Any]:
+        """The column values of a new candidate record: one definition for the ORM insert of
+        :meth:`_insert` and the bulk insert of :meth:`insert_fresh`."""
+        return {
+            "id": self.new_id("mem"),
+            "scope": scope,
+            "path": c.path,
+            "memory_type": c.memory_type.value,
+            "kind": c.kind,
+            "canonical_key": c.canonical_key,
+            "content_key": content_key(c.content),
+            "content": c.content.strip(),
+            "value": c.value,
+            "search_text": search_text(scope, c.content, c.value, c.canonical_key, c.path),
+            "explicitness": c.explicitness.value,
+            "durability": c.durability,
+            "importance": c.importance,
+            "confidence": c.confidence,
+            "disclosure": disclosure.value,
+            "sensitivity": sensitivity.value,
+            "sensitivity_category": category,
+            "valid_from": c.valid_from,
+            "valid_until": c.valid_until,
+            "review_after": None,
+            "conflict_group": c.conflict_group,
+            "pipeline": c.pipeline.value,
+            "producer": c.producer.value,
+            "state": RecordState.CANDIDATE.value,
+            "state_before_delete": None,
+            "user_state": UserState.AUTO.value,
+            "version": version,
+            "supersedes_record_id": supersedes,
+            "stability": 0.0,
+            "policy_rev": POLICY_REV,
+            "evidence_count": 0,
+            "author_agent_id": c.author_agent_id,
+            "author_client": c.author_client,
+            "author_device": c.author_device,
+            "author_instance": c.author_instance,
+            "thread_id": c.thread_id,
+            "run_id": c.run_id,
+            "created_at": now,
+            "updated_at": now,
+        }
+
     def _insert(
         self,
         session: Session,
@@ -261,44 +333,16 @@ class RecordWriter(Transitions):
         parent: MemoryRecord | None,
     ) -> MemoryRecord:
         row = MemoryRecord(
-            id=self.new_id("mem"),
-            scope=scope,
-            path=c.path,
-            memory_type=c.memory_type.value,
-            kind=c.kind,
-            canonical_key=c.canonical_key,
-            content_key=content_key(c.content),
-            content=c.content.strip(),
-            value=c.value,
-            search_text=search_text(scope, c.content, c.value, c.canonical_key, c.path),
-            explicitness=c.explicitness.value,
-            durability=c.durability,
-            importance=c.importance,
-            confidence=c.confidence,
-            disclosure=disclosure.value,
-            sensitivity=sensitivity.value,
-            sensitivity_category=category,
-            valid_from=c.valid_from,
-            valid_until=c.valid_until,
-            review_after=None,
-            conflict_group=c.conflict_group,
-            pipeline=c.pipeline.value,
-            producer=c.producer.value,
-            state=RecordState.CANDIDATE.value,
-            user_state=UserState.AUTO.value,
-            version=version,
-            supersedes_record_id=supersedes,
-            stability=0.0,
-            policy_rev=POLICY_REV,
-            evidence_count=0,
-            author_agent_id=c.author_agent_id,
-            author_client=c.author_client,
-            author_device=c.author_device,
-            author_instance=c.author_instance,
-            thread_id=c.thread_id,
-            run_id=c.run_id,
-            created_at=now,
-            updated_at=now,
+            **self.record_values(
+                scope,
+                c,
+                sensitivity,
+                category,
+                disclosure,
+                now,
+                supersedes=supersedes,
+                version=version,
+            )
         )
         session.add(row)
         session.flush()
@@ -307,6 +351,75 @@ class RecordWriter(Transitions):
         if supersedes:
             self._relate(session, scope, row.id, supersedes, "supersedes", now)
         return row
+
+    def insert_fresh(
+        self, session: Session, scope: str, fresh: Sequence[FreshRecord], now: datetime
+    ) -> list[MemoryRecord]:
+        """Bulk-write records for keys nothing in ``scope`` ever held, in three statements.
+
+        The batch form of a first :meth:`_insert`: every record at version 1 with its snapshot,
+        its evidence links (each evidence id must already be known to be in ``scope``), and
+        activated at once when :meth:`_promotes` allows, since no live record holds its key.
+        Core inserts of plain rows, no ORM unit of work: the rows are returned as read-only
+        attribute views (what :func:`record_view` reads), not session objects.
+        """
+        rows: list[dict[str, Any]] = []
+        links: list[dict[str, Any]] = []
+        for f in fresh:
+            values = self.record_values(
+                scope,
+                f.candidate,
+                f.verdict.sensitivity,
+                f.verdict.category,
+                f.verdict.disclosure,
+                now,
+                supersedes=None,
+                version=1,
+            )
+            links.extend(
+                {
+                    "scope": scope,
+                    "record_id": values["id"],
+                    "source_item_id": item_id,
+                    "relation": relation,
+                    "created_at": now,
+                }
+                for item_id, relation in f.evidence
+            )
+            values["evidence_count"] = len(f.evidence)
+            if self.promotes(values["pipeline"], values["producer"]):
+                values["state"] = RecordState.ACTIVE.value
+                values["valid_from"] = values["valid_from"] or now
+            rows.append(values)
+        if not rows:
+            return []
+        # RETURNING makes SQLAlchemy send multi-row VALUES ("insertmanyvalues"), a statement
+        # per thousand rows, where a plain executemany is a round trip per row on psycopg.
+        session.execute(insert(_RECORDS).returning(_RECORDS.c.seq), rows)
+        session.execute(
+            insert(_VERSIONS).returning(_VERSIONS.c.id),
+            [
+                {
+                    "record_id": r["id"],
+                    "scope": scope,
+                    "version": 1,
+                    "parent_version": None,
+                    "content": r["content"],
+                    "value": r["value"],
+                    "diff": None,
+                    "author_agent_id": r["author_agent_id"],
+                    "author_client": r["author_client"],
+                    "author_device": r["author_device"],
+                    "author_instance": r["author_instance"],
+                    "created_at": now,
+                }
+                for r in rows
+            ],
+        )
+        if links:
+            session.execute(insert(_EVIDENCE).returning(_EVIDENCE.c.id), links)
+        # The attribute view record_view needs; not a session object (nothing to flush).
+        return [cast(MemoryRecord, SimpleNamespace(**r)) for r in rows]
 
     def _snapshot(
         self,

@@ -70,11 +70,14 @@ class Transitions(ConsentLedger):
 
     def _promotes(self, row: MemoryRecord) -> bool:
         """Whether a candidate activates without review under the current memory mode."""
+        return self.promotes(row.pipeline, row.producer)
+
+    def promotes(self, pipeline: str, producer: str) -> bool:
+        """:meth:`_promotes` from a record's pipeline and producer (for rows not yet loaded)."""
         # Connected knowledge is a receipt of the user's own documents, not an inference about
         # them: it activates in confirmWrite too (off/readOnly never reach this point).
         receipt = (
-            row.pipeline == Pipeline.CONNECTED_KNOWLEDGE.value
-            and row.producer == Producer.SOURCE.value
+            pipeline == Pipeline.CONNECTED_KNOWLEDGE.value and producer == Producer.SOURCE.value
         )
         return self.config.memory.mode is MemoryMode.AUTO or receipt
 
