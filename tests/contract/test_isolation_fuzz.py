@@ -142,7 +142,7 @@ class IsolationMachine(RuleBasedStateMachine):
             )
             for s in scopes
         }
-        self.store = UserloreStore(self.lore)
+        self.store = UserloreStore(self.lore, namespace_template=("{user_id}",))
         self.counter = 0
         self.owner: dict[str, str] = {}  # every id ever seen -> the scope that owned it
         self.kind_of: dict[str, str] = {}

@@ -4,6 +4,10 @@ Runs on every backend and through both the sync and the async API (``api`` fixtu
 database per backend serves the module; every test works in its own fresh scopes, which is
 itself the isolation the store promises. Tests that need another memory mode use ``make_lore``
 (parametrized in ``tests/contract/conftest.py``).
+
+These tests call the store outside any run, so the store is told which label is the user
+(``namespace_template=("{user_id}",)``); ``test_langgraph_store_users.py`` covers runs that
+name the user, and ``test_langgraph_store_ttl.py`` the TTL.
 """
 
 from __future__ import annotations
@@ -93,9 +97,12 @@ def v() -> str:
     return f"user{next(_SCOPES)}"
 
 
+USER_FIRST = ("{user_id}",)
+
+
 @pytest.fixture
 def api(lore: Userlore, mode: str) -> Api:
-    return Api(UserloreStore(lore), mode)
+    return Api(UserloreStore(lore, namespace_template=USER_FIRST), mode)
 
 
 def test_put_get_and_missing(api: Api, shared_clock: FakeClock, u: str, v: str) -> None:
@@ -246,9 +253,9 @@ def test_secret_put_refuses_the_whole_batch(api: Api, lore: Userlore, u: str) ->
 
 
 def test_scope_is_required_for_reads(api: Api, u: str) -> None:
-    with pytest.raises(InvalidNamespaceError):
+    with pytest.raises(ScopeError):
         api.search(())
-    with pytest.raises(InvalidNamespaceError):
+    with pytest.raises(ScopeError):
         api.list_namespaces()
     with pytest.raises(InvalidNamespaceError):
         api.list_namespaces(prefix=("*",))
@@ -256,14 +263,9 @@ def test_scope_is_required_for_reads(api: Api, u: str) -> None:
         api.put(("bad scope!",), "k", {"content": "x"})
 
 
-def test_ttl_is_not_supported(api: Api, u: str) -> None:
-    with pytest.raises(NotImplementedError):
-        api.put((u,), "k", {"content": "x"}, ttl=5)
-
-
 def test_confirm_write_puts_wait_for_approval(make_lore: Callable[..., Userlore]) -> None:
     lore = make_lore("confirmWrite")
-    store = UserloreStore(lore)
+    store = UserloreStore(lore, namespace_template=USER_FIRST)
     store.put(("u1", "prefs"), "food", {"content": "Likes spicy ramen"})
     assert store.get(("u1", "prefs"), "food") is None
     [pending] = lore.records.list("u1", state=RecordState.CANDIDATE)
@@ -274,7 +276,7 @@ def test_confirm_write_puts_wait_for_approval(make_lore: Callable[..., Userlore]
 
 def test_read_only_refuses_puts_but_reads(make_lore: Callable[..., Userlore]) -> None:
     lore = make_lore("readOnly")
-    store = UserloreStore(lore)
+    store = UserloreStore(lore, namespace_template=USER_FIRST)
     with pytest.raises(MemoryDisabledError):
         store.put(("u1",), "k", {"content": "x"})
     assert store.search(("u1",)) == []
@@ -301,8 +303,10 @@ def test_other_producers_records_are_visible_by_id(api: Api, lore: Userlore, u: 
     assert lore.records.get(u, out.record.id).state is RecordState.DELETED
 
 
-def test_namespace_prefix_layout(lore: Userlore, mode: str, u: str) -> None:
-    api = Api(UserloreStore(lore, namespace_prefix=("memories",)), mode)
+def test_deprecated_namespace_prefix_layout(lore: Userlore, mode: str, u: str) -> None:
+    with pytest.warns(DeprecationWarning, match="namespace_template"):
+        store = UserloreStore(lore, namespace_prefix=("memories",))
+    api = Api(store, mode)
     api.put(("memories", u), "k", {"content": "Likes spicy ramen"})
     item = api.get(("memories", u), "k")
     assert item is not None and item.namespace == ("memories", u)

@@ -68,7 +68,7 @@ def test_every_reader_goes_through_the_one_search(
     assert calls == [("search_visible", RECORD_COLUMNS)] and doc.id == rec.id
     calls.clear()
 
-    store = UserloreStore(auto_lore)
+    store = UserloreStore(auto_lore, namespace_template=("{user_id}",))
     ns = store.namespace_of(rec)
     [item] = store.search(ns, query="staging port")
     assert calls == [("search_visible", RECORD_COLUMNS)] and item.key == rec.id

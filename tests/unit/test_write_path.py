@@ -82,7 +82,9 @@ def _correction(lore: Userlore) -> None:
 
 
 def _base_store(lore: Userlore) -> None:
-    UserloreStore(lore).put(("u1", "prefs"), "food", {"content": "Likes spicy ramen"})
+    UserloreStore(lore, namespace_template=("{user_id}",)).put(
+        ("u1", "prefs"), "food", {"content": "Likes spicy ramen"}
+    )
 
 
 def _remember(lore: Userlore) -> None:

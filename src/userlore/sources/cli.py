@@ -232,6 +232,7 @@ def _items(args: argparse.Namespace) -> int:
 
 
 def _worker(args: argparse.Namespace) -> int:
+    from userlore.integrations.langgraph_store import TTLSweeper, sweep_ttl
     from userlore.sources.coordinator import SourceCoordinator
     from userlore.sources.pipeline import ConnectedKnowledgePipeline
 
@@ -254,7 +255,8 @@ def _worker(args: argparse.Namespace) -> int:
         coordinator = SourceCoordinator(pipeline, interval_seconds=args.interval, on_drain=report)
         if args.once:
             result = coordinator.drain_once()
-            print(" ".join(f"{k}={v}" for k, v in result.as_dict().items()))
+            swept = sweep_ttl(lore)  # expired LangGraph store items (TTL) to the trash
+            print(" ".join(f"{k}={v}" for k, v in result.as_dict().items()), f"ttl_swept={swept}")
             return 0
 
         def stop(signum: int, frame: FrameType | None) -> None:
@@ -266,7 +268,12 @@ def _worker(args: argparse.Namespace) -> int:
             f"userlore worker {pipeline.worker_id}: draining every {args.interval:g}s "
             "(Ctrl-C to stop)"
         )
-        coordinator.run_forever()
+        sweeper = TTLSweeper(lore, interval_minutes=args.interval / 60.0)
+        sweeper.start()
+        try:
+            coordinator.run_forever()
+        finally:
+            sweeper.stop(timeout=30)
     finally:
         lore.close()
     return 0
