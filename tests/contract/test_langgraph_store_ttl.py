@@ -65,7 +65,7 @@ def lore(shared: tuple[Userlore, FakeClock]) -> Userlore:
 
 
 @pytest.fixture
-def clock(shared: tuple[Userlore, FakeClock]) -> FakeClock:
+def shared_clock(shared: tuple[Userlore, FakeClock]) -> FakeClock:
     return shared[1]
 
 
@@ -84,64 +84,64 @@ def make(lore: Userlore, mode: str, **ttl: Any) -> Api:
 
 
 def test_supports_ttl_and_expired_items_leave_every_read(
-    lore: Userlore, clock: FakeClock, mode: str, u: str
+    lore: Userlore, shared_clock: FakeClock, mode: str, u: str
 ) -> None:
     api = make(lore, mode)
     assert api.store.supports_ttl is True
     api.put((u, "prefs"), "short", {"content": "Prefers window seats on trains"}, ttl=5)
     api.put((u, "prefs"), "forever", {"content": "Prefers aisle seats on planes"})
-    clock.advance(minutes=4)
+    shared_clock.advance(minutes=4)
     assert api.get((u, "prefs"), "short", refresh_ttl=False) is not None
-    clock.advance(minutes=2)  # 6 minutes after the put: expired
+    shared_clock.advance(minutes=2)  # 6 minutes after the put: expired
     assert api.get((u, "prefs"), "short") is None
     assert [i.key for i in api.search((u,), query="seats")] == ["forever"]
     assert [i.key for i in api.search((u,))] == ["forever"]
     api.put((u, "trips"), "gone", {"content": "Train to Lyon"}, ttl=1)
-    clock.advance(minutes=2)
+    shared_clock.advance(minutes=2)
     assert api.list_namespaces(prefix=(u,)) == [(u, "prefs")]
     block = lore.plan_context(u, "which seats do I like").text
     assert "aisle" in block and "window" not in block
 
 
 def test_reads_refresh_the_window_unless_told_not_to(
-    lore: Userlore, clock: FakeClock, mode: str, u: str
+    lore: Userlore, shared_clock: FakeClock, mode: str, u: str
 ) -> None:
     api = make(lore, mode)
     api.put((u,), "a", {"content": "Alpha reminder"}, ttl=10)
     api.put((u,), "b", {"content": "Bravo reminder"}, ttl=10)
-    clock.advance(minutes=8)
+    shared_clock.advance(minutes=8)
     assert api.get((u,), "a") is not None  # refresh_on_read defaults to True
     assert [i.key for i in api.search((u,), query="bravo")] == ["b"]  # refreshes b too
-    clock.advance(minutes=8)  # 16 minutes after the puts, 8 after the refresh
+    shared_clock.advance(minutes=8)  # 16 minutes after the puts, 8 after the refresh
     assert api.get((u,), "a", refresh_ttl=False) is not None
     assert {i.key for i in api.search((u,), refresh_ttl=False)} == {"a", "b"}
-    clock.advance(minutes=3)  # 11 minutes after the refresh: the 10-minute window has closed
+    shared_clock.advance(minutes=3)  # 11 minutes after the refresh: the 10-minute window has closed
     assert api.get((u,), "a") is None and api.search((u,)) == []
 
 
 def test_ttl_config_default_ttl_and_refresh_on_read(
-    lore: Userlore, clock: FakeClock, mode: str, u: str
+    lore: Userlore, shared_clock: FakeClock, mode: str, u: str
 ) -> None:
     api = make(lore, mode, default_ttl=5, refresh_on_read=False)
     api.put((u,), "k", {"content": "Default TTL item"})  # default_ttl applies
     api.put((u,), "kept", {"content": "No TTL item"}, ttl=None)  # explicit None: no expiry
-    clock.advance(minutes=4)
+    shared_clock.advance(minutes=4)
     assert api.get((u,), "k") is not None  # does not refresh (refresh_on_read=False)
-    clock.advance(minutes=2)
+    shared_clock.advance(minutes=2)
     assert api.get((u,), "k") is None
     assert [i.key for i in api.search((u,))] == ["kept"]
 
 
 def test_a_put_without_ttl_clears_the_expiry_and_a_put_after_expiry_revives(
-    lore: Userlore, clock: FakeClock, mode: str, u: str
+    lore: Userlore, shared_clock: FakeClock, mode: str, u: str
 ) -> None:
     api = make(lore, mode)
     api.put((u,), "k", {"content": "First value"}, ttl=1)
     api.put((u,), "k", {"content": "Second value"})
-    clock.advance(minutes=5)
+    shared_clock.advance(minutes=5)
     assert api.get((u,), "k").value == {"content": "Second value"}  # type: ignore[union-attr]
     api.put((u,), "j", {"content": "Short lived"}, ttl=1)
-    clock.advance(minutes=2)
+    shared_clock.advance(minutes=2)
     assert api.get((u,), "j") is None
     api.put((u,), "j", {"content": "Short lived"}, ttl=1)  # same value again: back for 1 min
     assert api.get((u,), "j") is not None
@@ -167,7 +167,7 @@ def test_bad_ttl_config_is_refused(lore: Userlore, config: dict[str, Any]) -> No
 
 
 def test_sweep_tombstones_expired_items_of_every_user(
-    lore: Userlore, clock: FakeClock, u: str, v: str
+    lore: Userlore, shared_clock: FakeClock, u: str, v: str
 ) -> None:
     store = UserloreStore(lore, namespace_template=USER_FIRST)
     store.sweep_ttl()  # whatever earlier tests left behind
@@ -175,7 +175,7 @@ def test_sweep_tombstones_expired_items_of_every_user(
     store.put((v,), "b", {"content": "Expires soon for v"}, ttl=1)
     store.put((v,), "c", {"content": "Lives long for v"}, ttl=60)
     assert store.sweep_ttl() == 0
-    clock.advance(minutes=2)
+    shared_clock.advance(minutes=2)
     assert store.sweep_ttl() >= 2  # the module's database also holds other tests' items
     assert [r.content for r in lore.records.trash(u)] == ["Expires soon for u"]
     assert [r.content for r in lore.records.trash(v)] == ["Expires soon for v"]
@@ -185,10 +185,12 @@ def test_sweep_tombstones_expired_items_of_every_user(
     assert store.sweep_ttl() == 0
 
 
-def test_ttl_sweeper_thread_sweeps_until_stopped(lore: Userlore, clock: FakeClock, u: str) -> None:
+def test_ttl_sweeper_thread_sweeps_until_stopped(
+    lore: Userlore, shared_clock: FakeClock, u: str
+) -> None:
     store = UserloreStore(lore, namespace_template=USER_FIRST)
     store.put((u,), "a", {"content": "Swept by the thread"}, ttl=1)
-    clock.advance(minutes=2)
+    shared_clock.advance(minutes=2)
     sweeper = TTLSweeper(lore, interval_minutes=0.001)
     done = sweeper.start()
     deadline = time.monotonic() + 10
@@ -225,3 +227,16 @@ def test_the_worker_runs_the_sweep(tmp_path: Path) -> None:
         assert [r.content for r in lore.records.trash("w1")] == ["Expires before the worker runs"]
     finally:
         lore.close()
+
+
+def test_reads_in_read_only_mode_do_not_refresh(
+    make_lore: Callable[..., Userlore], clock: FakeClock, tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'ro.db'}"
+    writer = UserloreStore(make_lore("auto", url=url), namespace_template=USER_FIRST)
+    writer.put(("ro1",), "k", {"content": "Written before the switch"}, ttl=10)
+    reader = UserloreStore(make_lore("readOnly", url=url), namespace_template=USER_FIRST)
+    clock.advance(minutes=8)
+    assert reader.get(("ro1",), "k") is not None  # a read, but no write in readOnly
+    clock.advance(minutes=3)
+    assert reader.get(("ro1",), "k") is None and writer.get(("ro1",), "k") is None

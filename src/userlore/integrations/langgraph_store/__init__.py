@@ -1,4 +1,4 @@
-# Over 400 lines: LangGraph's BaseStore contract (batch ops, namespaces, filters, TTL) in one class.
+# Over 400 lines: LangGraph's BaseStore contract (batch ops, whose namespace, TTL) in one class.
 """``UserloreStore``: a LangGraph ``BaseStore`` over the governed store that cannot pool users.
 
 Pass it as ``store=`` to any LangGraph graph or ``create_agent``; every operation goes through
@@ -55,7 +55,6 @@ from langgraph.store.base import (
     InvalidNamespaceError,
     Item,
     ListNamespacesOp,
-    MatchCondition,
     Op,
     PutOp,
     Result,
@@ -88,6 +87,7 @@ from userlore.policy.govern import assess
 from userlore.store.governed import LIVE_STATES, validate_scope
 from userlore.store.schema import MemoryRecord
 
+from .filters import matches_condition, matches_filter
 from .namespaces import (
     STORE_KEY_PREFIX,
     Location,
@@ -394,7 +394,7 @@ class UserloreStore(BaseStore):
             if self.namespace_of(record)[: len(prefix)] != prefix:
                 return False
             value = self._value(record)
-            return all(_compare(value.get(k), v) for k, v in filters.items())
+            return all(matches_filter(value.get(k), v) for k, v in filters.items())
 
         hits = search_visible(
             self.lore.memory.store,
@@ -473,7 +473,7 @@ class UserloreStore(BaseStore):
         found: set[tuple[str, ...]] = set()
         for path, canonical_key in rows:
             ns = self._namespace(scope, path, canonical_key)
-            if all(_matches(cond, ns) for cond in op.match_conditions or ()):
+            if all(matches_condition(cond, ns) for cond in op.match_conditions or ()):
                 found.add(ns[: op.max_depth] if op.max_depth is not None else ns)
         ordered = sorted(found)
         return ordered[op.offset : op.offset + op.limit]
@@ -539,48 +539,3 @@ def _content(value: Mapping[str, Any], value_json: str) -> str:
         if isinstance(text, str) and text.strip():
             return text
     return value_json
-
-
-def _matches(cond: MatchCondition, ns: tuple[str, ...]) -> bool:
-    path = tuple(cond.path)
-    if len(ns) < len(path):
-        return False
-    pairs = (
-        zip(ns, path, strict=False)
-        if cond.match_type == "prefix"
-        else zip(reversed(ns), reversed(path), strict=False)
-    )
-    return all(p == "*" or n == p for n, p in pairs)
-
-
-def _compare(item_value: Any, filter_value: Any) -> bool:
-    """LangGraph filter semantics: equality, nested dicts, and ``$`` comparison operators."""
-    if isinstance(filter_value, dict):
-        if any(str(k).startswith("$") for k in filter_value):
-            return all(_operator(item_value, op, v) for op, v in filter_value.items())
-        if not isinstance(item_value, dict):
-            return False
-        return all(_compare(item_value.get(k), v) for k, v in filter_value.items())
-    return bool(item_value == filter_value)
-
-
-def _operator(value: Any, op: str, target: Any) -> bool:
-    if op == "$eq":
-        return bool(value == target)
-    if op == "$ne":
-        return bool(value != target)
-    if value is None:
-        return False
-    try:
-        a, b = float(value), float(target)
-    except (TypeError, ValueError):
-        return False
-    if op == "$gt":
-        return a > b
-    if op == "$gte":
-        return a >= b
-    if op == "$lt":
-        return a < b
-    if op == "$lte":
-        return a <= b
-    raise InvalidInputError(f"unsupported filter operator {op!r}")

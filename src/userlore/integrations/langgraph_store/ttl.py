@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from langgraph.store.base import TTLConfig
 from sqlalchemy import select, update
 
+from userlore.config import MemoryMode
 from userlore.errors import InvalidInputError, MemoryDisabledError, UserloreError
 from userlore.store.governed import LIVE_STATES
 from userlore.store.schema import MemoryRecord
@@ -99,9 +100,9 @@ def set_ttl(lore: Userlore, scope: str, record_id: str, ttl: float | None) -> No
 def refresh_ttl(lore: Userlore, scope: str, record_ids: Iterable[str]) -> None:
     """Slide the window of each TTL'd store item in ``record_ids`` to start now."""
     ids = list(dict.fromkeys(record_ids))
-    if not ids:
-        return
     store = lore.memory.store
+    if not ids or store.config.memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
+        return  # a read never writes where the mode forbids writes; expiry still applies
     now = store.clock()
     with store.transaction(scope) as session:
         rows = session.scalars(
