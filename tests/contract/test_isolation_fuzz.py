@@ -1,9 +1,12 @@
 """Isolation as an invariant (issue 15): random operations over lookalike scopes, every surface.
 
 A hypothesis state machine drives two or three scopes with lookalike names (``alice``,
-``alice:x``, ``Alice``...) through the facade, the HTTP gateway, the MCP server and the LangGraph
-``BaseStore``. Everything a scope writes carries that scope's marker word (``zq…``), so a leak is
-visible byte for byte. After every step:
+``alice:x``, ``Alice``...) through the facade, the HTTP gateway, the MCP server, the LangGraph
+``BaseStore``, the LangChain memory and facet tools, the retriever and the agent middleware (its
+hooks driven directly with a fake runtime). The tools, the retriever and the middleware are built
+once and serve every scope: each call names its user per call (``configurable``/``context``), as
+one compiled agent serving many users does. Everything a scope writes carries that scope's
+marker word (``zq…``), so a leak is visible byte for byte. After every step:
 
 - nothing returned to a scope (records, plans, evidence, traces, search hits, exports, errors,
   HTTP bodies, MCP results) holds another scope's marker or one of its ids;
@@ -42,12 +45,19 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
+from langchain.agents.middleware.types import ModelRequest, ModelResponse
+from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.tools import BaseTool
 from langgraph.store.base import GetOp, ListNamespacesOp, MatchCondition, PutOp, SearchOp
 from mcp import Client
 
 from tests.conftest import FakeClock, sequential_ids
+from tests.support.chat_models import ScriptedChatModel
 from tests.support.isolation import cross_scope_links, foreign_ids_in_traces, owned_ids
 from userlore import CandidateInput, ScopeError, Userlore, UserloreError
+from userlore.integrations import UserloreMiddleware, UserloreRetriever
+from userlore.integrations.facet_tools import make_facet_tools
+from userlore.integrations.tools import make_memory_tools
 from userlore.mcp import MemoryServerSettings, build_mcp_server
 from userlore.server import create_app
 from userlore.sources.adapters import MarkdownVaultAdapter
@@ -99,6 +109,19 @@ def _blank(text: str, an_id: str) -> str:
     return text.replace(an_id, "<ID>")
 
 
+def _as(scope: str) -> dict[str, Any]:
+    """A run config naming ``scope`` as its user (what one agent serving many users passes)."""
+    return {"configurable": {"user_id": scope}}
+
+
+class _Runtime:
+    """The slice of LangGraph's ``Runtime`` the middleware reads: the run's context."""
+
+    def __init__(self, scope: str) -> None:
+        self.context = {"user_id": scope}
+        self.store = None
+
+
 class IsolationMachine(RuleBasedStateMachine):
     """Random operations over lookalike scopes; every result is checked for foreign bytes."""
 
@@ -143,6 +166,11 @@ class IsolationMachine(RuleBasedStateMachine):
             for s in scopes
         }
         self.store = UserloreStore(self.lore, namespace_template=("{user_id}",))
+        # Built once, shared by every scope: the user is named per call.
+        tools = make_memory_tools(self.lore, agent_id="fuzz") + make_facet_tools(self.lore)
+        self.tools: dict[str, BaseTool] = {t.name: t for t in tools}
+        self.retriever = UserloreRetriever(lore=self.lore, k=20)
+        self.middleware = UserloreMiddleware(self.lore, agent_id="fuzz")
         self.counter = 0
         self.owner: dict[str, str] = {}  # every id ever seen -> the scope that owned it
         self.kind_of: dict[str, str] = {}
@@ -245,6 +273,38 @@ class IsolationMachine(RuleBasedStateMachine):
     def act(self, scope: str) -> None:
         self.actor = scope
 
+    def agent_turn(self, scope: str, text: str, *, observe: bool = True) -> list[str]:
+        """One agent turn through the shared middleware's hooks, the user named by the context:
+        plan (``before_model``), inject (``wrap_model_call``) and, optionally, observe
+        (``after_agent``). Returns the system message the model was given."""
+        runtime: Any = _Runtime(scope)
+        self.counter += 1
+        human = HumanMessage(text, id=f"turn-{self.counter}")
+        state: dict[str, Any] = {"messages": [human]}
+        state.update(self.middleware.before_model(state, runtime) or {})  # type: ignore[arg-type]
+        seen: list[str] = []
+
+        def model(request: ModelRequest[Any]) -> ModelResponse[Any]:
+            system = request.system_message
+            seen.append("" if system is None else system.text)
+            return ModelResponse(result=[AIMessage("ok")])
+
+        request = ModelRequest(
+            model=ScriptedChatModel(),
+            messages=[human],
+            system_message=None,
+            tool_choice=None,
+            tools=[],
+            response_format=None,
+            state=state,  # type: ignore[arg-type]
+            runtime=runtime,
+        )
+        self.middleware.wrap_model_call(request, model)
+        if observe:
+            state["messages"] = [human, AIMessage("ok")]
+            self.middleware.after_agent(state, runtime)  # type: ignore[arg-type]
+        return seen
+
     # -- invariants -----------------------------------------------------------------------------
 
     @invariant()
@@ -341,7 +401,11 @@ class IsolationMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def remember(self, data: st.DataObject) -> None:
         scope = data.draw(st.sampled_from(self.scopes))
-        surface = data.draw(st.sampled_from(["facade", "http", "mcp", "store"]))
+        surface = data.draw(
+            st.sampled_from(
+                ["facade", "http", "mcp", "store", "tools", "facet tools", "middleware"]
+            )
+        )
         content = self.content(scope)
         path = data.draw(st.sampled_from(["ops", "ops/x", "notes"]))
         self.act(scope)
@@ -357,6 +421,15 @@ class IsolationMachine(RuleBasedStateMachine):
             )
             assert not res.is_error, res.content
             out = [res.structured_content, res.content]
+        elif surface == "tools":
+            args = {"content": content, "path": path, "memory_type": "semantic"}
+            out = self.tools["remember"].invoke(args, _as(scope))
+            assert not out.startswith(("ScopeError", "InvalidInputError")), out
+        elif surface == "facet tools":
+            args = {"facet_class": "goal", "key": "focus", "value": content}
+            out = self.tools["update_facet"].invoke(args, _as(scope))
+        elif surface == "middleware":
+            out = self.agent_turn(scope, self.content(scope, "I prefer {m} tea."))
         elif "." not in scope:  # LangGraph namespace labels cannot hold '.'
             key = data.draw(st.sampled_from(["k1", "k2"]))
             out = self.store.batch([PutOp((scope, *path.split("/")), key, {"content": content})])
@@ -387,7 +460,7 @@ class IsolationMachine(RuleBasedStateMachine):
                 ]
             )
         )
-        surface = data.draw(st.sampled_from(["facade", "http", "mcp"]))
+        surface = data.draw(st.sampled_from(["facade", "http", "mcp", "tools"]))
         self.act(scope)
         content = self.content(scope, "Edited {m} {n}.")
         if surface == "facade":
@@ -408,6 +481,9 @@ class IsolationMachine(RuleBasedStateMachine):
         elif surface == "http":
             method, path, body = _http_call(action, record_id, content)
             self.seen(scope, self.http(scope, method, path, body).text)
+        elif surface == "tools":
+            name, args = _tool_call(action, record_id, content)
+            self.seen(scope, self.tools[name].invoke(args, _as(scope)))
         else:
             tool, args = _mcp_call(action, record_id, content)
             res = self.mcp_call(scope, tool, args)
@@ -498,6 +574,32 @@ class IsolationMachine(RuleBasedStateMachine):
                     "/api/knowledge/sources",
                 )
             ]
+        self.seen(scope, out)
+
+    @rule(data=st.data())
+    def one_agent_many_users(self, data: st.DataObject) -> None:
+        """The shared tools, retriever and middleware, asked by one scope for every scope's
+        marker: they answer what the facade answers for that scope (so no count includes
+        another scope) and nothing of another scope."""
+        scope = data.draw(st.sampled_from(self.scopes))
+        self.act(scope)
+        own = set(self.ids_of(scope, "record"))
+        out: list[Any] = []
+        for q in self.marker.values():
+            recall = json.loads(self.tools["recall"].invoke({"query": q, "k": 20}, _as(scope)))
+            direct = self.db.memory.recall(scope, q, k=20).as_dict()
+            assert recall["citations"] == direct["citations"], (recall, direct)
+            docs = self.retriever.invoke(q, _as(scope))
+            assert {d.metadata["record_id"] for d in docs} <= own, docs
+            out += [recall, [(d.page_content, d.metadata) for d in docs]]
+            out.append(self.agent_turn(scope, q, observe=False))
+        stats = json.loads(self.tools["cache_stats"].invoke({}, _as(scope)))
+        assert stats == json.loads(json.dumps(self.db.facets.stats(scope), default=str))
+        out += [
+            stats,
+            self.tools["list_facets"].invoke({}, _as(scope)),
+            self.tools["about_me"].invoke({}, _as(scope)),
+        ]
         self.seen(scope, out)
 
     # -- lifecycle ------------------------------------------------------------------------------
@@ -774,6 +876,16 @@ def _record_probes() -> dict[str, Callable[[IsolationMachine, str, str], str]]:
         probes[f"mcp {action}"] = mcp(action)
     probes["store get"] = store_get
     probes["store delete"] = store_delete
+
+    def tool(action: str) -> Callable[[IsolationMachine, str, str], str]:
+        def probe(m: IsolationMachine, scope: str, rid: str) -> str:
+            name, args = _tool_call(action, rid, m.content(scope, "Probe {m} {n}."))
+            return str(m.tools[name].invoke(args, _as(scope)))
+
+        return probe
+
+    for action in ("update_memory", "forget"):
+        probes[f"tool {action}"] = tool(action)
     return probes
 
 
@@ -800,6 +912,15 @@ def _http_call(action: str, an_id: str, content: str) -> tuple[str, str, Any]:
             {"feedback": "helpful"},
         ),
     }[action]
+
+
+def _tool_call(action: str, an_id: str, content: str) -> tuple[str, dict[str, Any]]:
+    """The shared memory tool (and its arguments) standing in for a lifecycle ``action``."""
+    if action in ("forget", "reject"):
+        return "forget", {"id": an_id}
+    if action in ("update", "update_memory", "approve"):
+        return "update_memory", {"id": an_id, "content": content}
+    return "recall", {"query": an_id}
 
 
 def _mcp_call(action: str, an_id: str, content: str) -> tuple[str, dict[str, Any]]:

@@ -48,7 +48,7 @@ class TestStandardRetriever(RetrieversIntegrationTests):
 
     @property
     def retriever_constructor_params(self) -> dict[str, Any]:
-        return {"lore": seeded(), "scope": "u1"}
+        return {"lore": seeded(), "default_scope": "u1"}
 
     @property
     def retriever_query_example(self) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, fields
 from enum import Enum
-from typing import Annotated, Any, NotRequired, Required, TypedDict
+from typing import Annotated, Any, NotRequired, TypedDict
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
@@ -87,13 +87,14 @@ class ReviewState(TypedDict, total=False):
     """State of the review subgraph.
 
     Attributes:
-        scope: Whose inbox to review (required input).
+        scope: Whose inbox to review; written by ``resolve_scope`` from the run's user (an input
+            ``scope`` is accepted when the run names nobody).
         pending: Candidates presented in the current interrupt.
         decisions: Validated decisions, one per pending candidate.
         review_results: What applying them did.
     """
 
-    scope: Required[str]
+    scope: str
     pending: list[PendingCandidate]
     decisions: list[ReviewDecisionRecord]
     review_results: list[ReviewOutcome]
@@ -102,11 +103,14 @@ class ReviewState(TypedDict, total=False):
 class UnderstandingState(TypedDict, total=False):
     """State of the understanding graph.
 
-    Input is ``{"scope": ..., "messages": [...]}`` (a thread accumulates messages); each run
-    processes the latest user message.
+    Input is ``{"messages": [...]}`` with the user named by the run (``context`` or
+    ``configurable`` ``user_id``, or the LangGraph Server identity), or ``{"scope": ...,
+    "messages": [...]}``; a thread accumulates messages and each run processes the latest user
+    message.
 
     Attributes:
-        scope: Tenant/user key; every read and write is filtered by it.
+        scope: Tenant/user key, written by ``resolve_scope``; every read and write is filtered
+            by it.
         session_key: Optional session key recorded on evidence and traces.
         messages: The conversation (LangGraph ``add_messages`` reducer).
         user_turns: User turns seen on this thread (drives the review cadence).
@@ -120,7 +124,7 @@ class UnderstandingState(TypedDict, total=False):
             correction (``CorrectionResult.as_dict()``: ids and codes), else ``None``.
     """
 
-    scope: Required[str]
+    scope: str
     session_key: str | None
     messages: Annotated[list[AnyMessage], add_messages]
     user_turns: int

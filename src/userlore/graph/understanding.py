@@ -1,12 +1,14 @@
 """The understanding graph: the write path and the read path of one turn as a LangGraph graph.
 
-``correct`` (an explicit correction of the previous answer's understanding is handled first,
-so the turn is planned without what it corrects) → ``extract`` (deterministic explicit
-extraction of the latest user turn) → ``review`` (LLM
-reviewer synthesis, only when the cadence says so) → ``govern`` (sensitivity, dedupe, evidence,
+``resolve_scope`` (the run's user: ``context``/``configurable``/LangGraph Server identity, or
+the input's ``scope``) → ``correct`` (an explicit correction of the previous answer's
+understanding is handled first, so the turn is planned without what it corrects) → ``extract``
+(deterministic explicit extraction of the latest user turn) → ``review`` (LLM reviewer
+synthesis, only when the cadence says so) → ``govern`` (sensitivity, dedupe, evidence,
 promotion: the same governed write as the core) → ``plan_context`` (the fenced block and its
 trace). With ``human_review=True`` a ``review_inbox`` node (the review subgraph) sits between
-``govern`` and ``plan_context`` and interrupts while candidates wait for a decision.
+``govern`` and ``plan_context`` and interrupts while candidates wait for a decision. One compiled
+graph serves every user.
 
 It runs with any LangGraph checkpointer. The embedded default, :func:`embedded_checkpointer`,
 is LangGraph's SQLite checkpointer on the same database file as the store.
@@ -30,7 +32,9 @@ from userlore.graph.cadence import Cadence, ReviewCadence
 from userlore.graph.correct import Correct
 from userlore.graph.nodes import Extract, Govern, PlanContext, Review
 from userlore.graph.review import DEFAULT_MAX_BATCH, _open, build_review_subgraph
+from userlore.graph.scope import ResolveScope
 from userlore.graph.state import UnderstandingState
+from userlore.integrations.scope import DEFAULT_SCOPE_KEY, ScopeResolver
 
 if TYPE_CHECKING:
     from userlore.facade import Userlore
@@ -81,6 +85,8 @@ def build_understanding_graph(
     checkpointer: Checkpointer | Literal["embedded"] = None,
     store: BaseStore | None = None,
     name: str = "userlore_understanding",
+    scope_key: str = DEFAULT_SCOPE_KEY,
+    default_scope: str | None = None,
 ) -> CompiledStateGraph[UnderstandingState, Any, UnderstandingState, UnderstandingState]:
     """Build and compile the understanding graph over one ``Userlore``.
 
@@ -96,7 +102,13 @@ def build_understanding_graph(
             :func:`embedded_checkpointer`, or ``None`` (a LangGraph server injects its own).
         store: Optional LangGraph store passed through to ``compile``.
         name: Graph name.
+        scope_key: Name of the user field in ``context`` and ``configurable``.
+        default_scope: Explicit fallback scope for runs that name no user (none by default).
+
+    Raises:
+        ScopeError: a malformed default scope.
     """
+    resolver = ScopeResolver(key=scope_key, default=default_scope)
     lore = _open(lore)
     saver: Checkpointer = (
         embedded_checkpointer(lore) if checkpointer == "embedded" else checkpointer
@@ -104,12 +116,14 @@ def build_understanding_graph(
     builder: StateGraph[UnderstandingState, Any, UnderstandingState, UnderstandingState] = (
         StateGraph(UnderstandingState)
     )
+    builder.add_node("resolve_scope", ResolveScope[UnderstandingState](resolver))
     builder.add_node("correct", Correct(lore))
     default_cadence = ReviewCadence(lore.config, lore.feedback.store)  # adaptive when configured
     builder.add_node("extract", Extract(lore, cadence or default_cadence, reviewer))
     builder.add_node("govern", Govern(lore))
     builder.add_node("plan_context", PlanContext(lore))
-    builder.add_edge(START, "correct")
+    builder.add_edge(START, "resolve_scope")
+    builder.add_edge("resolve_scope", "correct")
     builder.add_edge("correct", "extract")
     if reviewer is not None:
         builder.add_node("review", Review(lore, reviewer))
@@ -118,7 +132,10 @@ def build_understanding_graph(
     else:
         builder.add_edge("extract", "govern")
     if human_review:
-        builder.add_node("review_inbox", build_review_subgraph(lore, max_batch=max_batch))
+        inbox = build_review_subgraph(
+            lore, max_batch=max_batch, scope_key=scope_key, default_scope=default_scope
+        )
+        builder.add_node("review_inbox", inbox)
         builder.add_conditional_edges("govern", _route_inbox, ["review_inbox", "plan_context"])
         builder.add_edge("review_inbox", "plan_context")
     else:

@@ -1,6 +1,7 @@
 """LangChain tools for the facet cache controls (seed 002 RPC controllers).
 
-Built per scope by :func:`make_facet_tools`: the scope is bound when the tools are made and is
+Built once by :func:`make_facet_tools`, one tools list serves any number of users: each call
+resolves its scope from the run (the rule of :mod:`userlore.integrations.scope`) and the scope is
 never a tool argument, so a model can change *which* facet, never *whose*. Each tool returns JSON
 text; a refused or invalid call comes back as a tool error message the model can read.
 
@@ -19,8 +20,8 @@ from langchain_core.tools import BaseTool
 from pydantic import BaseModel, Field
 
 from userlore.errors import InvalidInputError
-from userlore.integrations.tools import ToolSpec, structured_tools
-from userlore.store.governed import validate_scope
+from userlore.integrations.scope import DEFAULT_SCOPE_KEY
+from userlore.integrations.tools import ToolSpec, structured_tools, tool_scope_resolver
 
 if TYPE_CHECKING:
     from userlore.facade import Userlore
@@ -73,48 +74,58 @@ def _dump(payload: Any) -> str:
 
 
 def make_facet_tools(
-    lore: Userlore, *, scope: str, include: Sequence[str] = FACET_TOOL_NAMES
+    lore: Userlore,
+    *,
+    default_scope: str | None = None,
+    scope_key: str = DEFAULT_SCOPE_KEY,
+    include: Sequence[str] = FACET_TOOL_NAMES,
+    scope: str | None = None,
 ) -> list[BaseTool]:
-    """Build the facet control tools for one scope.
+    """Build the facet control tools once for any number of users.
+
+    Each call resolves its user from the run (``runtime.context``, ``configurable``, the
+    LangGraph Server identity), else ``default_scope``; ``scope=`` is its deprecated name.
 
     Raises:
-        ScopeError: malformed scope.
+        ScopeError: malformed default scope.
         InvalidInputError: an unknown tool name in ``include``.
     """
-    validate_scope(scope)
+    resolver = tool_scope_resolver(
+        scope_key=scope_key, default_scope=default_scope, scope=scope, family="make_facet_tools"
+    )
     unknown = sorted(set(include) - set(FACET_TOOL_NAMES))
     if unknown:
         raise InvalidInputError(f"unknown facet tools {unknown}")
 
-    def list_facets(facet_class: str | None = None) -> Any:
+    def list_facets(scope: str, facet_class: str | None = None) -> Any:
         return [f.as_dict() for f in lore.facets.list(scope, facet_class)]
 
-    def get_facet(facet_class: str, key: str) -> Any:
+    def get_facet(scope: str, facet_class: str, key: str) -> Any:
         return lore.facets.get(scope, facet_class, key).as_dict()
 
-    def update_facet(facet_class: str, key: str, value: str) -> Any:
+    def update_facet(scope: str, facet_class: str, key: str, value: str) -> Any:
         return lore.facets.update(scope, facet_class, key, value).as_dict()
 
-    def pin_facet(facet_class: str, key: str) -> Any:
+    def pin_facet(scope: str, facet_class: str, key: str) -> Any:
         return lore.facets.pin(scope, facet_class, key).as_dict()
 
-    def unpin_facet(facet_class: str, key: str) -> Any:
+    def unpin_facet(scope: str, facet_class: str, key: str) -> Any:
         return lore.facets.unpin(scope, facet_class, key).as_dict()
 
-    def forget_facet(facet_class: str, key: str) -> Any:
+    def forget_facet(scope: str, facet_class: str, key: str) -> Any:
         facet = lore.facets.forget(scope, facet_class, key)
         return {"class": facet.facet_class.value, "key": facet.key, "state": facet.state.value}
 
-    def reset_cache() -> Any:
+    def reset_cache(scope: str) -> Any:
         return {"cleared": lore.facets.reset(scope)}
 
-    def rebuild_cache() -> Any:
+    def rebuild_cache(scope: str) -> Any:
         return lore.facets.rebuild(scope).as_dict()
 
-    def cache_stats() -> Any:
+    def cache_stats(scope: str) -> Any:
         return lore.facets.stats(scope)
 
-    def about_me() -> Any:
+    def about_me(scope: str) -> Any:
         return lore.facets.about(scope)
 
     specs: dict[str, ToolSpec] = {
@@ -166,4 +177,4 @@ def make_facet_tools(
             "rests on (quote those receipts when you answer).",
         ),
     }
-    return structured_tools(specs, include, _dump)
+    return structured_tools(specs, include, _dump, resolver)
