@@ -16,6 +16,15 @@ $(STAMP): pyproject.toml uv.lock
 	  --python $(BIN)/python
 	touch $(STAMP)
 
+# A second environment for `langgraph dev` (see the langgraph-server extra in pyproject.toml).
+LG_VENV := .venv-langgraph
+LG_STAMP := $(LG_VENV)/.installed
+
+$(LG_STAMP): pyproject.toml uv.lock $(STAMP)
+	UV_PROJECT_ENVIRONMENT=$(LG_VENV) $(BIN)/uv sync -q --locked --extra langgraph-server \
+	  --python $(PY)
+	touch $(LG_STAMP)
+
 demo: $(STAMP)
 	$(BIN)/userlore demo
 
@@ -31,7 +40,7 @@ chromium:
 	       exit 1; }; \
 	  test -x $(CHROMIUM) || { echo "error: $(CHROMIUM) still missing after apt-get" >&2; exit 1; }; }
 
-test: $(STAMP) chromium
+test: $(STAMP) $(LG_STAMP) chromium
 	$(BIN)/ruff check src tests cookbook benchmarks graphs
 	$(BIN)/mypy src
 	$(BIN)/pytest
@@ -56,7 +65,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/ingest.py --backend postgres
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(LG_VENV)
 
 # Re-record the provider cassettes in tests/cassettes/ against the live API. Needs a real key:
 #   OPENAI_API_KEY=... make record-cassettes

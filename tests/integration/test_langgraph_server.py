@@ -22,12 +22,23 @@ from typing import Any
 import httpx
 import pytest
 
-pytest.importorskip("langgraph_api", reason="needs langgraph-cli[inmem] (the dev extra)")
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
 
 ROOT = Path(__file__).resolve().parents[2]
-CLI = Path(sys.executable).with_name("langgraph")
+# `make test` builds the server's own environment (.venv-langgraph, the langgraph-server extra):
+# langgraph-api cannot share one with the dev extra. USERLORE_LANGGRAPH_CLI overrides.
+CLI = Path(
+    os.environ.get("USERLORE_LANGGRAPH_CLI")
+    or next(
+        (
+            str(p)
+            for p in (ROOT / ".venv-langgraph/bin/langgraph", Path(sys.executable).with_name("langgraph"))
+            if p.exists()
+        ),
+        str(ROOT / ".venv-langgraph/bin/langgraph"),
+    )
+)
 ALICE, BOB = "alice-test-token", "bob-test-token"
 STARTUP_SECONDS = 120
 
@@ -42,7 +53,7 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if not CLI.exists():
-        pytest.skip("the langgraph CLI is not installed (pip install 'langgraph-cli[inmem]')")
+        pytest.skip(f"no langgraph CLI at {CLI}: run `make test` (it builds .venv-langgraph)")
     app = tmp_path_factory.mktemp("lgserver")
     shutil.copytree(ROOT / "graphs", app / "graphs")
     shutil.copy(ROOT / "langgraph.json", app / "langgraph.json")
