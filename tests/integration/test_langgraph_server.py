@@ -21,7 +21,6 @@ from typing import Any
 
 import httpx
 import pytest
-
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
 

@@ -10,10 +10,37 @@ from userlore.errors import ScopeError
 from userlore.integrations.scope import ScopeResolver, resolve_scope
 
 
-def test_runtime_context_wins_over_configurable_and_auth() -> None:
+def test_runtime_context_wins_over_configurable() -> None:
     runtime = SimpleNamespace(context={"user_id": "ctx"})
-    config = {"configurable": {"user_id": "cfg", "langgraph_auth_user": {"identity": "auth"}}}
-    assert resolve_scope(runtime=runtime, config=config) == "ctx"
+    assert resolve_scope(runtime=runtime, config={"configurable": {"user_id": "cfg"}}) == "ctx"
+
+
+def test_authenticated_user_wins_and_a_run_naming_another_is_refused() -> None:
+    auth = {"langgraph_auth_user": {"identity": "alice", "is_authenticated": True}}
+    assert resolve_scope(config={"configurable": auth}) == "alice"
+    same = {"configurable": {**auth, "user_id": "alice"}}
+    assert (
+        resolve_scope(runtime=SimpleNamespace(context={"user_id": "alice"}), config=same) == "alice"
+    )
+    with pytest.raises(ScopeError, match="authenticated") as caught:
+        resolve_scope(config={"configurable": {**auth, "user_id": "bob"}})
+    assert "bob" not in str(caught.value) and "alice" not in str(caught.value)
+    with pytest.raises(ScopeError, match="authenticated"):
+        resolve_scope(
+            runtime=SimpleNamespace(context={"user_id": "bob"}), config={"configurable": auth}
+        )
+
+
+def test_studio_and_unauthenticated_users_are_not_end_users() -> None:
+    class StudioUser:
+        identity = "developer"
+        is_authenticated = True
+
+    studio = {"configurable": {"langgraph_auth_user": StudioUser(), "user_id": "bob"}}
+    assert resolve_scope(config=studio) == "bob"
+    anon = {"configurable": {"langgraph_auth_user": {"identity": "", "is_authenticated": False}}}
+    with pytest.raises(ScopeError, match="no user scope"):
+        resolve_scope(config=anon)
 
 
 def test_configurable_then_auth_identity_then_default() -> None:

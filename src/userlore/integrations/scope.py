@@ -1,10 +1,11 @@
 """One rule for finding the user of a run: every integration resolves its scope per call.
 
 A LangChain/LangGraph app compiles one agent and serves many users, so no integration binds a
-user when it is built. Each call looks, in order, at the run's ``runtime.context``, at
-``config["configurable"]`` (``user_id`` or the configured key), at the LangGraph Server's
-authenticated user (``langgraph_auth_user.identity``), and last at an explicit constructor
-default. Nothing found raises :class:`~userlore.errors.ScopeError`; there is no shared fallback.
+user when it is built. Each call takes the LangGraph Server's authenticated user
+(``langgraph_auth_user.identity``) when there is one — a run naming anyone else is refused —
+else the run's ``runtime.context``, then ``config["configurable"]`` (``user_id`` or the configured
+key), and last an explicit constructor default. Nothing found raises
+:class:`~userlore.errors.ScopeError`; there is no shared fallback.
 """
 
 from __future__ import annotations
@@ -40,19 +41,28 @@ def _field(container: Any, key: str) -> Any:
     return getattr(container, key, None)
 
 
-def _auth_identity(configurable: Mapping[str, Any]) -> Any:
+def _auth_identity(configurable: Mapping[str, Any]) -> str | None:
+    """The LangGraph Server's authenticated end user, if the run has one.
+
+    Studio's developer session (``StudioUser``) and an unauthenticated caller are not end users:
+    they name no identity here, so the run's own ``user_id`` decides.
+    """
     user = configurable.get("langgraph_auth_user")
     if user is None:
         return None
-    identity = _field(user, "identity")
-    if identity:
-        return identity
-    # langgraph_sdk.auth.types.BaseUser is a Protocol with an ``identity`` property; some
-    # proxies only answer item access.
-    try:
-        return user["identity"]
-    except (KeyError, TypeError):
+    if type(user).__name__ == "StudioUser" or _field(user, "kind") == "StudioUser":
         return None
+    if _field(user, "is_authenticated") is False:
+        return None
+    identity = _field(user, "identity")
+    if not identity:
+        # langgraph_sdk.auth.types.BaseUser is a Protocol with an ``identity`` property; some
+        # proxies only answer item access.
+        try:
+            identity = user["identity"]
+        except (KeyError, TypeError):
+            return None
+    return str(identity) if identity else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,24 +84,31 @@ class ScopeResolver:
             validate_scope(self.default)
 
     def find(self, *, runtime: Any = None, config: Mapping[str, Any] | None = None) -> str | None:
-        """The run's scope, or ``None`` when nothing names one (the default is not applied)."""
-        value = _field(_field(runtime, "context"), self.key)
-        if value:
-            return validate_scope(str(value))
+        """The run's scope, or ``None`` when nothing names one (the default is not applied).
+
+        An authenticated LangGraph Server user wins: a run may repeat its own identity in
+        ``context``/``configurable`` (what an ``@auth`` handler writes), but a client that names
+        anyone else is refused, never served another user's memory.
+
+        Raises:
+            ScopeError: the run names a user other than its authenticated one, or a malformed one.
+        """
         cfg = config if config is not None else _field(runtime, "config")
         if cfg is None:
             cfg = current_config()
         configurable = _field(cfg, "configurable") or {}
         if not isinstance(configurable, Mapping):
             configurable = {}
-        value = configurable.get(self.key)
-        if value:
-            return validate_scope(str(value))
-        if self.use_auth:
-            identity = _auth_identity(configurable)
-            if identity:
-                return validate_scope(str(identity))
-        return None
+        named = _field(_field(runtime, "context"), self.key) or configurable.get(self.key)
+        identity = _auth_identity(configurable) if self.use_auth else None
+        if identity:
+            if named and str(named) != identity:
+                raise ScopeError(
+                    f"the run names a {self.key} other than its authenticated user; an "
+                    "authenticated run acts only for its own user"
+                )
+            return validate_scope(identity)
+        return validate_scope(str(named)) if named else None
 
     def resolve(self, *, runtime: Any = None, config: Mapping[str, Any] | None = None) -> str:
         """The run's scope, else the explicit default.
