@@ -32,7 +32,10 @@ CLI = Path(
     or next(
         (
             str(p)
-            for p in (ROOT / ".venv-langgraph/bin/langgraph", Path(sys.executable).with_name("langgraph"))
+            for p in (
+                ROOT / ".venv-langgraph/bin/langgraph",
+                Path(sys.executable).with_name("langgraph"),
+            )
             if p.exists()
         ),
         str(ROOT / ".venv-langgraph/bin/langgraph"),
