@@ -213,8 +213,14 @@ _IN_WINDOW = (
 )
 _WITHDRAWN = (
     # An item stays out while a record drawn from it is not live: pending review or rejected
-    # (confirmWrite keeps it out of context until approved), superseded, forgotten or deleted.
-    select(MemoryEvidence.source_item_id, MemoryRecord.state, MemoryRecord.user_state)
+    # (confirmWrite keeps it out of context until approved), superseded, forgotten, deleted or
+    # expired (a TTL or a stated "until Friday" that has passed).
+    select(
+        MemoryEvidence.source_item_id,
+        MemoryRecord.state,
+        MemoryRecord.user_state,
+        MemoryRecord.valid_until,
+    )
     .join(
         MemoryRecord,
         (MemoryRecord.scope == MemoryEvidence.scope)
@@ -224,7 +230,8 @@ _WITHDRAWN = (
         MemoryEvidence.scope == bindparam("scope"),
         MemoryEvidence.source_item_id.in_(bindparam("ids", expanding=True)),
         (MemoryRecord.user_state == UserState.FORGOTTEN.value)
-        | (MemoryRecord.state != RecordState.ACTIVE.value),
+        | (MemoryRecord.state != RecordState.ACTIVE.value)
+        | (MemoryRecord.valid_until <= bindparam("now")),
     )
 )
 _EVIDENCE_OF = select(MemoryEvidence.source_item_id).where(
@@ -314,10 +321,13 @@ def search_snippets(
     fused = rrf_fuse([lexical_ids, *extra, window_ids])
     withdrawn: dict[str, RejectionReason] = {}
     if rows:
-        for item_id, state, user_state in conn.execute(
-            _WITHDRAWN, {"scope": scope, "ids": sorted(rows)}
+        for item_id, state, user_state, valid_until in conn.execute(
+            _WITHDRAWN, {"scope": scope, "ids": sorted(rows), "now": now}
         ):
-            withdrawn[item_id] = _withdrawal(state, user_state, withdrawn.get(item_id))
+            expired = valid_until is not None and state == RecordState.ACTIVE.value
+            withdrawn[item_id] = _withdrawal(
+                state, user_state, withdrawn.get(item_id), expired=expired
+            )
     lexical_rank = {iid: n for n, iid in enumerate(lexical_ids, 1)}
     vector_rank = {iid: n for n, iid in enumerate(extra[0], 1)} if extra else {}
     found = SnippetsFound()
@@ -345,15 +355,24 @@ def search_snippets(
     return found
 
 
-_WITHDRAWAL_ORDER = (RejectionReason.DELETED, RejectionReason.FORGOTTEN, RejectionReason.NOT_ACTIVE)
+_WITHDRAWAL_ORDER = (
+    RejectionReason.DELETED,
+    RejectionReason.FORGOTTEN,
+    RejectionReason.NOT_ACTIVE,
+    RejectionReason.EXPIRED,
+)
 
 
-def _withdrawal(state: str, user_state: str, earlier: RejectionReason | None) -> RejectionReason:
+def _withdrawal(
+    state: str, user_state: str, earlier: RejectionReason | None, *, expired: bool = False
+) -> RejectionReason:
     """The reason a record that is not live gives its evidence item (the strongest of several)."""
     if state == RecordState.DELETED.value:
         reason = RejectionReason.DELETED
     elif user_state == UserState.FORGOTTEN.value:
         reason = RejectionReason.FORGOTTEN
+    elif expired:
+        reason = RejectionReason.EXPIRED
     else:
         reason = RejectionReason.NOT_ACTIVE
     if earlier is None:
