@@ -7,6 +7,8 @@ from importlib.metadata import PackageNotFoundError, version
 from userlore.config import MemoryMode, UserContextConfig
 from userlore.errors import (
     ConfigError,
+    EmbeddingError,
+    EmbeddingMismatchError,
     ImportRejectedError,
     InvalidInputError,
     InvalidTransitionError,
@@ -50,6 +52,8 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree wi
 __all__ = [
     "CandidateInput",
     "ConfigError",
+    "EmbeddingError",
+    "EmbeddingMismatchError",
     "ConsentCategory",
     "ContextPlan",
     "Disclosure",

@@ -47,6 +47,14 @@ def _records(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reindex(args: argparse.Namespace) -> int:
+    from userlore.embeddings.reindex import reindex
+
+    done = reindex(args.db, args.embeddings)
+    print(f"{done.records} records, {done.evidence} evidence items: {done.model} ({done.dims}d)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="userlore", description=__doc__)
     parser.add_argument("--version", action="version", version=f"userlore {__version__}")
@@ -67,6 +75,11 @@ def build_parser() -> argparse.ArgumentParser:
     records.add_argument("--db", help="database URL (default: embedded SQLite)")
     records.add_argument("--scope", required=True)
     records.set_defaults(func=_records)
+
+    reindex = sub.add_parser("reindex", help="re-embed every record after a model change")
+    reindex.add_argument("--db", help="database URL (default: embedded SQLite)")
+    reindex.add_argument("--embeddings", required=True, help="'local' or 'provider:model'")
+    reindex.set_defaults(func=_reindex)
 
     from userlore.service_cli import add_mcp_parser, add_serve_parser
 

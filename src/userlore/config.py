@@ -99,6 +99,19 @@ class PlannerConfig(_Options):
     """Longest content rendered for a single record; longer content is truncated."""
     freshness_half_life_days: float = Field(default=30.0, gt=0, le=36_500)
     """Half-life of the freshness term in the rerank score."""
+    embeddings: str | None = None
+    """``"local"`` (the bundled MiniLM, ``userlore[local]``), ``"provider:model"`` (LangChain
+    ``init_embeddings``) or ``None``/``"none"`` for BM25 only. Turns on hybrid ranking."""
+
+    @field_validator("embeddings")
+    @classmethod
+    def _embeddings_spec(cls, value: str | None) -> str | None:
+        if value is None or value in ("none", "local"):
+            return value
+        provider, sep, model = value.partition(":")
+        if not sep or not provider.strip() or not model.strip():
+            raise ValueError(f"must be 'local', 'none' or 'provider:model', got {value!r}")
+        return value
 
 
 class UserContextConfig(_Options):

@@ -124,6 +124,16 @@ class ContextPlanner:
                 consented=self.store.consents_in(conn, scope),
                 kinds=ALWAYS_ELIGIBLE,
                 newest=False,
+                vectors=self.store.vectors,
+            )
+            # With embeddings on, each selected record's place in each list (None: not in it).
+            ranks = (
+                {
+                    c.id: {"lexical_rank": c.lexical_rank, "vector_rank": c.vector_rank}
+                    for c in found.kept
+                }
+                if self.store.vectors is not None
+                else {}
             )
             selected, dropped, text, sections = self._select(found.kept, now, limit)
             rejected = [*found.rejected, *dropped]
@@ -140,6 +150,7 @@ class ContextPlanner:
                             "v": s.version,
                             "section": s.section,
                             "score": round(s.score, 4),
+                            **ranks.get(s.id, {}),
                         }
                         for s in selected
                     ],
