@@ -6,6 +6,8 @@ The reference values are the first dimensions of ``SentenceTransformer(all-MiniL
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -61,3 +63,18 @@ def test_batching_does_not_change_a_vector(model: LocalMiniLM) -> None:
     batched = np.array(model.embed_documents(texts))
     alone = np.array([model.embed_query(t) for t in texts])
     assert np.abs(batched - alone).max() < 1e-5
+
+
+def test_reindex_command_embeds_an_existing_database(tmp_path: Path) -> None:
+    from userlore import CandidateInput, Userlore
+    from userlore.cli import main
+
+    url = f"sqlite:///{tmp_path / 'lore.db'}"
+    with Userlore.open(url, config={"memory": {"mode": "auto"}}) as lore:
+        kept = lore.write("u1", CandidateInput(kind="note", content="Mia starts kindergarten"))
+    assert kept.record is not None
+    assert main(["reindex", "--db", url, "--embeddings", "none"]) == 2  # a model is required
+    assert main(["reindex", "--db", url, "--embeddings", "local"]) == 0
+    with Userlore.open(url, config={"memory": {"mode": "auto"}}, embeddings="local") as lore:
+        plan = lore.plan_context("u1", "school for her child")
+    assert plan.selected_ids == (kept.record.id,)
