@@ -22,6 +22,7 @@ from userlore.errors import EmbeddingError, EmbeddingMismatchError
 from userlore.store.schema import (
     EmbeddingModel,
     EvidenceVector,
+    KnowledgeSourceItem,
     MemoryRecord,
     RecordVector,
     VectorGeneration,
@@ -54,12 +55,16 @@ def open_lore(
         return urls[db]
 
     def factory(
-        embeddings: Any, db: str = "main", mode: str = "auto", prefix: str = ""
+        embeddings: Any,
+        db: str = "main",
+        mode: str = "auto",
+        prefix: str = "",
+        sources: tuple[str, ...] = ("session", "curated"),
     ) -> Userlore:
         ids = sequential_ids()
         lore = Userlore.open(
             url_for(db),
-            config={"memory": {"mode": mode}},
+            config={"memory": {"mode": mode, "sources": list(sources)}},
             clock=clock,
             ids=lambda kind: prefix + ids(kind),
             embeddings=embeddings,
@@ -256,3 +261,27 @@ def test_cached_matrix_sees_writes_of_another_instance(open_lore: Callable[..., 
     greens = writer.write("u1", note(GREENS)).record
     assert greens is not None
     assert reader.plan_context("u1", "salad for lunch").selected_ids == (greens.id,)
+
+
+def test_connected_source_items_are_embedded_in_one_batch(
+    open_lore: Callable[..., Userlore],
+) -> None:
+    from userlore.sources import ItemListSource, SourceItem
+
+    emb = HashingEmbeddings(synonyms=SYNONYMS)
+    lore = open_lore(emb, sources=("session", "curated", "connected"))
+    items = [
+        SourceItem(external_id="a", text="greens at noon with the team"),
+        SourceItem(external_id="b", text="quarterly tax report due"),
+    ]
+    lore.sources.ingest("u1", ItemListSource("s", items), synthesize=False)
+    assert emb.calls[0] == 2  # the pull's two items: one model call
+    index = lore.store.vectors
+    assert index is not None
+    with lore.store.engine.connect() as conn:
+        found = index.search(conn, "u1", "evidence", index.embed_query("salad for lunch"), 1)
+    with lore.store.engine.connect() as conn:
+        text = conn.scalar(
+            select(KnowledgeSourceItem.text).where(KnowledgeSourceItem.id == found[0][0])
+        )
+    assert text == "greens at noon with the team"

@@ -373,6 +373,9 @@ class KnowledgeIngestionService:
                 session.execute(insert(KnowledgeSourceItem), inserts)
             if updates:
                 session.execute(update(KnowledgeSourceItem), updates)
+            if store.vectors is not None:  # embedded in one batch when the pull commits
+                for row in (*inserts, *updates):
+                    store.vectors.stage(session, "evidence", scope, row["id"], row["text"], now)
             self.ledger.lock(session)
             self.ledger.append(session, changes)
 
