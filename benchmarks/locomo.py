@@ -17,8 +17,16 @@ characters (one turn per line).
 Each conversation is its own scope; the benchmark grants the ``health`` consent in those scopes
 (a few turns mention allergies) and says so in its output. Questions without evidence are skipped.
 
+With ``--embeddings local`` (the bundled all-MiniLM-L6-v2, ``userlore[local]``) every record and
+turn is embedded by the write path and the same run reports, over the same turns and vectors:
+``userlore`` (the hybrid plan: BM25 + vectors fused by RRF), ``userlore_bm25`` (the same database
+planned with the vectors switched off), ``dense`` (raw turns ranked by cosine to the question,
+filled to 6,000 characters like the BM25 baseline) and ``hybrid_turns`` (raw turns, BM25 and
+dense fused by RRF).
+
 Usage: python benchmarks/locomo.py --data ../shared/data/locomo/locomo_public.json [--url URL]
-The last line printed is one JSON object: ``{"userlore": {...}, "bm25": {...}}``.
+       [--embeddings local|none]
+The last line printed is one JSON object: ``{"userlore": {...}, "bm25": {...}, ...}``.
 """
 
 from __future__ import annotations
@@ -38,6 +46,7 @@ from typing import Any
 from sqlalchemy import select
 
 from userlore import Userlore
+from userlore.planner.fusion import rrf_fuse
 from userlore.sources.adapters.locomo import LocomoTranscriptAdapter, turn_text
 from userlore.store.schema import KnowledgeSourceItem, MemoryEvidence
 
@@ -235,15 +244,23 @@ def item_turns(lore: Userlore, scope: str) -> dict[str, str]:
 
 
 def run(
-    data: list[dict[str, Any]], *, limit: int | None = None, url: str = "sqlite://"
+    data: list[dict[str, Any]],
+    *,
+    limit: int | None = None,
+    url: str = "sqlite://",
+    embeddings: str = "none",
 ) -> dict[str, Any]:
     ours, base = Tally(), Tally()
+    plain, dense, fused = Tally(), Tally(), Tally()
     ingest_s = 0.0
     plan_ms: list[float] = []
     turns_total = 0
     questions = 0
     config = {"memory": {"mode": "auto", "sources": ["session", "curated", "connected"]}}
-    with Userlore.open(url, config=config) as lore:
+    model = None if embeddings == "none" else embeddings
+    with Userlore.open(url, config=config, embeddings=model) as lore:
+        store = lore.memory.store
+        index = store.vectors
         for sample in data:
             adapter = LocomoTranscriptAdapter(sample)
             scope = "locomo-" + re.sub(r"[^A-Za-z0-9_.-]", "-", str(sample.get("sample_id")))
@@ -263,6 +280,8 @@ def run(
             turns_total += len(turns)
             bm25 = BM25([text for _, text in turns])
             texts = [text for _, text in turns]
+            position = {dia: i for i, (dia, _) in enumerate(turns)}
+            turn_of_item = item_turns(lore, scope) if index is not None else {}
             for qa in sample.get("qa", []):
                 gold = gold_ids(qa.get("evidence") or [])
                 if not gold:
@@ -280,12 +299,48 @@ def run(
                     found |= stated.get(rid, set())
                 found |= {quoted[s.item_id] for s in plan.snippets if s.item_id in quoted}
                 ours.add(category, gold, found, plan.chars)
-                chosen, used = fill(texts, bm25.rank(question), BUDGET)
+                lexical = bm25.rank(question)
+                chosen, used = fill(texts, lexical, BUDGET)
                 base.add(category, gold, {turns[i][0] for i in chosen}, used)
+                if index is None:
+                    continue
+                store.vectors = None  # the same database, planned by BM25 alone
+                try:
+                    bm25_plan = lore.plan_context(scope, question, budget=BUDGET)
+                finally:
+                    store.vectors = index
+                found = set()
+                for rid in bm25_plan.selected_ids:
+                    found |= stated.get(rid, set())
+                plain.add(category, gold, found, bm25_plan.chars)
+                with store.engine.connect() as conn:
+                    near = index.search(
+                        conn, scope, "evidence", index.embed_query(question), len(turns)
+                    )
+                nearest = [
+                    position[turn_of_item[iid]]
+                    for iid, _ in near
+                    if turn_of_item.get(iid) in position
+                ]
+                chosen, used = fill(texts, nearest, BUDGET)
+                dense.add(category, gold, {turns[i][0] for i in chosen}, used)
+                order = [i for i, _ in rrf_fuse([lexical, nearest])]
+                chosen, used = fill(texts, order, BUDGET)
+                fused.add(category, gold, {turns[i][0] for i in chosen}, used)
     plan_ms.sort()
+    extra = (
+        {}
+        if index is None
+        else {
+            "userlore_bm25": plain.summary(),
+            "dense": dense.summary(),
+            "hybrid_turns": fused.summary(),
+        }
+    )
     return {
         "userlore": ours.summary(),
         "bm25": base.summary(),
+        **extra,
         "_run": {
             "conversations": len(data),
             "turns": turns_total,
@@ -295,6 +350,7 @@ def run(
             "plan_ms_p95": round(plan_ms[int(len(plan_ms) * 0.95)], 2) if plan_ms else None,
             "consent_granted": list(CONSENTS),
             "budget_chars": BUDGET,
+            "embeddings": embeddings,
             "backend": lore.memory.store.engine.dialect.name,
         },
     }
@@ -307,13 +363,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--url", default="sqlite://", help="an empty database (default: in-memory SQLite)"
     )
+    parser.add_argument(
+        "--embeddings",
+        choices=["local", "none"],
+        default="none",
+        help="local: hybrid plans over the bundled MiniLM (userlore[local]), with dense rows",
+    )
     args = parser.parse_args(argv)
     raw = json.loads(Path(args.data).read_text(encoding="utf-8"))
     data = raw if isinstance(raw, list) else [raw]
-    result = run(data, limit=args.limit, url=args.url)
+    result = run(data, limit=args.limit, url=args.url, embeddings=args.embeddings)
     info = result.pop("_run")
     print(json.dumps({"run": info}, indent=2))
-    for system in ("userlore", "bm25"):
+    for system in result:
         print(json.dumps({system: result[system]}, indent=2))
     print(json.dumps(result, separators=(",", ":")))
     return 0

@@ -12,8 +12,17 @@ Records are written through the governed write path (sensitivity checks, dedupe,
 batched transactions. Text is synthetic: sentences drawn from a Zipf-distributed vocabulary, so
 posting-list sizes resemble natural language.
 
+With ``--embeddings local`` the plan is hybrid (BM25 + stored vectors fused by RRF): the plan
+figures exclude the query embedding (query vectors are computed before timing and served from a
+dict), the local model's query embedding time is reported on its own, and the peer is
+LangGraph's ``InMemoryStore`` vector search over the **same** vectors (its ``embed`` looks them
+up). ``--vectors random`` gives records and queries seeded random unit vectors of the model's
+size instead of the model's (latency does not depend on vector content; embedding 100k records
+with the model on a small shared machine takes long); the query embedding time is still the
+local model's on the real query text.
+
 Usage: python benchmarks/plan_latency.py [--sizes 1000,10000,100000] [--queries 200]
-       [--backend sqlite|postgres] [--no-peer]
+       [--backend sqlite|postgres] [--no-peer] [--embeddings local|none] [--vectors model|random]
 """
 
 from __future__ import annotations
@@ -32,6 +41,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import numpy as np
+from langchain_core.embeddings import Embeddings
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -135,6 +146,49 @@ def hashing_embedder(texts: list[str]) -> list[list[float]]:
     return out
 
 
+class RandomVectors(Embeddings):
+    """Seeded random unit vectors per text: the latency of vector search without a model."""
+
+    def __init__(self, dims: int, name: str) -> None:
+        self.dims = dims
+        self.model_name = name
+
+    def _vector(self, item: str) -> list[float]:
+        seed = int.from_bytes(hashlib.blake2b(item.encode(), digest_size=8).digest(), "big")
+        vec = np.random.default_rng(seed).standard_normal(self.dims).astype(np.float32)
+        return (vec / np.linalg.norm(vec)).tolist()  # type: ignore[no-any-return]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._vector(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)
+
+
+class Recorded(Embeddings):
+    """Remembers every vector it makes; queries embedded ahead of timing come from memory."""
+
+    def __init__(self, inner: Embeddings) -> None:
+        self.inner = inner
+        self.model_name = getattr(inner, "model_name", "bench")
+        self.vectors: dict[str, list[float]] = {}
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        out = self.inner.embed_documents(texts)
+        self.vectors.update(zip(texts, out, strict=True))
+        return out
+
+    def embed_query(self, text: str) -> list[float]:
+        hit = self.vectors.get(text)
+        if hit is None:
+            hit = self.vectors[text] = self.inner.embed_query(text)
+        return hit
+
+    def embed_documents_cached(self, texts: list[str]) -> list[list[float]]:
+        """For the peer: the vectors already made for these texts (records and queries)."""
+        return [self.embed_query(t) for t in texts]
+
+
 def populate(lore: Userlore, gen: TextGen, n: int) -> list[str]:
     texts = [gen.sentence(gen.rng.randint(8, 24)) for _ in range(n)]
     store = lore.memory.store
@@ -227,9 +281,24 @@ def pruning_recall(url: str, queries: list[str], k: int, top: int = 10) -> float
     return round(statistics.mean(kept), 3) if kept else 1.0
 
 
-def bench_size(n: int, n_queries: int, with_peer: bool, url: str) -> dict[str, object]:
+def bench_size(
+    n: int,
+    n_queries: int,
+    with_peer: bool,
+    url: str,
+    embeddings: str = "none",
+    vectors: str = "model",
+) -> dict[str, object]:
     gen = TextGen(seed=n)
-    lore = Userlore.open(url, config={"memory": {"mode": "auto"}})
+    model: Embeddings | None = None
+    recorded: Recorded | None = None
+    if embeddings == "local":
+        from userlore.embeddings.local import LocalMiniLM
+
+        model = LocalMiniLM()
+        inner = RandomVectors(model.dims, "bench:random") if vectors == "random" else model
+        recorded = Recorded(inner)
+    lore = Userlore.open(url, config={"memory": {"mode": "auto"}}, embeddings=recorded)
     try:
         t0 = time.perf_counter()
         texts = populate(lore, gen, n)
@@ -237,12 +306,20 @@ def bench_size(n: int, n_queries: int, with_peer: bool, url: str) -> dict[str, o
         steady_state(lore)
         queries = [gen.sentence(gen.rng.randint(3, 8)) for _ in range(n_queries)]
         k = lore.config.planner.retrieval_k
+        embed_ms: dict[str, float] | None = None
+        if recorded is not None and model is not None:
+            embed_ms = timed(model.embed_query, queries[: min(len(queries), 100)], warmup=3)
+            for q in queries:
+                recorded.embed_query(q)  # ahead of timing: the plan figures exclude it
         plan = timed(lambda q: lore.plan_context(SCOPE, q, session_key="bench"), queries)
         bare = timed(bare_fulltext(url, k, pruned=False), queries)
         pruned = timed(bare_fulltext(url, k, pruned=True), queries)
         sample = lore.plan_context(SCOPE, queries[0])
         row: dict[str, object] = {
             "backend": lore.memory.store.engine.dialect.name,
+            "embeddings": embeddings
+            if embeddings == "none"
+            else f"{embeddings} ({vectors} vectors)",
             "records": n,
             "write_items_per_s": round(n / load_s),
             "plan": plan,
@@ -253,16 +330,24 @@ def bench_size(n: int, n_queries: int, with_peer: bool, url: str) -> dict[str, o
             "exact_top10_kept": pruning_recall(url, queries, k),
             "plan_chars_sample": sample.chars,
         }
+        if embed_ms is not None:
+            row["query_embedding_local_model"] = embed_ms
         if with_peer:
             from langgraph.store.memory import InMemoryStore
 
-            peer = InMemoryStore(index={"dims": 64, "embed": hashing_embedder, "fields": ["text"]})
+            if recorded is not None:  # the same vectors: the peer's embed looks them up
+                index = {"dims": model.dims, "embed": recorded.embed_documents_cached}  # type: ignore[union-attr]
+            else:
+                index = {"dims": 64, "embed": hashing_embedder}
+            peer = InMemoryStore(index={**index, "fields": ["text"]})  # type: ignore[typeddict-item]
             for i, sentence in enumerate(texts):
                 peer.put(("bench", SCOPE), f"r{i}", {"text": sentence})
             peer_q = queries[: max(20, n_queries // 10)] if n >= 100_000 else queries
             row["langgraph_inmemory_vector"] = timed(
                 lambda q: peer.search(("bench", SCOPE), query=q, limit=k), peer_q, warmup=2
             )
+            peer_p95 = row["langgraph_inmemory_vector"]["p95_ms"]  # type: ignore[index]
+            row["peer_over_plan_p95"] = round(peer_p95 / max(plan["p95_ms"], 1e-6), 1)
         return row
     finally:
         lore.close()
@@ -272,14 +357,19 @@ def summary_line(row: dict[str, object]) -> str:
     plan, bare = row["plan"], row["bare_fulltext_topk"]
     peer = row.get("langgraph_inmemory_vector") or {}
     assert isinstance(plan, dict) and isinstance(bare, dict) and isinstance(peer, dict)
+    embed = row.get("query_embedding_local_model") or {}
+    assert isinstance(embed, dict)
     return (
-        f"{row['records']:>7} records | plan p50 {plan['p50_ms']:7.3f} p95 {plan['p95_ms']:7.3f} ms"
+        f"{row['embeddings']} | {row['records']:>7} records"
+        f" | plan p50 {plan['p50_ms']:7.3f} p95 {plan['p95_ms']:7.3f} ms"
         f" | bare full-text p50 {bare['p50_ms']:7.3f} p95 {bare['p95_ms']:7.3f} ms"
         f" | plan/bare p95 {row['plan_over_bare_p95']}"
         f" | retrieval-stage p95 {row['retrieval_stage_only']['p95_ms']:.3f} ms"  # type: ignore[index]
         f" (plan/retrieval {row['plan_over_retrieval_p95']})"
         f" | exact BM25 top-10 kept {row['exact_top10_kept']}"
         f" | InMemoryStore p50 {peer.get('p50_ms', '-')} p95 {peer.get('p95_ms', '-')} ms"
+        f" (peer/plan p95 {row.get('peer_over_plan_p95', '-')})"
+        f" | query embedding p50 {embed.get('p50_ms', '-')} p95 {embed.get('p95_ms', '-')} ms"
     )
 
 
@@ -295,11 +385,25 @@ def main() -> None:
         help="postgres: USERLORE_DATABASE_URL (a server where databases may be created), "
         "else a throwaway server started here",
     )
+    parser.add_argument(
+        "--embeddings",
+        choices=["local", "none"],
+        default="none",
+        help="local: hybrid plans over the bundled MiniLM's vectors (userlore[local])",
+    )
+    parser.add_argument(
+        "--vectors",
+        choices=["model", "random"],
+        default="model",
+        help="random: seeded random unit vectors of the model's size for records and queries",
+    )
     args = parser.parse_args()
     results = []
     with database_urls(args.backend) as fresh_url:
         for n in (int(s) for s in args.sizes.split(",")):
-            row = bench_size(n, args.queries, not args.no_peer, fresh_url())
+            row = bench_size(
+                n, args.queries, not args.no_peer, fresh_url(), args.embeddings, args.vectors
+            )
             results.append(row)
             print(summary_line(row), flush=True)
     print(json.dumps({"plan_latency": results}))

@@ -27,8 +27,13 @@ Dietary intolerances and allergies are health-adjacent special categories: this 
 synthetic user consent for ``health`` (``--no-consent`` to measure without) and says so in its
 output.
 
+With ``--embeddings local`` (the bundled all-MiniLM-L6-v2, ``userlore[local]``) the plans are
+hybrid (BM25 + stored vectors fused by RRF) and the same run adds ``userlore_bm25`` (the same
+database planned with the vectors switched off) and ``dense`` (the user's raw turns ranked by
+cosine to the question, filled to 6,000 characters like the BM25 baseline).
+
 Usage:
-    python benchmarks/prefeval.py --data ../shared/data/prefeval
+    python benchmarks/prefeval.py --data ../shared/data/prefeval [--embeddings local|none]
     python benchmarks/prefeval.py --data DIR --users 10 --levels 0,100 --forms explicit
 
 The last line printed is one JSON object:
@@ -211,6 +216,51 @@ class BM25:
         return [i for _, i in scores]
 
 
+def _fill(order: Sequence[int], raw_turns: list[Turn], gold_turns: set[int], score: Score) -> None:
+    """Raw turns in rank order while they fit the budget; scores the first gold turn's place."""
+    used = 0
+    found_rank = None
+    included = 0
+    for i in order:
+        text = raw_turns[i].text
+        if used + len(text) > BUDGET:
+            continue
+        used += len(text)
+        included += 1
+        if found_rank is None and id(raw_turns[i]) in gold_turns:
+            found_rank = included
+    score.questions += 1
+    score.chars.append(used)
+    if found_rank is not None:
+        score.hits += 1
+        score.ranks.append(found_rank)
+
+
+def _score_plan(
+    plan: Any,
+    scope: str,
+    golds: set[str],
+    evidence: dict[str, set[str]],
+    scope_of: dict[str, str],
+    owner_of: dict[str, str],
+    score: Score,
+) -> None:
+    score.questions += 1
+    score.chars.append(plan.chars)
+    first: int | None = None
+    entries = [(scope_of.get(sel.id), evidence.get(sel.id, set())) for sel in plan.selected]
+    # A snippet is the turn itself: its item is its evidence, its owner its scope.
+    entries += [(owner_of.get(s.item_id, scope), {s.item_id}) for s in plan.snippets]
+    for rank, (owner, items) in enumerate(entries, 1):
+        if owner != scope or any(owner_of.get(i, scope) != scope for i in items):
+            score.leaks += 1
+        if first is None and items & golds:
+            first = rank
+    if first is not None:
+        score.hits += 1
+        score.ranks.append(first)
+
+
 def run_level(
     form: str,
     topics: dict[str, list[Item]],
@@ -218,12 +268,21 @@ def run_level(
     level: int,
     users: int,
     consent: bool,
-) -> tuple[Score, Score, Counter[str]]:
-    """One form at one filler level: userlore and BM25 scores, special categories stored."""
-    lore = Userlore.open("sqlite://", config={"memory": {"mode": "auto"}})
+    embeddings: Any = None,
+) -> tuple[Score, Score, Counter[str], dict[str, Score]]:
+    """One form at one filler level: userlore and BM25 scores, special categories stored.
+
+    With ``embeddings`` the plans are hybrid and the extra rows (``userlore_bm25``, ``dense``)
+    come back in the fourth value.
+    """
+    lore = Userlore.open("sqlite://", config={"memory": {"mode": "auto"}}, embeddings=embeddings)
+    store = lore.memory.store
+    vectors = store.vectors
     names = sorted(topics)
     stream = filler[:level]
     ours, base = Score(), Score()
+    extra = {"userlore_bm25": Score(), "dense": Score()} if vectors is not None else {}
+    turn_of_item: dict[str, int] = {}  # evidence item id -> index into its user's raw turns
     owner_of: dict[str, str] = {}  # preference turn item id -> its user, for leak checks
     plans: list[tuple[str, Item, set[str], list[Turn]]] = []
     try:
@@ -240,6 +299,8 @@ def run_level(
                 golds: set[str] = set()
                 for turn in (*item.turns, *chunks[t_index]):
                     res = lore.observe(scope, turn.role, turn.text[:MAX_TURN_CHARS], "prefeval")
+                    if res.source_item_id:
+                        turn_of_item[res.source_item_id] = len(raw_turns)
                     raw_turns.append(turn)
                     if turn.gold and res.source_item_id:
                         golds.add(res.source_item_id)
@@ -267,42 +328,27 @@ def run_level(
         bm25_cache: dict[str, BM25] = {}
         for scope, item, golds, raw_turns in plans:
             plan = lore.plan_context(scope, item.question, budget=BUDGET)
-            ours.questions += 1
-            ours.chars.append(plan.chars)
-            first: int | None = None
-            entries = [(scope_of.get(sel.id), evidence.get(sel.id, set())) for sel in plan.selected]
-            # A snippet is the turn itself: its item is its evidence, its owner its scope.
-            entries += [(owner_of.get(s.item_id, scope), {s.item_id}) for s in plan.snippets]
-            for rank, (owner, items) in enumerate(entries, 1):
-                if owner != scope or any(owner_of.get(i, scope) != scope for i in items):
-                    ours.leaks += 1
-                if first is None and items & golds:
-                    first = rank
-            if first is not None:
-                ours.hits += 1
-                ours.ranks.append(first)
+            _score_plan(plan, scope, golds, evidence, scope_of, owner_of, ours)
             # BM25 over the user's raw turns, filled to the same budget
             index = bm25_cache.get(scope)
             if index is None:
                 index = bm25_cache[scope] = BM25([t.text for t in raw_turns])
-            used = 0
-            found_rank = None
-            included = 0
             gold_turns = {id(t) for t in item.turns if t.gold}
-            for i in index.rank(item.question):
-                text = raw_turns[i].text
-                if used + len(text) > BUDGET:
-                    continue
-                used += len(text)
-                included += 1
-                if found_rank is None and id(raw_turns[i]) in gold_turns:
-                    found_rank = included
-            base.questions += 1
-            base.chars.append(used)
-            if found_rank is not None:
-                base.hits += 1
-                base.ranks.append(found_rank)
-        return ours, base, special
+            _fill(index.rank(item.question), raw_turns, gold_turns, base)
+            if vectors is None:
+                continue
+            store.vectors = None  # the same database, planned by BM25 alone
+            try:
+                plain = lore.plan_context(scope, item.question, budget=BUDGET)
+            finally:
+                store.vectors = vectors
+            _score_plan(plain, scope, golds, evidence, scope_of, owner_of, extra["userlore_bm25"])
+            with store.engine.connect() as conn:
+                query = vectors.embed_query(item.question)
+                near = vectors.search(conn, scope, "evidence", query, len(raw_turns))
+            order = [turn_of_item[iid] for iid, _ in near if iid in turn_of_item]
+            _fill(order, raw_turns, gold_turns, extra["dense"])
+        return ours, base, special, extra
     finally:
         lore.close()
 
@@ -314,8 +360,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--levels", default="0,100,all", help="filler levels, e.g. 0,100,all")
     parser.add_argument("--forms", default=",".join(FORMS), help="forms to run")
     parser.add_argument("--no-consent", action="store_true", help="do not grant health consent")
+    parser.add_argument(
+        "--embeddings",
+        choices=["local", "none"],
+        default="none",
+        help="local: hybrid plans over the bundled MiniLM (userlore[local]), with dense rows",
+    )
     args = parser.parse_args(argv)
+    model = None
+    if args.embeddings == "local":
+        from userlore.embeddings.local import LocalMiniLM
 
+        model = LocalMiniLM()  # loaded once, shared by every level
     filler = load_filler(args.data)
     forms = [f for f in args.forms.split(",") if f]
     levels = [x.strip() for x in args.levels.split(",") if x.strip()]
@@ -323,6 +379,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     result: dict[str, Any] = {
         "userlore": {"recall": {}, "mean_rank": {}, "mean_chars": {}, "leaks": {}},
         "bm25": {"recall": {}, "mean_rank": {}, "mean_chars": {}},
+        **(
+            {
+                "userlore_bm25": {"recall": {}, "mean_rank": {}, "mean_chars": {}},
+                "dense": {"recall": {}, "mean_rank": {}, "mean_chars": {}},
+            }
+            if model is not None
+            else {}
+        ),
+        "embeddings": args.embeddings,
         "consent_granted": list(CONSENT) if consent else [],
         "special_categories_stored": {},
         "budget_chars": BUDGET,
@@ -338,7 +403,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for level_name in levels:
             level = len(filler) if level_name == "all" else int(level_name)
             started = time.perf_counter()
-            ours, base, special = run_level(form, topics, filler, level, users, consent)
+            ours, base, special, extra = run_level(
+                form, topics, filler, level, users, consent, model
+            )
             elapsed = time.perf_counter() - started
             line = {
                 "form": form,
@@ -346,10 +413,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "filler_messages": min(level, len(filler)),
                 "userlore": ours.summary(),
                 "bm25": base.summary(),
+                **{name: score.summary() for name, score in extra.items()},
                 "seconds": round(elapsed, 1),
             }
             print(json.dumps(line), flush=True)
-            for system, score in (("userlore", ours), ("bm25", base)):
+            for system, score in (("userlore", ours), ("bm25", base), *extra.items()):
                 s = score.summary()
                 section = result[system]
                 section["recall"].setdefault(form, {})[level_name] = s["recall"]

@@ -7,6 +7,8 @@ from importlib.metadata import PackageNotFoundError, version
 from userlore.config import MemoryMode, UserContextConfig
 from userlore.errors import (
     ConfigError,
+    EmbeddingError,
+    EmbeddingMismatchError,
     ImportRejectedError,
     InvalidInputError,
     InvalidTransitionError,
@@ -53,6 +55,8 @@ __all__ = [
     "ConsentCategory",
     "ContextPlan",
     "Disclosure",
+    "EmbeddingError",
+    "EmbeddingMismatchError",
     "Explicitness",
     "ImportRejectedError",
     "InvalidInputError",

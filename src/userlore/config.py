@@ -106,6 +106,20 @@ class PlannerConfig(_Options):
     episodic_overflow: int = Field(default=10, ge=0, le=100)
     """More snippets that may fill character budget the records left unused (never theirs)."""
 
+    embeddings: str | None = None
+    """``"local"`` (the bundled MiniLM, ``userlore[local]``), ``"provider:model"`` (LangChain
+    ``init_embeddings``) or ``None``/``"none"`` for BM25 only. Turns on hybrid ranking."""
+
+    @field_validator("embeddings")
+    @classmethod
+    def _embeddings_spec(cls, value: str | None) -> str | None:
+        if value is None or value in ("none", "local"):
+            return value
+        provider, sep, model = value.partition(":")
+        if not sep or not provider.strip() or not model.strip():
+            raise ValueError(f"must be 'local', 'none' or 'provider:model', got {value!r}")
+        return value
+
 
 class UserContextConfig(_Options):
     """Top-level ``userContext`` options."""

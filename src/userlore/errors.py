@@ -10,6 +10,8 @@ from __future__ import annotations
 
 __all__ = [
     "ConfigError",
+    "EmbeddingError",
+    "EmbeddingMismatchError",
     "ImportRejectedError",
     "InvalidInputError",
     "InvalidTransitionError",
@@ -63,6 +65,15 @@ class MemoryDisabledError(UserloreError, RuntimeError):
 
 class StorageError(UserloreError, RuntimeError):
     """The database failed or holds data this version cannot read."""
+
+
+class EmbeddingMismatchError(ConfigError):
+    """The database's vectors were made by another embedding model (or other dimensions) than
+    the one configured: scores would be meaningless. ``userlore reindex`` re-embeds them."""
+
+
+class EmbeddingError(StorageError):
+    """The embedding model failed or returned unusable vectors; the write was rolled back."""
 
 
 class ReviewerOutputError(UserloreError, ValueError):

@@ -26,6 +26,7 @@ from userlore.api.scopes import Scopes
 from userlore.api.traces import Traces
 from userlore.api.twins import deprecated, twin
 from userlore.config import UserContextConfig
+from userlore.embeddings import EmbeddingsSpec, resolve_embeddings
 from userlore.errors import ConfigError, InvalidInputError, StorageError
 from userlore.models import (
     CandidateInput,
@@ -41,6 +42,7 @@ from userlore.store.engine import (
     setup,
 )
 from userlore.store.governed import Clock, GovernedStore, IdFactory
+from userlore.store.vectors import VectorIndex
 from userlore.understanding import MAX_TURN_CHARS as MAX_TURN_CHARS  # re-exported
 from userlore.understanding import TurnAuthor, govern, observe_turn
 from userlore.validation import (
@@ -118,6 +120,7 @@ class Userlore(LegacyRoot):
         ids: IdFactory | None = None,
         engine: Engine | None = None,
         engine_options: Mapping[str, Any] | None = None,
+        embeddings: EmbeddingsSpec = None,
     ) -> Userlore:
         """Open (and migrate) a database; no URL means the embedded SQLite file.
 
@@ -130,14 +133,18 @@ class Userlore(LegacyRoot):
             config: A ``UserContextConfig``, a ``userContext`` dict, or a JSON file path.
             clock: Returns the current UTC time (tests pass a fixed clock).
             ids: Makes new ids from a prefix (tests pass a deterministic factory).
+            embeddings: A LangChain ``Embeddings``, ``"provider:model"`` or ``"local"``; turns
+                on stored vectors and hybrid ranking (default: ``planner.embeddings``).
 
         Raises:
             ConfigError: ``config`` is not a config, mapping or path, or does not validate; the
-                URL is not a string or names an unknown dialect.
+                URL is not a string or names an unknown dialect; unusable ``embeddings``.
+            EmbeddingMismatchError: the database's vectors were made by another model.
             StorageError: the database (named in the message) is unreachable, not a database
                 (a corrupt file), or written by a newer userlore.
         """
         cfg = _config(config)
+        model = resolve_embeddings(embeddings if embeddings is not None else cfg.planner.embeddings)
         if url is not None and not isinstance(url, str):
             raise ConfigError(f"url must be a str, not {type(url).__name__}")
         if url is not None and "\x00" in url:
@@ -160,7 +167,17 @@ class Userlore(LegacyRoot):
                 engine.dispose()
             reason = exc.orig if isinstance(exc, DBAPIError) else exc
             raise StorageError(f"cannot open {_database_name(target)}: {reason}") from None
-        lore = cls(GovernedStore(engine, cfg, clock=clock, ids=ids))
+        store = GovernedStore(engine, cfg, clock=clock, ids=ids)
+        if model is not None:
+            index = VectorIndex(model)
+            try:
+                index.attach(engine)
+            except BaseException:
+                if not borrowed:
+                    engine.dispose()
+                raise
+            store.vectors = index
+        lore = cls(store)
         lore._engine_borrowed = borrowed
         return lore
 

@@ -33,6 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("userlore.errors", "userlore.models", "userlore.config", "userlore.validation"),
     ("userlore.policy",),
     ("userlore.extract",),
+    ("userlore.embeddings",),
     ("userlore.store",),
     ("userlore.planner",),
     ("userlore.learning",),
@@ -47,6 +48,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "userlore.feedback",
         "userlore.memory",
         "userlore.events",
+        "userlore.embeddings.reindex",
     ),
     # The facade's namespaces (lore.records, lore.memory, ...): what the composition root wires.
     ("userlore.api",),

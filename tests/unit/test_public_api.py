@@ -10,6 +10,8 @@ def test_all_is_pinned() -> None:
         [
             "CandidateInput",
             "ConfigError",
+            "EmbeddingError",
+            "EmbeddingMismatchError",
             "ConsentCategory",
             "ContextPlan",
             "Disclosure",

@@ -186,7 +186,21 @@ def rows_of(lore: Userlore, scope: str) -> dict[str, int]:
     return counts
 
 
-def test_purge_leaves_zero_rows_and_never_touches_another_scope(lore: Userlore) -> None:
+@pytest.fixture
+def embedding_lore(clock: FakeClock) -> Any:
+    """With embeddings on, so the vector tables hold rows too (every scoped table is checked)."""
+    from tests.conftest import sequential_ids
+    from userlore.testing.embeddings import HashingEmbeddings
+
+    lore = Userlore.open(
+        "sqlite://", clock=clock, ids=sequential_ids(), embeddings=HashingEmbeddings()
+    )
+    yield lore
+    lore.close()
+
+
+def test_purge_leaves_zero_rows_and_never_touches_another_scope(embedding_lore: Userlore) -> None:
+    lore = embedding_lore
     populate(lore, "team-a")
     b = populate(lore, "team-b")
     before_a, before_b = rows_of(lore, "team-a"), rows_of(lore, "team-b")

@@ -31,6 +31,7 @@ __all__ = [
     "ScopeOpt",
     "console",
     "emit",
+    "open_db_url",
     "open_for_service",
     "opened",
 ]
@@ -54,11 +55,16 @@ JsonOpt = Annotated[
 ]
 
 
+def open_db_url() -> str | None:
+    """The database the environment names (``USERLORE_DB``, ``USERLORE_DATABASE_URL``), if any."""
+    return os.environ.get("USERLORE_DB") or os.environ.get("USERLORE_DATABASE_URL") or None
+
+
 def open_for_service(db: str | None, config: str | None, mode: MemoryMode | str | None) -> Userlore:
     """Open the database with the configuration a command or service runs with."""
     from userlore.facade import Userlore
 
-    db = db or os.environ.get("USERLORE_DB") or os.environ.get("USERLORE_DATABASE_URL") or None
+    db = db or open_db_url()
     path = config or os.environ.get("USERLORE_CONFIG") or None
     cfg = UserContextConfig.from_json(path) if path else UserContextConfig()
     mode = mode or os.environ.get("USERLORE_MODE") or None

@@ -1,4 +1,5 @@
-"""Whole-scope operations and consent: ``purge``, ``export``, ``import`` and ``consent``."""
+"""Whole-scope operations, consent and maintenance: ``purge``, ``export``, ``import``,
+``consent`` and ``reindex``."""
 
 from __future__ import annotations
 
@@ -9,7 +10,16 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from userlore.cli.app import app
-from userlore.cli.common import ConfigOpt, DbOpt, JsonOpt, ScopeOpt, emit, opened
+from userlore.cli.common import (
+    ConfigOpt,
+    DbOpt,
+    JsonOpt,
+    ScopeOpt,
+    console,
+    emit,
+    open_db_url,
+    opened,
+)
 from userlore.models import ConsentCategory
 
 if TYPE_CHECKING:
@@ -94,6 +104,37 @@ def import_(
             out.print(f"{len(receipt.id_map)} id(s) were renamed", markup=False)
 
     emit(receipt.as_dict(), as_json, render)
+
+
+@app.command()
+def reindex(
+    embeddings: Annotated[
+        str, typer.Option(help="The model: 'local' (userlore[local]) or 'provider:model'.")
+    ],
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Re-embed every record and evidence item (after changing the embedding model)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from userlore.embeddings.reindex import reindex as run_reindex
+
+    columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console(stderr=True)) as bar:
+        task = bar.add_task("embedding", total=None)
+        done = run_reindex(
+            db or open_db_url(),
+            embeddings,
+            progress=lambda n, total: bar.update(task, completed=n, total=total),
+        )
+
+    def render(out: Console) -> None:
+        out.print(
+            f"{done.records} records, {done.evidence} evidence items: {done.model} ({done.dims}d)",
+            markup=False,
+        )
+
+    emit(done, as_json, render)
 
 
 @consent_app.command("grant")

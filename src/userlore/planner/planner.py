@@ -42,7 +42,7 @@ from userlore.planner.episodic import (
     search_snippets,
 )
 from userlore.planner.render import BlockBuilder, render_entry, render_snippet
-from userlore.planner.search import Candidate, ReadColumns, search
+from userlore.planner.search import VECTOR_FLOOR, Candidate, ReadColumns, search
 from userlore.policy.filter import RejectionReason
 from userlore.policy.session_keys import checked_session_key
 from userlore.store.governed import GovernedStore, validate_scope
@@ -152,6 +152,19 @@ class ContextPlanner:
         self.evidence_rankings: tuple[EvidenceRanking, ...] = tuple(evidence_rankings)
         self.episodic_stats = EpisodicFrequencies()
 
+    def _evidence_rankings(self) -> tuple[EvidenceRanking, ...]:
+        """The stored evidence vectors first (their place is the trace's ``vector_rank``)."""
+        if self.store.vectors is None:
+            return self.evidence_rankings
+        return (self._nearest_evidence, *self.evidence_rankings)
+
+    def _nearest_evidence(self, conn: Connection, scope: str, query: str, k: int) -> list[str]:
+        vectors = self.store.vectors
+        if vectors is None:
+            return []
+        hits = vectors.search(conn, scope, "evidence", vectors.embed_query(query), k)
+        return [item_id for item_id, cosine in hits if cosine >= VECTOR_FLOOR]
+
     def plan(
         self,
         scope: str,
@@ -192,6 +205,16 @@ class ContextPlanner:
                 consented=consented,
                 kinds=ALWAYS_ELIGIBLE,
                 newest=False,
+                vectors=self.store.vectors,
+            )
+            # With embeddings on, each selected record's place in each list (None: not in it).
+            ranks = (
+                {
+                    c.id: {"lexical_rank": c.lexical_rank, "vector_rank": c.vector_rank}
+                    for c in found.kept
+                }
+                if self.store.vectors is not None
+                else {}
             )
             wanted = cfg.planner.episodic_snippets
             snippets = (
@@ -205,7 +228,7 @@ class ContextPlanner:
                     ),
                     now=now,
                     consented=consented,
-                    rankings=self.evidence_rankings,
+                    rankings=self._evidence_rankings(),
                     window=window,
                     limit=wanted * SNIPPET_POOL + cfg.planner.episodic_overflow,
                     stats=self.episodic_stats,
@@ -239,7 +262,13 @@ class ContextPlanner:
             rejected = [*found.rejected, *dropped]
             payload: dict[str, Any] = {
                 "selected": [
-                    {"id": s.id, "v": s.version, "section": s.section, "score": round(s.score, 4)}
+                    {
+                        "id": s.id,
+                        "v": s.version,
+                        "section": s.section,
+                        "score": round(s.score, 4),
+                        **ranks.get(s.id, {}),
+                    }
                     for s in selected
                 ],
                 "rejected": [{"id": r.id, "reason": r.reason} for r in rejected],

@@ -7,6 +7,12 @@ cannot be read through any of them, and every record kept out gets one
 :class:`~userlore.policy.filter.RejectionReason`. Full-text hits are loaded by primary key
 (:class:`~userlore.store.retrieval.HitQuery`) as Core rows of the caller's columns: no ORM objects
 on the hot path.
+
+With embeddings on (a :class:`~userlore.store.vectors.VectorIndex`), a ranked query is hybrid:
+the BM25 hits and the records nearest the query vector (cosine at least :data:`VECTOR_FLOOR`)
+are fused by reciprocal rank (:func:`~userlore.planner.fusion.rrf_fuse`) *before* the policy
+filter, so what follows (filter, rerank, sections, budgets, fence, trace) is unchanged. Each
+candidate keeps its lexical and vector rank for the trace.
 """
 
 from __future__ import annotations
@@ -19,16 +25,19 @@ from typing import Any
 from sqlalchemy import Connection, Row, Select, bindparam, select
 
 from userlore.models import RecordState, Rejection
+from userlore.planner.fusion import rrf_fuse
 from userlore.policy.filter import rejection_reason
 from userlore.store.governed import path_clause, under_path
 from userlore.store.retrieval import RECORD_HITS, HitQuery, TermStatistics
 from userlore.store.schema import MemoryRecord
 from userlore.store.text import query_terms
+from userlore.store.vectors import VectorIndex
 
 __all__ = [
     "PROFILE_LIMIT",
     "RECENT_NOTES",
     "RECORD_COLUMNS",
+    "VECTOR_FLOOR",
     "Candidate",
     "Found",
     "ReadColumns",
@@ -40,17 +49,26 @@ RECENT_NOTES = 3
 _SCAN_CHUNK = 200
 _ACTIVE = RecordState.ACTIVE.value
 
+VECTOR_FLOOR = 0.2
+"""Least cosine similarity for a vector candidate: below it a record is unrelated (for unit
+sentence embeddings such as MiniLM's, unrelated texts score about 0 to 0.15), and a nearest
+neighbour that is merely the least unrelated would spend the plan's budget."""
+
 
 @dataclass(slots=True)
 class Candidate:
-    """A retrieved row (read as the policy filter's input) and its full-text score.
+    """A retrieved row (read as the policy filter's input) and its retrieval score.
 
-    ``retrieval`` is ``None`` for a record that was listed rather than matched.
+    ``retrieval`` is ``None`` for a record that was listed rather than matched: the BM25 score
+    (best hit 1.0), or with embeddings the fused RRF score (best 1.0). ``lexical_rank`` and
+    ``vector_rank`` (1-based) say where each list placed the record, ``None`` when absent.
     """
 
     row: Row[*tuple[Any, ...]]
     id: str
     retrieval: float | None = None
+    lexical_rank: int | None = None
+    vector_rank: int | None = None
 
 
 @dataclass(slots=True)
@@ -141,6 +159,7 @@ def search(
     depth: int | None = None,
     limit: int | None = None,
     accept: Callable[[Row[*tuple[Any, ...]]], bool] | None = None,
+    vectors: VectorIndex | None = None,
 ) -> Found:
     """Records of ``scope`` that may be read now, best first, with a reason for the rest.
 
@@ -163,6 +182,7 @@ def search(
         depth: Most records to list (all when ``None``).
         limit: Stop once this many records are kept; every candidate is screened when ``None``.
         accept: A further predicate on a row that passed the filter (not a rejection).
+        vectors: The stored embeddings: a ranked query becomes BM25 + vector, fused by RRF.
     """
     candidates: Iterator[Candidate]
     exact = canonical_key is not None or record_id is not None
@@ -176,7 +196,13 @@ def search(
                 if under_path(row.path, path_prefix)
                 and (memory_type is None or row.memory_type == memory_type)
             ]
-        candidates = iter([Candidate(row, row.id, score) for row, score in hits])
+        if vectors is not None:
+            fused = _hybrid(conn, read, scope, query, hits, vectors, k, path_prefix, memory_type)
+            candidates = iter(fused)
+        else:
+            candidates = iter(
+                [Candidate(row, row.id, score, rank) for rank, (row, score) in enumerate(hits, 1)]
+            )
     elif newest:
         stmt = read.newest(path_prefix, memory_type, canonical_key, record_id)
         candidates = (Candidate(row, row.id) for row in _scan(conn, stmt, scope, depth))
@@ -196,6 +222,52 @@ def search(
             if limit is not None and len(kept) >= limit:
                 break
     return found
+
+
+def _hybrid(
+    conn: Connection,
+    read: ReadColumns,
+    scope: str,
+    query: str,
+    hits: list[tuple[Row[*tuple[Any, ...]], float]],
+    vectors: VectorIndex,
+    k: int,
+    path_prefix: str,
+    memory_type: str | None,
+) -> list[Candidate]:
+    """BM25 hits and the nearest record vectors, fused by RRF (best fused score 1.0)."""
+    near = [
+        rid
+        for rid, cosine in vectors.search(conn, scope, "record", vectors.embed_query(query), k)
+        if cosine >= VECTOR_FLOOR
+    ]
+    rows = {row.id: row for row, _ in hits}
+    missing = [rid for rid in near if rid not in rows]
+    if missing:
+        stmt = select(*read.hits.columns).where(
+            MemoryRecord.scope == scope, MemoryRecord.id.in_(missing)
+        )
+        narrowed = bool(path_prefix) or memory_type is not None
+        for row in conn.execute(stmt):
+            if narrowed and not (
+                under_path(row.path, path_prefix)
+                and (memory_type is None or row.memory_type == memory_type)
+            ):
+                continue
+            if row.scope == scope:
+                rows[row.id] = row
+    near = [rid for rid in near if rid in rows]  # a vector of a purged record finds no row
+    lexical = [row.id for row, _ in hits]
+    lexical_rank = {rid: rank for rank, rid in enumerate(lexical, 1)}
+    vector_rank = {rid: rank for rank, rid in enumerate(near, 1)}
+    fused = rrf_fuse([lexical, near])
+    if not fused:
+        return []
+    best = fused[0][1]
+    return [
+        Candidate(rows[rid], rid, score / best, lexical_rank.get(rid), vector_rank.get(rid))
+        for rid, score in fused
+    ]
 
 
 def _with_standing(

@@ -45,6 +45,7 @@ from userlore.store.schema import (
 )
 from userlore.store.text import content_key, search_text
 from userlore.store.transitions import Transitions
+from userlore.store.vectors import VectorIndex, VectorKind
 from userlore.store.views import record_view, word_diff
 from userlore.validation import (
     bounded,
@@ -105,6 +106,23 @@ class FreshRecord:
 class RecordWriter(Transitions):
     """The building blocks of a governed write, shared by govern, govern_upsert and edits."""
 
+    vectors: VectorIndex | None = None
+    """Embeds every record version and evidence item at commit, when embeddings are on."""
+
+    def _stage_vector(
+        self,
+        session: Session,
+        kind: VectorKind,
+        scope: str,
+        item_id: str,
+        content: str,
+        version: int = 0,
+    ) -> None:
+        if self.vectors is not None:
+            self.vectors.stage(
+                session, kind, scope, item_id, content, self.clock(), version=version
+            )
+
     def add_source_item(
         self,
         session: Session,
@@ -137,6 +155,7 @@ class RecordWriter(Transitions):
             if existing.content_hash != digest:
                 existing.text, existing.content_hash, existing.updated_at = clean, digest, now
                 index_item(session, existing)
+                self._stage_vector(session, "evidence", scope, existing.id, clean)
             return existing
         item = KnowledgeSourceItem(
             id=self.new_id("src"),
@@ -158,6 +177,7 @@ class RecordWriter(Transitions):
         session.add(item)
         session.flush()
         index_item(session, item)
+        self._stage_vector(session, "evidence", scope, item.id, clean)
         return item
 
     def validate_candidate(self, c: CandidateInput) -> None:
@@ -346,6 +366,7 @@ class RecordWriter(Transitions):
         )
         session.add(row)
         session.flush()
+        self._stage_vector(session, "record", scope, row.id, row.content, version=version)
         diff = word_diff(parent.content, row.content) if parent is not None else None
         self._snapshot(session, row, parent.version if parent else None, diff, now)
         if supersedes:
@@ -584,4 +605,5 @@ class RecordWriter(Transitions):
         if any(who):
             (row.author_agent_id, row.author_client, row.author_device, row.author_instance) = who
         session.flush()
+        self._stage_vector(session, "record", row.scope, row.id, row.content, version=row.version)
         self._snapshot(session, row, parent, word_diff(old, row.content), now)

@@ -22,6 +22,7 @@ from sqlalchemy import (
     ForeignKeyConstraint,
     Index,
     Integer,
+    LargeBinary,
     PrimaryKeyConstraint,
     String,
     Text,
@@ -36,7 +37,9 @@ from sqlalchemy.types import TypeDecorator
 __all__ = [
     "Base",
     "ConsentGrant",
+    "EmbeddingModel",
     "EpisodicItem",
+    "EvidenceVector",
     "FacetObservation",
     "KnowledgeConsumerWatermark",
     "KnowledgeSourceChange",
@@ -48,8 +51,10 @@ __all__ = [
     "MemoryRecordVersion",
     "MemoryRelation",
     "MemoryTraceEvent",
+    "RecordVector",
     "ReviewDecision",
     "UTCDateTime",
+    "VectorGeneration",
 ]
 
 
@@ -473,3 +478,68 @@ class WorkItem(Base):
         Index("ix_work_due", "state", "next_attempt_at"),
         Index("ix_work_scope", "scope", "state"),
     )
+
+
+class RecordVector(Base):
+    """The embedding of a record's current version (migration 0005), float32 little-endian."""
+
+    __tablename__ = "memory_record_vectors"
+
+    scope: Mapped[str] = mapped_column(String(200), primary_key=True)
+    record_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    model: Mapped[str] = mapped_column(String(200))
+    dims: Mapped[int] = mapped_column(Integer)
+    vector: Mapped[bytes] = mapped_column(LargeBinary)
+    updated_at: Mapped[datetime]
+
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["scope", "record_id"],
+            ["memory_records.scope", "memory_records.id"],
+            name="fk_record_vectors_record",
+            ondelete="CASCADE",
+        ),
+    )
+
+
+class EvidenceVector(Base):
+    """The embedding of an evidence item's redacted text (an observed turn or source item)."""
+
+    __tablename__ = "memory_evidence_vectors"
+
+    scope: Mapped[str] = mapped_column(String(200), primary_key=True)
+    source_item_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    model: Mapped[str] = mapped_column(String(200))
+    dims: Mapped[int] = mapped_column(Integer)
+    vector: Mapped[bytes] = mapped_column(LargeBinary)
+    updated_at: Mapped[datetime]
+
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["scope", "source_item_id"],
+            ["knowledge_source_items.scope", "knowledge_source_items.id"],
+            name="fk_evidence_vectors_item",
+            ondelete="CASCADE",
+        ),
+    )
+
+
+class VectorGeneration(Base):
+    """Bumped by every vector write of a scope: readers' in-memory matrices compare it."""
+
+    __tablename__ = "memory_vector_generations"
+
+    scope: Mapped[str] = mapped_column(String(200), primary_key=True)
+    generation: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class EmbeddingModel(Base):
+    """The one embedding model (name and dimensions) whose vectors this database holds."""
+
+    __tablename__ = "embedding_model"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    model: Mapped[str] = mapped_column(String(200))
+    dims: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime]

@@ -18,7 +18,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "0007_work_queue"
-down_revision: str | None = "0004_row_level_security"
+down_revision: str | None = "0005_vectors"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

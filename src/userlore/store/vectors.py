@@ -1,0 +1,394 @@
+"""Stored embeddings and the per-scope matrices that score them (issue 13).
+
+Every record version and every evidence item (an observed turn or a source item, already
+redacted) gets one unit vector, written by the one write path: :meth:`VectorIndex.stage` queues
+the text inside the unit of work and all queued texts are embedded in **one** batched call just
+before the transaction commits; if the model fails, the whole write rolls back
+(:class:`~userlore.errors.EmbeddingError`), so a record never exists half-indexed by its own
+write.
+
+Vectors are float32 little-endian bytes with the model name and dimensions beside them; the
+``embedding_model`` row names the database's one model, and a different configured model is an
+:class:`~userlore.errors.EmbeddingMismatchError`, never garbage scores (``userlore reindex``
+re-embeds). Reads score with numpy over a per-scope matrix held in memory, reloaded when the
+scope's generation (bumped by every vector write, by any process) changes. On PostgreSQL with
+the ``vector`` extension the vectors are also kept in a ``vector`` column with an HNSW index and
+searched in SQL (:func:`pgvector_ddl`, :func:`pgvector_search`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+from langchain_core.embeddings import Embeddings
+from sqlalchemy import Connection, Engine, TextClause, delete, event, insert, select, text, update
+from sqlalchemy.orm import Session
+
+from userlore.embeddings import model_name
+from userlore.errors import EmbeddingError, EmbeddingMismatchError
+from userlore.store.schema import EmbeddingModel, EvidenceVector, RecordVector, VectorGeneration
+
+__all__ = [
+    "PendingText",
+    "VectorIndex",
+    "VectorKind",
+    "bump",
+    "pack",
+    "pgvector_ddl",
+    "pgvector_search",
+    "unpack",
+]
+
+VectorKind = Literal["record", "evidence"]
+Vector = npt.NDArray[np.float32]
+
+_PENDING = "userlore.vectors.pending"
+_CACHE_BYTES = 512 * 1024 * 1024
+"""Most bytes of per-scope matrices kept in memory (least recently used scopes go first)."""
+
+_TABLES: dict[str, tuple[Any, Any]] = {
+    "record": (RecordVector, RecordVector.record_id),
+    "evidence": (EvidenceVector, EvidenceVector.source_item_id),
+}
+
+
+def pack(vector: Vector) -> bytes:
+    """A vector as the stored float32 little-endian bytes."""
+    return np.asarray(vector, dtype="<f4").tobytes()
+
+
+def unpack(blob: bytes) -> Vector:
+    """Stored bytes back as a float32 vector."""
+    return np.frombuffer(blob, dtype="<f4").astype(np.float32)
+
+
+def pgvector_ddl(dims: int) -> list[TextClause]:
+    """The ``vector`` columns and HNSW (cosine) indexes, once the dimensions are known."""
+    statements = []
+    for table in ("memory_record_vectors", "memory_evidence_vectors"):
+        statements.append(
+            text(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS embedding vector({int(dims)})")
+        )
+        statements.append(
+            text(
+                f"CREATE INDEX IF NOT EXISTS ix_{table}_hnsw ON {table} "
+                "USING hnsw (embedding vector_cosine_ops)"
+            )
+        )
+    return statements
+
+
+def pgvector_search(kind: VectorKind) -> TextClause:
+    """Nearest vectors of one scope by cosine distance (pgvector's ``<=>``), best first."""
+    table = "memory_record_vectors" if kind == "record" else "memory_evidence_vectors"
+    column = "record_id" if kind == "record" else "source_item_id"
+    return text(
+        f"SELECT {column} AS id, 1 - (embedding <=> CAST(:q AS vector)) AS score FROM {table} "
+        "WHERE scope = :scope AND model = :model AND embedding IS NOT NULL "
+        "ORDER BY embedding <=> CAST(:q AS vector) LIMIT :k"
+    )
+
+
+def _pgvector_set(kind: VectorKind) -> TextClause:
+    table = "memory_record_vectors" if kind == "record" else "memory_evidence_vectors"
+    column = "record_id" if kind == "record" else "source_item_id"
+    return text(
+        f"UPDATE {table} SET embedding = CAST(:v AS vector) WHERE scope = :scope AND {column} = :id"
+    )
+
+
+def _literal(vector: Vector) -> str:
+    return "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]"
+
+
+@dataclass(frozen=True, slots=True)
+class PendingText:
+    """A text waiting to be embedded: its content, record version (0 for evidence), time."""
+
+    text: str
+    version: int
+    now: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class _Matrix:
+    generation: int
+    ids: tuple[str, ...]
+    matrix: Vector  # (len(ids), dims), unit rows
+
+
+_QUERY_CACHE = 64
+"""Recent query vectors kept per index (a plan asks twice for the same query)."""
+
+
+class VectorIndex:
+    """One embedding model bound to the database: writes vectors and searches them.
+
+    Args:
+        embeddings: The LangChain ``Embeddings`` that makes every vector.
+        model: The name recorded with the vectors (default: derived from ``embeddings``).
+    """
+
+    def __init__(self, embeddings: Embeddings, model: str | None = None) -> None:
+        self.embeddings = embeddings
+        self.model = model or model_name(embeddings)
+        self.dims: int | None = None
+        """The database's dimensions, once known (read at :meth:`attach`, set by a write)."""
+        self.pgvector = False
+        """Whether PostgreSQL has the ``vector`` extension (then SQL does the search)."""
+        self._cache: OrderedDict[tuple[str, str], _Matrix] = OrderedDict()
+        self._lock = threading.Lock()
+        # A plan embeds its query once for records and once for episodic evidence: the second
+        # call is answered from here (a few recent queries, per process).
+        self._queries: OrderedDict[str, Vector] = OrderedDict()
+
+    # -- the database's model -----------------------------------------------------------------
+
+    def attach(self, engine: Engine) -> None:
+        """Check the database's recorded model against this one (at open).
+
+        Raises:
+            EmbeddingMismatchError: the database holds vectors of another model or size.
+        """
+        with engine.connect() as conn:
+            row = conn.execute(
+                select(EmbeddingModel.model, EmbeddingModel.dims).where(EmbeddingModel.id == 1)
+            ).one_or_none()
+        self.attach_pgvector(engine)
+        if row is not None:
+            self._check(row.model, row.dims)
+
+    def attach_pgvector(self, engine: Engine) -> None:
+        """Note whether the server has pgvector (then the ``vector`` column is kept and used)."""
+        if engine.dialect.name != "postgresql":
+            return
+        with engine.connect() as conn:
+            found = conn.execute(text("SELECT 1 FROM pg_extension WHERE extname = 'vector'"))
+            self.pgvector = found.first() is not None
+
+    def _check(self, model: str, dims: int) -> None:
+        if model != self.model or (self.dims is not None and dims != self.dims):
+            raise EmbeddingMismatchError(
+                f"the database's vectors were made by {model!r} ({dims} dimensions) but the "
+                f"configured embeddings are {self.model!r}"
+                + (f" ({self.dims} dimensions)" if self.dims is not None else "")
+                + "; run `userlore reindex` to re-embed with the configured model"
+            )
+        self.dims = dims
+
+    def record_model(self, executor: Session | Connection, dims: int, now: datetime) -> None:
+        """Record this model as the database's (first vectors), or check it matches."""
+        row = executor.execute(
+            select(EmbeddingModel.model, EmbeddingModel.dims).where(EmbeddingModel.id == 1)
+        ).one_or_none()
+        if row is not None:
+            self._check(row.model, row.dims)
+            if dims != row.dims:
+                self._check(row.model, dims)  # same name, other size: still a mismatch
+            return
+        executor.execute(
+            insert(EmbeddingModel).values(id=1, model=self.model, dims=dims, created_at=now)
+        )
+        self.dims = dims
+        if self.pgvector:
+            for statement in pgvector_ddl(dims):
+                executor.execute(statement)
+
+    # -- writes -------------------------------------------------------------------------------
+
+    def stage(
+        self,
+        session: Session,
+        kind: VectorKind,
+        scope: str,
+        item_id: str,
+        content: str,
+        now: datetime,
+        *,
+        version: int = 0,
+    ) -> None:
+        """Queue ``content`` to be embedded when ``session``'s transaction commits (batched)."""
+        pending: dict[tuple[str, str, str], PendingText] | None = session.info.get(_PENDING)
+        if pending is None:
+            pending = session.info[_PENDING] = {}
+            event.listen(session, "before_commit", self._write_pending, once=True)
+        pending[(kind, scope, item_id)] = PendingText(content, version, now)
+
+    def _write_pending(self, session: Session) -> None:
+        pending: dict[tuple[str, str, str], PendingText] = session.info.pop(_PENDING, {})
+        if pending:
+            self.write(session, pending)
+
+    def write(
+        self,
+        executor: Session | Connection,
+        items: Mapping[tuple[str, str, str], PendingText],
+    ) -> None:
+        """Embed ``items`` (``(kind, scope, id) → text``) in one call and store the vectors."""
+        keys = list(items)
+        matrix = self.embed([items[key].text for key in keys])
+        now = max(p.now for p in items.values())
+        self.record_model(executor, int(matrix.shape[1]), now)
+        for kind, (table, id_column) in _TABLES.items():
+            chosen = [(i, key) for i, key in enumerate(keys) if key[0] == kind]
+            if not chosen:
+                continue
+            by_scope: dict[str, list[str]] = {}
+            for _, (_, scope, item_id) in chosen:
+                by_scope.setdefault(scope, []).append(item_id)
+            for scope, ids in by_scope.items():
+                executor.execute(delete(table).where(table.scope == scope, id_column.in_(ids)))
+            rows = []
+            for i, key in chosen:
+                _, scope, item_id = key
+                row: dict[str, Any] = {
+                    "scope": scope,
+                    id_column.key: item_id,
+                    "model": self.model,
+                    "dims": int(matrix.shape[1]),
+                    "vector": pack(matrix[i]),
+                    "updated_at": items[key].now,
+                }
+                if kind == "record":
+                    row["version"] = items[key].version
+                rows.append(row)
+            executor.execute(insert(table), rows)
+            if self.pgvector:
+                for i, (_, scope, item_id) in chosen:
+                    executor.execute(
+                        _pgvector_set(kind),  # type: ignore[arg-type]
+                        {"v": _literal(matrix[i]), "scope": scope, "id": item_id},
+                    )
+        for scope in sorted({key[1] for key in keys}):
+            bump(executor, scope)
+
+    def embed(self, texts: Sequence[str]) -> Vector:
+        """Unit vectors for ``texts`` in one model call.
+
+        Raises:
+            EmbeddingError: the model failed or returned vectors of the wrong count or shape.
+        """
+        try:
+            raw = self.embeddings.embed_documents(list(texts))
+        except Exception as exc:  # any provider failure: the write must not half-happen
+            raise EmbeddingError(f"embedding model {self.model!r} failed: {exc}") from None
+        return _unit_rows(raw, len(texts), self.model)
+
+    def embed_query(self, query: str) -> Vector:
+        """The unit vector of a query.
+
+        Raises:
+            EmbeddingError: the model failed.
+            EmbeddingMismatchError: its size differs from the stored vectors'.
+        """
+        with self._lock:
+            known = self._queries.get(query)
+            if known is not None:
+                self._queries.move_to_end(query)
+                return known
+        try:
+            raw = self.embeddings.embed_query(query)
+        except Exception as exc:
+            raise EmbeddingError(f"embedding model {self.model!r} failed: {exc}") from None
+        vector: Vector = _unit_rows([raw], 1, self.model)[0]
+        if self.dims is not None and vector.shape[0] != self.dims:
+            self._check(self.model, int(vector.shape[0]))
+        vector.setflags(write=False)
+        with self._lock:
+            self._queries[query] = vector
+            while len(self._queries) > _QUERY_CACHE:
+                self._queries.popitem(last=False)
+        return vector
+
+    # -- reads --------------------------------------------------------------------------------
+
+    def search(
+        self, conn: Connection, scope: str, kind: VectorKind, query: Vector, k: int
+    ) -> list[tuple[str, float]]:
+        """The ``k`` ids of ``scope`` most similar to ``query``: ``(id, cosine)``, best first."""
+        if k <= 0:
+            return []
+        if self.pgvector and conn.dialect.name == "postgresql":
+            params = {"q": _literal(query), "scope": scope, "model": self.model, "k": k}
+            return [(r.id, float(r.score)) for r in conn.execute(pgvector_search(kind), params)]
+        held = self._matrix(conn, scope, kind)
+        if held is None or not held.ids:
+            return []
+        if held.matrix.shape[1] != query.shape[0]:
+            self._check(self.model, int(query.shape[0]))
+        scores = held.matrix @ query
+        if k < len(held.ids):
+            top = np.argpartition(-scores, k)[:k]
+            top = top[np.argsort(-scores[top], kind="stable")]
+        else:
+            top = np.argsort(-scores, kind="stable")
+        return [(held.ids[i], float(scores[i])) for i in top]
+
+    def _matrix(self, conn: Connection, scope: str, kind: VectorKind) -> _Matrix | None:
+        generation = conn.execute(
+            select(VectorGeneration.generation).where(VectorGeneration.scope == scope)
+        ).scalar_one_or_none()
+        if generation is None:
+            return None
+        key = (scope, kind)
+        with self._lock:
+            held = self._cache.get(key)
+            if held is not None and held.generation == generation:
+                self._cache.move_to_end(key)
+                return held
+        table, id_column = _TABLES[kind]
+        rows = conn.execute(
+            select(id_column, table.vector).where(table.scope == scope, table.model == self.model)
+        ).all()
+        ids = tuple(str(r[0]) for r in rows)
+        if rows:
+            flat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4")
+            matrix = flat.reshape(len(rows), -1).astype(np.float32, copy=False)
+        else:
+            matrix = np.zeros((0, self.dims or 1), dtype=np.float32)
+        held = _Matrix(generation, ids, matrix)
+        with self._lock:
+            self._cache[key] = held
+            self._cache.move_to_end(key)
+            total = sum(m.matrix.nbytes for m in self._cache.values())
+            while total > _CACHE_BYTES and len(self._cache) > 1:
+                _, dropped = self._cache.popitem(last=False)
+                total -= dropped.matrix.nbytes
+        return held
+
+    def clear(self) -> None:
+        """Drop every in-memory matrix (the next search reloads)."""
+        with self._lock:
+            self._cache.clear()
+
+
+def bump(executor: Session | Connection, scope: str) -> None:
+    """Mark ``scope``'s vectors changed: every reader's matrix of it reloads."""
+    done = executor.execute(
+        update(VectorGeneration)
+        .where(VectorGeneration.scope == scope)
+        .values(generation=VectorGeneration.generation + 1)
+    )
+    if not getattr(done, "rowcount", 0):
+        executor.execute(insert(VectorGeneration).values(scope=scope, generation=1))
+
+
+def _unit_rows(raw: Sequence[Sequence[float]], count: int, model: str) -> Vector:
+    try:
+        matrix = np.asarray(raw, dtype=np.float32)
+    except (TypeError, ValueError):
+        raise EmbeddingError(f"embedding model {model!r} returned ragged vectors") from None
+    if matrix.ndim != 2 or matrix.shape[0] != count or matrix.shape[1] == 0:
+        raise EmbeddingError(f"embedding model {model!r} returned {matrix.shape} for {count} texts")
+    if not np.isfinite(matrix).all():
+        raise EmbeddingError(f"embedding model {model!r} returned non-finite values")
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    unit: Vector = (matrix / np.maximum(norms, 1e-12)).astype(np.float32)
+    return unit

@@ -1,0 +1,287 @@
+"""Hybrid retrieval on every backend: stored vectors, RRF with BM25, the unchanged policy.
+
+The fake embedder (:class:`~userlore.testing.embeddings.HashingEmbeddings`) treats the words of
+``SYNONYMS`` as the same stem, which stands in for what a real model knows: a record about
+"greens at noon" shares no word with "salad for lunch" yet is the nearest vector.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from tests.conftest import FakeClock, sequential_ids
+from userlore import CandidateInput, Userlore
+from userlore.embeddings.reindex import reindex
+from userlore.errors import EmbeddingError, EmbeddingMismatchError
+from userlore.store.schema import (
+    EmbeddingModel,
+    EvidenceVector,
+    KnowledgeSourceItem,
+    MemoryRecord,
+    RecordVector,
+    VectorGeneration,
+)
+from userlore.testing.embeddings import HashingEmbeddings
+
+SYNONYMS = {"salad": "greens", "lunch": "noon", "midday": "noon", "meal": "greens"}
+GREENS = "Eats greens every day at noon"
+
+
+def note(content: str, **kw: Any) -> CandidateInput:
+    return CandidateInput(kind=kw.pop("kind", "note"), content=content, **kw)
+
+
+@pytest.fixture
+def open_lore(
+    backend: str, clock: FakeClock, request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[Callable[..., Userlore]]:
+    """``open_lore(embeddings, db="a")``: the same ``db`` name is the same database."""
+    opened: list[Userlore] = []
+    urls: dict[str, str] = {}
+
+    def url_for(db: str) -> str:
+        if db not in urls:
+            urls[db] = (
+                f"sqlite:///{tmp_path / db}.db"
+                if backend == "sqlite"
+                else request.getfixturevalue("postgres_databases").fresh()
+            )
+        return urls[db]
+
+    def factory(
+        embeddings: Any,
+        db: str = "main",
+        mode: str = "auto",
+        prefix: str = "",
+        sources: tuple[str, ...] = ("session", "curated"),
+    ) -> Userlore:
+        ids = sequential_ids()
+        lore = Userlore.open(
+            url_for(db),
+            config={"memory": {"mode": mode, "sources": list(sources)}},
+            clock=clock,
+            ids=lambda kind: prefix + ids(kind),
+            embeddings=embeddings,
+        )
+        opened.append(lore)
+        return lore
+
+    factory.url_for = url_for  # type: ignore[attr-defined]
+    yield factory
+    for lore in opened:
+        lore.close()
+
+
+def count(lore: Userlore, table: Any, **where: str) -> int:
+    stmt = select(func.count()).select_from(table)
+    for name, value in where.items():
+        stmt = stmt.where(getattr(table, name) == value)
+    with lore.store.engine.connect() as conn:
+        return int(conn.scalar(stmt) or 0)
+
+
+def plan_trace(lore: Userlore, scope: str) -> dict[str, Any]:
+    return lore.traces.list(scope, event_type="plan")[0]["payload"]
+
+
+def test_vector_finds_what_shares_no_word(open_lore: Callable[..., Userlore]) -> None:
+    lore = open_lore(HashingEmbeddings(synonyms=SYNONYMS))
+    greens = lore.write("u1", note(GREENS)).record
+    bank = lore.write("u1", note("Works at a bank in Paris")).record
+    assert greens is not None and bank is not None
+    plan = lore.plan_context("u1", "any salad ideas for lunch?")
+    assert plan.selected_ids == (greens.id,)
+    selected = plan_trace(lore, "u1")["selected"]
+    assert selected[0]["id"] == greens.id
+    assert selected[0]["lexical_rank"] is None and selected[0]["vector_rank"] == 1
+
+    bm25 = open_lore(None, db="plain")
+    bm25.write("u1", note(GREENS))
+    assert bm25.plan_context("u1", "any salad ideas for lunch?").selected_ids == ()
+    assert "lexical_rank" not in str(plan_trace(bm25, "u1"))  # without embeddings: as before
+
+
+def test_both_lists_fuse_and_ranks_are_traced(open_lore: Callable[..., Userlore]) -> None:
+    lore = open_lore(HashingEmbeddings(synonyms=SYNONYMS))
+    both = lore.write("u1", note("salad bar near the office at noon")).record
+    lexical = lore.write("u1", note("salad dressing recipe with mustard and honey")).record
+    assert both is not None and lexical is not None
+    plan = lore.plan_context("u1", "salad for lunch")
+    assert plan.selected_ids[0] == both.id  # first in both lists: the best fused score
+    ranks = {
+        s["id"]: (s["lexical_rank"], s["vector_rank"]) for s in plan_trace(lore, "u1")["selected"]
+    }
+    assert ranks[both.id][0] is not None and ranks[both.id][1] == 1
+    assert ranks[lexical.id][0] is not None
+
+
+def test_policy_still_filters_vector_candidates(
+    open_lore: Callable[..., Userlore], clock: FakeClock
+) -> None:
+    lore = open_lore(HashingEmbeddings(synonyms={**SYNONYMS, "asthma": "greens"}))
+    forgotten = lore.write("u1", note("greens smoothie at noon")).record
+    special = lore.write("u1", note("I have asthma, noon inhaler")).record
+    other = lore.write("u2", note(GREENS)).record
+    assert forgotten is not None and special is not None and other is not None
+    lore.records.forget("u1", forgotten.id)
+    plan = lore.plan_context("u1", "salad for lunch")
+    assert plan.selected_ids == ()
+    reasons = {r.id: r.reason for r in plan.rejected}
+    assert reasons == {forgotten.id: "deleted", special.id: "consent_required"}
+    assert other.id not in str(lore.traces.list("u1"))  # another scope: never a candidate
+    lore.consent.grant("u1", "health")
+    assert lore.plan_context("u1", "salad for lunch").selected_ids == (special.id,)
+
+
+def test_each_version_and_evidence_item_is_embedded_in_one_batch(
+    open_lore: Callable[..., Userlore],
+) -> None:
+    emb = HashingEmbeddings(synonyms=SYNONYMS)
+    lore = open_lore(emb)
+    turn = lore.observe("u1", "user", "I prefer dark mode in every editor.")
+    assert len(turn.outcomes) == 1 and turn.source_item_id is not None
+    assert emb.calls == [2]  # the turn's evidence and its record: one model call
+    rec = turn.outcomes[0].record
+    assert rec is not None
+    assert count(lore, EvidenceVector, source_item_id=turn.source_item_id) == 1
+    assert count(lore, RecordVector, record_id=rec.id) == 1
+
+    updated = lore.records.update("u1", rec.id, "I prefer a light theme in every editor.")
+    assert updated.version == 2
+    with lore.store.engine.connect() as conn:
+        version = conn.scalar(select(RecordVector.version).where(RecordVector.record_id == rec.id))
+    assert version == 2
+    plan = lore.plan_context("u1", "light theme")
+    assert rec.id in plan.selected_ids
+    with lore.store.engine.connect() as conn:
+        assert conn.scalar(select(EmbeddingModel.model)) == "fake:hash"
+
+
+def test_evidence_vectors_are_searchable(open_lore: Callable[..., Userlore]) -> None:
+    lore = open_lore(HashingEmbeddings(synonyms=SYNONYMS))
+    said = lore.observe("u1", "user", "the greens at noon sound perfect").source_item_id
+    lore.observe("u1", "user", "book the train to Lyon")
+    lore.observe("u2", "user", "the greens at noon sound perfect")
+    index = lore.store.vectors
+    assert index is not None
+    with lore.store.engine.connect() as conn:
+        found = index.search(conn, "u1", "evidence", index.embed_query("salad for lunch"), 5)
+    assert found[0][0] == said
+    assert len(found) == 2  # only u1's items
+    assert found[0][1] > found[1][1]
+
+
+def test_embedding_failure_rolls_the_write_back(open_lore: Callable[..., Userlore]) -> None:
+    class Flaky(HashingEmbeddings):
+        down = False
+
+        def embed_documents(self, texts: list[str]) -> list[list[float]]:
+            if self.down:
+                raise RuntimeError("provider down")
+            return super().embed_documents(texts)
+
+    emb = Flaky()
+    lore = open_lore(emb)
+    lore.write("u1", note("first note"))
+    emb.down = True
+    with pytest.raises(EmbeddingError, match="provider down"):
+        lore.write("u1", note("second note"))
+    with pytest.raises(EmbeddingError):
+        lore.observe("u1", "user", "I prefer tea over coffee.")
+    assert count(lore, MemoryRecord) == 1 and count(lore, RecordVector) == 1
+    assert len(lore.records.list("u1")) == 1
+
+
+def test_model_change_is_an_error_until_reindex(open_lore: Callable[..., Userlore]) -> None:
+    lore = open_lore(HashingEmbeddings(synonyms=SYNONYMS))
+    greens = lore.write("u1", note(GREENS)).record
+    lore.observe("u1", "user", "the weather is nice")
+    assert greens is not None
+    lore.close()
+    other = HashingEmbeddings(dims=128, synonyms=SYNONYMS, name="fake:other")
+    with pytest.raises(EmbeddingMismatchError, match="reindex"):
+        open_lore(other)
+    url = open_lore.url_for("main")  # type: ignore[attr-defined]
+    done = reindex(url, other)
+    assert (done.model, done.dims, done.records, done.evidence) == ("fake:other", 128, 1, 1)
+    reopened = open_lore(other)
+    assert reopened.plan_context("u1", "salad for lunch").selected_ids == (greens.id,)
+    with pytest.raises(EmbeddingMismatchError):
+        open_lore(HashingEmbeddings(synonyms=SYNONYMS))
+
+
+def test_reindex_fills_a_database_written_without_embeddings(
+    open_lore: Callable[..., Userlore],
+) -> None:
+    plain = open_lore(None)
+    greens = plain.write("u1", note(GREENS)).record
+    assert greens is not None and count(plain, RecordVector) == 0
+    url = open_lore.url_for("main")  # type: ignore[attr-defined]
+    emb = HashingEmbeddings(synonyms=SYNONYMS)
+    assert reindex(url, emb).records == 1
+    assert open_lore(emb).plan_context("u1", "salad for lunch").selected_ids == (greens.id,)
+
+
+def test_purge_leaves_no_vector(open_lore: Callable[..., Userlore]) -> None:
+    lore = open_lore(HashingEmbeddings(synonyms=SYNONYMS))
+    lore.write("u1", note(GREENS))
+    lore.observe("u1", "user", "I prefer tea over coffee.")
+    lore.write("u2", note(GREENS))
+    receipt = lore.scopes.purge("u1")
+    assert all(n == 0 for n in receipt.residual.values())
+    for table in (RecordVector, EvidenceVector, VectorGeneration):
+        assert count(lore, table, scope="u1") == 0
+    assert count(lore, RecordVector, scope="u2") == 1
+    assert lore.plan_context("u1", "salad for lunch").selected_ids == ()
+
+
+def test_async_plan_is_hybrid_too(open_lore: Callable[..., Userlore]) -> None:
+    lore = open_lore(HashingEmbeddings(synonyms=SYNONYMS))
+
+    async def run() -> tuple[str, ...]:
+        out = await lore.awrite("u1", note(GREENS))
+        assert out.record is not None
+        plan = await lore.aplan_context("u1", "salad for lunch")
+        return plan.selected_ids
+
+    assert len(asyncio.run(run())) == 1
+
+
+def test_cached_matrix_sees_writes_of_another_instance(open_lore: Callable[..., Userlore]) -> None:
+    emb = HashingEmbeddings(synonyms=SYNONYMS)
+    reader, writer = open_lore(emb), open_lore(emb, prefix="w")
+    reader.write("u1", note("Works at a bank in Paris"))
+    assert reader.plan_context("u1", "salad for lunch").selected_ids == ()  # matrix cached
+    greens = writer.write("u1", note(GREENS)).record
+    assert greens is not None
+    assert reader.plan_context("u1", "salad for lunch").selected_ids == (greens.id,)
+
+
+def test_connected_source_items_are_embedded_in_one_batch(
+    open_lore: Callable[..., Userlore],
+) -> None:
+    from userlore.sources import ItemListSource, SourceItem
+
+    emb = HashingEmbeddings(synonyms=SYNONYMS)
+    lore = open_lore(emb, sources=("session", "curated", "connected"))
+    items = [
+        SourceItem(external_id="a", text="greens at noon with the team"),
+        SourceItem(external_id="b", text="quarterly tax report due"),
+    ]
+    lore.sources.ingest("u1", ItemListSource("s", items), synthesize=False)
+    assert emb.calls[0] == 2  # the pull's two items: one model call
+    index = lore.store.vectors
+    assert index is not None
+    with lore.store.engine.connect() as conn:
+        found = index.search(conn, "u1", "evidence", index.embed_query("salad for lunch"), 1)
+    with lore.store.engine.connect() as conn:
+        text = conn.scalar(
+            select(KnowledgeSourceItem.text).where(KnowledgeSourceItem.id == found[0][0])
+        )
+    assert text == "greens at noon with the team"
