@@ -39,7 +39,7 @@ from userlore.models import (
     RecordState,
     WriteAction,
 )
-from userlore.planner.episodic import Snippet, evidence_of, search_snippets
+from userlore.planner.episodic import Snippet, evidence_of, nearest_evidence, search_snippets
 from userlore.planner.search import RECORD_COLUMNS, search
 from userlore.policy.filter import RejectionReason
 from userlore.policy.session_keys import checked_session_key
@@ -491,6 +491,7 @@ class MemoryService:
                 path_prefix=prefix,
                 memory_type=None if mtype is None else mtype.value,
                 depth=depth,
+                vectors=self.store.vectors,
             )
             chosen = [_citation(c.row, c.retrieval or 0.0) for c in found.kept[:k]]
             said: list[Snippet] = []
@@ -498,7 +499,13 @@ class MemoryService:
                 # A cited memory's own evidence is not returned again as an episode.
                 cited = evidence_of(conn, scope, [c.id for c in chosen])
                 found_said = search_snippets(
-                    conn, scope, query, k=depth, now=now, consented=consented
+                    conn,
+                    scope,
+                    query,
+                    k=depth,
+                    now=now,
+                    consented=consented,
+                    rankings=nearest_evidence(self.store.vectors),
                 )
                 said = [s for s in found_said.kept if s.item_id not in cited][:episodes]
             heard = tuple(Episode(s.item_id, s.text, s.occurred_at, s.score) for s in said)

@@ -285,3 +285,30 @@ def test_connected_source_items_are_embedded_in_one_batch(
             select(KnowledgeSourceItem.text).where(KnowledgeSourceItem.id == found[0][0])
         )
     assert text == "greens at noon with the team"
+
+
+def test_recall_store_and_retriever_are_hybrid_too(open_lore: Callable[..., Userlore]) -> None:
+    """Every read through ``search_visible`` (recall, ``UserloreStore.search``, the retriever)
+    finds a record that shares no word with the query once embeddings are on."""
+    from userlore.integrations.langgraph_store import UserloreStore
+    from userlore.integrations.retriever import UserloreRetriever
+
+    lore = open_lore(HashingEmbeddings(synonyms=SYNONYMS))
+    store = UserloreStore(lore, namespace_template=("{user_id}",))
+    store.put(("u1", "food"), "habit", {"content": GREENS})
+    store.put(("u1", "work"), "job", {"content": "Works at a bank in Paris"})
+    store.put(("u2", "food"), "habit", {"content": GREENS})
+    found = store.search(("u1",), query="any salad ideas for lunch?", limit=1)
+    assert [(item.namespace, item.key) for item in found] == [(("u1", "food"), "habit")]
+
+    docs = UserloreRetriever(lore=lore, default_scope="u1").invoke("salad for lunch")
+    assert docs and "greens" in docs[0].page_content
+    recalled = lore.memory.recall("u1", "salad for lunch")
+    assert any("greens" in m.content for m in recalled.memories)
+
+    plain = open_lore(None, db="plain")
+    UserloreStore(plain, namespace_template=("{user_id}",)).put(
+        ("u1", "food"), "habit", {"content": GREENS}
+    )
+    bm25 = UserloreStore(plain, namespace_template=("{user_id}",))
+    assert bm25.search(("u1",), query="any salad ideas for lunch?") == []

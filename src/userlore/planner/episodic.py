@@ -27,6 +27,7 @@ from sqlalchemy import Connection, TextClause, bindparam, select, text
 from userlore.extract.time import TimeWindow
 from userlore.models import Disclosure, RecordState, Rejection, Sensitivity, UserState
 from userlore.planner.fusion import rrf_fuse
+from userlore.planner.search import VECTOR_FLOOR
 from userlore.policy.filter import RejectionReason, rejection_reason
 from userlore.policy.govern import POLICY_REV, Assessment, assess_text
 from userlore.store.schema import (
@@ -36,6 +37,7 @@ from userlore.store.schema import (
     MemoryRecord,
 )
 from userlore.store.text import query_terms, scoped_terms
+from userlore.store.vectors import VectorIndex
 
 __all__ = [
     "POSTING_BUDGET",
@@ -436,3 +438,18 @@ def excerpt(text_: str, query: str | None, max_chars: int) -> str:
             start = max(0, min(at - max_chars // 4, len(text_) - max_chars))
             break
     return text_[start : start + max_chars]
+
+
+def nearest_evidence(vectors: VectorIndex | None) -> tuple[EvidenceRanking, ...]:
+    """The ranking of stored evidence vectors nearest a query (none without embeddings).
+
+    Put first among a read's rankings: its place is what the trace calls ``vector_rank``.
+    """
+    if vectors is None:
+        return ()
+
+    def ranking(conn: Connection, scope: str, query: str, k: int) -> list[str]:
+        hits = vectors.search(conn, scope, "evidence", vectors.embed_query(query), k)
+        return [item_id for item_id, cosine in hits if cosine >= VECTOR_FLOOR]
+
+    return (ranking,)

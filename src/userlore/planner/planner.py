@@ -39,10 +39,11 @@ from userlore.planner.episodic import (
     SnippetsFound,
     evidence_of,
     excerpt,
+    nearest_evidence,
     search_snippets,
 )
 from userlore.planner.render import BlockBuilder, render_entry, render_snippet
-from userlore.planner.search import VECTOR_FLOOR, Candidate, ReadColumns, search
+from userlore.planner.search import Candidate, ReadColumns, search
 from userlore.policy.filter import RejectionReason
 from userlore.policy.session_keys import checked_session_key
 from userlore.store.governed import GovernedStore, validate_scope
@@ -152,19 +153,6 @@ class ContextPlanner:
         self.evidence_rankings: tuple[EvidenceRanking, ...] = tuple(evidence_rankings)
         self.episodic_stats = EpisodicFrequencies()
 
-    def _evidence_rankings(self) -> tuple[EvidenceRanking, ...]:
-        """The stored evidence vectors first (their place is the trace's ``vector_rank``)."""
-        if self.store.vectors is None:
-            return self.evidence_rankings
-        return (self._nearest_evidence, *self.evidence_rankings)
-
-    def _nearest_evidence(self, conn: Connection, scope: str, query: str, k: int) -> list[str]:
-        vectors = self.store.vectors
-        if vectors is None:
-            return []
-        hits = vectors.search(conn, scope, "evidence", vectors.embed_query(query), k)
-        return [item_id for item_id, cosine in hits if cosine >= VECTOR_FLOOR]
-
     def plan(
         self,
         scope: str,
@@ -228,7 +216,7 @@ class ContextPlanner:
                     ),
                     now=now,
                     consented=consented,
-                    rankings=self._evidence_rankings(),
+                    rankings=(*nearest_evidence(self.store.vectors), *self.evidence_rankings),
                     window=window,
                     limit=wanted * SNIPPET_POOL + cfg.planner.episodic_overflow,
                     stats=self.episodic_stats,

@@ -96,6 +96,7 @@ def search_visible(
             record_id=record_id,
             limit=wanted,
             accept=accept,
+            vectors=store.vectors,
         )
         page = found.kept[offset:wanted]
         evidence = _evidence(conn, scope, [c.id for c in page]) if with_evidence else {}
