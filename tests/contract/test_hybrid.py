@@ -312,3 +312,30 @@ def test_recall_store_and_retriever_are_hybrid_too(open_lore: Callable[..., User
     )
     bm25 = UserloreStore(plain, namespace_template=("{user_id}",))
     assert bm25.search(("u1",), query="any salad ideas for lunch?") == []
+
+
+def test_store_index_config_embeds_the_named_fields(open_lore: Callable[..., Userlore]) -> None:
+    """LangGraph's ``IndexConfig``: ``embed`` turns vectors on for a plain ``Userlore``, the
+    configured ``fields`` are what is embedded, and a put's ``index=False`` / field list wins."""
+    from langgraph.store.base import IndexConfig
+
+    from userlore.integrations.langgraph_store import UserloreStore
+
+    embed = HashingEmbeddings(synonyms=SYNONYMS)
+    probe = len(embed.embed_query("probe"))
+    lore = open_lore(None)
+    config: IndexConfig = {"dims": probe, "embed": embed, "fields": ["body"]}
+    store = UserloreStore(lore, namespace_template=("{user_id}",), index=config)
+    # The title shares words with the query, the body only meaning: only the body is embedded.
+    store.put(("u1", "food"), "a", {"title": "bank holiday", "body": GREENS})
+    store.put(("u1", "food"), "b", {"title": "salad", "body": "Works at a bank in Paris"})
+    store.put(("u1", "food"), "c", {"title": "x", "body": GREENS}, index=False)
+    store.put(("u1", "food"), "d", {"title": "y", "note": GREENS}, index=["note"])
+    hits = store.search(("u1",), query="lunch at midday", limit=5)
+    assert {item.key for item in hits} == {"a", "d"}  # "c" asked for no vector; "b" is a bank
+    assert count(lore, RecordVector, scope="u1") == 3  # a, b, d
+
+    with pytest.raises(EmbeddingMismatchError):
+        UserloreStore(lore, namespace_template=("{user_id}",), index={**config, "dims": probe + 1})
+    with pytest.raises(Exception, match="embed"):
+        UserloreStore(lore, namespace_template=("{user_id}",), index={"dims": probe})  # type: ignore[typeddict-item]

@@ -269,6 +269,14 @@ class VectorIndex:
         for scope in sorted({key[1] for key in keys}):
             bump(executor, scope)
 
+    def drop(
+        self, executor: Session | Connection, kind: VectorKind, scope: str, item_id: str
+    ) -> None:
+        """Remove one stored vector (an item its writer asked not to index)."""
+        table, id_column = _TABLES[kind]
+        executor.execute(delete(table).where(table.scope == scope, id_column == item_id))
+        bump(executor, scope)
+
     def embed(self, texts: Sequence[str]) -> Vector:
         """Unit vectors for ``texts`` in one model call.
 

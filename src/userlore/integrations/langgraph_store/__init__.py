@@ -52,6 +52,7 @@ from langgraph.runtime import get_runtime
 from langgraph.store.base import (
     BaseStore,
     GetOp,
+    IndexConfig,
     InvalidNamespaceError,
     Item,
     ListNamespacesOp,
@@ -88,6 +89,7 @@ from userlore.store.governed import LIVE_STATES, validate_scope
 from userlore.store.schema import MemoryRecord
 
 from .filters import matches_condition, matches_filter
+from .index import StoreIndex, attach_index, index_put
 from .namespaces import (
     STORE_KEY_PREFIX,
     Location,
@@ -136,6 +138,10 @@ class UserloreStore(BaseStore):
         memory_type: Memory type of values put through the store.
         namespace_prefix: Deprecated 0.x layout ``(*prefix, user, *path)`` kept for existing
             data; the label after the prefix is always the user. Use ``namespace_template``.
+        index: LangGraph ``IndexConfig`` (``dims``, ``embed``, ``fields``): stored vectors for
+            semantic ``search(query=...)`` (hybrid with full text), from the named fields of each
+            value; a put's ``index=False`` / field list overrides (see ``index.py``). Without it
+            the store uses whatever embeddings the ``Userlore`` was opened with, if any.
     """
 
     supports_ttl = True
@@ -150,6 +156,7 @@ class UserloreStore(BaseStore):
         kind: str = "note",
         memory_type: MemoryType = MemoryType.SEMANTIC,
         namespace_prefix: tuple[str, ...] | None = None,
+        index: IndexConfig | None = None,
     ) -> None:
         self._legacy: tuple[str, ...] | None = None
         if namespace_prefix is not None:
@@ -175,6 +182,7 @@ class UserloreStore(BaseStore):
         self.kind = kind
         self.memory_type = memory_type
         self._sweeper: TTLSweeper | None = None
+        self.index_config: StoreIndex | None = None if index is None else attach_index(lore, index)
 
     # -- whose namespace ----------------------------------------------------------------------
 
@@ -353,7 +361,7 @@ class UserloreStore(BaseStore):
         if ready.candidate is None:
             self._delete(ready.where, ready.op.key)
         else:
-            self._put(ready.where, ready.candidate, ready.ttl)
+            self._put(ready.where, ready.candidate, ready.ttl, ready.op)
         return None
 
     # -- operations ---------------------------------------------------------------------------
@@ -420,11 +428,23 @@ class UserloreStore(BaseStore):
             for h in hits
         ]
 
-    def _put(self, where: Location, candidate: CandidateInput, ttl: float | None) -> None:
+    def _put(
+        self, where: Location, candidate: CandidateInput, ttl: float | None, op: PutOp
+    ) -> None:
         outcome = self.lore.write(where.scope, candidate)
         if outcome.action is WriteAction.REFUSED:  # pragma: no cover - checked in _prepare_put
             raise PolicyViolationError(f"put refused: the value is {outcome.reason}")
         record = outcome.record
+        if record is not None and self.index_config is not None and op.value is not None:
+            index_put(
+                self.lore,
+                self.index_config,
+                where.scope,
+                record.id,
+                record.version,
+                op.value,
+                op.index,
+            )
         if record is not None and (ttl is not None or record.valid_until is not None):
             set_ttl(self.lore, where.scope, record.id, ttl)
 

@@ -1,0 +1,108 @@
+"""LangGraph's ``IndexConfig`` on :class:`UserloreStore`: which text of a value is embedded.
+
+``UserloreStore(lore, index={"dims": 384, "embed": ..., "fields": ["text"]})`` turns on stored
+vectors for the store's database when the ``Userlore`` has none (the same vectors the planner's
+hybrid ranking reads), and embeds the named fields of each value instead of its content. A put
+may override per item, as LangGraph's stores do: ``index=False`` stores no vector (the item stays
+findable by its words), ``index=["path", ...]`` embeds those fields. Field text is redacted by
+the same floor as everything else before it reaches the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from langgraph.store.base import IndexConfig
+from langgraph.store.base.embed import ensure_embeddings, get_text_at_path
+
+from userlore.errors import ConfigError, EmbeddingMismatchError
+from userlore.policy.sensitivity import redact
+from userlore.store.vectors import PendingText, VectorIndex
+
+if TYPE_CHECKING:
+    from userlore.facade import Userlore
+
+__all__ = ["StoreIndex", "attach_index", "index_put"]
+
+WHOLE = "$"
+"""LangGraph's path for the whole value: here, the record's content (what the write path embeds)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoreIndex:
+    """The store's index settings: the declared dimensions and the default fields."""
+
+    dims: int
+    fields: tuple[str, ...]
+
+    def wanted(self, override: Literal[False] | list[str] | None) -> tuple[str, ...] | None:
+        """The fields to embed for one put; ``None``: no vector at all."""
+        if override is False:
+            return None
+        return tuple(override) if override else self.fields
+
+
+def attach_index(lore: Userlore, index: IndexConfig | Mapping[str, Any]) -> StoreIndex:
+    """Validate ``index`` and give ``lore`` stored vectors from its ``embed`` if it has none.
+
+    Raises:
+        ConfigError: not a mapping, no ``embed``, bad ``dims`` or ``fields``.
+        EmbeddingMismatchError: the database holds vectors of another model.
+    """
+    if not isinstance(index, Mapping) or index.get("embed") is None:
+        raise ConfigError("index must be a mapping with 'embed' (and 'dims', 'fields')")
+    dims = index.get("dims")
+    if not isinstance(dims, int) or isinstance(dims, bool) or dims <= 0:
+        raise ConfigError(f"index['dims'] must be a positive int, got {dims!r}")
+    fields = index.get("fields") or [WHOLE]
+    if (
+        isinstance(fields, str)
+        or not isinstance(fields, Sequence)
+        or not all(isinstance(f, str) and f for f in fields)
+    ):
+        raise ConfigError("index['fields'] must be a list of field paths")
+    store = lore.memory.store
+    if store.vectors is None:
+        vectors = VectorIndex(ensure_embeddings(index["embed"]))
+        vectors.attach(store.engine)
+        store.vectors = vectors
+    if store.vectors.dims is not None and store.vectors.dims != dims:
+        raise EmbeddingMismatchError(
+            f"index['dims'] is {dims} but this database's vectors have {store.vectors.dims}"
+        )
+    return StoreIndex(dims, tuple(fields))
+
+
+def index_put(
+    lore: Userlore,
+    config: StoreIndex,
+    scope: str,
+    record_id: str,
+    version: int,
+    value: Mapping[str, Any],
+    override: Literal[False] | list[str] | None,
+) -> None:
+    """Store the vector one put asks for, replacing the write path's content vector."""
+    vectors = lore.memory.store.vectors
+    if vectors is None:
+        return
+    fields = config.wanted(override)
+    if fields == (WHOLE,):
+        return  # the write path embedded the record's content already
+    with lore.memory.store.transaction(scope) as session:
+        if fields is None:
+            vectors.drop(session, "record", scope, record_id)
+            return
+        texts = [
+            redact(text)
+            for field in fields
+            for text in get_text_at_path(dict(value), field)
+            if isinstance(text, str) and text.strip()
+        ]
+        if not texts:
+            vectors.drop(session, "record", scope, record_id)
+            return
+        pending = PendingText("\n".join(texts), version, lore.memory.store.clock())
+        vectors.write(session, {("record", scope, record_id): pending})
