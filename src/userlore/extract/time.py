@@ -36,6 +36,14 @@ _DAY_NUMBER = re.compile(r"(?<!\d)(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?(?![\d�
 # Cues before a date that make it the end of a validity ("until Friday", "到周五").
 _UNTIL = re.compile(r"(?:\buntil|\btill|\bthrough|\bthru|直到|截止到|截至|到)\s*$", re.IGNORECASE)
 # A duration ("for two weeks", "这两周"): the statement holds from now for that long.
+_NAMED = re.compile(
+    r"\b(?:next|tomorrow|tonight|coming|upcoming|weekend|monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday|january|february|march|april|june|july|august|september|october|"
+    r"november|december)\b|[下明后]|周[一二三四五六日天末]|星期|礼拜",
+    re.IGNORECASE,
+)
+"""A future period must be named ("next month", "on Friday", "下个月"): a bare number ("type 2",
+"3 coffees", "4 days a week") is a count, not a time."""
 _FOR = re.compile(r"(?:\bfor(?:\s+the\s+next)?|接下来的?|这)\s*$", re.IGNORECASE)
 
 
@@ -194,6 +202,6 @@ def validity(statement: str, at: datetime) -> Validity | None:
             return Validity(None, window.end if daily else window.start)
         if _FOR.search(before):
             return Validity(None, moment) if moment > at else None
-        if window.start > at:
+        if window.start > at and _NAMED.search(expression):
             return Validity(window.start, window.end)
     return None
