@@ -124,3 +124,18 @@ def test_a_count_is_not_a_time(text: str) -> None:
 @pytest.mark.parametrize("text", NAMED)
 def test_a_named_period_still_is(text: str) -> None:
     assert validity(text, datetime(2026, 12, 2, 9, tzinfo=UTC)) is not None
+
+
+# Recurrences say how often, not when a statement holds. First run: 7 of 12 were given a
+# validity interval ("every Sunday" became "from next Sunday"); now none.
+RECURRING = [
+    "I go to church every Sunday", "Every Monday I call my mom.", "I swim each Friday.",
+    "On Sundays I rest.", "我每周日去教堂", "每个星期一我开会", "I have standup every weekday.",
+    "Every month I pay rent.", "I review PRs every Tuesday and Thursday.",
+    "I'm on insulin twice a day", "Each January I do a detox.", "I call my parents every weekend.",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", RECURRING)
+def test_a_recurrence_is_not_a_validity(text: str) -> None:
+    assert validity(text, datetime(2026, 12, 2, 9, tzinfo=UTC)) is None

@@ -44,6 +44,8 @@ _NAMED = re.compile(
 )
 """A future period must be named ("next month", "on Friday", "下个月"): a bare number ("type 2",
 "3 coffees", "4 days a week") is a count, not a time."""
+_EVERY = re.compile(r"\bevery\b|\beach\b|每|逢", re.IGNORECASE)
+"""A recurrence ("every Sunday", "每周日") says how often, not when a statement holds."""
 _FOR = re.compile(r"(?:\bfor(?:\s+the\s+next)?|接下来的?|这)\s*$", re.IGNORECASE)
 
 
@@ -193,6 +195,8 @@ def validity(statement: str, at: datetime) -> Validity | None:
     """
     for offset, expression, moment in _found(statement, at, "future"):
         before = statement[:offset]
+        if _EVERY.search(before) or _EVERY.search(expression):
+            continue
         window = _period(expression, moment)
         if window is None:
             continue
