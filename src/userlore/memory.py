@@ -243,14 +243,17 @@ class RecallResult:
         return tuple(m.citation for m in self.memories)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        """The seed 003 recall result; ``episodes`` only when some were asked for and found."""
+        out: dict[str, Any] = {
             "citations": list(self.citations),
             "count": len(self.memories),
             "memories": [m.as_dict() for m in self.memories],
             "excluded": [dict(e) for e in self.excluded],
             "trace_id": self.trace_id,
-            "episodes": [e.as_dict() for e in self.episodes],
         }
+        if self.episodes:
+            out["episodes"] = [e.as_dict() for e in self.episodes]
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -422,14 +422,14 @@ def test_edit_makes_v2_with_its_diff_and_author(tab: Tab) -> None:
     tab.open("know")
     card = tab.card(rid)
     card.get_by_role("button", name="Edit").click()
-    card.locator("textarea").fill("I use pnpm and bun, not npm")
+    card.locator("textarea").fill("We use bun, not npm")
     card.get_by_role("button", name="Save as new version").click()
     page.wait_for_selector("#toasts .toast:has-text('Saved as v2')")
     v2 = page.locator(f"article[data-id='{rid}'] li.version[data-version='2']")
     v2.wait_for()
-    assert "I use pnpm and bun, not npm" in tab.card(rid).locator("p.content").inner_text()
-    assert "bun," in v2.locator("ins").all_inner_texts()[0]
-    assert v2.locator("del").count() >= 1
+    assert "We use bun, not npm" in tab.card(rid).locator("p.content").inner_text()
+    assert "bun," in " ".join(v2.locator("ins").all_inner_texts())
+    assert "pnpm" in " ".join(v2.locator("del").all_inner_texts())
     assert "about-you · web page · browser" in v2.inner_text()  # the token's author
     v1 = page.locator(f"article[data-id='{rid}'] li.version[data-version='1']")
     assert "superseded" in v1.inner_text()

@@ -106,7 +106,7 @@ NAMESPACES: dict[type, set[str]] = {
         "items", "item", "changes", "sync_runs", "sources", "watermark", "advance_watermark",
         "pending_changes", "get", "ingest", "sync_pending", "coordinator", "store", "ledger",
     },
-    Traces: {"list", "record"},
+    Traces: {"list", "get", "record"},
     Scopes: {"purge", "export", "import_"},
 }  # fmt: skip
 
