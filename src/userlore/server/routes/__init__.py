@@ -11,10 +11,10 @@ from typing import Annotated
 from fastapi import Depends
 from fastapi import Path as PathParam
 
-from userlore.errors import InvalidInputError, RecordNotFoundError
+from userlore.errors import InvalidInputError, RecordNotFoundError, TraceNotFoundError
 from userlore.validation import IDENTIFIER_PATTERN, MAX_ID_CHARS, identifier
 
-__all__ = ["RecordId"]
+__all__ = ["RecordId", "TraceId"]
 
 
 def _record_id(
@@ -35,3 +35,23 @@ def _record_id(
 
 RecordId = Annotated[str, Depends(_record_id)]
 """A record id path parameter, checked by the core's identifier rule (refusal: ``404``)."""
+
+
+def _trace_id(
+    trace_id: Annotated[
+        str,
+        PathParam(
+            description="A trace id; any other is answered 404, like an unknown one.",
+            json_schema_extra={"maxLength": MAX_ID_CHARS, "pattern": IDENTIFIER_PATTERN},
+        ),
+    ],
+) -> str:
+    """The path's trace id, or 404: a malformed id names no trace, exactly like a missing one."""
+    try:
+        return identifier(trace_id, "trace_id")
+    except InvalidInputError:
+        raise TraceNotFoundError("trace_id: no such trace in this scope") from None
+
+
+TraceId = Annotated[str, Depends(_trace_id)]
+"""A trace id path parameter, checked by the core's identifier rule (refusal: ``404``)."""

@@ -9,6 +9,7 @@ from fastapi import FastAPI, Query
 from userlore.models import RecordState
 from userlore.server.auth import Grant
 from userlore.server.errors import ERROR_RESPONSES
+from userlore.server.routes import TraceId
 from userlore.server.schemas import (
     HTTP_PREFIX_PATTERN,
     FeedbackResultOut,
@@ -121,7 +122,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
         summary="Rate the context of one inject trace helpful / not_helpful, then remediate.",
     )
     def trace_feedback(
-        g: Grant, trace_id: Annotated[str, "trace id"], body: TraceFeedbackIn
+        g: Grant, trace_id: TraceId, body: TraceFeedbackIn
     ) -> dict[str, Any]:
         return _rate_trace(lore, g.scope, trace_id, body.feedback)
 
