@@ -339,3 +339,36 @@ def test_store_index_config_embeds_the_named_fields(open_lore: Callable[..., Use
         UserloreStore(lore, namespace_template=("{user_id}",), index={**config, "dims": probe + 1})
     with pytest.raises(Exception, match="embed"):
         UserloreStore(lore, namespace_template=("{user_id}",), index={"dims": probe})  # type: ignore[typeddict-item]
+
+
+def test_store_semantic_search_follows_langgraph_store_patterns(
+    open_lore: Callable[..., Userlore],
+) -> None:
+    """The patterns of LangGraph's own vector-store tests, on UserloreStore with IndexConfig:
+    an update re-embeds, a delete leaves search, a filter narrows a semantic search, and the
+    async API answers the same."""
+    from userlore.integrations.langgraph_store import UserloreStore
+
+    embed = HashingEmbeddings(synonyms=SYNONYMS)
+    dims = len(embed.embed_query("probe"))
+    store = UserloreStore(
+        open_lore(None),
+        namespace_template=("{user_id}",),
+        index={"dims": dims, "embed": embed, "fields": ["text"]},
+    )
+    ns = ("u1", "docs")
+    store.put(ns, "doc1", {"text": "Works at a bank in Paris", "kind": "job"})
+    store.put(ns, "doc2", {"text": "Collects stamps from Peru", "kind": "hobby"})
+    assert [i.key for i in store.search(("u1",), query="salad for lunch")] == []
+
+    store.put(ns, "doc1", {"text": GREENS, "kind": "food"})  # update: re-embedded
+    assert [i.key for i in store.search(("u1",), query="salad for lunch")] == ["doc1"]
+    filtered = store.search(("u1",), query="salad for lunch", filter={"kind": "hobby"})
+    assert filtered == []
+
+    store.delete(ns, "doc1")
+    assert [i.key for i in store.search(("u1",), query="salad for lunch")] == []
+
+    store.put(ns, "doc3", {"text": GREENS, "kind": "food"})
+    found = asyncio.run(store.asearch(("u1",), query="midday meal"))
+    assert [i.key for i in found] == ["doc3"]
