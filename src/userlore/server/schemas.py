@@ -479,6 +479,6 @@ class TraceFeedbackIn(_In):
 
 
 class ResponseFeedbackIn(_In):
-    session_key: str = Field(min_length=1, max_length=MAX_KEY_CHARS)
+    session_key: SessionKey
     response_at: Timestamp
     feedback: FeedbackName

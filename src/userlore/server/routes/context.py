@@ -55,7 +55,13 @@ def install(app: FastAPI, lore: Userlore) -> None:
         g: Grant,
         response_at: Annotated[Timestamp, Query(alias="responseAt")],
         session_key: Annotated[
-            str | None, Query(alias="sessionKey", min_length=1, max_length=MAX_KEY_CHARS)
+            str | None,
+            Query(
+                alias="sessionKey",
+                min_length=1,
+                max_length=MAX_KEY_CHARS,
+                pattern=IDENTIFIER_PATTERN,
+            ),
         ] = None,
     ) -> dict[str, Any]:
         return lore.feedback.get_response_feedback(g.scope, session_key, response_at).as_dict()
@@ -121,9 +127,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
         tags=["user-context"],
         summary="Rate the context of one inject trace helpful / not_helpful, then remediate.",
     )
-    def trace_feedback(
-        g: Grant, trace_id: TraceId, body: TraceFeedbackIn
-    ) -> dict[str, Any]:
+    def trace_feedback(g: Grant, trace_id: TraceId, body: TraceFeedbackIn) -> dict[str, Any]:
         return _rate_trace(lore, g.scope, trace_id, body.feedback)
 
 
