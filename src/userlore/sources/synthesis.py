@@ -179,13 +179,17 @@ def thread_context(
             ),
             None,
         )
-        if row is None:
-            continue
-        neighbour = seen.setdefault(row.id, Neighbour(row.id, row.text))
-        if neighbour.shareable:
-            parts.append(bound(one_line(neighbour.text), CONTEXT_CHARS)[0])
-            ids.append(neighbour.id)
+        if row is not None:
+            _add_neighbour(row, seen, parts, ids)
     return (" … ".join(parts) or None), ids
+
+
+def _add_neighbour(row: Any, seen: dict[str, Neighbour], parts: list[str], ids: list[str]) -> None:
+    """Add one thread neighbour to a context: bounded, one line, only if it is shareable."""
+    neighbour = seen.setdefault(row.id, Neighbour(row.id, row.text))
+    if neighbour.shareable:
+        parts.append(bound(one_line(neighbour.text), CONTEXT_CHARS)[0])
+        ids.append(neighbour.id)
 
 
 def thread_contexts(
@@ -250,12 +254,8 @@ def thread_contexts(
                 rows[p + 1 : p + 1 + NEIGHBOUR_WINDOW],
             ):
                 row = next((r for r in side if (r.meta or {}).get(THREAD_KEY) == thread), None)
-                if row is None:
-                    continue
-                neighbour = seen.setdefault(row.id, Neighbour(row.id, row.text))
-                if neighbour.shareable:
-                    parts.append(bound(one_line(neighbour.text), CONTEXT_CHARS)[0])
-                    ids.append(neighbour.id)
+                if row is not None:
+                    _add_neighbour(row, seen, parts, ids)
             out[item.id] = ((" … ".join(parts) or None), ids)
     return out
 
