@@ -139,3 +139,25 @@ RECURRING = [
 @pytest.mark.parametrize("text", RECURRING)
 def test_a_recurrence_is_not_a_validity(text: str) -> None:
     assert validity(text, datetime(2026, 12, 2, 9, tzinfo=UTC)) is None
+
+
+# Deadlines end a statement's time, never start it: "by June" made the demo's goal invisible
+# until June. First run: 6 of 8 were made not yet valid; now none, each ending at its deadline.
+DEADLINES = [
+    "My goal is to migrate our nightly ETL to Dagster by June.",
+    "I need to finish the report by Friday.", "We must ship v2 before next month.",
+    "I want to learn Rust by next year.", "我要在六月前完成迁移", "周五之前我得交报告",
+    "I plan to move to Lisbon by March.",
+    "Get the slides done before Monday, please remember that.",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", DEADLINES)
+def test_a_deadline_never_starts_a_validity(text: str) -> None:
+    got = validity(text, datetime(2026, 12, 2, 9, tzinfo=UTC))
+    assert got is None or got.valid_from is None
+
+
+def test_a_deadline_ends_at_its_period() -> None:
+    got = validity("I need to finish the report by Friday.", datetime(2026, 12, 2, 9, tzinfo=UTC))
+    assert got == Validity(None, datetime(2026, 12, 5, tzinfo=UTC))

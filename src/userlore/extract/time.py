@@ -44,6 +44,12 @@ _NAMED = re.compile(
 )
 """A future period must be named ("next month", "on Friday", "下个月"): a bare number ("type 2",
 "3 coffees", "4 days a week") is a count, not a time."""
+_BY = re.compile(
+    r"(?:\bby|\bbefore|\bahead\s+of|\bno\s+later\s+than)\s*(?:the\s+end\s+of\s+)?$",
+    re.IGNORECASE,
+)
+_BEFORE_ZH = re.compile(r"^\s*(?:之前|以前|前)")
+"""A deadline ("by June", "before Friday", "六月前") ends a statement's time, never starts it."""
 _EVERY = re.compile(r"\bevery\b|\beach\b|每|逢", re.IGNORECASE)
 """A recurrence ("every Sunday", "每周日") says how often, not when a statement holds."""
 _FOR = re.compile(r"(?:\bfor(?:\s+the\s+next)?|接下来的?|这)\s*$", re.IGNORECASE)
@@ -200,6 +206,9 @@ def validity(statement: str, at: datetime) -> Validity | None:
         window = _period(expression, moment)
         if window is None:
             continue
+        deadline = _BY.search(before) or _BY.search(f"{expression.split()[0]} ")
+        if deadline or _BEFORE_ZH.search(statement[offset + len(expression) :]):
+            return Validity(None, window.end)
         if _UNTIL.search(before):
             # "until Friday" includes Friday; "until next month" ends when next month begins.
             daily = window.end - window.start <= timedelta(days=1)
