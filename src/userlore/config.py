@@ -105,6 +105,10 @@ class PlannerConfig(_Options):
     """Character budget of the episodic section, heading included, within ``budget_chars``."""
     episodic_overflow: int = Field(default=10, ge=0, le=100)
     """More snippets that may fill character budget the records left unused (never theirs)."""
+    quote_uncovered_languages: bool = False
+    """Quote raw text in languages the quote gate cannot read (default: withheld). A risk: in
+    those languages a secret, the user's money or a health statement may reach the model
+    (``docs/safety.md``, The quote gate)."""
 
     embeddings: str | None = None
     """``"local"`` (the bundled MiniLM, ``userlore[local]``), ``"provider:model"`` (LangChain

@@ -36,6 +36,14 @@ class RejectionReason(StrEnum):
     """Kept for traces written by earlier versions."""
     SUPERSEDED = "superseded"
     """Recall: an older version of a cited record (never in a trace: it has no id of its own)."""
+    QUOTE_CREDENTIAL = "quote_credential"
+    """The quote gate (``policy/quote_gate.py``): a credential cue near a value-like token."""
+    QUOTE_MONEY = "quote_money"
+    """The quote gate: the user's own money."""
+    QUOTE_SPECIAL = "quote_special"
+    """The quote gate: a special-category cue not clearly about someone else or a topic."""
+    QUOTE_LANGUAGE = "quote_language"
+    """The quote gate: a segment in a language its vocabularies do not cover."""
 
 
 REASONS = frozenset(RejectionReason)

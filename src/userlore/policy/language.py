@@ -1,0 +1,271 @@
+"""Which language each part of a text is in, offline, so the quote gate vouches only for what
+its vocabularies can read.
+
+A turn is cut into segments: sentences, then runs of one script inside a sentence, so a
+code-switched turn ("Meeting at 3pm. 그리고 저는 …") is judged part by part. Script alone settles
+most of them: Hangul is Korean, kana is Japanese, Han without kana is Chinese, Cyrillic, Arabic,
+Devanagari and the rest are none of the covered languages. Only Latin-script segments need a
+statistical identifier: ``py3langid`` (a packaged naive-Bayes model, 97 languages, no download),
+chosen over ``lingua-language-detector`` by measurement on short and code-switched turns
+(``benchmarks/language_id.py``, ``docs/benchmarks.md``). A segment with no letters (numbers, a
+URL, punctuation) has no language: the language-agnostic detectors judge it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Final
+
+__all__ = [
+    "COVERED_LANGUAGES",
+    "MIN_LETTERS",
+    "Segment",
+    "decide",
+    "identify",
+    "segments",
+    "sentences",
+    "uncovered_segments",
+]
+
+COVERED_LANGUAGES: Final = frozenset({"en", "zh", "es", "de", "fr", "ja", "pt"})
+"""Languages the floor's and the gate's vocabularies are written for (ISO 639-1)."""
+
+MIN_LETTERS: Final = 12
+"""Latin segments shorter than this are joined to their Latin neighbours before they are
+identified: a statistical identifier guesses on two words ("ok thx")."""
+
+UNDETERMINED: Final = "und"
+"""The language of a segment the identifier cannot place (treated as not covered)."""
+
+_SENTENCE = re.compile(r"[^.!?;。！？；\n]*(?:[.!?;。！？；]+|\n+|$)")
+
+# (first code point, last code point, script) for letters outside Latin-1; checked in order.
+_RANGES: Final = (
+    (0x0250, 0x02AF, "Latn"),
+    (0x0370, 0x03FF, "Grek"),
+    (0x0400, 0x052F, "Cyrl"),
+    (0x0530, 0x058F, "Armn"),
+    (0x0590, 0x05FF, "Hebr"),
+    (0x0600, 0x08FF, "Arab"),
+    (0x0900, 0x097F, "Deva"),
+    (0x0980, 0x0DFF, "Indic"),
+    (0x0E00, 0x0EFF, "Thai"),
+    (0x10A0, 0x10FF, "Geor"),
+    (0x1100, 0x11FF, "Hang"),
+    (0x1E00, 0x1EFF, "Latn"),
+    (0x3040, 0x30FF, "Kana"),
+    (0x3130, 0x318F, "Hang"),
+    (0x31F0, 0x31FF, "Kana"),
+    (0x3400, 0x4DBF, "Hani"),
+    (0x4E00, 0x9FFF, "Hani"),
+    (0xAC00, 0xD7AF, "Hang"),
+    (0xF900, 0xFAFF, "Hani"),
+    (0xFB50, 0xFEFF, "Arab"),
+    (0xFF21, 0xFF5A, "Latn"),
+    (0xFF66, 0xFF9F, "Kana"),
+    (0x20000, 0x3134F, "Hani"),
+)
+_CJK: Final = frozenset({"Hani", "Kana"})
+_SCRIPT_LANGUAGE: Final = {"Hang": "ko"}
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """One sentence-and-script run of a text.
+
+    Attributes:
+        start: Offset of the segment in the text.
+        end: End offset (exclusive).
+        script: ``Latn``, ``Hani``/``Kana`` (one CJK run), ``Hang``, ``Cyrl``, ``Arab``...;
+            ``Zyyy`` for a run without letters.
+        language: ISO 639-1 code, ``und`` when the identifier cannot place it, or ``None`` for a
+            segment with no letters (no language to vouch for).
+    """
+
+    start: int
+    end: int
+    script: str
+    language: str | None
+
+
+def _script(ch: str) -> str | None:
+    """The script of a letter (``None`` for digits, spaces, punctuation and marks)."""
+    if not ch.isalpha():
+        return None
+    o = ord(ch)
+    if o < 0x0250:
+        return "Latn"
+    for lo, hi, script in _RANGES:
+        if lo <= o <= hi:
+            return script
+    return "Other"
+
+
+def _runs(text: str, start: int, end: int) -> Iterator[tuple[int, int, str]]:
+    """Runs of one script in ``text[start:end]``; neutral characters join the run before them
+    (or the first run); Han and kana form one CJK run."""
+    run_start, run_script = start, "Zyyy"
+    for i in range(start, end):
+        script = _script(text[i])
+        if script is None:
+            continue
+        if script in _CJK:
+            script = "Hani"
+        if run_script == "Zyyy":
+            run_script = script
+        elif script != run_script:
+            yield run_start, i, run_script
+            run_start, run_script = i, script
+    if end > run_start:
+        yield run_start, end, run_script
+
+
+def sentences(text: str) -> list[str]:
+    """The text's sentences (cut at ``.!?;``, their CJK forms and line breaks)."""
+    return [m.group(0) for m in _SENTENCE.finditer(text) if m.group(0).strip()]
+
+
+def _letters(text: str) -> int:
+    return sum(1 for ch in text if ch.isalpha())
+
+
+def segments(text: str, identify_with: Callable[[str], str] | None = None) -> list[Segment]:
+    """The text's segments in order, each with its language.
+
+    Args:
+        text: Any text.
+        identify_with: The identifier (:func:`identify` by default); the benchmark passes
+            another to compare.
+    """
+    ident = identify_with or identify
+    pieces: list[tuple[int, int, str]] = []
+    for m in _SENTENCE.finditer(text):
+        if m.end() > m.start():
+            pieces.extend(_runs(text, m.start(), m.end()))
+    pieces = _join_short_latin(text, pieces)
+    out: list[Segment] = []
+    for start, end, script in pieces:
+        chunk = text[start:end]
+        if script == "Zyyy":
+            language: str | None = None
+        elif script in _SCRIPT_LANGUAGE:
+            language = _SCRIPT_LANGUAGE[script]
+        elif script == "Hani":
+            language = "ja" if any(_script(ch) == "Kana" for ch in chunk) else "zh"
+        elif script == "Latn":
+            language = None if _letters(chunk) < MIN_LETTERS else ident(chunk)
+        else:
+            # No covered language is written in this script: name it for reports only.
+            named = ident(chunk)
+            language = UNDETERMINED if named in COVERED_LANGUAGES else named
+        out.append(Segment(start, end, script, language))
+    return _inherit(out, text, ident)
+
+
+def _inherit(out: list[Segment], text: str, ident: Callable[[str], str]) -> list[Segment]:
+    """A short Latin run alone among other scripts ("我用 VS Code", "OK. Кстати …") takes the
+    language of the segment before it (else after it); with none, the identifier decides."""
+    for i, seg in enumerate(out):
+        if seg.script != "Latn" or seg.language is not None:
+            continue
+        near = [s.language for s in (*reversed(out[:i]), *out[i + 1 :]) if s.language]
+        language = near[0] if near else ident(text[seg.start : seg.end])
+        out[i] = Segment(seg.start, seg.end, seg.script, language)
+    return out
+
+
+def _join_short_latin(text: str, pieces: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Join each short Latin run to the nearest Latin run after it (else before it), so "OK."
+    is identified with the sentence it belongs to, not alone."""
+    out = list(pieces)
+    changed = True
+    while changed:
+        changed = False
+        for i, (s, e, script) in enumerate(out):
+            if script != "Latn" or _letters(text[s:e]) >= MIN_LETTERS:
+                continue
+            j = next((k for k in range(i + 1, len(out)) if out[k][2] == "Latn"), None)
+            if j is None:
+                j = next((k for k in range(i - 1, -1, -1) if out[k][2] == "Latn"), None)
+            if j is None:
+                continue
+            lo, hi = min(i, j), max(i, j)
+            if any(out[k][2] not in ("Latn", "Zyyy") for k in range(lo + 1, hi)):
+                continue  # another script lies between: keep them apart
+            merged = (out[lo][0], out[hi][1], "Latn")
+            out[lo : hi + 1] = [merged]
+            changed = True
+            break
+    return out
+
+
+def uncovered_segments(
+    text: str,
+    covered: frozenset[str] = COVERED_LANGUAGES,
+    identify_with: Callable[[str], str] | None = None,
+) -> list[Segment]:
+    """Segments in a language not in ``covered`` (``und`` counts as not covered)."""
+    found = segments(text, identify_with)
+    return [s for s in found if s.language is not None and s.language not in covered]
+
+
+Ranking = Callable[[str], list[tuple[str, float]]]
+"""``text -> [(ISO 639-1 code, probability), ...]`` over every language a model knows."""
+
+
+@functools.cache
+def _py3langid() -> Ranking:
+    """The packaged py3langid model, loaded once on first use (never at import)."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier  # type: ignore[import-untyped]
+
+    model = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    model.set_languages([lang for lang in model.labels if lang not in READ_AS_COVERED])
+
+    def rank(text: str) -> list[tuple[str, float]]:
+        return [(str(lang), float(p)) for lang, p in model.rank(text)]
+
+    return rank
+
+
+READ_AS_COVERED: Final = frozenset(
+    {"pcm", "gl", "an", "ext", "ast", "oc", "lb", "wa", "lij", "vec", "bcl"}
+)
+"""Close relatives of covered languages (and one the model confuses with short English) that
+py3langid cannot tell apart from them on a short turn: left out of its candidates, so their text
+reads as the nearest covered language (Galician as Portuguese or Spanish, Luxembourgish as
+German, Nigerian Pidgin as English). A documented risk (``docs/safety.md``)."""
+
+COVERED_MASS: Final = 0.6
+"""A Latin segment counts as covered when covered languages hold this share of the identifier's
+probability, or when its best guess is covered and :data:`COVERED_MARGIN` times as likely as
+the best other language: otherwise it is not covered (fail closed)."""
+
+COVERED_MARGIN: Final = 1.15
+
+
+def decide(ranking: list[tuple[str, float]], covered: frozenset[str] = COVERED_LANGUAGES) -> str:
+    """The language a ranking (best first) stands for: a covered one only when the identifier
+    is clearly on its side (see :data:`COVERED_MASS`), else the best other one."""
+    if not ranking:
+        return UNDETERMINED
+    mass = sum(p for lang, p in ranking if lang in covered)
+    best_other = next(((lang, p) for lang, p in ranking if lang not in covered), None)
+    top, p_top = ranking[0]
+    if mass >= COVERED_MASS or (
+        top in covered and (best_other is None or p_top >= COVERED_MARGIN * best_other[1])
+    ):
+        return max((p, lang) for lang, p in ranking if lang in covered)[1]
+    return best_other[0] if best_other is not None else UNDETERMINED
+
+
+@functools.lru_cache(maxsize=16_384)
+def identify(text: str) -> str:
+    """ISO 639-1 code of a segment by the packaged model (``und`` when it cannot place it)."""
+    folded = unicodedata.normalize("NFKC", text).strip()
+    if not folded:
+        return UNDETERMINED
+    return decide(_py3langid()(folded))

@@ -1,0 +1,299 @@
+"""The quote gate: may this raw text be quoted verbatim into a plan?
+
+A record is text the floor has judged; a snippet of what the user said (an episodic snippet, a
+source item, a daily note) is text nobody has judged, and it reaches the model word for word. So
+the gate is stricter than the floor and fails closed: a false positive withholds one snippet, a
+false negative puts a secret or a diagnosis in front of the model. It withholds a text when
+
+- the floor refuses it (a secret, a regulated identifier) or finds a special category the user
+  has not consented to;
+- a credential cue sits near a value-like token (digits of any script, number words, spelled
+  letters, NATO words, a mixed-case or symbol-bearing run, a quoted string), unless the number
+  is a count ("6 digits", "10 minutes");
+- it states the user's own money (an amount beside a salary / balance / debt word);
+- it holds a special-category cue in any grammatical person, unless the sentence is clearly
+  about someone else or a topic (an implied subject counts as the user's);
+- any segment is in a language its vocabularies do not cover (``quote_language``), unless the
+  app opted in to quoting those (``planner.quote_uncovered_languages``, a documented risk).
+
+Consent for a category lets that category's cues in. The verdict carries a reason code and a
+category (the special category, ``credential``, ``financial`` or the language), never the text.
+Cues live in ``policy/data/quote_cues.yaml`` plus the floor's own special-category lexicons.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Final
+
+import yaml  # type: ignore[import-untyped]
+
+from userlore.policy.detectors.special_intl import _INTL_TERMS, _ZH_GENERIC, _ZH_TERM_INFO
+from userlore.policy.detectors.special_vocab import _EN_LEXICON, _EN_WORD
+from userlore.policy.filter import RejectionReason
+from userlore.policy.findings import _words
+from userlore.policy.govern import Assessment, assess_text
+from userlore.policy.language import sentences, uncovered_segments
+
+__all__ = ["QUOTE_REASONS", "QuoteVerdict", "quote_verdict"]
+
+QUOTE_REASONS: Final = frozenset(
+    {
+        RejectionReason.QUOTE_CREDENTIAL,
+        RejectionReason.QUOTE_MONEY,
+        RejectionReason.QUOTE_SPECIAL,
+        RejectionReason.QUOTE_LANGUAGE,
+    }
+)
+"""The gate's own reason codes (the floor's ``secret``/``regulated``/``consent_required`` too
+can withhold a quote)."""
+
+
+@dataclass(frozen=True, slots=True)
+class QuoteVerdict:
+    """The gate's answer for one text.
+
+    Attributes:
+        reason: Why it may not be quoted, or ``None`` when it may.
+        category: What was found, by category only: a special category (``health``...),
+            ``credential``, ``financial``, ``government_id``, or the withheld language's code.
+    """
+
+    reason: RejectionReason | None
+    category: str | None = None
+
+    @property
+    def quotable(self) -> bool:
+        """True when the text may be quoted."""
+        return self.reason is None
+
+
+_PASS: Final = QuoteVerdict(None)
+
+
+def quote_verdict(
+    text: str,
+    *,
+    consented: frozenset[str] = frozenset(),
+    quote_uncovered: bool = False,
+) -> QuoteVerdict:
+    """Whether ``text`` may be quoted verbatim into a plan, and if not, why.
+
+    Args:
+        text: The raw text (a turn, a source item, a note) as it would be quoted.
+        consented: Special categories the user has consented to.
+        quote_uncovered: The app's opt-in to quoting languages the gate cannot read.
+    """
+    return _verdict(text, consented, quote_uncovered)
+
+
+@functools.lru_cache(maxsize=8_192)
+def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> QuoteVerdict:
+    floor = _floor(text)
+    if floor.refused is not None:
+        return QuoteVerdict(RejectionReason(floor.refused), floor.refused)
+    if floor.category is not None and floor.category not in consented:
+        return QuoteVerdict(RejectionReason.CONSENT_REQUIRED, floor.category)
+    uncovered = uncovered_segments(text)
+    cues = _cues()
+    shaped = (
+        _mixed(tok.strip(_EDGES))
+        for seg in uncovered
+        for tok in _TOKEN.findall(text[seg.start : seg.end])
+    )
+    if cues.credential_near_value(text) or any(shaped):
+        # In a language no cue reads, a credential-shaped token is judged by its shape alone.
+        return QuoteVerdict(RejectionReason.QUOTE_CREDENTIAL, "credential")
+    for sentence in sentences(text):
+        lowered = sentence.casefold()
+        cleared = cues.about_others(lowered)
+        if cues.money.search(lowered) and _AMOUNT.search(sentence) and not cleared:
+            return QuoteVerdict(RejectionReason.QUOTE_MONEY, "financial")
+        for category in cues.special_categories(lowered):
+            if category not in consented and not cleared:
+                return QuoteVerdict(RejectionReason.QUOTE_SPECIAL, category)
+    if uncovered and not quote_uncovered:
+        # Last: what the cues above could read has been judged; the rest is withheld.
+        return QuoteVerdict(RejectionReason.QUOTE_LANGUAGE, uncovered[0].language)
+    return _PASS
+
+
+@functools.lru_cache(maxsize=8_192)
+def _floor(text: str) -> Assessment:
+    return assess_text(text)
+
+
+# -- value-like tokens ---------------------------------------------------------------------------
+
+_DIGIT_RUN = re.compile(r"\d+(?:[.,:/\- ]\d+)*")
+_WORD_AFTER = re.compile(r"\s*([^\W\d_]+)")
+_SPELLED = re.compile(r"(?<![^\W_])(?:[^\W\d_][\s\-.]{1,3}){3,}[^\W\d_](?![^\W_])")
+_TOKEN = re.compile(r"[^\s\"'`“”«»「」]+")
+_QUOTED = re.compile(r"[\"'`“”«»「」『』][^\"'`“”«»「」『』\s]{3,}")
+_NATO: Final = _words(
+    "alfa alpha bravo charlie delta echo foxtrot golf hotel india juliett juliet kilo lima mike"
+    " november oscar papa quebec romeo sierra tango uniform victor whiskey whisky xray x-ray"
+    " yankee zulu"
+)
+_NUMBER_WORDS: Final = _words(
+    "zero one two three four five six seven eight nine oh cero uno dos tres cuatro cinco seis"
+    " siete ocho nueve null eins zwei drei vier fünf sechs sieben acht neun zéro un deux trois"
+    " quatre cinq sept huit neuf zero um dois três quatro cinco seis sete oito nove"
+)
+_CJK_NUMERALS = re.compile(r"[零〇一二三四五六七八九幺两]{3,}")
+_EDGES = ".,;:!?()[]{}"
+_WINDOW_BEFORE = 40
+_WINDOW_AFTER = 80
+
+# An amount: a number beside a currency sign, code or word, or a large / grouped number.
+_AMOUNT = re.compile(
+    r"(?i)(?:[$€£¥₹₩₺₽]|R\$|US\$|\b(?:usd|eur|gbp|cny|rmb|jpy|brl|chf)\b)\s?\d"
+    r"|\d[\d.,\s]*\s?(?:[$€£¥₹]|万|千|億|円|元|块|k\b|thousand|million|mil\b|mille|tausend"
+    r"|euros?|dollars?|reais|real\b|yuan|yen|pesos?|pounds?|bucks)"
+    r"|\d{1,3}(?:[.,\s]\d{3})+|\d{4,}|[一二三四五六七八九十两百千]+[万千億亿]"
+)
+
+
+def _value_like(window: str, counts: frozenset[str]) -> bool:
+    """True when ``window`` holds something that reads as a credential's value."""
+    for m in _DIGIT_RUN.finditer(window):
+        after = _WORD_AFTER.match(window, m.end())
+        if after is None or after.group(1).casefold() not in counts:
+            return True
+    if _SPELLED.search(window) or _QUOTED.search(window) or _CJK_NUMERALS.search(window):
+        return True
+    words = [w.casefold() for w in re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)?", window)]
+    if sum(w in _NATO for w in words) >= 2 or _number_word_run(words) >= 3:
+        return True
+    return any(_mixed(tok.strip(_EDGES)) for tok in _TOKEN.findall(window))
+
+
+def _number_word_run(words: list[str]) -> int:
+    best = run = 0
+    for w in words:
+        run = run + 1 if w in _NUMBER_WORDS else 0
+        best = max(best, run)
+    return best
+
+
+def _mixed(tok: str) -> bool:
+    """A run that is not a word: letters with digits or symbols, or case changes inside it."""
+    if len(tok) < 6 or not any(ch.isalpha() for ch in tok):
+        return False
+    has_digit = any(ch.isdigit() for ch in tok)
+    has_symbol = any(
+        not ch.isalnum() and not unicodedata.category(ch).startswith("M") for ch in tok
+    )
+    inner_upper = any(ch.isupper() for ch in tok[1:]) and any(ch.islower() for ch in tok)
+    return has_digit or has_symbol or inner_upper
+
+
+# -- cue vocabularies ------------------------------------------------------------------------------
+
+
+def _alternation(terms: list[str]) -> str:
+    """One regex alternation: Latin-script terms as whole words, CJK terms as substrings."""
+    latin = sorted((t for t in terms if t.isascii() or _is_latin(t)), key=len, reverse=True)
+    cjk = sorted((t for t in terms if t not in latin), key=len, reverse=True)
+    parts = []
+    if latin:
+        parts.append(r"(?<![^\W_])(?:" + "|".join(map(re.escape, latin)) + r")(?![^\W_])")
+    if cjk:
+        parts.append("|".join(map(re.escape, cjk)))
+    return "|".join(parts) or r"(?!x)x"
+
+
+def _is_latin(term: str) -> bool:
+    return all(ord(ch) < 0x0250 or not ch.isalpha() for ch in term)
+
+
+@dataclass(frozen=True, slots=True)
+class _Cues:
+    credential: re.Pattern[str]
+    counts: frozenset[str]
+    money: re.Pattern[str]
+    others: re.Pattern[str]
+    topics: re.Pattern[str]
+    self_subject: re.Pattern[str]
+    special: tuple[tuple[str, re.Pattern[str]], ...]
+
+    def credential_near_value(self, text: str) -> bool:
+        lowered = text.casefold()
+        for m in self.credential.finditer(lowered):
+            before = text[max(0, m.start() - _WINDOW_BEFORE) : m.start()]
+            after = text[m.end() : m.end() + _WINDOW_AFTER]
+            if _value_like(before, self.counts) or _value_like(after, self.counts):
+                return True
+        return False
+
+    def about_others(self, lowered: str) -> bool:
+        """Clearly a topic (reading about it, a study), or someone else's: an other-person cue
+        and, once those are masked, no first-person subject left."""
+        if self.topics.search(lowered):
+            return True
+        if not self.others.search(lowered):
+            return False
+        masked = self.others.sub(" ", lowered)
+        return not self.self_subject.search(masked)
+
+    def special_categories(self, lowered: str) -> list[str]:
+        found = [category for category, pattern in self.special if pattern.search(lowered)]
+        found.extend(_floor_lexicon_categories(lowered))
+        return found
+
+
+def _floor_lexicon_categories(lowered: str) -> list[str]:
+    """Categories of the floor's own special-category terms present, in any person."""
+    found: list[str] = []
+    tokens = _EN_WORD.findall(lowered)
+    for i, tok in enumerate(tokens):
+        for words, category, _kind in _EN_LEXICON.get(tok, ()):
+            if tuple(tokens[i : i + len(words)]) == words:
+                found.append(category)
+                break
+    for category, pattern in _INTL_PATTERNS:
+        if pattern.search(lowered):
+            found.append(category)
+    for m in _ZH_PATTERN.finditer(lowered):
+        term = m.group(0)
+        if term not in _ZH_GENERIC:
+            found.append(_ZH_TERM_INFO[term][0])
+    return found
+
+
+_INTL_PATTERNS: Final = tuple(
+    (category, re.compile(r"(?<![^\W_])(?:" + terms + r")(?![^\W_])"))
+    for category, terms in _INTL_TERMS.items()
+)
+_ZH_PATTERN: Final = re.compile(
+    "|".join(sorted(map(re.escape, (t.casefold() for t in _ZH_TERM_INFO)), key=len, reverse=True))
+)
+
+
+def _flat(section: dict[str, list[Any]]) -> list[str]:
+    return [str(term).casefold() for terms in section.values() for term in terms]
+
+
+@functools.cache
+def _cues() -> _Cues:
+    """The cue data, loaded once on first use (never at import)."""
+    source = resources.files("userlore.policy").joinpath("data/quote_cues.yaml")
+    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    special: dict[str, list[str]] = {}
+    for name, by_language in data["special"].items():
+        special.setdefault(name.removesuffix("_implied"), []).extend(_flat(by_language))
+    return _Cues(
+        credential=re.compile(_alternation(_flat(data["credential"]))),
+        counts=frozenset(_flat(data["count_units"])),
+        money=re.compile(_alternation(_flat(data["money"]))),
+        others=re.compile(_alternation(_flat(data["others"]))),
+        topics=re.compile(_alternation(_flat(data["topics"]))),
+        self_subject=re.compile(_alternation(_flat(data["self"]))),
+        special=tuple(
+            (category, re.compile(_alternation(terms))) for category, terms in special.items()
+        ),
+    )
