@@ -19,8 +19,23 @@ span is a regulated case whose values are those spans; a sentence with none of t
 (names, addresses and dates are personal, not regulated, so flagging them counts as a false
 positive).
 
+``--gate FILE...`` measures the quote gate on cases of ``{"id", "lang", "group", "class",
+"text", "values", "special_text"?}`` (``tests/data/gate_covered.jsonl``: the seven covered
+languages; ``tests/data/gate_heldout.jsonl``: Russian, Arabic, Hindi, Turkish and Korean, which
+no rule or vocabulary may name). Each case is one user turn in its own scope, then a plan and a
+recall (with episodes) whose query is the turn itself, so its snippet is the best candidate.
+Per group (covered / held_out) and class it counts:
+- values_in_plan / values_stored: a secret, regulated or money value in a plan or a recall, or
+  in any stored record, version or evidence item;
+- special_in_plan: a special-category statement's words in a plan or recall (no consent is
+  granted: the output says so);
+- benign_withheld: benign turns kept out of the plan by the floor or the gate (their trace
+  reason), and benign_flagged: benign turns redacted or refused on the write path.
+
 Usage: python benchmarks/sensitivity.py --data tests/data/sensitivity_cases.jsonl
        python benchmarks/sensitivity.py --presidio ../shared/data/presidio/synth_public.json
+       python benchmarks/sensitivity.py --gate tests/data/gate_covered.jsonl \
+           tests/data/gate_heldout.jsonl
 """
 
 from __future__ import annotations
@@ -117,6 +132,82 @@ def run(cases: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+WITHHOLDING = frozenset(
+    {
+        "secret",
+        "regulated",
+        "consent_required",
+        "quote_credential",
+        "quote_money",
+        "quote_special",
+        "quote_language",
+    }
+)
+"""Trace reasons that mean the floor or the quote gate kept a snippet out."""
+
+
+def run_gate(cases: list[dict[str, Any]]) -> dict[str, Any]:
+    """The quote gate's figures per language group and class (see the module docstring)."""
+    groups: dict[str, dict[str, dict[str, Any]]] = {}
+    reasons: dict[str, int] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        lore = Userlore.open(
+            f"sqlite:///{Path(tmp) / 'gate.db'}", config={"memory": {"mode": "auto"}}
+        )
+        for i, case in enumerate(cases):
+            scope = f"gate-{i}"
+            text = case["text"]
+            result = lore.observe(scope=scope, role="user", content=text, session_key="s")
+            plan = lore.plan_context(scope=scope, query=text, session_key="s")
+            recall = lore.memory.recall(scope, text, episodes=3)
+            shown = plan.text + "\n".join(
+                [e.text for e in recall.episodes] + [c.content for c in recall.memories]
+            )
+            stored = stored_texts(lore, scope)
+            row = groups.setdefault(case["group"], {}).setdefault(
+                case["class"],
+                {
+                    "n": 0,
+                    "values_in_plan": 0,
+                    "values_stored": 0,
+                    "special_in_plan": 0,
+                    "benign_withheld": 0,
+                    "benign_flagged": 0,
+                    "ids": [],
+                },
+            )
+            row["n"] += 1
+            values = case.get("values") or []
+            leaked = False
+            if any(v in shown for v in values):
+                row["values_in_plan"] += 1
+                leaked = True
+            if any(v in t for v in values for t in stored):
+                row["values_stored"] += 1
+                leaked = True
+            special = case.get("special_text")
+            if special and special in shown:
+                row["special_in_plan"] += 1
+                leaked = True
+            trace = lore.traces.get(scope, plan.trace_id) if plan.trace_id else {}
+            episodic = (trace.get("payload") or {}).get("episodic") or {}
+            why = [r["reason"] for r in episodic.get("rejected", [])]
+            for reason in why:
+                reasons[reason] = reasons.get(reason, 0) + 1
+            if case["class"] == "benign":
+                if any(r in WITHHOLDING for r in why):
+                    row["benign_withheld"] += 1
+                    row["ids"].append(case["id"])
+                redacted = any("[REDACTED" in t for t in stored)
+                refused = any(o.action is WriteAction.REFUSED for o in result.outcomes)
+                if redacted or refused:
+                    row["benign_flagged"] += 1
+            elif leaked:
+                row["ids"].append(case["id"])
+        lore.close()
+    return {"consents_granted": [], "groups": groups, "snippet_reasons": reasons}
+
+
 REGULATED_ENTITIES = frozenset({"CREDIT_CARD", "IBAN_CODE", "US_SSN"})
 
 
@@ -143,7 +234,17 @@ def main() -> None:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--data", type=Path, help="JSONL cases")
     source.add_argument("--presidio", type=Path, help="presidio-research synthetic JSON")
+    source.add_argument("--gate", type=Path, nargs="+", help="quote-gate JSONL cases")
     args = parser.parse_args()
+    if args.gate:
+        gate_cases = [
+            json.loads(line)
+            for path in args.gate
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
+        print(json.dumps(run_gate(gate_cases), ensure_ascii=False))
+        return
     if args.presidio:
         cases = presidio_cases(args.presidio)
     else:
