@@ -498,6 +498,7 @@ class MemoryService:
             )
             chosen = [_citation(c.row, c.retrieval or 0.0) for c in found.kept[:k]]
             said: list[Snippet] = []
+            withheld: list[dict[str, str]] = []
             if episodes and query:
                 # A cited memory's own evidence is not returned again as an episode.
                 cited = evidence_of(conn, scope, [c.id for c in chosen])
@@ -509,8 +510,14 @@ class MemoryService:
                     now=now,
                     consented=consented,
                     rankings=nearest_evidence(self.store.vectors),
+                    quote_uncovered=self.store.config.planner.quote_uncovered_languages,
                 )
                 said = [s for s in found_said.kept if s.item_id not in cited][:episodes]
+                withheld = [
+                    {"id": r.id, "reason": r.reason}
+                    | ({"category": r.category} if r.category else {})
+                    for r in found_said.rejected
+                ]
             heard = tuple(Episode(s.item_id, s.text, s.occurred_at, s.score) for s in said)
             trace_id = self.store.trace(
                 conn,
@@ -523,6 +530,7 @@ class MemoryService:
                     "rejected": [{"id": r.id, "reason": r.reason} for r in found.rejected],
                     "k": k,
                     **({"episodes": [e.item_id for e in heard]} if heard else {}),
+                    **({"episodes_withheld": withheld} if withheld else {}),
                 },
             )
         excluded = [{"id": r.id, "reason": r.reason} for r in found.rejected]

@@ -314,10 +314,12 @@ class SelectedSnippet:
 
 @dataclass(frozen=True, slots=True)
 class Rejection:
-    """One candidate the planner dropped, with a fixed reason code."""
+    """One candidate the planner dropped, with a fixed reason code (and, for the quote gate,
+    what it found by category: ``health``, ``credential``, a language code; never text)."""
 
     id: str
     reason: str
+    category: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,10 @@ any further best-first rankings a caller passes: vector hits over evidence (an
 asked window. Then the same policy as records: the one filter
 (:func:`~userlore.policy.filter.rejection_reason`) reassesses every snippet's text, so a secret is
 never shown and a special-category turn needs consent; an item that is evidence of a forgotten or
-deleted record stays out with that record; another scope's items are never read.
+deleted record stays out with that record; another scope's items are never read. What passes
+the filter is quoted word for word, so it passes the quote gate too
+(:func:`~userlore.policy.quote_gate.quote_verdict`): a withheld snippet is rejected with the
+gate's reason code and category (never its text) and the next candidate takes its place.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from userlore.planner.fusion import rrf_fuse
 from userlore.planner.search import VECTOR_FLOOR
 from userlore.policy.filter import RejectionReason, rejection_reason
 from userlore.policy.govern import POLICY_REV, Assessment, assess_text
+from userlore.policy.quote_gate import quote_verdict
 from userlore.store.schema import (
     EpisodicItem,
     KnowledgeSourceItem,
@@ -284,6 +288,7 @@ def search_snippets(
     window: TimeWindow | None = None,
     limit: int | None = None,
     stats: EpisodicFrequencies | None = None,
+    quote_uncovered: bool = False,
 ) -> SnippetsFound:
     """Source items of ``scope`` that may be shown now for ``query``, best first.
 
@@ -298,6 +303,7 @@ def search_snippets(
         window: Event-time window of a temporal question: items in it form a ranking too.
         limit: Stop once this many snippets are kept.
         stats: Document-frequency cache (the planner keeps one; default: count every time).
+        quote_uncovered: The app's opt-in to quoting languages the quote gate cannot read.
     """
     lexical = (
         _lexical(conn, scope, query, k, stats or EpisodicFrequencies(ttl_s=0)) if query else []
@@ -338,7 +344,15 @@ def search_snippets(
         if hit is None:
             continue  # a ranking named an item this scope does not hold
         reason = _reason(hit, scope, now, consented, withdrawn)
-        if reason is not None:
+        if reason is None:
+            # Quoted word for word: the quote gate judges it (and its budget goes on).
+            verdict = quote_verdict(
+                _body(hit.title, hit.text), consented=consented, quote_uncovered=quote_uncovered
+            )
+            if verdict.reason is not None:
+                found.rejected.append(Rejection(item_id, verdict.reason, verdict.category))
+                continue
+        else:
             found.rejected.append(Rejection(item_id, reason))
             continue
         found.kept.append(

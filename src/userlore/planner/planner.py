@@ -220,6 +220,7 @@ class ContextPlanner:
                     window=window,
                     limit=wanted * SNIPPET_POOL + cfg.planner.episodic_overflow,
                     stats=self.episodic_stats,
+                    quote_uncovered=cfg.planner.quote_uncovered_languages,
                 )
                 if wanted and cfg.planner.episodic_chars
                 else SnippetsFound()
@@ -275,6 +276,7 @@ class ContextPlanner:
                     ],
                     "rejected": [
                         {"id": r.id, "reason": r.reason}
+                        | ({"category": r.category} if r.category else {})
                         for r in (*snippets.rejected, *snippet_rejected)
                     ],
                 }

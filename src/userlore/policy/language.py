@@ -41,7 +41,9 @@ identified: a statistical identifier guesses on two words ("ok thx")."""
 UNDETERMINED: Final = "und"
 """The language of a segment the identifier cannot place (treated as not covered)."""
 
-_SENTENCE = re.compile(r"[^.!?;。！？；\n]*(?:[.!?;。！？；]+|\n+|$)")
+# A sentence ends at .!?; followed by a space or the end (not inside "5.400" or "v1.2"), at
+# their CJK forms, or at a line break.
+_SENTENCE = re.compile(r"[^\n]*?(?:[.!?;]+(?=\s|$)|[。！？；]+|\n+|$)")
 
 # (first code point, last code point, script) for letters outside Latin-1; checked in order.
 _RANGES: Final = (

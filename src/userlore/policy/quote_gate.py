@@ -103,7 +103,7 @@ def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> Quo
     shaped = (
         _mixed(tok.strip(_EDGES))
         for seg in uncovered
-        for tok in _TOKEN.findall(text[seg.start : seg.end])
+        for tok in _TOKEN.findall(_REDACTED.sub(" ", text[seg.start : seg.end]))
     )
     if cues.credential_near_value(text) or any(shaped):
         # In a language no cue reads, a credential-shaped token is judged by its shape alone.
@@ -146,6 +146,7 @@ _NUMBER_WORDS: Final = _words(
 )
 _CJK_NUMERALS = re.compile(r"[零〇一二三四五六七八九幺两]{3,}")
 _EDGES = ".,;:!?()[]{}"
+_REDACTED = re.compile(r"\[REDACTED:[\w-]+\]")
 _WINDOW_BEFORE = 40
 _WINDOW_AFTER = 80
 
@@ -196,12 +197,18 @@ def _mixed(tok: str) -> bool:
 
 
 def _alternation(terms: list[str]) -> str:
-    """One regex alternation: Latin-script terms as whole words, CJK terms as substrings."""
-    latin = sorted((t for t in terms if t.isascii() or _is_latin(t)), key=len, reverse=True)
-    cjk = sorted((t for t in terms if t not in latin), key=len, reverse=True)
+    """One regex alternation: Latin-script terms as whole words, CJK terms as substrings.
+
+    A ``*`` at either end of a Latin term lets it sit inside a compound there: ``*code``
+    matches "Zugangscode", ``krebs*`` matches "Krebsdiagnose".
+    """
+    latin = [t for t in terms if _is_latin(t)]
+    cjk = sorted((t for t in terms if not _is_latin(t)), key=len, reverse=True)
     parts = []
-    if latin:
-        parts.append(r"(?<![^\W_])(?:" + "|".join(map(re.escape, latin)) + r")(?![^\W_])")
+    for term in sorted(latin, key=len, reverse=True):
+        left = r"" if term.startswith("*") else r"(?<![^\W_])"
+        right = r"" if term.endswith("*") else r"(?![^\W_])"
+        parts.append(left + re.escape(term.strip("*")) + right)
     if cjk:
         parts.append("|".join(map(re.escape, cjk)))
     return "|".join(parts) or r"(?!x)x"
@@ -222,6 +229,8 @@ class _Cues:
     special: tuple[tuple[str, re.Pattern[str]], ...]
 
     def credential_near_value(self, text: str) -> bool:
+        # A value the floor already redacted is gone: its marker is not a value.
+        text = _REDACTED.sub(" ", text)
         lowered = text.casefold()
         for m in self.credential.finditer(lowered):
             before = text[max(0, m.start() - _WINDOW_BEFORE) : m.start()]

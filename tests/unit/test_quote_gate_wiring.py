@@ -1,0 +1,72 @@
+"""The quote gate at every verbatim placement: plan snippets and recall episodes.
+
+A withheld snippet leaves a reason code and a category in the trace (never its text), and its
+place goes to the next candidate; consent and the app's language opt-in are honoured.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from userlore import Userlore
+
+KOREAN = "샐러드 주문은 내일 해요 salad"
+FASTING = "salad: fasting for Ramadan this month"
+BENIGN = "The salad place on Main Street opens at noon"
+
+
+def episodic_trace(lore: Userlore, scope: str, event: str = "plan") -> dict[str, Any]:
+    payload: dict[str, Any] = lore.traces.list(scope, event_type=event, limit=1)[0]["payload"]
+    return payload
+
+
+def test_a_withheld_snippet_is_traced_by_reason_and_category_and_the_next_takes_its_place(
+    auto_lore: Userlore,
+) -> None:
+    fasting = auto_lore.observe("u1", "user", FASTING)
+    benign = auto_lore.observe("u1", "user", BENIGN)
+    plan = auto_lore.plan_context("u1", "salad")
+    assert [s.item_id for s in plan.snippets] == [benign.source_item_id]
+    assert "Ramadan" not in plan.text and BENIGN in plan.text
+    rejected = episodic_trace(auto_lore, "u1")["episodic"]["rejected"]
+    withheld = {"id": fasting.source_item_id, "reason": "quote_special", "category": "religion"}
+    assert withheld in rejected
+    assert "Ramadan" not in str(rejected)
+
+
+def test_an_uncovered_language_is_withheld_unless_the_app_opts_in(
+    auto_lore: Userlore, make_lore: Callable[..., Userlore]
+) -> None:
+    said = auto_lore.observe("u1", "user", KOREAN)
+    plan = auto_lore.plan_context("u1", "salad")
+    assert plan.snippets == ()
+    rejected = episodic_trace(auto_lore, "u1")["episodic"]["rejected"]
+    assert rejected == [{"id": said.source_item_id, "reason": "quote_language", "category": "ko"}]
+    opted = make_lore("auto", planner={"quote_uncovered_languages": True})
+    said = opted.observe("u1", "user", KOREAN)
+    assert [s.item_id for s in opted.plan_context("u1", "salad").snippets] == [
+        said.source_item_id
+    ]
+
+
+def test_consent_for_the_category_lets_its_snippets_in(auto_lore: Userlore) -> None:
+    said = auto_lore.observe("u1", "user", FASTING)
+    assert auto_lore.plan_context("u1", "salad").snippets == ()
+    auto_lore.consent.grant("u1", "religion")
+    assert [s.item_id for s in auto_lore.plan_context("u1", "salad").snippets] == [
+        said.source_item_id
+    ]
+
+
+def test_recall_episodes_pass_the_gate_and_report_what_was_withheld(
+    auto_lore: Userlore,
+) -> None:
+    korean = auto_lore.observe("u1", "user", KOREAN)
+    benign = auto_lore.observe("u1", "user", BENIGN)
+    got = auto_lore.memory.recall("u1", "salad", episodes=3)
+    assert [e.item_id for e in got.episodes] == [benign.source_item_id]
+    trace = episodic_trace(auto_lore, "u1", "recall")
+    assert trace["episodes_withheld"] == [
+        {"id": korean.source_item_id, "reason": "quote_language", "category": "ko"}
+    ]
