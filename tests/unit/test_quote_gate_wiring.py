@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from userlore import Userlore
+from userlore import CandidateInput, Pipeline, Producer, Userlore
 
 KOREAN = "샐러드 주문은 내일 해요 salad"
 FASTING = "salad: fasting for Ramadan this month"
@@ -45,9 +45,7 @@ def test_an_uncovered_language_is_withheld_unless_the_app_opts_in(
     assert rejected == [{"id": said.source_item_id, "reason": "quote_language", "category": "ko"}]
     opted = make_lore("auto", planner={"quote_uncovered_languages": True})
     said = opted.observe("u1", "user", KOREAN)
-    assert [s.item_id for s in opted.plan_context("u1", "salad").snippets] == [
-        said.source_item_id
-    ]
+    assert [s.item_id for s in opted.plan_context("u1", "salad").snippets] == [said.source_item_id]
 
 
 def test_consent_for_the_category_lets_its_snippets_in(auto_lore: Userlore) -> None:
@@ -70,3 +68,31 @@ def test_recall_episodes_pass_the_gate_and_report_what_was_withheld(
     assert trace["episodes_withheld"] == [
         {"id": korean.source_item_id, "reason": "quote_language", "category": "ko"}
     ]
+
+
+def test_records_quoting_source_text_pass_the_gate(make_lore: Callable[..., Userlore]) -> None:
+    lore = make_lore("auto", memory={"mode": "auto", "sources": ["session", "connected"]})
+
+    def fact(content: str, key: str) -> str:
+        outcome = lore.write(
+            "u1",
+            CandidateInput(
+                kind="workspace_fact",
+                content=content,
+                canonical_key=key,
+                producer=Producer.SOURCE,
+                pipeline=Pipeline.CONNECTED_KNOWLEDGE,
+            ),
+        )
+        assert outcome.record is not None
+        return outcome.record.id
+
+    korean = fact("배포 일정 deploy: 금요일 오후", "source/wiki/ko")
+    english = fact("deploy: Friday afternoon, after the freeze", "source/wiki/en")
+    plan = lore.plan_context("u1", "deploy")
+    assert [s.id for s in plan.selected] == [english]
+    reasons = {
+        r["id"]: r
+        for r in lore.traces.list("u1", event_type="plan", limit=1)[0]["payload"]["rejected"]
+    }
+    assert reasons[korean] == {"id": korean, "reason": "quote_language", "category": "ko"}

@@ -194,6 +194,7 @@ class ContextPlanner:
                 kinds=ALWAYS_ELIGIBLE,
                 newest=False,
                 vectors=self.store.vectors,
+                quote_uncovered=cfg.planner.quote_uncovered_languages,
             )
             # With embeddings on, each selected record's place in each list (None: not in it).
             ranks = (
@@ -260,7 +261,11 @@ class ContextPlanner:
                     }
                     for s in selected
                 ],
-                "rejected": [{"id": r.id, "reason": r.reason} for r in rejected],
+                "rejected": [
+                    {"id": r.id, "reason": r.reason}
+                    | ({"category": r.category} if r.category else {})
+                    for r in rejected
+                ],
                 "budget": limit,
             }
             if snippets.kept or snippets.rejected:

@@ -27,6 +27,7 @@ from sqlalchemy import Connection, Row, Select, bindparam, select
 from userlore.models import RecordState, Rejection
 from userlore.planner.fusion import rrf_fuse
 from userlore.policy.filter import rejection_reason
+from userlore.policy.quote_gate import QUOTED_KINDS, quote_verdict
 from userlore.store.governed import path_clause, under_path
 from userlore.store.retrieval import RECORD_HITS, HitQuery, TermStatistics
 from userlore.store.schema import MemoryRecord
@@ -160,6 +161,7 @@ def search(
     limit: int | None = None,
     accept: Callable[[Row[*tuple[Any, ...]]], bool] | None = None,
     vectors: VectorIndex | None = None,
+    quote_uncovered: bool = False,
 ) -> Found:
     """Records of ``scope`` that may be read now, best first, with a reason for the rest.
 
@@ -183,6 +185,8 @@ def search(
         limit: Stop once this many records are kept; every candidate is screened when ``None``.
         accept: A further predicate on a row that passed the filter (not a rejection).
         vectors: The stored embeddings: a ranked query becomes BM25 + vector, fused by RRF.
+        quote_uncovered: The app's opt-in to quoting languages the quote gate cannot read
+            (records whose content is quoted source text, :data:`QUOTED_KINDS`, pass the gate).
     """
     candidates: Iterator[Candidate]
     exact = canonical_key is not None or record_id is not None
@@ -217,7 +221,15 @@ def search(
         reason = rejection_reason(cand.row, scope=scope, now=now, consented=consented)
         if reason is not None:
             rejected.append(Rejection(cand.id, reason))
-        elif accept is None or accept(cand.row):
+            continue
+        if cand.row.kind in QUOTED_KINDS:
+            verdict = quote_verdict(
+                cand.row.content, consented=consented, quote_uncovered=quote_uncovered
+            )
+            if verdict.reason is not None:
+                rejected.append(Rejection(cand.id, verdict.reason, verdict.category))
+                continue
+        if accept is None or accept(cand.row):
             kept.append(cand)
             if limit is not None and len(kept) >= limit:
                 break

@@ -39,7 +39,11 @@ from userlore.policy.findings import _words
 from userlore.policy.govern import Assessment, assess_text
 from userlore.policy.language import sentences, uncovered_segments
 
-__all__ = ["QUOTE_REASONS", "QuoteVerdict", "quote_verdict"]
+__all__ = ["QUOTED_KINDS", "QUOTE_REASONS", "QuoteVerdict", "quote_verdict"]
+
+QUOTED_KINDS: Final = frozenset({"daily_note", "workspace_fact"})
+"""Record kinds whose content is source text quoted as it came (a note lists items' first
+lines; a workspace fact carries an item's text): they pass the gate wherever they are read."""
 
 QUOTE_REASONS: Final = frozenset(
     {
