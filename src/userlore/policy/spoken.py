@@ -215,9 +215,10 @@ def _latin_runs(text: str, lowered: str) -> list[Spoken]:
 
 _CJK_DIGITS: Final = "〇零一二三四五六七八九幺两兩壹贰貳叁參肆伍陆陸柒捌玖"
 _CJK_UNITS: Final = "十拾百佰千仟万萬亿億"
-_CJK_RUN = re.compile(f"[{_CJK_DIGITS}{_CJK_UNITS}]{{2,}}")
+# ``〇`` reaches here as ``O`` when the text was folded first (the confusables table maps it).
+_CJK_RUN = re.compile(f"[{_CJK_DIGITS}{_CJK_UNITS}O]{{2,}}")
 _CJK_TO_DIGIT: Final = {
-    **{c: "0" for c in "〇零"},
+    **{c: "0" for c in "〇零O"},
     **{c: "1" for c in "一幺壹"},
     **{c: "2" for c in "二两兩贰貳"},
     **{c: "3" for c in "三叁參"},
@@ -231,18 +232,20 @@ _CJK_TO_DIGIT: Final = {
 
 
 def _cjk_value(run: str) -> str | None:
+    if run.count("O") == len(run):
+        return None
     if not any(c in _CJK_UNITS for c in run):
         return "".join(_CJK_TO_DIGIT[c] for c in run)  # read digit by digit: "幺三五七"
     try:
         import cn2an
 
-        return str(cn2an.cn2an(run.replace("幺", "一"), "smart"))
+        return str(cn2an.cn2an(run.replace("幺", "一").replace("O", "〇"), "smart"))
     except Exception:
         pass
     try:
         from kanjize import kanji2number
 
-        return str(kanji2number(run))
+        return str(kanji2number(run.replace("O", "〇")))
     except Exception:
         return None
 
@@ -277,10 +280,17 @@ _CASE_WORDS: Final = {
     "capital": True, "uppercase": True, "upper": True, "big": True, "cap": True,
     "lowercase": False, "lower": False, "small": False,
 }  # fmt: skip
-_DIGIT_WORDS_EN: Final = {
-    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-    "seven": "7", "eight": "8", "nine": "9", "niner": "9",
-}  # fmt: skip
+_DIGIT_WORDS: Final = {
+    word: str(digit)
+    for words in (
+        "zero one two three four five six seven eight nine",
+        "null eins zwei drei vier fünf sechs sieben acht neun",
+        "cero uno dos tres cuatro cinco seis siete ocho nueve",
+        "zéro un deux trois quatre cinq six sept huit neuf",
+        "zero um dois três quatro cinco seis sete oito nove",
+    )
+    for digit, word in enumerate(words.split())
+} | {"niner": "9", "zwo": "2"}
 _NATO_TOKEN = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)?|\d")
 
 
@@ -320,8 +330,8 @@ def _nato_runs(text: str, lowered: str) -> list[Spoken]:
             letter = _NATO[word]
             run.append((m.start(), m.end(), letter.upper() if upper else letter))
             nato_count += 1
-        elif run and (word.isdigit() or word in _DIGIT_WORDS_EN):
-            run.append((m.start(), m.end(), _DIGIT_WORDS_EN.get(word, word)))
+        elif run and (word.isdigit() or word in _DIGIT_WORDS):
+            run.append((m.start(), m.end(), _DIGIT_WORDS.get(word, word)))
         else:
             close()
         upper = None
