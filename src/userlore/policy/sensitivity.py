@@ -45,6 +45,7 @@ from userlore.policy.detectors.payment import (
     _ibans,
     _ssns,
 )
+from userlore.policy.detectors.registry import registry_ids
 from userlore.policy.detectors.special import _special
 from userlore.policy.detectors.special_vocab import _EN_WORD
 from userlore.policy.detectors.tokens import (
@@ -129,6 +130,8 @@ def _detect(t: str) -> list[_Hit]:
         if six_digits:
             taken.extend((h[2], h[3]) for h in hits if h[0] is _SECRET)
             hits.extend(_cards(t, taken))
+            taken.extend((h[2], h[3]) for h in hits if h[0] in _BLOCKING)
+            hits.extend(registry_ids(t, taken))
     if (not _FIN_GATE_WORDS.isdisjoint(words) or (cjk and _FIN_GATE_CJK.search(t))) and (
         _AMOUNT_RE.search(t) or "score" in words or "fico" in words or _ZH_NUMBER.search(t)
     ):
