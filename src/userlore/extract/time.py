@@ -20,6 +20,8 @@ from typing import Any
 from dateparser.languages.loader import default_loader
 from dateparser.search import search_dates
 
+from userlore.policy.sensitivity import SensitivityLevel, classify
+
 __all__ = ["TimeWindow", "Validity", "names_time", "question_window", "validity"]
 
 _LANGUAGES = ["en", "zh"]
@@ -183,6 +185,21 @@ def question_window(query: str, now: datetime) -> TimeWindow | None:
     ``None`` when the question names no time; the windows of several expressions are joined.
     """
     found = _found(query, now, "past")
+    if found:
+        # A value the floor flags (a PIN "2019", a card) is no date: the window lands in the
+        # plan's trace, and a trace never carries a value derived from flagged text.
+        flagged = [
+            (f.start, f.end)
+            for f in classify(query).findings
+            if f.level in (SensitivityLevel.SECRET, SensitivityLevel.REGULATED)
+        ]
+        values = {d for s, t in flagged if (d := "".join(filter(str.isdigit, query[s:t])))}
+        found = [
+            (at, e, m)
+            for at, e, m in found
+            if not any(s < at + len(e) and at < t for s, t in flagged)
+            and not any(v in "".join(filter(str.isdigit, e)) for v in values)
+        ]
     if not found:
         return None
     windows = [w for _, e, m in found if (w := _period(e, m)) is not None]

@@ -14,6 +14,7 @@ report types in :mod:`userlore.policy.findings`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Final
 
 from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
@@ -32,6 +33,7 @@ from userlore.policy.detectors.passwords import (
     _PW_GATE,
     _described_pins,
     _passwords,
+    _passwords_nearby,
     _recovery_codes,
 )
 from userlore.policy.detectors.payment import (
@@ -43,6 +45,7 @@ from userlore.policy.detectors.payment import (
     _ibans,
     _ssns,
 )
+from userlore.policy.detectors.registry import registry_ids
 from userlore.policy.detectors.special import _special
 from userlore.policy.detectors.special_vocab import _EN_WORD
 from userlore.policy.detectors.tokens import (
@@ -63,7 +66,8 @@ from userlore.policy.findings import (
     SensitivityLevel,
     SensitivityReport,
 )
-from userlore.policy.normalize import fold
+from userlore.policy.normalize import Folded, fold
+from userlore.policy.spoken import spoken_view
 
 __all__ = [
     "SPECIAL_CATEGORIES",
@@ -100,6 +104,7 @@ def _detect(t: str) -> list[_Hit]:
         hits.extend(_query_secrets(t))
     if _PW_GATE.search(lowered):
         hits.extend(_passwords(t, lowered))
+        hits.extend(_passwords_nearby(t, lowered))
     hits.extend(_recovery_codes(t, lowered))
     if len(lowered) == len(t):
         hits.extend(_described_pins(lowered))
@@ -125,6 +130,8 @@ def _detect(t: str) -> list[_Hit]:
         if six_digits:
             taken.extend((h[2], h[3]) for h in hits if h[0] is _SECRET)
             hits.extend(_cards(t, taken))
+            taken.extend((h[2], h[3]) for h in hits if h[0] in _BLOCKING)
+            hits.extend(registry_ids(t, taken))
     if (not _FIN_GATE_WORDS.isdisjoint(words) or (cjk and _FIN_GATE_CJK.search(t))) and (
         _AMOUNT_RE.search(t) or "score" in words or "fico" in words or _ZH_NUMBER.search(t)
     ):
@@ -144,15 +151,20 @@ def classify(text: str) -> SensitivityReport:
     if not text:
         return _EMPTY
     folded = fold(text)
-    hits = _detect(folded.text)
-    if not hits:
+    mapped: list[tuple[_Hit, Folded | _Composed]] = [(h, folded) for h in _detect(folded.text)]
+    spoken = spoken_view(folded.text)
+    if spoken.text != folded.text:
+        # Values said in words ("four one one seven", "幺三五七", "p-a-s-s"): the same rules
+        # read the view with each run replaced by its value; spans map back to the words.
+        mapped.extend((h, _Composed(spoken, folded)) for h in _detect(spoken.text))
+    if not mapped:
         return _EMPTY
     seen: set[tuple[str, int, int]] = set()
     findings: list[Finding] = []
-    for level, rule, start, end, category in hits:
+    for (level, rule, start, end, category), view in mapped:
         if end <= start:
             continue
-        start, end = folded.span(start, end)
+        start, end = view.span(start, end)
         key = (rule, start, end)
         if key in seen:
             continue
@@ -163,6 +175,17 @@ def classify(text: str) -> SensitivityReport:
 
 
 _EMPTY: Final = SensitivityReport(())
+
+
+@dataclass(frozen=True, slots=True)
+class _Composed:
+    """A view of a view: spans map through ``inner`` first, then ``outer``."""
+
+    inner: Folded
+    outer: Folded
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        return self.outer.span(*self.inner.span(start, end))
 
 
 def redact(text: str, report: SensitivityReport | None = None) -> str:

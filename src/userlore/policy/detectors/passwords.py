@@ -15,12 +15,14 @@ from userlore.policy.findings import _SECRET, _words
 
 _PW_KEYWORDS = (
     r"(?P<pw>pass(?:word|wd|phrase|code)s?|pass[ \-](?:word|phrase|code)|pwd|pw|p/w|passkey"
-    r"|pass(?=\s*(?:[:=：]|is\s|was\s))|clave"
+    r"|pass(?=\s*(?:[:=：]|is\s|was\s))|clave del cajero|clave"
     r"|contraseña|contrasena|clave de acceso|mot de passe|mdp|passwort|kennwort|senha"
     r"|wachtwoord|parola d'ordine|пароль|密码|密碼|口令|パスワード|비밀번호"
     r"|(?:wi-?fi|network|router) (?:key|password|pass)|wlan-schlüssel|wlan-passwort"
     r"|wpa[23]?(?:[ -]?(?:psk|key|passphrase))?)"
     r"|(?P<pin>pin(?: ?(?:code|number|no\.?|#))?|pin-code|código pin|code pin|geheimzahl"
+    r"|暗証番号|暗証コード|パスコード|pinコード|code (?:de (?:la )?)?carte(?: bleue)?"
+    r"|code confidentiel|código (?:do|da) (?:portão|porta|cartão|alarme)|senha do cartão"
     r"|(?:door|gate|alarm|garage|keypad|lock|safe|locker|entry|building|unlock|access|security)"
     r" (?:code|combination)|combination|支付密码|取款密码|门禁密码|pin码|digicode"
     r"|code (?:de la |d'|du )?(?:porte|entrée|portail|alarme|immeuble)"
@@ -34,7 +36,7 @@ _PW_KEYWORDS = (
 _PW_GATE = re.compile(
     r"pass|pw|p/w|wpa|digicode|contrase|clave|mdp|kennwort|senha|wachtwoord|parola|пароль|密|口令"
     r"|パスワード|비밀번호|pin|code|combination|geheimzahl|otp|验证码|código|phrase|mnemonic|助记词"
-    r"|schlüssel"
+    r"|schlüssel|暗証|パスコード"
 )
 # Words that can follow "password" without naming the account it belongs to.
 _NOT_A_NAME = (
@@ -59,7 +61,7 @@ _PW_BODY = (
     r"(?:(?<![A-Za-z])|(?=[^\x00-\x7f])|(?=pass(?:word|wd)))(?P<dash>--?)?(?:"
     + _PW_KEYWORDS
     + r")(?P<suffix>[A-Za-z0-9_]{0,20})"
-    r"(?P<mid>(?:\s+(?:for|to|of|on|at|de|del|da|do|du|des|für|fuer|von|zu|pour|para|en|in|bei"
+    r"(?P<mid>(?:\s+(?:for|to|of|on|at|de|del|da|do|du|des|der|für|fuer|von|zu|pour|para|en|in|bei"
     r"|auf|zum|zur|am|dla)(?:\s+(?!(?:"
     + _SEP_WORDS
     + r")\b)(?!\d{4})[^\s:=：,.;!?\"'()]{1,30}){1,3})"
@@ -70,7 +72,7 @@ _PW_BODY = (
     r"|\s+(?:is|was|'s)\s+(?:still|now|actually|currently|always|just)\s+"
     r"|\s+(?:" + _SEP_WORDS + r")(?!\w)\s*[:=]?\s*"
     r"|\s*[?:\-–—]\s*(?:it'?s|it\s+is|that'?s|use|try)\s+|'s\s+|\s+to\s+(?=\d{4})"
-    r"|\s*(?:是|为|為|就是|改成了?|改为了?|设为|设置为|设置成|还是)\s*|\s+)"
+    r"|\s*(?:是|为|為|就是|改成了?|改为了?|设为|设置为|设置成|还是|は|:)\s*|\s+)"
     r"(?P<val>\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|`[^`\n]{1,128}`|“[^”\n]{1,128}”|「[^」\n]{1,128}」"
     r"|[^\s\"'`“”「」，。；！？、]{1,128})"
 )
@@ -217,6 +219,9 @@ def _passwords(t: str, lowered: str) -> Iterator[_Hit]:
                 value = value[:-1]
                 end -= 1
             value = value.split("&", 1)[0] if _QUERY_PARAM.search(value) else value
+            cjk = _CJK.search(value)
+            if cjk is not None and cjk.start() > 0:
+                value = value[: cjk.start()]  # "暗証番号は8316です": the sentence goes on
             end = start + len(value)
         if kind == "pin" and not quoted:
             value = value.rstrip("#*")  # keypad codes are often written "4417#"
@@ -316,3 +321,62 @@ def _described_pins(lowered: str) -> Iterator[_Hit]:
     for m in _PIN_DESCRIBED.finditer(lowered):
         group = next(g for g in ("v", "v2", "v3", "v4") if m.group(g) is not None)
         yield (_SECRET, "pin_code", m.start(group), m.end(group), None)
+
+
+# --------------------------------------------------------------------------------------------
+# Secrets: a password given in prose near its keyword, before or after it, in another sentence
+# ("Te digo la contraseña del wifi. Es naranja2291.", "Framboise88 comme mot de passe",
+# "パスワードはsakura2024です")
+# --------------------------------------------------------------------------------------------
+
+_PW_NEAR_KW = re.compile(  # lowercased text
+    r"pass(?:word|wort|wd|phrase)|contraseña|contrasena|mot de passe|kennwort|senha"
+    r"|wachtwoord|密码|密碼|口令|パスワード"
+)
+_PW_NEAR_GATE = re.compile(r"pass|contrase|mot de|kennwort|senha|wachtwoord|密|口令|パスワード")
+_PW_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9_@./:%=\-])[A-Za-z0-9][A-Za-z0-9!@#$%^&*_+?\-]{3,63}(?![A-Za-z0-9_@/:%=])"
+)
+_EXAMPLE_BEFORE = re.compile(
+    r"(?i)(?:e\.g\.|like|such as|example|z\.b\.|p\.ex\.|ej\.|例如|例え)\W*$"
+)
+_VERSION_LIKE = re.compile(r"[vV]?\d+(?:[.\-]\d+)*[a-z]?|[a-z]{1,4}-?\d{1,2}|\d{1,2}[a-zA-Z]{1,3}")
+_NEAR_WINDOW: Final = 90
+
+
+def _near_password_token(token: str) -> bool:
+    """A token that reads as a password: letters with digits or symbols, not a word or a code."""
+    token = token.rstrip("?.-")
+    if len(token) < 5 or _is_placeholder(token) or token.lower() in _TECH_TOKENS:
+        return False
+    if _VERSION_LIKE.fullmatch(token) or token.isdigit():
+        return False
+    has_digit = any(c.isdigit() for c in token)
+    has_alpha = any(c.isalpha() for c in token)
+    has_symbol = any(not c.isalnum() for c in token.strip("-"))
+    mixed_case = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
+    return has_alpha and (has_digit or (has_symbol and mixed_case))
+
+
+def _passwords_nearby(t: str, lowered: str) -> Iterator[_Hit]:
+    if not _PW_NEAR_GATE.search(lowered):
+        return
+    for kw in _PW_NEAR_KW.finditer(lowered):
+        lo = max(0, kw.start() - _NEAR_WINDOW)
+        hi = min(len(t), kw.end() + _NEAR_WINDOW)
+        para_start = t.rfind("\n\n", lo, kw.start())
+        para_end = t.find("\n\n", kw.end(), hi)
+        lo = lo if para_start < 0 else para_start
+        hi = hi if para_end < 0 else para_end
+        for m in _PW_TOKEN.finditer(t, lo, hi):
+            if kw.start() <= m.start() < kw.end():
+                continue
+            token = m.group(0)
+            if not _near_password_token(token):
+                continue
+            if _EXAMPLE_BEFORE.search(t, max(0, m.start() - 20), m.start()):
+                continue
+            end = m.end()
+            while end > m.start() and t[end - 1] in ".,;:)":
+                end -= 1
+            yield (_SECRET, "password_in_prose", m.start(), end, None)

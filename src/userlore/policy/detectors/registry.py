@@ -1,0 +1,204 @@
+"""Every identifier python-stdnum knows, tried on every digit and letter-digit run.
+
+A hand list of national ids covers the countries someone thought of; CURP, NIF, NIR, Steuer-ID,
+codice fiscale, personnummer, My Number and NHS numbers leaked because nobody had. This module
+walks the whole stdnum registry (``stdnum.util.get_number_modules``) instead, and takes each
+module's own name and abbreviation (the first line of its docstring: ``"CURP (Clave Única de
+Registro de Población, Mexican personal ID)."``) as that identifier's context words.
+
+Check digits are weak evidence for a bare number: a random nine-digit run passes a dozen
+modules. So a run is regulated when
+
+- it validates under a module and that module's own name or abbreviation stands just before it
+  ("mi CURP es …", "meu NIF é …"), or
+- it validates under a country module and a generic identity word of the seven languages stands
+  just before it ("Swedish ID …", "sécu : …", "tax code …"), or
+- it is a long letter-and-digit run (12+ characters, 2+ letters, 4+ digits) that a personal
+  country module validates bare (CURP, codice fiscale): such a shape is rarely anything else.
+
+A run introduced as an order, invoice, tracking or reference number is never taken. Results
+are cached per value; the registry is imported on first use.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from userlore.policy.detectors.common import _Hit, _is_hash_like
+from userlore.policy.findings import _REGULATED
+
+
+@dataclass(frozen=True, slots=True)
+class _Module:
+    name: str
+    is_valid: Callable[[str], bool]
+    abbrevs: frozenset[str]
+    names: tuple[str, ...]
+    country: bool
+    personal: bool
+
+
+_PERSONAL = re.compile(
+    r"(?i)person|individual|identity|identification|citizen|social security|national|resident"
+    r"|population|birth|insurance|health|passport|driver|\bID\b|tax"
+)
+_BUSINESS = re.compile(r"(?i)company|business|vat|organi[sz]ation|trade|register|legal entit")
+
+
+def _module_words(doc: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    first = doc.strip().splitlines()[0] if doc.strip() else ""
+    head, _, rest = first.partition("(")
+    abbrevs = frozenset(a.strip() for a in head.split(",") if a.strip())
+    full = rest.split(",")[0].strip(" ).") if rest else ""
+    names = tuple(n.lower() for n in (full,) if len(n) >= 6)
+    return abbrevs, names
+
+
+@functools.cache
+def _registry() -> tuple[_Module, ...]:
+    from stdnum.util import get_number_modules
+
+    out: list[_Module] = []
+    for mod in get_number_modules():
+        name = str(getattr(mod, "__name__", "")).removeprefix("stdnum.")
+        abbrevs, names = _module_words(mod.__doc__ or "")
+        first = (mod.__doc__ or "").strip().splitlines()[0] if mod.__doc__ else ""
+        short = name.rsplit(".", 1)[-1].rstrip("_")
+        out.append(
+            _Module(
+                name,
+                mod.is_valid,
+                abbrevs | ({short.upper()} if len(short) >= 3 else set()),
+                (*names, short) if len(short) >= 6 else names,
+                "." in name,
+                bool(_PERSONAL.search(first)) and not _BUSINESS.search(first),
+            )
+        )
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _valid_under(compact: str) -> tuple[_Module, ...]:
+    found: list[_Module] = []
+    for mod in _registry():
+        try:
+            if mod.is_valid(compact):
+                found.append(mod)
+        except Exception:  # a module that chokes on a shape it does not expect: not valid
+            continue
+    return tuple(found)
+
+
+# Groups of letters and digits joined by single separators, each group holding a digit.
+_GROUP = r"[A-Za-z0-9]*\d[A-Za-z0-9]*"
+_RUN = re.compile(rf"(?<![A-Za-z0-9_]){_GROUP}(?:[ \-./]{_GROUP})*(?![A-Za-z0-9_])")
+_SEPS = re.compile(r"[ \-./]")
+# Generic identity words of the seven languages, matched in the 40 characters before a run.
+_ID_WORDS = re.compile(
+    r"(?i)(?:\bid\b|\bidentity|identification|\btax\b|tax\s+code|documento|identidad|identifica"
+    r"|s[ée]cu\b|s[ée]curit[ée]\s+sociale|steuer|ausweis|fiscal|personal|pessoal|cidad[ãa]o"
+    r"|身份|证件|個人番号|マイナンバー|身分)[^.!?\n。！？]{0,30}$"
+)
+_ID_WORDS_AFTER = re.compile(
+    r"(?i)[^.!?\n。！？]{0,20}?(?:\bid\b|identity|documento|identidad|ausweis|身份|証)"
+)
+_NEG_BEFORE = re.compile(
+    r"(?i)(?:order|tracking|track|invoice|ticket|booking|reference|ref|serial|product|model"
+    r"|request|session|trace|transaction|customer|device|client|message|build|commit|job"
+    r"|part|sku|isbn|issn|phone|tel|fax|mobile|pedido|factura|rechnung|bestell|commande"
+    r"|facture|protocolo|订单|单号|注文|伝票|追跡)[^.!?\n]{0,12}$"
+)
+
+
+def _keyword_before(mod: _Module, before: str) -> bool:
+    lowered = before.lower()
+    for abbrev in mod.abbrevs:
+        if len(abbrev) <= 4:
+            if re.search(rf"(?<![A-Za-z]){re.escape(abbrev)}(?![A-Za-z])", before):
+                return True
+        elif abbrev.lower() in lowered:
+            return True
+    return any(n in lowered for n in mod.names)
+
+
+@functools.cache
+def _any_keyword() -> re.Pattern[str]:
+    """One pattern for every module's abbreviation and name: the cheap gate before the walk."""
+    short: set[str] = set()
+    long: set[str] = set()
+    for mod in _registry():
+        for a in mod.abbrevs:
+            (short if len(a) <= 4 else long).add(
+                re.escape(a) if len(a) <= 4 else re.escape(a.lower())
+            )
+        long.update(re.escape(n) for n in mod.names)
+    return re.compile(
+        r"(?<![A-Za-z])(?:" + "|".join(sorted(short, key=len, reverse=True)) + r")(?![A-Za-z])"
+        r"|(?i:" + "|".join(sorted(long, key=len, reverse=True)) + ")"
+    )
+
+
+_HEXISH = re.compile(r"[0-9a-fA-F\-]{12,}")
+
+
+def _hexish(run: str) -> bool:
+    """UUIDs, hashes and hex ids (a request id is not a person's)."""
+    return any(c.isalpha() for c in run) and (
+        _is_hash_like(run) or _HEXISH.fullmatch(run) is not None
+    )
+
+
+def _bare_shape(compact: str) -> bool:
+    letters = sum(c.isalpha() for c in compact)
+    digits = sum(c.isdigit() for c in compact)
+    return len(compact) >= 12 and letters >= 2 and digits >= 4 and not _is_hash_like(compact)
+
+
+_MIN_LEN: Final = 8
+_MAX_LEN: Final = 20
+
+
+def _candidates(t: str, m: re.Match[str]) -> Iterator[tuple[int, int, str]]:
+    """The whole run, then each group, as ``(start, end, compact)``."""
+    whole = _SEPS.sub("", m.group(0)).upper()
+    if _MIN_LEN <= len(whole) <= _MAX_LEN:
+        yield m.start(), m.end(), whole
+    if _SEPS.search(m.group(0)):
+        pos = m.start()
+        for part in _SEPS.split(m.group(0)):
+            if _MIN_LEN <= len(part) <= _MAX_LEN:
+                yield pos, pos + len(part), part.upper()
+            pos += len(part) + 1
+
+
+def registry_ids(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
+    """Runs of ``t`` that some stdnum module validates, in context (see the module docstring)."""
+    for m in _RUN.finditer(t):
+        if not any(c.isdigit() for c in m.group(0)):
+            continue
+        if any(s < m.end() and m.start() < e for s, e in taken) or _hexish(m.group(0)):
+            continue
+        before = t[max(0, m.start() - 40) : m.start()]
+        if _NEG_BEFORE.search(before):
+            continue
+        after = t[m.end() : m.end() + 30]
+        generic = _ID_WORDS.search(before) is not None or _ID_WORDS_AFTER.match(after) is not None
+        for start, end, compact in _candidates(t, m):
+            bare = _bare_shape(compact)
+            if not (generic or bare or _any_keyword().search(before)):
+                continue
+            if sum(c.isdigit() for c in compact) < 5:
+                continue
+            mods = _valid_under(compact)
+            if not mods:
+                continue
+            ok = any(_keyword_before(mod, before) for mod in mods)
+            ok = ok or (generic and any(mod.country for mod in mods))
+            ok = ok or (bare and any(mod.country and mod.personal for mod in mods))
+            if ok:
+                yield (_REGULATED, "national_id", start, end, "government_id")
+                break
