@@ -72,9 +72,24 @@ _MEMORY_TYPE = {
     "tooling": MemoryType.PROCEDURAL,
     "identity": MemoryType.IDENTITY,
 }
-_CLAIMS = frozenset({"secret", "regulated", "special"})
-
-SensitivityLabel = Literal["none", "personal", "special", "secret", "regulated"]
+SensitivityLabel = Literal[
+    "none",
+    "personal",
+    "special",
+    "secret",
+    "regulated",
+    "health",
+    "religion",
+    "sexual_orientation",
+    "ethnicity",
+    "political_opinion",
+    "biometric",
+    "trade_union",
+    "genetic",
+    "criminal_record",
+]
+"""The model's own label: a level, or the special category by name (the floor's category wins)."""
+_CLAIMS = frozenset(get_args(SensitivityLabel)) - {"none", "personal"}
 
 
 class ProposedCandidate(BaseModel):

@@ -182,8 +182,10 @@ Rules:
 - `evidence` must be a verbatim quote from one user message that supports the candidate.
 - Never propose passwords, API keys, tokens, private keys, card or account numbers, or \
 government identifiers. Text shown as [REDACTED...] was removed on purpose: leave it out.
-- Label `sensitivity` honestly: `special` for health, religion, sexual orientation, ethnicity, \
-political opinion or biometrics; `personal` for other personal details; `none` otherwise.
+- Label `sensitivity` honestly, judging the evidence as well as the content: the category name \
+(`health`, `religion`, `sexual_orientation`, `ethnicity`, `political_opinion`, `biometric`, \
+`trade_union`, `genetic`, `criminal_record`) when either touches one; `personal` for other \
+personal details; `none` otherwise.
 - `content` is one short third-person sentence, e.g. "The user prefers terse answers."
 - `canonical_key` looks like "style/verbosity" or "tooling/package_manager", or null.
 - `value` is a short canonical value such as "terse" or "pnpm", or null.

@@ -2,23 +2,28 @@
 
 Producers may *claim* a sensitivity; the claim can only raise the outcome, never lower it. A
 reviewer model that labels an API key "harmless" is overruled here, because this function runs its
-own detectors over every text field of every candidate.
+own detectors over every text field of every candidate. A claim may name the special category
+itself (``health``...): the floor's own category wins when it found one. An inferred candidate
+is also judged by its evidence quote, because a model's paraphrase ("prefers low-sugar recipes")
+can hide what the quote discloses ("I have type 2 diabetes"): the stricter verdict wins.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from userlore.models import CandidateInput, Disclosure, Sensitivity
-from userlore.policy.sensitivity import SensitivityLevel, classify
+from userlore.models import CandidateInput, Disclosure, Explicitness, Sensitivity
+from userlore.policy.sensitivity import SPECIAL_CATEGORIES, SensitivityLevel, classify
 
 __all__ = ["POLICY_REV", "Assessment", "assess", "assess_text", "key_refusal"]
 
-POLICY_REV = 2
+POLICY_REV = 3
 """Bump when the sensitivity rules change: the planner re-checks records older than this.
 
 2: the floor reads the folded view of ``policy.normalize`` (lookalike letters, separator
 variants) and counts group self-statements ("we are Catholics") for identity categories.
+3: special categories from the per-language data files (``policy/data/special``); an inferred
+candidate's evidence quote counts; a model's label may name the category.
 """
 
 _CLAIM_LEVELS = {
@@ -57,7 +62,11 @@ def assess_text(*texts: str | None, claim: str | None = None) -> Assessment:
         if _rank(report.level) > _rank(level):
             level = report.level
         categories.extend(sorted(report.categories))
-    claimed = _CLAIM_LEVELS.get((claim or "").strip().lower())
+    label = (claim or "").strip().lower()
+    claimed = _CLAIM_LEVELS.get(label)
+    if label in SPECIAL_CATEGORIES:
+        claimed = SensitivityLevel.SPECIAL
+        categories.append(label)  # after the floor's own: its category wins when it has one
     if claimed is not None and _rank(claimed) > _rank(level):
         level = claimed
     if level is SensitivityLevel.SECRET:
@@ -97,6 +106,20 @@ def assess(candidate: CandidateInput) -> Assessment:
     """Assess a candidate: its text in full, its key and path as identifiers (see
     :func:`key_refusal`); the stricter of detector and claim wins."""
     result = assess_text(candidate.content, candidate.value, claim=candidate.sensitivity_claim)
+    if (
+        result.refused is None
+        and result.sensitivity is Sensitivity.NONE
+        and candidate.explicitness is Explicitness.INFERRED
+        and candidate.evidence_text
+    ):
+        # Only the special verdict of the quote counts: a secret in it is redacted from the
+        # stored evidence, and refusing the record for it would not keep it any safer.
+        quoted = classify(candidate.evidence_text)
+        special = sorted(c for c in quoted.categories if c in SPECIAL_CATEGORIES)
+        if special:
+            result = Assessment(
+                None, Sensitivity.SPECIAL, special[0], Disclosure.ASK_BEFORE_REFERENCE
+            )
     if result.refused is None:
         refused = key_refusal(candidate.canonical_key, candidate.path)
         if refused is not None:

@@ -10,6 +10,7 @@ from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.passwords import _CJK
 from userlore.policy.detectors.special_en import _en_special
 from userlore.policy.detectors.special_intl import _INTL_GATE_WORDS, _intl_special, _zh_special
+from userlore.policy.detectors.special_lang import _lang_special
 from userlore.policy.detectors.special_records import _records_special
 from userlore.policy.detectors.special_vocab import _EN_FIRST, _EN_FIRST_PLURAL
 from userlore.policy.findings import _SPECIAL, _words
@@ -97,3 +98,4 @@ def _special(t: str, lowered: str, words: frozenset[str]) -> Iterator[_Hit]:
     if not _INTL_GATE_WORDS.isdisjoint(words):
         yield from _intl_special(t)
     yield from _records_special(t, words)
+    yield from _lang_special(t)

@@ -1,0 +1,305 @@
+"""Special-category statements in any language whose vocabulary ships as a data file.
+
+Each ``policy/data/special/<lang>.json`` names, for one language: the category cue terms
+(conditions, medications, practices, faiths, parties, unions...), and the words that say *whose*
+fact it is: first-person forms (pronouns, first-person verbs, reported speech about oneself such
+as "told me" / "me dijo"), third parties ("my sister", "mi padre"), topic and reading frames
+("reading about", "sobre"), professions ("I'm a pharmacist"), "as a ..." frames and the clause
+openers that imply the speaker ("On insulin since May"). The code below only reads those lists, so
+adding a language is adding a file and its class tests.
+
+The gate (issue 29) needs a stricter question than the floor: is *any* cue present, whoever it is
+about (:func:`special_cues`), and is the text clearly about someone else or a topic
+(:func:`about_someone_else_or_topic`). The floor asks the narrower one: which cues are said about
+the user (:func:`_lang_special`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Final
+
+from userlore.errors import ConfigError
+from userlore.policy.detectors.common import _Hit
+from userlore.policy.findings import _SPECIAL, SPECIAL_CATEGORIES
+
+DATA_PACKAGE: Final = "userlore.policy.data.special"
+"""Package whose ``*.json`` files are the per-language vocabularies."""
+
+_MARKER_KINDS: Final = (
+    "profession",
+    "other",
+    "topic",
+    "negation",
+    "self",
+)  # first wins at one spot
+_KEYS: Final = frozenset(
+    {"language", "spaced", "pro_drop", "terms", "self_terms", "as_a", "as_a_suffix",
+     "implied_start", "determiners", "negation_after", *_MARKER_KINDS}
+)  # fmt: skip
+_SENTENCE_BREAK = re.compile(r"[.!?。！？\n]+(?:\s+|$)|[;；]")
+_NEGATION_REACH: Final = 3  # words (twice as many characters unspaced) a denial reaches
+_IMPLIED_REACH: Final = 6  # words (or 12 characters unspaced) from the clause opener to the term
+
+
+@dataclass(frozen=True, slots=True)
+class _Language:
+    """One language's compiled vocabulary."""
+
+    code: str
+    terms: re.Pattern[str]
+    term_category: dict[str, str]
+    markers: re.Pattern[str]
+    as_a: re.Pattern[str] | None
+    implied: re.Pattern[str] | None
+    determiner: re.Pattern[str] | None
+    negation_after: re.Pattern[str] | None
+    pro_drop: bool
+    spaced: bool
+
+
+def _alternation(phrases: list[str], *, spaced: bool) -> str:
+    """One regex alternative per phrase; ``re:`` entries are regex fragments, the rest literal."""
+    parts: list[str] = []
+    for phrase in sorted(set(phrases), key=len, reverse=True):
+        body = phrase[3:] if phrase.startswith("re:") else re.escape(phrase).replace(r"\ ", r"\s+")
+        parts.append(body)
+    inner = "|".join(parts) or r"(?!x)x"
+    if spaced:
+        return r"(?<!\w)(?:" + inner + r")(?:(?<=['’])|(?!\w))"
+    return "(?:" + inner + ")"
+
+
+def _compile(code: str, data: dict[str, object]) -> _Language:
+    spaced = bool(data.get("spaced", True))
+    terms_src = data.get("terms", {})
+    if not isinstance(terms_src, dict) or not set(terms_src) <= SPECIAL_CATEGORIES:
+        raise ConfigError(f"special vocabulary {code}: terms must map special categories")
+    groups: list[str] = []
+    term_category: dict[str, str] = {}
+    self_src = data.get("self_terms", {})
+    if not isinstance(self_src, dict) or not set(self_src) <= SPECIAL_CATEGORIES:
+        raise ConfigError(f"special vocabulary {code}: self_terms must map special categories")
+    # Self terms carry their own first person ("salgo de cuentas", "I keep kosher"): named
+    # ``s<i>`` so attribution can tell them from plain cues (``c<i>``).
+    for prefix, source in (("s", self_src), ("c", terms_src)):
+        for i, (category, phrases) in enumerate(sorted(source.items())):
+            if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):
+                raise ConfigError(f"special vocabulary {code}: {category} must list strings")
+            name = f"{prefix}{i}"
+            term_category[name] = category
+            groups.append(f"(?P<{name}>{_alternation(list(phrases), spaced=spaced)})")
+    marker_groups = [
+        f"(?P<{kind}>{_alternation(_str_list(data, kind), spaced=spaced)})"
+        for kind in _MARKER_KINDS
+    ]
+    as_a = _str_list(data, "as_a")
+    as_a_suffix = _str_list(data, "as_a_suffix")
+    as_a_re = None
+    if as_a or as_a_suffix:
+        alts = []
+        gap = r"(?:[\w'’\-]+\s+){0,2}?" if spaced else r".{0,6}?"
+        if as_a:
+            alts.append(
+                r"(?:^|[,:，、]\s*)" + _alternation(as_a, spaced=spaced) + r"\s*" + gap + "$"
+            )
+        if as_a_suffix:
+            alts.append("^" + _alternation(as_a_suffix, spaced=False))
+        as_a_re = re.compile("|".join(alts), re.IGNORECASE)
+    implied = _str_list(data, "implied_start")
+    determiners = _str_list(data, "determiners")
+    return _Language(
+        code=code,
+        terms=re.compile("|".join(groups), re.IGNORECASE),
+        term_category=term_category,
+        markers=re.compile("|".join(marker_groups), re.IGNORECASE),
+        as_a=as_a_re,
+        implied=(
+            re.compile(r"^\W*" + _alternation(implied, spaced=spaced), re.IGNORECASE)
+            if implied
+            else None
+        ),
+        determiner=(
+            re.compile(_alternation(determiners, spaced=spaced) + r"\s*$", re.IGNORECASE)
+            if determiners
+            else None
+        ),
+        negation_after=(
+            re.compile(_alternation(_str_list(data, "negation_after"), spaced=False))
+            if data.get("negation_after")
+            else None
+        ),
+        pro_drop=bool(data.get("pro_drop", False)),
+        spaced=spaced,
+    )
+
+
+def _str_list(data: dict[str, object], key: str) -> list[str]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"special vocabulary: {key} must be a list of strings")
+    return [v for v in value if v]
+
+
+def load_languages(directory: Traversable) -> tuple[_Language, ...]:
+    """Compile every ``<code>.json`` vocabulary in ``directory``, sorted by code."""
+    found: list[_Language] = []
+    for entry in sorted(directory.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".json"):
+            code = entry.name.removesuffix(".json")
+            try:
+                data = json.loads(entry.read_text(encoding="utf-8"))
+            except json.JSONDecodeError as exc:
+                raise ConfigError(f"special vocabulary {code}: not JSON ({exc})") from exc
+            if not isinstance(data, dict) or set(data) - _KEYS:
+                raise ConfigError(f"special vocabulary {code}: unknown keys")
+            found.append(_compile(code, data))
+    return tuple(found)
+
+
+@cache
+def languages() -> tuple[_Language, ...]:
+    """Every vocabulary in the packaged data directory, compiled once: a new file, a language."""
+    return load_languages(resources.files(DATA_PACKAGE))
+
+
+def covered_languages() -> frozenset[str]:
+    """Codes of the languages that have a special-category vocabulary."""
+    return frozenset(lang.code for lang in languages())
+
+
+# --------------------------------------------------------------------------------------------
+# Attribution: whose fact is a cue?
+# --------------------------------------------------------------------------------------------
+
+_SELF, _OTHER, _UNCLEAR = "self", "other", "unclear"
+
+
+def _sentences(t: str) -> Iterator[tuple[int, int]]:
+    start = 0
+    for m in _SENTENCE_BREAK.finditer(t):
+        if m.start() > start:
+            yield start, m.start()
+        start = m.end()
+    if start < len(t):
+        yield start, len(t)
+
+
+def _attribute(lang: _Language, t: str, s: int, term_start: int, term_end: int) -> str:
+    """``self``, ``other`` (a third party, a topic, a profession) or ``unclear`` for one cue."""
+    sentence_end = next((e for ss, e in _sentences(t) if ss <= term_start < e), len(t))
+    before = t[s:term_start]
+    last: str | None = None
+    kinds: set[str] = set()
+    for m in lang.markers.finditer(t, s, sentence_end):
+        kind = m.lastgroup or ""
+        kinds.add(kind)
+        if m.end() <= term_start and kind not in ("profession", "negation"):
+            last = kind
+        elif kind == "negation" and m.end() <= term_start:
+            gap = t[m.end() : term_start]
+            if (len(gap.split()) if lang.spaced else len(gap) // 2) <= _NEGATION_REACH:
+                last = kind  # "I don't have diabetes", "我不携带": the term is denied
+    if "profession" in kinds:
+        return _OTHER  # "I'm a pharmacist and I dispense insulin": work, not a disclosure
+    if lang.as_a is not None and (
+        lang.as_a.search(before) or lang.as_a.match(t, term_end, sentence_end)
+    ):
+        return _SELF if last in (None, "self") else _OTHER  # "As a Muslim", "ムスリムとして"
+    nxt = lang.markers.search(t, term_end, sentence_end)
+    gap = t[term_end : nxt.start()] if nxt else ""
+    if nxt and nxt.lastgroup in ("other", "topic") and (gap.isspace() or not gap):
+        return _OTHER  # "伊斯兰教历史", "diabetes research": the term names a topic
+    if last == "self":
+        return _SELF
+    if last in ("other", "topic", "negation"):
+        return _OTHER  # "my sister has...", "reading about...", "I don't have..."
+    if lang.negation_after is not None and lang.negation_after.search(t, term_end, sentence_end):
+        return _OTHER  # "糖尿病ではありません": denied, not disclosed
+    if "self" not in kinds and kinds & {"other", "topic"}:
+        return _OTHER  # "ラマダンについての本", "Diabetes in children": a topic, told later
+    if "self" not in kinds and lang.determiner is not None and lang.determiner.search(before):
+        return _OTHER  # "The Democrats passed...": a determiner, no speaker anywhere
+    if lang.pro_drop:
+        return _SELF  # "5月からインスリン注射をしている": the subject left out is the speaker
+    if lang.implied is not None and lang.implied.search(before):
+        reach = len(before.split()) if lang.spaced else len(before) // 2
+        if reach <= _IMPLIED_REACH:
+            return _SELF  # "On insulin since May": a record-style clause about the speaker
+    return _UNCLEAR
+
+
+def _verdict(lang: _Language, t: str, own: bool, s: int, start: int, end: int) -> str:
+    """A self term is the speaker's unless a profession frames the sentence; others attributed."""
+    verdict = _attribute(lang, t, s, start, end)
+    if own and verdict == _UNCLEAR:
+        return _SELF
+    return verdict
+
+
+def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
+    """Every cue: (language, category, self term?, sentence start, term start, term end).
+
+    Vocabularies share words ("diabetes", "me", 糖尿病), so in each sentence only the languages
+    whose person, topic and profession words occur most often read it (all of them when none
+    occurs): "She told me her diabetes..." is English, and Spanish "me" must not claim it.
+    """
+    for s, e in _sentences(t):
+        found: list[tuple[int, _Language, list[tuple[str, bool, int, int]]]] = []
+        for lang in languages():
+            cues = [
+                (lang.term_category[m.lastgroup or ""], (m.lastgroup or "c")[0] == "s", *m.span())
+                for m in lang.terms.finditer(t, s, e)
+            ]
+            if cues:
+                found.append((sum(1 for _ in lang.markers.finditer(t, s, e)), lang, cues))
+        best = max((n for n, _, _ in found), default=0)
+        for n, lang, cues in found:
+            if n == best:
+                for category, own, start, end in cues:
+                    yield lang, category, own, s, start, end
+
+
+def _lang_special(t: str) -> Iterator[_Hit]:
+    """Floor hits: cues said about the user in any vocabulary's language."""
+    for lang, category, own, s, start, end in _cues(t):
+        if _verdict(lang, t, own, s, start, end) == _SELF:
+            yield (_SPECIAL, category, _subject_start(lang, t, s, start), end, category)
+
+
+def _subject_start(lang: _Language, t: str, s: int, term_start: int) -> int:
+    """Where the statement begins: its first-person word before the term, else the sentence."""
+    begin = s
+    for m in lang.markers.finditer(t, s, term_start):
+        if m.lastgroup == "self":
+            begin = m.start()
+    while begin < term_start and t[begin].isspace():
+        begin += 1
+    return begin
+
+
+def special_cues(text: str) -> frozenset[str]:
+    """Special categories any vocabulary finds a cue for in ``text``, whoever it is about.
+
+    The quote gate withholds a snippet on any of these unless
+    :func:`about_someone_else_or_topic` clears it.
+    """
+    return frozenset(cue[1] for cue in _cues(text))
+
+
+def about_someone_else_or_topic(text: str) -> bool:
+    """True when every special-category cue in ``text`` is clearly about a third party or topic.
+
+    A cue with no clear owner ("insulin since May", a bare term) counts as the user's, so this is
+    False for it: the gate fails closed. Text without any cue is not "about" anything: False.
+    """
+    verdicts = [
+        _verdict(lang, text, own, s, start, end) for lang, _, own, s, start, end in _cues(text)
+    ]
+    return bool(verdicts) and all(v == _OTHER for v in verdicts)
