@@ -18,7 +18,9 @@ false negative puts a secret or a diagnosis in front of the model. It withholds 
 
 Consent for a category lets that category's cues in. The verdict carries a reason code and a
 category (the special category, ``credential``, ``financial`` or the language), never the text.
-Cues live in ``policy/data/quote_cues.yaml`` plus the floor's own special-category lexicons.
+Credential and money cues live in ``policy/data/quote_cues.yaml``; special-category cues and
+whose fact it is come from the per-language vocabularies (``detectors/special_lang.py``), and
+values said in words from the shared normaliser (``policy/spoken.py``).
 """
 
 from __future__ import annotations
@@ -32,12 +34,11 @@ from typing import Any, Final
 
 import yaml  # type: ignore[import-untyped]
 
-from userlore.policy.detectors.special_intl import _INTL_TERMS, _ZH_GENERIC, _ZH_TERM_INFO
-from userlore.policy.detectors.special_vocab import _EN_LEXICON, _EN_WORD
+from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
 from userlore.policy.filter import RejectionReason
-from userlore.policy.findings import _words
 from userlore.policy.govern import Assessment, assess_text
 from userlore.policy.language import sentences, uncovered_segments
+from userlore.policy.spoken import spoken_spans
 
 __all__ = ["QUOTED_KINDS", "QUOTE_REASONS", "QuoteVerdict", "quote_verdict"]
 
@@ -117,9 +118,9 @@ def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> Quo
         cleared = cues.about_others(lowered)
         if cues.money.search(lowered) and _AMOUNT.search(sentence) and not cleared:
             return QuoteVerdict(RejectionReason.QUOTE_MONEY, "financial")
-        for category in cues.special_categories(lowered):
-            if category not in consented and not cleared:
-                return QuoteVerdict(RejectionReason.QUOTE_SPECIAL, category)
+        found = sorted(special_cues(sentence) - consented)
+        if found and not about_someone_else_or_topic(sentence):
+            return QuoteVerdict(RejectionReason.QUOTE_SPECIAL, found[0])
     if uncovered and not quote_uncovered:
         # Last: what the cues above could read has been judged; the rest is withheld.
         return QuoteVerdict(RejectionReason.QUOTE_LANGUAGE, uncovered[0].language)
@@ -135,20 +136,8 @@ def _floor(text: str) -> Assessment:
 
 _DIGIT_RUN = re.compile(r"\d+(?:[.,:/\- ]\d+)*")
 _WORD_AFTER = re.compile(r"\s*([^\W\d_]+)")
-_SPELLED = re.compile(r"(?<![^\W_])(?:[^\W\d_][\s\-.]{1,3}){3,}[^\W\d_](?![^\W_])")
 _TOKEN = re.compile(r"[^\s\"'`“”«»「」]+")
 _QUOTED = re.compile(r"[\"'`“”«»「」『』][^\"'`“”«»「」『』\s]{3,}")
-_NATO: Final = _words(
-    "alfa alpha bravo charlie delta echo foxtrot golf hotel india juliett juliet kilo lima mike"
-    " november oscar papa quebec romeo sierra tango uniform victor whiskey whisky xray x-ray"
-    " yankee zulu"
-)
-_NUMBER_WORDS: Final = _words(
-    "zero one two three four five six seven eight nine oh cero uno dos tres cuatro cinco seis"
-    " siete ocho nueve null eins zwei drei vier fünf sechs sieben acht neun zéro un deux trois"
-    " quatre cinq sept huit neuf zero um dois três quatro cinco seis sete oito nove"
-)
-_CJK_NUMERALS = re.compile(r"[零〇一二三四五六七八九幺两]{3,}")
 _EDGES = ".,;:!?()[]{}"
 _REDACTED = re.compile(r"\[REDACTED:[\w-]+\]")
 _WINDOW_BEFORE = 40
@@ -164,25 +153,16 @@ _AMOUNT = re.compile(
 
 
 def _value_like(window: str, counts: frozenset[str]) -> bool:
-    """True when ``window`` holds something that reads as a credential's value."""
+    """True when ``window`` holds something that reads as a credential's value: digits of any
+    script (not a count), a run said in words, spelled or in NATO words (the shared normaliser,
+    :mod:`userlore.policy.spoken`), a quoted string, or a run that is not a word."""
     for m in _DIGIT_RUN.finditer(window):
         after = _WORD_AFTER.match(window, m.end())
         if after is None or after.group(1).casefold() not in counts:
             return True
-    if _SPELLED.search(window) or _QUOTED.search(window) or _CJK_NUMERALS.search(window):
-        return True
-    words = [w.casefold() for w in re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)?", window)]
-    if sum(w in _NATO for w in words) >= 2 or _number_word_run(words) >= 3:
+    if _QUOTED.search(window) or spoken_spans(window):
         return True
     return any(_mixed(tok.strip(_EDGES)) for tok in _TOKEN.findall(window))
-
-
-def _number_word_run(words: list[str]) -> int:
-    best = run = 0
-    for w in words:
-        run = run + 1 if w in _NUMBER_WORDS else 0
-        best = max(best, run)
-    return best
 
 
 def _mixed(tok: str) -> bool:
@@ -230,7 +210,6 @@ class _Cues:
     others: re.Pattern[str]
     topics: re.Pattern[str]
     self_subject: re.Pattern[str]
-    special: tuple[tuple[str, re.Pattern[str]], ...]
 
     def credential_near_value(self, text: str) -> bool:
         # A value the floor already redacted is gone: its marker is not a value.
@@ -253,39 +232,6 @@ class _Cues:
         masked = self.others.sub(" ", lowered)
         return not self.self_subject.search(masked)
 
-    def special_categories(self, lowered: str) -> list[str]:
-        found = [category for category, pattern in self.special if pattern.search(lowered)]
-        found.extend(_floor_lexicon_categories(lowered))
-        return found
-
-
-def _floor_lexicon_categories(lowered: str) -> list[str]:
-    """Categories of the floor's own special-category terms present, in any person."""
-    found: list[str] = []
-    tokens = _EN_WORD.findall(lowered)
-    for i, tok in enumerate(tokens):
-        for words, category, _kind in _EN_LEXICON.get(tok, ()):
-            if tuple(tokens[i : i + len(words)]) == words:
-                found.append(category)
-                break
-    for category, pattern in _INTL_PATTERNS:
-        if pattern.search(lowered):
-            found.append(category)
-    for m in _ZH_PATTERN.finditer(lowered):
-        term = m.group(0)
-        if term not in _ZH_GENERIC:
-            found.append(_ZH_TERM_INFO[term][0])
-    return found
-
-
-_INTL_PATTERNS: Final = tuple(
-    (category, re.compile(r"(?<![^\W_])(?:" + terms + r")(?![^\W_])"))
-    for category, terms in _INTL_TERMS.items()
-)
-_ZH_PATTERN: Final = re.compile(
-    "|".join(sorted(map(re.escape, (t.casefold() for t in _ZH_TERM_INFO)), key=len, reverse=True))
-)
-
 
 def _flat(section: dict[str, list[Any]]) -> list[str]:
     return [str(term).casefold() for terms in section.values() for term in terms]
@@ -296,9 +242,6 @@ def _cues() -> _Cues:
     """The cue data, loaded once on first use (never at import)."""
     source = resources.files("userlore.policy").joinpath("data/quote_cues.yaml")
     data = yaml.safe_load(source.read_text(encoding="utf-8"))
-    special: dict[str, list[str]] = {}
-    for name, by_language in data["special"].items():
-        special.setdefault(name.removesuffix("_implied"), []).extend(_flat(by_language))
     return _Cues(
         credential=re.compile(_alternation(_flat(data["credential"]))),
         counts=frozenset(_flat(data["count_units"])),
@@ -306,7 +249,4 @@ def _cues() -> _Cues:
         others=re.compile(_alternation(_flat(data["others"]))),
         topics=re.compile(_alternation(_flat(data["topics"]))),
         self_subject=re.compile(_alternation(_flat(data["self"]))),
-        special=tuple(
-            (category, re.compile(_alternation(terms))) for category, terms in special.items()
-        ),
     )

@@ -344,7 +344,8 @@ def _nato_runs(text: str, lowered: str) -> list[Spoken]:
 # --------------------------------------------------------------------------------------------
 
 _LATIN_GATE = re.compile(
-    "|".join(sorted((w for w in _ALL_WORDS if len(w) >= 3), key=len, reverse=True))
+    # NATO words too: "alpha bravo charlie delta" holds no number word.
+    "|".join(sorted((w for w in _ALL_WORDS | _NATO.keys() if len(w) >= 3), key=len, reverse=True))
 )
 
 
