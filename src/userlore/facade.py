@@ -35,6 +35,7 @@ from userlore.models import (
     WriteOutcome,
 )
 from userlore.planner.planner import ContextPlanner
+from userlore.policy.quote_gate import turn_safety
 from userlore.store.engine import (
     create_store_engine,
     default_database_url,
@@ -44,7 +45,7 @@ from userlore.store.engine import (
 from userlore.store.governed import Clock, GovernedStore, IdFactory
 from userlore.store.vectors import VectorIndex
 from userlore.understanding import MAX_TURN_CHARS as MAX_TURN_CHARS  # re-exported
-from userlore.understanding import TurnAuthor, govern, observe_turn
+from userlore.understanding import TurnAuthor, govern, observe_turn, refusal_reasons
 from userlore.validation import (
     MAX_KEY_CHARS,
     int_field,
@@ -258,7 +259,12 @@ class Userlore(LegacyRoot):
         )
         if turn.facet_evidence and self.facets.started:
             self.facets.cache.notify(scope)  # event-driven rebuild, once the cache is in use
-        return ObserveResult(turn.source_item_id, turn.outcomes)
+        safety = turn_safety(
+            content,
+            refused=refusal_reasons(turn.outcomes),
+            quote_uncovered=self._store.config.planner.quote_uncovered_languages,
+        )
+        return ObserveResult(turn.source_item_id, turn.outcomes, safety)
 
     def write(self, scope: str, candidate: CandidateInput) -> WriteOutcome:
         """Govern a typed candidate from any producer (reviewer, source, tool).

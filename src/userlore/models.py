@@ -30,6 +30,7 @@ __all__ = [
     "SelectedRecord",
     "SelectedSnippet",
     "Sensitivity",
+    "TurnSafety",
     "UserState",
     "WriteAction",
     "WriteOutcome",
@@ -275,11 +276,35 @@ class WriteOutcome:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnSafety:
+    """What the safety floor and the quote gate did with one turn, by category, never a value,
+    so an app can tell its user to rotate a key they just pasted.
+
+    Attributes:
+        redacted: ``level:category`` of each value redacted from the stored turn
+            (``secret:password_in_prose``, ``regulated:government_id``...).
+        refused: Reason codes of the turn's statements that were refused.
+        quote: The quote gate's reason for never quoting the turn as said (before any consent),
+            or ``None`` when it may be quoted.
+        quote_category: What the gate found, by category (``health``, ``credential``...).
+        withheld_languages: Languages of the turn the gate cannot read (withheld unless the app
+            opted in to quoting them).
+    """
+
+    redacted: tuple[str, ...] = ()
+    refused: tuple[str, ...] = ()
+    quote: str | None = None
+    quote_category: str | None = None
+    withheld_languages: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ObserveResult:
-    """What the write path did with one conversation turn."""
+    """What the write path did with one conversation turn, and its safety report."""
 
     source_item_id: str | None
     outcomes: tuple[WriteOutcome, ...] = ()
+    safety: TurnSafety = TurnSafety()
 
     @property
     def candidates(self) -> tuple[RecordView, ...]:

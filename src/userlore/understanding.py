@@ -306,6 +306,12 @@ def record_turn(
         )
         for st in statements
     )
+    refused = refusal_reasons(outcomes)
+    if refused:
+        # A turn whose statement was refused is never quoted as a snippet (planner/episodic).
+        item = session.get(KnowledgeSourceItem, item_id)
+        if item is not None and item.scope == scope:
+            item.meta = {**(item.meta or {}), "refused": refused}
     # seed 002 producer (a): each governed facet statement is Explicit evidence.
     added = observe_statements(session, scope, statements, outcomes, item_id, store.clock())
     return TurnRecord(item_id, outcomes, added)
@@ -359,6 +365,11 @@ def observe_turn(
             session_key=session_key,
             author=who,
         )
+
+
+def refusal_reasons(outcomes: Sequence[WriteOutcome]) -> list[str]:
+    """The distinct reason codes of the refused outcomes, sorted (never a value)."""
+    return sorted({o.reason for o in outcomes if o.action is WriteAction.REFUSED and o.reason})
 
 
 def review_counts(outcomes: Sequence[WriteOutcome]) -> dict[str, int]:

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from userlore import CandidateInput, Pipeline, Producer, Userlore
+from userlore.models import TurnSafety
+from userlore.work.jobs import observe_job, run_job
 
 KOREAN = "샐러드 주문은 내일 해요 salad"
 FASTING = "salad: fasting for Ramadan this month"
@@ -96,3 +98,46 @@ def test_records_quoting_source_text_pass_the_gate(make_lore: Callable[..., User
         for r in lore.traces.list("u1", event_type="plan", limit=1)[0]["payload"]["rejected"]
     }
     assert reasons[korean] == {"id": korean, "reason": "quote_language", "category": "ko"}
+
+
+def test_observe_reports_redactions_refusals_and_languages_by_category(
+    auto_lore: Userlore,
+) -> None:
+    token = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5b"
+    pasted = auto_lore.observe("u1", "user", f"salad app deploy token is {token}")
+    assert "secret:github_token" in pasted.safety.redacted
+    assert token not in repr(pasted.safety)
+    korean = auto_lore.observe("u1", "user", KOREAN)
+    assert korean.safety.withheld_languages == ("ko",)
+    assert (korean.safety.quote, korean.safety.quote_category) == ("quote_language", "ko")
+    fasting = auto_lore.observe("u1", "user", FASTING)
+    assert (fasting.safety.quote, fasting.safety.quote_category) == ("quote_special", "religion")
+    assert auto_lore.observe("u1", "user", BENIGN).safety == TurnSafety()
+
+
+def test_a_turn_whose_statement_was_refused_is_never_quoted(auto_lore: Userlore) -> None:
+    said = auto_lore.observe("u1", "user", "I prefer the password hunter2 for salad test accounts")
+    assert said.safety.refused == ("secret",)
+    plan = auto_lore.plan_context("u1", "salad test accounts")
+    assert plan.snippets == ()
+    rejected = episodic_trace(auto_lore, "u1")["episodic"]["rejected"]
+    assert rejected == [{"id": said.source_item_id, "reason": "secret"}]
+
+
+def test_the_middlewares_observe_job_traces_the_report_never_the_value(
+    auto_lore: Userlore,
+) -> None:
+    token = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5b"
+    run_job(
+        auto_lore,
+        observe_job("u1", f"deploy token is {token}", turn_id="m1", session_key="s", agent_id=None),
+        None,
+    )
+    (event,) = auto_lore.traces.list("u1", event_type="observe")
+    assert event["reason_code"] == "safety"
+    assert "secret:github_token" in event["payload"]["redacted"]
+    assert token not in str(event)
+    run_job(
+        auto_lore, observe_job("u1", BENIGN, turn_id="m2", session_key="s", agent_id=None), None
+    )
+    assert len(auto_lore.traces.list("u1", event_type="observe")) == 1  # nothing to report

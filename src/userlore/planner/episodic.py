@@ -31,7 +31,7 @@ from userlore.extract.time import TimeWindow
 from userlore.models import Disclosure, RecordState, Rejection, Sensitivity, UserState
 from userlore.planner.fusion import rrf_fuse
 from userlore.planner.search import VECTOR_FLOOR
-from userlore.policy.filter import RejectionReason, rejection_reason
+from userlore.policy.filter import REASONS, RejectionReason, rejection_reason
 from userlore.policy.govern import POLICY_REV, Assessment, assess_text
 from userlore.policy.quote_gate import quote_verdict
 from userlore.store.schema import (
@@ -199,6 +199,7 @@ _ITEMS = (
         KnowledgeSourceItem.occurred_at,
         KnowledgeSourceItem.created_at,
         KnowledgeSourceItem.deleted_at,
+        KnowledgeSourceItem.meta,
     )
     .join(
         KnowledgeSourceItem,
@@ -411,6 +412,10 @@ def _reason(
         return RejectionReason.DELETED
     if row.id in withdrawn:
         return withdrawn[row.id]
+    refused = (row.meta or {}).get("refused")
+    if refused:
+        # A statement of this turn was refused (understanding.record_turn): never quote it.
+        return RejectionReason(refused[0]) if refused[0] in REASONS else RejectionReason.SECRET
     body = _body(row.title, row.text)
     verdict = _assessed(body)
     if verdict.refused is not None:

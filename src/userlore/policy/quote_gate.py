@@ -28,19 +28,22 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final
 
 import yaml  # type: ignore[import-untyped]
 
+from userlore.models import TurnSafety
 from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
 from userlore.policy.filter import RejectionReason
 from userlore.policy.govern import Assessment, assess_text
 from userlore.policy.language import sentences, uncovered_segments
+from userlore.policy.sensitivity import SensitivityLevel, classify, redact
 from userlore.policy.spoken import spoken_spans
 
-__all__ = ["QUOTED_KINDS", "QUOTE_REASONS", "QuoteVerdict", "quote_verdict"]
+__all__ = ["QUOTED_KINDS", "QUOTE_REASONS", "QuoteVerdict", "quote_verdict", "turn_safety"]
 
 QUOTED_KINDS: Final = frozenset({"daily_note", "workspace_fact"})
 """Record kinds whose content is source text quoted as it came (a note lists items' first
@@ -103,7 +106,8 @@ def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> Quo
         return QuoteVerdict(RejectionReason(floor.refused), floor.refused)
     if floor.category is not None and floor.category not in consented:
         return QuoteVerdict(RejectionReason.CONSENT_REQUIRED, floor.category)
-    uncovered = uncovered_segments(text)
+    # Languages are judged without the floor's redaction markers (they are no language).
+    uncovered = uncovered_segments(_REDACTED.sub(" ", text))
     cues = _cues()
     shaped = (
         _mixed(tok.strip(_EDGES))
@@ -125,6 +129,42 @@ def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> Quo
         # Last: what the cues above could read has been judged; the rest is withheld.
         return QuoteVerdict(RejectionReason.QUOTE_LANGUAGE, uncovered[0].language)
     return _PASS
+
+
+def turn_safety(
+    text: str, *, refused: Sequence[str] = (), quote_uncovered: bool = False
+) -> TurnSafety:
+    """The safety report of one observed turn: what was redacted from it and why it will not
+    be quoted, by category only (item 6 of issue 29: the app may tell its user).
+
+    Args:
+        text: The turn as the user sent it.
+        refused: Reason codes of its statements the floor refused.
+        quote_uncovered: The app's opt-in to quoting languages the gate cannot read.
+    """
+    redacted = sorted(
+        {
+            f"{f.level.value}:{f.category or f.rule}"
+            for f in classify(text).findings
+            if f.level in (SensitivityLevel.SECRET, SensitivityLevel.REGULATED)
+        }
+    )
+    languages = [] if quote_uncovered else [s.language for s in uncovered_segments(text)]
+    quote: str | None
+    category: str | None = None
+    if refused:
+        quote = refused[0]
+    else:
+        verdict = quote_verdict(redact(text), quote_uncovered=quote_uncovered)
+        quote = verdict.reason.value if verdict.reason else None
+        category = verdict.category
+    return TurnSafety(
+        tuple(redacted),
+        tuple(refused),
+        quote,
+        category,
+        tuple(dict.fromkeys(lang for lang in languages if lang)),
+    )
 
 
 @functools.lru_cache(maxsize=8_192)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from userlore.errors import ConfigError, StorageError, UserloreError
+from userlore.models import TurnSafety
 from userlore.policy.sensitivity import redact
 from userlore.understanding import MAX_TURN_CHARS
 from userlore.validation import storable
@@ -109,7 +110,7 @@ def run_job(lore: Userlore, job: Job, reviewer: LLMReviewer | None) -> None:
             job.scope, OBSERVE, reason_code=str(p["skip"]), session_key=p.get("session_key")
         )
     elif job.kind == OBSERVE:
-        lore.observe(
+        observed = lore.observe(
             job.scope,
             "user",
             str(p["text"]),
@@ -117,6 +118,19 @@ def run_job(lore: Userlore, job: Job, reviewer: LLMReviewer | None) -> None:
             turn_id=p.get("turn_id"),
             agent_id=p.get("agent_id"),
         )
+        if observed.safety != TurnSafety():
+            # Off the turn, the app learns what was redacted or withheld from this trace
+            # (categories only), e.g. to tell its user to rotate a key they just pasted.
+            lore.traces.record(
+                job.scope,
+                OBSERVE,
+                reason_code="safety",
+                session_key=p.get("session_key"),
+                payload={
+                    "source_item_id": observed.source_item_id,
+                    **{k: v for k, v in asdict(observed.safety).items() if v},
+                },
+            )
     elif job.kind == REVIEW:
         if reviewer is None:
             raise ConfigError("a review job needs a reviewer")
