@@ -40,6 +40,7 @@ CREDENTIALS = [
     "我的支付密码是八八六六零二",
     "パスワードは Sakura#88 です",
     "PIN ٤٨٢١ for the card",
+    "Locker combo? 31-07-22, don't share it",
 ]
 CREDENTIAL_NEAR_MISSES = [
     "I forgot my password again, so annoying.",
@@ -48,6 +49,9 @@ CREDENTIAL_NEAR_MISSES = [
     "Can you remind me to change my password tomorrow?",
     "Meine PIN hat vier Ziffern.",
     "我忘记密码了",
+    "Le code postal est sur l'enveloppe",
+    "Mein Handy-PIN ist [REDACTED:pin_code]",
+    "I reset the e-mail password on Monday",
 ]
 
 

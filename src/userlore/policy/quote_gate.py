@@ -177,7 +177,8 @@ def _floor(text: str) -> Assessment:
 _DIGIT_RUN = re.compile(r"\d+(?:[.,:/\- ]\d+)*")
 _WORD_AFTER = re.compile(r"\s*([^\W\d_]+)")
 _TOKEN = re.compile(r"[^\s\"'`“”«»「」]+")
-_QUOTED = re.compile(r"[\"'`“”«»「」『』][^\"'`“”«»「」『』\s]{3,}")
+# A quoted value: a quote mark that opens (not an apostrophe inside "l'enveloppe").
+_QUOTED = re.compile(r"(?<![^\W\d_])[\"'`“”«»「」『』][^\"'`“”«»「」『』\s]{3,}")
 _EDGES = ".,;:!?()[]{}"
 _REDACTED = re.compile(r"\[REDACTED:[\w-]+\]")
 _WINDOW_BEFORE = 40
@@ -206,15 +207,25 @@ def _value_like(window: str, counts: frozenset[str]) -> bool:
 
 
 def _mixed(tok: str) -> bool:
-    """A run that is not a word: letters with digits or symbols, or case changes inside it."""
+    """A run that is not a word: letters with digits or symbols, or a case change inside one
+    of its parts. Hyphens, apostrophes and dots join words ("e-mail", "l'enveloppe",
+    "Handy-PIN"), so they do not count as symbols."""
     if len(tok) < 6 or not any(ch.isalpha() for ch in tok):
         return False
-    has_digit = any(ch.isdigit() for ch in tok)
-    has_symbol = any(
-        not ch.isalnum() and not unicodedata.category(ch).startswith("M") for ch in tok
+    if any(ch.isdigit() for ch in tok):
+        return True
+    if any(
+        not ch.isalnum() and ch not in _JOINERS and not unicodedata.category(ch).startswith("M")
+        for ch in tok
+    ):
+        return True
+    return any(
+        any(ch.isupper() for ch in part[1:]) and any(ch.islower() for ch in part)
+        for part in re.split(r"[-'’.]", tok)
     )
-    inner_upper = any(ch.isupper() for ch in tok[1:]) and any(ch.islower() for ch in tok)
-    return has_digit or has_symbol or inner_upper
+
+
+_JOINERS: Final = frozenset("-'’.")
 
 
 # -- cue vocabularies ------------------------------------------------------------------------------
