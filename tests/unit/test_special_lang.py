@@ -29,8 +29,7 @@ VOCAB = Path(special_lang.__file__).resolve().parents[1] / "data" / "special"
 SEVEN = frozenset({"en", "zh", "es", "de", "fr", "ja", "pt"})
 HELD_OUT = ("ru", "ar", "hi", "tr", "ko")  # no vocabulary may name these (issue 29)
 
-# Near-misses the English lexicon (special_en.py, not the data files) still flags.
-KNOWN_BENIGN_FLAGS = frozenset({"I'm a pharmacist and I dispense insulin all day."})
+KNOWN_BENIGN_FLAGS: frozenset[str] = frozenset()  # near-misses still flagged: none
 
 
 def _rows(name: str) -> list[dict[str, str | None]]:

@@ -357,6 +357,19 @@ def _lexicon_cues(
                 break
 
 
+def in_professional_sentence(t: str, pos: int) -> bool:
+    """Whether the sentence around ``pos`` names the speaker's profession in any vocabulary
+    ("I'm a pharmacist and I dispense insulin"): work talk, not a disclosure."""
+    for s, e in _sentences(t):
+        if s <= pos < e:
+            return any(
+                m.lastgroup == "profession"
+                for lang in languages()
+                for m in lang.markers.finditer(t, s, e)
+            )
+    return False
+
+
 def _lang_special(t: str) -> Iterator[_Hit]:
     """Floor hits: cues said about the user in any vocabulary's language."""
     for lang, category, own, s, start, end in _cues(t):
