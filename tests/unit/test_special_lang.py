@@ -72,6 +72,8 @@ def test_first_person_by_class_and_near_misses(name: str, row: dict[str, str | N
         ("Meine Schwester hat Diabetes.", {"health"}, True),
         ("母は糖尿病です。", {"health"}, True),
         ("Insulin since May.", {"health"}, False),  # no owner: the gate fails closed
+        ("I don't have diabetes.", {"health"}, False),  # denied: no statement, still not cleared
+        ("我没有犯罪记录。", {"criminal_record"}, False),
         ("El médico me dijo que tengo diabetes.", {"health"}, False),
         ("Let's book the flight for Friday.", set(), False),
     ],

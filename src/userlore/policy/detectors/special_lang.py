@@ -235,7 +235,9 @@ def covered_languages() -> frozenset[str]:
 # Attribution: whose fact is a cue?
 # --------------------------------------------------------------------------------------------
 
-_SELF, _OTHER, _UNCLEAR = "self", "other", "unclear"
+# ``denied`` ("I don't have diabetes") is no statement for the floor, but still health talk about
+# the user: the gate does not clear it.
+_SELF, _OTHER, _DENIED, _UNCLEAR = "self", "other", "denied", "unclear"
 
 
 def _sentences(t: str) -> Iterator[tuple[int, int]]:
@@ -275,10 +277,12 @@ def _attribute(lang: _Language, t: str, s: int, term_start: int, term_end: int) 
         return _OTHER  # "伊斯兰教历史", "diabetes research": the term names a topic
     if last == "self":
         return _SELF
-    if last in ("other", "topic", "negation"):
-        return _OTHER  # "my sister has...", "reading about...", "I don't have..."
+    if last == "negation":
+        return _DENIED  # "I don't have...", "我没有犯罪记录"
+    if last in ("other", "topic"):
+        return _OTHER  # "my sister has...", "reading about..."
     if lang.negation_after is not None and lang.negation_after.search(t, term_end, sentence_end):
-        return _OTHER  # "糖尿病ではありません": denied, not disclosed
+        return _DENIED  # "糖尿病ではありません"
     if "self" not in kinds and kinds & {"other", "topic"}:
         return _OTHER  # "ラマダンについての本", "Diabetes in children": a topic, told later
     if "self" not in kinds and lang.determiner is not None and lang.determiner.search(before):
