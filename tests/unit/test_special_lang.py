@@ -1,8 +1,10 @@
 """Special categories from per-language data files: first person by class, near-misses benign.
 
 ``tests/data/special/set1.jsonl`` was written before the vocabularies (first run: 18 of 58
-first-person statements caught, 1 of 29 near-misses flagged); ``set2.jsonl`` was written after
-them and never tuned on. Both are tables: one row, one expectation.
+first-person statements caught, 1 of 29 near-misses flagged); ``set2.jsonl`` after them (first
+sight 39 of 43, 4 of 21 near-misses flagged), ``set3.jsonl`` after set2's fixes (first sight
+39 of 42: medication names missing in es/fr/pt; 0 of 21 flagged). All are tables: one row, one
+expectation.
 """
 
 from __future__ import annotations
@@ -29,8 +31,7 @@ VOCAB = Path(special_lang.__file__).resolve().parents[1] / "data" / "special"
 SEVEN = frozenset({"en", "zh", "es", "de", "fr", "ja", "pt"})
 HELD_OUT = ("ru", "ar", "hi", "tr", "ko")  # no vocabulary may name these (issue 29)
 
-# Near-misses the English lexicon (special_en.py, not the data files) still flags.
-KNOWN_BENIGN_FLAGS = frozenset({"I'm a pharmacist and I dispense insulin all day."})
+KNOWN_BENIGN_FLAGS: frozenset[str] = frozenset()  # near-misses still flagged: none
 
 
 def _rows(name: str) -> list[dict[str, str | None]]:
@@ -44,7 +45,7 @@ def _special(text: str) -> set[str]:
     }
 
 
-ROWS = [(name, row) for name in ("set1.jsonl", "set2.jsonl") for row in _rows(name)]
+ROWS = [(name, row) for name in ("set1.jsonl", "set2.jsonl", "set3.jsonl") for row in _rows(name)]
 
 
 @pytest.mark.parametrize(
@@ -71,6 +72,8 @@ def test_first_person_by_class_and_near_misses(name: str, row: dict[str, str | N
         ("Meine Schwester hat Diabetes.", {"health"}, True),
         ("母は糖尿病です。", {"health"}, True),
         ("Insulin since May.", {"health"}, False),  # no owner: the gate fails closed
+        ("I don't have diabetes.", {"health"}, False),  # denied: no statement, still not cleared
+        ("我没有犯罪记录。", {"criminal_record"}, False),
         ("El médico me dijo que tengo diabetes.", {"health"}, False),
         ("Let's book the flight for Friday.", set(), False),
     ],

@@ -10,7 +10,7 @@ from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.passwords import _CJK
 from userlore.policy.detectors.special_en import _en_special
 from userlore.policy.detectors.special_intl import _INTL_GATE_WORDS, _intl_special, _zh_special
-from userlore.policy.detectors.special_lang import _lang_special
+from userlore.policy.detectors.special_lang import _lang_special, in_professional_sentence
 from userlore.policy.detectors.special_records import _records_special
 from userlore.policy.detectors.special_vocab import _EN_FIRST, _EN_FIRST_PLURAL
 from userlore.policy.findings import _SPECIAL, _words
@@ -87,7 +87,9 @@ _EN_FRAME_GATE_WORDS: Final = frozenset().union(*(triggers for _, triggers, _ in
 
 def _special(t: str, lowered: str, words: frozenset[str]) -> Iterator[_Hit]:
     if not _EN_FIRST.isdisjoint(words) or not _EN_FIRST_PLURAL.isdisjoint(words):
-        yield from _en_special(t, lowered)
+        for hit in _en_special(t, lowered):
+            if hit[1] != "health" or not in_professional_sentence(t, hit[2]):
+                yield hit
     if not _EN_FRAME_GATE_WORDS.isdisjoint(words):
         for category, triggers, pattern in _EN_FRAMES:
             if not triggers.isdisjoint(words):

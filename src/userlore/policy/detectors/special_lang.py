@@ -43,6 +43,10 @@ _KEYS: Final = frozenset(
     {"language", "spaced", "pro_drop", "terms", "self_terms", "as_a", "as_a_suffix",
      "implied_start", "determiners", "negation_after", *_MARKER_KINDS}
 )  # fmt: skip
+_TOKEN = re.compile(r"\w+")
+# Every regex term holds a literal run of three or more letters ("descent", "afiliad", "vot"),
+# and any match contains one of its language's runs: a cheap test before the regex runs.
+_RUN = re.compile(r"(?<![\\?])(?<!\(\?P<)[^\W\d_]{3,}")
 _SENTENCE_BREAK = re.compile(r"[.!?。！？\n]+(?:\s+|$)|[;；]")
 _NEGATION_REACH: Final = 3  # words (twice as many characters unspaced) a denial reaches
 _IMPLIED_REACH: Final = 6  # words (or 12 characters unspaced) from the clause opener to the term
@@ -53,8 +57,13 @@ class _Language:
     """One language's compiled vocabulary."""
 
     code: str
-    terms: re.Pattern[str]
+    terms: re.Pattern[str] | None
     term_category: dict[str, str]
+    lexicon: dict[str, list[tuple[tuple[str, ...], str, bool]]]
+    first_chars: frozenset[str] | None
+    regex_terms: tuple[tuple[re.Pattern[str], str, bool], ...]
+    run_finder: re.Pattern[str] | None
+    run_terms: dict[str, tuple[int, ...]]
     markers: re.Pattern[str]
     as_a: re.Pattern[str] | None
     implied: re.Pattern[str] | None
@@ -83,6 +92,9 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
         raise ConfigError(f"special vocabulary {code}: terms must map special categories")
     groups: list[str] = []
     term_category: dict[str, str] = {}
+    lexicon: dict[str, list[tuple[tuple[str, ...], str, bool]]] = {}
+    regex_terms: list[tuple[re.Pattern[str], str, bool]] = []
+    term_runs: list[frozenset[str]] = []
     self_src = data.get("self_terms", {})
     if not isinstance(self_src, dict) or not set(self_src) <= SPECIAL_CATEGORIES:
         raise ConfigError(f"special vocabulary {code}: self_terms must map special categories")
@@ -92,9 +104,33 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
         for i, (category, phrases) in enumerate(sorted(source.items())):
             if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):
                 raise ConfigError(f"special vocabulary {code}: {category} must list strings")
-            name = f"{prefix}{i}"
-            term_category[name] = category
-            groups.append(f"(?P<{name}>{_alternation(list(phrases), spaced=spaced)})")
+            if spaced:  # literal phrases: a word lookup, far cheaper than a big alternation
+                for phrase in phrases:
+                    words = tuple(_TOKEN.findall(phrase.casefold()))
+                    if words and not phrase.startswith("re:"):
+                        lexicon.setdefault(words[0], []).append((words, category, prefix == "s"))
+                for p in phrases:
+                    if p.startswith("re:"):
+                        pattern = re.compile(_alternation([p], spaced=True), re.IGNORECASE)
+                        regex_terms.append((pattern, category, prefix == "s"))
+                        term_runs.append(frozenset(_RUN.findall(p[3:].casefold())))
+                continue
+            if phrases:
+                name = f"{prefix}{i}"
+                term_category[name] = category
+                groups.append(f"(?P<{name}>{_alternation(list(phrases), spaced=spaced)})")
+    for entries in lexicon.values():
+        entries.sort(key=lambda e: -len(e[0]))
+    first_chars = None
+    if not spaced and not any(
+        p.startswith("re:") for src in (self_src, terms_src) for ps in src.values() for p in ps
+    ):
+        first_chars = frozenset(
+            c for src in (self_src, terms_src) for ps in src.values() for p in ps for c in p[:1]
+        ) | frozenset(
+            c.swapcase() for src in (self_src, terms_src) for ps in src.values() for p in ps
+            for c in p[:1]
+        )  # fmt: skip
     marker_groups = [
         f"(?P<{kind}>{_alternation(_str_list(data, kind), spaced=spaced)})"
         for kind in _MARKER_KINDS
@@ -116,8 +152,13 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
     determiners = _str_list(data, "determiners")
     return _Language(
         code=code,
-        terms=re.compile("|".join(groups), re.IGNORECASE),
+        terms=re.compile("|".join(groups), re.IGNORECASE) if groups else None,
         term_category=term_category,
+        lexicon=lexicon,
+        first_chars=first_chars,
+        regex_terms=tuple(regex_terms),
+        run_finder=_run_finder(term_runs),
+        run_terms=_run_terms(term_runs),
         markers=re.compile("|".join(marker_groups), re.IGNORECASE),
         as_a=as_a_re,
         implied=(
@@ -138,6 +179,22 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
         pro_drop=bool(data.get("pro_drop", False)),
         spaced=spaced,
     )
+
+
+def _run_finder(term_runs: list[frozenset[str]]) -> re.Pattern[str] | None:
+    """Finds, at every position, the longest letter run any regex term holds (overlaps too)."""
+    runs = sorted(frozenset().union(*term_runs), key=len, reverse=True)
+    return re.compile("(?=(" + "|".join(map(re.escape, runs)) + "))") if runs else None
+
+
+def _run_terms(term_runs: list[frozenset[str]]) -> dict[str, tuple[int, ...]]:
+    """For each run, the regex terms that one of its substrings opens: every match of a term
+    contains one of its runs, and a run found inside a longer one is found with it."""
+    every = frozenset().union(*term_runs) if term_runs else frozenset()
+    return {
+        big: tuple(i for i, runs in enumerate(term_runs) if any(r in big for r in runs))
+        for big in every
+    }
 
 
 def _str_list(data: dict[str, object], key: str) -> list[str]:
@@ -178,7 +235,9 @@ def covered_languages() -> frozenset[str]:
 # Attribution: whose fact is a cue?
 # --------------------------------------------------------------------------------------------
 
-_SELF, _OTHER, _UNCLEAR = "self", "other", "unclear"
+# ``denied`` ("I don't have diabetes") is no statement for the floor, but still health talk about
+# the user: the gate does not clear it.
+_SELF, _OTHER, _DENIED, _UNCLEAR = "self", "other", "denied", "unclear"
 
 
 def _sentences(t: str) -> Iterator[tuple[int, int]]:
@@ -218,10 +277,12 @@ def _attribute(lang: _Language, t: str, s: int, term_start: int, term_end: int) 
         return _OTHER  # "伊斯兰教历史", "diabetes research": the term names a topic
     if last == "self":
         return _SELF
-    if last in ("other", "topic", "negation"):
-        return _OTHER  # "my sister has...", "reading about...", "I don't have..."
+    if last == "negation":
+        return _DENIED  # "I don't have...", "我没有犯罪记录"
+    if last in ("other", "topic"):
+        return _OTHER  # "my sister has...", "reading about..."
     if lang.negation_after is not None and lang.negation_after.search(t, term_end, sentence_end):
-        return _OTHER  # "糖尿病ではありません": denied, not disclosed
+        return _DENIED  # "糖尿病ではありません"
     if "self" not in kinds and kinds & {"other", "topic"}:
         return _OTHER  # "ラマダンについての本", "Diabetes in children": a topic, told later
     if "self" not in kinds and lang.determiner is not None and lang.determiner.search(before):
@@ -251,12 +312,29 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
     occurs): "She told me her diabetes..." is English, and Spanish "me" must not claim it.
     """
     for s, e in _sentences(t):
+        tokens: list[tuple[str, int, int]] | None = None
+        low: str | None = None
         found: list[tuple[int, _Language, list[tuple[str, bool, int, int]]]] = []
         for lang in languages():
-            cues = [
-                (lang.term_category[m.lastgroup or ""], (m.lastgroup or "c")[0] == "s", *m.span())
-                for m in lang.terms.finditer(t, s, e)
-            ]
+            cues: list[tuple[str, bool, int, int]] = []
+            if lang.lexicon:
+                if tokens is None:
+                    tokens = [(m.group(0).casefold(), *m.span()) for m in _TOKEN.finditer(t, s, e)]
+                cues.extend(_lexicon_cues(lang, tokens))
+            if lang.run_finder is not None:
+                low = low if low is not None else t[s:e].casefold()
+                opened = {i for r in lang.run_finder.findall(low) for i in lang.run_terms[r]}
+                for i in sorted(opened):
+                    pattern, category, own = lang.regex_terms[i]
+                    cues.extend((category, own, *m.span()) for m in pattern.finditer(t, s, e))
+            if lang.terms is not None and (
+                lang.first_chars is None or not lang.first_chars.isdisjoint(t[s:e])
+            ):
+                cues.extend(
+                    (lang.term_category[g], g[0] == "s", *m.span())
+                    for m in lang.terms.finditer(t, s, e)
+                    if (g := m.lastgroup or "c0")
+                )
             if cues:
                 found.append((sum(1 for _ in lang.markers.finditer(t, s, e)), lang, cues))
         best = max((n for n, _, _ in found), default=0)
@@ -264,6 +342,36 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
             if n == best:
                 for category, own, start, end in cues:
                     yield lang, category, own, s, start, end
+
+
+def _lexicon_cues(
+    lang: _Language, tokens: list[tuple[str, int, int]]
+) -> Iterator[tuple[str, bool, int, int]]:
+    """Literal terms found word by word: the longest phrase starting at each word."""
+    for i, (word, start, _) in enumerate(tokens):
+        for words, category, own in lang.lexicon.get(word, ()):
+            k = len(words)
+            window = tokens[i : i + k]
+            if (
+                len(window) == k
+                and all(w == x[0] for w, x in zip(words, window, strict=True))
+                and all(window[j + 1][1] - window[j][2] <= 2 for j in range(k - 1))
+            ):
+                yield category, own, start, window[-1][2]
+                break
+
+
+def in_professional_sentence(t: str, pos: int) -> bool:
+    """Whether the sentence around ``pos`` names the speaker's profession in any vocabulary
+    ("I'm a pharmacist and I dispense insulin"): work talk, not a disclosure."""
+    for s, e in _sentences(t):
+        if s <= pos < e:
+            return any(
+                m.lastgroup == "profession"
+                for lang in languages()
+                for m in lang.markers.finditer(t, s, e)
+            )
+    return False
 
 
 def _lang_special(t: str) -> Iterator[_Hit]:
