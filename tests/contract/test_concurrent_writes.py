@@ -19,12 +19,28 @@ import pytest
 from userlore import Userlore
 from userlore.integrations.langgraph_store import UserloreStore
 from userlore.models import RecordState
+from userlore.testing.embeddings import HashingEmbeddings
 
 WRITERS = 40
 
 
 def _open(make_lore: Callable[..., Userlore], tmp_path: Path, **config: Any) -> Userlore:
     return make_lore(mode="auto", url=f"sqlite:///{tmp_path / 'race.db'}", **config)
+
+
+def _open_embedded(
+    make_lore: Callable[..., Userlore], tmp_path: Path, backend: str, request: Any
+) -> Userlore:
+    """A store with vectors: the first vectors' model row, the generation and every vector
+    are written by racing writers too."""
+    url = (
+        f"sqlite:///{tmp_path / 'race.db'}"
+        if backend == "sqlite"
+        else request.getfixturevalue("postgres_databases").fresh()
+    )
+    lore = Userlore.open(url, config={"memory": {"mode": "auto"}}, embeddings=HashingEmbeddings())
+    request.addfinalizer(lore.close)
+    return lore
 
 
 def _in_threads(calls: list[Callable[[], Any]]) -> list[BaseException]:
@@ -114,3 +130,25 @@ def test_concurrent_async_observe_of_different_scopes(
     assert [r for r in asyncio.run(run()) if isinstance(r, BaseException)] == []
     for n in range(4):
         assert len(lore.records.list(f"user{n}", RecordState.ACTIVE)) >= 1
+
+
+def test_concurrent_puts_with_vectors_none_fail_none_lost(
+    make_lore: Callable[..., Userlore], tmp_path: Path, backend: str, request: Any
+) -> None:
+    lore = _open_embedded(make_lore, tmp_path, backend, request)
+    store = UserloreStore(lore, namespace_template=("{user_id}", "ns"))
+
+    async def run() -> list[Any]:
+        return await asyncio.gather(
+            *[
+                store.aput(("u1", "ns"), f"key{i}", {"content": f"note {i % 3} on lunch"})
+                for i in range(WRITERS)
+            ],
+            return_exceptions=True,
+        )
+
+    assert [r for r in asyncio.run(run()) if isinstance(r, BaseException)] == []
+    missing = [i for i in range(WRITERS) if store.get(("u1", "ns"), f"key{i}") is None]
+    assert missing == []
+    hits = store.search(("u1", "ns"), query="note on lunch", limit=WRITERS)
+    assert len(hits) == WRITERS

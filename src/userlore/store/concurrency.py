@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 __all__ = ["dialect_insert", "hold_write_lock"]
 
 _SCOPE_LOCK = text("SELECT pg_advisory_xact_lock(:key)")
+_HELD = "userlore.write_locks"
 
 
 def dialect_insert(executor: Session | Connection, table: Table) -> SqliteInsert | PgInsert:
@@ -41,8 +42,11 @@ def hold_write_lock(session: Session, scope: str) -> None:
     """
     conn = session.connection()
     if conn.dialect.name == "postgresql":
-        digest = hashlib.blake2b(scope.encode("utf-8"), digest_size=8).digest()
-        conn.execute(_SCOPE_LOCK, {"key": int.from_bytes(digest, "big", signed=True)})
+        held: set[str] = session.info.setdefault(_HELD, set())
+        if scope not in held:  # held until the transaction ends: once per scope is enough
+            digest = hashlib.blake2b(scope.encode("utf-8"), digest_size=8).digest()
+            conn.execute(_SCOPE_LOCK, {"key": int.from_bytes(digest, "big", signed=True)})
+            held.add(scope)
         return
     if conn.dialect.name != "sqlite":  # pragma: no cover - the store runs on the two above
         return

@@ -20,6 +20,7 @@ from userlore.policy.govern import POLICY_REV, Assessment
 from userlore.store.admission import CandidateGate
 from userlore.store.schema import MemoryEvidence, MemoryRecord, MemoryRecordVersion
 from userlore.store.text import content_key, search_text
+from userlore.store.vectors import VectorIndex, VectorKind
 
 __all__ = ["BatchInserts", "FreshRecord"]
 
@@ -39,6 +40,23 @@ class FreshRecord:
 
 class BatchInserts(CandidateGate):
     """New records' column values, and the bulk insert of fresh records."""
+
+    vectors: VectorIndex | None = None
+    """Embeds every record version and evidence item at commit, when embeddings are on."""
+
+    def _stage_vector(
+        self,
+        session: Session,
+        kind: VectorKind,
+        scope: str,
+        item_id: str,
+        content: str,
+        version: int = 0,
+    ) -> None:
+        if self.vectors is not None:
+            self.vectors.stage(
+                session, kind, scope, item_id, content, self.clock(), version=version
+            )
 
     def record_values(
         self,
@@ -162,5 +180,7 @@ class BatchInserts(CandidateGate):
         )
         if links:
             session.execute(insert(_EVIDENCE).returning(_EVIDENCE.c.id), links)
+        for r in rows:  # embedded with the rest of the transaction's texts, in one call
+            self._stage_vector(session, "record", scope, r["id"], r["content"], version=1)
         # The attribute view record_view needs; not a session object (nothing to flush).
         return [cast(MemoryRecord, SimpleNamespace(**r)) for r in rows]

@@ -38,7 +38,6 @@ from userlore.store.schema import (
     MemoryRelation,
 )
 from userlore.store.text import content_key, search_text
-from userlore.store.vectors import VectorIndex, VectorKind
 from userlore.store.views import record_view, word_diff
 from userlore.validation import bounded
 
@@ -51,23 +50,6 @@ _RELATIONS = cast(Table, MemoryRelation.__table__)
 
 class RecordWriter(BatchInserts):
     """The building blocks of a governed write, shared by govern, govern_upsert and edits."""
-
-    vectors: VectorIndex | None = None
-    """Embeds every record version and evidence item at commit, when embeddings are on."""
-
-    def _stage_vector(
-        self,
-        session: Session,
-        kind: VectorKind,
-        scope: str,
-        item_id: str,
-        content: str,
-        version: int = 0,
-    ) -> None:
-        if self.vectors is not None:
-            self.vectors.stage(
-                session, kind, scope, item_id, content, self.clock(), version=version
-            )
 
     def add_source_item(
         self,
