@@ -105,9 +105,17 @@ def userlore_side(
     filled = time.perf_counter() - t0
     lore.close()
 
-    lore = open_lore(url)  # a new process opening a large scope
+    lore = open_lore(url)  # a new process opening a large scope, read at once
     store = UserloreStore(lore, namespace_template=("{user_id}", "notes"))
     first = timed(lambda: store.search(NS, query=queries[0], limit=10))
+    lore.close()
+    lore = open_lore(url)  # the same, read once the background load had time (≤ 30 s)
+    store = UserloreStore(lore, namespace_template=("{user_id}", "notes"))
+    # Only scopes past WARM_MIN_VECTORS are loaded in the background (smaller ones load fast).
+    deadline = time.perf_counter() + (30 if len(texts) >= 20_000 else 0)
+    while getattr(lore.memory.store.vectors, "loads", 1) == 0 and time.perf_counter() < deadline:
+        time.sleep(0.05)
+    first_warmed = timed(lambda: store.search(NS, query=queries[0], limit=10))
     vectors = lore.memory.store.vectors
     assert vectors is not None
     warm = [timed(lambda q=q: store.search(NS, query=q, limit=10)) for q in queries[:cycles]]
@@ -130,6 +138,7 @@ def userlore_side(
     return {
         "fill_s": round(filled, 1),
         "first_search_after_open_ms": round(first * 1000, 1),
+        "first_search_after_background_load_ms": round(first_warmed * 1000, 1),
         "search_warm": pct(warm),
         "search_after_put": pct(after_put),
         "search_after_reload": pct(reload),

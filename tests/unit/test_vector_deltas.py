@@ -113,3 +113,23 @@ def test_batched_records_get_vectors(url: str, opened: list[Userlore]) -> None:
     ]
     govern_upsert_batch(lore.memory.store, "u1", items)
     assert _nearest(lore, "salad for lunch")[0] == "Eats greens every day at noon"
+
+
+def test_opening_loads_large_scopes_in_the_background(
+    url: str, opened: list[Userlore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from userlore.store import vectors as vectors_module
+
+    writer = _open(url, opened)
+    for n in range(3):
+        _write(writer, f"Filler note number {n} about trains")
+    monkeypatch.setattr(vectors_module, "WARM_MIN_VECTORS", 3)
+    reader = _open(url, opened)
+    deadline = time.monotonic() + 20
+    while _index(reader).loads == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _index(reader).loads == 1  # loaded before any read asked
+    _nearest(reader, "trains")
+    assert _index(reader).loads == 1

@@ -21,10 +21,11 @@ an HNSW index and searched in SQL (:func:`pgvector_ddl`, :func:`pgvector_search`
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, cast
@@ -32,7 +33,7 @@ from typing import Any, Literal, cast
 import numpy as np
 import numpy.typing as npt
 from langchain_core.embeddings import Embeddings
-from sqlalchemy import Connection, Engine, Table, TextClause, delete, event, select, text
+from sqlalchemy import Connection, Engine, Table, TextClause, delete, event, func, select, text
 from sqlalchemy.orm import Session
 
 from userlore.embeddings import model_name
@@ -42,6 +43,7 @@ from userlore.store.schema import EmbeddingModel, EvidenceVector, RecordVector, 
 from userlore.store.vector_matrix import ScopeMatrix
 
 __all__ = [
+    "WARM_MIN_VECTORS",
     "PendingText",
     "VectorIndex",
     "VectorKind",
@@ -54,6 +56,7 @@ __all__ = [
 ]
 
 VectorKind = Literal["record", "evidence"]
+log = logging.getLogger(__name__)
 Vector = npt.NDArray[np.float32]
 
 _PENDING = "userlore.vectors.pending"
@@ -63,7 +66,7 @@ _CACHE_BYTES = 512 * 1024 * 1024
 _MODEL = cast(Table, EmbeddingModel.__table__)
 _GENERATIONS = cast(Table, VectorGeneration.__table__)
 
-_TABLES: dict[str, tuple[Any, Any]] = {
+_TABLES: dict[VectorKind, tuple[Any, Any]] = {
     "record": (RecordVector, RecordVector.record_id),
     "evidence": (EvidenceVector, EvidenceVector.source_item_id),
 }
@@ -130,6 +133,9 @@ class PendingText:
 _GENERATION_START = 1 << 30
 """A new generation row starts below this (random): room for a billion writes in 32 bits."""
 
+WARM_MIN_VECTORS = 20_000
+"""Scopes this large are loaded in the background when a database opens (:meth:`warm`)."""
+
 _QUERY_CACHE = 64
 """Recent query vectors kept per index (a plan asks twice for the same query)."""
 
@@ -151,6 +157,7 @@ class VectorIndex:
         """Whether PostgreSQL has the ``vector`` extension (then SQL does the search)."""
         self._cache: OrderedDict[tuple[str, str], ScopeMatrix] = OrderedDict()
         self.loads = 0
+        self._loading: dict[tuple[str, str], threading.Lock] = {}
         """How many times a scope's matrix was read whole (first read, after a removal); every
         other change reaches a held matrix as a delta."""
         self._lock = threading.Lock()
@@ -283,7 +290,7 @@ class VectorIndex:
             if self.pgvector:
                 for i, (_, scope, item_id) in chosen:
                     executor.execute(
-                        _pgvector_set(kind),  # type: ignore[arg-type]
+                        _pgvector_set(kind),
                         {"v": _literal(matrix[i]), "scope": scope, "id": item_id},
                     )
 
@@ -353,32 +360,61 @@ class VectorIndex:
 
     def _matrix(self, conn: Connection, scope: str, kind: VectorKind) -> ScopeMatrix | None:
         """``scope``'s matrix as of its current generation: cached, updated by the rows newer
-        than the cached generation, or (first read, after a removal) loaded whole."""
+        than the cached generation, or (first read, after a removal) loaded whole, once: a read
+        that finds a load in flight (another read, :meth:`warm`) waits for it."""
+        key: tuple[str, VectorKind] = (scope, kind)
+        known = self._generation(conn, key)
+        if known is None:
+            return None
+        held = self._current(key, *known)
+        if held is None:
+            with self._loader(key):
+                known = self._generation(conn, key)  # what the load this read waited for saw
+                if known is None:
+                    return None
+                held = self._current(key, *known) or self._load(conn, key, known[0])
+        if held.generation < known[0]:
+            table, id_column = _TABLES[kind]
+            delta = conn.execute(
+                select(id_column, table.vector).where(
+                    table.scope == scope,
+                    table.model == self.model,
+                    table.generation > held.generation,
+                )
+            ).all()
+            held.apply(known[0], [(str(r[0]), unpack(r[1])) for r in delta])
+        return held
+
+    def _generation(self, conn: Connection, key: tuple[str, str]) -> tuple[int, int] | None:
         known = conn.execute(
             select(VectorGeneration.generation, VectorGeneration.reset).where(
-                VectorGeneration.scope == scope
+                VectorGeneration.scope == key[0]
             )
         ).one_or_none()
-        key = (scope, kind)
         if known is None:
             with self._lock:
                 self._cache.pop(key, None)
             return None
-        generation, reset = int(known[0]), int(known[1])
+        return int(known[0]), int(known[1])
+
+    def _current(self, key: tuple[str, str], generation: int, reset: int) -> ScopeMatrix | None:
+        """The cached matrix if deltas can bring it to ``generation`` (no removal since it)."""
         with self._lock:
             held = self._cache.get(key)
-            if held is not None:
-                self._cache.move_to_end(key)
-        table, id_column = _TABLES[kind]
-        current = select(id_column, table.vector).where(
-            table.scope == scope, table.model == self.model
-        )
-        if held is not None and reset <= held.generation <= generation:
-            if held.generation < generation:
-                delta = conn.execute(current.where(table.generation > held.generation)).all()
-                held.apply(generation, [(str(r[0]), unpack(r[1])) for r in delta])
+            if held is None or not reset <= held.generation <= generation:
+                return None
+            self._cache.move_to_end(key)
             return held
-        rows = conn.execute(current).all()
+
+    def _loader(self, key: tuple[str, str]) -> threading.Lock:
+        with self._lock:
+            return self._loading.setdefault(key, threading.Lock())
+
+    def _load(self, conn: Connection, key: tuple[str, VectorKind], generation: int) -> ScopeMatrix:
+        table, id_column = _TABLES[key[1]]
+        rows = conn.execute(
+            select(id_column, table.vector).where(table.scope == key[0], table.model == self.model)
+        ).all()
         self.loads += 1
         if rows:
             flat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4")
@@ -394,6 +430,51 @@ class VectorIndex:
                 _, dropped = self._cache.popitem(last=False)
                 total -= dropped.nbytes
         return held
+
+    def warm(self, engine: Engine) -> Callable[[], None]:
+        """Load the largest scopes' matrices in a background thread, so opening a database
+        does not stall the first read of a large scope (that read waits for the load in flight
+        at most, never loads twice). Returns the function that stops it (``Userlore.close``).
+
+        Only scopes of at least :data:`WARM_MIN_VECTORS` vectors, within the cache budget; not
+        for an in-memory SQLite database (one shared connection) or pgvector (SQL searches).
+        """
+        memory = engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
+        if memory or self.pgvector:
+            return lambda: None
+        stop = threading.Event()
+        thread = threading.Thread(
+            target=self._warm, args=(engine, stop), name="userlore-vectors-warm", daemon=True
+        )
+        thread.start()
+
+        def close() -> None:
+            stop.set()
+            thread.join(timeout=30)
+
+        return close
+
+    def _warm(self, engine: Engine, stop: threading.Event) -> None:
+        budget = _CACHE_BYTES
+        try:
+            with engine.connect() as conn:
+                for kind, (table, _) in _TABLES.items():
+                    largest = conn.execute(
+                        select(table.scope, func.count(), func.max(table.dims))
+                        .where(table.model == self.model)
+                        .group_by(table.scope)
+                        .having(func.count() >= WARM_MIN_VECTORS)
+                        .order_by(func.count().desc())
+                        .limit(16)
+                    ).all()
+                    for scope, count, dims in largest:
+                        budget -= int(count) * int(dims) * 4
+                        if stop.is_set() or budget < 0:
+                            return
+                        self._matrix(conn, str(scope), kind)
+                        conn.rollback()  # end the read transaction: writers' WAL can checkpoint
+        except Exception:  # warming is an optimisation: a read loads what it needs itself
+            log.debug("warming vector matrices failed", exc_info=True)
 
     def clear(self) -> None:
         """Drop every in-memory matrix (the next search reloads)."""
