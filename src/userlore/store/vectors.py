@@ -157,9 +157,9 @@ class VectorIndex:
         """Whether PostgreSQL has the ``vector`` extension (then SQL does the search)."""
         self._cache: OrderedDict[tuple[str, str], ScopeMatrix] = OrderedDict()
         self.loads = 0
-        self._loading: dict[tuple[str, str], threading.Lock] = {}
         """How many times a scope's matrix was read whole (first read, after a removal); every
         other change reaches a held matrix as a delta."""
+        self._loading: dict[tuple[str, str], threading.Lock] = {}
         self._lock = threading.Lock()
         # A plan embeds its query once for records and once for episodic evidence: the second
         # call is answered from here (a few recent queries, per process).
