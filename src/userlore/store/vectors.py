@@ -415,7 +415,6 @@ class VectorIndex:
         rows = conn.execute(
             select(id_column, table.vector).where(table.scope == key[0], table.model == self.model)
         ).all()
-        self.loads += 1
         if rows:
             flat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4")
             matrix = flat.reshape(len(rows), -1)
@@ -423,6 +422,7 @@ class VectorIndex:
             matrix = np.zeros((0, self.dims or 1), dtype=np.float32)
         held = ScopeMatrix(generation, [str(r[0]) for r in rows], matrix)
         with self._lock:
+            self.loads += 1  # counted once the matrix is there to search
             self._cache[key] = held
             self._cache.move_to_end(key)
             total = sum(m.nbytes for m in self._cache.values())
