@@ -178,6 +178,7 @@ class Userlore(LegacyRoot):
                     engine.dispose()
                 raise
             store.vectors = index
+            store.on_close(index.warm(engine))  # large scopes' matrices load in the background
         lore = cls(store)
         lore._engine_borrowed = borrowed
         return lore

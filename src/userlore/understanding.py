@@ -26,9 +26,10 @@ from userlore.learning.producers.explicit import observe_statements
 from userlore.models import CandidateInput, Producer, WriteAction, WriteOutcome
 from userlore.policy.govern import Assessment
 from userlore.policy.session_keys import checked_session_key
+from userlore.store.concurrency import hold_write_lock
 from userlore.store.governed import GovernedStore
 from userlore.store.ids import derived_id
-from userlore.store.records import FreshRecord
+from userlore.store.record_batch import FreshRecord
 from userlore.store.schema import KnowledgeSourceItem, MemoryRecord
 from userlore.store.views import record_view
 from userlore.validation import optional_identifier, text_field, validate_scope
@@ -142,6 +143,8 @@ def govern_upsert_batch(
             results[n] = BatchOutcome(verdict)
         else:
             admitted[n] = verdict
+    if admitted:
+        hold_write_lock(session, scope)  # which keys the scope holds is read below
     keys = {items[n].candidate.canonical_key for n in admitted}
     held: set[str | None] = set()
     for part in _parts(keys):

@@ -24,7 +24,7 @@ from userlore.store.schema import (
     MemoryRecord,
     RecordVector,
 )
-from userlore.store.vectors import PendingText, VectorIndex
+from userlore.store.vectors import PendingText, VectorIndex, mark_removed
 
 __all__ = ["ReindexReport", "reindex"]
 
@@ -78,6 +78,7 @@ def reindex(
             )
             for table in (RecordVector, EvidenceVector, EmbeddingModel):
                 conn.execute(delete(table))
+            mark_removed(conn, None)
             if index.pgvector:  # the column is sized for the old model: re-added at first write
                 for name in ("memory_record_vectors", "memory_evidence_vectors"):
                     conn.execute(text(f"ALTER TABLE {name} DROP COLUMN IF EXISTS embedding"))

@@ -7,15 +7,18 @@ item, so an item is findable exactly when it exists; the database removes the ro
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import Table, delete, insert
 from sqlalchemy.orm import Session
 
+from userlore.store.concurrency import dialect_insert
 from userlore.store.schema import EpisodicItem, KnowledgeSourceItem
 from userlore.store.text import search_text
 
 __all__ = ["EPISODIC_ROLES", "episodic_indexed", "index_item", "index_rows"]
+
+_INDEX = cast(Table, EpisodicItem.__table__)
 
 EPISODIC_ROLES = frozenset({"user"})
 """Conversation roles whose turns are episodic: what the user said, not what agents replied."""
@@ -32,15 +35,17 @@ def index_item(session: Session, item: KnowledgeSourceItem) -> None:
     if not episodic_indexed(item.meta):
         return
     text = search_text(item.scope, item.title, item.text)
-    row = session.scalars(
-        select(EpisodicItem).where(
-            EpisodicItem.scope == item.scope, EpisodicItem.item_id == item.id
+    # One statement: a concurrent writer indexing the same item never breaks the unique row.
+    stmt = dialect_insert(session, _INDEX).values(
+        scope=item.scope, item_id=item.id, search_text=text
+    )
+    session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["item_id"],
+            set_={"search_text": stmt.excluded.search_text},
+            where=_INDEX.c.search_text != stmt.excluded.search_text,
         )
-    ).one_or_none()
-    if row is None:
-        session.add(EpisodicItem(scope=item.scope, item_id=item.id, search_text=text))
-    elif row.search_text != text:
-        row.search_text = text
+    )
 
 
 def index_rows(session: Session, rows: Sequence[Mapping[str, Any]]) -> None:

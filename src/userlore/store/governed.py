@@ -27,10 +27,11 @@ from userlore.models import (
     WriteAction,
     WriteOutcome,
 )
+from userlore.store.admission import PRODUCER_SOURCE
+from userlore.store.concurrency import hold_write_lock
 from userlore.store.core import Clock, IdFactory
 from userlore.store.moves import LifecycleMoves
 from userlore.store.reads import RecordReads
-from userlore.store.records import PRODUCER_SOURCE
 from userlore.store.schema import KnowledgeSourceItem, MemoryEvidence, MemoryRecord
 from userlore.store.text import content_key, normalize_value
 from userlore.store.transitions import LIVE_STATES, TRANSITIONS
@@ -74,6 +75,7 @@ class GovernedStore(LifecycleMoves, RecordReads):
         verdict = self.admit(session, scope, candidate)
         if isinstance(verdict, WriteOutcome):
             return verdict
+        hold_write_lock(session, scope)  # what the scope holds is read below: no race with it
         now = self.clock()
         evidence_item_id = self._evidence_item(session, scope, candidate)
         ckey = candidate.canonical_key
@@ -163,6 +165,7 @@ class GovernedStore(LifecycleMoves, RecordReads):
         verdict = self.admit(session, scope, candidate)
         if isinstance(verdict, WriteOutcome):
             return verdict
+        hold_write_lock(session, scope)
         now = self.clock()
         rows = list(
             session.scalars(

@@ -36,6 +36,7 @@ from userlore.store.schema import (
     ReviewDecision,
 )
 from userlore.store.text import scope_prefix
+from userlore.store.vectors import mark_removed
 
 # -- purge ------------------------------------------------------------------------------------
 
@@ -231,6 +232,8 @@ def _purge_path(
                 "memory_records",
                 delete(MemoryRecord).where(MemoryRecord.scope == scope, MemoryRecord.id.in_(chunk)),
             )
+        if ids:
+            mark_removed(session, scope)  # their vectors went with them (cascade)
         still_cited: set[str] = set()
         for chunk in _chunks(linked):
             still_cited.update(

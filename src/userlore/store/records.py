@@ -1,41 +1,35 @@
-"""Writing records: candidate validation, evidence links, inserts, versions and snapshots."""
+"""Writing one record: evidence items and links, inserts, versions, snapshots, edits.
 
-# Over 400 lines: one governed write's steps (admit, evidence, insert, version) change together.
+A governed write's steps, per item. Its gate (``admit``) is ``store/admission.py``; the batched
+write of many fresh records, and the one definition of a new record's columns, is
+``store/record_batch.py``.
+"""
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
-from types import SimpleNamespace
 from typing import Any, cast
 
-from sqlalchemy import Table, insert, select
+from sqlalchemy import Table, select
 from sqlalchemy.orm import Session
 
-from userlore.config import MemoryMode
-from userlore.errors import InvalidInputError, PolicyViolationError, RecordNotFoundError
+from userlore.errors import PolicyViolationError, RecordNotFoundError
 from userlore.models import (
     CandidateInput,
     Disclosure,
     Explicitness,
-    MemoryType,
     Pipeline,
-    Producer,
-    RecordKind,
-    RecordState,
     Sensitivity,
-    UserState,
     WriteAction,
     WriteOutcome,
 )
-from userlore.policy.govern import POLICY_REV, Assessment, assess
+from userlore.policy.govern import POLICY_REV, assess
 from userlore.policy.sensitivity import redact
-from userlore.policy.session_keys import checked_session_key
+from userlore.store.concurrency import dialect_insert
 from userlore.store.episodic_index import index_item
 from userlore.store.ids import derived_id, scoped_digest
+from userlore.store.record_batch import BatchInserts
 from userlore.store.schema import (
     KnowledgeSourceItem,
     MemoryEvidence,
@@ -44,84 +38,18 @@ from userlore.store.schema import (
     MemoryRelation,
 )
 from userlore.store.text import content_key, search_text
-from userlore.store.transitions import Transitions
-from userlore.store.vectors import VectorIndex, VectorKind
 from userlore.store.views import record_view, word_diff
-from userlore.validation import (
-    bounded,
-    enum_field,
-    identifier,
-    optional_identifier,
-    optional_instant,
-    optional_text,
-    text_field,
-    unit_interval,
-    validate_path,
-)
+from userlore.validation import bounded
 
-__all__ = ["PRODUCER_SOURCE", "FreshRecord", "RecordWriter"]
+__all__ = ["RecordWriter"]
 
-_RECORDS = cast(Table, MemoryRecord.__table__)
-_VERSIONS = cast(Table, MemoryRecordVersion.__table__)
 _EVIDENCE = cast(Table, MemoryEvidence.__table__)
-
-PRODUCER_SOURCE = {
-    Producer.EXPLICIT: "session",
-    Producer.REVIEWER: "session",
-    Producer.FACET: "session",
-    Producer.TOOL: "curated",
-    Producer.USER: "curated",
-    Producer.SOURCE: "connected",
-}
+_ITEMS = cast(Table, KnowledgeSourceItem.__table__)
+_RELATIONS = cast(Table, MemoryRelation.__table__)
 
 
-_ENUM_FIELDS: tuple[tuple[type[StrEnum], str], ...] = (
-    (MemoryType, "memory_type"),
-    (Explicitness, "explicitness"),
-    (Producer, "producer"),
-    (Pipeline, "pipeline"),
-    (Disclosure, "disclosure"),
-)
-
-
-_BOUNDED_FIELDS = (
-    "author_agent_id",
-    "author_client",
-    "author_device",
-    "author_instance",
-    "thread_id",
-    "run_id",
-)
-
-
-@dataclass(frozen=True, slots=True)
-class FreshRecord:
-    """An admitted candidate for a key nothing held yet, with its (item id, relation) links."""
-
-    candidate: CandidateInput
-    verdict: Assessment
-    evidence: tuple[tuple[str, str], ...] = ()
-
-
-class RecordWriter(Transitions):
+class RecordWriter(BatchInserts):
     """The building blocks of a governed write, shared by govern, govern_upsert and edits."""
-
-    vectors: VectorIndex | None = None
-    """Embeds every record version and evidence item at commit, when embeddings are on."""
-
-    def _stage_vector(
-        self,
-        session: Session,
-        kind: VectorKind,
-        scope: str,
-        item_id: str,
-        content: str,
-        version: int = 0,
-    ) -> None:
-        if self.vectors is not None:
-            self.vectors.stage(
-                session, kind, scope, item_id, content, self.clock(), version=version
-            )
 
     def add_source_item(
         self,
@@ -144,104 +72,46 @@ class RecordWriter(Transitions):
         clean = redact(text)
         blocked = clean != text
         digest = hashlib.sha256(clean.encode("utf-8")).hexdigest()
-        existing = session.scalars(
+        values = {
+            "id": self.new_id("src"),
+            "scope": scope,
+            "source_instance_id": source_instance_id,
+            "external_id": external_id,
+            "content_hash": digest,
+            "title": redact(title)[:500] if title else None,
+            "text": clean,
+            "meta": meta or {},
+            "occurred_at": occurred_at or now,
+            "pipeline": pipeline.value,
+            "blocked": blocked,
+            "synthesis_state": synthesis_state,
+            "synthesis_attempts": 0,
+            "created_at": now,
+            "updated_at": now,
+        }
+        # Insert-or-get in one statement: a concurrent writer of the same item gets its row.
+        session.flush()
+        inserted = session.execute(
+            dialect_insert(session, _ITEMS)
+            .values(values)
+            .on_conflict_do_nothing(index_elements=["scope", "source_instance_id", "external_id"])
+            .returning(_ITEMS.c.id)
+        ).first()
+        item = session.scalars(
             select(KnowledgeSourceItem).where(
                 KnowledgeSourceItem.scope == scope,
                 KnowledgeSourceItem.source_instance_id == source_instance_id,
                 KnowledgeSourceItem.external_id == external_id,
             )
-        ).one_or_none()
-        if existing is not None:
-            if existing.content_hash != digest:
-                existing.text, existing.content_hash, existing.updated_at = clean, digest, now
-                index_item(session, existing)
-                self._stage_vector(session, "evidence", scope, existing.id, clean)
-            return existing
-        item = KnowledgeSourceItem(
-            id=self.new_id("src"),
-            scope=scope,
-            source_instance_id=source_instance_id,
-            external_id=external_id,
-            content_hash=digest,
-            title=redact(title)[:500] if title else None,
-            text=clean,
-            meta=meta or {},
-            occurred_at=occurred_at or now,
-            pipeline=pipeline.value,
-            blocked=blocked,
-            synthesis_state=synthesis_state,
-            synthesis_attempts=0,
-            created_at=now,
-            updated_at=now,
-        )
-        session.add(item)
-        session.flush()
+        ).one()
+        if inserted is None and item.content_hash == digest:
+            return item
+        if inserted is None:
+            item.text, item.content_hash, item.updated_at = clean, digest, now
+            session.flush()
         index_item(session, item)
         self._stage_vector(session, "evidence", scope, item.id, clean)
         return item
-
-    def validate_candidate(self, c: CandidateInput) -> None:
-        """Every field of a candidate, typed, before anything is written (``validation``)."""
-        limit = self.config.max_content_chars
-        text_field(c.content, "content", max_chars=limit)
-        optional_text(c.value, "value", max_chars=limit)
-        enum_field(RecordKind, c.kind, "kind")
-        for enum_type, name in _ENUM_FIELDS:
-            enum_field(enum_type, getattr(c, name), name)
-        validate_path(c.path)
-        optional_identifier(c.canonical_key, "canonical_key", max_chars=300)
-        unit_interval(c.confidence, "confidence")
-        unit_interval(c.importance, "importance")
-        valid_from = optional_instant(c.valid_from, "valid_from")
-        valid_until = optional_instant(c.valid_until, "valid_until")
-        if valid_from and valid_until and valid_until <= valid_from:
-            raise InvalidInputError("valid_until must be after valid_from")
-        for name in _BOUNDED_FIELDS:
-            bounded(name, getattr(c, name), 200)
-        checked_session_key(c.session_key)
-        bounded("conflict_group", c.conflict_group, 300)
-        bounded("sensitivity_claim", c.sensitivity_claim, 40)
-        identifier(c.durability, "durability", max_chars=20)
-        optional_identifier(c.supersedes_record_id, "supersedes_record_id")
-        optional_identifier(c.source_item_id, "source_item_id")
-        optional_text(c.evidence_text, "evidence_text", max_chars=None)
-
-    def source_enabled(self, producer: Producer) -> bool:
-        """Whether ``memory.sources`` lets this producer's source (session, curated...) write."""
-        return PRODUCER_SOURCE[producer] in self.config.memory.sources
-
-    def admit(
-        self, session: Session, scope: str, candidate: CandidateInput
-    ) -> Assessment | WriteOutcome:
-        """The gate of every governed write: fields, memory mode, enabled source, safety floor.
-
-        Returns the :class:`Assessment` (what the candidate may become), or the
-        :class:`WriteOutcome` that ends the write here: skipped, or refused with a traced
-        reason code.
-
-        Raises:
-            InvalidInputError: a field of the candidate is malformed.
-        """
-        self.validate_candidate(candidate)
-        mode = self.config.memory.mode
-        if mode is MemoryMode.OFF:
-            return WriteOutcome(WriteAction.SKIPPED, reason="memory_off")
-        if mode is MemoryMode.READ_ONLY:
-            return WriteOutcome(WriteAction.SKIPPED, reason="read_only")
-        if not self.source_enabled(candidate.producer):
-            return WriteOutcome(WriteAction.SKIPPED, reason="source_disabled")
-        verdict = assess(candidate)
-        if verdict.refused is not None:
-            self.trace(
-                session,
-                scope,
-                "governance",
-                reason_code=verdict.refused,
-                session_key=candidate.session_key,
-                payload={"producer": candidate.producer.value, "kind": candidate.kind},
-            )
-            return WriteOutcome(WriteAction.REFUSED, reason=verdict.refused)
-        return verdict
 
     @staticmethod
     def _own_record_id(session: Session, scope: str, record_id: str) -> str:
@@ -282,62 +152,6 @@ class RecordWriter(Transitions):
         )
         return item.id
 
-    def record_values(
-        self,
-        scope: str,
-        c: CandidateInput,
-        sensitivity: Sensitivity,
-        category: str | None,
-        disclosure: Disclosure,
-        now: datetime,
-        *,
-        supersedes: str | None,
-        version: int,
-    ) -> dict[str, Any]:
-        """The column values of a new candidate record: one definition for the ORM insert of
-        :meth:`_insert` and the bulk insert of :meth:`insert_fresh`."""
-        return {
-            "id": self.new_id("mem"),
-            "scope": scope,
-            "path": c.path,
-            "memory_type": c.memory_type.value,
-            "kind": c.kind,
-            "canonical_key": c.canonical_key,
-            "content_key": content_key(c.content),
-            "content": c.content.strip(),
-            "value": c.value,
-            "search_text": search_text(scope, c.content, c.value, c.canonical_key, c.path),
-            "explicitness": c.explicitness.value,
-            "durability": c.durability,
-            "importance": c.importance,
-            "confidence": c.confidence,
-            "disclosure": disclosure.value,
-            "sensitivity": sensitivity.value,
-            "sensitivity_category": category,
-            "valid_from": c.valid_from,
-            "valid_until": c.valid_until,
-            "review_after": None,
-            "conflict_group": c.conflict_group,
-            "pipeline": c.pipeline.value,
-            "producer": c.producer.value,
-            "state": RecordState.CANDIDATE.value,
-            "state_before_delete": None,
-            "user_state": UserState.AUTO.value,
-            "version": version,
-            "supersedes_record_id": supersedes,
-            "stability": 0.0,
-            "policy_rev": POLICY_REV,
-            "evidence_count": 0,
-            "author_agent_id": c.author_agent_id,
-            "author_client": c.author_client,
-            "author_device": c.author_device,
-            "author_instance": c.author_instance,
-            "thread_id": c.thread_id,
-            "run_id": c.run_id,
-            "created_at": now,
-            "updated_at": now,
-        }
-
     def _insert(
         self,
         session: Session,
@@ -373,75 +187,6 @@ class RecordWriter(Transitions):
             self._relate(session, scope, row.id, supersedes, "supersedes", now)
         return row
 
-    def insert_fresh(
-        self, session: Session, scope: str, fresh: Sequence[FreshRecord], now: datetime
-    ) -> list[MemoryRecord]:
-        """Bulk-write records for keys nothing in ``scope`` ever held, in three statements.
-
-        The batch form of a first :meth:`_insert`: every record at version 1 with its snapshot,
-        its evidence links (each evidence id must already be known to be in ``scope``), and
-        activated at once when :meth:`_promotes` allows, since no live record holds its key.
-        Core inserts of plain rows, no ORM unit of work: the rows are returned as read-only
-        attribute views (what :func:`record_view` reads), not session objects.
-        """
-        rows: list[dict[str, Any]] = []
-        links: list[dict[str, Any]] = []
-        for f in fresh:
-            values = self.record_values(
-                scope,
-                f.candidate,
-                f.verdict.sensitivity,
-                f.verdict.category,
-                f.verdict.disclosure,
-                now,
-                supersedes=None,
-                version=1,
-            )
-            links.extend(
-                {
-                    "scope": scope,
-                    "record_id": values["id"],
-                    "source_item_id": item_id,
-                    "relation": relation,
-                    "created_at": now,
-                }
-                for item_id, relation in f.evidence
-            )
-            values["evidence_count"] = len(f.evidence)
-            if self.promotes(values["pipeline"], values["producer"]):
-                values["state"] = RecordState.ACTIVE.value
-                values["valid_from"] = values["valid_from"] or now
-            rows.append(values)
-        if not rows:
-            return []
-        # RETURNING makes SQLAlchemy send multi-row VALUES ("insertmanyvalues"), a statement
-        # per thousand rows, where a plain executemany is a round trip per row on psycopg.
-        session.execute(insert(_RECORDS).returning(_RECORDS.c.seq), rows)
-        session.execute(
-            insert(_VERSIONS).returning(_VERSIONS.c.id),
-            [
-                {
-                    "record_id": r["id"],
-                    "scope": scope,
-                    "version": 1,
-                    "parent_version": None,
-                    "content": r["content"],
-                    "value": r["value"],
-                    "diff": None,
-                    "author_agent_id": r["author_agent_id"],
-                    "author_client": r["author_client"],
-                    "author_device": r["author_device"],
-                    "author_instance": r["author_instance"],
-                    "created_at": now,
-                }
-                for r in rows
-            ],
-        )
-        if links:
-            session.execute(insert(_EVIDENCE).returning(_EVIDENCE.c.id), links)
-        # The attribute view record_view needs; not a session object (nothing to flush).
-        return [cast(MemoryRecord, SimpleNamespace(**r)) for r in rows]
-
     def _snapshot(
         self,
         session: Session,
@@ -470,24 +215,20 @@ class RecordWriter(Transitions):
     def _relate(
         self, session: Session, scope: str, src: str, dst: str, kind: str, now: datetime
     ) -> None:
-        exists = session.scalar(
-            select(MemoryRelation.id).where(
-                MemoryRelation.scope == scope,
-                MemoryRelation.from_record_id == src,
-                MemoryRelation.to_record_id == dst,
-                MemoryRelation.relation_type == kind,
+        session.flush()
+        session.execute(
+            dialect_insert(session, _RELATIONS)
+            .values(
+                scope=scope,
+                from_record_id=src,
+                to_record_id=dst,
+                relation_type=kind,
+                created_at=now,
+            )
+            .on_conflict_do_nothing(
+                index_elements=["from_record_id", "to_record_id", "relation_type"]
             )
         )
-        if exists is None:
-            session.add(
-                MemoryRelation(
-                    scope=scope,
-                    from_record_id=src,
-                    to_record_id=dst,
-                    relation_type=kind,
-                    created_at=now,
-                )
-            )
 
     def link_evidence(
         self,
@@ -497,27 +238,28 @@ class RecordWriter(Transitions):
         now: datetime,
         relation: str = "stated_in",
     ) -> bool:
+        """Link ``row`` to evidence ``item_id`` once; ``True`` when this call added the link.
+
+        One statement (insert, or nothing when the link exists), so two writers reinforcing
+        one record with one item never collide on the unique link.
+        """
         if item_id is None:
             return False
-        exists = session.scalar(
-            select(MemoryEvidence.id).where(
-                MemoryEvidence.scope == row.scope,
-                MemoryEvidence.record_id == row.id,
-                MemoryEvidence.source_item_id == item_id,
-                MemoryEvidence.relation == relation,
-            )
-        )
-        if exists is not None:
-            return False
-        session.add(
-            MemoryEvidence(
+        session.flush()
+        added = session.execute(
+            dialect_insert(session, _EVIDENCE)
+            .values(
                 scope=row.scope,
                 record_id=row.id,
                 source_item_id=item_id,
                 relation=relation,
                 created_at=now,
             )
-        )
+            .on_conflict_do_nothing(index_elements=["record_id", "source_item_id", "relation"])
+            .returning(_EVIDENCE.c.id)
+        ).first()
+        if added is None:
+            return False
         row.evidence_count += 1
         return True
 

@@ -492,8 +492,11 @@ class RecordVector(Base):
     dims: Mapped[int] = mapped_column(Integer)
     vector: Mapped[bytes] = mapped_column(LargeBinary)
     updated_at: Mapped[datetime]
+    generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """The scope generation this vector's write made (migration 0010): readers load deltas."""
 
     __table_args__ = (
+        Index("ix_memory_record_vectors_delta", "scope", "generation"),
         ForeignKeyConstraint(
             ["scope", "record_id"],
             ["memory_records.scope", "memory_records.id"],
@@ -514,8 +517,11 @@ class EvidenceVector(Base):
     dims: Mapped[int] = mapped_column(Integer)
     vector: Mapped[bytes] = mapped_column(LargeBinary)
     updated_at: Mapped[datetime]
+    generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """The scope generation this vector's write made (migration 0010): readers load deltas."""
 
     __table_args__ = (
+        Index("ix_memory_evidence_vectors_delta", "scope", "generation"),
         ForeignKeyConstraint(
             ["scope", "source_item_id"],
             ["knowledge_source_items.scope", "knowledge_source_items.id"],
@@ -532,6 +538,8 @@ class VectorGeneration(Base):
 
     scope: Mapped[str] = mapped_column(String(200), primary_key=True)
     generation: Mapped[int] = mapped_column(Integer, default=0)
+    reset: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """The generation of the scope's last vector removal: an older matrix reloads whole."""
 
 
 class EmbeddingModel(Base):

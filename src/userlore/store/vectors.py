@@ -10,36 +10,45 @@ write.
 Vectors are float32 little-endian bytes with the model name and dimensions beside them; the
 ``embedding_model`` row names the database's one model, and a different configured model is an
 :class:`~userlore.errors.EmbeddingMismatchError`, never garbage scores (``userlore reindex``
-re-embeds). Reads score with numpy over a per-scope matrix held in memory, reloaded when the
-scope's generation (bumped by every vector write, by any process) changes. On PostgreSQL with
-the ``vector`` extension the vectors are also kept in a ``vector`` column with an HNSW index and
-searched in SQL (:func:`pgvector_ddl`, :func:`pgvector_search`).
+re-embeds). Reads score with numpy over a per-scope matrix held in memory
+(:class:`~userlore.store.vector_matrix.ScopeMatrix`). Every vector write, by any process, bumps
+the scope's generation and stamps its rows with it; a reader whose matrix is older loads only the
+newer rows and updates the matrix in place (append, replace), so a write never costs the next
+read a reload. Removing a vector moves the scope's ``reset`` mark: older matrices reload whole.
+On PostgreSQL with the ``vector`` extension the vectors are also kept in a ``vector`` column with
+an HNSW index and searched in SQL (:func:`pgvector_ddl`, :func:`pgvector_search`).
 """
 
 from __future__ import annotations
 
+import logging
+import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
 from langchain_core.embeddings import Embeddings
-from sqlalchemy import Connection, Engine, TextClause, delete, event, insert, select, text, update
+from sqlalchemy import Connection, Engine, Table, TextClause, delete, event, func, select, text
 from sqlalchemy.orm import Session
 
 from userlore.embeddings import model_name
 from userlore.errors import EmbeddingError, EmbeddingMismatchError
+from userlore.store.concurrency import dialect_insert
 from userlore.store.schema import EmbeddingModel, EvidenceVector, RecordVector, VectorGeneration
+from userlore.store.vector_matrix import ScopeMatrix
 
 __all__ = [
+    "WARM_MIN_VECTORS",
     "PendingText",
     "VectorIndex",
     "VectorKind",
     "bump",
+    "mark_removed",
     "pack",
     "pgvector_ddl",
     "pgvector_search",
@@ -47,13 +56,17 @@ __all__ = [
 ]
 
 VectorKind = Literal["record", "evidence"]
+log = logging.getLogger(__name__)
 Vector = npt.NDArray[np.float32]
 
 _PENDING = "userlore.vectors.pending"
 _CACHE_BYTES = 512 * 1024 * 1024
 """Most bytes of per-scope matrices kept in memory (least recently used scopes go first)."""
 
-_TABLES: dict[str, tuple[Any, Any]] = {
+_MODEL = cast(Table, EmbeddingModel.__table__)
+_GENERATIONS = cast(Table, VectorGeneration.__table__)
+
+_TABLES: dict[VectorKind, tuple[Any, Any]] = {
     "record": (RecordVector, RecordVector.record_id),
     "evidence": (EvidenceVector, EvidenceVector.source_item_id),
 }
@@ -117,12 +130,11 @@ class PendingText:
     now: datetime
 
 
-@dataclass(frozen=True, slots=True)
-class _Matrix:
-    generation: int
-    ids: tuple[str, ...]
-    matrix: Vector  # (len(ids), dims), unit rows
+_GENERATION_START = 1 << 30
+"""A new generation row starts below this (random): room for a billion writes in 32 bits."""
 
+WARM_MIN_VECTORS = 20_000
+"""Scopes this large are loaded in the background when a database opens (:meth:`warm`)."""
 
 _QUERY_CACHE = 64
 """Recent query vectors kept per index (a plan asks twice for the same query)."""
@@ -143,7 +155,11 @@ class VectorIndex:
         """The database's dimensions, once known (read at :meth:`attach`, set by a write)."""
         self.pgvector = False
         """Whether PostgreSQL has the ``vector`` extension (then SQL does the search)."""
-        self._cache: OrderedDict[tuple[str, str], _Matrix] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, str], ScopeMatrix] = OrderedDict()
+        self.loads = 0
+        """How many times a scope's matrix was read whole (first read, after a removal); every
+        other change reaches a held matrix as a delta."""
+        self._loading: dict[tuple[str, str], threading.Lock] = {}
         self._lock = threading.Lock()
         # A plan embeds its query once for records and once for episodic evidence: the second
         # call is answered from here (a few recent queries, per process).
@@ -193,9 +209,15 @@ class VectorIndex:
             if dims != row.dims:
                 self._check(row.model, dims)  # same name, other size: still a mismatch
             return
-        executor.execute(
-            insert(EmbeddingModel).values(id=1, model=self.model, dims=dims, created_at=now)
-        )
+        claimed = executor.execute(
+            dialect_insert(executor, _MODEL)
+            .values(id=1, model=self.model, dims=dims, created_at=now)
+            .on_conflict_do_nothing(index_elements=["id"])
+            .returning(_MODEL.c.id)
+        ).first()
+        if claimed is None:  # another writer recorded the first vectors' model just now
+            self.record_model(executor, dims, now)
+            return
         self.dims = dims
         if self.pgvector:
             for statement in pgvector_ddl(dims):
@@ -236,15 +258,13 @@ class VectorIndex:
         matrix = self.embed([items[key].text for key in keys])
         now = max(p.now for p in items.values())
         self.record_model(executor, int(matrix.shape[1]), now)
+        # The bump comes first: its generation stamps the rows, and on PostgreSQL its row lock
+        # orders this scope's writers, so generations follow commits (readers load deltas).
+        generations = {scope: bump(executor, scope) for scope in sorted({k[1] for k in keys})}
         for kind, (table, id_column) in _TABLES.items():
             chosen = [(i, key) for i, key in enumerate(keys) if key[0] == kind]
             if not chosen:
                 continue
-            by_scope: dict[str, list[str]] = {}
-            for _, (_, scope, item_id) in chosen:
-                by_scope.setdefault(scope, []).append(item_id)
-            for scope, ids in by_scope.items():
-                executor.execute(delete(table).where(table.scope == scope, id_column.in_(ids)))
             rows = []
             for i, key in chosen:
                 _, scope, item_id = key
@@ -255,19 +275,24 @@ class VectorIndex:
                     "dims": int(matrix.shape[1]),
                     "vector": pack(matrix[i]),
                     "updated_at": items[key].now,
+                    "generation": generations[scope],
                 }
                 if kind == "record":
                     row["version"] = items[key].version
                 rows.append(row)
-            executor.execute(insert(table), rows)
+            # Insert or replace in one statement: two writers of one vector never collide.
+            stmt = dialect_insert(executor, table.__table__)
+            replaced = {c: stmt.excluded[c] for c in rows[0] if c not in ("scope", id_column.key)}
+            executor.execute(
+                stmt.on_conflict_do_update(index_elements=["scope", id_column.key], set_=replaced),
+                rows,
+            )
             if self.pgvector:
                 for i, (_, scope, item_id) in chosen:
                     executor.execute(
-                        _pgvector_set(kind),  # type: ignore[arg-type]
+                        _pgvector_set(kind),
                         {"v": _literal(matrix[i]), "scope": scope, "id": item_id},
                     )
-        for scope in sorted({key[1] for key in keys}):
-            bump(executor, scope)
 
     def drop(
         self, executor: Session | Connection, kind: VectorKind, scope: str, item_id: str
@@ -275,7 +300,7 @@ class VectorIndex:
         """Remove one stored vector (an item its writer asked not to index)."""
         table, id_column = _TABLES[kind]
         executor.execute(delete(table).where(table.scope == scope, id_column == item_id))
-        bump(executor, scope)
+        bump(executor, scope, removal=True)
 
     def embed(self, texts: Sequence[str]) -> Vector:
         """Unit vectors for ``texts`` in one model call.
@@ -327,49 +352,129 @@ class VectorIndex:
             params = {"q": _literal(query), "scope": scope, "model": self.model, "k": k}
             return [(r.id, float(r.score)) for r in conn.execute(pgvector_search(kind), params)]
         held = self._matrix(conn, scope, kind)
-        if held is None or not held.ids:
+        if held is None or not held.size:
             return []
-        if held.matrix.shape[1] != query.shape[0]:
+        if held.dims != query.shape[0]:
             self._check(self.model, int(query.shape[0]))
-        scores = held.matrix @ query
-        if k < len(held.ids):
-            top = np.argpartition(-scores, k)[:k]
-            top = top[np.argsort(-scores[top], kind="stable")]
-        else:
-            top = np.argsort(-scores, kind="stable")
-        return [(held.ids[i], float(scores[i])) for i in top]
+        return held.top(query, k)
 
-    def _matrix(self, conn: Connection, scope: str, kind: VectorKind) -> _Matrix | None:
-        generation = conn.execute(
-            select(VectorGeneration.generation).where(VectorGeneration.scope == scope)
-        ).scalar_one_or_none()
-        if generation is None:
+    def _matrix(self, conn: Connection, scope: str, kind: VectorKind) -> ScopeMatrix | None:
+        """``scope``'s matrix as of its current generation: cached, updated by the rows newer
+        than the cached generation, or (first read, after a removal) loaded whole, once: a read
+        that finds a load in flight (another read, :meth:`warm`) waits for it."""
+        key: tuple[str, VectorKind] = (scope, kind)
+        known = self._generation(conn, key)
+        if known is None:
             return None
-        key = (scope, kind)
+        held = self._current(key, *known)
+        if held is None:
+            with self._loader(key):
+                known = self._generation(conn, key)  # what the load this read waited for saw
+                if known is None:
+                    return None
+                held = self._current(key, *known) or self._load(conn, key, known[0])
+        if held.generation < known[0]:
+            table, id_column = _TABLES[kind]
+            delta = conn.execute(
+                select(id_column, table.vector).where(
+                    table.scope == scope,
+                    table.model == self.model,
+                    table.generation > held.generation,
+                )
+            ).all()
+            held.apply(known[0], [(str(r[0]), unpack(r[1])) for r in delta])
+        return held
+
+    def _generation(self, conn: Connection, key: tuple[str, str]) -> tuple[int, int] | None:
+        known = conn.execute(
+            select(VectorGeneration.generation, VectorGeneration.reset).where(
+                VectorGeneration.scope == key[0]
+            )
+        ).one_or_none()
+        if known is None:
+            with self._lock:
+                self._cache.pop(key, None)
+            return None
+        return int(known[0]), int(known[1])
+
+    def _current(self, key: tuple[str, str], generation: int, reset: int) -> ScopeMatrix | None:
+        """The cached matrix if deltas can bring it to ``generation`` (no removal since it)."""
         with self._lock:
             held = self._cache.get(key)
-            if held is not None and held.generation == generation:
-                self._cache.move_to_end(key)
-                return held
-        table, id_column = _TABLES[kind]
+            if held is None or not reset <= held.generation <= generation:
+                return None
+            self._cache.move_to_end(key)
+            return held
+
+    def _loader(self, key: tuple[str, str]) -> threading.Lock:
+        with self._lock:
+            return self._loading.setdefault(key, threading.Lock())
+
+    def _load(self, conn: Connection, key: tuple[str, VectorKind], generation: int) -> ScopeMatrix:
+        table, id_column = _TABLES[key[1]]
         rows = conn.execute(
-            select(id_column, table.vector).where(table.scope == scope, table.model == self.model)
+            select(id_column, table.vector).where(table.scope == key[0], table.model == self.model)
         ).all()
-        ids = tuple(str(r[0]) for r in rows)
         if rows:
             flat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4")
-            matrix = flat.reshape(len(rows), -1).astype(np.float32, copy=False)
+            matrix = flat.reshape(len(rows), -1)
         else:
             matrix = np.zeros((0, self.dims or 1), dtype=np.float32)
-        held = _Matrix(generation, ids, matrix)
+        held = ScopeMatrix(generation, [str(r[0]) for r in rows], matrix)
         with self._lock:
+            self.loads += 1  # counted once the matrix is there to search
             self._cache[key] = held
             self._cache.move_to_end(key)
-            total = sum(m.matrix.nbytes for m in self._cache.values())
+            total = sum(m.nbytes for m in self._cache.values())
             while total > _CACHE_BYTES and len(self._cache) > 1:
                 _, dropped = self._cache.popitem(last=False)
-                total -= dropped.matrix.nbytes
+                total -= dropped.nbytes
         return held
+
+    def warm(self, engine: Engine) -> Callable[[], None]:
+        """Load the largest scopes' matrices in a background thread, so opening a database
+        does not stall the first read of a large scope (that read waits for the load in flight
+        at most, never loads twice). Returns the function that stops it (``Userlore.close``).
+
+        Only scopes of at least :data:`WARM_MIN_VECTORS` vectors, within the cache budget; not
+        for an in-memory SQLite database (one shared connection) or pgvector (SQL searches).
+        """
+        memory = engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
+        if memory or self.pgvector:
+            return lambda: None
+        stop = threading.Event()
+        thread = threading.Thread(
+            target=self._warm, args=(engine, stop), name="userlore-vectors-warm", daemon=True
+        )
+        thread.start()
+
+        def close() -> None:
+            stop.set()
+            thread.join(timeout=30)
+
+        return close
+
+    def _warm(self, engine: Engine, stop: threading.Event) -> None:
+        budget = _CACHE_BYTES
+        try:
+            with engine.connect() as conn:
+                for kind, (table, _) in _TABLES.items():
+                    largest = conn.execute(
+                        select(table.scope, func.count(), func.max(table.dims))
+                        .where(table.model == self.model)
+                        .group_by(table.scope)
+                        .having(func.count() >= WARM_MIN_VECTORS)
+                        .order_by(func.count().desc())
+                        .limit(16)
+                    ).all()
+                    for scope, count, dims in largest:
+                        budget -= int(count) * int(dims) * 4
+                        if stop.is_set() or budget < 0:
+                            return
+                        self._matrix(conn, str(scope), kind)
+                        conn.rollback()  # end the read transaction: writers' WAL can checkpoint
+        except Exception:  # warming is an optimisation: a read loads what it needs itself
+            log.debug("warming vector matrices failed", exc_info=True)
 
     def clear(self) -> None:
         """Drop every in-memory matrix (the next search reloads)."""
@@ -377,15 +482,32 @@ class VectorIndex:
             self._cache.clear()
 
 
-def bump(executor: Session | Connection, scope: str) -> None:
-    """Mark ``scope``'s vectors changed: every reader's matrix of it reloads."""
+def bump(executor: Session | Connection, scope: str, *, removal: bool = False) -> int:
+    """Mark ``scope``'s vectors changed and return the new generation (one statement).
+
+    Readers load the rows stamped with a newer generation than theirs; ``removal`` (a vector
+    deleted) also makes every matrix older than this generation reload whole. A new row starts
+    at a random generation, so a matrix cached before the scope was purged never passes for
+    current when the scope fills again.
+    """
+    t = _GENERATIONS.c
+    start = secrets.randbelow(_GENERATION_START)
+    stmt = dialect_insert(executor, _GENERATIONS).values(scope=scope, generation=start, reset=start)
+    changed: dict[str, Any] = {"generation": t.generation + 1}
+    if removal:
+        changed["reset"] = t.generation + 1
     done = executor.execute(
-        update(VectorGeneration)
-        .where(VectorGeneration.scope == scope)
-        .values(generation=VectorGeneration.generation + 1)
+        stmt.on_conflict_do_update(index_elements=["scope"], set_=changed).returning(t.generation)
     )
-    if not getattr(done, "rowcount", 0):
-        executor.execute(insert(VectorGeneration).values(scope=scope, generation=1))
+    return int(done.scalar_one())
+
+
+def mark_removed(executor: Session | Connection, scope: str | None) -> None:
+    """Vectors of ``scope`` (of every scope: ``None``) were deleted outside :meth:`VectorIndex.drop`
+    (a path purge, a reindex): every matrix of it reloads whole at its next read."""
+    t = _GENERATIONS.c
+    stmt = _GENERATIONS.update().values(generation=t.generation + 1, reset=t.generation + 1)
+    executor.execute(stmt if scope is None else stmt.where(t.scope == scope))
 
 
 def _unit_rows(raw: Sequence[Sequence[float]], count: int, model: str) -> Vector:

@@ -1,0 +1,186 @@
+"""The batched governed write: many records for keys nothing held, in three statements.
+
+The per-item path (``store/records.py``) and this one share :meth:`BatchInserts.record_values`,
+the one definition of a new record's columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from types import SimpleNamespace
+from typing import Any, cast
+
+from sqlalchemy import Table, insert
+from sqlalchemy.orm import Session
+
+from userlore.models import CandidateInput, Disclosure, RecordState, Sensitivity, UserState
+from userlore.policy.govern import POLICY_REV, Assessment
+from userlore.store.admission import CandidateGate
+from userlore.store.schema import MemoryEvidence, MemoryRecord, MemoryRecordVersion
+from userlore.store.text import content_key, search_text
+from userlore.store.vectors import VectorIndex, VectorKind
+
+__all__ = ["BatchInserts", "FreshRecord"]
+
+_RECORDS = cast(Table, MemoryRecord.__table__)
+_VERSIONS = cast(Table, MemoryRecordVersion.__table__)
+_EVIDENCE = cast(Table, MemoryEvidence.__table__)
+
+
+@dataclass(frozen=True, slots=True)
+class FreshRecord:
+    """An admitted candidate for a key nothing held yet, with its (item id, relation) links."""
+
+    candidate: CandidateInput
+    verdict: Assessment
+    evidence: tuple[tuple[str, str], ...] = ()
+
+
+class BatchInserts(CandidateGate):
+    """New records' column values, and the bulk insert of fresh records."""
+
+    vectors: VectorIndex | None = None
+    """Embeds every record version and evidence item at commit, when embeddings are on."""
+
+    def _stage_vector(
+        self,
+        session: Session,
+        kind: VectorKind,
+        scope: str,
+        item_id: str,
+        content: str,
+        version: int = 0,
+    ) -> None:
+        if self.vectors is not None:
+            self.vectors.stage(
+                session, kind, scope, item_id, content, self.clock(), version=version
+            )
+
+    def record_values(
+        self,
+        scope: str,
+        c: CandidateInput,
+        sensitivity: Sensitivity,
+        category: str | None,
+        disclosure: Disclosure,
+        now: datetime,
+        *,
+        supersedes: str | None,
+        version: int,
+    ) -> dict[str, Any]:
+        """The column values of a new candidate record: one definition for the ORM insert of
+        :meth:`_insert` and the bulk insert of :meth:`insert_fresh`."""
+        return {
+            "id": self.new_id("mem"),
+            "scope": scope,
+            "path": c.path,
+            "memory_type": c.memory_type.value,
+            "kind": c.kind,
+            "canonical_key": c.canonical_key,
+            "content_key": content_key(c.content),
+            "content": c.content.strip(),
+            "value": c.value,
+            "search_text": search_text(scope, c.content, c.value, c.canonical_key, c.path),
+            "explicitness": c.explicitness.value,
+            "durability": c.durability,
+            "importance": c.importance,
+            "confidence": c.confidence,
+            "disclosure": disclosure.value,
+            "sensitivity": sensitivity.value,
+            "sensitivity_category": category,
+            "valid_from": c.valid_from,
+            "valid_until": c.valid_until,
+            "review_after": None,
+            "conflict_group": c.conflict_group,
+            "pipeline": c.pipeline.value,
+            "producer": c.producer.value,
+            "state": RecordState.CANDIDATE.value,
+            "state_before_delete": None,
+            "user_state": UserState.AUTO.value,
+            "version": version,
+            "supersedes_record_id": supersedes,
+            "stability": 0.0,
+            "policy_rev": POLICY_REV,
+            "evidence_count": 0,
+            "author_agent_id": c.author_agent_id,
+            "author_client": c.author_client,
+            "author_device": c.author_device,
+            "author_instance": c.author_instance,
+            "thread_id": c.thread_id,
+            "run_id": c.run_id,
+            "created_at": now,
+            "updated_at": now,
+        }
+
+    def insert_fresh(
+        self, session: Session, scope: str, fresh: Sequence[FreshRecord], now: datetime
+    ) -> list[MemoryRecord]:
+        """Bulk-write records for keys nothing in ``scope`` ever held, in three statements.
+
+        The batch form of a first :meth:`_insert`: every record at version 1 with its snapshot,
+        its evidence links (each evidence id must already be known to be in ``scope``), and
+        activated at once when :meth:`_promotes` allows, since no live record holds its key.
+        Core inserts of plain rows, no ORM unit of work: the rows are returned as read-only
+        attribute views (what :func:`record_view` reads), not session objects.
+        """
+        rows: list[dict[str, Any]] = []
+        links: list[dict[str, Any]] = []
+        for f in fresh:
+            values = self.record_values(
+                scope,
+                f.candidate,
+                f.verdict.sensitivity,
+                f.verdict.category,
+                f.verdict.disclosure,
+                now,
+                supersedes=None,
+                version=1,
+            )
+            links.extend(
+                {
+                    "scope": scope,
+                    "record_id": values["id"],
+                    "source_item_id": item_id,
+                    "relation": relation,
+                    "created_at": now,
+                }
+                for item_id, relation in f.evidence
+            )
+            values["evidence_count"] = len(f.evidence)
+            if self.promotes(values["pipeline"], values["producer"]):
+                values["state"] = RecordState.ACTIVE.value
+                values["valid_from"] = values["valid_from"] or now
+            rows.append(values)
+        if not rows:
+            return []
+        # RETURNING makes SQLAlchemy send multi-row VALUES ("insertmanyvalues"), a statement
+        # per thousand rows, where a plain executemany is a round trip per row on psycopg.
+        session.execute(insert(_RECORDS).returning(_RECORDS.c.seq), rows)
+        session.execute(
+            insert(_VERSIONS).returning(_VERSIONS.c.id),
+            [
+                {
+                    "record_id": r["id"],
+                    "scope": scope,
+                    "version": 1,
+                    "parent_version": None,
+                    "content": r["content"],
+                    "value": r["value"],
+                    "diff": None,
+                    "author_agent_id": r["author_agent_id"],
+                    "author_client": r["author_client"],
+                    "author_device": r["author_device"],
+                    "author_instance": r["author_instance"],
+                    "created_at": now,
+                }
+                for r in rows
+            ],
+        )
+        if links:
+            session.execute(insert(_EVIDENCE).returning(_EVIDENCE.c.id), links)
+        for r in rows:  # embedded with the rest of the transaction's texts, in one call
+            self._stage_vector(session, "record", scope, r["id"], r["content"], version=1)
+        # The attribute view record_view needs; not a session object (nothing to flush).
+        return [cast(MemoryRecord, SimpleNamespace(**r)) for r in rows]
