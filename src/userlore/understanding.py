@@ -21,9 +21,17 @@ from sqlalchemy.orm import Session
 from userlore.config import MemoryMode
 from userlore.errors import InvalidInputError, RecordNotFoundError, UserloreError
 from userlore.extract.explicit import Statement, extract_statements
+from userlore.extract.reversal import Reversal, find_reversals, names_record, new_state
 from userlore.extract.time import validity
 from userlore.learning.producers.explicit import observe_statements
-from userlore.models import CandidateInput, Producer, WriteAction, WriteOutcome
+from userlore.models import (
+    CandidateInput,
+    MemoryType,
+    Producer,
+    RecordState,
+    WriteAction,
+    WriteOutcome,
+)
 from userlore.policy.govern import Assessment
 from userlore.policy.session_keys import checked_session_key
 from userlore.store.governed import GovernedStore
@@ -290,10 +298,13 @@ def record_turn(
     session_key: str | None = None,
     author: TurnAuthor | None = None,
     at: datetime | None = None,
+    reversals: Sequence[Reversal] = (),
 ) -> TurnRecord:
     """Govern a turn's explicit statements inside ``session`` and record their facet evidence.
 
     ``at`` is when the turn was said (default: now); relative times in it count from then.
+    ``reversals`` (:func:`~userlore.extract.reversal.find_reversals` of the turn) end the live
+    records they name (see :func:`_end_reversed`).
     """
     checked_session_key(session_key)
     said = at or store.clock()
@@ -306,9 +317,12 @@ def record_turn(
         )
         for st in statements
     )
+    ended = _end_reversed(
+        store, session, scope, reversals, statements, outcomes, item_id, session_key, author
+    )
     # seed 002 producer (a): each governed facet statement is Explicit evidence.
     added = observe_statements(session, scope, statements, outcomes, item_id, store.clock())
-    return TurnRecord(item_id, outcomes, added)
+    return TurnRecord(item_id, outcomes + ended, added)
 
 
 def observe_turn(
@@ -340,6 +354,9 @@ def observe_turn(
     if store.config.memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
         return TurnRecord(None)
     statements = extract_statements(content, role=role)
+    reversals = find_reversals(content) if role == "user" else []
+    if role == "user":
+        statements = statements + new_state(content, reversals, statements)
     with store.transaction(scope) as session:
         item_id = turn_item(
             store,
@@ -358,7 +375,81 @@ def observe_turn(
             item_id=item_id,
             session_key=session_key,
             author=who,
+            reversals=reversals,
         )
+
+
+def _end_reversed(
+    store: GovernedStore,
+    session: Session,
+    scope: str,
+    reversals: Sequence[Reversal],
+    statements: Sequence[Statement],
+    outcomes: Sequence[WriteOutcome],
+    item_id: str,
+    session_key: str | None,
+    author: TurnAuthor | None,
+) -> tuple[WriteOutcome, ...]:
+    """End what the user took back: the new state supersedes the record, which stops being live.
+
+    A record the turn restates under its own key ("I switched from npm to pnpm") is superseded
+    by that statement; any other record the reversal names gets a superseding record whose
+    content is the user's sentence ("I'm not vegetarian anymore, I eat fish now"). Where the
+    new record waits for approval (``confirmWrite``) the old one is paused (``needs_review``):
+    a fact the user took back is never planned as current, in any mode. Records written by
+    this turn are never ended by it ("I quit smoking" is itself the new state).
+    """
+    if not reversals:
+        return ()
+    own = {o.record.id for o in outcomes if o.record is not None}
+    restated = {st.canonical_key for st in statements}
+    live = session.scalars(
+        select(MemoryRecord)
+        .where(MemoryRecord.scope == scope, MemoryRecord.state == RecordState.ACTIVE.value)
+        .order_by(MemoryRecord.seq)
+    ).all()
+    who = author or TurnAuthor()
+    done: list[WriteOutcome] = []
+    ended: set[str] = set()
+    for rev in reversals:
+        for row in live:
+            if row.id in own or row.id in ended or row.state != RecordState.ACTIVE.value:
+                continue
+            key = row.canonical_key or ""
+            named = names_record(rev, key, row.value, row.content)
+            if not named and not (rev.obj == "" and key in restated):
+                continue
+            ended.add(row.id)
+            if key not in restated:
+                done.append(
+                    govern(
+                        store,
+                        scope,
+                        CandidateInput(
+                            kind=row.kind,
+                            content=rev.content,
+                            canonical_key=row.canonical_key,
+                            value=f"no longer {row.value}" if row.value else None,
+                            memory_type=MemoryType(row.memory_type),
+                            path=row.path,
+                            confidence=row.confidence,
+                            importance=row.importance,
+                            producer=Producer.EXPLICIT,
+                            supersedes_record_id=row.id,
+                            source_item_id=item_id,
+                            session_key=session_key,
+                            author_agent_id=who.agent_id,
+                            author_client=who.client,
+                            author_device=who.device,
+                            thread_id=who.thread_id,
+                            run_id=who.run_id,
+                        ),
+                        session=session,
+                    )
+                )
+            if row.state == RecordState.ACTIVE.value:
+                store.transition(row, RecordState.NEEDS_REVIEW, store.clock())
+    return tuple(done)
 
 
 def review_counts(outcomes: Sequence[WriteOutcome]) -> dict[str, int]:

@@ -1,0 +1,83 @@
+"""Reversals and cessations as a class (issue 23 item 4), English and Chinese.
+
+Each case of ``tests/data/reversals_set*.jsonl`` states something, then takes it back ("I'm not
+vegetarian anymore", "I switched from npm to pnpm", "我搬离了北京", "我戒了咖啡"), or says a
+benign near-miss ("I'm not sure anymore", "no longer than an hour", "我妹妹搬离了北京"). A
+reversal leaves the old value live nowhere and records the user's new state; a near-miss leaves
+the old record alone. "I use pnpm, not npm" also records the rejected option as a veto.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from userlore import RecordState, Userlore
+from userlore.store.text import normalize_value
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+SCOPE = "u1"
+CASES = [
+    json.loads(line)
+    for name in ("reversals_set1.jsonl", "reversals_set2.jsonl")
+    if (DATA / name).exists()
+    for line in (DATA / name).read_text(encoding="utf-8").splitlines()
+    if line.strip()
+]
+
+
+def _case_id(case: dict[str, Any]) -> str:
+    return f"{case['lang']}-{case['form']}-{case['turn'][:30]}"
+
+
+def _holds(lore: Userlore, key: str, value: str, states: tuple[RecordState, ...]) -> bool:
+    want = normalize_value(value)
+    return any(
+        r.canonical_key == key and r.value is not None and normalize_value(r.value) == want
+        for r in lore.records.list(SCOPE, state=list(states))
+    )
+
+
+def _say(lore: Userlore, text: str, *, approve: bool) -> list[str]:
+    made = lore.observe(SCOPE, "user", text, session_key="chat").candidates
+    if approve:
+        for r in made:
+            if r.state is RecordState.CANDIDATE:
+                lore.records.approve(SCOPE, r.id)
+    return [r.id for r in made]
+
+
+def understood(lore: Userlore, case: dict[str, Any], *, approve: bool) -> bool:
+    """Whether ``lore`` handles one case (``approve``: the reviewer approves each candidate)."""
+    if case["before"]:
+        _say(lore, case["before"], approve=True)
+        if case["old"] and not _holds(lore, *case["old"], (RecordState.ACTIVE,)):
+            raise AssertionError(f"the premise was not learned: {case['before']!r}")
+    made = _say(lore, case["turn"], approve=approve)
+    live = (RecordState.ACTIVE,)
+    if case["form"] == "near_miss":
+        return _holds(lore, *case["old"], live) and not made
+    if case["old"] and _holds(lore, *case["old"], live):
+        return False
+    if not made:
+        return False  # the new state is a record, not only the old one's absence
+    if case.get("new") and not _holds(lore, *case["new"], (*live, RecordState.CANDIDATE)):
+        return False
+    if case.get("veto"):
+        vetoes = lore.records.list(SCOPE, state=[RecordState.ACTIVE, RecordState.CANDIDATE])
+        return any(r.canonical_key == case["veto"] for r in vetoes)
+    return True
+
+
+@pytest.mark.parametrize("mode", ["auto", "confirmWrite"])
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_a_reversal_ends_the_old_value_and_a_near_miss_does_not(
+    make_lore: Callable[..., Userlore], case: dict[str, Any], mode: str
+) -> None:
+    # In confirmWrite the reversal's own candidate waits for approval; the old value must
+    # still stop being live at once (it is paused, never shown as current).
+    assert understood(make_lore(mode), case, approve=False)
