@@ -39,7 +39,12 @@ from userlore.store.ids import derived_id
 from userlore.store.records import FreshRecord
 from userlore.store.schema import KnowledgeSourceItem, MemoryRecord
 from userlore.store.views import record_view
-from userlore.validation import optional_identifier, text_field, validate_scope
+from userlore.validation import (
+    optional_identifier,
+    optional_instant,
+    text_field,
+    validate_scope,
+)
 
 __all__ = [
     "MAX_TURN_CHARS",
@@ -237,8 +242,13 @@ def turn_item(
     role: str,
     session_key: str | None,
     external_id: str | None,
+    at: datetime | None = None,
 ) -> str:
-    """Store a turn as a redacted conversation evidence item (idempotent per ``external_id``)."""
+    """Store a turn as a redacted conversation evidence item (idempotent per ``external_id``).
+
+    ``at`` is when the turn was said (default: now): the item's event time, so a snippet of it
+    shows the day it was said and a temporal question finds it by that day.
+    """
     return store.add_source_item(
         session,
         scope=scope,
@@ -246,6 +256,7 @@ def turn_item(
         external_id=external_id or store.new_id("turn"),
         text=content,
         meta={"role": role, "session_key": session_key},
+        occurred_at=at,
     ).id
 
 
@@ -334,8 +345,12 @@ def observe_turn(
     session_key: str | None = None,
     turn_id: str | None = None,
     author: TurnAuthor | None = None,
+    at: datetime | None = None,
 ) -> TurnRecord:
     """Record one conversation turn and govern the explicit statements it makes.
+
+    ``at`` is when the turn was said (default: now): the turn's evidence item is dated by it and
+    relative times in the turn ("until Friday") count from it.
 
     Raises:
         InvalidInputError: unknown role; content that is not ``str``, empty, oversized or holds
@@ -348,6 +363,7 @@ def observe_turn(
         raise InvalidInputError(f"role must be one of {sorted(ROLES)}, got {role!r}")
     text_field(content, "content", max_chars=MAX_TURN_CHARS)
     optional_identifier(turn_id, "turn_id", max_chars=500)
+    optional_instant(at, "at")
     who = author or TurnAuthor()
     for name, value in (("agent_id", who.agent_id), ("client", who.client), ("device", who.device)):
         optional_identifier(value, name)
@@ -366,6 +382,7 @@ def observe_turn(
             role=role,
             session_key=session_key,
             external_id=turn_id,
+            at=at,
         )
         return record_turn(
             store,
@@ -375,6 +392,7 @@ def observe_turn(
             item_id=item_id,
             session_key=session_key,
             author=who,
+            at=at,
             reversals=reversals,
         )
 
