@@ -61,6 +61,7 @@ __all__ = [
     "statement_candidate",
     "trace_review",
     "turn_item",
+    "turn_statements",
 ]
 
 ROLES = frozenset({"user", "assistant", "system", "tool"})
@@ -336,6 +337,15 @@ def record_turn(
     return TurnRecord(item_id, outcomes + ended, added)
 
 
+def turn_statements(content: str, *, role: str = "user") -> list[Statement]:
+    """What a turn states: its explicit statements, plus the new state and the rejected option
+    its reversals name ("switched from MySQL to Postgres", "I use pnpm, not npm")."""
+    statements = extract_statements(content, role=role)
+    if role != "user":
+        return statements
+    return statements + new_state(content, find_reversals(content), statements)
+
+
 def observe_turn(
     store: GovernedStore,
     scope: str,
@@ -369,10 +379,8 @@ def observe_turn(
         optional_identifier(value, name)
     if store.config.memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
         return TurnRecord(None)
-    statements = extract_statements(content, role=role)
+    statements = turn_statements(content, role=role)
     reversals = find_reversals(content) if role == "user" else []
-    if role == "user":
-        statements = statements + new_state(content, reversals, statements)
     with store.transaction(scope) as session:
         item_id = turn_item(
             store,

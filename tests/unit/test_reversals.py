@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from langgraph.checkpoint.memory import InMemorySaver
 
 from userlore import RecordState, Userlore
+from userlore.graph import build_understanding_graph
 from userlore.store.text import normalize_value
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -81,3 +83,28 @@ def test_a_reversal_ends_the_old_value_and_a_near_miss_does_not(
     # In confirmWrite the reversal's own candidate waits for approval; the old value must
     # still stop being live at once (it is paused, never shown as current).
     assert understood(make_lore(mode), case, approve=False)
+
+
+def test_the_understanding_graph_ends_a_reversed_fact_too(
+    make_lore: Callable[..., Userlore],
+) -> None:
+    lore = make_lore("auto")
+    graph = build_understanding_graph(lore, checkpointer=InMemorySaver())
+    thread = {"configurable": {"thread_id": "t1"}}
+
+    def say(text: str) -> dict[str, Any]:
+        return {
+            "scope": SCOPE,
+            "session_key": "t1",
+            "messages": [{"role": "user", "content": text}],
+        }
+
+    graph.invoke(say("Please remember I'm vegetarian."), thread)
+    assert _holds(lore, "preference/meat", "avoid", (RecordState.ACTIVE,))
+    graph.invoke(say("I'm not vegetarian anymore, I eat fish now."), thread)
+    assert not _holds(lore, "preference/meat", "avoid", (RecordState.ACTIVE,))
+    [now] = lore.records.list(SCOPE, state=RecordState.ACTIVE)
+    assert now.content == "I'm not vegetarian anymore, I eat fish now."
+    graph.invoke(say("We switched from MySQL to Postgres, and I use pnpm, not npm."), thread)
+    assert _holds(lore, "tooling/database", "postgres", (RecordState.ACTIVE,))
+    assert "veto/npm" in {r.canonical_key for r in lore.records.list(SCOPE, state="active")}
