@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from userlore.config import MemoryMode
 from userlore.errors import InvalidInputError, RecordNotFoundError, UserloreError
 from userlore.extract.explicit import Statement, extract_statements
-from userlore.extract.reversal import Reversal, find_reversals, names_record, new_state
+from userlore.extract.reversal import Reversal, find_reversals, naming, new_state
 from userlore.extract.time import validity
 from userlore.learning.producers.explicit import observe_statements
 from userlore.models import (
@@ -438,11 +438,16 @@ def _end_reversed(
     done: list[WriteOutcome] = []
     ended: set[str] = set()
     for rev in reversals:
-        for row in live:
-            if row.id in own or row.id in ended or row.state != RecordState.ACTIVE.value:
-                continue
+        open_rows = [
+            r
+            for r in live
+            if r.id not in own and r.id not in ended and r.state == RecordState.ACTIVE.value
+        ]
+        scores = {r.id: naming(rev, r.canonical_key or "", r.value, r.content) for r in open_rows}
+        best = max(scores.values(), default=0.0)
+        for row in open_rows:
             key = row.canonical_key or ""
-            named = names_record(rev, key, row.value, row.content)
+            named = best > 0 and scores[row.id] == best  # only the record it names closest
             if not named and not (rev.obj == "" and key in restated):
                 continue
             ended.add(row.id)

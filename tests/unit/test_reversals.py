@@ -108,3 +108,16 @@ def test_the_understanding_graph_ends_a_reversed_fact_too(
     graph.invoke(say("We switched from MySQL to Postgres, and I use pnpm, not npm."), thread)
     assert _holds(lore, "tooling/database", "postgres", (RecordState.ACTIVE,))
     assert "veto/npm" in {r.canonical_key for r in lore.records.list(SCOPE, state="active")}
+
+
+def test_a_reversal_ends_only_the_record_it_names_closest(
+    make_lore: Callable[..., Userlore],
+) -> None:
+    lore = make_lore("auto")
+    _say(lore, "I work at Google.", approve=True)
+    _say(lore, "My goal is to get promoted at Google.", approve=True)
+    _say(lore, "I no longer work at Google.", approve=False)
+    assert not _holds(lore, "identity/employer", "Google", (RecordState.ACTIVE,))
+    assert _holds(
+        lore, "goal/get_promoted_at_google", "get promoted at Google", (RecordState.ACTIVE,)
+    )

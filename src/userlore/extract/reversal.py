@@ -9,7 +9,7 @@ breaks their first-person anchor), so without this module the old record stays l
 :func:`find_reversals` reports, per sentence, *what* was given up (the object phrase) with the
 user's sentence as the receipt. Every form is anchored on the user as subject ("I", "we", "我",
 "我们"), so "my sister moved out of Berlin" or "the build stopped working" is nothing. Which
-record the object names is decided by :func:`names_record` against the records the write path
+record the object names is decided by :func:`naming` against the records the write path
 holds: every content word of the object must appear in the record (its content, key or value),
 so "I'm no longer confused about yarn workspaces" never ends "I use yarn", and "I stopped by the
 office in Berlin" never ends "I live in Berlin". A switch with no old value named ("我换成了
@@ -25,7 +25,7 @@ from userlore.extract.explicit import extract_statements
 from userlore.extract.lexical import _CJK, _CONF_WEAK, _normalize, _rx, _words
 from userlore.extract.statement import Statement
 
-__all__ = ["Reversal", "find_reversals", "names_record", "new_state"]
+__all__ = ["Reversal", "find_reversals", "naming", "new_state"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,23 +192,28 @@ def _zh_core(obj: str) -> str:
     return core or obj
 
 
-def names_record(rev: Reversal, key: str, value: str | None, content: str) -> bool:
-    """Does the reversal's object name this record (its content, key or value)?
+def naming(rev: Reversal, key: str, value: str | None, content: str) -> float:
+    """How closely the reversal's object names this record: 0 when it does not name it.
 
-    Every content word of the object must be in the record ("VS Code" also names ``vscode``);
-    a Chinese object names a record that holds its core ("吃素" → "素", "在谷歌工作" → "谷歌").
+    Every content word of the object must be in the record (its content, key or value; "VS
+    Code" also names ``vscode``); a Chinese object names a record that holds its core ("吃素" →
+    "素", "在谷歌工作" → "谷歌"). Above 0, the share of the record's own words the object
+    covers: "I no longer work at Google" names "I work at Google" more closely than "I want a
+    promotion at Google", and the write path ends only the closest.
     """
     if not rev.obj:
-        return False
+        return 0.0
     hay = f"{content} {key.replace('/', ' ').replace('_', ' ')} {value or ''}".lower()
     obj = _zh_core(rev.obj) if _CJK.search(rev.obj) else rev.obj
     if _CJK.search(obj):
-        return obj.lower() in hay
+        return len(obj) / max(len(content), 1) if obj.lower() in hay else 0.0
     ordered = [w.lower() for w in _WORD.findall(obj) if w.lower() not in _EN_FILLER]
     if not ordered:
-        return False
+        return 0.0
     have = _content_words(hay)
-    return set(ordered) <= have or "".join(ordered) in have
+    if not (set(ordered) <= have or "".join(ordered) in have):
+        return 0.0
+    return len(ordered) / max(len(_content_words(content)), 1)
 
 
 def new_state(text: str, reversals: list[Reversal], found: list[Statement]) -> list[Statement]:
