@@ -238,11 +238,14 @@ class Userlore(LegacyRoot):
         agent_id: str | None = None,
         client: str | None = None,
         device: str | None = None,
+        at: datetime | None = None,
     ) -> ObserveResult:
         """Record one conversation turn and govern the explicit statements it makes.
 
         The turn is stored redacted as evidence; each explicit statement of a user turn becomes a
-        typed candidate through the governed write. ``turn_id`` makes replays idempotent.
+        typed candidate through the governed write. ``turn_id`` makes replays idempotent. ``at``
+        is when the turn was said (a timezone-aware time; default: now): a replayed or queued
+        turn is dated by it, not by when it was written.
 
         Raises:
             InvalidInputError: unknown role; content that is not ``str``, empty, oversized or
@@ -257,6 +260,7 @@ class Userlore(LegacyRoot):
             session_key=session_key,
             turn_id=turn_id,
             author=TurnAuthor(agent_id, client, device),
+            at=at,
         )
         if turn.facet_evidence and self.facets.started:
             self.facets.cache.notify(scope)  # event-driven rebuild, once the cache is in use

@@ -21,9 +21,17 @@ from sqlalchemy.orm import Session
 from userlore.config import MemoryMode
 from userlore.errors import InvalidInputError, RecordNotFoundError, UserloreError
 from userlore.extract.explicit import Statement, extract_statements
+from userlore.extract.reversal import Reversal, find_reversals, naming, new_state
 from userlore.extract.time import validity
 from userlore.learning.producers.explicit import observe_statements
-from userlore.models import CandidateInput, Producer, WriteAction, WriteOutcome
+from userlore.models import (
+    CandidateInput,
+    MemoryType,
+    Producer,
+    RecordState,
+    WriteAction,
+    WriteOutcome,
+)
 from userlore.policy.govern import Assessment
 from userlore.policy.session_keys import checked_session_key
 from userlore.store.concurrency import hold_write_lock
@@ -32,7 +40,12 @@ from userlore.store.ids import derived_id
 from userlore.store.record_batch import FreshRecord
 from userlore.store.schema import KnowledgeSourceItem, MemoryRecord
 from userlore.store.views import record_view
-from userlore.validation import optional_identifier, text_field, validate_scope
+from userlore.validation import (
+    optional_identifier,
+    optional_instant,
+    text_field,
+    validate_scope,
+)
 
 __all__ = [
     "MAX_TURN_CHARS",
@@ -49,6 +62,7 @@ __all__ = [
     "statement_candidate",
     "trace_review",
     "turn_item",
+    "turn_statements",
 ]
 
 ROLES = frozenset({"user", "assistant", "system", "tool"})
@@ -232,8 +246,13 @@ def turn_item(
     role: str,
     session_key: str | None,
     external_id: str | None,
+    at: datetime | None = None,
 ) -> str:
-    """Store a turn as a redacted conversation evidence item (idempotent per ``external_id``)."""
+    """Store a turn as a redacted conversation evidence item (idempotent per ``external_id``).
+
+    ``at`` is when the turn was said (default: now): the item's event time, so a snippet of it
+    shows the day it was said and a temporal question finds it by that day.
+    """
     return store.add_source_item(
         session,
         scope=scope,
@@ -241,6 +260,7 @@ def turn_item(
         external_id=external_id or store.new_id("turn"),
         text=content,
         meta={"role": role, "session_key": session_key},
+        occurred_at=at,
     ).id
 
 
@@ -293,10 +313,13 @@ def record_turn(
     session_key: str | None = None,
     author: TurnAuthor | None = None,
     at: datetime | None = None,
+    reversals: Sequence[Reversal] = (),
 ) -> TurnRecord:
     """Govern a turn's explicit statements inside ``session`` and record their facet evidence.
 
     ``at`` is when the turn was said (default: now); relative times in it count from then.
+    ``reversals`` (:func:`~userlore.extract.reversal.find_reversals` of the turn) end the live
+    records they name (see :func:`_end_reversed`).
     """
     checked_session_key(session_key)
     said = at or store.clock()
@@ -309,7 +332,10 @@ def record_turn(
         )
         for st in statements
     )
-    refused = refusal_reasons(outcomes)
+    ended = _end_reversed(
+        store, session, scope, reversals, statements, outcomes, item_id, session_key, author
+    )
+    refused = refusal_reasons(outcomes + ended)
     if refused:
         # A turn whose statement was refused is never quoted as a snippet (planner/episodic).
         item = session.get(KnowledgeSourceItem, item_id)
@@ -317,7 +343,16 @@ def record_turn(
             item.meta = {**(item.meta or {}), "refused": refused}
     # seed 002 producer (a): each governed facet statement is Explicit evidence.
     added = observe_statements(session, scope, statements, outcomes, item_id, store.clock())
-    return TurnRecord(item_id, outcomes, added)
+    return TurnRecord(item_id, outcomes + ended, added)
+
+
+def turn_statements(content: str, *, role: str = "user") -> list[Statement]:
+    """What a turn states: its explicit statements, plus the new state and the rejected option
+    its reversals name ("switched from MySQL to Postgres", "I use pnpm, not npm")."""
+    statements = extract_statements(content, role=role)
+    if role != "user":
+        return statements
+    return statements + new_state(content, find_reversals(content), statements)
 
 
 def observe_turn(
@@ -329,8 +364,12 @@ def observe_turn(
     session_key: str | None = None,
     turn_id: str | None = None,
     author: TurnAuthor | None = None,
+    at: datetime | None = None,
 ) -> TurnRecord:
     """Record one conversation turn and govern the explicit statements it makes.
+
+    ``at`` is when the turn was said (default: now): the turn's evidence item is dated by it and
+    relative times in the turn ("until Friday") count from it.
 
     Raises:
         InvalidInputError: unknown role; content that is not ``str``, empty, oversized or holds
@@ -343,12 +382,14 @@ def observe_turn(
         raise InvalidInputError(f"role must be one of {sorted(ROLES)}, got {role!r}")
     text_field(content, "content", max_chars=MAX_TURN_CHARS)
     optional_identifier(turn_id, "turn_id", max_chars=500)
+    optional_instant(at, "at")
     who = author or TurnAuthor()
     for name, value in (("agent_id", who.agent_id), ("client", who.client), ("device", who.device)):
         optional_identifier(value, name)
     if store.config.memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
         return TurnRecord(None)
-    statements = extract_statements(content, role=role)
+    statements = turn_statements(content, role=role)
+    reversals = find_reversals(content) if role == "user" else []
     with store.transaction(scope) as session:
         item_id = turn_item(
             store,
@@ -358,6 +399,7 @@ def observe_turn(
             role=role,
             session_key=session_key,
             external_id=turn_id,
+            at=at,
         )
         return record_turn(
             store,
@@ -367,12 +409,92 @@ def observe_turn(
             item_id=item_id,
             session_key=session_key,
             author=who,
+            at=at,
+            reversals=reversals,
         )
 
 
 def refusal_reasons(outcomes: Sequence[WriteOutcome]) -> list[str]:
     """The distinct reason codes of the refused outcomes, sorted (never a value)."""
     return sorted({o.reason for o in outcomes if o.action is WriteAction.REFUSED and o.reason})
+
+
+def _end_reversed(
+    store: GovernedStore,
+    session: Session,
+    scope: str,
+    reversals: Sequence[Reversal],
+    statements: Sequence[Statement],
+    outcomes: Sequence[WriteOutcome],
+    item_id: str,
+    session_key: str | None,
+    author: TurnAuthor | None,
+) -> tuple[WriteOutcome, ...]:
+    """End what the user took back: the new state supersedes the record, which stops being live.
+
+    A record the turn restates under its own key ("I switched from npm to pnpm") is superseded
+    by that statement; any other record the reversal names gets a superseding record whose
+    content is the user's sentence ("I'm not vegetarian anymore, I eat fish now"). Where the
+    new record waits for approval (``confirmWrite``) the old one is paused (``needs_review``):
+    a fact the user took back is never planned as current, in any mode. Records written by
+    this turn are never ended by it ("I quit smoking" is itself the new state).
+    """
+    if not reversals:
+        return ()
+    own = {o.record.id for o in outcomes if o.record is not None}
+    restated = {st.canonical_key for st in statements}
+    live = session.scalars(
+        select(MemoryRecord)
+        .where(MemoryRecord.scope == scope, MemoryRecord.state == RecordState.ACTIVE.value)
+        .order_by(MemoryRecord.seq)
+    ).all()
+    who = author or TurnAuthor()
+    done: list[WriteOutcome] = []
+    ended: set[str] = set()
+    for rev in reversals:
+        open_rows = [
+            r
+            for r in live
+            if r.id not in own and r.id not in ended and r.state == RecordState.ACTIVE.value
+        ]
+        scores = {r.id: naming(rev, r.canonical_key or "", r.value, r.content) for r in open_rows}
+        best = max(scores.values(), default=0.0)
+        for row in open_rows:
+            key = row.canonical_key or ""
+            named = best > 0 and scores[row.id] == best  # only the record it names closest
+            if not named and not (rev.obj == "" and key in restated):
+                continue
+            ended.add(row.id)
+            if key not in restated:
+                done.append(
+                    govern(
+                        store,
+                        scope,
+                        CandidateInput(
+                            kind=row.kind,
+                            content=rev.content,
+                            canonical_key=row.canonical_key,
+                            value=f"no longer {row.value}" if row.value else None,
+                            memory_type=MemoryType(row.memory_type),
+                            path=row.path,
+                            confidence=row.confidence,
+                            importance=row.importance,
+                            producer=Producer.EXPLICIT,
+                            supersedes_record_id=row.id,
+                            source_item_id=item_id,
+                            session_key=session_key,
+                            author_agent_id=who.agent_id,
+                            author_client=who.client,
+                            author_device=who.device,
+                            thread_id=who.thread_id,
+                            run_id=who.run_id,
+                        ),
+                        session=session,
+                    )
+                )
+            if row.state == RecordState.ACTIVE.value:
+                store.transition(row, RecordState.NEEDS_REVIEW, store.clock())
+    return tuple(done)
 
 
 def review_counts(outcomes: Sequence[WriteOutcome]) -> dict[str, int]:

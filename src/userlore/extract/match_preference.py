@@ -31,7 +31,7 @@ _PREF_EN: tuple[tuple[re.Pattern[str], str], ...] = (
     (_rx(r"^" + _I_SUBJ + r"(?:avoid|don'?t\s+eat|do\s+not\s+eat|don'?t\s+drink|do\s+not\s+drink|"
          r"never\s+eat|never\s+drink|can'?t\s+eat|cannot\s+eat|can'?t\s+have|cannot\s+have|"
          r"stay\s+away\s+from|steer\s+clear\s+of|(?:have\s+|'ve\s+)?given\s+up|gave\s+up|"
-         r"(?:have\s+|'ve\s+)?cut\s+out|quit)\s+(?!(?:my|our|his|her|their)\b)"),
+         r"(?:have\s+|'ve\s+)?cut\s+out|quit)\s+(?!(?:my|our|his|her|their|the|this|that)\b)"),
      "avoid"),
     (_rx(r"^" + _I_BE + r"(?:allergic\s+to|intolerant\s+(?:to|of)|sensitive\s+to)\s+"), "avoid"),
     (_rx(r"^i(?:'?d|\s+would)\s+(?:much\s+)?rather\s+(?:not\s+(?:have|eat|drink|use|do|go\s+to)|"

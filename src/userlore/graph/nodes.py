@@ -19,7 +19,8 @@ from langgraph.config import get_config
 
 from userlore.config import MemoryMode
 from userlore.errors import InvalidInputError
-from userlore.extract.explicit import Statement, extract_statements
+from userlore.extract.explicit import Statement
+from userlore.extract.reversal import find_reversals
 from userlore.extract.reviewer import LLMReviewer, ReviewReport
 from userlore.graph.cadence import Cadence
 from userlore.graph.review_nodes import (
@@ -44,6 +45,7 @@ from userlore.understanding import (
     record_turn,
     trace_review,
     turn_item,
+    turn_statements,
 )
 
 if TYPE_CHECKING:
@@ -112,7 +114,7 @@ class Extract:
         proposals: list[dict[str, Any]] = []
         if latest is not None and state.get("messages", [])[-1] is latest:
             turns += 1
-            for st in extract_statements(_turn_text(latest), role="user"):
+            for st in turn_statements(_turn_text(latest), role="user"):
                 data = asdict(st)
                 data["memory_type"] = st.memory_type.value
                 proposals.append({"producer": "explicit", "statement": data})
@@ -222,6 +224,7 @@ class Govern:
                     item_id=item_id,
                     session_key=session_key,
                     author=TurnAuthor(thread_id=thread_id, run_id=run_id),
+                    reversals=find_reversals(text),
                 )
                 outcomes.extend(_outcome(o, "explicit") for o in turn.outcomes)
             reviewed: list[WriteOutcome] = []

@@ -315,6 +315,7 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
                         turn_id=message.id,
                         session_key=thread,
                         agent_id=self.agent_id,
+                        at=self.lore.feedback.store.clock(),  # said now, whenever it is written
                     )
                     self._submit(job)
         if self.reviewer is None:

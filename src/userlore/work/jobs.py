@@ -11,6 +11,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
@@ -57,10 +58,16 @@ def observe_job(
     turn_id: str | None,
     session_key: str | None,
     agent_id: str | None,
+    at: datetime | None = None,
 ) -> Job:
-    """A user turn to observe (keyed by its message id, else unique)."""
+    """A user turn to observe (keyed by its message id, else unique).
+
+    ``at`` is when the turn was said: a job run later still dates the turn by it.
+    """
     key = f"turn:{turn_id}" if turn_id else f"once:{uuid.uuid4().hex}"
     payload: dict[str, Any] = {"turn_id": turn_id, "session_key": session_key}
+    if at is not None:
+        payload["at"] = at.isoformat()
     if len(text) > MAX_TURN_CHARS:
         payload["skip"] = "turn_too_long"  # a pasted log must not fail the turn: trace it
     elif not storable(text):
@@ -117,6 +124,7 @@ def run_job(lore: Userlore, job: Job, reviewer: LLMReviewer | None) -> None:
             session_key=p.get("session_key"),
             turn_id=p.get("turn_id"),
             agent_id=p.get("agent_id"),
+            at=datetime.fromisoformat(str(p["at"])) if p.get("at") else None,
         )
         if observed.safety != TurnSafety():
             # Off the turn, the app learns what was redacted or withheld from this trace

@@ -1,0 +1,123 @@
+"""Reversals and cessations as a class (issue 23 item 4), English and Chinese.
+
+Each case of ``tests/data/reversals_set*.jsonl`` states something, then takes it back ("I'm not
+vegetarian anymore", "I switched from npm to pnpm", "我搬离了北京", "我戒了咖啡"), or says a
+benign near-miss ("I'm not sure anymore", "no longer than an hour", "我妹妹搬离了北京"). A
+reversal leaves the old value live nowhere and records the user's new state; a near-miss leaves
+the old record alone. "I use pnpm, not npm" also records the rejected option as a veto.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from userlore import RecordState, Userlore
+from userlore.graph import build_understanding_graph
+from userlore.store.text import normalize_value
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+SCOPE = "u1"
+CASES = [
+    json.loads(line)
+    for name in ("reversals_set1.jsonl", "reversals_set2.jsonl")
+    if (DATA / name).exists()
+    for line in (DATA / name).read_text(encoding="utf-8").splitlines()
+    if line.strip()
+]
+
+
+def _case_id(case: dict[str, Any]) -> str:
+    return f"{case['lang']}-{case['form']}-{case['turn'][:30]}"
+
+
+def _holds(lore: Userlore, key: str, value: str, states: tuple[RecordState, ...]) -> bool:
+    want = normalize_value(value)
+    return any(
+        r.canonical_key == key and r.value is not None and normalize_value(r.value) == want
+        for r in lore.records.list(SCOPE, state=list(states))
+    )
+
+
+def _say(lore: Userlore, text: str, *, approve: bool) -> list[str]:
+    made = lore.observe(SCOPE, "user", text, session_key="chat").candidates
+    if approve:
+        for r in made:
+            if r.state is RecordState.CANDIDATE:
+                lore.records.approve(SCOPE, r.id)
+    return [r.id for r in made]
+
+
+def understood(lore: Userlore, case: dict[str, Any], *, approve: bool) -> bool:
+    """Whether ``lore`` handles one case (``approve``: the reviewer approves each candidate)."""
+    if case["before"]:
+        _say(lore, case["before"], approve=True)
+        if case["old"] and not _holds(lore, *case["old"], (RecordState.ACTIVE,)):
+            raise AssertionError(f"the premise was not learned: {case['before']!r}")
+    made = _say(lore, case["turn"], approve=approve)
+    live = (RecordState.ACTIVE,)
+    if case["form"] == "near_miss":
+        return _holds(lore, *case["old"], live) and not made
+    if case["old"] and _holds(lore, *case["old"], live):
+        return False
+    if not made:
+        return False  # the new state is a record, not only the old one's absence
+    if case.get("new") and not _holds(lore, *case["new"], (*live, RecordState.CANDIDATE)):
+        return False
+    if case.get("veto"):
+        vetoes = lore.records.list(SCOPE, state=[RecordState.ACTIVE, RecordState.CANDIDATE])
+        return any(r.canonical_key == case["veto"] for r in vetoes)
+    return True
+
+
+@pytest.mark.parametrize("mode", ["auto", "confirmWrite"])
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_a_reversal_ends_the_old_value_and_a_near_miss_does_not(
+    make_lore: Callable[..., Userlore], case: dict[str, Any], mode: str
+) -> None:
+    # In confirmWrite the reversal's own candidate waits for approval; the old value must
+    # still stop being live at once (it is paused, never shown as current).
+    assert understood(make_lore(mode), case, approve=False)
+
+
+def test_the_understanding_graph_ends_a_reversed_fact_too(
+    make_lore: Callable[..., Userlore],
+) -> None:
+    lore = make_lore("auto")
+    graph = build_understanding_graph(lore, checkpointer=InMemorySaver())
+    thread = {"configurable": {"thread_id": "t1"}}
+
+    def say(text: str) -> dict[str, Any]:
+        return {
+            "scope": SCOPE,
+            "session_key": "t1",
+            "messages": [{"role": "user", "content": text}],
+        }
+
+    graph.invoke(say("Please remember I'm vegetarian."), thread)
+    assert _holds(lore, "preference/meat", "avoid", (RecordState.ACTIVE,))
+    graph.invoke(say("I'm not vegetarian anymore, I eat fish now."), thread)
+    assert not _holds(lore, "preference/meat", "avoid", (RecordState.ACTIVE,))
+    [now] = lore.records.list(SCOPE, state=RecordState.ACTIVE)
+    assert now.content == "I'm not vegetarian anymore, I eat fish now."
+    graph.invoke(say("We switched from MySQL to Postgres, and I use pnpm, not npm."), thread)
+    assert _holds(lore, "tooling/database", "postgres", (RecordState.ACTIVE,))
+    assert "veto/npm" in {r.canonical_key for r in lore.records.list(SCOPE, state="active")}
+
+
+def test_a_reversal_ends_only_the_record_it_names_closest(
+    make_lore: Callable[..., Userlore],
+) -> None:
+    lore = make_lore("auto")
+    _say(lore, "I work at Google.", approve=True)
+    _say(lore, "My goal is to get promoted at Google.", approve=True)
+    _say(lore, "I no longer work at Google.", approve=False)
+    assert not _holds(lore, "identity/employer", "Google", (RecordState.ACTIVE,))
+    assert _holds(
+        lore, "goal/get_promoted_at_google", "get promoted at Google", (RecordState.ACTIVE,)
+    )
