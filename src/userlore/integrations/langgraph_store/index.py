@@ -14,9 +14,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from langchain_core.embeddings import Embeddings
 from langgraph.store.base import IndexConfig
 from langgraph.store.base.embed import ensure_embeddings, get_text_at_path
 
+from userlore.embeddings import resolve_embeddings
 from userlore.errors import ConfigError, EmbeddingMismatchError
 from userlore.policy.sensitivity import redact
 from userlore.store.vectors import PendingText, VectorIndex
@@ -24,7 +26,7 @@ from userlore.store.vectors import PendingText, VectorIndex
 if TYPE_CHECKING:
     from userlore.facade import Userlore
 
-__all__ = ["StoreIndex", "attach_index", "index_put"]
+__all__ = ["StoreIndex", "attach_index", "index_embeddings", "index_put"]
 
 WHOLE = "$"
 """LangGraph's path for the whole value: here, the record's content (what the write path embeds)."""
@@ -63,9 +65,10 @@ def attach_index(lore: Userlore, index: IndexConfig | Mapping[str, Any]) -> Stor
         or not all(isinstance(f, str) and f for f in fields)
     ):
         raise ConfigError("index['fields'] must be a list of field paths")
+    embeddings = index_embeddings(index["embed"])
     store = lore.memory.store
     if store.vectors is None:
-        vectors = VectorIndex(ensure_embeddings(index["embed"]))
+        vectors = VectorIndex(embeddings)
         vectors.attach(store.engine)
         store.vectors = vectors
     if store.vectors.dims is not None and store.vectors.dims != dims:
@@ -73,6 +76,32 @@ def attach_index(lore: Userlore, index: IndexConfig | Mapping[str, Any]) -> Stor
             f"index['dims'] is {dims} but this database's vectors have {store.vectors.dims}"
         )
     return StoreIndex(dims, tuple(fields))
+
+
+def index_embeddings(embed: object) -> Embeddings:
+    """The ``Embeddings`` an ``index["embed"]`` names, by the resolver ``Userlore.open`` uses.
+
+    An ``Embeddings``, ``"provider:model"`` or ``"local"`` goes through
+    :func:`~userlore.embeddings.resolve_embeddings`; a function (LangGraph also takes one) is
+    wrapped by LangGraph's ``ensure_embeddings``.
+
+    Raises:
+        ConfigError: anything else, an unknown provider, ``"none"``, or the local extra missing.
+    """
+    if isinstance(embed, (str, Embeddings)):
+        resolved = resolve_embeddings(embed)
+        if resolved is None:
+            raise ConfigError("index['embed'] must name embeddings, not 'none'")
+        return resolved
+    if callable(embed):
+        try:
+            return ensure_embeddings(embed)
+        except ValueError as exc:  # pragma: no cover - callables are always accepted today
+            raise ConfigError(f"cannot use index['embed']: {exc}") from None
+    raise ConfigError(
+        "index['embed'] must be a LangChain Embeddings, 'provider:model', 'local' or a "
+        f"function, not {type(embed).__name__}"
+    )
 
 
 def index_put(
