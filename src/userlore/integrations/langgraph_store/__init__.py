@@ -442,6 +442,7 @@ class UserloreStore(BaseStore):
             stats=self.lore.memory.term_stats,
             path_prefix=path_hint,
             extra=matches,
+            rank_all=True,
         )
         if op.refresh_ttl:
             refresh_ttl(self.lore, scope, [h.record.id for h in hits])
