@@ -208,3 +208,52 @@ def test_status_tells_awaiting_approval_from_lost(make_lore: Callable[..., Userl
     (waiting,) = [r for r in lore.records.list("u1") if r.state.value == "candidate"]
     lore.records.reject("u1", waiting.id)
     assert store.status(("u1", "prefs"), "lang") == "absent"
+
+
+def test_a_batch_of_puts_is_one_transaction_per_chunk(
+    make_lore: Callable[..., Userlore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from langgraph.store.base import GetOp, PutOp
+    from sqlalchemy import event
+
+    import userlore.integrations.langgraph_store as module
+
+    lore = make_lore("auto")
+    store = UserloreStore(lore, namespace_template=USER_FIRST)
+    monkeypatch.setattr(module, "PUT_CHUNK", 4)
+    commits: list[int] = []
+    event.listen(lore.memory.store.engine, "commit", lambda conn: commits.append(1))
+    ops: list[Any] = [
+        PutOp(("u1", "bulk"), f"k{i}", {"content": f"Bulk item {i}"}) for i in range(9)
+    ]
+    store.batch(ops)
+    assert len(commits) == 3  # 4 + 4 + 1 puts
+    # A read between puts splits the run, and sees the puts before it.
+    fresh = PutOp(("u1", "bulk"), "new", {"content": "Put before the read"})
+    got = store.batch([fresh, GetOp(("u1", "bulk"), "new"), ops[1]])
+    assert got[1] is not None and got[1].value == {"content": "Put before the read"}
+    assert len(store.search(("u1", "bulk"), limit=20)) == 10
+
+
+def test_a_failed_chunk_writes_nothing_of_it(
+    make_lore: Callable[..., Userlore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from langgraph.store.base import PutOp
+
+    import userlore.integrations.langgraph_store as module
+    from userlore.errors import StorageError
+
+    lore = make_lore("auto")
+    store = UserloreStore(lore, namespace_template=USER_FIRST)
+    real = module.govern
+    calls = iter(range(100))
+
+    def failing(*args: Any, **kwargs: Any) -> Any:
+        if next(calls) == 2:
+            raise StorageError("the disk is full")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "govern", failing)
+    with pytest.raises(StorageError):
+        store.batch([PutOp(("u1", "bulk"), f"k{i}", {"content": f"Item {i}"}) for i in range(4)])
+    assert lore.records.list("u1") == []

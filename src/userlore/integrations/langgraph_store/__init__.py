@@ -89,9 +89,10 @@ from userlore.planner.visible import MAX_VISIBLE, search_visible
 from userlore.policy.govern import assess
 from userlore.store.governed import LIVE_STATES, validate_scope
 from userlore.store.schema import MemoryRecord
+from userlore.understanding import govern
 
 from .filters import matches_condition, matches_filter, value_at
-from .index import StoreIndex, attach_index, index_put
+from .index import IndexedPut, StoreIndex, attach_index, index_puts
 from .namespaces import (
     STORE_KEY_PREFIX,
     Location,
@@ -120,6 +121,8 @@ ItemStatus = Literal["active", "awaiting_approval", "absent"]
 """What :meth:`UserloreStore.status` says of a key."""
 
 _TEXT_FIELDS = ("content", "text", "memory")
+PUT_CHUNK = 500
+"""Most puts written in one transaction by :meth:`UserloreStore.batch`."""
 
 log = logging.getLogger(__name__)
 
@@ -301,10 +304,33 @@ class UserloreStore(BaseStore):
     # -- batch --------------------------------------------------------------------------------
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
-        """Run ops in order. Every op is validated (and every put policy-checked) first."""
-        ops = list(ops)
-        prepared = [self._prepare(op) for op in ops]
-        return [self._run(ready) for ready in prepared]
+        """Run ops in order. Every op is validated (and every put policy-checked) first.
+
+        Consecutive puts of one user are written together, up to :data:`PUT_CHUNK` per
+        transaction (one commit, one embedding call), each still through the governed write.
+        """
+        prepared = [self._prepare(op) for op in list(ops)]
+        results: list[Result] = [None] * len(prepared)
+        at = 0
+        while at < len(prepared):
+            ready = prepared[at]
+            if isinstance(ready, _Put) and ready.candidate is not None:
+                end = at + 1
+                while end < len(prepared) and end - at < PUT_CHUNK:
+                    nxt = prepared[end]
+                    if not (
+                        isinstance(nxt, _Put)
+                        and nxt.candidate is not None
+                        and nxt.where.scope == ready.where.scope
+                    ):
+                        break
+                    end += 1
+                self._put_many(ready.where.scope, prepared[at:end])  # type: ignore[arg-type]
+                at = end
+            else:
+                results[at] = self._run(ready)
+                at += 1
+        return results
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """Async twin of :meth:`batch` (same body, in a worker thread that keeps the run)."""
@@ -390,7 +416,7 @@ class UserloreStore(BaseStore):
         if ready.candidate is None:
             self._delete(ready.where, ready.op.key)
         else:
-            self._put(ready.where, ready.candidate, ready.ttl, ready.op)
+            self._put_many(ready.where.scope, [ready])
         return None
 
     # -- operations ---------------------------------------------------------------------------
@@ -458,25 +484,27 @@ class UserloreStore(BaseStore):
             for h in hits
         ]
 
-    def _put(
-        self, where: Location, candidate: CandidateInput, ttl: float | None, op: PutOp
-    ) -> None:
-        outcome = self.lore.write(where.scope, candidate)
-        if outcome.action is WriteAction.REFUSED:  # pragma: no cover - checked in _prepare_put
-            raise PolicyViolationError(f"put refused: the value is {outcome.reason}")
-        record = outcome.record
-        if record is not None and self._index is not None and op.value is not None:
-            index_put(
-                self.lore,
-                self._index,
-                where.scope,
-                record.id,
-                record.version,
-                op.value,
-                op.index,
-            )
-        if record is not None and (ttl is not None or record.valid_until is not None):
-            set_ttl(self.lore, where.scope, record.id, ttl)
+    def _put_many(self, scope: str, puts: Sequence[_Put]) -> None:
+        """Governed writes of ``puts`` (one user's) in one transaction: all land or none."""
+        store = self.lore.memory.store
+        indexed: list[IndexedPut] = []
+        with store.transaction(scope) as session:
+            for put in puts:
+                assert put.candidate is not None
+                outcome = govern(store, scope, put.candidate, session=session)
+                if outcome.action is WriteAction.REFUSED:  # pragma: no cover - see _prepare_put
+                    raise PolicyViolationError(f"put refused: the value is {outcome.reason}")
+                record = outcome.record
+                if record is None:
+                    continue
+                if put.op.value is not None:
+                    indexed.append(
+                        IndexedPut(record.id, record.version, put.op.value, put.op.index)
+                    )
+                if put.ttl is not None or record.valid_until is not None:
+                    set_ttl(self.lore, scope, record.id, put.ttl, session=session)
+            if self._index is not None:
+                index_puts(self.lore, self._index, session, scope, indexed)
 
     def _delete(self, where: Location, key: str) -> None:
         store = self.lore.memory.store

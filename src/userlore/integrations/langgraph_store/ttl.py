@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from langgraph.store.base import TTLConfig
 from sqlalchemy import select, update
+from sqlalchemy.orm import Session
 
 from userlore.config import MemoryMode
 from userlore.errors import InvalidInputError, MemoryDisabledError, UserloreError
@@ -83,19 +84,24 @@ def check_ttl_config(config: Mapping[str, Any] | None) -> TTLConfig | None:
     return out
 
 
-def set_ttl(lore: Userlore, scope: str, record_id: str, ttl: float | None) -> None:
+def set_ttl(
+    lore: Userlore, scope: str, record_id: str, ttl: float | None, *, session: Session | None = None
+) -> None:
     """Open the record's window for ``ttl`` minutes from now, or clear its expiry."""
     store = lore.memory.store
+    if session is None:
+        with store.transaction(scope) as own:
+            set_ttl(lore, scope, record_id, ttl, session=own)
+        return
     now = store.clock()
     values: dict[str, Any] = {"valid_until": None}
     if ttl is not None:
         values = {"valid_from": now, "valid_until": now + timedelta(minutes=ttl)}
-    with store.transaction(scope) as session:
-        session.execute(
-            update(MemoryRecord)
-            .where(MemoryRecord.scope == scope, MemoryRecord.id == record_id)
-            .values(**values)
-        )
+    session.execute(
+        update(MemoryRecord)
+        .where(MemoryRecord.scope == scope, MemoryRecord.id == record_id)
+        .values(**values)
+    )
 
 
 def refresh_ttl(lore: Userlore, scope: str, record_ids: Iterable[str]) -> None:
