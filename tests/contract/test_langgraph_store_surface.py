@@ -36,7 +36,7 @@ def test_index_config_is_langgraphs_mapping_and_embeddings_is_exposed(
     assert store.index_config["dims"] == dims
     assert store.index_config["fields"] == ["text"]
     assert store.embeddings is embed
-    plain = UserloreStore(make_lore("auto", url="sqlite:///plain"), namespace_template=USER_FIRST)
+    plain = UserloreStore(make_lore("auto"), namespace_template=USER_FIRST)
     assert plain.index_config is None and plain.embeddings is None
 
 
