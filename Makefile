@@ -48,6 +48,14 @@ test: $(STAMP) $(LG_STAMP) chromium
 	$(BIN)/ruff check src tests cookbook benchmarks graphs
 	$(BIN)/mypy src
 	$(BIN)/pytest
+	$(MAKE) langgraph-suites
+
+# LangGraph's own store tests (from the sdists of the installed langgraph-checkpoint and
+# langgraph-checkpoint-sqlite, downloaded once into .cache/langgraph-suites/) against
+# UserloreStore; the by-design exceptions are tests/langgraph_suites/exceptions.toml.
+.PHONY: langgraph-suites
+langgraph-suites: $(STAMP)
+	$(BIN)/python tests/langgraph_suites/run.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests cookbook benchmarks graphs

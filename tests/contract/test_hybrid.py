@@ -311,7 +311,9 @@ def test_recall_store_and_retriever_are_hybrid_too(open_lore: Callable[..., User
         ("u1", "food"), "habit", {"content": GREENS}
     )
     bm25 = UserloreStore(plain, namespace_template=("{user_id}",))
-    assert bm25.search(("u1",), query="any salad ideas for lunch?") == []
+    # Without vectors no word matches: the item is still listed (LangGraph's semantics), unscored.
+    found = bm25.search(("u1",), query="any salad ideas for lunch?")
+    assert [(item.key, item.score) for item in found] == [("habit", None)]
 
 
 def test_store_index_config_embeds_the_named_fields(open_lore: Callable[..., Userlore]) -> None:
@@ -332,7 +334,11 @@ def test_store_index_config_embeds_the_named_fields(open_lore: Callable[..., Use
     store.put(("u1", "food"), "c", {"title": "x", "body": GREENS}, index=False)
     store.put(("u1", "food"), "d", {"title": "y", "note": GREENS}, index=["note"])
     hits = store.search(("u1",), query="lunch at midday", limit=5)
-    assert {item.key for item in hits} == {"a", "d"}  # "c" asked for no vector; "b" is a bank
+    # Every item, ranked by its vector's cosine; "c" asked for no vector: last, unscored.
+    assert {item.key for item in hits[:2]} == {"a", "d"} and hits[2].key == "b"
+    assert hits[3].key == "c" and hits[3].score is None
+    assert hits[1].score is not None and hits[2].score is not None
+    assert hits[1].score > hits[2].score
     assert count(lore, RecordVector, scope="u1") == 3  # a, b, d
 
     with pytest.raises(EmbeddingMismatchError):
@@ -359,16 +365,20 @@ def test_store_semantic_search_follows_langgraph_store_patterns(
     ns = ("u1", "docs")
     store.put(ns, "doc1", {"text": "Works at a bank in Paris", "kind": "job"})
     store.put(ns, "doc2", {"text": "Collects stamps from Peru", "kind": "hobby"})
-    assert [i.key for i in store.search(("u1",), query="salad for lunch")] == []
+    before = store.search(("u1",), query="salad for lunch")
+    assert {i.key for i in before} == {"doc1", "doc2"}  # every item is ranked
 
     store.put(ns, "doc1", {"text": GREENS, "kind": "food"})  # update: re-embedded
-    assert [i.key for i in store.search(("u1",), query="salad for lunch")] == ["doc1"]
+    after = store.search(("u1",), query="salad for lunch")
+    assert [i.key for i in after] == ["doc1", "doc2"]
+    assert after[0].score is not None and after[1].score is not None
+    assert after[0].score > max(i.score or 0.0 for i in before) and after[0].score > after[1].score
     filtered = store.search(("u1",), query="salad for lunch", filter={"kind": "hobby"})
-    assert filtered == []
+    assert [i.key for i in filtered] == ["doc2"]
 
     store.delete(ns, "doc1")
-    assert [i.key for i in store.search(("u1",), query="salad for lunch")] == []
+    assert [i.key for i in store.search(("u1",), query="salad for lunch")] == ["doc2"]
 
     store.put(ns, "doc3", {"text": GREENS, "kind": "food"})
     found = asyncio.run(store.asearch(("u1",), query="midday meal"))
-    assert [i.key for i in found] == ["doc3"]
+    assert [i.key for i in found] == ["doc3", "doc2"]

@@ -161,9 +161,14 @@ def test_search_with_a_query_ranks_by_full_text(api: Api, u: str) -> None:
     api.put((u, "docs"), "b", {"content": "Lunch is at noon"})
     api.put((u, "docs"), "c", {"content": "Deploy the pipeline with the release script"})
     found = api.search((u,), query="release pipeline")
-    assert found[0].key == "c" and {i.key for i in found} == {"a", "c"}
-    assert all(i.score is not None and 0 < i.score <= 1 for i in found)
-    assert api.search((u,), query="zebra") == []
+    # As LangGraph's stores: every item under the prefix, ranked (here by BM25, best 1.0), the
+    # items that match no word after them, newest first, without a score.
+    assert [i.key for i in found] == ["c", "a", "b"]
+    assert found[0].score == 1.0 and found[1].score is not None and 0 < found[1].score < 1
+    assert found[2].score is None
+    unmatched = api.search((u,), query="zebra")
+    assert [(i.key, i.score) for i in unmatched] == [("c", None), ("b", None), ("a", None)]
+    assert [i.key for i in api.search((u,), query="zebra", limit=1, offset=1)] == ["b"]
 
 
 def test_search_filters(api: Api, u: str) -> None:
@@ -181,7 +186,8 @@ def test_search_filters(api: Api, u: str) -> None:
     assert keys({"n": {"$lt": 5}}) == {"a"}
     assert keys({"m": {"x": 2}}) == {"b", "c"}
     assert keys({"missing": "x"}) == set()
-    assert {i.key for i in api.search((u,), query="gamma", filter={"color": "red"})} == {"c"}
+    ranked = api.search((u,), query="gamma", filter={"color": "red"})
+    assert [i.key for i in ranked] == ["c", "a"]  # every item that passes the filter, ranked
 
 
 def test_list_namespaces(api: Api, u: str, v: str) -> None:

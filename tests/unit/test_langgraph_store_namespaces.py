@@ -55,3 +55,23 @@ def test_template_fits_only_its_layout() -> None:
 def test_bad_templates_are_refused(bad: object) -> None:
     with pytest.raises(InvalidInputError):
         NamespaceTemplate.parse(bad)  # type: ignore[arg-type]
+
+
+@given(st.text(min_size=1).filter(lambda s: "." not in s and "\x00" not in s))
+def test_every_label_langgraph_accepts_encodes_to_one_path_segment_and_back(label: str) -> None:
+    from userlore.integrations.langgraph_store.namespaces import decode_label, encode_label
+    from userlore.validation import validate_path
+
+    segment = encode_label(label)
+    assert "/" not in segment and validate_path(segment) == segment
+    assert decode_label(segment) == label
+
+
+@pytest.mark.parametrize(
+    ("label", "segment"),
+    [("prefs", "prefs"), ("a-b_c", "a-b_c"), ("a b", "-.a.20b"), ("-x y", "-..2Dx.20y")],
+)
+def test_word_labels_are_stored_as_they_are_and_others_are_marked(label: str, segment: str) -> None:
+    from userlore.integrations.langgraph_store.namespaces import encode_label
+
+    assert encode_label(label) == segment

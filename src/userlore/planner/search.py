@@ -13,6 +13,11 @@ the BM25 hits and the records nearest the query vector (cosine at least :data:`V
 are fused by reciprocal rank (:func:`~userlore.planner.fusion.rrf_fuse`) *before* the policy
 filter, so what follows (filter, rerank, sections, budgets, fence, trace) is unchanged. Each
 candidate keeps its lexical and vector rank for the trace.
+
+``rank_all`` is the LangGraph store's semantics, not the plan's: a query ranks *every* record
+under the path (no relevance floor, no fusion), by the cosine of its stored vector with
+embeddings on (the score LangGraph's stores report), else by BM25 (best hit 1.0); records the
+ranking does not reach (no vector, no matching word) follow newest first with no score.
 """
 
 from __future__ import annotations
@@ -49,6 +54,8 @@ PROFILE_LIMIT = 300
 RECENT_NOTES = 3
 _SCAN_CHUNK = 200
 _ACTIVE = RecordState.ACTIVE.value
+_ALL = 2**31 - 1
+"""``k`` for "every stored vector of the scope"."""
 
 VECTOR_FLOOR = 0.2
 """Least cosine similarity for a vector candidate: below it a record is unrelated (for unit
@@ -162,6 +169,7 @@ def search(
     accept: Callable[[Row[*tuple[Any, ...]]], bool] | None = None,
     vectors: VectorIndex | None = None,
     quote_uncovered: bool = False,
+    rank_all: bool = False,
 ) -> Found:
     """Records of ``scope`` that may be read now, best first, with a reason for the rest.
 
@@ -187,11 +195,15 @@ def search(
         vectors: The stored embeddings: a ranked query becomes BM25 + vector, fused by RRF.
         quote_uncovered: The app's opt-in to quoting languages the quote gate cannot read
             (records whose content is quoted source text, :data:`QUOTED_KINDS`, pass the gate).
+        rank_all: Rank every record under the path (the LangGraph store's ``search``): by
+            vector cosine (with ``vectors``) or BM25, the rest after them newest first.
     """
     candidates: Iterator[Candidate]
     exact = canonical_key is not None or record_id is not None
     # Without a newest-first fallback a query without terms simply has no hits: skip the check.
-    if query and not exact and (not newest or query_terms(query)):
+    if rank_all and query and not exact:
+        candidates = _everything(conn, read, scope, query, k, stats, vectors, path_prefix)
+    elif query and not exact and (not newest or query_terms(query)):
         hits = read.hits.search(conn, scope, query, k, stats)
         if path_prefix or memory_type is not None:
             hits = [
@@ -280,6 +292,44 @@ def _hybrid(
         Candidate(rows[rid], rid, score / best, lexical_rank.get(rid), vector_rank.get(rid))
         for rid, score in fused
     ]
+
+
+def _everything(
+    conn: Connection,
+    read: ReadColumns,
+    scope: str,
+    query: str,
+    k: int,
+    stats: TermStatistics,
+    vectors: VectorIndex | None,
+    path_prefix: str,
+) -> Iterator[Candidate]:
+    """Every active record under ``path_prefix``: ranked ones first (cosine, else BM25)."""
+    seen: set[str] = set()
+    if vectors is not None:
+        ranked = vectors.search(conn, scope, "record", vectors.embed_query(query), _ALL)
+        for start in range(0, len(ranked), _SCAN_CHUNK):
+            chunk = ranked[start : start + _SCAN_CHUNK]
+            stmt = select(*read.hits.columns).where(
+                MemoryRecord.scope == scope,
+                MemoryRecord.id.in_([rid for rid, _ in chunk]),
+                MemoryRecord.state == _ACTIVE,
+                *path_clause(path_prefix),
+            )
+            rows = {row.id: row for row in conn.execute(stmt)}
+            for rank, (rid, cosine) in enumerate(chunk, start + 1):
+                row = rows.get(rid)
+                if row is not None and row.scope == scope:
+                    seen.add(rid)
+                    yield Candidate(row, rid, cosine, vector_rank=rank)
+    elif query_terms(query):
+        for rank, (row, score) in enumerate(read.hits.search(conn, scope, query, k, stats), 1):
+            if under_path(row.path, path_prefix):
+                seen.add(row.id)
+                yield Candidate(row, row.id, score, lexical_rank=rank)
+    for row in _scan(conn, read.newest(path_prefix, None, None, None), scope, None):
+        if row.id not in seen:
+            yield Candidate(row, row.id)
 
 
 def _with_standing(

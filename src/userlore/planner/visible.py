@@ -51,6 +51,7 @@ def search_visible(
     with_evidence: bool = False,
     trace_event: str | None = None,
     session_key: str | None = None,
+    rank_all: bool = False,
 ) -> list[VisibleRecord]:
     """Policy-filtered records of ``scope``, best first.
 
@@ -69,6 +70,8 @@ def search_visible(
         trace_event: When given, write a trace event of this type naming the returned ids and
             versions and a reason code per record kept out (never user text).
         session_key: Recorded on the trace.
+        rank_all: LangGraph's store semantics: a query ranks every record that passes (by
+            vector cosine, else BM25), the unranked rest newest first, up to ``limit``.
 
     Raises:
         InvalidInputError: ``limit``/``offset`` out of range.
@@ -97,13 +100,16 @@ def search_visible(
             limit=wanted,
             accept=accept,
             vectors=store.vectors,
+            rank_all=rank_all,
         )
         page = found.kept[offset:wanted]
         evidence = _evidence(conn, scope, [c.id for c in page]) if with_evidence else {}
         out = [
             VisibleRecord(
                 _view(c.row),
-                None if c.retrieval is None else round(c.retrieval, 6),
+                None
+                if c.retrieval is None
+                else (c.retrieval if rank_all else round(c.retrieval, 6)),
                 tuple(evidence.get(c.id, ())),
             )
             for c in page

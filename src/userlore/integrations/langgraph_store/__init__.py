@@ -35,19 +35,21 @@ the resolved user only, never across users.
   ``(user, *path)`` and keyed by record id, with a value of ``{"content", "kind",
   "canonical_key", "value", "memory_type", "record_id", "version"}``.
 - TTL (``supports_ttl = True``): LangGraph's ``TTLConfig`` maps onto the record's validity
-  window, see :mod:`.ttl`. Indexing options are not taken here (full text is always on).
+  window, see :mod:`.ttl`. ``index`` is LangGraph's ``IndexConfig`` (see :mod:`.index`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
+from langchain_core.embeddings import Embeddings
 from langgraph.runtime import get_runtime
 from langgraph.store.base import (
     BaseStore,
@@ -87,25 +89,42 @@ from userlore.planner.visible import MAX_VISIBLE, search_visible
 from userlore.policy.govern import assess
 from userlore.store.governed import LIVE_STATES, validate_scope
 from userlore.store.schema import MemoryRecord
+from userlore.understanding import govern
 
-from .filters import matches_condition, matches_filter
-from .index import StoreIndex, attach_index, index_put
+from .filters import matches_condition, matches_filter, value_at
+from .index import IndexedPut, StoreIndex, attach_index, index_puts
 from .namespaces import (
     STORE_KEY_PREFIX,
     Location,
     NamespaceTemplate,
+    encode_label,
     locate,
     namespace_for,
     parse_store_key,
 )
-from .ttl import TTLSweeper, check_ttl, check_ttl_config, refresh_ttl, set_ttl, sweep_ttl
+from .ttl import (
+    DEFAULT_SWEEP_MINUTES,
+    TTLSweeper,
+    check_ttl,
+    check_ttl_config,
+    refresh_ttl,
+    set_ttl,
+    sweep_ttl,
+)
 
 if TYPE_CHECKING:
     from userlore.facade import Userlore
 
-__all__ = ["STORE_KEY_PREFIX", "TTLSweeper", "UserloreStore", "sweep_ttl"]
+__all__ = ["STORE_KEY_PREFIX", "ItemStatus", "TTLSweeper", "UserloreStore", "sweep_ttl"]
+
+ItemStatus = Literal["active", "awaiting_approval", "absent"]
+"""What :meth:`UserloreStore.status` says of a key."""
 
 _TEXT_FIELDS = ("content", "text", "memory")
+PUT_CHUNK = 500
+"""Most puts written in one transaction by :meth:`UserloreStore.batch`."""
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +151,9 @@ class UserloreStore(BaseStore):
         namespace_template: Which label is the user when the run does not say, e.g.
             ``("memories", "{user_id}")``; exactly one ``{placeholder}``.
         scope: How a run names its user (default: ``ScopeResolver()``, key ``user_id``).
-        ttl: LangGraph ``TTLConfig`` (``default_ttl`` and ``sweep_interval_minutes`` in minutes,
-            ``refresh_on_read``).
+        ttl: LangGraph ``TTLConfig``, every key it declares (``default_ttl`` and
+            ``sweep_interval_minutes`` in minutes, fractional allowed; ``refresh_on_read``;
+            ``omit_expired``, which always holds here).
         kind: Record kind of values put through the store.
         memory_type: Memory type of values put through the store.
         namespace_prefix: Deprecated 0.x layout ``(*prefix, user, *path)`` kept for existing
@@ -182,7 +202,17 @@ class UserloreStore(BaseStore):
         self.kind = kind
         self.memory_type = memory_type
         self._sweeper: TTLSweeper | None = None
-        self.index_config: StoreIndex | None = None if index is None else attach_index(lore, index)
+        self._async_sweeper: asyncio.Task[None] | None = None
+        self._index: StoreIndex | None = None if index is None else attach_index(lore, index)
+        self.index_config: IndexConfig | None = None
+        """LangGraph's mapping (``dims``, ``embed``, ``fields``), as its stores expose it."""
+        if index is not None and self._index is not None:
+            self.index_config = IndexConfig(
+                dims=self._index.dims, embed=index["embed"], fields=list(self._index.fields)
+            )
+        vectors = lore.memory.store.vectors
+        self.embeddings: Embeddings | None = None if vectors is None else vectors.embeddings
+        """The model behind stored vectors (the ``Userlore``'s or ``index``'s), else ``None``."""
 
     # -- whose namespace ----------------------------------------------------------------------
 
@@ -255,14 +285,16 @@ class UserloreStore(BaseStore):
         """A stored-path prefix every record under ``prefix`` has (narrows the scan only)."""
         if self._legacy is not None:
             n = len(self._legacy)
-            return "/".join(prefix[n + 1 :]) if len(prefix) > n else ""
+            return "/".join(map(encode_label, prefix[n + 1 :])) if len(prefix) > n else ""
         labels = list(prefix)
         cut = labels.index(scope) if scope in labels else len(labels)
-        return "/".join(labels[:cut])
+        return "/".join(map(encode_label, labels[:cut]))
 
     def _namespace(self, scope: str, path: str, canonical_key: str | None) -> tuple[str, ...]:
         parsed = parse_store_key(canonical_key)
-        ns = namespace_for(scope, path, 0 if parsed is None else parsed[0])
+        ns = namespace_for(
+            scope, path, 0 if parsed is None else parsed[0], decode=parsed is not None
+        )
         return ns if self._legacy is None else (*self._legacy, *ns)
 
     def namespace_of(self, record: RecordView) -> tuple[str, ...]:
@@ -272,10 +304,33 @@ class UserloreStore(BaseStore):
     # -- batch --------------------------------------------------------------------------------
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
-        """Run ops in order. Every op is validated (and every put policy-checked) first."""
-        ops = list(ops)
-        prepared = [self._prepare(op) for op in ops]
-        return [self._run(ready) for ready in prepared]
+        """Run ops in order. Every op is validated (and every put policy-checked) first.
+
+        Consecutive puts of one user are written together, up to :data:`PUT_CHUNK` per
+        transaction (one commit, one embedding call), each still through the governed write.
+        """
+        prepared = [self._prepare(op) for op in list(ops)]
+        results: list[Result] = [None] * len(prepared)
+        at = 0
+        while at < len(prepared):
+            ready = prepared[at]
+            if isinstance(ready, _Put) and ready.candidate is not None:
+                end = at + 1
+                while end < len(prepared) and end - at < PUT_CHUNK:
+                    nxt = prepared[end]
+                    if not (
+                        isinstance(nxt, _Put)
+                        and nxt.candidate is not None
+                        and nxt.where.scope == ready.where.scope
+                    ):
+                        break
+                    end += 1
+                self._put_many(ready.where.scope, prepared[at:end])  # type: ignore[arg-type]
+                at = end
+            else:
+                results[at] = self._run(ready)
+                at += 1
+        return results
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """Async twin of :meth:`batch` (same body, in a worker thread that keeps the run)."""
@@ -361,7 +416,7 @@ class UserloreStore(BaseStore):
         if ready.candidate is None:
             self._delete(ready.where, ready.op.key)
         else:
-            self._put(ready.where, ready.candidate, ready.ttl, ready.op)
+            self._put_many(ready.where.scope, [ready])
         return None
 
     # -- operations ---------------------------------------------------------------------------
@@ -402,7 +457,7 @@ class UserloreStore(BaseStore):
             if self.namespace_of(record)[: len(prefix)] != prefix:
                 return False
             value = self._value(record)
-            return all(matches_filter(value.get(k), v) for k, v in filters.items())
+            return all(matches_filter(value_at(value, k), v) for k, v in filters.items())
 
         hits = search_visible(
             self.lore.memory.store,
@@ -413,6 +468,7 @@ class UserloreStore(BaseStore):
             stats=self.lore.memory.term_stats,
             path_prefix=path_hint,
             extra=matches,
+            rank_all=True,
         )
         if op.refresh_ttl:
             refresh_ttl(self.lore, scope, [h.record.id for h in hits])
@@ -428,25 +484,27 @@ class UserloreStore(BaseStore):
             for h in hits
         ]
 
-    def _put(
-        self, where: Location, candidate: CandidateInput, ttl: float | None, op: PutOp
-    ) -> None:
-        outcome = self.lore.write(where.scope, candidate)
-        if outcome.action is WriteAction.REFUSED:  # pragma: no cover - checked in _prepare_put
-            raise PolicyViolationError(f"put refused: the value is {outcome.reason}")
-        record = outcome.record
-        if record is not None and self.index_config is not None and op.value is not None:
-            index_put(
-                self.lore,
-                self.index_config,
-                where.scope,
-                record.id,
-                record.version,
-                op.value,
-                op.index,
-            )
-        if record is not None and (ttl is not None or record.valid_until is not None):
-            set_ttl(self.lore, where.scope, record.id, ttl)
+    def _put_many(self, scope: str, puts: Sequence[_Put]) -> None:
+        """Governed writes of ``puts`` (one user's) in one transaction: all land or none."""
+        store = self.lore.memory.store
+        indexed: list[IndexedPut] = []
+        with store.transaction(scope) as session:
+            for put in puts:
+                assert put.candidate is not None
+                outcome = govern(store, scope, put.candidate, session=session)
+                if outcome.action is WriteAction.REFUSED:  # pragma: no cover - see _prepare_put
+                    raise PolicyViolationError(f"put refused: the value is {outcome.reason}")
+                record = outcome.record
+                if record is None:
+                    continue
+                if put.op.value is not None:
+                    indexed.append(
+                        IndexedPut(record.id, record.version, put.op.value, put.op.index)
+                    )
+                if put.ttl is not None or record.valid_until is not None:
+                    set_ttl(self.lore, scope, record.id, put.ttl, session=session)
+            if self._index is not None:
+                index_puts(self.lore, self._index, session, scope, indexed)
 
     def _delete(self, where: Location, key: str) -> None:
         store = self.lore.memory.store
@@ -498,22 +556,93 @@ class UserloreStore(BaseStore):
         ordered = sorted(found)
         return ordered[op.offset : op.offset + op.limit]
 
+    # -- confirmWrite -------------------------------------------------------------------------
+
+    def status(self, namespace: tuple[str, ...], key: str) -> ItemStatus:
+        """Why ``get`` returns what it does: ``"active"``, ``"awaiting_approval"`` or ``"absent"``.
+
+        In ``confirmWrite`` a put creates a candidate that ``get`` does not return until it is
+        approved; this tells that apart from an item that was never stored, was deleted,
+        rejected or has expired (all ``"absent"``).
+        """
+        if self.get(namespace, key, refresh_ttl=False) is not None:
+            return "active"
+        where = self._locate(namespace)
+        store = self.lore.memory.store
+        with store.connection(where.scope) as conn:
+            waiting = conn.execute(
+                select(MemoryRecord.id)
+                .where(
+                    MemoryRecord.scope == where.scope,
+                    MemoryRecord.path == where.path,
+                    MemoryRecord.canonical_key == where.store_key(key),
+                    MemoryRecord.state == RecordState.CANDIDATE.value,
+                )
+                .limit(1)
+            ).first()
+        return "awaiting_approval" if waiting is not None else "absent"
+
+    async def astatus(self, namespace: tuple[str, ...], key: str) -> ItemStatus:
+        """Async twin of :meth:`status`."""
+        return await asyncio.to_thread(self.status, namespace, key)
+
     # -- TTL ----------------------------------------------------------------------------------
 
     def sweep_ttl(self) -> int:
         """Tombstone expired store items (every user's: the sweep is an operator job)."""
         return sweep_ttl(self.lore)
 
-    def start_ttl_sweeper(self, sweep_interval_minutes: int | None = None) -> Future[None]:
+    async def asweep_ttl(self) -> int:
+        """Async twin of :meth:`sweep_ttl` (LangGraph's async stores await their sweep)."""
+        return await asyncio.to_thread(self.sweep_ttl)
+
+    def _sweep_minutes(self, sweep_interval_minutes: float | None) -> float:
+        minutes = check_ttl(sweep_interval_minutes) or (self.ttl_config or {}).get(
+            "sweep_interval_minutes"
+        )
+        return float(minutes or DEFAULT_SWEEP_MINUTES)
+
+    def start_ttl_sweeper(self, sweep_interval_minutes: float | None = None) -> Future[None]:
         """Sweep every interval (argument, else ``ttl_config``, else 60 min) in a thread."""
-        minutes = sweep_interval_minutes or (self.ttl_config or {}).get("sweep_interval_minutes")
         if self._sweeper is None:
-            self._sweeper = TTLSweeper(self.lore, interval_minutes=float(minutes or 60))
+            minutes = self._sweep_minutes(sweep_interval_minutes)
+            self._sweeper = TTLSweeper(self.lore, interval_minutes=minutes)
         return self._sweeper.start()
 
     def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:
         """Stop the sweeper; True when it stopped within ``timeout``."""
         return True if self._sweeper is None else self._sweeper.stop(timeout)
+
+    async def astart_ttl_sweeper(
+        self, sweep_interval_minutes: float | None = None
+    ) -> asyncio.Task[None]:
+        """Async twin of :meth:`start_ttl_sweeper`: a task on the running loop (idempotent)."""
+        if self._async_sweeper is not None and not self._async_sweeper.done():
+            return self._async_sweeper
+        seconds = self._sweep_minutes(sweep_interval_minutes) * 60.0
+
+        async def loop() -> None:
+            while True:
+                try:
+                    await self.asweep_ttl()
+                except Exception:  # one failed sweep must not end the loop
+                    log.exception("ttl sweep failed")
+                await asyncio.sleep(seconds)
+
+        self._async_sweeper = asyncio.create_task(loop(), name="userlore-ttl-sweeper")
+        return self._async_sweeper
+
+    async def astop_ttl_sweeper(self, timeout: float | None = None) -> bool:
+        """Async twin of :meth:`stop_ttl_sweeper`: cancel the task; True once it has ended."""
+        task = self._async_sweeper
+        if task is None or task.done():
+            self._async_sweeper = None
+            return True
+        task.cancel()
+        done, _ = await asyncio.wait({task}, timeout=timeout)
+        if done:
+            self._async_sweeper = None
+        return bool(done)
 
     # -- items --------------------------------------------------------------------------------
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from langgraph.store.base import MatchCondition
 
 from userlore.errors import InvalidInputError
 
-__all__ = ["matches_condition", "matches_filter"]
+__all__ = ["matches_condition", "matches_filter", "value_at"]
 
 
 def matches_condition(cond: MatchCondition, ns: tuple[str, ...]) -> bool:
@@ -22,6 +23,22 @@ def matches_condition(cond: MatchCondition, ns: tuple[str, ...]) -> bool:
         else zip(reversed(ns), reversed(path), strict=False)
     )
     return all(p == "*" or n == p for n, p in pairs)
+
+
+def value_at(value: Mapping[str, Any], key: str) -> Any:
+    """The value a filter key names: the field itself, else a dotted path into nested dicts.
+
+    SqliteStore and PostgresStore read ``"user.access-level"`` as ``value["user"]["access-level"]``;
+    a field literally named with a dot (LangGraph's stores cannot filter on one) still matches.
+    """
+    if key in value:
+        return value[key]
+    found: Any = value
+    for part in key.split("."):
+        if not isinstance(found, Mapping) or part not in found:
+            return None
+        found = found[part]
+    return found
 
 
 def matches_filter(item_value: Any, filter_value: Any) -> bool:

@@ -14,9 +14,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from langchain_core.embeddings import Embeddings
 from langgraph.store.base import IndexConfig
 from langgraph.store.base.embed import ensure_embeddings, get_text_at_path
+from sqlalchemy import event
+from sqlalchemy.orm import Session
 
+from userlore.embeddings import resolve_embeddings
 from userlore.errors import ConfigError, EmbeddingMismatchError
 from userlore.policy.sensitivity import redact
 from userlore.store.vectors import PendingText, VectorIndex
@@ -24,7 +28,7 @@ from userlore.store.vectors import PendingText, VectorIndex
 if TYPE_CHECKING:
     from userlore.facade import Userlore
 
-__all__ = ["StoreIndex", "attach_index", "index_put"]
+__all__ = ["IndexedPut", "StoreIndex", "attach_index", "index_embeddings", "index_puts"]
 
 WHOLE = "$"
 """LangGraph's path for the whole value: here, the record's content (what the write path embeds)."""
@@ -63,9 +67,10 @@ def attach_index(lore: Userlore, index: IndexConfig | Mapping[str, Any]) -> Stor
         or not all(isinstance(f, str) and f for f in fields)
     ):
         raise ConfigError("index['fields'] must be a list of field paths")
+    embeddings = index_embeddings(index["embed"])
     store = lore.memory.store
     if store.vectors is None:
-        vectors = VectorIndex(ensure_embeddings(index["embed"]))
+        vectors = VectorIndex(embeddings)
         vectors.attach(store.engine)
         store.vectors = vectors
     if store.vectors.dims is not None and store.vectors.dims != dims:
@@ -75,34 +80,80 @@ def attach_index(lore: Userlore, index: IndexConfig | Mapping[str, Any]) -> Stor
     return StoreIndex(dims, tuple(fields))
 
 
-def index_put(
-    lore: Userlore,
-    config: StoreIndex,
-    scope: str,
-    record_id: str,
-    version: int,
-    value: Mapping[str, Any],
-    override: Literal[False] | list[str] | None,
+def index_embeddings(embed: object) -> Embeddings:
+    """The ``Embeddings`` an ``index["embed"]`` names, by the resolver ``Userlore.open`` uses.
+
+    An ``Embeddings``, ``"provider:model"`` or ``"local"`` goes through
+    :func:`~userlore.embeddings.resolve_embeddings`; a function (LangGraph also takes one) is
+    wrapped by LangGraph's ``ensure_embeddings``.
+
+    Raises:
+        ConfigError: anything else, an unknown provider, ``"none"``, or the local extra missing.
+    """
+    if isinstance(embed, (str, Embeddings)):
+        resolved = resolve_embeddings(embed)
+        if resolved is None:
+            raise ConfigError("index['embed'] must name embeddings, not 'none'")
+        return resolved
+    if callable(embed):
+        try:
+            return ensure_embeddings(embed)
+        except ValueError as exc:  # pragma: no cover - callables are always accepted today
+            raise ConfigError(f"cannot use index['embed']: {exc}") from None
+    raise ConfigError(
+        "index['embed'] must be a LangChain Embeddings, 'provider:model', 'local' or a "
+        f"function, not {type(embed).__name__}"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedPut:
+    """One put's record and what its ``index`` argument asks to embed."""
+
+    record_id: str
+    version: int
+    value: Mapping[str, Any]
+    override: Literal[False] | list[str] | None
+
+
+def index_puts(
+    lore: Userlore, config: StoreIndex, session: Session, scope: str, puts: Sequence[IndexedPut]
 ) -> None:
-    """Store the vector one put asks for, replacing the write path's content vector."""
+    """Store the vectors a chunk of puts asks for, replacing the write path's content vectors.
+
+    Runs when ``session`` commits, after the write path's own (batched) content vectors, so the
+    field vectors win; all field texts of the chunk are embedded in one model call.
+    """
     vectors = lore.memory.store.vectors
-    if vectors is None:
+    if vectors is None or not puts:
         return
-    fields = config.wanted(override)
-    if fields == (WHOLE,):
-        return  # the write path embedded the record's content already
-    with lore.memory.store.transaction(scope) as session:
-        if fields is None:
-            vectors.drop(session, "record", scope, record_id)
-            return
+    now = lore.memory.store.clock()
+    drops: list[str] = []
+    pending: dict[tuple[str, str, str], PendingText] = {}
+    for put in puts:
+        fields = config.wanted(put.override)
+        if fields == (WHOLE,):
+            continue  # the write path embeds the record's content already
         texts = [
             redact(text)
-            for field in fields
-            for text in get_text_at_path(dict(value), field)
+            for field in fields or ()
+            for text in get_text_at_path(dict(put.value), field)
             if isinstance(text, str) and text.strip()
         ]
-        if not texts:
-            vectors.drop(session, "record", scope, record_id)
-            return
-        pending = PendingText("\n".join(texts), version, lore.memory.store.clock())
-        vectors.write(session, {("record", scope, record_id): pending})
+        if texts:
+            pending[("record", scope, put.record_id)] = PendingText(
+                "\n".join(texts), put.version, now
+            )
+        else:
+            pending.pop(("record", scope, put.record_id), None)
+            drops.append(put.record_id)
+    if not drops and not pending:
+        return
+
+    def write(done: Session) -> None:
+        for record_id in drops:
+            vectors.drop(done, "record", scope, record_id)
+        if pending:
+            vectors.write(done, pending)
+
+    event.listen(session, "before_commit", write, once=True)

@@ -16,6 +16,13 @@ namespace (user u1)   path      dedupe key of key ``k``     comes back as
 The user-first form has no marker, so items written by the 0.x ``UserloreStore(lore)`` (whose
 label 0 was the scope) read back unchanged. Paths are ``[\\w.-]`` segments, so ``@`` and the
 first ``#`` split the key unambiguously.
+
+Every label LangGraph accepts (any string without ``.`` or NUL: spaces, ``%``, ``*``, a trailing
+newline...) is a path segment once encoded (:func:`encode_label`): a label of word characters
+and ``-`` is stored as is (so every earlier item reads back unchanged), any other becomes
+``-.`` followed by its word characters and a ``.XX`` escape per UTF-8 byte of the rest. A raw
+label never holds ``.``, so the ``-.`` marker cannot be mistaken for one. The user label is not
+encoded: it is a scope, validated (``ScopeError``).
 """
 
 from __future__ import annotations
@@ -28,10 +35,48 @@ from langgraph.store.base import InvalidNamespaceError
 
 from userlore.errors import InvalidInputError
 
-__all__ = ["STORE_KEY_PREFIX", "Location", "NamespaceTemplate", "namespace_for", "parse_store_key"]
+__all__ = [
+    "STORE_KEY_PREFIX",
+    "Location",
+    "NamespaceTemplate",
+    "decode_label",
+    "encode_label",
+    "namespace_for",
+    "parse_store_key",
+]
 
 STORE_KEY_PREFIX = "store:"
 _PLACEHOLDER = re.compile(r"^\{[A-Za-z_][A-Za-z0-9_]*\}$")
+_RAW_LABEL = re.compile(r"[\w-]+")
+_WORD = re.compile(r"\w")
+_ESCAPE = re.compile(r"\.([0-9A-F]{2})")
+_ENCODED = "-."
+
+
+def encode_label(label: str) -> str:
+    """``label`` as a path segment (itself when it is word characters and ``-`` only)."""
+    if _RAW_LABEL.fullmatch(label):
+        return label
+    body = "".join(
+        ch if _WORD.fullmatch(ch) else "".join(f".{b:02X}" for b in ch.encode("utf-8"))
+        for ch in label
+    )
+    return _ENCODED + body
+
+
+def decode_label(segment: str) -> str:
+    """The label a path segment holds (inverse of :func:`encode_label`)."""
+    if not segment.startswith(_ENCODED):
+        return segment
+    body = segment[len(_ENCODED) :]
+    raw = bytearray()
+    pos = 0
+    for match in _ESCAPE.finditer(body):
+        raw += body[pos : match.start()].encode("utf-8")
+        raw.append(int(match.group(1), 16))
+        pos = match.end()
+    raw += body[pos:].encode("utf-8")
+    return raw.decode("utf-8", errors="replace")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +95,7 @@ class Location:
 
 def locate(namespace: Sequence[str], scope: str, position: int | None) -> Location:
     """The location of ``namespace`` for ``scope`` with its user label at ``position``."""
-    labels = [label for i, label in enumerate(namespace) if i != position]
+    labels = [encode_label(label) for i, label in enumerate(namespace) if i != position]
     return Location(scope, "/".join(labels), position)
 
 
@@ -65,9 +110,14 @@ def parse_store_key(canonical_key: str | None) -> tuple[int | None, str] | None:
     return (int(mark) if mark.isdigit() else None), key
 
 
-def namespace_for(scope: str, path: str, position: int | None) -> tuple[str, ...]:
-    """The namespace a record of ``scope`` at ``path`` appears under."""
-    labels = [p for p in path.split("/") if p]
+def namespace_for(
+    scope: str, path: str, position: int | None, *, decode: bool = True
+) -> tuple[str, ...]:
+    """The namespace a record of ``scope`` at ``path`` appears under.
+
+    ``decode`` is for store items only: other producers' paths were never encoded.
+    """
+    labels = [decode_label(p) if decode else p for p in path.split("/") if p]
     if position is not None:
         labels.insert(min(position, len(labels)), scope)
     return tuple(labels)

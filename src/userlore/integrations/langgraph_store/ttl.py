@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from langgraph.store.base import TTLConfig
 from sqlalchemy import select, update
+from sqlalchemy.orm import Session
 
 from userlore.config import MemoryMode
 from userlore.errors import InvalidInputError, MemoryDisabledError, UserloreError
@@ -53,7 +54,11 @@ def check_ttl(ttl: object) -> float | None:
 
 
 def check_ttl_config(config: Mapping[str, Any] | None) -> TTLConfig | None:
-    """Validate a ``TTLConfig`` (``default_ttl``, ``refresh_on_read``, ``sweep_interval_minutes``).
+    """Validate a ``TTLConfig``: every key LangGraph declares (``TTLConfig.__annotations__``).
+
+    ``omit_expired`` is accepted and always holds here: an expired item leaves every read at
+    once (the policy filter checks the validity window), sweep or not.
+    ``sweep_interval_minutes`` may be fractional, as SqliteStore accepts.
 
     Raises:
         InvalidInputError: an unknown key or a value of the wrong kind.
@@ -62,39 +67,41 @@ def check_ttl_config(config: Mapping[str, Any] | None) -> TTLConfig | None:
         return None
     if not isinstance(config, Mapping):
         raise InvalidInputError("ttl must be a TTLConfig mapping")
-    unknown = set(config) - {"default_ttl", "refresh_on_read", "sweep_interval_minutes"}
+    unknown = set(config) - set(TTLConfig.__annotations__)
     if unknown:
         raise InvalidInputError(f"unknown TTLConfig keys: {sorted(unknown)}")
     out = TTLConfig()
     if "default_ttl" in config:
         out["default_ttl"] = check_ttl(config["default_ttl"])
-    if "refresh_on_read" in config:
-        if not isinstance(config["refresh_on_read"], bool):
-            raise InvalidInputError("refresh_on_read must be a bool")
-        out["refresh_on_read"] = config["refresh_on_read"]
+    for flag in ("refresh_on_read", "omit_expired"):
+        if flag in config:
+            if not isinstance(config[flag], bool):
+                raise InvalidInputError(f"{flag} must be a bool")
+            out[flag] = config[flag]
     if "sweep_interval_minutes" in config:
-        minutes = config["sweep_interval_minutes"]
-        if minutes is not None and (
-            isinstance(minutes, bool) or not isinstance(minutes, int) or minutes <= 0
-        ):
-            raise InvalidInputError("sweep_interval_minutes must be a positive int or None")
-        out["sweep_interval_minutes"] = minutes
+        minutes = check_ttl(config["sweep_interval_minutes"])
+        out["sweep_interval_minutes"] = minutes  # type: ignore[typeddict-item]
     return out
 
 
-def set_ttl(lore: Userlore, scope: str, record_id: str, ttl: float | None) -> None:
+def set_ttl(
+    lore: Userlore, scope: str, record_id: str, ttl: float | None, *, session: Session | None = None
+) -> None:
     """Open the record's window for ``ttl`` minutes from now, or clear its expiry."""
     store = lore.memory.store
+    if session is None:
+        with store.transaction(scope) as own:
+            set_ttl(lore, scope, record_id, ttl, session=own)
+        return
     now = store.clock()
     values: dict[str, Any] = {"valid_until": None}
     if ttl is not None:
         values = {"valid_from": now, "valid_until": now + timedelta(minutes=ttl)}
-    with store.transaction(scope) as session:
-        session.execute(
-            update(MemoryRecord)
-            .where(MemoryRecord.scope == scope, MemoryRecord.id == record_id)
-            .values(**values)
-        )
+    session.execute(
+        update(MemoryRecord)
+        .where(MemoryRecord.scope == scope, MemoryRecord.id == record_id)
+        .values(**values)
+    )
 
 
 def refresh_ttl(lore: Userlore, scope: str, record_ids: Iterable[str]) -> None:
