@@ -78,6 +78,10 @@ def open_lore(
             ids=lambda kind: prefix + ids(kind),
             embeddings=embeddings,
         )
+        if backend == "postgres" and lore.store.vectors is not None:
+            # Every search through pgvector's SQL, however small the scope (the default scores
+            # a scope under 10,000 vectors in numpy).
+            lore.store.vectors.exact_below = 0
         opened.append(lore)
         return lore
 

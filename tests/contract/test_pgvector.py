@@ -94,8 +94,8 @@ def test_vectors_live_in_an_hnsw_index_that_answers_the_search(pg_lore: Userlore
 
 def test_a_small_scope_keeps_its_hits_beside_a_large_one(pg_lore: Userlore) -> None:
     """One HNSW graph holds every scope: a small scope's far-away vectors can be unreachable
-    from the query's neighbourhood, so a scope under ``exact_below`` is scanned exactly; a large
-    one is searched in the graph with ``ef_search`` raised to ``k``."""
+    from the query's neighbourhood, so a scope under ``exact_below`` is scored exactly (numpy);
+    a large one is searched in the graph with ``ef_search`` raised to ``k``."""
     _ingest(pg_lore, "big", [f"axis:0:{n / 400}:2" for n in range(400)])  # all near the query
     _ingest(pg_lore, "small", ["axis:1:0.1:3", "axis:1:0.2:3", "axis:3:0.5:1"])  # far from it
     index = _index(pg_lore)
@@ -121,11 +121,17 @@ def test_a_small_scope_keeps_its_hits_beside_a_large_one(pg_lore: Userlore) -> N
     assert len(big) == 60
 
 
-def test_plan_reads_through_pgvector(pg_lore: Userlore) -> None:
-    """The planner's hybrid read uses the SQL search, not the numpy matrix."""
+def test_plan_reads_through_hnsw_for_a_large_scope_and_numpy_for_a_small_one(
+    pg_lore: Userlore,
+) -> None:
+    """A scope at ``exact_below`` or more is searched in SQL (no numpy matrix is loaded);
+    below it, exactly in numpy."""
     pg_lore.write("u1", CandidateInput(kind="note", content="axis:4:0:5 lunch plans"))
     index = _index(pg_lore)
     index.clear()
-    plan = pg_lore.plan_context("u1", "axis:4:0.1:5")
-    assert len(plan.selected_ids) == 1
-    assert not index._cache  # nothing was loaded into a numpy matrix
+    index.exact_below = 1
+    assert len(pg_lore.plan_context("u1", "axis:4:0.1:5").selected_ids) == 1
+    assert ("u1", "record") not in index._cache  # the SQL search answered
+    index.exact_below = 2
+    assert len(pg_lore.plan_context("u1", "axis:4:0.2:5").selected_ids) == 1
+    assert ("u1", "record") in index._cache  # the numpy matrix answered

@@ -100,20 +100,14 @@ def pgvector_tuning(iterative: bool) -> TextClause:
     return text(f"SELECT set_config('hnsw.ef_search', :ef, true){iterate}")
 
 
-def pgvector_search(kind: VectorKind, *, exact: bool = False) -> TextClause:
-    """Nearest vectors of one scope by cosine distance (pgvector's ``<=>``), best first.
-
-    ``exact``: order by the score, which the HNSW index cannot serve, so PostgreSQL reads the
-    scope's rows by the ``(scope, id)`` key and sorts them all (every vector of the scope
-    counts). Otherwise the order is the distance operator's and the HNSW index may answer.
-    """
+def pgvector_search(kind: VectorKind) -> TextClause:
+    """Nearest vectors of one scope by cosine distance (pgvector's ``<=>``), best first."""
     table = "memory_record_vectors" if kind == "record" else "memory_evidence_vectors"
     column = "record_id" if kind == "record" else "source_item_id"
-    order = "score DESC" if exact else "embedding <=> CAST(:q AS vector)"
     return text(
         f"SELECT {column} AS id, 1 - (embedding <=> CAST(:q AS vector)) AS score FROM {table} "
-        f"WHERE scope = :scope AND model = :model AND embedding IS NOT NULL "
-        f"ORDER BY {order} LIMIT :k"
+        "WHERE scope = :scope AND model = :model AND embedding IS NOT NULL "
+        "ORDER BY embedding <=> CAST(:q AS vector) LIMIT :k"
     )
 
 
@@ -133,8 +127,8 @@ def _pgvector_set(kind: VectorKind) -> TextClause:
     )
 
 
-_EXACT_BELOW = 20_000
-"""Vectors of one scope below which pgvector scans them exactly (a few ms) instead of HNSW."""
+_EXACT_BELOW = 10_000
+"""Vectors of one scope below which search is exact (numpy) even when pgvector is there."""
 _EF_SEARCH = 40
 """pgvector's default ``hnsw.ef_search``; raised to ``k`` when a search asks for more."""
 _EF_SEARCH_MAX = 1000
@@ -185,7 +179,14 @@ class VectorIndex:
         self.pgvector = False
         """Whether PostgreSQL has the ``vector`` extension (then SQL does the search)."""
         self.exact_below = _EXACT_BELOW
-        """On pgvector, a scope with fewer vectors than this is searched exactly in SQL."""
+        """On pgvector, a scope with fewer vectors than this is scored exactly in numpy.
+
+        One HNSW graph holds every scope and the scope filter applies to what it returns: a
+        small scope's vectors may be unreachable from another scope's neighbourhood (measured:
+        3 vectors beside 400 nearer ones were never returned, even at ``ef_search`` 400 with an
+        iterative scan). A small scope therefore never depends on the graph, and the cached
+        matrix is also the fastest exact path (``docs/postgres.md``, figures).
+        """
         self.iterative_scan = False
         """Whether that pgvector (≥ 0.8) can keep scanning until a scope's ``k`` hits pass."""
         self._cache: OrderedDict[tuple[str, str], _Matrix] = OrderedDict()
@@ -374,7 +375,11 @@ class VectorIndex:
         if k <= 0:
             return []
         if self.pgvector and conn.dialect.name == "postgresql":
-            return self._pgvector_search(conn, scope, kind, query, k)
+            size = conn.execute(
+                pgvector_scope_size(kind), {"scope": scope, "cap": self.exact_below}
+            ).scalar_one()
+            if size >= self.exact_below:
+                return self._pgvector_search(conn, scope, kind, query, k)
         held = self._matrix(conn, scope, kind)
         if held is None or not held.ids:
             return []
@@ -391,22 +396,11 @@ class VectorIndex:
     def _pgvector_search(
         self, conn: Connection, scope: str, kind: VectorKind, query: Vector, k: int
     ) -> list[tuple[str, float]]:
-        """Exact in SQL for a scope under :attr:`exact_below` vectors, else the HNSW index.
-
-        One HNSW graph holds every scope: a small scope's vectors may be unreachable from
-        another scope's neighbourhood (measured: 3 vectors beside 400 nearer ones were never
-        returned, even at ``ef_search`` 400 with an iterative scan), so a scope small enough to
-        scan exactly is never left to the graph.
-        """
-        size = conn.execute(
-            pgvector_scope_size(kind), {"scope": scope, "cap": self.exact_below}
-        ).scalar_one()
-        exact = size < self.exact_below
-        if not exact:
-            ef = min(_EF_SEARCH_MAX, max(_EF_SEARCH, k))
-            conn.execute(pgvector_tuning(self.iterative_scan), {"ef": str(ef)})
+        """The HNSW index, for a scope of at least :attr:`exact_below` vectors."""
+        ef = min(_EF_SEARCH_MAX, max(_EF_SEARCH, k))
+        conn.execute(pgvector_tuning(self.iterative_scan), {"ef": str(ef)})
         params = {"q": _literal(query), "scope": scope, "model": self.model, "k": k}
-        rows = conn.execute(pgvector_search(kind, exact=exact), params)
+        rows = conn.execute(pgvector_search(kind), params)
         return sorted(((r.id, float(r.score)) for r in rows), key=lambda hit: -hit[1])
 
     def _matrix(self, conn: Connection, scope: str, kind: VectorKind) -> _Matrix | None:
