@@ -75,6 +75,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/workers.py --backend postgres
 	$(BIN)/python benchmarks/plan_latency.py --backend postgres --no-peer
 	$(BIN)/python benchmarks/ingest.py --backend postgres
+	$(BIN)/python benchmarks/ingest_bisect.py
+	$(BIN)/python benchmarks/pgvector_search.py
 
 clean:
 	rm -rf $(VENV) $(LG_VENV)

@@ -74,6 +74,7 @@ class PostgresDatabases:
         self.admin_url = admin_url
         self.admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
         self.counter = itertools.count(1)
+        self._numpy_template = False
         self._create("userlore_template", template=None)
         engine = create_store_engine(self.url("userlore_template"))
         setup(engine)
@@ -88,10 +89,33 @@ class PostgresDatabases:
             suffix = f' TEMPLATE "{template}"' if template else ""
             conn.execute(text(f'CREATE DATABASE "{name}"{suffix}'))
 
-    def fresh(self, migrated: bool = True) -> str:
+    def fresh(self, migrated: bool = True, pgvector: bool = True) -> str:
+        """A new database; ``pgvector=False``: migrated on a server without the extension."""
         name = f"userlore_t{os.getpid()}_{next(self.counter)}"
-        self._create(name, "userlore_template" if migrated else None)
+        template = "userlore_template" if pgvector else self._without_pgvector()
+        self._create(name, template if migrated else None)
         return self.url(name)
+
+    def _without_pgvector(self) -> str:
+        """A migrated template with no ``vector`` extension: what a server without it leaves."""
+        name = "userlore_template_numpy"
+        if not self._numpy_template:
+            self._create(name, "userlore_template")
+            engine = create_engine(self.url(name))
+            with engine.begin() as conn:
+                conn.execute(text("DROP EXTENSION IF EXISTS vector"))
+            engine.dispose()
+            self._numpy_template = True
+        return name
+
+    def has_pgvector(self) -> bool:
+        """Whether the migrated template has the ``vector`` extension (the server ships it)."""
+        engine = create_engine(self.url("userlore_template"))
+        with engine.connect() as conn:
+            found = conn.execute(text("SELECT 1 FROM pg_extension WHERE extname = 'vector'"))
+            present = found.first() is not None
+        engine.dispose()
+        return present
 
 
 @pytest.fixture(scope="session")

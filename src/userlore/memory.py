@@ -406,7 +406,7 @@ class MemoryService:
         """Tombstoned memories of a scope, newest first, each restorable."""
         validate_scope(scope)
         int_field(limit, "limit", lo=1, hi=100_000)
-        with self.store.transaction() as session:
+        with self.store.transaction(scope) as session:
             rows = session.scalars(
                 select(MemoryRecord)
                 .where(
@@ -480,7 +480,7 @@ class MemoryService:
             return RecallResult(())
         now = valid_at or self.store.clock()
         depth = max(k * _RECALL_DEPTH, self.store.config.planner.retrieval_k)
-        with self.store.connection() as conn:
+        with self.store.connection(scope) as conn:
             consented = self.store.consents_in(conn, scope)
             found = search(
                 conn,
@@ -544,7 +544,7 @@ class MemoryService:
     # -- helpers -------------------------------------------------------------------------------
 
     def _receipt_for(self, scope: str, record_id: str, action: str) -> MemoryReceipt:
-        with self.store.transaction() as session:
+        with self.store.transaction(scope) as session:
             return _receipt(session, self.store.get_row(session, scope, record_id), action)
 
 

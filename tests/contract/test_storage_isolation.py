@@ -351,3 +351,58 @@ def test_row_level_security_confines_a_bound_session(app_role_url: tuple[str, st
         content = conn.execute(text("SELECT content FROM memory_records WHERE scope = 'bob'"))
         assert "x" not in content.scalars().all()
     admin.dispose()
+
+
+def test_every_scoped_read_binds_its_scope(
+    app_role_url: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read that forgets its scope filter still sees only its scope, under a non-superuser
+    role: the planner, recall and ``search_visible`` bind ``userlore.scope`` on their
+    connection. Fault injection: each one's ``search`` first runs an unfiltered query on the
+    connection it was handed."""
+    import userlore.memory
+    import userlore.planner.planner
+    import userlore.planner.visible
+
+    _, role_url = app_role_url
+    lore = Userlore.open(role_url, config={"memory": {"mode": "auto"}})
+    seen: dict[str, set[str]] = {}
+    try:
+        for scope in ("alice", "bob"):
+            lore.observe(scope, "user", f"Hello from {scope}, I paddle a kayak.")
+            lore.write(scope, CandidateInput(kind="instruction", content="Always answer briefly."))
+            lore.write(scope, CandidateInput(kind="note", content=f"{scope} paddles a kayak."))
+        for module in (userlore.planner.planner, userlore.planner.visible, userlore.memory):
+
+            def unfiltered(
+                conn: Any,
+                *args: Any,
+                _name: str = module.__name__,
+                _real: Callable[..., Any] = module.search,
+                **kw: Any,
+            ) -> Any:
+                for table in ("memory_records", "knowledge_source_items", "memory_evidence"):
+                    rows = conn.execute(text(f"SELECT DISTINCT scope FROM {table}")).scalars()
+                    seen.setdefault(_name, set()).update(rows)
+                return _real(conn, *args, **kw)
+
+            monkeypatch.setattr(module, "search", unfiltered)
+        assert "bob" not in lore.plan_context("alice", "kayak").text
+        assert lore.memory.recall("alice", "kayak").memories
+        assert userlore.planner.visible.search_visible(lore.memory.store, "alice", "kayak", limit=5)
+    finally:
+        lore.close()
+    assert seen == {
+        "userlore.planner.planner": {"alice"},
+        "userlore.planner.visible": {"alice"},
+        "userlore.memory": {"alice"},
+    }
+    # The control: the same role on an unbound connection (a cross-scope worker) sees both.
+    engine = create_engine(role_url)
+    with engine.connect() as conn:
+        assert set(conn.execute(text("SELECT scope FROM memory_records")).scalars()) == {
+            "alice",
+            "bob",
+        }
+        assert not conn.scalar(text("SELECT rolsuper FROM pg_roles WHERE rolname = current_user"))
+    engine.dispose()

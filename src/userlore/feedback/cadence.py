@@ -112,7 +112,7 @@ def decide_interval(
     """The effective review interval for ``scope`` (see the module docstring)."""
     validate_scope(scope)
     since = window_start(store.clock(), window_days)
-    with store.transaction() as session:
+    with store.transaction(scope) as session:
         return interval_decision(store, session, scope, since)
 
 

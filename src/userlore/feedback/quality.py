@@ -118,7 +118,7 @@ def quality_report(store: GovernedStore, scope: str, window_days: int = 30) -> Q
     validate_scope(scope)
     now = store.clock()
     since = window_start(now, window_days)
-    with store.transaction() as session:
+    with store.transaction(scope) as session:
         by_producer: dict[str, dict[str, int]] = {}
         totals = dict.fromkeys(_STAGES, 0)
         for producer, state, n in session.execute(

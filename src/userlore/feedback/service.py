@@ -65,7 +65,7 @@ class FeedbackService:
         validate_scope(scope)
         key = check_session_key(session_key)
         at = check_instant(response_at)
-        with self.store.transaction() as session:
+        with self.store.transaction(scope) as session:
             trace = resolve_inject_trace(session, scope, key, at)
             if trace is None:
                 return ResponseFeedback(scope, key, at, None, None, None, (), ())
@@ -97,7 +97,7 @@ class FeedbackService:
         value = parse_rating(rating)
         if self.store.config.memory.mode is MemoryMode.OFF:
             raise MemoryDisabledError("memory mode 'off' records no feedback")
-        with self.store.transaction() as session:
+        with self.store.transaction(scope) as session:
             trace = resolve_inject_trace(session, scope, key, at)
             if trace is None:
                 raise TraceNotFoundError(
@@ -121,7 +121,7 @@ class FeedbackService:
         value = parse_rating(rating)
         if self.store.config.memory.mode is MemoryMode.OFF:
             raise MemoryDisabledError("memory mode 'off' records no feedback")
-        with self.store.transaction() as session:
+        with self.store.transaction(scope) as session:
             trace = session.scalars(
                 select(MemoryTraceEvent).where(
                     MemoryTraceEvent.id == trace_id,
@@ -190,7 +190,7 @@ class FeedbackService:
             return CorrectionResult(True, "memory_off", correction.form)
         writable = mode is not MemoryMode.READ_ONLY
         store = self.store
-        with store.transaction() as session:
+        with store.transaction(scope) as session:
             if turn_id is not None:
                 prior = _prior(session, scope, key, turn_id=turn_id)
                 if prior is not None:

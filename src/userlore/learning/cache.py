@@ -242,7 +242,7 @@ class FacetCache(FacetControls):
     def _rebuild_scope(self, scope: str, candidates: Sequence[LearningCandidate]) -> CacheRebuilt:
         started = time.perf_counter()
         store = self.store
-        with store.transaction() as session:
+        with store.transaction(scope) as session:
             now = store.clock()
             before = self._last_active.get(scope)
             if before is None:

@@ -181,7 +181,7 @@ class FacetControls:
 
     def _facets(self, scope: str) -> list[Facet]:
         validate_scope(scope)
-        with self.store.transaction() as session:
+        with self.store.transaction(scope) as session:
             keys = self._plan(session, scope, self.store.clock())
             return [self._view(k) for k in keys.values() if k.winner is not None]
 
@@ -257,7 +257,7 @@ class FacetControls:
             if f.record_id is not None
         }
         out: list[dict[str, Any]] = []
-        with self.store.transaction() as session:
+        with self.store.transaction(scope) as session:
             for f in facets:
                 receipts: dict[str, dict[str, Any]] = {}
                 ids = [*f.evidence_refs, *(linked.get(f.record_id, []) if f.record_id else [])]
@@ -325,7 +325,7 @@ class FacetControls:
         value = check_value(value)
         canonical = f"{cls.value}/{key}"
         store = self.store
-        with store.transaction() as session:
+        with store.transaction(scope) as session:
             now = store.clock()
             for row in self._key_rows(session, scope, canonical):
                 if row.user_state != UserState.AUTO.value:
@@ -393,7 +393,7 @@ class FacetControls:
         cls, key = split_key(facet_cls, key)
         canonical = f"{cls.value}/{key}"
         store = self.store
-        with store.transaction() as session:
+        with store.transaction(scope) as session:
             now = store.clock()
             rows = self._key_rows(session, scope, canonical)
             if target is UserState.AUTO:
@@ -457,7 +457,7 @@ class FacetControls:
         validate_scope(scope)
         self._writable()
         store = self.store
-        with store.transaction() as session:
+        with store.transaction(scope) as session:
             now = store.clock()
             rows = list(
                 session.scalars(

@@ -180,7 +180,7 @@ class ContextPlanner:
             return ContextPlan("", (), (), None, 0, limit)
         now = valid_at or self.store.clock()
         window = question_window(query, now) if query else None
-        with self.store.connection() as conn:
+        with self.store.connection(scope) as conn:
             consented = self.store.consents_in(conn, scope)
             found = search(
                 conn,

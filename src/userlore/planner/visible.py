@@ -84,7 +84,7 @@ def search_visible(
         return []
     wanted = limit + offset
     accept = None if extra is None else lambda row: extra(_view(row))
-    with store.connection() as conn:
+    with store.connection(scope) as conn:
         found = search(
             conn,
             scope,

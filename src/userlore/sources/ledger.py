@@ -97,13 +97,13 @@ class ChangeLedger:
         if source_instance_id is not None:
             stmt = stmt.where(KnowledgeSourceChange.source_instance_id == source_instance_id)
         stmt = stmt.order_by(KnowledgeSourceChange.sequence).limit(limit)
-        with self.store.transaction() as session:
+        with self.store.transaction(scope) as session:
             return [_view(r) for r in session.scalars(stmt)]
 
     def head(self, scope: str) -> int:
         """The latest sequence of ``scope`` (0 when it has no changes)."""
         validate_scope(scope)
-        with self.store.transaction() as session:
+        with self.store.transaction(scope) as session:
             return int(
                 session.scalar(
                     select(func.max(KnowledgeSourceChange.sequence)).where(
@@ -119,7 +119,7 @@ class ChangeLedger:
         """The last sequence ``consumer`` has processed in ``scope`` (0 at first)."""
         validate_scope(scope)
         _consumer(consumer)
-        with self.store.transaction() as session:
+        with self.store.transaction(scope) as session:
             return int(
                 session.scalar(
                     select(KnowledgeConsumerWatermark.sequence).where(
@@ -144,7 +144,7 @@ class ChangeLedger:
             raise InvalidInputError(f"sequence {sequence} is outside this scope's ledger")
         now = self.store.clock()
         table = cast(Table, KnowledgeConsumerWatermark.__table__)
-        with self.store.transaction() as session:
+        with self.store.transaction(scope) as session:
             dialect = session.get_bind().dialect.name
             values = {"consumer_id": consumer, "scope": scope, "sequence": sequence}
             if dialect in ("sqlite", "postgresql"):

@@ -110,7 +110,7 @@ class KnowledgeSources:
         # NULLS LAST on both backends (PostgreSQL puts NULLs first when descending)
         stmt = stmt.order_by(t.occurred_at.desc().nulls_last(), t.id.desc())
         stmt = stmt.limit(limit).offset(offset)
-        with self.store.transaction() as session:
+        with self.store.transaction(scope) as session:
             return [_item_view(r) for r in session.scalars(stmt)]
 
     def item(self, scope: str, item_id: str) -> SourceItemView:
@@ -120,7 +120,7 @@ class KnowledgeSources:
             RecordNotFoundError: no such item in this scope.
         """
         validate_scope(scope)
-        with self.store.transaction() as session:
+        with self.store.transaction(scope) as session:
             row = session.scalars(
                 select(KnowledgeSourceItem).where(
                     KnowledgeSourceItem.id == item_id, KnowledgeSourceItem.scope == scope
@@ -156,7 +156,7 @@ class KnowledgeSources:
         if source_instance_id is not None:
             stmt = stmt.where(KnowledgeSyncRun.source_instance_id == source_instance_id)
         stmt = stmt.order_by(KnowledgeSyncRun.started_at.desc(), KnowledgeSyncRun.id.desc())
-        with self.store.transaction() as session:
+        with self.store.transaction(scope) as session:
             return [_run_view(r) for r in session.scalars(stmt.limit(limit))]
 
     def sources(self, scope: str) -> list[SourceStateView]:
@@ -173,7 +173,7 @@ class KnowledgeSources:
             .where(t.scope == scope)
             .group_by(t.source_instance_id)
         )
-        with self.store.transaction() as session:
+        with self.store.transaction(scope) as session:
             tally = {
                 src: (int(n or 0), int(p or 0), int(r or 0))
                 for src, n, p, r in session.execute(counts)

