@@ -14,6 +14,7 @@ report types in :mod:`userlore.policy.findings`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -43,6 +44,8 @@ from userlore.policy.detectors.payment import (
     _cn_resident_ids,
     _cpfs,
     _ibans,
+    _routing_accounts,
+    _split_cards,
     _ssns,
 )
 from userlore.policy.detectors.registry import registry_ids
@@ -131,6 +134,8 @@ def _detect(t: str) -> list[_Hit]:
             taken.extend((h[2], h[3]) for h in hits if h[0] is _SECRET)
             hits.extend(_cards(t, taken))
             taken.extend((h[2], h[3]) for h in hits if h[0] in _BLOCKING)
+            hits.extend(_split_cards(t, taken))
+            hits.extend(_routing_accounts(t))
             hits.extend(registry_ids(t, taken))
     if (not _FIN_GATE_WORDS.isdisjoint(words) or (cjk and _FIN_GATE_CJK.search(t))) and (
         _AMOUNT_RE.search(t) or "score" in words or "fico" in words or _ZH_NUMBER.search(t)
@@ -157,6 +162,10 @@ def classify(text: str) -> SensitivityReport:
         # Values said in words ("four one one seven", "幺三五七", "p-a-s-s"): the same rules
         # read the view with each run replaced by its value; spans map back to the words.
         mapped.extend((h, _Composed(spoken, folded)) for h in _detect(spoken.text))
+    ocr = _ocr_view(folded.text)
+    if ocr != folded.text:
+        # "4S26 O181 …": letters a scan or a keyboard puts for digits, read as the digits.
+        mapped.extend((h, folded) for h in _detect(ocr))
     if not mapped:
         return _EMPTY
     seen: set[tuple[str, int, int]] = set()
@@ -175,6 +184,31 @@ def classify(text: str) -> SensitivityReport:
 
 
 _EMPTY: Final = SensitivityReport(())
+
+
+# A run of digits and the letters OCR and typing confuse with them, with separators; taken only
+# when most of it is digits (see ``_ocr_view``).
+_OCR_RUN = re.compile(r"(?<![A-Za-z0-9])[0-9OolISB](?:[ \-./]?[0-9OolISB]){7,}(?![A-Za-z0-9])")
+_OCR_DIGITS: Final = str.maketrans("OolISB", "001158")
+
+
+def _ocr_view(t: str) -> str:
+    """``t`` with O/o, l/I, S and B read as 0, 1, 5 and 8 inside runs that are mostly digits."""
+    if not _OCR_RUN.search(t):
+        return t
+    out = []
+    pos = 0
+    for m in _OCR_RUN.finditer(t):
+        run = m.group(0)
+        digits = sum(c.isdigit() for c in run)
+        letters = sum(c.isalpha() for c in run)
+        if letters == 0 or digits < 2 * letters or digits < 6:
+            continue
+        out.append(t[pos : m.start()])
+        out.append(run.translate(_OCR_DIGITS))
+        pos = m.end()
+    out.append(t[pos:])
+    return "".join(out)
 
 
 @dataclass(frozen=True, slots=True)

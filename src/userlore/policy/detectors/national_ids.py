@@ -170,6 +170,8 @@ _ID_SPECS: Final = (
     (
         "license",
         r"driver'?s?\s+licen[cs]e(?:\s+(?:number|no\.?|#))?|driving\s+licen[cs]e(?:\s+number)?"
+        r"|licen[cs]e\s*(?:number|no\.?|#|nr\.?)|my\s+licen[cs]e|\bdl(?=\s*(?:is|:|#)\s)"
+        r"|führerschein-?nr\.?|permis\s*(?:de\s+conduire\s*)?(?:n°|nº|no\.?|numéro)"
         r"|\bdl\s*(?:number|no\.?|#)|führerschein(?:nummer)?|permis\s+de\s+conduire"
         r"|licencia\s+de\s+conducir|驾驶证(?:号)?|驾照(?:号)?",
         r"[A-Za-z0-9\-]{5,18}",
@@ -230,7 +232,7 @@ _ID_GATE_WORDS: Final = _words(
     führerscheinnummer permis licencia national identity identification citizen cédula cedula
     identidad identité personnummer henkilötunnus pesel medicare health versichertennummer
     krankenversichertennummer rentenversicherungsnummer versicherungsnummer svnr rvnr card karte
-    kartennummer cvv cvv2 cvc cvc2 csc security carte
+    kartennummer cvv cvv2 cvc cvc2 csc security carte license licence führerscheinnr permis
     tarjeta routing account acct checking
     savings sort konto kontonummer bankleitzahl cuenta compte conta ssn itin tin ni nino nhs dni
     nie nif pan nir sin bsn cpf dl aba bsb blz rib id number mynumber individual rrn
@@ -254,7 +256,7 @@ _ID_NEG_BEFORE = re.compile(  # lowercased text
     r"[\s_\-]*$"
 )
 _ID_FILLER = re.compile(  # lowercased text
-    r"(?:[\s:：#=.\-]|is|was|are|number|no|num|ist|lautet|es|est|é|是|为|為|号码|号)*"
+    r"(?:[\s:：#=.\-°º]|is|was|are|number|no|num|nr|ist|lautet|es|est|é|是|为|為|号码|号|は)*"
 )
 _NINO_BAD_PREFIX: Final = frozenset({"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"})
 
@@ -265,6 +267,8 @@ def _id_value_ok(group: str, value: str, validators: tuple[str, ...] | None) -> 
         digits = sum(c.isdigit() for c in compact)
         if group == "passport":
             return digits >= 5 or (digits >= 3 and len(compact) == 9)
+        if group == "license" and len(compact) >= 8 and compact[0].isalpha():
+            return digits >= 4 and not _is_placeholder(value)  # "WDL7Q2X93KP"
         if group in {"national", "license", "de_id"}:
             return digits >= 5 and not _is_placeholder(value)
         if group == "cn_ric":  # stated as an id: a mistyped check digit is still an id
