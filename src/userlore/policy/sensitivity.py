@@ -28,7 +28,12 @@ from userlore.policy.detectors.financial import (
     _financial,
 )
 from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy, _split_keys
-from userlore.policy.detectors.national_ids import _ID_GATE_CJK, _ID_GATE_WORDS, _contextual_ids
+from userlore.policy.detectors.national_ids import (
+    _ID_GATE_CJK,
+    _ID_GATE_WORDS,
+    _contextual_ids,
+    _passports_wide,
+)
 from userlore.policy.detectors.passwords import (
     _CJK,
     _PW_GATE,
@@ -57,6 +62,8 @@ from userlore.policy.detectors.tokens import (
     _credential_pairs,
     _private_key_blocks,
     _query_secrets,
+    _session_cookies,
+    _totp_keys,
     _url_credentials,
     _vendor_tokens,
 )
@@ -105,6 +112,10 @@ def _detect(t: str) -> list[_Hit]:
         hits.extend(_url_credentials(t))
     if "=" in t and ("?" in t or "&" in t or "#" in t):
         hits.extend(_query_secrets(t))
+    if "s%3A" in t or "=" in t:
+        hits.extend(_session_cookies(t))
+    if " " in t:
+        hits.extend(_totp_keys(t))
     if _PW_GATE.search(lowered):
         hits.extend(_passwords(t, lowered))
         hits.extend(_passwords_nearby(t, lowered))
@@ -126,6 +137,7 @@ def _detect(t: str) -> list[_Hit]:
             gens.append(_mrz(t))
         if id_words:
             gens.append(_contextual_ids(t, lowered))
+            gens.append(_passports_wide(t, lowered))
         for gen in gens:
             for hit in gen:
                 hits.append(hit)
