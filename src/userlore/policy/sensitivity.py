@@ -28,6 +28,7 @@ from userlore.policy.detectors.financial import (
     _financial,
 )
 from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy, _split_keys
+from userlore.policy.detectors.money import own_money
 from userlore.policy.detectors.national_ids import (
     _ID_GATE_CJK,
     _ID_GATE_WORDS,
@@ -94,6 +95,9 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 
+_MONEY_GATE = re.compile(r"[€$£¥￥円元块]|eur|rea[li]|dollar|d[oó]lar|peso|usd|brl|gbp|chf")
+
+
 def _detect(t: str) -> list[_Hit]:
     hits: list[_Hit] = []
     lowered = t.lower()
@@ -153,6 +157,8 @@ def _detect(t: str) -> list[_Hit]:
         _AMOUNT_RE.search(t) or "score" in words or "fico" in words or _ZH_NUMBER.search(t)
     ):
         hits.extend(_financial(t))
+    if _MONEY_GATE.search(lowered) and _ANY_DIGIT.search(t):
+        hits.extend(own_money(t))
     hits.extend(_special(t, lowered, words))
     return hits
 
