@@ -26,7 +26,15 @@ ROWS: list[dict[str, Any]] = [
 ]
 
 # Catch rate per class (all sets), as recorded in docs/benchmarks.md.
-FLOOR: dict[str, float] = {}
+FLOOR: dict[str, float] = {
+    "spoken_number": 1.0,
+    "spelled_password": 37 / 38,  # "The rest is 4471!": half a password in its own sentence
+    "stdnum_id": 1.0,
+    "separators": 1.0,
+    "money": 1.0,
+    "passport": 1.0,
+    "web_secret": 1.0,
+}
 BENIGN_FLAGGED_MAX = 0.03
 
 
@@ -78,5 +86,3 @@ if __name__ == "__main__":
     for cls, cells in sorted(rates(selected).items()):
         v, b = cells.get("values", (0, 0)), cells.get("benign", (0, 0))
         print(f"{cls:18} values caught {v[0]}/{v[1]}  benign flagged {b[1] - b[0]}/{b[1]}")
-    if "-v" in sys.argv:
-        pass

@@ -344,7 +344,7 @@ _PW_TOKEN = re.compile(
 _EXAMPLE_BEFORE = re.compile(
     r"(?i)(?:e\.g\.|like|such as|example|z\.b\.|p\.ex\.|ej\.|例如|例え)\W*$"
 )
-_VERSION_LIKE = re.compile(r"[vV]?\d+(?:[.\-]\d+)*[a-z]?|[a-z]{1,4}-?\d{1,2}|\d{1,2}[a-zA-Z]{1,3}")
+_VERSION_LIKE = re.compile(r"[vV]?\d+(?:[.\-]\d+)*[a-z]?|[a-z]{1,3}-?\d{1,2}|\d{1,2}[a-zA-Z]{1,3}")
 _NEAR_WINDOW: Final = 90
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import itertools
 import re
 from collections.abc import Iterator
 from typing import Any, Final
@@ -72,6 +73,9 @@ def _cards(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
             groups.append((pos, sep.start()))
             pos = sep.end()
         groups.append((pos, m.end()))
+        numbers = [int(t[a:b]) for a, b in groups]
+        if len(numbers) >= 4 and all(b - a == 1 for a, b in itertools.pairwise(numbers)):
+            continue  # "1 2 3 … 13": counting, not a card
         before = t[max(0, m.start() - 40) : m.start()]
         positive = bool(_CARD_POS.search(before))
         if not positive and _CARD_NEG.search(before):
