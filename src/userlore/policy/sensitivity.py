@@ -67,6 +67,7 @@ from userlore.policy.detectors.tokens import (
     _totp_keys,
     _url_credentials,
     _vendor_tokens,
+    uncovered_credentials,
 )
 from userlore.policy.findings import (
     _BLOCKING,
@@ -120,6 +121,8 @@ def _detect(t: str) -> list[_Hit]:
         hits.extend(_session_cookies(t))
     if " " in t:
         hits.extend(_totp_keys(t))
+    if not t.isascii():
+        hits.extend(uncovered_credentials(t))
     if _PW_GATE.search(lowered):
         hits.extend(_passwords(t, lowered))
         hits.extend(_passwords_nearby(t, lowered))

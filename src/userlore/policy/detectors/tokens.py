@@ -223,3 +223,46 @@ def _totp_keys(t: str) -> Iterator[_Hit]:
     for m in _TOTP_GROUPS.finditer(t):
         if _TOTP_CONTEXT.search(t, max(0, m.start() - 60), m.start()):
             yield (_SECRET, "totp_secret", m.start(), m.end(), None)
+
+
+# --------------------------------------------------------------------------------------------
+# A credential-shaped token in text no rule here can read: letters of a script outside the
+# covered ones (Latin of the seven languages, Han, kana) mean the keyword rules are blind, so a
+# token that mixes letters, digits and symbols the way a password or key does is taken without
+# its keyword.
+# --------------------------------------------------------------------------------------------
+
+_UNCOVERED_SCRIPT = re.compile(  # Latin letters none of the seven use (not œ), other scripts
+    r"[\u0100-\u0151\u0154-\u024f\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0700-\u08ff"
+    r"\u0900-\u0dff\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u10a0-\u10ff\u1100-\u11ff"
+    r"\u1200-\u139f\u1780-\u17ff\u3130-\u318f\uac00-\ud7af]"
+)
+_CRED_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9_@./:%=\-])[A-Za-z0-9!@#$%^&*_+?\-]{7,64}(?![A-Za-z0-9_@/:%=])"
+)
+
+
+def _credential_shaped(token: str) -> bool:
+    """Letters and digits with a symbol, or three character classes over ten characters."""
+    token = token.rstrip(".,;:?-")
+    if len(token) < 7 or _is_placeholder(token):
+        return False
+    lower = any(c.islower() for c in token)
+    upper = any(c.isupper() for c in token)
+    digit = any(c.isdigit() for c in token)
+    symbol = any(not c.isalnum() for c in token.strip("-_"))
+    if not (lower or upper) or not digit:
+        return False  # "A320neo", "iPhone15" are names: no symbol, under ten characters
+    return symbol or (lower and upper and len(token) >= 10)
+
+
+def uncovered_credentials(t: str) -> Iterator[_Hit]:
+    """Credential-shaped tokens in text whose letters are in a script no rule covers."""
+    if t.isascii() or _UNCOVERED_SCRIPT.search(t) is None:
+        return
+    for m in _CRED_TOKEN.finditer(t):
+        if _credential_shaped(m.group(0)):
+            end = m.end()
+            while end > m.start() and t[end - 1] in ".,;:!?":
+                end -= 1
+            yield (_SECRET, "credential_uncovered_language", m.start(), end, None)
