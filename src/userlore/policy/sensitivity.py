@@ -69,6 +69,7 @@ from userlore.policy.detectors.tokens import (
     _vendor_tokens,
     uncovered_credentials,
 )
+from userlore.policy.detectors.vendor_rules import maintained_vendor_tokens
 from userlore.policy.findings import (
     _BLOCKING,
     _SECRET,
@@ -109,6 +110,7 @@ def _detect(t: str) -> list[_Hit]:
     spans = [m.span() for m in _TOKEN_GATE.finditer(t)]
     if spans:
         hits.extend(_vendor_tokens(t, spans))
+        hits.extend(maintained_vendor_tokens(t, [(h[2], h[3]) for h in hits]))
         if _KEY_GATE.search(lowered):
             hits.extend(_high_entropy(t, lowered, spans))
         hits.extend(_aws_secret(t, lowered))
