@@ -26,8 +26,8 @@ _ANY_DIGIT = re.compile(r"\d")
 # Tabs and one line break separate groups too; a CJK letter next to the number does not glue it
 # to a word ("カード番号は4862-…です").
 _CARD_CAND = re.compile(
-    r"(?<![A-Za-z0-9_]|[.,\-/])\d(?:(?:[ \-._/\t]{1,3}|[ \t]?\n[ \t]?)\d|\d){11,22}"
-    r"(?![A-Za-z0-9_])(?!\.\d)"
+    r"(?<![A-Za-z0-9]|[.,\-/])\d(?:(?:[ \-._/\t]{1,3}|[ \t]?\n[ \t]?)\d|\d){11,22}"
+    r"(?![A-Za-z0-9])(?!\.\d)"
 )
 _SEP_RUN = re.compile(r"[ \-._/\t\n]+")
 _CARD_NEG = re.compile(
