@@ -26,7 +26,15 @@ ROWS: list[dict[str, Any]] = [
 ]
 
 # Catch rate per class (all sets), as recorded in docs/benchmarks.md.
-FLOOR: dict[str, float] = {}
+FLOOR: dict[str, float] = {
+    "spoken_number": 1.0,
+    "spelled_password": 37 / 38,  # "The rest is 4471!": half a password in its own sentence
+    "stdnum_id": 1.0,
+    "separators": 1.0,
+    "money": 1.0,
+    "passport": 1.0,
+    "web_secret": 1.0,
+}
 BENIGN_FLAGGED_MAX = 0.03
 
 
@@ -78,5 +86,21 @@ if __name__ == "__main__":
     for cls, cells in sorted(rates(selected).items()):
         v, b = cells.get("values", (0, 0)), cells.get("benign", (0, 0))
         print(f"{cls:18} values caught {v[0]}/{v[1]}  benign flagged {b[1] - b[0]}/{b[1]}")
-    if "-v" in sys.argv:
-        pass
+
+
+HELDOUT = [
+    json.loads(line)
+    for line in (DATA.parent / "detector_heldout.jsonl").read_text(encoding="utf-8").splitlines()
+    if line.strip()
+]
+
+
+def test_languages_no_rule_names_keep_their_recorded_rates() -> None:
+    """Russian, Arabic, Hindi, Turkish, Korean: only language-agnostic detectors apply (digits
+    of every script, checksums, credential-shaped tokens in an uncovered script)."""
+    values = [r for r in HELDOUT if r["expect"] != "benign"]
+    benign = [r for r in HELDOUT if r["expect"] == "benign"]
+    missed = [r["text"] for r in values if not caught(r)]
+    flagged = [r["text"] for r in benign if not caught(r)]
+    assert len(missed) <= 1, missed  # the Aadhaar number named only by the Hindi word
+    assert flagged == []

@@ -14,6 +14,7 @@ report types in :mod:`userlore.policy.findings`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -27,7 +28,13 @@ from userlore.policy.detectors.financial import (
     _financial,
 )
 from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy, _split_keys
-from userlore.policy.detectors.national_ids import _ID_GATE_CJK, _ID_GATE_WORDS, _contextual_ids
+from userlore.policy.detectors.money import own_money
+from userlore.policy.detectors.national_ids import (
+    _ID_GATE_CJK,
+    _ID_GATE_WORDS,
+    _contextual_ids,
+    _passports_wide,
+)
 from userlore.policy.detectors.passwords import (
     _CJK,
     _PW_GATE,
@@ -43,6 +50,8 @@ from userlore.policy.detectors.payment import (
     _cn_resident_ids,
     _cpfs,
     _ibans,
+    _routing_accounts,
+    _split_cards,
     _ssns,
 )
 from userlore.policy.detectors.registry import registry_ids
@@ -54,9 +63,13 @@ from userlore.policy.detectors.tokens import (
     _credential_pairs,
     _private_key_blocks,
     _query_secrets,
+    _session_cookies,
+    _totp_keys,
     _url_credentials,
     _vendor_tokens,
+    uncovered_credentials,
 )
+from userlore.policy.detectors.vendor_rules import maintained_vendor_tokens
 from userlore.policy.findings import (
     _BLOCKING,
     _SECRET,
@@ -84,6 +97,9 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 
+_MONEY_GATE = re.compile(r"[€$£¥￥円元块]|eur|rea[li]|dollar|d[oó]lar|peso|usd|brl|gbp|chf")
+
+
 def _detect(t: str) -> list[_Hit]:
     hits: list[_Hit] = []
     lowered = t.lower()
@@ -94,6 +110,7 @@ def _detect(t: str) -> list[_Hit]:
     spans = [m.span() for m in _TOKEN_GATE.finditer(t)]
     if spans:
         hits.extend(_vendor_tokens(t, spans))
+        hits.extend(maintained_vendor_tokens(t, [(h[2], h[3]) for h in hits]))
         if _KEY_GATE.search(lowered):
             hits.extend(_high_entropy(t, lowered, spans))
         hits.extend(_aws_secret(t, lowered))
@@ -102,6 +119,12 @@ def _detect(t: str) -> list[_Hit]:
         hits.extend(_url_credentials(t))
     if "=" in t and ("?" in t or "&" in t or "#" in t):
         hits.extend(_query_secrets(t))
+    if "s%3A" in t or "=" in t:
+        hits.extend(_session_cookies(t))
+    if " " in t:
+        hits.extend(_totp_keys(t))
+    if not t.isascii():
+        hits.extend(uncovered_credentials(t))
     if _PW_GATE.search(lowered):
         hits.extend(_passwords(t, lowered))
         hits.extend(_passwords_nearby(t, lowered))
@@ -123,6 +146,7 @@ def _detect(t: str) -> list[_Hit]:
             gens.append(_mrz(t))
         if id_words:
             gens.append(_contextual_ids(t, lowered))
+            gens.append(_passports_wide(t, lowered))
         for gen in gens:
             for hit in gen:
                 hits.append(hit)
@@ -131,11 +155,15 @@ def _detect(t: str) -> list[_Hit]:
             taken.extend((h[2], h[3]) for h in hits if h[0] is _SECRET)
             hits.extend(_cards(t, taken))
             taken.extend((h[2], h[3]) for h in hits if h[0] in _BLOCKING)
+            hits.extend(_split_cards(t, taken))
+            hits.extend(_routing_accounts(t))
             hits.extend(registry_ids(t, taken))
     if (not _FIN_GATE_WORDS.isdisjoint(words) or (cjk and _FIN_GATE_CJK.search(t))) and (
         _AMOUNT_RE.search(t) or "score" in words or "fico" in words or _ZH_NUMBER.search(t)
     ):
         hits.extend(_financial(t))
+    if _MONEY_GATE.search(lowered) and _ANY_DIGIT.search(t):
+        hits.extend(own_money(t))
     hits.extend(_special(t, lowered, words))
     return hits
 
@@ -157,6 +185,10 @@ def classify(text: str) -> SensitivityReport:
         # Values said in words ("four one one seven", "幺三五七", "p-a-s-s"): the same rules
         # read the view with each run replaced by its value; spans map back to the words.
         mapped.extend((h, _Composed(spoken, folded)) for h in _detect(spoken.text))
+    ocr = _ocr_view(folded.text)
+    if ocr != folded.text:
+        # "4S26 O181 …": letters a scan or a keyboard puts for digits, read as the digits.
+        mapped.extend((h, folded) for h in _detect(ocr))
     if not mapped:
         return _EMPTY
     seen: set[tuple[str, int, int]] = set()
@@ -175,6 +207,31 @@ def classify(text: str) -> SensitivityReport:
 
 
 _EMPTY: Final = SensitivityReport(())
+
+
+# A run of digits and the letters OCR and typing confuse with them, with separators; taken only
+# when most of it is digits (see ``_ocr_view``).
+_OCR_RUN = re.compile(r"(?<![A-Za-z0-9])[0-9OolISB](?:[ \-./]?[0-9OolISB]){7,}(?![A-Za-z0-9])")
+_OCR_DIGITS: Final = str.maketrans("OolISB", "001158")
+
+
+def _ocr_view(t: str) -> str:
+    """``t`` with O/o, l/I, S and B read as 0, 1, 5 and 8 inside runs that are mostly digits."""
+    if not _OCR_RUN.search(t):
+        return t
+    out = []
+    pos = 0
+    for m in _OCR_RUN.finditer(t):
+        run = m.group(0)
+        digits = sum(c.isdigit() for c in run)
+        letters = sum(c.isalpha() for c in run)
+        if letters == 0 or digits < 2 * letters or digits < 6:
+            continue
+        out.append(t[pos : m.start()])
+        out.append(run.translate(_OCR_DIGITS))
+        pos = m.end()
+    out.append(t[pos:])
+    return "".join(out)
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,6 +68,9 @@ def _key_words_near(t: str, lowered: str, spans: list[tuple[int, int]]) -> Itera
                 yield kw
 
 
+_PUBLIC_KEY_PREFIX = re.compile(r"(?:ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-nistp\d+|sk-ssh-\S+)\s+$")
+
+
 def _high_entropy(t: str, lowered: str, spans: list[tuple[int, int]]) -> Iterator[_Hit]:
     for kw in _key_words_near(t, lowered, spans):
         strong = kw.group("strong") is not None or kw.group("cjk") is not None
@@ -82,6 +85,8 @@ def _high_entropy(t: str, lowered: str, spans: list[tuple[int, int]]) -> Iterato
                 continue
             if _DIGEST_PREFIX.search(t, max(0, v.start() - 12), v.start()):
                 continue
+            if _PUBLIC_KEY_PREFIX.search(t, max(0, v.start() - 24), v.start()):
+                continue  # "ssh-ed25519 AAAAC3…": a public key, shared by design
             if _TEMPLATE_OPEN.search(t, max(0, v.start() - 4), v.start()):
                 continue  # {{ secrets.DEPLOY_KEY }}, ${TOKEN}, <%= key %>
             if _is_hash_like(value) and not (strong and direct):

@@ -17,9 +17,9 @@ _ID_SPECS: Final = (
         "passport",
         r"passport(?:\s*(?:number|no\.?|num|#))?|reisepass(?:nummer)?|passnummer|pasaporte"
         r"|passeport|passaporte|passaporto|paspoort(?:nummer)?|passnummer|pasaport|paszport|passi"
-        r"|cestovní\s+pas|útlevél|pass(?:port)?\s*nr\.?|passport\s+id|旅券(?:番号)?|여권(?:번호)?|护照(?:号码|号)?|護照(?:號碼|號)?|港澳通行证|旅行证件",
+        r"|cestovní\s+pas|útlevél|pass(?:port)?\s*nr\.?|passport\s+id|旅券(?:番号)?|パスポート(?:番号)?|여권(?:번호)?|护照(?:号码|号)?|護照(?:號碼|號)?|港澳通行证|旅行证件",
         r"[A-Z]{1,2}\d{6,9}|\d{8,9}|[CFGHJKLMNPRTVWXYZ][CFGHJKLMNPRTVWXYZ0-9]{8}"
-        r"|[A-Z0-9]{6,10}",
+        r"|[A-Z0-9]{2,6}-[A-Z0-9]{2,7}|\d{3,5}(?: \d{1,5}){1,2}|[A-Z0-9]{6,10}",
         None,
         "passport_number",
         "government_id",
@@ -170,6 +170,8 @@ _ID_SPECS: Final = (
     (
         "license",
         r"driver'?s?\s+licen[cs]e(?:\s+(?:number|no\.?|#))?|driving\s+licen[cs]e(?:\s+number)?"
+        r"|licen[cs]e\s*(?:number|no\.?|#|nr\.?)|my\s+licen[cs]e|\bdl(?=\s*(?:is|:|#)\s)"
+        r"|führerschein-?nr\.?|permis\s*(?:de\s+conduire\s*)?(?:n°|nº|no\.?|numéro)"
         r"|\bdl\s*(?:number|no\.?|#)|führerschein(?:nummer)?|permis\s+de\s+conduire"
         r"|licencia\s+de\s+conducir|驾驶证(?:号)?|驾照(?:号)?",
         r"[A-Za-z0-9\-]{5,18}",
@@ -230,7 +232,7 @@ _ID_GATE_WORDS: Final = _words(
     führerscheinnummer permis licencia national identity identification citizen cédula cedula
     identidad identité personnummer henkilötunnus pesel medicare health versichertennummer
     krankenversichertennummer rentenversicherungsnummer versicherungsnummer svnr rvnr card karte
-    kartennummer cvv cvv2 cvc cvc2 csc security carte
+    kartennummer cvv cvv2 cvc cvc2 csc security carte license licence führerscheinnr permis
     tarjeta routing account acct checking
     savings sort konto kontonummer bankleitzahl cuenta compte conta ssn itin tin ni nino nhs dni
     nie nif pan nir sin bsn cpf dl aba bsb blz rib id number mynumber individual rrn
@@ -238,7 +240,7 @@ _ID_GATE_WORDS: Final = _words(
     """
 )
 _ID_GATE_CJK = re.compile(
-    r"マイナンバー|個人番号|주민|여권|旅券|安全码|护照|護照|通行证|旅行证件|身份|證|证件|驾驶|驾照|医保|社保|卡|账|帳|आधार"
+    r"マイナンバー|パスポート|個人番号|주민|여권|旅券|安全码|护照|護照|通行证|旅行证件|身份|證|证件|驾驶|驾照|医保|社保|卡|账|帳|आधार"
 )
 _ID_KEYWORDS = re.compile(  # run on the lowercased text
     r"(?<![a-z])(?:" + "|".join(f"(?P<{g}>{kw})" for g, kw, *_ in _ID_SPECS) + r")(?![a-z])"
@@ -254,7 +256,7 @@ _ID_NEG_BEFORE = re.compile(  # lowercased text
     r"[\s_\-]*$"
 )
 _ID_FILLER = re.compile(  # lowercased text
-    r"(?:[\s:：#=.\-]|is|was|are|number|no|num|ist|lautet|es|est|é|是|为|為|号码|号)*"
+    r"(?:[\s:：#=.\-°º]|is|was|are|number|no|num|nr|ist|lautet|es|est|é|是|为|為|号码|号|は)*"
 )
 _NINO_BAD_PREFIX: Final = frozenset({"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"})
 
@@ -265,6 +267,8 @@ def _id_value_ok(group: str, value: str, validators: tuple[str, ...] | None) -> 
         digits = sum(c.isdigit() for c in compact)
         if group == "passport":
             return digits >= 5 or (digits >= 3 and len(compact) == 9)
+        if group == "license" and len(compact) >= 8 and compact[0].isalpha():
+            return digits >= 4 and not _is_placeholder(value)  # "WDL7Q2X93KP"
         if group in {"national", "license", "de_id"}:
             return digits >= 5 and not _is_placeholder(value)
         if group == "cn_ric":  # stated as an id: a mistyped check digit is still an id
@@ -298,3 +302,26 @@ def _contextual_ids(t: str, lowered: str) -> Iterator[_Hit]:
             continue
         level = _REGULATED
         yield (level, rule, v.start(), v.end(), category)
+
+
+# A passport number further from its word than the filler allows ("my passport number, if you
+# need it for the booking, is 533419872", "mein Pass hat die Nummer C01X00T47").
+_PASSPORT_WIDE_KW = re.compile(  # lowercased text
+    r"passport|reisepass|\bpass\b(?=[^.!?\n]{0,20}nummer)|passeport|pasaporte|passaporte"
+    r"|passaporto|护照|護照|旅券|パスポート"
+)
+_PASSPORT_WIDE_VALUE = re.compile(
+    r"(?<![A-Za-z0-9])(?:[A-Z]{1,2}\d{6,9}|\d{9}|[A-Z0-9]{9})(?![A-Za-z0-9])"
+)
+
+
+def _passports_wide(t: str, lowered: str) -> Iterator[_Hit]:
+    for kw in _PASSPORT_WIDE_KW.finditer(lowered):
+        end = min(len(t), kw.end() + 70)
+        for v in _PASSPORT_WIDE_VALUE.finditer(t, kw.end(), end):
+            value = v.group(0)
+            if sum(c.isdigit() for c in value) >= 5 and not (
+                value.isdigit() and value[:2] in ("19", "20") and len(value) < 9
+            ):
+                yield (_REGULATED, "passport_number", v.start(), v.end(), "government_id")
+                break

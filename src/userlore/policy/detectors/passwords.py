@@ -256,8 +256,12 @@ _RECOVERY_KW = re.compile(  # lowercased text
     r"|single[- ]use)\s+(?:(?:login|sign-in|verification|security)\s+)?(?:codes?|keys?|pins?)"
     r"(?:\s+list)?|recovery\s+(?:key|phrase)|恢复码|恢復碼|备用(?:验证)?码|備用(?:驗證)?碼|备份码"
     r"|救援码|リカバリーコード|バックアップコード|복구\s*코드|백업\s*코드"
+    r"|c[óo]digos?\s+de\s+(?:recuperaci[óo]n|recupera[çc][ãa]o|respaldo|seguridad|seguran[çc]a"
+    r"|backup|emergencia|emerg[êe]ncia|copia\s+de\s+seguridad|reserva)"
+    r"|codes?\s+de\s+(?:secours|r[ée]cup[ée]ration|sauvegarde|s[ée]curit[ée])"
+    r"|wiederherstellungs-?codes?|backup-?codes?|notfall-?codes?|sicherungs-?codes?"
 )
-_RECOVERY_GATE = re.compile(r"code|key|pin|恢|备|備|救援|コード|코드")
+_RECOVERY_GATE = re.compile(r"code|key|pin|恢|备|備|救援|コード|코드|digo|wiederherstellung")
 _CODE_TOKEN = re.compile(
     r"(?<![A-Za-z0-9])[A-Za-z0-9]{3,16}(?:-[A-Za-z0-9]{2,16}){0,7}(?![A-Za-z0-9])"
 )
@@ -340,7 +344,7 @@ _PW_TOKEN = re.compile(
 _EXAMPLE_BEFORE = re.compile(
     r"(?i)(?:e\.g\.|like|such as|example|z\.b\.|p\.ex\.|ej\.|例如|例え)\W*$"
 )
-_VERSION_LIKE = re.compile(r"[vV]?\d+(?:[.\-]\d+)*[a-z]?|[a-z]{1,4}-?\d{1,2}|\d{1,2}[a-zA-Z]{1,3}")
+_VERSION_LIKE = re.compile(r"[vV]?\d+(?:[.\-]\d+)*[a-z]?|[a-z]{1,3}-?\d{1,2}|\d{1,2}[a-zA-Z]{1,3}")
 _NEAR_WINDOW: Final = 90
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import itertools
 import re
 from collections.abc import Iterator
 from typing import Any, Final
@@ -22,8 +23,13 @@ _ANY_DIGIT = re.compile(r"\d")
 # Separators are the ASCII ones: ``normalize.fold`` has turned every Unicode dash, space, slash,
 # dot and underscore variant into one of ``DIGIT_SEPARATORS`` before any rule runs.
 # ``_`` is a separator, not part of a word: "card_4111…" reads like "card 4111…".
-_CARD_CAND = re.compile(r"(?<![^\W_]|[.,\-/])\d(?:[ \-._/]{1,3}\d|\d){11,22}(?![^\W_])(?!\.\d)")
-_SEP_RUN = re.compile(r"[ \-._/]+")
+# Tabs and one line break separate groups too; a CJK letter next to the number does not glue it
+# to a word ("カード番号は4862-…です").
+_CARD_CAND = re.compile(
+    r"(?<![A-Za-z0-9]|[.,\-/])\d(?:(?:[ \-._/\t]{1,3}|[ \t]?\n[ \t]?)\d|\d){11,22}"
+    r"(?![A-Za-z0-9])(?!\.\d)"
+)
+_SEP_RUN = re.compile(r"[ \-._/\t\n]+")
 _CARD_NEG = re.compile(
     r"(?i)(?:tracking|track|order|invoice|isbn|issn|phone|tel|fax|mobile|imei|serial|ref"
     r"|reference|confirmation|booking|awb|parcel|shipment|ticket|case|订单|快递|单号|运单|电话"
@@ -67,6 +73,9 @@ def _cards(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
             groups.append((pos, sep.start()))
             pos = sep.end()
         groups.append((pos, m.end()))
+        numbers = [int(t[a:b]) for a, b in groups]
+        if len(numbers) >= 4 and all(b - a == 1 for a, b in itertools.pairwise(numbers)):
+            continue  # "1 2 3 … 13": counting, not a card
         before = t[max(0, m.start() - 40) : m.start()]
         positive = bool(_CARD_POS.search(before))
         if not positive and _CARD_NEG.search(before):
@@ -134,9 +143,21 @@ def _iban_checksum_ok(compact: str) -> bool:
 # Spaces or hyphens only (Unicode ones are folded to these): underscores and dots would make
 # snake_case or dotted keys that start with a country code look like accounts.
 _IBAN_CAND = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ \-]?[A-Za-z0-9]){11,32}")
+# Dots, underscores, slashes, tabs or a line break: taken only in groups of four with one
+# separator throughout ("DE89.3704.0044…", "GB29_NWBK_…"), the way IBANs are printed, so a
+# dotted or snake_case key that starts with a country code is not read as an account.
+_IBAN_GROUPED = re.compile(
+    r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?P<sep>[ .\-_/\t]|\s?\n)[A-Za-z0-9]{4}"
+    r"(?:(?:(?P=sep)|\s?\n\s?)[A-Za-z0-9]{4}){1,7}(?:(?:(?P=sep)|\s?\n\s?)[A-Za-z0-9]{1,3})?"
+    r"(?![A-Za-z0-9])"
+)
 
 
 def _ibans(t: str) -> Iterator[_Hit]:
+    for m in _IBAN_GROUPED.finditer(t):
+        compact = "".join(c for c in m.group(0) if c.isalnum()).upper()
+        if _IBAN_LENGTHS.get(compact[:2]) == len(compact) and _iban_checksum_ok(compact):
+            yield (_REGULATED, "iban", m.start(), m.end(), "financial")
     for m in _IBAN_CAND.finditer(t):
         country = m.group(0)[:2].upper()
         length = _IBAN_LENGTHS.get(country)
@@ -199,3 +220,57 @@ def _validate(module: str, value: str) -> bool:
         return bool(mod.is_valid(value))
     except Exception:
         return False
+
+
+# --------------------------------------------------------------------------------------------
+# A card split by a filler word or a sentence ("4330 7666 y luego 1934 5142"), and a bank
+# account stated beside its routing number
+# --------------------------------------------------------------------------------------------
+
+_DIGIT_GROUPS = re.compile(r"(?<![A-Za-z0-9])\d{2,}(?:[ \-]\d{2,})*(?![A-Za-z0-9])")
+_FILLER_GAP = re.compile(r"[^\d]{1,24}")
+_CARD_WORD = re.compile(
+    r"(?i)card|visa|master ?card|amex|卡|tarjeta|karte|carte|cartão|cartao|カード"
+)
+
+
+def _split_cards(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
+    groups = list(_DIGIT_GROUPS.finditer(t))
+    for i, first in enumerate(groups):
+        if _overlaps(first.start(), first.end(), taken):
+            continue
+        if not _CARD_WORD.search(t, max(0, first.start() - 40), first.start()):
+            continue
+        digits = _SEP_RUN.sub("", first.group(0))
+        prev = first
+        for nxt in groups[i + 1 : i + 4]:
+            if not _FILLER_GAP.fullmatch(t, prev.end(), nxt.start()):
+                break
+            prev = nxt
+            digits += _SEP_RUN.sub("", nxt.group(0))
+            if len(digits) > 19:
+                break
+            if len(digits) >= 13 and _luhn.is_valid(digits) and _card_prefix_ok(digits):
+                yield (_REGULATED, "payment_card", first.start(), nxt.end(), "financial")
+                break
+
+
+_NINE = re.compile(r"(?<![A-Za-z0-9])\d{9}(?![A-Za-z0-9])")
+_ACCOUNT_RUN = re.compile(r"(?<![A-Za-z0-9])\d(?:[ \-]?\d){5,16}(?![A-Za-z0-9])")
+_ACCOUNT_WORD = re.compile(
+    r"(?i)account|acct|checking|savings|routing|\baba\b|cuenta|ruta|konto|compte|conta|账户|账号"
+    r"|口座"
+)
+
+
+def _routing_accounts(t: str) -> Iterator[_Hit]:
+    for m in _NINE.finditer(t):
+        if not _validate("us.rtn", m.group(0)):
+            continue
+        lo, hi = max(0, m.start() - 40), min(len(t), m.end() + 40)
+        if not _ACCOUNT_WORD.search(t, lo, hi):
+            continue
+        for acct in _ACCOUNT_RUN.finditer(t, lo, hi):
+            if acct.start() >= m.end() or acct.end() <= m.start():
+                yield (_REGULATED, "bank_account", acct.start(), acct.end(), "financial")
+                yield (_REGULATED, "routing_number", m.start(), m.end(), "financial")

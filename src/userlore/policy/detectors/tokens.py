@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from userlore.policy.detectors.common import _char_classes, _Hit, _is_placeholder
+from userlore.policy.detectors.common import _char_classes, _entropy, _Hit, _is_placeholder
 from userlore.policy.detectors.passwords import _looks_like_password
 from userlore.policy.findings import _SECRET
 
@@ -144,7 +144,8 @@ _QUERY_SECRET = re.compile(
     r"(?i)[?&#;](?P<name>(?:x-)?api[_\-]?key|apikey|key|(?:access|auth|api|id|refresh|session"
     r"|bearer|private|client)?[_\-]?token|access[_\-]?key|secret|client[_\-]?secret|auth"
     r"|password|passwd|pwd|pass|sig|signature|x-amz-signature|x-goog-signature|x-amz-credential"
-    r"|x-amz-security-token|session[_\-]?id|sessionid|sid|code[_\-]?verifier|private[_\-]?key)"
+    r"|x-amz-security-token|session[_\-]?id|sessionid|sid|code[_\-]?verifier|private[_\-]?key"
+    r"|app[_\-]?id|app[_\-]?key|code|auth[_\-]?code)"
     r"=(?P<v>[^\s&#\"'<>]{8,512})"
 )
 
@@ -154,6 +155,8 @@ def _query_secrets(t: str) -> Iterator[_Hit]:
         value = m.group("v").rstrip(".,;)")
         if _is_placeholder(value) or value.lower().startswith(("http", "%3c", "your")):
             continue
+        if m.group("name").lower() in _WEAK_PARAMS and not _high_entropy_value(value):
+            continue  # "?code=abc", "?appid=42": only a value that reads as random is a secret
         yield (_SECRET, "url_query_secret", m.start("v"), m.start("v") + len(value), None)
 
 
@@ -172,3 +175,94 @@ def _url_credentials(t: str) -> Iterator[_Hit]:
         user = m.group("user")
         if len(user) >= 20 and _char_classes(user) >= 2 and not _is_placeholder(user):
             yield (_SECRET, "url_credentials", m.start("user"), m.end("user"), None)
+
+
+_WEAK_PARAMS: Final = frozenset({"code", "appid", "app_id", "app-id", "auth_code", "auth-code"})
+
+
+def _high_entropy_value(value: str) -> bool:
+    return len(value) >= 16 and _char_classes(value) >= 2 and _entropy(value) >= 3.5
+
+
+# --------------------------------------------------------------------------------------------
+# Session cookies: Express's signed ``s%3A<id>.<signature>`` anywhere, and the session cookie
+# names of the common frameworks with a random value
+# --------------------------------------------------------------------------------------------
+
+_EXPRESS_SIGNED = re.compile(r"(?<![A-Za-z0-9])s%3A[A-Za-z0-9_\-]{6,}\.[A-Za-z0-9_\-+/%]{10,}")
+_SESSION_COOKIE = re.compile(
+    r"(?i)(?<![A-Za-z0-9_])(?:connect\.sid|sessionid|session_id|phpsessid|jsessionid"
+    r"|laravel_session|_session|asp\.net_sessionid|sid)=(?P<v>[^\s;,&\"'<>]{16,256})"
+)
+
+
+def _session_cookies(t: str) -> Iterator[_Hit]:
+    for m in _EXPRESS_SIGNED.finditer(t):
+        yield (_SECRET, "session_cookie", m.start(), m.end(), None)
+    for m in _SESSION_COOKIE.finditer(t):
+        value = m.group("v").rstrip(".,)")
+        if not _is_placeholder(value) and _entropy(value) >= 3.3:
+            yield (_SECRET, "session_cookie", m.start("v"), m.start("v") + len(value), None)
+
+
+# --------------------------------------------------------------------------------------------
+# TOTP keys grouped in fours, the way authenticator apps show them ("JBSW Y3DP EHPK 3PXP")
+# --------------------------------------------------------------------------------------------
+
+_TOTP_GROUPS = re.compile(
+    r"(?<![A-Za-z0-9])(?:[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,7}|[a-z2-7]{4}(?: [a-z2-7]{4}){3,7})"
+    r"(?![A-Za-z0-9])"
+)
+_TOTP_CONTEXT = re.compile(
+    r"(?i)totp|2fa|mfa|two[- ]factor|2-step|two-step|authenticator|otp|secret|seed|key|schlüssel"
+    r"|clave|clé|chave|密钥|秘钥|验证|認証|キー|シークレット"
+)
+
+
+def _totp_keys(t: str) -> Iterator[_Hit]:
+    for m in _TOTP_GROUPS.finditer(t):
+        if _TOTP_CONTEXT.search(t, max(0, m.start() - 60), m.start()):
+            yield (_SECRET, "totp_secret", m.start(), m.end(), None)
+
+
+# --------------------------------------------------------------------------------------------
+# A credential-shaped token in text no rule here can read: letters of a script outside the
+# covered ones (Latin of the seven languages, Han, kana) mean the keyword rules are blind, so a
+# token that mixes letters, digits and symbols the way a password or key does is taken without
+# its keyword.
+# --------------------------------------------------------------------------------------------
+
+_UNCOVERED_SCRIPT = re.compile(  # Latin letters none of the seven use (not œ), other scripts
+    r"[\u0100-\u0151\u0154-\u024f\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0700-\u08ff"
+    r"\u0900-\u0dff\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u10a0-\u10ff\u1100-\u11ff"
+    r"\u1200-\u139f\u1780-\u17ff\u3130-\u318f\uac00-\ud7af]"
+)
+_CRED_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9_@./:%=\-])[A-Za-z0-9!@#$%^&*_+?\-]{7,64}(?![A-Za-z0-9_@/:%=])"
+)
+
+
+def _credential_shaped(token: str) -> bool:
+    """Letters and digits with a symbol, or three character classes over ten characters."""
+    token = token.rstrip(".,;:?-")
+    if len(token) < 7 or _is_placeholder(token):
+        return False
+    lower = any(c.islower() for c in token)
+    upper = any(c.isupper() for c in token)
+    digit = any(c.isdigit() for c in token)
+    symbol = any(not c.isalnum() for c in token.strip("-_"))
+    if not (lower or upper) or not digit:
+        return False  # "A320neo", "iPhone15" are names: no symbol, under ten characters
+    return symbol or (lower and upper and len(token) >= 10)
+
+
+def uncovered_credentials(t: str) -> Iterator[_Hit]:
+    """Credential-shaped tokens in text whose letters are in a script no rule covers."""
+    if t.isascii() or _UNCOVERED_SCRIPT.search(t) is None:
+        return
+    for m in _CRED_TOKEN.finditer(t):
+        if _credential_shaped(m.group(0)):
+            end = m.end()
+            while end > m.start() and t[end - 1] in ".,;:!?":
+                end -= 1
+            yield (_SECRET, "credential_uncovered_language", m.start(), end, None)

@@ -1,0 +1,91 @@
+"""The user's own money in the formats of the seven languages: 12万円, 1.234 €, R$ 1.234,00.
+
+``financial`` reads English and Chinese phrasing with ASCII amounts; salaries and savings said
+in German, French, Spanish, Portuguese or Japanese, with a decimal comma or a space as the
+thousands separator, passed. Here an amount is any number with a currency (symbols and codes
+from ``babel``'s locale data for the seven languages, plus the spoken currency words) that
+``price-parser`` reads as a price, and it is the user's own when its clause says so: a
+first-person word ("mi", "mein", "j'ai", "tenho", "我") or, in Japanese where the subject is
+usually left out, a money noun that is personal by itself (給料, 貯金, 借金). A clause about
+someone else ("her salary", "son salaire"), an average or a minimum wage, or a price is not.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+
+from userlore.policy.detectors.common import _Hit
+from userlore.policy.findings import _REGULATED
+
+_LOCALES = ("en", "zh", "es", "de", "fr", "ja", "pt_BR", "pt_PT")
+_CODES = ("EUR", "USD", "GBP", "JPY", "CNY", "BRL", "MXN", "CHF")
+_WORDS = r"euros?|eur|reais|real|dólares|dolares|dollars?|d[oó]lares|pesos|francs?|yuan|rmb"
+
+
+@functools.cache
+def _currency() -> str:
+    """One alternation of the currency symbols the seven locales print, longest first."""
+    from babel import Locale
+
+    symbols = {"€", "$", "£", "¥", "￥", "R$", "US$", "円", "元", "块", "万円", "ドル"}
+    for name in _LOCALES:
+        loc = Locale.parse(name)
+        symbols.update(loc.currency_symbols.get(code, code) for code in _CODES)
+    symbols.update(_CODES)
+    return "|".join(re.escape(s) for s in sorted(symbols, key=len, reverse=True))
+
+
+@functools.cache
+def _amount() -> re.Pattern[str]:
+    cur = _currency()
+    number = r"\d{1,3}(?:(?:[.,\u00a0 ]\d{3})+|\d{0,6})(?:[.,]\d{1,2})?"
+    return re.compile(
+        rf"(?<![A-Za-z0-9_.,])(?:(?:{cur})\s?{number}(?:\s?(?:万|千|k|K))?"
+        rf"|{number}\s?(?:万|千|億|亿)?\s?(?:{cur}|(?i:{_WORDS}))(?![A-Za-z]))"
+    )
+
+
+_FIRST_PERSON = re.compile(
+    r"(?i)(?<![\w'])(?:my|i|i'm|i've|me|mi|mis|tengo|gano|debo|cobro|ahorr\w*|mein\w*|ich|mir"
+    r"|mon|ma|mes|j'ai|je|moi|meu|minha|meus|minhas|tenho|ganho|devo|recebo|eu)(?![\w'])"
+    r"|我|私|僕|俺"
+)
+_JA_PERSONAL = re.compile(
+    r"給料|月給|年収|年俸|手取り|貯金|借金|ローン残高|口座残高|預金|収入|ボーナス"
+)
+_MONEY_NOUNS = re.compile(
+    r"(?i)salary|income|savings|saved|debt|owe|earn|balance|pay|konto|gehalt|verdien|schulden"
+    r"|erspar|einkommen|salaire|gagne|épargne|dette|dois|solde|revenu|sueldo|salario|gano|deuda"
+    r"|ahorr|saldo|ingreso|sal[áa]rio|ganho|devo|d[íi]vida|conta|poupan|renda|tenho|habe|have"
+    r"|tengo|j'ai|工资|月薪|年薪|存款|欠|收入|余额|贷款|給料|貯金|借金|年収|月給|手取り"
+)
+_NOT_OWN = re.compile(
+    r"(?i)(?<!\w)(?:her|his|their|its|son|sa|ses|leur|su|sus|sein\w*|ihr\w*|dela|dele|deles"
+    r"|average|moyen\w*|promedio|medio|durchschnitt\w*|m[ée]dia|minimum|m[íi]nimo|mindest\w*"
+    r"|costs?|kostet|co[uû]te|cuesta|custa|price|preis|prix|precio|pre[çc]o|raised|company"
+    r"|firma|empresa|entreprise)(?!\w)|彼|她|他的|平均|価格|値段|カメラ|公司"
+)
+_CLAUSE = re.compile(r"[.!?。！？\n;]")
+
+
+def own_money(t: str) -> Iterator[_Hit]:
+    """Amounts with a currency in a clause that makes them the speaker's own."""
+    for m in _amount().finditer(t):
+        from price_parser import Price
+
+        if Price.fromstring(m.group(0)).amount is None:
+            continue
+        start = m.start()
+        while start > 0 and not _CLAUSE.match(t, start - 1) and m.start() - start < 60:
+            start -= 1
+        end = m.end()
+        while end < len(t) and not _CLAUSE.match(t, end) and end - m.end() < 30:
+            end += 1
+        clause = t[start:end]
+        if _NOT_OWN.search(clause):
+            continue
+        own = _FIRST_PERSON.search(clause) is not None and _MONEY_NOUNS.search(clause) is not None
+        if own or _JA_PERSONAL.search(clause):
+            yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
