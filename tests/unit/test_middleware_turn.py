@@ -288,3 +288,24 @@ def test_the_langgraph_server_identity_names_the_user(auto_lore: Userlore) -> No
     agent_with(middleware, model).invoke(user("How do I deploy?"), config)
     assert "bullet points" in model.system_texts()[0]
     assert middleware.queue.counts("ana")["pending"] == 1  # the turn is queued for ana
+
+
+SKIPPED_TURNS = [
+    # (the turn, whether it is skipped and counted)
+    ("x" * 32_001, True),  # one over MAX_TURN_CHARS: a pasted log
+    ("before\x00after", True),  # NUL: no backend stores it
+    ("x" * 32_000, False),  # exactly the limit is observed
+    ("I use pnpm for every project.", False),
+]
+
+
+@pytest.mark.parametrize(("text", "skipped"), SKIPPED_TURNS, ids=["long", "nul", "limit", "plain"])
+def test_a_skipped_turn_is_counted_in_turn_health(
+    auto_lore: Userlore, text: str, skipped: bool
+) -> None:
+    middleware = UserloreMiddleware(auto_lore, default_scope="u1", writes="queue")
+    agent = agent_with(middleware, ScriptedChatModel(replies=["fine"]))
+    before = TURN_HEALTH.snapshot()["skipped_turns"]
+    out = agent.invoke(user(text), THREAD)
+    assert out["messages"][-1].text == "fine"  # the turn ran either way
+    assert TURN_HEALTH.snapshot()["skipped_turns"] - before == int(skipped)

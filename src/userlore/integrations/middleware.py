@@ -316,6 +316,8 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
                         session_key=thread,
                         agent_id=self.agent_id,
                     )
+                    if job.payload.get("skip"):  # too long or unstorable: traced, and counted
+                        TURN_HEALTH.count("skipped_turns")
                     self._submit(job)
         if self.reviewer is None:
             return None
