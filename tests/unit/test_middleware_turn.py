@@ -239,10 +239,14 @@ def test_userlore_worker_runs_queued_turns_and_reviews(
     )
     lore.close()
 
-    assert main(["worker", "--once", "--db", db]) == 0  # no reviewer: the review waits
+    # The default configuration (confirmWrite) is not the agent's: its jobs are left pending.
+    assert main(["worker", "--once", "--db", db]) == 0
+    assert "queued job(s)" not in capsys.readouterr().err
+    auto = ["--db", db, "--mode", "auto"]
+    assert main(["worker", "--once", *auto]) == 0  # no reviewer: the review waits
     assert "ran 1 queued job(s)" in capsys.readouterr().err
     reviewer = "tests.unit.test_middleware_turn:make_reviewer"
-    assert main(["worker", "--once", "--db", db, "--reviewer", reviewer]) == 0
+    assert main(["worker", "--once", *auto, "--reviewer", reviewer]) == 0
     assert "ran 1 queued job(s)" in capsys.readouterr().err
     with Userlore.open(db) as again:
         keys = {r.canonical_key for r in again.records.list("u1")}
@@ -309,3 +313,37 @@ def test_a_skipped_turn_is_counted_in_turn_health(
     out = agent.invoke(user(text), THREAD)
     assert out["messages"][-1].text == "fine"  # the turn ran either way
     assert TURN_HEALTH.snapshot()["skipped_turns"] - before == int(skipped)
+
+
+MODES = [
+    # (the agent's mode, the worker's mode, whether the worker runs the job)
+    ("auto", "confirmWrite", False),  # the default worker: the turn would become a candidate
+    ("confirmWrite", "auto", False),  # the other way: it would skip the approval
+    ("auto", "auto", True),
+    ("confirmWrite", "confirmWrite", True),
+]
+
+
+@pytest.mark.parametrize(("agent_mode", "worker_mode", "runs"), MODES)
+def test_a_worker_never_runs_a_turn_under_another_mode(
+    tmp_path: Path, agent_mode: str, worker_mode: str, runs: bool
+) -> None:
+    url = f"sqlite:///{tmp_path / 'modes.db'}"
+    agent_lore = Userlore.open(url, config={"memory": {"mode": agent_mode}})
+    worker_lore = Userlore.open(url, config={"memory": {"mode": worker_mode}})
+    try:
+        middleware = UserloreMiddleware(agent_lore, default_scope="u1", writes="queue")
+        agent_with(middleware, ScriptedChatModel()).invoke(user("I use pnpm."), THREAD)
+        before = TURN_HEALTH.snapshot()["mode_mismatches"]
+        assert WorkRunner(worker_lore).run_pending() == int(runs)
+        assert TURN_HEALTH.snapshot()["mode_mismatches"] - before == int(not runs)
+        states = [r.state for r in worker_lore.records.list("u1")]
+        if not runs:
+            assert states == []  # left pending for a worker of the agent's mode
+            assert middleware.queue.counts()["pending"] == 1
+            assert WorkRunner(agent_lore).run_pending() == 1  # which then runs it
+            states = [r.state for r in agent_lore.records.list("u1")]
+        assert states == ["active" if agent_mode == "auto" else "candidate"]
+    finally:
+        agent_lore.close()
+        worker_lore.close()

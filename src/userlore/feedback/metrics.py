@@ -161,6 +161,7 @@ class TurnHealth:
         "job_failures",
         "job_retries",
         "skipped_turns",
+        "mode_mismatches",
     )
 
     def __init__(self) -> None:

@@ -315,6 +315,7 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
                         turn_id=message.id,
                         session_key=thread,
                         agent_id=self.agent_id,
+                        mode=mode.value,
                     )
                     if job.payload.get("skip"):  # too long or unstorable: traced, and counted
                         TURN_HEALTH.count("skipped_turns")
@@ -331,7 +332,9 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
         if not decision.review:
             return None
         window = self.lore.config.understanding.max_history_messages
-        job = review_job(scope, messages, thread_id=thread, user_turns=turns, window=window)
+        job = review_job(
+            scope, messages, thread_id=thread, user_turns=turns, window=window, mode=mode.value
+        )
         # A review is durable (it survives a restart); the runner is woken to run it.
         if not self._submit(job, durable=True):
             return None
