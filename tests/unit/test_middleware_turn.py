@@ -347,3 +347,35 @@ def test_a_worker_never_runs_a_turn_under_another_mode(
     finally:
         agent_lore.close()
         worker_lore.close()
+
+
+QUERIES = [
+    # (query length, refused by plan_context)
+    (2 * 1024 * 1024, True),  # a 2 MB query: refused, and never traced
+    (32_001, True),
+    (32_000, False),
+    (40, False),
+]
+
+
+@pytest.mark.parametrize(("length", "refused"), QUERIES)
+def test_plan_context_bounds_its_query(auto_lore: Userlore, length: int, refused: bool) -> None:
+    from userlore.errors import InvalidInputError
+
+    auto_lore.observe("u1", "user", "Please always answer in bullet points.")
+    traces = len(auto_lore.traces.list("u1"))
+    query = ("why " * length)[:length]
+    if refused:
+        with pytest.raises(InvalidInputError, match="query"):
+            auto_lore.plan_context("u1", query)
+        assert len(auto_lore.traces.list("u1")) == traces  # nothing traced
+    else:
+        assert auto_lore.plan_context("u1", query).trace_id is not None
+
+
+def test_an_oversized_turn_is_still_planned_from_its_start(auto_lore: Userlore) -> None:
+    auto_lore.observe("u1", "user", "Please always answer in bullet points.")
+    model = ScriptedChatModel(replies=["fine"])
+    middleware = UserloreMiddleware(auto_lore, default_scope="u1", writes="queue")
+    agent_with(middleware, model).invoke(user("format? " + "log line\n" * 5_000), THREAD)
+    assert FENCE in model.system_texts()[0]  # clipped to one turn's bound, not refused

@@ -230,7 +230,8 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
 
     def _plan(self, scope: str, latest: HumanMessage | None) -> str | None:
         # The query is read, never stored: characters no backend stores are dropped, not fatal.
-        query = scrubbed(latest.text) if latest is not None else ""
+        # A pasted log over one turn's bound plans from its first MAX_TURN_CHARS characters.
+        query = scrubbed(latest.text)[:MAX_TURN_CHARS] if latest is not None else ""
         plan = self.lore.plan_context(scope, query, session_key=_thread_id())
         if not plan.text or plan.trace_id is None:
             return None
