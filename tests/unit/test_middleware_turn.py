@@ -244,10 +244,14 @@ def test_userlore_worker_runs_queued_turns_and_reviews(
     assert "queued job(s)" not in capsys.readouterr().err
     auto = ["--db", db, "--mode", "auto"]
     assert main(["worker", "--once", *auto]) == 0  # no reviewer: the review waits
-    assert "ran 1 queued job(s)" in capsys.readouterr().err
+    printed = capsys.readouterr()
+    assert "ran 1 queued job(s)" in printed.err and "jobs=1" in printed.out
     reviewer = "tests.unit.test_middleware_turn:make_reviewer"
-    assert main(["worker", "--once", *auto, "--reviewer", reviewer]) == 0
-    assert "ran 1 queued job(s)" in capsys.readouterr().err
+    assert main(["worker", "--once", *auto, "--reviewer", reviewer, "--json"]) == 0
+    printed = capsys.readouterr()
+    assert "ran 1 queued job(s)" in printed.err
+    ran = json.loads(printed.out)  # --json: the counts match what ran
+    assert ran["jobs"] == 1 and ran["ttl_swept"] == 0 and ran["synthesis"]["claimed"] == 0
     with Userlore.open(db) as again:
         keys = {r.canonical_key for r in again.records.list("u1")}
         assert keys == {"tooling/package_manager", "goal/launch"}
