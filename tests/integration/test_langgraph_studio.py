@@ -45,14 +45,13 @@ def test_the_studio_user_is_one_user_that_never_sees_another(studio_on: str) -> 
     assert ran["scope"] == "langgraph-studio-user"
     assert "orchid-falcon" not in json.dumps(ran)
     # Naming Alice in the run is overridden by graphs/auth.py's create_run handler.
-    named = say(
-        studio,
-        "What branch do I deploy from?",
-        context={"user_id": "alice"},
-        config={"configurable": {"user_id": "alice"}},
-    )
-    assert named["scope"] == "langgraph-studio-user"
-    assert "orchid-falcon" not in json.dumps(named)
+    for naming in (
+        {"context": {"user_id": "alice"}},
+        {"config": {"configurable": {"user_id": "alice"}}},
+    ):
+        named = say(studio, "What branch do I deploy from?", **naming)
+        assert named["scope"] == "langgraph-studio-user", naming
+        assert "orchid-falcon" not in json.dumps(named), naming
     # Asking for Alice's namespace by name lands under the Studio user's own identity.
     for prefix in ([], ["alice"], ["alice", "notes"]):
         found = studio.store.search_items(prefix, query="orchid-falcon", limit=50)["items"]

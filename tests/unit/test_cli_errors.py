@@ -18,7 +18,11 @@ CASES: dict[str, tuple[list[str], str]] = {
     # name: (arguments, what the one line must say); {tmp} is a fresh folder
     "import of a missing file": (["import", "{tmp}/nope.json", "--scope", "a"], "nope.json"),
     "import of a folder": (["import", "{tmp}", "--scope", "a"], "Is a directory"),
-    "import of non-UTF-8 bytes": (["import", "{tmp}/latin1.json", "--scope", "a"], "not valid"),
+    "import of non-UTF-8 bytes": (["import", "{tmp}/latin1.json", "--scope", "a"], "import data"),
+    "a non-UTF-8 config": (
+        ["records", "--scope", "a", "--config", "{tmp}/latin1.json"],
+        "cannot read config file",
+    ),
     "import of broken JSON": (["import", "{tmp}/broken.json", "--scope", "a"], "not valid JSON"),
     "export into a missing folder": (
         ["export", "--scope", "a", "-o", "{tmp}/missing/out.json"],
