@@ -6,7 +6,8 @@ The same document a gateway operator writes in JSON loads here unchanged::
                      "understanding": {"enabled": true, "reviewIntervalTurns": 10}}}
 
 Unknown keys and bad values raise :class:`~userlore.errors.ConfigError` rather than being
-silently ignored: a typo in a safety setting must not fall back to a default.
+silently ignored: a typo in a safety setting must not fall back to a default. Numbers and
+switches are strict: ``"4000"`` (text), ``4000.0`` or ``true`` is not the integer ``4000``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,16 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    ValidationError,
+    field_validator,
+)
 from pydantic.alias_generators import to_camel
 
 from userlore.errors import ConfigError
@@ -76,34 +86,34 @@ class MemoryConfig(_Options):
 class UnderstandingConfig(_Options):
     """Background review (LLM synthesis) settings."""
 
-    enabled: bool = True
+    enabled: StrictBool = True
     """``False`` keeps deterministic explicit extraction only."""
-    adaptive_cadence: bool = True
+    adaptive_cadence: StrictBool = True
     """Slow review down when the inbox is backlogged or acceptance/helpfulness is low."""
-    review_interval_turns: int = Field(default=10, ge=1, le=10_000)
+    review_interval_turns: StrictInt = Field(default=10, ge=1, le=10_000)
     """The fastest allowed review cadence, in user turns."""
-    max_history_messages: int = Field(default=80, ge=1, le=10_000)
+    max_history_messages: StrictInt = Field(default=80, ge=1, le=10_000)
     """How many recent messages a review pass may read."""
-    max_duration_ms: int = Field(default=120_000, ge=100, le=3_600_000)
+    max_duration_ms: StrictInt = Field(default=120_000, ge=100, le=3_600_000)
     """Upper bound on one review pass."""
 
 
 class PlannerConfig(_Options):
     """Context planner settings."""
 
-    budget_chars: int = Field(default=6_000, ge=200, le=200_000)
+    budget_chars: StrictInt = Field(default=6_000, ge=200, le=200_000)
     """Hard character budget of the rendered ``<user-context>`` block, fence included."""
-    retrieval_k: int = Field(default=40, ge=1, le=1_000)
+    retrieval_k: StrictInt = Field(default=40, ge=1, le=1_000)
     """How many full-text hits to consider before policy filtering."""
-    max_record_chars: int = Field(default=600, ge=40, le=10_000)
+    max_record_chars: StrictInt = Field(default=600, ge=40, le=10_000)
     """Longest content rendered for a single record; longer content is truncated."""
-    freshness_half_life_days: float = Field(default=30.0, gt=0, le=36_500)
+    freshness_half_life_days: StrictFloat = Field(default=30.0, gt=0, le=36_500)
     """Half-life of the freshness term in the rerank score."""
-    episodic_snippets: int = Field(default=3, ge=0, le=50)
+    episodic_snippets: StrictInt = Field(default=3, ge=0, le=50)
     """Most episodic snippets (what the user said, stored as evidence) in a plan; 0: none."""
-    episodic_chars: int = Field(default=600, ge=0, le=100_000)
+    episodic_chars: StrictInt = Field(default=600, ge=0, le=100_000)
     """Character budget of the episodic section, heading included, within ``budget_chars``."""
-    episodic_overflow: int = Field(default=10, ge=0, le=100)
+    episodic_overflow: StrictInt = Field(default=10, ge=0, le=100)
     """More snippets that may fill character budget the records left unused (never theirs)."""
     quote_uncovered_languages: bool = False
     """Quote raw text in languages the quote gate cannot read (default: withheld). A risk: in
@@ -131,7 +141,7 @@ class UserContextConfig(_Options):
     memory: MemoryConfig = MemoryConfig()
     understanding: UnderstandingConfig = UnderstandingConfig()
     planner: PlannerConfig = PlannerConfig()
-    max_content_chars: int = Field(default=4_000, ge=16, le=1_000_000)
+    max_content_chars: StrictInt = Field(default=4_000, ge=16, le=1_000_000)
     """Longest content accepted by a write; longer input is refused, not truncated."""
 
     @property
@@ -177,9 +187,15 @@ class UserContextConfig(_Options):
         return cls.from_dict(raw)
 
 
+_TYPE_ERRORS = frozenset({"int_type", "float_type", "bool_type", "string_type"})
+
+
 def _describe(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors():
         loc = ".".join(str(p) for p in err["loc"]) or "<root>"
-        parts.append(f"{loc}: {err['msg']}")
+        got = ""
+        if err["type"] in _TYPE_ERRORS:  # say what was given: "4000" (text) is not 4000
+            got = f", got {type(err['input']).__name__} {err['input']!r:.40}"
+        parts.append(f"{loc}: {err['msg']}{got}")
     return "invalid userContext config: " + "; ".join(parts)

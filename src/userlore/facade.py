@@ -300,9 +300,13 @@ class Userlore(LegacyRoot):
 
         ``valid_at`` plans as of that (timezone-aware) instant: records valid then, snippets
         stored by then, and "last week" in the question counted back from it.
+
+        Raises:
+            InvalidInputError: a query over ``MAX_TURN_CHARS`` (32,000), NUL, or a bad argument.
         """
         validate_scope(scope)
-        text_field(query, "query", max_chars=None, allow_empty=True)  # read only, never stored
+        # Read only, never stored, but bounded: the longest query is one turn (docs/errors.md).
+        text_field(query, "query", max_chars=MAX_TURN_CHARS, allow_empty=True)
         optional_identifier(session_key, "session_key", max_chars=MAX_KEY_CHARS)
         if budget is not None:
             int_field(budget, "budget", lo=200, hi=200_000)

@@ -188,7 +188,8 @@ def test_real_gateway_refuses_big_bodies_before_auth_and_never_logs_tokens(
         answer, took = _raw_exchange(base, head, [b"[" * 1024])
         assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
         assert b'"payload_too_large"' in answer and took < 5
-        # chunked, no length: cut off just past the limit while the stream is still open
+        # chunked, no length: without a token refused before a byte is read; with one, cut
+        # off just past the limit while the stream is still open
         head = (
             b"POST /api/user-context/memories HTTP/1.1\r\nHost: x\r\n"
             b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
@@ -196,6 +197,11 @@ def test_real_gateway_refuses_big_bodies_before_auth_and_never_logs_tokens(
         chunk = b"x" * 10_000
         parts = [b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(6)]  # 60 000 > 50 000
         answer, took = _raw_exchange(base, head, parts)
+        assert answer.startswith(b"HTTP/1.1 401"), answer[:200]
+        authorized = head.replace(
+            b"\r\n\r\n", b"\r\nAuthorization: Bearer %s\r\n\r\n" % TOKEN_A.encode()
+        )
+        answer, took = _raw_exchange(base, authorized, parts)
         assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
         assert b"50000 bytes" in answer and took < 5
         # deep nesting over the wire: a typed 400

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -81,3 +82,35 @@ def test_unreadable_and_malformed_files(tmp_path: Path) -> None:
 def test_bad_database_url() -> None:
     with pytest.raises(ConfigError):
         Userlore.open("not a url at all")
+
+
+# Strict input (issue 26): a number or switch of the wrong JSON type is refused, naming what came.
+WRONG_TYPES = [
+    ({"planner": {"budgetChars": "4000"}}, "planner.budgetChars", "got str '4000'"),
+    ({"planner": {"budgetChars": True}}, "planner.budgetChars", "got bool True"),
+    ({"planner": {"budgetChars": 4000.0}}, "planner.budgetChars", "got float 4000.0"),
+    ({"planner": {"retrievalK": "40"}}, "planner.retrievalK", "got str '40'"),
+    ({"planner": {"freshnessHalfLifeDays": "30"}}, "planner.freshnessHalfLifeDays", "got str"),
+    ({"planner": {"freshnessHalfLifeDays": False}}, "planner.freshnessHalfLifeDays", "got bool"),
+    ({"understanding": {"enabled": "false"}}, "understanding.enabled", "got str 'false'"),
+    ({"understanding": {"enabled": 0}}, "understanding.enabled", "got int 0"),
+    ({"understanding": {"reviewIntervalTurns": "10"}}, "understanding.reviewIntervalTurns", "str"),
+    ({"maxContentChars": "4000"}, "maxContentChars", "got str '4000'"),
+]
+
+
+@pytest.mark.parametrize(("data", "field", "got"), WRONG_TYPES)
+def test_numbers_and_switches_are_strict(data: dict[str, Any], field: str, got: str) -> None:
+    with pytest.raises(ConfigError) as raised:
+        UserContextConfig.from_dict(data)
+    assert field in str(raised.value) and got in str(raised.value)
+    assert "greater than" not in str(raised.value)  # True is not 1, so no range message
+
+
+def test_the_right_types_still_load() -> None:
+    cfg = UserContextConfig.from_dict(
+        {"planner": {"budgetChars": 4000, "freshnessHalfLifeDays": 30},
+         "understanding": {"enabled": False}}
+    )  # fmt: skip
+    assert cfg.planner.budget_chars == 4000 and cfg.planner.freshness_half_life_days == 30.0
+    assert cfg.understanding.enabled is False

@@ -138,8 +138,9 @@ async def test_bearer_guard() -> None:
 
 
 async def test_streamable_http_app_bounds_bodies_before_the_token(lore: Userlore) -> None:
-    # The MCP HTTP transport gets the gateway's request guard outermost: an unauthenticated
-    # oversized or over-deep body is refused before the bearer check or any parser runs.
+    # The MCP HTTP transport gets the gateway's request guard outermost: an oversized body is
+    # refused before anything, an unauthenticated one before it is read, an over-deep one before
+    # any parser runs.
     import httpx
 
     server = build_mcp_server(lore, MemoryServerSettings.resolve(scope="u1", env={}))
@@ -148,9 +149,12 @@ async def test_streamable_http_app_bounds_bodies_before_the_token(lore: Userlore
     async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
         big = await client.post("/mcp", content=b"x" * (2 * 1024 * 1024))
         assert big.status_code == 413
-        deep = await client.post(
-            "/mcp", content=b"[" * 5000 + b"]" * 5000, headers={"content-type": "application/json"}
-        )
+        deep_body = b"[" * 5000 + b"]" * 5000
+        json_type = {"content-type": "application/json"}
+        deep = await client.post("/mcp", content=deep_body, headers=json_type)
+        assert deep.status_code == 401  # not read at all without the token
+        with_token = {**json_type, "authorization": "Bearer secret-token-0000"}
+        deep = await client.post("/mcp", content=deep_body, headers=with_token)
         assert deep.status_code == 400
         unauthenticated = await client.post("/mcp", json={"jsonrpc": "2.0"})
         assert unauthenticated.status_code == 401

@@ -239,11 +239,19 @@ def test_userlore_worker_runs_queued_turns_and_reviews(
     )
     lore.close()
 
-    assert main(["worker", "--once", "--db", db]) == 0  # no reviewer: the review waits
-    assert "ran 1 queued job(s)" in capsys.readouterr().err
+    # The default configuration (confirmWrite) is not the agent's: its jobs are left pending.
+    assert main(["worker", "--once", "--db", db]) == 0
+    assert "queued job(s)" not in capsys.readouterr().err
+    auto = ["--db", db, "--mode", "auto"]
+    assert main(["worker", "--once", *auto]) == 0  # no reviewer: the review waits
+    printed = capsys.readouterr()
+    assert "ran 1 queued job(s)" in printed.err and "jobs=1" in printed.out
     reviewer = "tests.unit.test_middleware_turn:make_reviewer"
-    assert main(["worker", "--once", "--db", db, "--reviewer", reviewer]) == 0
-    assert "ran 1 queued job(s)" in capsys.readouterr().err
+    assert main(["worker", "--once", *auto, "--reviewer", reviewer, "--json"]) == 0
+    printed = capsys.readouterr()
+    assert "ran 1 queued job(s)" in printed.err
+    ran = json.loads(printed.out)  # --json: the counts match what ran
+    assert ran["jobs"] == 1 and ran["ttl_swept"] == 0 and ran["synthesis"]["claimed"] == 0
     with Userlore.open(db) as again:
         keys = {r.canonical_key for r in again.records.list("u1")}
         assert keys == {"tooling/package_manager", "goal/launch"}
@@ -288,3 +296,90 @@ def test_the_langgraph_server_identity_names_the_user(auto_lore: Userlore) -> No
     agent_with(middleware, model).invoke(user("How do I deploy?"), config)
     assert "bullet points" in model.system_texts()[0]
     assert middleware.queue.counts("ana")["pending"] == 1  # the turn is queued for ana
+
+
+SKIPPED_TURNS = [
+    # (the turn, whether it is skipped and counted)
+    ("x" * 32_001, True),  # one over MAX_TURN_CHARS: a pasted log
+    ("before\x00after", True),  # NUL: no backend stores it
+    ("x" * 32_000, False),  # exactly the limit is observed
+    ("I use pnpm for every project.", False),
+]
+
+
+@pytest.mark.parametrize(("text", "skipped"), SKIPPED_TURNS, ids=["long", "nul", "limit", "plain"])
+def test_a_skipped_turn_is_counted_in_turn_health(
+    auto_lore: Userlore, text: str, skipped: bool
+) -> None:
+    middleware = UserloreMiddleware(auto_lore, default_scope="u1", writes="queue")
+    agent = agent_with(middleware, ScriptedChatModel(replies=["fine"]))
+    before = TURN_HEALTH.snapshot()["skipped_turns"]
+    out = agent.invoke(user(text), THREAD)
+    assert out["messages"][-1].text == "fine"  # the turn ran either way
+    assert TURN_HEALTH.snapshot()["skipped_turns"] - before == int(skipped)
+
+
+MODES = [
+    # (the agent's mode, the worker's mode, whether the worker runs the job)
+    ("auto", "confirmWrite", False),  # the default worker: the turn would become a candidate
+    ("confirmWrite", "auto", False),  # the other way: it would skip the approval
+    ("auto", "auto", True),
+    ("confirmWrite", "confirmWrite", True),
+]
+
+
+@pytest.mark.parametrize(("agent_mode", "worker_mode", "runs"), MODES)
+def test_a_worker_never_runs_a_turn_under_another_mode(
+    tmp_path: Path, agent_mode: str, worker_mode: str, runs: bool
+) -> None:
+    url = f"sqlite:///{tmp_path / 'modes.db'}"
+    agent_lore = Userlore.open(url, config={"memory": {"mode": agent_mode}})
+    worker_lore = Userlore.open(url, config={"memory": {"mode": worker_mode}})
+    try:
+        middleware = UserloreMiddleware(agent_lore, default_scope="u1", writes="queue")
+        agent_with(middleware, ScriptedChatModel()).invoke(user("I use pnpm."), THREAD)
+        before = TURN_HEALTH.snapshot()["mode_mismatches"]
+        assert WorkRunner(worker_lore).run_pending() == int(runs)
+        assert TURN_HEALTH.snapshot()["mode_mismatches"] - before == int(not runs)
+        states = [r.state for r in worker_lore.records.list("u1")]
+        if not runs:
+            assert states == []  # left pending for a worker of the agent's mode
+            assert middleware.queue.counts()["pending"] == 1
+            assert WorkRunner(agent_lore).run_pending() == 1  # which then runs it
+            states = [r.state for r in agent_lore.records.list("u1")]
+        assert states == ["active" if agent_mode == "auto" else "candidate"]
+    finally:
+        agent_lore.close()
+        worker_lore.close()
+
+
+QUERIES = [
+    # (query length, refused by plan_context)
+    (2 * 1024 * 1024, True),  # a 2 MB query: refused, and never traced
+    (32_001, True),
+    (32_000, False),
+    (40, False),
+]
+
+
+@pytest.mark.parametrize(("length", "refused"), QUERIES)
+def test_plan_context_bounds_its_query(auto_lore: Userlore, length: int, refused: bool) -> None:
+    from userlore.errors import InvalidInputError
+
+    auto_lore.observe("u1", "user", "Please always answer in bullet points.")
+    traces = len(auto_lore.traces.list("u1"))
+    query = ("why " * length)[:length]
+    if refused:
+        with pytest.raises(InvalidInputError, match="query"):
+            auto_lore.plan_context("u1", query)
+        assert len(auto_lore.traces.list("u1")) == traces  # nothing traced
+    else:
+        assert auto_lore.plan_context("u1", query).trace_id is not None
+
+
+def test_an_oversized_turn_is_still_planned_from_its_start(auto_lore: Userlore) -> None:
+    auto_lore.observe("u1", "user", "Please always answer in bullet points.")
+    model = ScriptedChatModel(replies=["fine"])
+    middleware = UserloreMiddleware(auto_lore, default_scope="u1", writes="queue")
+    agent_with(middleware, model).invoke(user("format? " + "log line\n" * 5_000), THREAD)
+    assert FENCE in model.system_texts()[0]  # clipped to one turn's bound, not refused

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -20,6 +20,7 @@ from userlore.config import MemoryMode, UserContextConfig
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.table import Table
 
     from userlore.facade import Userlore
 
@@ -31,6 +32,7 @@ __all__ = [
     "ScopeOpt",
     "console",
     "emit",
+    "id_column",
     "open_db_url",
     "open_for_service",
     "opened",
@@ -100,3 +102,12 @@ def emit(data: Any, as_json: bool, render: Callable[[Console], None]) -> None:
         sys.stdout.flush()
     else:
         render(console())
+
+
+def id_column(table: Table, name: str, values: Iterable[str]) -> None:
+    """Add a column of ids that is never wrapped nor cut (at 80 columns, when piped, too).
+
+    An id split over two lines cannot be copied into the next command; the table shrinks its
+    other (folding) columns instead.
+    """
+    table.add_column(name, no_wrap=True, min_width=max((len(v) for v in values), default=1))

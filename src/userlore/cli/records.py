@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from userlore.cli.app import app
-from userlore.cli.common import ConfigOpt, DbOpt, JsonOpt, ModeOpt, ScopeOpt, emit, opened
+from userlore.cli.common import (
+    ConfigOpt,
+    DbOpt,
+    JsonOpt,
+    ModeOpt,
+    ScopeOpt,
+    emit,
+    id_column,
+    opened,
+)
 from userlore.models import RecordState
 
 if TYPE_CHECKING:
@@ -52,10 +61,13 @@ def plan(
         result = lore.plan_context(scope=scope, query=query, session_key=session)
 
     def render(out: Console) -> None:
-        out.print(result.text or "(nothing selected)", markup=False)
-        out.print(f"\ntrace {result.trace_id}: {result.chars}/{result.budget} characters")
+        # The block is printed as built (never re-wrapped mid-JSON), ids on one line each.
+        out.print(result.text or "(nothing selected)", markup=False, soft_wrap=True)
+        out.print(
+            f"\ntrace {result.trace_id}: {result.chars}/{result.budget} characters", soft_wrap=True
+        )
         for rej in result.rejected:
-            out.print(f"  rejected {rej.id}: {rej.reason}", markup=False)
+            out.print(f"  rejected {rej.id}: {rej.reason}", markup=False, soft_wrap=True)
 
     data = {
         "text": result.text,
@@ -71,7 +83,8 @@ def _record_table(title: str, rows: list[RecordView], out: Console) -> None:
     from rich.table import Table
 
     table = Table(title=title)
-    for name in ("id", "v", "state", "key", "content"):
+    id_column(table, "id", [rec.id for rec in rows])
+    for name in ("v", "state", "key", "content"):
         table.add_column(name, overflow="fold")
     for rec in rows:
         table.add_row(

@@ -16,6 +16,9 @@ import typer
 
 from userlore.cli.app import app
 from userlore.cli.common import ConfigOpt, DbOpt, ModeOpt, open_for_service
+from userlore.server.guard import DEFAULT_BODY_TIMEOUT, DEFAULT_MIN_BODY_RATE
+
+DEFAULT_LIMIT_CONCURRENCY = 100
 
 
 class Transport(StrEnum):
@@ -43,6 +46,21 @@ def serve(
     max_api_body_bytes: Annotated[
         int | None, typer.Option(min=1, help="Largest body of every other request (default 1 MiB).")
     ] = None,
+    body_timeout: Annotated[
+        float,
+        typer.Option(min=1, help="Seconds a request body may take to arrive; 408 after."),
+    ] = DEFAULT_BODY_TIMEOUT,
+    min_body_rate: Annotated[
+        int,
+        typer.Option(min=1, help="Bytes/s a body must keep up after its first 5 s; 408 below."),
+    ] = DEFAULT_MIN_BODY_RATE,
+    limit_concurrency: Annotated[
+        int,
+        typer.Option(min=1, help="Open connections and requests at once; 503 above (uvicorn)."),
+    ] = DEFAULT_LIMIT_CONCURRENCY,
+    timeout_keep_alive: Annotated[
+        int, typer.Option(min=1, help="Seconds an idle keep-alive connection stays open (uvicorn).")
+    ] = 5,
     db: DbOpt = None,
     config: ConfigOpt = None,
     mode: ModeOpt = None,
@@ -68,9 +86,17 @@ def serve(
             grants,
             max_body_bytes=max_body_bytes or DEFAULT_MAX_BODY_BYTES,
             max_api_body_bytes=max_api_body_bytes or DEFAULT_MAX_API_BODY_BYTES,
+            body_timeout=body_timeout,
+            min_body_rate=min_body_rate,
         )
         uvicorn.run(
-            application, host=host, port=port, log_level="info", log_config=access_log_config()
+            application,
+            host=host,
+            port=port,
+            log_level="info",
+            log_config=access_log_config(),
+            limit_concurrency=limit_concurrency,
+            timeout_keep_alive=timeout_keep_alive,
         )
     finally:
         lore.close()

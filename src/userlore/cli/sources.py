@@ -334,8 +334,13 @@ def worker(
     db: DbOpt = None,
     config: ConfigOpt = None,
     mode: ModeOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Drain pending connected-source synthesis now and every interval; sweep expired TTL items."""
+    """Drain pending connected-source synthesis now and every interval; sweep expired TTL items.
+
+    With ``--once``, prints what ran: the synthesis counts, the TTL sweep and the queued jobs
+    (turns and reviews) — one line, or one JSON document with ``--json``.
+    """
     from userlore.integrations.langgraph_store import TTLSweeper, sweep_ttl
     from userlore.sources.coordinator import SourceCoordinator
     from userlore.sources.pipeline import ConnectedKnowledgePipeline
@@ -361,13 +366,18 @@ def worker(
         if once:
             result = coordinator.drain_once()
             swept = sweep_ttl(lore)  # expired LangGraph store items (TTL) to the trash
-            counts = " ".join(f"{k}={v}" for k, v in result.as_dict().items())
-            typer.echo(f"{counts} ttl_swept={swept}")
             jobs = 0
             while ran := work.run_pending():
                 jobs += ran
             if jobs:
                 err.print(f"userlore worker: ran {jobs} queued job(s)")
+            ran_once = {"synthesis": result.as_dict(), "ttl_swept": swept, "jobs": jobs}
+
+            def counts_line(out: Console) -> None:
+                counts = " ".join(f"{k}={v}" for k, v in result.as_dict().items())
+                out.print(f"{counts} ttl_swept={swept} jobs={jobs}", markup=False, soft_wrap=True)
+
+            emit(ran_once, as_json, counts_line)
             return
         work.start()  # queued observations and reviews, on their own thread
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from userlore.cli.app import app
-from userlore.cli.common import ConfigOpt, DbOpt, JsonOpt, ScopeOpt, emit, opened
+from userlore.cli.common import ConfigOpt, DbOpt, JsonOpt, ScopeOpt, emit, id_column, opened
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -34,7 +34,8 @@ def trace_list(
         from rich.table import Table
 
         table = Table(title=f"Traces of {scope}")
-        for name in ("id", "type", "at", "reason", "chars"):
+        id_column(table, "id", [e["id"] for e in events])
+        for name in ("type", "at", "reason", "chars"):
             table.add_column(name, overflow="fold")
         for e in events:
             table.add_row(

@@ -147,7 +147,8 @@ class TurnHealth:
     """Process-wide counters of memory work that failed open or was deferred, for operators.
 
     A read that fails lets the turn run without a memory block; a write that cannot be queued
-    in memory goes to the durable table. Neither fails the user's turn, so each is counted here
+    in memory goes to the durable table; a turn no backend can store (over 32,000 characters, NUL)
+    is skipped (``skipped_turns``). None fails the user's turn, so each is counted here
     (and logged) instead. Process-wide, so never part of a per-user (scope) report: one user's
     report must not show counts caused by another.
     """
@@ -159,6 +160,8 @@ class TurnHealth:
         "queue_overflows",
         "job_failures",
         "job_retries",
+        "skipped_turns",
+        "mode_mismatches",
     )
 
     def __init__(self) -> None:

@@ -288,6 +288,6 @@ class PlanContext:
 
     def __call__(self, state: UnderstandingState) -> dict[str, Any]:
         latest = latest_user_message(state.get("messages", []))
-        query = latest.text if latest is not None else ""
+        query = latest.text[:MAX_TURN_CHARS] if latest is not None else ""  # the query's bound
         plan = self.lore.plan_context(state["scope"], query, session_key=state.get("session_key"))
         return {"context": plan.text, "trace_id": plan.trace_id}

@@ -230,7 +230,8 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
 
     def _plan(self, scope: str, latest: HumanMessage | None) -> str | None:
         # The query is read, never stored: characters no backend stores are dropped, not fatal.
-        query = scrubbed(latest.text) if latest is not None else ""
+        # A pasted log over one turn's bound plans from its first MAX_TURN_CHARS characters.
+        query = scrubbed(latest.text)[:MAX_TURN_CHARS] if latest is not None else ""
         plan = self.lore.plan_context(scope, query, session_key=_thread_id())
         if not plan.text or plan.trace_id is None:
             return None
@@ -316,7 +317,10 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
                         session_key=thread,
                         agent_id=self.agent_id,
                         at=self.lore.feedback.store.clock(),  # said now, whenever it is written
+                        mode=mode.value,
                     )
+                    if job.payload.get("skip"):  # too long or unstorable: traced, and counted
+                        TURN_HEALTH.count("skipped_turns")
                     self._submit(job)
         if self.reviewer is None:
             return None
@@ -330,7 +334,9 @@ class UserloreMiddleware(AgentMiddleware[UserloreAgentState, Any, Any]):
         if not decision.review:
             return None
         window = self.lore.config.understanding.max_history_messages
-        job = review_job(scope, messages, thread_id=thread, user_turns=turns, window=window)
+        job = review_job(
+            scope, messages, thread_id=thread, user_turns=turns, window=window, mode=mode.value
+        )
         # A review is durable (it survives a restart); the runner is woken to run it.
         if not self._submit(job, durable=True):
             return None

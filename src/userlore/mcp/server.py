@@ -24,7 +24,7 @@ from pydantic import Field
 
 from userlore.errors import ConfigError, UserloreError
 from userlore.memory import MAX_RECALL_K, Author
-from userlore.server.guard import RequestGuard
+from userlore.server.guard import RequestGuard, bearer_token
 from userlore.store.governed import validate_scope
 
 if TYPE_CHECKING:
@@ -314,14 +314,20 @@ def bearer_guard(app: ASGIApp, token: str) -> ASGIApp:
 def http_app(server: MCPServer, *, path: str, host: str, token: str | None) -> ASGIApp:
     """The streamable-HTTP app: the request guard outermost, then the bearer check.
 
-    The guard (body size, JSON depth, NUL characters) runs before the token is checked, as on
-    the HTTP gateway, so an unauthenticated client can never make the server buffer or parse an
-    unbounded body.
+    The guard (body size, then the token before any body is read, then JSON depth and NUL
+    characters) runs as on the HTTP gateway, so an unauthenticated client can never make the
+    server buffer or parse a body.
     """
     app: Any = server.streamable_http_app(streamable_http_path=path, host=host)
-    if token:
-        app = bearer_guard(app, token)
-    return RequestGuard(app)
+    if not token:
+        return RequestGuard(app)
+    expected = token.encode()
+
+    def authorize(scope: MutableMapping[str, Any]) -> bool:
+        given = (bearer_token(scope) or "").encode("utf-8", "surrogateescape")
+        return hmac.compare_digest(given, expected)
+
+    return RequestGuard(bearer_guard(app, token), authorize=authorize)
 
 
 def run_mcp_server(

@@ -8,8 +8,9 @@ exactly like a missing one, so a token cannot even learn whether another scope's
 
 Bad input is a ``4xx`` with ``{"error": {"code", "message"}}``; the gateway is tested with
 property-based requests generated from its own OpenAPI schema to answer no ``5xx`` and nothing
-off-schema. Every request first passes :class:`~userlore.server.guard.RequestGuard` (size, JSON
-depth, NUL characters), before authentication and before parsing.
+off-schema. Every request first passes :class:`~userlore.server.guard.RequestGuard`: size, then
+the bearer token (before a byte of the body is read), then the body's arrival rate, encoding,
+JSON depth and value count, and NUL characters, all before parsing.
 """
 
 from __future__ import annotations
@@ -22,9 +23,15 @@ from fastapi import FastAPI
 
 from userlore.errors import ConfigError
 from userlore.server.access_log import install_access_log_redaction
-from userlore.server.auth import TokenGrant, load_tokens, resolver
+from userlore.server.auth import TokenGrant, body_authorizer, load_tokens, resolver
 from userlore.server.errors import install_error_handlers
-from userlore.server.guard import DEFAULT_MAX_API_BODY_BYTES, DEFAULT_MAX_BODY_BYTES, RequestGuard
+from userlore.server.guard import (
+    DEFAULT_BODY_TIMEOUT,
+    DEFAULT_MAX_API_BODY_BYTES,
+    DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_MIN_BODY_RATE,
+    RequestGuard,
+)
 from userlore.server.routes import context, knowledge, memories, review
 from userlore.server.web_page import install_about_you
 
@@ -41,6 +48,8 @@ def create_app(
     title: str = "userlore gateway",
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     max_api_body_bytes: int = DEFAULT_MAX_API_BODY_BYTES,
+    body_timeout: float = DEFAULT_BODY_TIMEOUT,
+    min_body_rate: int = DEFAULT_MIN_BODY_RATE,
 ) -> FastAPI:
     """The gateway app over ``lore``; ``tokens`` as accepted by :func:`load_tokens`.
 
@@ -50,15 +59,19 @@ def create_app(
         title: OpenAPI title.
         max_body_bytes: Largest accepted import body (a whole export document).
         max_api_body_bytes: Largest body of any other request (capped at ``max_body_bytes``).
+        body_timeout: Seconds a request body may take to arrive (``408`` after).
+        min_body_rate: Bytes per second a body must keep up after its first seconds.
 
     Raises:
-        ConfigError: malformed tokens, or a body limit below 1 byte.
+        ConfigError: malformed tokens, a body limit below 1 byte, or a time bound below 1.
     """
     from userlore import __version__
 
     grants = load_tokens(tokens)
     if min(max_body_bytes, max_api_body_bytes) < 1:
         raise ConfigError("max_body_bytes and max_api_body_bytes must be at least 1")
+    if min(body_timeout, min_body_rate) < 1:
+        raise ConfigError("body_timeout and min_body_rate must be at least 1")
     install_access_log_redaction()
     app = FastAPI(
         title=title,
@@ -70,7 +83,7 @@ def create_app(
             "to the scope of its bearer token."
         ),
     )
-    app.state.resolve_token = resolver(grants)
+    app.state.resolve_token = resolve_token = resolver(grants)
 
     install_error_handlers(app)
 
@@ -84,8 +97,14 @@ def create_app(
         routes.install(app, lore)
 
     install_about_you(app, lore)  # the About You page (issue 9)
-    # Added last, so outermost: nothing (CSRF, bearer check, parser) sees an unchecked body.
+    # Added last, so outermost: nothing (CSRF, bearer check, parser) sees an unchecked body,
+    # and no body is read before its bearer token is.
     app.add_middleware(
-        RequestGuard, max_body_bytes=max_body_bytes, max_api_body_bytes=max_api_body_bytes
+        RequestGuard,
+        max_body_bytes=max_body_bytes,
+        max_api_body_bytes=max_api_body_bytes,
+        authorize=body_authorizer(resolve_token),
+        body_timeout=body_timeout,
+        min_body_rate=min_body_rate,
     )
     return app

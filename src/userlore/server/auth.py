@@ -20,9 +20,18 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from userlore.errors import ConfigError, ScopeError
 from userlore.memory import Author
+from userlore.server.guard import Authorize, Scope, bearer_token
 from userlore.store.governed import validate_scope
 
-__all__ = ["Grant", "TokenGrant", "Unauthorized", "current_grant", "load_tokens", "resolver"]
+__all__ = [
+    "Grant",
+    "TokenGrant",
+    "Unauthorized",
+    "body_authorizer",
+    "current_grant",
+    "load_tokens",
+    "resolver",
+]
 
 MIN_TOKEN_CHARS = 16
 
@@ -146,3 +155,23 @@ def resolver(grants: Mapping[str, TokenGrant]) -> Callable[[str], TokenGrant | N
         return found
 
     return resolve
+
+
+PUBLIC_API_PATHS = frozenset({"/api/health"})
+
+
+def body_authorizer(resolve: Callable[[str], TokenGrant | None]) -> Authorize:
+    """The guard's check before reading a body: every ``/api/`` route but health needs a grant.
+
+    The same lookup as :func:`current_grant`, run on the headers alone, so a body sent without a
+    valid token is refused before it is read, buffered or parsed.
+    """
+
+    def authorize(scope: Scope) -> bool:
+        path = str(scope.get("path", ""))
+        if not path.startswith("/api/") or path.rstrip("/") in PUBLIC_API_PATHS:
+            return True
+        token = bearer_token(scope)
+        return token is not None and resolve(token) is not None
+
+    return authorize

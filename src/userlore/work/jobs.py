@@ -26,7 +26,16 @@ if TYPE_CHECKING:
     from userlore.extract.reviewer import LLMReviewer
     from userlore.facade import Userlore
 
-__all__ = ["OBSERVE", "REVIEW", "Job", "observe_job", "review_job", "run_job", "transient"]
+__all__ = [
+    "OBSERVE",
+    "REVIEW",
+    "Job",
+    "mode_mismatch",
+    "observe_job",
+    "review_job",
+    "run_job",
+    "transient",
+]
 
 OBSERVE = "observe"
 REVIEW = "review"
@@ -59,13 +68,16 @@ def observe_job(
     session_key: str | None,
     agent_id: str | None,
     at: datetime | None = None,
+    mode: str | None = None,
 ) -> Job:
     """A user turn to observe (keyed by its message id, else unique).
 
-    ``at`` is when the turn was said: a job run later still dates the turn by it.
+    ``at`` is when the turn was said: a job run later still dates the turn by it. ``mode`` is the
+    memory mode of the agent that queued it: it decides whether the turn's records become
+    candidates or active, so a worker under another mode leaves it alone.
     """
     key = f"turn:{turn_id}" if turn_id else f"once:{uuid.uuid4().hex}"
-    payload: dict[str, Any] = {"turn_id": turn_id, "session_key": session_key}
+    payload: dict[str, Any] = {"turn_id": turn_id, "session_key": session_key, "mode": mode}
     if at is not None:
         payload["at"] = at.isoformat()
     if len(text) > MAX_TURN_CHARS:
@@ -84,6 +96,7 @@ def review_job(
     thread_id: str | None,
     user_turns: int,
     window: int,
+    mode: str | None = None,
 ) -> Job:
     """A review pass over the last ``window`` user and assistant messages of a run.
 
@@ -95,8 +108,27 @@ def review_job(
         if isinstance(message, HumanMessage | AIMessage) and message.text.strip():
             kept.append([role, message.text])
     key = f"{thread_id}:{user_turns}" if thread_id else f"once:{uuid.uuid4().hex}"
-    payload = {"messages": kept[-window:], "thread_id": thread_id, "user_turns": user_turns}
+    payload = {
+        "messages": kept[-window:],
+        "thread_id": thread_id,
+        "user_turns": user_turns,
+        "mode": mode,
+    }
     return Job(REVIEW, scope, key, payload)
+
+
+def mode_mismatch(lore: Userlore, job: Job) -> str | None:
+    """Why ``lore`` must not run ``job``: it was queued under another memory mode, else ``None``.
+
+    The mode decides the outcome (``auto`` activates, ``confirmWrite`` makes candidates), so a
+    turn queued by an ``auto`` agent run by a worker on the default configuration would come out
+    differently from the same turn run in the agent's process.
+    """
+    queued = job.payload.get("mode")
+    running = lore.config.memory.mode.value
+    if queued is None or queued == running:
+        return None
+    return f"{job.kind} job queued under mode {queued!r}; this worker runs {running!r}"
 
 
 def transient(exc: BaseException) -> bool:

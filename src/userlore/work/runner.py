@@ -17,7 +17,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Literal
 
 from userlore.feedback.metrics import TURN_HEALTH
-from userlore.work.jobs import OBSERVE, REVIEW, Job, run_job, transient
+from userlore.work.jobs import OBSERVE, REVIEW, Job, mode_mismatch, run_job, transient
 from userlore.work.queue import ClaimedJob, WorkQueue
 
 if TYPE_CHECKING:
@@ -141,9 +141,7 @@ class WorkRunner:
             self._busy += 1
         try:
             claimed = self.queue.claim(limit, kinds=self.kinds)
-            for c in claimed:
-                self._run_claimed(c)
-            ran += len(claimed)
+            ran += sum(self._run_claimed(c) for c in claimed)
         finally:
             self._done()
         return ran
@@ -240,7 +238,15 @@ class WorkRunner:
                 TURN_HEALTH.count("write_failures")
                 log.error("%s job failed and could not be queued: lost", job.kind)
 
-    def _run_claimed(self, claimed: ClaimedJob) -> None:
+    def _run_claimed(self, claimed: ClaimedJob) -> bool:
+        """Run one claimed job; ``False`` when it was left for a worker of its mode."""
+        refused = mode_mismatch(self.lore, claimed.job)
+        if refused is not None:
+            # Left pending, attempt not counted: a worker started with the job's mode runs it.
+            self.queue.release([claimed])
+            TURN_HEALTH.count("mode_mismatches")
+            log.warning("%s: left pending (run a worker with that --mode)", refused)
+            return False
         try:
             run_job(self.lore, claimed.job, self.reviewer)
         except Exception as exc:
@@ -250,5 +256,6 @@ class WorkRunner:
                 TURN_HEALTH.count("job_retries")
             log.warning("%s job %s failed: %s", claimed.job.kind, claimed.id, type(exc).__name__)
             self.queue.fail(claimed, type(exc).__name__, retry=retry)
-            return
+            return True
         self.queue.complete(claimed)
+        return True

@@ -1,0 +1,81 @@
+"""Piped ``userlore`` output (80 columns): ids and context blocks are never wrapped (issue 26).
+
+A person copies an id into the next command and a script reads the plan's JSON block, so both
+must stay whole; long record content still folds to the width.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from userlore import Userlore
+
+LONG = "Our deployment checklist covers " + ", ".join(f"step number {n}" for n in range(40)) + "."
+
+
+def run(args: list[str], db: str, home: Path) -> str:
+    env = dict(os.environ, HOME=str(home), USERLORE_DB=db, COLUMNS="80")
+    env.pop("USERLORE_CONFIG", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "userlore.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+        check=True,
+    )
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    home = tmp_path_factory.mktemp("cli-output")
+    db = f"sqlite:///{home / 'out.db'}"
+    with Userlore.open(db, config={"memory": {"mode": "auto"}}) as lore:
+        lore.memory.remember("u1", LONG, path="team", memory_type="semantic")
+        lore.memory.remember("u1", "Standup is at 9:30.", path="team", memory_type="semantic")
+    commands = {
+        "records": ["records", "--scope", "u1"],
+        "records json": ["records", "--scope", "u1", "--json"],
+        "plan": ["plan", "deployment checklist standup", "--scope", "u1"],
+        "plan json": ["plan", "deployment checklist standup", "--scope", "u1", "--json"],
+        "traces": ["trace", "list", "--scope", "u1"],
+        "traces json": ["trace", "list", "--scope", "u1", "--json"],
+    }
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        futures = {k: pool.submit(run, args, db, home) for k, args in commands.items()}
+        return {k: f.result() for k, f in futures.items()}
+
+
+@pytest.mark.parametrize(
+    ("table", "source"), [("records", "records json"), ("traces", "traces json")]
+)
+def test_every_id_is_on_one_line_and_long_content_folds(
+    printed: dict[str, str], table: str, source: str
+) -> None:
+    ids = [row["id"] for row in json.loads(printed[source])]
+    assert ids
+    lines = printed[table].splitlines()
+    for value in ids:
+        assert any(value in line for line in lines), (value, printed[table])
+    assert max(len(line) for line in lines) <= 80  # the rest folds to the width
+
+
+def test_the_plan_block_and_its_ids_are_printed_unwrapped(printed: dict[str, str]) -> None:
+    plan = json.loads(printed["plan json"])
+    assert "Standup" in plan["text"]
+    lines = printed["plan"].splitlines()
+    for block_line in plan["text"].splitlines():
+        assert block_line in lines, block_line  # every line of the block, whole
+    # Each run writes its own trace: the printed one is whole when it is as long as the JSON's.
+    [trace_line] = [line for line in lines if line.startswith("trace ")]
+    assert len(trace_line.split()[1].rstrip(":")) == len(plan["trace_id"]), trace_line
+    for rejected in plan["rejected"]:
+        assert any(rejected["id"] in line for line in lines)
