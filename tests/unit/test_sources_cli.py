@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -102,13 +105,56 @@ def test_sync_without_synthesis_then_worker_once(
         assert len(lore.records.list("me", kind="workspace_fact")) == 2
 
 
-def test_worker_reports_disabled_connected_sources(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+CONNECTED_ON = {
+    "userContext": {"memory": {"mode": "auto", "sources": ["session", "curated", "connected"]}}
+}
+
+# (configuration, items left pending by a sync, whether the worker warns). The warning names
+# what waits; a default configuration with nothing waiting stays quiet on every run.
+WORKER_SIGNALS = {
+    "default config, nothing waits": (None, False, False),
+    "default config, items wait": (None, True, True),
+    "connected sources on, items wait": (CONNECTED_ON, True, False),
+    "connected sources on, nothing waits": (CONNECTED_ON, False, False),
+}
+
+
+@pytest.mark.parametrize("case", list(WORKER_SIGNALS))
+def test_worker_warns_about_disabled_sources_only_when_items_wait(
+    case: str, vault: Path, tmp_path: Path
 ) -> None:
+    config, pending, warns = WORKER_SIGNALS[case]
     db = f"sqlite:///{tmp_path / 'd.db'}"
-    assert main(["worker", "--once", "--db", db]) == 0
-    captured = capsys.readouterr()
-    assert "disabled" in captured.err and "claimed=0" in captured.out
+    env = dict(os.environ, HOME=str(tmp_path))
+    for name in ("USERLORE_CONFIG", "USERLORE_DB", "USERLORE_MODE"):
+        env.pop(name, None)
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "userlore.cli", *args, "--db", db],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=600,
+        )
+
+    if pending:
+        synced = cli(
+            "sources", "sync", str(vault), "--kind", "markdown", "--scope", "me", "--no-synthesis"
+        )
+        assert synced.returncode == 0, synced.stderr
+    args = ["worker", "--once", "--json"]
+    if config is not None:
+        path = tmp_path / "config.json"
+        path.write_text(json.dumps(config))
+        args += ["--config", str(path)]
+    ran = cli(*args)
+    assert ran.returncode == 0, ran.stderr
+    assert ("disabled" in ran.stderr) is warns, ran.stderr
+    if warns:
+        assert "2 connected-source item(s) wait" in ran.stderr
+    created = json.loads(ran.stdout)["synthesis"]["created"]
+    assert created == (2 if pending and config is not None else 0)
 
 
 def test_sources_sync_bad_kind_or_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,8 +3,11 @@
 ``tests/data/special/set1.jsonl`` was written before the vocabularies (first run: 18 of 58
 first-person statements caught, 1 of 29 near-misses flagged); ``set2.jsonl`` after them (first
 sight 39 of 43, 4 of 21 near-misses flagged), ``set3.jsonl`` after set2's fixes (first sight
-39 of 42: medication names missing in es/fr/pt; 0 of 21 flagged). All are tables: one row, one
-expectation.
+39 of 42: medication names missing in es/fr/pt; 0 of 21 flagged), ``set4.jsonl`` for two classes
+the quote gate's sets exposed, written before their fix: German compounds ("Krebsdiagnose";
+first run 3 of 10, final 9 of 10, near-misses 0 then 1 of 5) and the speaker as a patient
+("我是糖尿病患者", "I'm a cancer patient"; first run 0 of 8, final 8 of 8, near-misses 0 of 6).
+All are tables: one row, one expectation.
 """
 
 from __future__ import annotations
@@ -31,7 +34,15 @@ VOCAB = Path(special_lang.__file__).resolve().parents[1] / "data" / "special"
 SEVEN = frozenset({"en", "zh", "es", "de", "fr", "ja", "pt"})
 HELD_OUT = ("ru", "ar", "hi", "tr", "ko")  # no vocabulary may name these (issue 29)
 
-KNOWN_BENIGN_FLAGS: frozenset[str] = frozenset()  # near-misses still flagged: none
+# Near-misses still flagged: a third party named only after the term, as the beneficiary
+# ("... für meinen Sohn", "... for my son"); the same in English before set4. Fails closed.
+KNOWN_BENIGN_FLAGS: frozenset[str] = frozenset(
+    {"Ich brauche einen neuen Asthmaspray für meinen Sohn."}
+)
+# Statements still missed: leaving a church is a religious statement no cue term names.
+KNOWN_MISSES: frozenset[str] = frozenset(
+    {"Seit meinem Kirchenaustritt feiere ich Ostern nicht mehr."}
+)
 
 
 def _rows(name: str) -> list[dict[str, str | None]]:
@@ -45,7 +56,11 @@ def _special(text: str) -> set[str]:
     }
 
 
-ROWS = [(name, row) for name in ("set1.jsonl", "set2.jsonl", "set3.jsonl") for row in _rows(name)]
+ROWS = [
+    (name, row)
+    for name in ("set1.jsonl", "set2.jsonl", "set3.jsonl", "set4.jsonl")
+    for row in _rows(name)
+]
 
 
 @pytest.mark.parametrize(
@@ -56,7 +71,9 @@ ROWS = [(name, row) for name in ("set1.jsonl", "set2.jsonl", "set3.jsonl") for r
 def test_first_person_by_class_and_near_misses(name: str, row: dict[str, str | None]) -> None:
     text = str(row["text"])
     found = _special(text)
-    if row["expect"]:
+    if row["expect"] and text in KNOWN_MISSES:
+        assert row["expect"] not in found, f"{text!r} is caught now: drop it from KNOWN_MISSES"
+    elif row["expect"]:
         assert row["expect"] in found, (name, text, found)
         assert special_cues(text), text
         assert not about_someone_else_or_topic(text), text

@@ -357,10 +357,12 @@ def worker(
         pipeline = ConnectedKnowledgePipeline(
             lore.sources.store, worker_id=worker_id, lease_seconds=lease_seconds
         )
-        if not pipeline.enabled:
+        # Said only when something waits: the default configuration has no connected sources,
+        # and a warning on every run would teach operators to ignore the worker's stderr.
+        if not pipeline.enabled and (waiting := pipeline.waiting()):
             err.print(
-                "userlore worker: connected sources are disabled by the configuration "
-                "(memory mode or memory.sources); items stay pending"
+                f"userlore worker: {waiting} connected-source item(s) wait, but connected "
+                "sources are disabled by the configuration (memory mode or memory.sources)"
             )
         coordinator = SourceCoordinator(pipeline, interval_seconds=interval, on_drain=report)
         if once:

@@ -23,7 +23,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Connection, Engine, Table, and_, case, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    Table,
+    and_,
+    case,
+    func,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy import text as sql_text
 from sqlalchemy.orm import Session
 
@@ -175,6 +186,20 @@ class LeaseHolder:
         if gone:
             log.info("reclaiming the leases of %d holder(s) that are gone", len(gone))
         return gone
+
+    def waiting(self) -> int:
+        """How many items wait for synthesis (pending, or running on an expired lease), in any
+        scope: what a worker that may not process them should tell its operator about."""
+        t = _ITEMS.c
+        now = self.store.clock()
+        due = or_(
+            t.synthesis_state == "pending",
+            and_(t.synthesis_state == "running", t.lease_expires_at <= now),
+        )
+        with self.store.connection() as conn:
+            return int(
+                conn.execute(select(func.count()).select_from(_ITEMS).where(due)).scalar_one()
+            )
 
     def claim(
         self,

@@ -41,7 +41,8 @@ _MARKER_KINDS: Final = (
 )  # first wins at one spot
 _KEYS: Final = frozenset(
     {"language", "spaced", "pro_drop", "terms", "self_terms", "as_a", "as_a_suffix",
-     "implied_start", "determiners", "negation_after", *_MARKER_KINDS}
+     "implied_start", "determiners", "negation_after", "compounds", "self_copula",
+     "patient_nouns", *_MARKER_KINDS}
 )  # fmt: skip
 _TOKEN = re.compile(r"\w+")
 # Every regex term holds a literal run of three or more letters ("descent", "afiliad", "vot"),
@@ -50,6 +51,8 @@ _RUN = re.compile(r"(?<![\\?])(?<!\(\?P<)[^\W\d_]{3,}")
 _SENTENCE_BREAK = re.compile(r"[.!?。！？\n]+(?:\s+|$)|[;；]")
 _NEGATION_REACH: Final = 3  # words (twice as many characters unspaced) a denial reaches
 _IMPLIED_REACH: Final = 6  # words (or 12 characters unspaced) from the clause opener to the term
+_COMPOUND_MIN: Final = 4  # letters a term needs before it is looked for inside a compound
+_COMPOUND_REST: Final = 3  # letters the rest of the compound needs (no "Krebse" plurals)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +74,15 @@ class _Language:
     negation_after: re.Pattern[str] | None
     pro_drop: bool
     spaced: bool
+    compound_heads: dict[str, list[tuple[str, bool]]]
+    """German-style compounds: single-word terms found as the first or last part of a longer
+    word ("Krebsdiagnose", "Insulinpumpe"), for languages whose file sets ``compounds``."""
+    self_copula: re.Pattern[str] | None
+    """The speaker naming themselves ("I'm a", "我是", "私は") right before a term."""
+    patient_after: re.Pattern[str] | None
+    """A patient noun right after a term ("cancer patient", "糖尿病患者")."""
+    patient_before: re.Pattern[str] | None
+    """Copula, article and patient noun right before a term ("je suis un patient diabétique")."""
 
 
 def _alternation(phrases: list[str], *, spaced: bool) -> str:
@@ -150,6 +162,15 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
         as_a_re = re.compile("|".join(alts), re.IGNORECASE)
     implied = _str_list(data, "implied_start")
     determiners = _str_list(data, "determiners")
+    compound_heads: dict[str, list[tuple[str, bool]]] = {}
+    if data.get("compounds"):
+        for words, category, own in (e for es in lexicon.values() for e in es):
+            if len(words) == 1 and len(words[0]) >= _COMPOUND_MIN:
+                compound_heads.setdefault(words[0], []).append((category, own))
+    copula = _str_list(data, "self_copula")
+    patients = _str_list(data, "patient_nouns")
+    copula_alt = _alternation(copula, spaced=spaced) if copula else None
+    patient_alt = _alternation(patients, spaced=spaced) if patients else None
     return _Language(
         code=code,
         terms=re.compile("|".join(groups), re.IGNORECASE) if groups else None,
@@ -178,6 +199,20 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
         ),
         pro_drop=bool(data.get("pro_drop", False)),
         spaced=spaced,
+        compound_heads=compound_heads,
+        self_copula=(
+            re.compile(r"(?:^|[\s,，、。])" + copula_alt + r"\s*$", re.IGNORECASE)
+            if copula_alt
+            else None
+        ),
+        patient_after=re.compile(r"\s*" + patient_alt, re.IGNORECASE) if patient_alt else None,
+        patient_before=(
+            re.compile(
+                r"(?:^|[\s,，、。])" + copula_alt + r"\s*" + patient_alt + r"\s*$", re.IGNORECASE
+            )
+            if copula_alt and patient_alt
+            else None
+        ),
     )
 
 
@@ -267,6 +302,11 @@ def _attribute(lang: _Language, t: str, s: int, term_start: int, term_end: int) 
                 last = kind  # "I don't have diabetes", "我不携带": the term is denied
     if "profession" in kinds:
         return _OTHER  # "I'm a pharmacist and I dispense insulin": work, not a disclosure
+    if lang.self_copula is not None and lang.patient_after is not None:
+        if lang.patient_before is not None and lang.patient_before.search(before):
+            return _SELF  # "Je suis un patient diabétique": the speaker is the patient
+        if lang.self_copula.search(before) and lang.patient_after.match(t, term_end):
+            return _SELF  # "I'm a cancer patient", "我是糖尿病患者", "私は糖尿病患者"
     if lang.as_a is not None and (
         lang.as_a.search(before) or lang.as_a.match(t, term_end, sentence_end)
     ):
@@ -359,6 +399,21 @@ def _lexicon_cues(
             ):
                 yield category, own, start, window[-1][2]
                 break
+        else:
+            if lang.compound_heads and word not in lang.lexicon:
+                yield from _compound_cues(lang, word, start, tokens[i][2])
+
+
+def _compound_cues(
+    lang: _Language, word: str, start: int, end: int
+) -> Iterator[tuple[str, bool, int, int]]:
+    """A term that begins or ends a longer word ("Krebsdiagnose", "Insulinpumpe")."""
+    heads = lang.compound_heads
+    for cut in range(_COMPOUND_MIN, len(word) - _COMPOUND_REST + 1):
+        for part in (word[:cut], word[len(word) - cut :]):
+            for category, own in heads.get(part, ()):
+                yield category, own, start, end
+                return
 
 
 def in_professional_sentence(t: str, pos: int) -> bool:
