@@ -92,7 +92,7 @@ def test_workers_killed_mid_drain_lose_nothing_and_repeat_nothing(
             os.kill(workers[victim].pid, signal.SIGKILL)
             workers[victim].wait(10)
             interrupted.append(held)
-        _wait(lambda: watch.states() == {"done": ITEMS}, 180, f"not drained: {watch.states()}")
+        _wait(lambda: watch.states() == {"done": ITEMS}, 420, f"not drained: {watch.states()}")
     finally:
         for proc in workers:
             if proc.poll() is None:

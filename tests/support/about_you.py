@@ -66,8 +66,8 @@ class Seeded:
 
 def _observe(lore: Userlore, clock: FakeClock, scope: str, text: str) -> str:
     clock.advance(minutes=3)
-    [record] = lore.observe(scope, "user", text, session_key=SESSION).candidates
-    return record.id
+    # The statement's own record comes first; "I use pnpm, not npm" adds a veto after it.
+    return lore.observe(scope, "user", text, session_key=SESSION).candidates[0].id
 
 
 def _approve(lore: Userlore, clock: FakeClock, scope: str, record_id: str) -> None:
