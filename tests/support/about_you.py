@@ -94,7 +94,9 @@ def seed_alice(lore: Userlore, clock: FakeClock, root: Path, out: Seeded) -> Non
     }
     for key, text in statements.items():
         out.ids[key] = _observe(lore, clock, s, text)
-        _approve(lore, clock, s, out.ids[key])
+        # Every candidate the turn made is approved: "I use pnpm, not npm" also vetoes npm.
+        for candidate in lore.records.list(s, state="candidate"):
+            _approve(lore, clock, s, candidate.id)
     clock.advance(hours=2)
     lore.memory.update(
         s,
