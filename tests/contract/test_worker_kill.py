@@ -70,7 +70,7 @@ def _wait(condition: object, timeout: float, what: str) -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(
     os.environ.get("USERLORE_KILL_TEST") != "1",
-    reason="known stall after the merge with the per-scope write lock; USERLORE_KILL_TEST=1 runs it",
+    reason="known stall after the merge with the per-scope write lock; USERLORE_KILL_TEST=1",
 )
 def test_workers_killed_mid_drain_lose_nothing_and_repeat_nothing(
     backend: str, request: pytest.FixtureRequest, tmp_path: Path
