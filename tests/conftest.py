@@ -75,6 +75,9 @@ class PostgresDatabases:
         self.admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
         self.counter = itertools.count(1)
         self._numpy_template = False
+        with self.admin.connect() as conn:
+            version = int(conn.execute(text("SHOW server_version_num")).scalar_one())
+        self._file_copy = version >= 150000
         self._create("userlore_template", template=None)
         engine = create_store_engine(self.url("userlore_template"))
         setup(engine)
@@ -87,7 +90,17 @@ class PostgresDatabases:
         with self.admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
             suffix = f' TEMPLATE "{template}"' if template else ""
+            if template and self._file_copy:
+                # Copies the template's files instead of writing them all to the WAL: about 3x
+                # faster per database, and the session creates hundreds (PostgreSQL 15+).
+                suffix += " STRATEGY FILE_COPY"
             conn.execute(text(f'CREATE DATABASE "{name}"{suffix}'))
+
+    def drop(self, url: str) -> None:
+        """Drops a database handed out by :meth:`fresh`, so the session's disk stays small."""
+        name = make_url(url).database
+        with self.admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
     def fresh(self, migrated: bool = True, pgvector: bool = True) -> str:
         """A new database; ``pgvector=False``: migrated on a server without the extension."""
@@ -142,6 +155,8 @@ def postgres_databases() -> Iterator[PostgresDatabases]:
 
 
 @pytest.fixture
-def postgres_url(postgres_databases: PostgresDatabases) -> str:
-    """A fresh, migrated PostgreSQL database for one test."""
-    return postgres_databases.fresh()
+def postgres_url(postgres_databases: PostgresDatabases) -> Iterator[str]:
+    """A fresh, migrated PostgreSQL database for one test, dropped after it."""
+    url = postgres_databases.fresh()
+    yield url
+    postgres_databases.drop(url)

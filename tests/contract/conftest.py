@@ -39,3 +39,7 @@ def make_lore(
     yield factory
     for lore in opened:
         lore.close()
+    if shared:
+        databases = request.getfixturevalue("postgres_databases")
+        for url in shared.values():
+            databases.drop(url)
