@@ -16,11 +16,11 @@ through the write path: this measures search, not ingestion.
 
 ``--plan`` measures a whole hybrid plan instead (``plan_context``: BM25 + stored vectors fused by
 RRF, policy, budget, render, trace): N records written through the batched governed write path
-(``govern_upsert_batch``, 2,000 per transaction; seeded random 384-d unit vectors, so no model
-runs; the HNSW index is dropped for the load and built after it, as a bulk import would), then Q
-plans with HNSW and Q with the numpy fallback (``VectorIndex.pgvector`` off) over the same rows,
-one governed write (with its vector) before every plan, untimed: reads see fresh writes. recall@10
-is the record-vector search's (HNSW vs the exact numpy top 10, same queries).
+(``govern_upsert_batch``, 2,000 per transaction; seeded clustered 384-d unit vectors per text,
+so no model runs; the HNSW index is dropped for the load and built after it, as a bulk import
+would), then Q plans with HNSW and Q with the numpy fallback (``VectorIndex.pgvector`` off) over
+the same rows, one governed write (with its vector) before every plan, untimed: reads see fresh
+writes. recall@10 is the record-vector search's (HNSW vs the exact numpy top 10, same queries).
 
 Usage: python benchmarks/pgvector_search.py [--sizes 10000,100000] [--queries 200] [--plan]
 Prints a Markdown table, then one JSON object on the last line.
@@ -29,12 +29,14 @@ Prints a Markdown table, then one JSON object on the last line.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
 import time
 from datetime import UTC, datetime
 
 import numpy as np
+from plan_latency import RandomVectors
 from sqlalchemy import create_engine, text
 
 from userlore.store.engine import create_store_engine, setup
@@ -129,15 +131,32 @@ def measure(url: str, queries: np.ndarray, mode: str) -> tuple[list[float], list
     return times, found
 
 
+class ClusteredVectors(RandomVectors):  # type: ignore[misc]
+    """Per text, a seeded point near one of 1,000 centres (as :func:`clustered`): uniform random
+    vectors in 384 dimensions have no neighbourhoods, and HNSW recall on them means nothing."""
+
+    def __init__(self) -> None:
+        super().__init__(DIMS, "bench:clustered")
+        rng = np.random.default_rng(7)
+        centres = rng.normal(0, 1, (1000, DIMS))
+        self.centres = centres / np.linalg.norm(centres, axis=1, keepdims=True)
+
+    def _vector(self, item: str) -> list[float]:
+        seed = int.from_bytes(hashlib.blake2b(item.encode(), digest_size=8).digest(), "big")
+        rng = np.random.default_rng(seed)
+        vec = self.centres[rng.integers(0, 1000)] + rng.normal(0, 0.35 / np.sqrt(DIMS), DIMS)
+        return (vec / np.linalg.norm(vec)).astype(np.float32).tolist()  # type: ignore[no-any-return]
+
+
 def plan_bench(url: str, size: int, n_queries: int) -> dict[str, object]:
     """Hybrid plan p50/p95 with HNSW and with the numpy fallback, writes between reads."""
-    from plan_latency import RandomVectors, Recorded, TextGen, steady_state, timed
+    from plan_latency import Recorded, TextGen, steady_state, timed
 
     from userlore import CandidateInput, Userlore
     from userlore.understanding import BatchItem, govern_upsert_batch
 
     gen = TextGen(seed=size)
-    recorded = Recorded(RandomVectors(DIMS, "bench:random"))
+    recorded = Recorded(ClusteredVectors())
     lore = Userlore.open(url, config={"memory": {"mode": "auto"}}, embeddings=recorded)
     store = lore.memory.store
     index = store.vectors
