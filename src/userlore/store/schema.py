@@ -159,6 +159,13 @@ class MemoryRecord(Base):
             ["memory_records.scope", "memory_records.id"],
             name="fk_records_supersedes",
         ),
+        Index(
+            "ix_records_scope_supersedes",
+            "scope",
+            "supersedes_record_id",
+            postgresql_where=text("supersedes_record_id IS NOT NULL"),
+            sqlite_where=text("supersedes_record_id IS NOT NULL"),
+        ),
         Index("ix_records_scope_state", "scope", "state"),
         Index("ix_records_scope_key", "scope", "canonical_key"),
         Index("ix_records_scope_content_key", "scope", "content_key"),
@@ -298,6 +305,7 @@ class MemoryRelation(Base):
 
     __table_args__ = (
         UniqueConstraint("from_record_id", "to_record_id", "relation_type", name="uq_relation"),
+        Index("ix_relations_scope_to", "scope", "to_record_id"),
         _record_fk("from_record_id", "fk_relations_from"),
         _record_fk("to_record_id", "fk_relations_to"),
     )
@@ -319,6 +327,7 @@ class KnowledgeSourceChange(Base):
 
     __table_args__ = (
         Index("ix_changes_scope_seq", "scope", "sequence"),
+        Index("ix_changes_scope_item", "scope", "source_item_id"),
         _item_fk("source_item_id", "fk_changes_item"),
     )
 
@@ -389,6 +398,13 @@ class MemoryTraceEvent(Base):
     __table_args__ = (
         Index("ix_traces_scope_session", "scope", "session_key", "created_at"),
         Index("ix_traces_scope_type", "scope", "event_type", "created_at"),
+        Index(
+            "ix_traces_scope_parent",
+            "scope",
+            "parent_trace_id",
+            postgresql_where=text("parent_trace_id IS NOT NULL"),
+            sqlite_where=text("parent_trace_id IS NOT NULL"),
+        ),
         UniqueConstraint("scope", "id", name="uq_traces_scope_id"),
         ForeignKeyConstraint(
             ["scope", "parent_trace_id"],
@@ -413,6 +429,7 @@ class ReviewDecision(Base):
 
     __table_args__ = (
         Index("ix_decisions_scope", "scope", "created_at"),
+        Index("ix_decisions_scope_record", "scope", "record_id"),
         _record_fk("record_id", "fk_decisions_record"),
     )
 

@@ -163,14 +163,15 @@ _MAX_LEN: Final = 20
 
 
 def _candidates(t: str, m: re.Match[str]) -> Iterator[tuple[int, int, str]]:
-    """The whole run, then each group, as ``(start, end, compact)``."""
+    """The whole run, then each group, as ``(start, end, compact)``; a group that is a hex id
+    (a digest in a generated key such as ``source/bf83…/bfab…``) is skipped like a whole run."""
     whole = _SEPS.sub("", m.group(0)).upper()
     if _MIN_LEN <= len(whole) <= _MAX_LEN:
         yield m.start(), m.end(), whole
     if _SEPS.search(m.group(0)):
         pos = m.start()
         for part in _SEPS.split(m.group(0)):
-            if _MIN_LEN <= len(part) <= _MAX_LEN:
+            if _MIN_LEN <= len(part) <= _MAX_LEN and not _hexish(part):
                 yield pos, pos + len(part), part.upper()
             pos += len(part) + 1
 
