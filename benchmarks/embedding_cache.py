@@ -37,7 +37,7 @@ class CachedEmbeddings(Embeddings):
         self.inner = inner
         self.model_name = model_name(inner)  # the vectors are the inner model's
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), check_same_thread=False)
+        self._db = sqlite3.connect(str(path), timeout=120, check_same_thread=False)
         self._db.execute("CREATE TABLE IF NOT EXISTS v (k BLOB PRIMARY KEY, vec BLOB NOT NULL)")
         self._lock = threading.Lock()
         self.hits = 0

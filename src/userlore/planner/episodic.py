@@ -50,6 +50,7 @@ __all__ = [
     "Snippet",
     "SnippetsFound",
     "evidence_of",
+    "evidence_pairs",
     "excerpt",
     "search_snippets",
 ]
@@ -244,6 +245,13 @@ _WITHDRAWN = (
 _EVIDENCE_OF = select(MemoryEvidence.source_item_id).where(
     MemoryEvidence.scope == bindparam("scope"),
     MemoryEvidence.record_id.in_(bindparam("ids", expanding=True)),
+)
+_EVIDENCE_PAIRS = select(MemoryEvidence.record_id, MemoryEvidence.source_item_id).where(
+    MemoryEvidence.scope == bindparam("scope"),
+    MemoryEvidence.record_id.in_(bindparam("ids", expanding=True)),
+    # The turn a record states, not the neighbours linked as its context: those turns'
+    # own words are not in the record, so their snippets repeat nothing.
+    MemoryEvidence.relation == "stated_in",
 )
 
 
@@ -440,9 +448,23 @@ def _assessed(body: str) -> Assessment:
 
 def evidence_of(conn: Connection, scope: str, record_ids: Sequence[str]) -> frozenset[str]:
     """Source items that are evidence of these records (their snippets would repeat them)."""
+    return frozenset(
+        item for items in evidence_pairs(conn, scope, record_ids).values() for item in items
+    )
+
+
+def evidence_pairs(
+    conn: Connection, scope: str, record_ids: Sequence[str]
+) -> dict[str, frozenset[str]]:
+    """Record id -> the source items it states (a record and its own turn are one unit)."""
     if not record_ids:
-        return frozenset()
-    return frozenset(conn.scalars(_EVIDENCE_OF, {"scope": scope, "ids": list(record_ids)}))
+        return {}
+    out: dict[str, set[str]] = {}
+    for record_id, item_id in conn.execute(
+        _EVIDENCE_PAIRS, {"scope": scope, "ids": list(record_ids)}
+    ):
+        out.setdefault(record_id, set()).add(item_id)
+    return {rid: frozenset(items) for rid, items in out.items()}
 
 
 def excerpt(text_: str, query: str | None, max_chars: int) -> str:
