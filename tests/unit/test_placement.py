@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from userlore import Userlore
-from userlore.planner.episodic import evidence_pairs
+from userlore.planner.episodic import evidence_pairs, seed_terms
 from userlore.planner.fusion import best_rank_fuse, rrf_fuse
 from userlore.planner.planner import EPISODES
+from userlore.sources.base import ItemListSource, SourceItem
 
 
 def test_best_rank_fuse_puts_a_unit_first_in_one_list_above_one_middling_in_both() -> None:
@@ -71,3 +72,30 @@ def test_a_record_that_does_not_fit_may_be_quoted_by_its_shorter_turn_only_once(
     stated = {item for items in own.values() for item in items}
     assert not stated & {s.item_id for s in plan.snippets}
     assert plan.chars == len(plan.text) <= 900
+
+
+def test_a_join_question_finds_the_other_side_through_the_first_sides_entities(
+    make_lore: Callable[..., Userlore],
+) -> None:
+    # Multi-hop (issue 23 item 2): the question names one side of the join (the climbing gym);
+    # the turn holding the answer shares no word with it, only the name the first side holds.
+    lore = make_lore("auto", memory={"mode": "auto", "sources": ["session", "connected"]})
+    items = [
+        SourceItem("a", "Last month I met Priya at the climbing gym downtown."),
+        # far apart, so neither is indexed as the other's thread neighbour
+        *(SourceItem(f"f{n}", f"Filler note {n} about groceries and rent.") for n in range(20)),
+        SourceItem("b", "Priya gave me The Martian, her favourite novel."),
+    ]
+    lore.sources.ingest("u1", ItemListSource("notes", items))
+    plan = lore.plan_context("u1", "What did the friend from the climbing gym suggest reading?")
+    assert "climbing gym" in plan.text
+    # its own entry (a record or the quoted turn), not only the day's note listing it
+    assert '"text":"Priya gave me The Martian, her favourite novel."' in plan.text
+
+
+def test_seed_terms_are_the_entities_the_question_lacks() -> None:
+    seed = seed_terms(
+        ["Caroline: I went to the support group in Boston in 2022 with Priya."],
+        "When did Caroline go to the support group?",
+    )
+    assert seed.split() == ["Boston", "2022", "Priya"]  # not the speaker, not asked words

@@ -34,6 +34,7 @@ from userlore.models import (
 )
 from userlore.planner.dedupe import render_texts
 from userlore.planner.episodic import (
+    SEED_RECORDS,
     EpisodicFrequencies,
     EvidenceRanking,
     Snippet,
@@ -42,6 +43,8 @@ from userlore.planner.episodic import (
     excerpt,
     nearest_evidence,
     search_snippets,
+    seed_terms,
+    seeded_evidence,
 )
 from userlore.planner.fusion import best_rank_fuse
 from userlore.planner.render import BlockBuilder, render_entry, render_snippet
@@ -207,6 +210,11 @@ class ContextPlanner:
                 else {}
             )
             wanted = cfg.planner.episodic_snippets
+            # Multi-hop: the entities of the best records the question matched seed a second
+            # lexical pass over what the user said, fused with the first.
+            seeds = [c.row.content for c in found.kept if c.retrieval is not None][:SEED_RECORDS]
+            seed = seed_terms(seeds, query) if query else ""
+            second = (seeded_evidence(seed, self.episodic_stats),) if seed else ()
             # Snippets compete with records for the whole budget (one fused ranking), so they
             # are screened as deep as the records are.
             pool = max(cfg.planner.retrieval_k, wanted + cfg.planner.episodic_overflow)
@@ -219,6 +227,7 @@ class ContextPlanner:
                     now=now,
                     consented=consented,
                     rankings=(*nearest_evidence(self.store.vectors), *self.evidence_rankings),
+                    seeded=second,
                     window=window,
                     limit=pool,
                     stats=self.episodic_stats,
