@@ -270,6 +270,7 @@ def run(
     url: str = "sqlite://",
     embeddings: str = "none",
     cache: Path | None = DEFAULT_CACHE,
+    quote_uncovered: bool = False,
 ) -> dict[str, Any]:
     ours, base = Tally(), Tally()
     plain, dense, fused = Tally(), Tally(), Tally()
@@ -277,7 +278,11 @@ def run(
     plan_ms: list[float] = []
     turns_total = 0
     questions = 0
-    config = {"memory": {"mode": "auto", "sources": ["session", "curated", "connected"]}}
+    config: dict[str, Any] = {
+        "memory": {"mode": "auto", "sources": ["session", "curated", "connected"]},
+        # The app's opt-in to quoting text the quote gate cannot read (default: withheld).
+        "planner": {"quoteUncoveredLanguages": quote_uncovered},
+    }
     model: Any = None if embeddings == "none" else embeddings
     if model == "local" and cache is not None:
         from userlore.embeddings.local import LocalMiniLM
@@ -369,6 +374,7 @@ def run(
             "consent_granted": list(CONSENTS),
             "budget_chars": BUDGET,
             "embeddings": embeddings,
+            "quote_uncovered_languages": quote_uncovered,
             **(
                 {"embedding_cache": {"hits": model.hits, "computed": model.misses}}
                 if isinstance(model, CachedEmbeddings)
@@ -388,6 +394,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--url", default="sqlite://", help="an empty database (default: in-memory SQLite)"
+    )
+    parser.add_argument(
+        "--quote-uncovered",
+        action="store_true",
+        help="opt in to quoting languages the quote gate cannot read (its cost on recall)",
     )
     parser.add_argument(
         "--embedding-cache",
@@ -411,6 +422,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         url=args.url,
         embeddings=args.embeddings,
         cache=Path(args.embedding_cache) if args.embedding_cache else None,
+        quote_uncovered=args.quote_uncovered,
     )
     info = result.pop("_run")
     print(json.dumps({"run": info}, indent=2))
