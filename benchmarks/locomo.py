@@ -45,6 +45,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from embedding_cache import DEFAULT_CACHE, CachedEmbeddings  # first: one BLAS thread
 from sqlalchemy import select
 
 from userlore import Userlore
@@ -268,6 +269,8 @@ def run(
     limit: int | None = None,
     url: str = "sqlite://",
     embeddings: str = "none",
+    cache: Path | None = DEFAULT_CACHE,
+    quote_uncovered: bool = False,
 ) -> dict[str, Any]:
     ours, base = Tally(), Tally()
     plain, dense, fused = Tally(), Tally(), Tally()
@@ -275,8 +278,16 @@ def run(
     plan_ms: list[float] = []
     turns_total = 0
     questions = 0
-    config = {"memory": {"mode": "auto", "sources": ["session", "curated", "connected"]}}
-    model = None if embeddings == "none" else embeddings
+    config: dict[str, Any] = {
+        "memory": {"mode": "auto", "sources": ["session", "curated", "connected"]},
+        # The app's opt-in to quoting text the quote gate cannot read (default: withheld).
+        "planner": {"quoteUncoveredLanguages": quote_uncovered},
+    }
+    model: Any = None if embeddings == "none" else embeddings
+    if model == "local" and cache is not None:
+        from userlore.embeddings.local import LocalMiniLM
+
+        model = CachedEmbeddings(LocalMiniLM(), cache)
     with Userlore.open(url, config=config, embeddings=model) as lore:
         store = lore.memory.store
         index = store.vectors
@@ -363,6 +374,12 @@ def run(
             "consent_granted": list(CONSENTS),
             "budget_chars": BUDGET,
             "embeddings": embeddings,
+            "quote_uncovered_languages": quote_uncovered,
+            **(
+                {"embedding_cache": {"hits": model.hits, "computed": model.misses}}
+                if isinstance(model, CachedEmbeddings)
+                else {}
+            ),
             "backend": lore.memory.store.engine.dialect.name,
         },
     }
@@ -379,6 +396,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--url", default="sqlite://", help="an empty database (default: in-memory SQLite)"
     )
     parser.add_argument(
+        "--quote-uncovered",
+        action="store_true",
+        help="opt in to quoting languages the quote gate cannot read (its cost on recall)",
+    )
+    parser.add_argument(
+        "--embedding-cache",
+        default=str(DEFAULT_CACHE),
+        help="vectors of texts seen in earlier runs (the model is deterministic); '' for none",
+    )
+    parser.add_argument(
         "--embeddings",
         choices=["local", "none"],
         default="none",
@@ -389,7 +416,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     data = raw if isinstance(raw, list) else [raw]
     if args.conversations is not None:
         data = data[: args.conversations]
-    result = run(data, limit=args.limit, url=args.url, embeddings=args.embeddings)
+    result = run(
+        data,
+        limit=args.limit,
+        url=args.url,
+        embeddings=args.embeddings,
+        cache=Path(args.embedding_cache) if args.embedding_cache else None,
+        quote_uncovered=args.quote_uncovered,
+    )
     info = result.pop("_run")
     print(json.dumps({"run": info}, indent=2))
     for system in result:

@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from embedding_cache import DEFAULT_CACHE, CachedEmbeddings  # first: one BLAS thread
 from sqlalchemy import select
 
 from userlore import Userlore
@@ -366,12 +367,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="none",
         help="local: hybrid plans over the bundled MiniLM (userlore[local]), with dense rows",
     )
+    parser.add_argument(
+        "--embedding-cache",
+        default=str(DEFAULT_CACHE),
+        help="vectors of texts seen in earlier runs (the model is deterministic); '' for none",
+    )
     args = parser.parse_args(argv)
-    model = None
+    model: Any = None
     if args.embeddings == "local":
         from userlore.embeddings.local import LocalMiniLM
 
         model = LocalMiniLM()  # loaded once, shared by every level
+        if args.embedding_cache:
+            model = CachedEmbeddings(model, Path(args.embedding_cache))
     filler = load_filler(args.data)
     forms = [f for f in args.forms.split(",") if f]
     levels = [x.strip() for x in args.levels.split(",") if x.strip()]

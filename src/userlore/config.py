@@ -114,7 +114,9 @@ class PlannerConfig(_Options):
     episodic_chars: StrictInt = Field(default=600, ge=0, le=100_000)
     """Character budget of the episodic section, heading included, within ``budget_chars``."""
     episodic_overflow: StrictInt = Field(default=10, ge=0, le=100)
-    """More snippets that may fill character budget the records left unused (never theirs)."""
+    """More snippets past ``episodic_snippets``; above 0, snippets compete with records for the
+    whole budget in one ranking (no section share); 0 keeps the section to its own count and
+    ``episodic_chars``."""
     quote_uncovered_languages: bool = False
     """Quote raw text in languages the quote gate cannot read (default: withheld). A risk: in
     those languages a secret, the user's money or a health statement may reach the model

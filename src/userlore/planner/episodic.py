@@ -17,6 +17,7 @@ gate's reason code and category (never its text) and the next candidate takes it
 from __future__ import annotations
 
 import functools
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -50,8 +51,11 @@ __all__ = [
     "Snippet",
     "SnippetsFound",
     "evidence_of",
+    "evidence_pairs",
     "excerpt",
     "search_snippets",
+    "seed_terms",
+    "seeded_evidence",
 ]
 
 POSTING_BUDGET = 1_000
@@ -245,6 +249,13 @@ _EVIDENCE_OF = select(MemoryEvidence.source_item_id).where(
     MemoryEvidence.scope == bindparam("scope"),
     MemoryEvidence.record_id.in_(bindparam("ids", expanding=True)),
 )
+_EVIDENCE_PAIRS = select(MemoryEvidence.record_id, MemoryEvidence.source_item_id).where(
+    MemoryEvidence.scope == bindparam("scope"),
+    MemoryEvidence.record_id.in_(bindparam("ids", expanding=True)),
+    # The turn a record states, not the neighbours linked as its context: those turns'
+    # own words are not in the record, so their snippets repeat nothing.
+    MemoryEvidence.relation == "stated_in",
+)
 
 
 def _lexical(
@@ -290,6 +301,7 @@ def search_snippets(
     limit: int | None = None,
     stats: EpisodicFrequencies | None = None,
     quote_uncovered: bool = False,
+    seeded: Sequence[EvidenceRanking] = (),
 ) -> SnippetsFound:
     """Source items of ``scope`` that may be shown now for ``query``, best first.
 
@@ -305,6 +317,7 @@ def search_snippets(
         limit: Stop once this many snippets are kept.
         stats: Document-frequency cache (the planner keeps one; default: count every time).
         quote_uncovered: The app's opt-in to quoting languages the quote gate cannot read.
+        seeded: Second-pass rankings (:func:`seeded_evidence`): fused, never reported as a rank.
     """
     lexical = (
         _lexical(conn, scope, query, k, stats or EpisodicFrequencies(ttl_s=0)) if query else []
@@ -317,17 +330,18 @@ def search_snippets(
         by_seq = {row.seq: row.id for row in rows.values()}
         lexical_ids = [by_seq[s] for s in lexical if s in by_seq]
     extra = [list(rank(conn, scope, query, k)) if query else [] for rank in rankings]
+    later = [list(rank(conn, scope, query, k)) if query else [] for rank in seeded]
     window_ids: list[str] = []
     if window is not None:
         params = {"scope": scope, "start": window.start, "end": window.end, "k": k}
         for row in conn.execute(_IN_WINDOW, params):
             rows.setdefault(row.id, row)
             window_ids.append(row.id)
-    missing = sorted({i for ranking in extra for i in ranking} - rows.keys())
+    missing = sorted({i for ranking in (*extra, *later) for i in ranking} - rows.keys())
     if missing:
         for row in conn.execute(_BY_ID, {"scope": scope, "ids": missing}):
             rows[row.id] = row
-    fused = rrf_fuse([lexical_ids, *extra, window_ids])
+    fused = rrf_fuse([lexical_ids, *extra, window_ids, *later])
     withdrawn: dict[str, RejectionReason] = {}
     if rows:
         for item_id, state, user_state, valid_until in conn.execute(
@@ -440,9 +454,23 @@ def _assessed(body: str) -> Assessment:
 
 def evidence_of(conn: Connection, scope: str, record_ids: Sequence[str]) -> frozenset[str]:
     """Source items that are evidence of these records (their snippets would repeat them)."""
+    return frozenset(
+        item for items in evidence_pairs(conn, scope, record_ids).values() for item in items
+    )
+
+
+def evidence_pairs(
+    conn: Connection, scope: str, record_ids: Sequence[str]
+) -> dict[str, frozenset[str]]:
+    """Record id -> the source items it states (a record and its own turn are one unit)."""
     if not record_ids:
-        return frozenset()
-    return frozenset(conn.scalars(_EVIDENCE_OF, {"scope": scope, "ids": list(record_ids)}))
+        return {}
+    out: dict[str, set[str]] = {}
+    for record_id, item_id in conn.execute(
+        _EVIDENCE_PAIRS, {"scope": scope, "ids": list(record_ids)}
+    ):
+        out.setdefault(record_id, set()).add(item_id)
+    return {rid: frozenset(items) for rid, items in out.items()}
 
 
 def excerpt(text_: str, query: str | None, max_chars: int) -> str:
@@ -457,6 +485,48 @@ def excerpt(text_: str, query: str | None, max_chars: int) -> str:
             start = max(0, min(at - max_chars // 4, len(text_) - max_chars))
             break
     return text_[start : start + max_chars]
+
+
+_ENTITY = re.compile(r"(?<![.!?:]\s)(?<!^)\b([A-Z][\w'-]+|\d{2,4})\b(?!:)")
+"""A capitalised word that does not open a sentence or name a speaker (``"Mel:"``), or a
+number: names, places and times, the joins a multi-hop question leaves unsaid."""
+SEED_RECORDS = 3
+"""The first pass's best records whose entities seed the second pass."""
+SEED_TERMS = 8
+"""Most seed terms in the second pass (rarest first within the posting budget anyway)."""
+
+
+def seed_terms(texts: Sequence[str], query: str) -> str:
+    """Entities (names, places, numbers) of the first pass's best hits that the question lacks.
+
+    A question that joins two sessions ("what did the friend Caroline met at the support group
+    recommend?") names one side; the hits for that side name the other.
+    """
+    asked = {t.casefold() for t in query_terms(query)}
+    seen: dict[str, None] = {}
+    for body in texts:
+        for match in _ENTITY.finditer(body):
+            word = match.group(1)
+            if word.casefold() not in asked:
+                seen.setdefault(word, None)
+    return " ".join(list(seen)[:SEED_TERMS])
+
+
+def seeded_evidence(seed: str, stats: EpisodicFrequencies) -> EvidenceRanking:
+    """A second, lexical pass over evidence for ``seed`` (the first pass's entities).
+
+    Fused like any further ranking: it can add the other side of a join, never remove a hit.
+    """
+
+    def ranking(conn: Connection, scope: str, query: str, k: int) -> list[str]:
+        seqs = _lexical(conn, scope, seed, k, stats) if seed else []
+        if not seqs:
+            return []
+        rows = conn.execute(_BY_SEQ, {"scope": scope, "seqs": seqs})
+        by_seq = {row.seq: row.id for row in rows}
+        return [by_seq[s] for s in seqs if s in by_seq]
+
+    return ranking
 
 
 def nearest_evidence(vectors: VectorIndex | None) -> tuple[EvidenceRanking, ...]:

@@ -1,9 +1,10 @@
 """The context planner (seed 000 ``UserContextPlanner``).
 
 Per turn: retrieve (full text plus the always-eligible profile and standing instructions), apply
-the policy filter, rerank, place records into sections under per-class and character budgets,
-then episodic snippets (what the user said, ``planner/episodic.py``) in their own section under
-their own budget, render the fenced block and write a trace naming every selected record (with
+the policy filter, rerank, then one placement: the standing profile and instructions first (up
+to a share of the budget), then the other records and the episodic snippets (what the user said,
+``planner/episodic.py``) in one fused ranking under per-class and character budgets, a record and
+the turn it was drawn from spending characters once; render the fenced block and write a trace
 its version) and snippet, and a reason code for every candidate dropped.
 
 A plan may be asked "as of" a time (``valid_at``): validity, consent-free policy checks and the
@@ -33,15 +34,19 @@ from userlore.models import (
 )
 from userlore.planner.dedupe import render_texts
 from userlore.planner.episodic import (
+    SEED_RECORDS,
     EpisodicFrequencies,
     EvidenceRanking,
     Snippet,
     SnippetsFound,
-    evidence_of,
+    evidence_pairs,
     excerpt,
     nearest_evidence,
     search_snippets,
+    seed_terms,
+    seeded_evidence,
 )
+from userlore.planner.fusion import best_rank_fuse
 from userlore.planner.render import BlockBuilder, render_entry, render_snippet
 from userlore.planner.search import Candidate, ReadColumns, search
 from userlore.policy.filter import RejectionReason
@@ -92,8 +97,6 @@ OVERFLOW_POOL = 5
 PROFILE_SHARE = 0.6  # instructions + profile may take this share while other sections wait
 EPISODES = "episodes"
 """The plan section of episodic snippets."""
-SNIPPET_POOL = 4
-"""Snippet candidates screened per snippet the budget allows (duplicates of records drop out)."""
 
 PLAN_COLUMNS = ReadColumns(
     HitQuery(
@@ -134,6 +137,7 @@ class _Ranked:
     id: str
     section: str
     score: float
+    retrieval: float = 0.0
 
 
 class ContextPlanner:
@@ -206,46 +210,35 @@ class ContextPlanner:
                 else {}
             )
             wanted = cfg.planner.episodic_snippets
+            # Multi-hop: the entities of the best records the question matched seed a second
+            # lexical pass over what the user said, fused with the first.
+            seeds = [c.row.content for c in found.kept if c.retrieval is not None][:SEED_RECORDS]
+            seed = seed_terms(seeds, query) if query else ""
+            second = (seeded_evidence(seed, self.episodic_stats),) if seed else ()
+            # Snippets compete with records for the whole budget (one fused ranking), so they
+            # are screened as deep as the records are.
+            pool = max(cfg.planner.retrieval_k, wanted + cfg.planner.episodic_overflow)
             snippets = (
                 search_snippets(
                     conn,
                     scope,
                     query,
-                    k=max(
-                        cfg.planner.retrieval_k,
-                        wanted * SNIPPET_POOL + cfg.planner.episodic_overflow,
-                    ),
+                    k=pool,
                     now=now,
                     consented=consented,
                     rankings=(*nearest_evidence(self.store.vectors), *self.evidence_rankings),
+                    seeded=second,
                     window=window,
-                    limit=wanted * SNIPPET_POOL + cfg.planner.episodic_overflow,
+                    limit=pool,
                     stats=self.episodic_stats,
                     quote_uncovered=cfg.planner.quote_uncovered_languages,
                 )
                 if wanted and cfg.planner.episodic_chars
                 else SnippetsFound()
             )
-            reserve = self._reserve(snippets.kept, query, limit)
-            rendered: dict[str, str] = {}  # record entries, rendered once for every pass
-            while True:
-                selected, dropped, builder, sections = self._select(
-                    found.kept, now, limit, reserve, rendered
-                )
-                shown, snippet_rejected, used = self._place_snippets(
-                    conn, scope, builder, snippets, query, [s.id for s in selected], limit
-                )
-                # Snippets that repeat a record's evidence free their share of the reserve:
-                # plan once more so records the reserve kept out can use it.
-                # (Only when the slack could hold one of the records kept out for budget.)
-                wanting = [
-                    len(rendered[r.id])
-                    for r in dropped
-                    if r.reason == RejectionReason.BUDGET and r.id in rendered
-                ]
-                if not wanting or reserve - used <= min(wanting):
-                    break
-                reserve = used
+            selected, dropped, builder, sections, shown, snippet_rejected = self._place(
+                conn, scope, found.kept, snippets, query, now, limit
+            )
             if shown:
                 sections[EPISODES] = [s.item_id for s in shown]
             text = builder.render()
@@ -313,75 +306,36 @@ class ContextPlanner:
         date = snippet.occurred_at.date().isoformat() if snippet.occurred_at else None
         return render_snippet(snippet.item_id, excerpt(snippet.text, query, cap), date=date)
 
-    def _reserve(self, snippets: list[Snippet], query: str, limit: int) -> int:
-        """Characters kept free of records for the snippets the budget allows."""
-        cfg = self.store.config.planner
-        probe = BlockBuilder(cfg.episodic_chars + len(BlockBuilder.frame()))
-        for snippet in snippets[: cfg.episodic_snippets]:
-            probe.try_add(EPISODES, self._snippet_entry(snippet, query))
-        return min(probe.used - len(probe.frame()), limit // 2)
+    # -- one placement: rerank, fuse with snippets, budget ------------------------------------
 
-    def _place_snippets(
+    def _place(
         self,
         conn: Connection,
         scope: str,
-        builder: BlockBuilder,
+        candidates: list[Candidate],
         snippets: SnippetsFound,
         query: str,
-        record_ids: list[str],
-        limit: int,
-    ) -> tuple[list[SelectedSnippet], list[Rejection], int]:
-        """Snippets best first: the section's own count and characters, then up to
-        ``episodic_overflow`` more in budget the records left unused. Returns them, the rejected
-        (records' evidence, what does not fit) and the characters of the section's own share."""
-        cfg = self.store.config.planner
-        if not snippets.kept:
-            return [], [], 0
-        shown_ids = evidence_of(conn, scope, record_ids)
-        own_used = 0
-        shown: list[SelectedSnippet] = []
-        rejected: list[Rejection] = []
-        for snippet in snippets.kept:
-            if snippet.item_id in shown_ids:
-                rejected.append(Rejection(snippet.item_id, RejectionReason.DUPLICATE))
-                continue
-            if len(shown) >= cfg.episodic_snippets + cfg.episodic_overflow:
-                rejected.append(Rejection(snippet.item_id, RejectionReason.CLASS_BUDGET))
-                continue
-            entry = self._snippet_entry(snippet, query)
-            cost = builder.cost(EPISODES, entry)
-            # The section's own share first; past it, only what the records left unused.
-            in_share = len(shown) < cfg.episodic_snippets and own_used + cost <= cfg.episodic_chars
-            if not (in_share or cfg.episodic_overflow) or not builder.try_add(
-                EPISODES, entry, limit
-            ):
-                rejected.append(Rejection(snippet.item_id, RejectionReason.BUDGET))
-                continue
-            own_used += cost if in_share else 0
-            shown.append(
-                SelectedSnippet(
-                    snippet.item_id,
-                    snippet.score,
-                    len(entry),
-                    snippet.lexical_rank,
-                    snippet.vector_rank,
-                )
-            )
-        return shown, rejected, own_used
-
-    # -- rerank, budget -----------------------------------------------------------------------
-
-    def _select(
-        self,
-        candidates: list[Candidate],
         now: datetime,
         limit: int,
-        reserve: int = 0,
-        rendered: dict[str, str] | None = None,
-    ) -> tuple[list[SelectedRecord], list[Rejection], BlockBuilder, dict[str, list[str]]]:
-        """Rerank what passed the filter, then place it under the class and character budgets.
+    ) -> tuple[
+        list[SelectedRecord],
+        list[Rejection],
+        BlockBuilder,
+        dict[str, list[str]],
+        list[SelectedSnippet],
+        list[Rejection],
+    ]:
+        """Rerank what passed the filter and place records and snippets in one fused ranking.
 
-        ``reserve`` characters stay free for the episodic section; the builder is returned open.
+        The standing profile and instructions go first (up to ``PROFILE_SHARE``). Then every
+        other record and every snippet compete for the rest of the budget in one list: the
+        records' rerank order and the snippets' fused order are fused by RRF, a record and the
+        turn it was drawn from counting as one unit (credited by both lists, placed once), so
+        neither section has a reserve and each one's share is whatever the question ranks
+        highest. A unit is shown as its record (governed, versioned); when the record does not
+        fit, its shorter snippet may. Daily notes take what is left. Returns the records
+        selected and rejected, the open builder, the sections, and the snippets shown and
+        rejected.
         """
         cfg = self.store.config.planner
         half_life = cfg.freshness_half_life_days
@@ -391,6 +345,7 @@ class ContextPlanner:
                 c.id,
                 SECTION_OF_KIND.get(c.row.kind, "memories"),
                 _score(c.row, c.retrieval or 0.0, now, half_life),
+                c.retrieval or 0.0,
             )
             for c in candidates
         ]
@@ -406,13 +361,18 @@ class ContextPlanner:
         )
 
         builder = BlockBuilder(limit)
-        records_limit = limit - reserve
         placed: list[_Ranked] = []
         class_used: dict[str, int] = {}
         overflow_used = 0
         dropped: dict[str, RejectionReason] = {}
-
-        rendered = {} if rendered is None else rendered
+        rendered: dict[str, str] = {}
+        evidence = evidence_pairs(conn, scope, [c.id for c in eligible]) if snippets.kept else {}
+        quoted: set[str] = set()  # items whose words the plan already holds (record or snippet)
+        shown: list[SelectedSnippet] = []
+        snippet_rejected: list[Rejection] = []
+        shown_items: set[str] = set()
+        max_snippets = cfg.episodic_snippets + cfg.episodic_overflow
+        section_used = [0]  # characters of the episodic section so far
 
         def entry(c: _Ranked) -> str:
             if c.id in rendered:
@@ -434,6 +394,9 @@ class ContextPlanner:
 
         def place(c: _Ranked, cap_chars: int) -> RejectionReason | None:
             nonlocal overflow_used
+            items = evidence.get(c.id, frozenset())
+            if items and items <= shown_items:
+                return RejectionReason.DUPLICATE  # its turns are already quoted
             kind = c.rec.kind
             cap = CLASS_BUDGETS.get(kind)
             used = class_used.get(kind, 0)
@@ -445,28 +408,96 @@ class ContextPlanner:
             class_used[kind] = used + 1
             overflow_used += int(over)
             placed.append(c)
+            quoted.update(items)
             return None
 
-        profile_first = [c for c in eligible if c.section in ("instructions", "profile")]
+        def show(snippet: Snippet) -> RejectionReason | None:
+            if snippet.item_id in quoted:
+                return RejectionReason.DUPLICATE
+            if len(shown) >= max_snippets:
+                return RejectionReason.CLASS_BUDGET
+            text = self._snippet_entry(snippet, query)
+            cost = builder.cost(EPISODES, text)
+            # Without overflow the section keeps to its own count and characters; with it,
+            # snippets compete for the whole budget like records.
+            if not cfg.episodic_overflow and (
+                len(shown) >= cfg.episodic_snippets or section_used[0] + cost > cfg.episodic_chars
+            ):
+                return RejectionReason.CLASS_BUDGET
+            if not builder.try_add(EPISODES, text, limit):
+                return RejectionReason.BUDGET
+            section_used[0] += cost
+            quoted.add(snippet.item_id)
+            shown_items.add(snippet.item_id)
+            shown.append(
+                SelectedSnippet(
+                    snippet.item_id,
+                    snippet.score,
+                    len(text),
+                    snippet.lexical_rank,
+                    snippet.vector_rank,
+                )
+            )
+            return None
+
+        standing = [c for c in eligible if c.section in ("instructions", "profile")]
+        ranked = [c for c in eligible if c.section not in ("instructions", "profile", "notes")]
         # Daily notes are an overview of recent days, not answers: they take what budget the
-        # relevant memories and facts leave.
-        others = sorted(
-            (c for c in eligible if c.section not in ("instructions", "profile")),
-            key=lambda c: c.section == "notes",
-        )
+        # relevant memories, facts and snippets leave.
+        notes = [c for c in eligible if c.section == "notes"]
         # Profile and instructions go first but may not crowd out relevant memories entirely.
-        profile_cap = int(records_limit * PROFILE_SHARE) if others else records_limit
+        rest = bool(ranked or notes or snippets.kept)
+        profile_cap = int(limit * PROFILE_SHARE) if rest else limit
         waiting: list[_Ranked] = []
-        for cand in profile_first:
+        for cand in standing:
             reason = place(cand, profile_cap)
             if reason is RejectionReason.BUDGET:
                 waiting.append(cand)
             elif reason is not None:
                 dropped[cand.id] = reason
-        for cand in (*others, *waiting):
-            reason = place(cand, records_limit)
+
+        # One unit per record and per snippet that is not a ranked record's own turn.
+        by_id = {c.id: c for c in ranked}
+        unit_of_item: dict[str, str] = {}
+        for c in ranked:  # best first: a turn belongs to the best record drawn from it
+            for item in sorted(evidence.get(c.id, ())):
+                unit_of_item.setdefault(item, c.id)
+        own_snippet: dict[str, Snippet] = {}
+        snippet_units: list[str] = []
+        for snip in snippets.kept:
+            unit = unit_of_item.get(snip.item_id)
+            if unit is None:
+                snippet_units.append(snip.item_id)
+            else:
+                own_snippet.setdefault(unit, snip)
+                if unit not in snippet_units:
+                    snippet_units.append(unit)
+        by_item = {s.item_id: s for s in snippets.kept}
+        # The records by how well they answer the question (their fused retrieval), not by the
+        # rerank's confidence or importance: those order standing records, not answers.
+        by_question = sorted(ranked, key=lambda c: (-c.retrieval, -c.score, c.id))
+        for unit, _ in best_rank_fuse([[c.id for c in by_question], snippet_units]):
+            record = by_id.get(unit)
+            if record is None:
+                reason = show(by_item[unit])
+                if reason is not None:
+                    snippet_rejected.append(Rejection(unit, reason))
+                continue
+            reason = place(record, limit)
+            alt = own_snippet.get(unit)
+            if reason is RejectionReason.BUDGET and alt is not None and show(alt) is None:
+                reason = RejectionReason.DUPLICATE  # its turn is quoted in its place
+            if reason is not None:
+                dropped[record.id] = reason
+        for cand in (*notes, *waiting):
+            reason = place(cand, limit)
             if reason is not None:
                 dropped[cand.id] = reason
+        shown_ids = {s.item_id for s in shown}
+        done = shown_ids | {r.id for r in snippet_rejected}
+        for snip in snippets.kept:  # a record's own turn, the record placed: a duplicate
+            if snip.item_id not in done:
+                snippet_rejected.append(Rejection(snip.item_id, RejectionReason.DUPLICATE))
         rejected = [Rejection(cid, reason) for cid, reason in dropped.items()]
         selected = [
             SelectedRecord(c.id, c.rec.version, c.section, c.score, len(entry(c))) for c in placed
@@ -474,7 +505,7 @@ class ContextPlanner:
         sections: dict[str, list[str]] = {}
         for c in placed:
             sections.setdefault(c.section, []).append(c.id)
-        return selected, rejected, builder, sections
+        return selected, rejected, builder, sections, shown, snippet_rejected
 
 
 def _score(
