@@ -86,10 +86,9 @@ from userlore.models import (
     WriteAction,
 )
 from userlore.planner.visible import MAX_VISIBLE, search_visible
-from userlore.policy.govern import assess
+from userlore.policy.govern import Assessment, assess
 from userlore.store.governed import LIVE_STATES, validate_scope
 from userlore.store.schema import MemoryRecord
-from userlore.understanding import govern
 
 from .filters import matches_condition, matches_filter, value_at
 from .index import IndexedPut, StoreIndex, attach_index, index_puts
@@ -133,6 +132,7 @@ class _Put:
     where: Location
     candidate: CandidateInput | None  # None: delete
     ttl: float | None
+    verdict: Assessment | None = None  # the floor's, from _prepare_put
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,7 +396,7 @@ class UserloreStore(BaseStore):
                 payload={"producer": Producer.TOOL.value, "kind": self.kind, "via": "store"},
             )
             raise PolicyViolationError(f"put refused: the value is {verdict.refused}")
-        return _Put(op, where, candidate, ttl)
+        return _Put(op, where, candidate, ttl, verdict)
 
     def _require_writable(self) -> None:
         cfg = self.lore.config
@@ -488,10 +488,16 @@ class UserloreStore(BaseStore):
         """Governed writes of ``puts`` (one user's) in one transaction: all land or none."""
         store = self.lore.memory.store
         indexed: list[IndexedPut] = []
+        candidates = [p.candidate for p in puts if p.candidate is not None]
+        verdicts = [p.verdict for p in puts if p.verdict is not None]
         with store.transaction(scope) as session:
-            for put in puts:
-                assert put.candidate is not None
-                outcome = govern(store, scope, put.candidate, session=session)
+            outcomes = store.govern_batch(
+                session,
+                scope,
+                candidates,
+                verdicts=verdicts if len(verdicts) == len(candidates) else None,
+            )
+            for put, outcome in zip(puts, outcomes, strict=True):
                 if outcome.action is WriteAction.REFUSED:  # pragma: no cover - see _prepare_put
                     raise PolicyViolationError(f"put refused: the value is {outcome.reason}")
                 record = outcome.record
