@@ -503,9 +503,15 @@ class UserloreStore(BaseStore):
                 record = outcome.record
                 if record is None:
                     continue
-                if put.op.value is not None:
+                if put.op.value is not None and put.candidate is not None:
                     indexed.append(
-                        IndexedPut(record.id, record.version, put.op.value, put.op.index)
+                        IndexedPut(
+                            record.id,
+                            record.version,
+                            put.op.value,
+                            put.op.index,
+                            put.candidate.content,
+                        )
                     )
                 if put.ttl is not None or record.valid_until is not None:
                     set_ttl(self.lore, scope, record.id, put.ttl, session=session)
