@@ -155,8 +155,9 @@ class GovernedStore(LifecycleMoves, RecordReads):
 
         Args:
             verdicts: The floor's :class:`Assessment` of each candidate, when the caller has
-                just run :func:`~userlore.policy.govern.assess` over the batch (none refused):
-                the fields, mode and sources are still checked here, the floor is not run twice.
+                just run :meth:`validate_candidate` and :func:`~userlore.policy.govern.assess`
+                over the batch: mode and sources are still checked here, the fields and the
+                floor are not run twice (a refused verdict goes through :meth:`admit`).
 
         Raises:
             InvalidInputError: a candidate is malformed (nothing of the batch is written by
@@ -248,8 +249,7 @@ class GovernedStore(LifecycleMoves, RecordReads):
         return [o for o in outcomes if o is not None]
 
     def _gate(self, c: CandidateInput, verdict: Assessment) -> Assessment | WriteOutcome:
-        """:meth:`admit` for a candidate the floor has already assessed (not refused)."""
-        self.validate_candidate(c)
+        """:meth:`admit` for a candidate already validated and assessed (not refused)."""
         mode = self.config.memory.mode
         if mode is MemoryMode.OFF:
             return WriteOutcome(WriteAction.SKIPPED, reason="memory_off")
