@@ -7,10 +7,12 @@ stores; ``UserloreStore`` and ``SqliteStore`` on a SQLite file each. It measures
 - bulk puts: ``batch([PutOp, ...])`` in chunks of 500, items/s;
 - ``search(prefix, query=..., limit=10)``: p50 / p95 over 60 queries (10 warm-up), and for
   ``UserloreStore`` also its previous path (the planner's BM25 + vector RRF search with the
-  0.2 cosine floor, ``search_visible(rank_all=False)``), so before/after come from one run.
+  0.2 cosine floor, ``search_visible(rank_all=False)``), so before/after come from one run;
+- the write-then-read cycle: one ``put`` of a new item, then one ``search``, p50 / p95 of the
+  search (``--cycles`` times), beside the warm search of the same run.
 
-Usage: python benchmarks/store_api.py [--items 10000] [--queries 60]
-Prints a Markdown table, then one JSON object on the last line.
+Usage: python benchmarks/store_api.py [--sizes 10000,100000] [--queries 60] [--cycles 20]
+Prints a Markdown table per size, then one JSON object on the last line.
 """
 
 from __future__ import annotations
@@ -62,17 +64,40 @@ def timed(fn: Callable[[str], object], queries: list[str], warmup: int = 10) -> 
     return {"p50_ms": percentile(samples, 50), "p95_ms": percentile(samples, 95)}
 
 
+def after_put(store: BaseStore, queries: list[str], cycles: int) -> dict[str, float]:
+    """p50 / p95 of a search right after one put of a new item."""
+    samples = []
+    for n in range(cycles):
+        store.put(NAMESPACE, f"cycle{n}", {"text": queries[n % len(queries)] + " after a put"})
+        start = time.perf_counter()
+        store.search((USER,), query=queries[(n * 7) % len(queries)], limit=10)
+        samples.append((time.perf_counter() - start) * 1000)
+    return {
+        "after_put_p50_ms": percentile(samples, 50),
+        "after_put_p95_ms": percentile(samples, 95),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--items", type=int, default=10_000)
+    parser.add_argument("--sizes", default="10000", help="comma-separated item counts")
+    parser.add_argument("--items", type=int, default=None, help="one size (same as --sizes N)")
     parser.add_argument("--queries", type=int, default=60)
+    parser.add_argument("--cycles", type=int, default=20)
     args = parser.parse_args()
+    sizes = [args.items] if args.items else [int(n) for n in args.sizes.split(",")]
+    runs = [run(n, args.queries, args.cycles) for n in sizes]
+    print(json.dumps(runs))
+
+
+def run(items: int, n_queries: int, cycles: int) -> dict[str, Any]:
+    """One size: the three stores on fresh databases, one after another."""
     gen = TextGen(seed=11)
-    texts = [gen.sentence(gen.rng.randint(6, 14)) for _ in range(args.items)]
-    queries = [gen.sentence(gen.rng.randint(2, 5)) for _ in range(args.queries)]
+    texts = [gen.sentence(gen.rng.randint(6, 14)) for _ in range(items)]
+    queries = [gen.sentence(gen.rng.randint(2, 5)) for _ in range(n_queries)]
     embed = HashingEmbeddings(dims=256)
     index: Any = {"dims": 256, "embed": embed, "fields": ["text"]}
-    out: dict[str, Any] = {"items": args.items, "queries": args.queries}
+    out: dict[str, Any] = {"items": items, "queries": n_queries, "cycles": cycles}
     with tempfile.TemporaryDirectory() as tmp:
         lore = Userlore.open(
             f"sqlite:///{Path(tmp) / 'userlore.db'}", config={"memory": {"mode": "auto"}}
@@ -95,7 +120,8 @@ def main() -> None:
             for name, store in stores.items():
                 rate = load(store, texts)
                 search = timed(lambda q, s=store: s.search((USER,), query=q, limit=10), queries)
-                out[name] = {"put_items_per_s": round(rate), **search}
+                cycle = after_put(store, queries, cycles)
+                out[name] = {"put_items_per_s": round(rate), **search, **cycle}
             out["UserloreStore (previous search: RRF + floor)"] = timed(
                 lambda q: search_visible(
                     lore.memory.store,
@@ -108,14 +134,22 @@ def main() -> None:
                 queries,
             )
         lore.close()
-    print(f"Store API, {args.items:,} items, under load (8 parallel helpers on 2 cores)\n")
-    print("| store | bulk put items/s | search p50 ms | search p95 ms |")
+    print(f"Store API, {items:,} items, under load (other helpers share the 2 cores)\n")
+    print(
+        "| store | bulk put items/s | search p50 / p95 ms | search right after a put p50 / p95 ms |"
+    )
     print("|---|---:|---:|---:|")
     for name, row in out.items():
         if isinstance(row, dict):
             rate = f"{row['put_items_per_s']:,}" if "put_items_per_s" in row else "-"
-            print(f"| {name} | {rate} | {row['p50_ms']:.1f} | {row['p95_ms']:.1f} |")
-    print(json.dumps(out))
+            cycle = (
+                f"{row['after_put_p50_ms']:.1f} / {row['after_put_p95_ms']:.1f}"
+                if "after_put_p50_ms" in row
+                else "-"
+            )
+            print(f"| {name} | {rate} | {row['p50_ms']:.1f} / {row['p95_ms']:.1f} | {cycle} |")
+    print()
+    return out
 
 
 if __name__ == "__main__":

@@ -55,6 +55,7 @@ __all__ = [
     "TurnAuthor",
     "TurnRecord",
     "govern",
+    "govern_batch",
     "govern_upsert_batch",
     "observe_turn",
     "record_turn",
@@ -101,6 +102,25 @@ def govern(
         with store.transaction(scope) as own:
             return store.govern(own, scope, candidate)
     return store.govern(session, scope, candidate)
+
+
+def govern_batch(
+    store: GovernedStore,
+    scope: str,
+    candidates: Sequence[CandidateInput],
+    *,
+    verdicts: Sequence[Assessment] | None = None,
+    session: Session | None = None,
+) -> list[WriteOutcome]:
+    """:func:`govern` of many candidates, fresh keys in bulk (:meth:`GovernedStore.govern_batch`).
+
+    The outcomes are those of governing the candidates one after another, in order; inside
+    ``session``, or in one transaction of its own.
+    """
+    if session is None:
+        with store.transaction(scope) as own:
+            return store.govern_batch(own, scope, candidates, verdicts=verdicts)
+    return store.govern_batch(session, scope, candidates, verdicts=verdicts)
 
 
 @dataclass(frozen=True, slots=True)

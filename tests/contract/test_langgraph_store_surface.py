@@ -240,20 +240,34 @@ def test_a_failed_chunk_writes_nothing_of_it(
 ) -> None:
     from langgraph.store.base import PutOp
 
-    import userlore.integrations.langgraph_store as module
     from userlore.errors import StorageError
 
     lore = make_lore("auto")
     store = UserloreStore(lore, namespace_template=USER_FIRST)
-    real = module.govern
-    calls = iter(range(100))
+    governed = lore.memory.store
+    store.put(("u1", "bulk"), "k0", {"content": "Item 0, first value"})
+    before = [(r.id, r.version, r.content) for r in lore.records.list("u1")]
+    real_fresh, real_govern = governed.insert_fresh, governed.govern
 
-    def failing(*args: Any, **kwargs: Any) -> Any:
-        if next(calls) == 2:
-            raise StorageError("the disk is full")
-        return real(*args, **kwargs)
+    def fresh_then_fail(*args: Any, **kwargs: Any) -> Any:
+        real_fresh(*args, **kwargs)  # the bulk insert ran: its rows must not survive
+        raise StorageError("the disk is full")
 
-    monkeypatch.setattr(module, "govern", failing)
+    monkeypatch.setattr(governed, "insert_fresh", fresh_then_fail)
     with pytest.raises(StorageError):
         store.batch([PutOp(("u1", "bulk"), f"k{i}", {"content": f"Item {i}"}) for i in range(4)])
-    assert lore.records.list("u1") == []
+    assert [(r.id, r.version, r.content) for r in lore.records.list("u1")] == before
+    monkeypatch.setattr(governed, "insert_fresh", real_fresh)
+    calls = iter(range(100))
+
+    def govern_then_fail(*args: Any, **kwargs: Any) -> Any:
+        out = real_govern(*args, **kwargs)
+        if next(calls) == 1:  # the second held key of the chunk, after the fresh ones
+            raise StorageError("the disk is full")
+        return out
+
+    monkeypatch.setattr(governed, "govern", govern_then_fail)
+    ops = [PutOp(("u1", "bulk"), f"k{i}", {"content": f"Item {i} again"}) for i in range(4)]
+    with pytest.raises(StorageError):
+        store.batch([*ops, ops[0]])  # k1..k3 fresh (bulk), k0 and its repeat held (per item)
+    assert [(r.id, r.version, r.content) for r in lore.records.list("u1")] == before

@@ -27,20 +27,24 @@ Make = Callable[..., Userlore]
 
 @pytest.fixture
 def governed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
-    """Per ``GovernedStore.govern`` call: was ``userlore.understanding`` on the stack?"""
+    """Per ``GovernedStore.govern`` (or ``govern_batch``) call: was ``userlore.understanding``
+    on the stack?"""
     calls: list[bool] = []
-    real = GovernedStore.govern
 
-    def spy(self: GovernedStore, *args: Any, **kwargs: Any) -> Any:
-        frame = sys._getframe(1)
-        seen = False
-        while frame is not None:
-            seen = seen or frame.f_globals.get("__name__") == "userlore.understanding"
-            frame = frame.f_back  # type: ignore[assignment]
-        calls.append(seen)
-        return real(self, *args, **kwargs)
+    def spying(real: Callable[..., Any]) -> Callable[..., Any]:
+        def spy(self: GovernedStore, *args: Any, **kwargs: Any) -> Any:
+            frame = sys._getframe(1)
+            seen = False
+            while frame is not None:
+                seen = seen or frame.f_globals.get("__name__") == "userlore.understanding"
+                frame = frame.f_back  # type: ignore[assignment]
+            calls.append(seen)
+            return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(GovernedStore, "govern", spy)
+        return spy
+
+    monkeypatch.setattr(GovernedStore, "govern", spying(GovernedStore.govern))
+    monkeypatch.setattr(GovernedStore, "govern_batch", spying(GovernedStore.govern_batch))
     yield calls
 
 

@@ -307,7 +307,7 @@ def _everything(
     """Every active record under ``path_prefix``: ranked ones first (cosine, else BM25)."""
     seen: set[str] = set()
     if vectors is not None:
-        ranked = vectors.search(conn, scope, "record", vectors.embed_query(query), _ALL)
+        ranked = vectors.search_best(conn, scope, vectors.embed_query(query), _ALL)
         for start in range(0, len(ranked), _SCAN_CHUNK):
             chunk = ranked[start : start + _SCAN_CHUNK]
             stmt = select(*read.hits.columns).where(

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from userlore.config import MemoryMode
 from userlore.errors import InvalidInputError, RecordNotFoundError
 from userlore.models import (
     CandidateInput,
@@ -27,11 +28,13 @@ from userlore.models import (
     WriteAction,
     WriteOutcome,
 )
+from userlore.policy.govern import Assessment
 from userlore.store.admission import PRODUCER_SOURCE
 from userlore.store.concurrency import hold_write_lock
 from userlore.store.core import Clock, IdFactory
 from userlore.store.moves import LifecycleMoves
 from userlore.store.reads import RecordReads
+from userlore.store.record_batch import EvidenceText, FreshRecord
 from userlore.store.schema import KnowledgeSourceItem, MemoryEvidence, MemoryRecord
 from userlore.store.text import content_key, normalize_value
 from userlore.store.transitions import LIVE_STATES, TRANSITIONS
@@ -132,6 +135,129 @@ class GovernedStore(LifecycleMoves, RecordReads):
         self._maybe_activate(session, row, now)
         action = WriteAction.SUPERSEDING if supersedes else WriteAction.CREATED
         return WriteOutcome(action, record_view(row), superseded_record_id=supersedes)
+
+    def govern_batch(
+        self,
+        session: Session,
+        scope: str,
+        candidates: Sequence[CandidateInput],
+        *,
+        verdicts: Sequence[Assessment] | None = None,
+    ) -> list[WriteOutcome]:
+        """:meth:`govern` for many candidates inside ``session``, fresh keys in a few statements.
+
+        The outcome of each candidate is the one :meth:`govern` gives it when the candidates
+        are governed one after another in this order. A keyed candidate whose key nothing in
+        ``scope`` ever held (and that names no record to supersede or item of its own) is
+        written by :meth:`insert_fresh`, its quote stored by :meth:`evidence_items`; every other
+        candidate (a key held before, even one deleted; a repeat of a key of this batch; no
+        key) takes :meth:`govern` itself, in order, after the fresh ones.
+
+        Args:
+            verdicts: The floor's :class:`Assessment` of each candidate, when the caller has
+                just run :meth:`validate_candidate` and :func:`~userlore.policy.govern.assess`
+                over the batch: mode and sources are still checked here, the fields and the
+                floor are not run twice (a refused verdict goes through :meth:`admit`).
+
+        Raises:
+            InvalidInputError: a candidate is malformed (nothing of the batch is written by
+                this call; the caller's transaction decides the rest).
+        """
+        validate_scope(scope)
+        if verdicts is not None and len(verdicts) != len(candidates):
+            raise InvalidInputError("govern_batch needs one verdict per candidate")
+        outcomes: list[WriteOutcome | None] = [None] * len(candidates)
+        admitted: dict[int, Assessment] = {}
+        for n, c in enumerate(candidates):
+            gate = (
+                self.admit(session, scope, c)
+                if verdicts is None or verdicts[n].refused is not None
+                else self._gate(c, verdicts[n])
+            )
+            if isinstance(gate, WriteOutcome):
+                outcomes[n] = gate
+            else:
+                admitted[n] = gate
+        if not admitted:
+            return [o for o in outcomes if o is not None]
+        hold_write_lock(session, scope)  # which keys the scope holds is read below
+        keys = sorted({c.canonical_key for c in candidates if c.canonical_key})
+        held: set[str | None] = set()
+        for at in range(0, len(keys), 500):
+            held.update(
+                session.scalars(
+                    select(MemoryRecord.canonical_key)
+                    .where(
+                        MemoryRecord.scope == scope,
+                        MemoryRecord.canonical_key.in_(keys[at : at + 500]),
+                    )
+                    .distinct()
+                )
+            )
+        fresh: list[int] = []
+        slow: list[int] = []
+        for n in admitted:
+            c = candidates[n]
+            if (
+                not c.canonical_key
+                or c.canonical_key in held
+                or c.supersedes_record_id
+                or c.source_item_id
+            ):
+                slow.append(n)
+                continue
+            held.add(c.canonical_key)  # a repeat of the key in this batch revises this record
+            fresh.append(n)
+        quoted = [n for n in fresh if candidates[n].evidence_text]
+        item_ids = self.evidence_items(
+            session,
+            scope,
+            [
+                EvidenceText(
+                    str(candidates[n].evidence_text),
+                    candidates[n].producer.value,
+                    candidates[n].pipeline,
+                    # The floor refused nothing blocking in the content, so redacting a quote
+                    # that is the content changes nothing: no second classification.
+                    redacted=(
+                        candidates[n].content
+                        if candidates[n].evidence_text == candidates[n].content
+                        else None
+                    ),
+                )
+                for n in quoted
+            ],
+        )
+        links = dict(zip(quoted, item_ids, strict=True))
+        rows = self.insert_fresh(
+            session,
+            scope,
+            [
+                FreshRecord(
+                    candidates[n],
+                    admitted[n],
+                    ((links[n], "stated_in"),) if n in links else (),
+                )
+                for n in fresh
+            ],
+            self.clock(),
+        )
+        for n, row in zip(fresh, rows, strict=True):
+            outcomes[n] = WriteOutcome(WriteAction.CREATED, record_view(row))
+        for n in slow:
+            outcomes[n] = self.govern(session, scope, candidates[n])
+        return [o for o in outcomes if o is not None]
+
+    def _gate(self, c: CandidateInput, verdict: Assessment) -> Assessment | WriteOutcome:
+        """:meth:`admit` for a candidate already validated and assessed (not refused)."""
+        mode = self.config.memory.mode
+        if mode is MemoryMode.OFF:
+            return WriteOutcome(WriteAction.SKIPPED, reason="memory_off")
+        if mode is MemoryMode.READ_ONLY:
+            return WriteOutcome(WriteAction.SKIPPED, reason="read_only")
+        if not self.source_enabled(c.producer):
+            return WriteOutcome(WriteAction.SKIPPED, reason="source_disabled")
+        return verdict
 
     def govern_upsert(
         self,

@@ -6,27 +6,59 @@ the one definition of a new record's columns.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any, cast
 
-from sqlalchemy import Table, insert
+from sqlalchemy import Table, insert, select
 from sqlalchemy.orm import Session
 
-from userlore.models import CandidateInput, Disclosure, RecordState, Sensitivity, UserState
+from userlore.models import (
+    CandidateInput,
+    Disclosure,
+    Pipeline,
+    RecordState,
+    Sensitivity,
+    UserState,
+)
 from userlore.policy.govern import POLICY_REV, Assessment
+from userlore.policy.sensitivity import redact
 from userlore.store.admission import CandidateGate
-from userlore.store.schema import MemoryEvidence, MemoryRecord, MemoryRecordVersion
+from userlore.store.concurrency import dialect_insert
+from userlore.store.episodic_index import index_rows
+from userlore.store.ids import derived_id, scoped_digest
+from userlore.store.schema import (
+    KnowledgeSourceItem,
+    MemoryEvidence,
+    MemoryRecord,
+    MemoryRecordVersion,
+)
 from userlore.store.text import content_key, search_text
 from userlore.store.vectors import VectorIndex, VectorKind
 
-__all__ = ["BatchInserts", "FreshRecord"]
+__all__ = ["BatchInserts", "EvidenceText", "FreshRecord"]
 
 _RECORDS = cast(Table, MemoryRecord.__table__)
 _VERSIONS = cast(Table, MemoryRecordVersion.__table__)
 _EVIDENCE = cast(Table, MemoryEvidence.__table__)
+_ITEMS = cast(Table, KnowledgeSourceItem.__table__)
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceText:
+    """A candidate's quote to store as a content-addressed evidence item (``evidence_text``).
+
+    ``redacted`` is the text after :func:`redact`, when the caller already has it (a batch
+    that classified the same text for the floor); otherwise it is redacted here.
+    """
+
+    text: str
+    producer: str
+    pipeline: Pipeline
+    redacted: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +145,86 @@ class BatchInserts(CandidateGate):
             "created_at": now,
             "updated_at": now,
         }
+
+    def evidence_items(
+        self, session: Session, scope: str, quotes: Sequence[EvidenceText]
+    ) -> list[str]:
+        """The batch form of :meth:`RecordWriter._evidence_item` for quotes: one item id each.
+
+        Each quote is redacted and content-addressed exactly as the per-item path does it
+        (same source instance, same external id), so either path finds the other's items.
+        Items already stored are reused; the others are written by one multi-row insert (an
+        insert-or-nothing, as the per-item path's), indexed and queued for embedding. The
+        caller holds the scope's write lock.
+        """
+        now = self.clock()
+        wanted: dict[tuple[str, str], dict[str, Any]] = {}
+        keys: list[tuple[str, str]] = []
+        for q in quotes:
+            clean = q.redacted if q.redacted is not None else redact(q.text)
+            key = (derived_id(q.producer, scope), scoped_digest(scope, clean))
+            keys.append(key)
+            if key in wanted:
+                continue
+            wanted[key] = {
+                "id": self.new_id("src"),
+                "scope": scope,
+                "source_instance_id": key[0],
+                "external_id": key[1],
+                "content_hash": hashlib.sha256(clean.encode("utf-8")).hexdigest(),
+                "title": None,
+                "text": clean,
+                "meta": {},
+                "occurred_at": now,
+                "pipeline": q.pipeline.value,
+                "blocked": clean != q.text,
+                "synthesis_state": "done",
+                "synthesis_attempts": 0,
+                "created_at": now,
+                "updated_at": now,
+            }
+        found = self._item_ids(session, scope, list(wanted))
+        new = [row for key, row in wanted.items() if key not in found]
+        if new:
+            session.flush()
+            session.execute(
+                dialect_insert(session, _ITEMS).on_conflict_do_nothing(
+                    index_elements=["scope", "source_instance_id", "external_id"]
+                ),
+                new,
+            )
+            found.update(self._item_ids(session, scope, [k for k in wanted if k not in found]))
+            written = [
+                row
+                for row in new
+                if found[(row["source_instance_id"], row["external_id"])] == row["id"]
+            ]
+            index_rows(session, written)
+            for row in written:
+                self._stage_vector(session, "evidence", scope, row["id"], row["text"])
+        return [found[key] for key in keys]
+
+    @staticmethod
+    def _item_ids(
+        session: Session, scope: str, keys: Sequence[tuple[str, str]]
+    ) -> dict[tuple[str, str], str]:
+        """The ids of the items of ``scope`` with these (source instance, external id) keys."""
+        out: dict[tuple[str, str], str] = {}
+        by_source: dict[str, list[str]] = {}
+        for source, external in keys:
+            by_source.setdefault(source, []).append(external)
+        for source, externals in by_source.items():
+            for at in range(0, len(externals), 500):
+                part = externals[at : at + 500]
+                for item_id, external in session.execute(
+                    select(KnowledgeSourceItem.id, KnowledgeSourceItem.external_id).where(
+                        KnowledgeSourceItem.scope == scope,
+                        KnowledgeSourceItem.source_instance_id == source,
+                        KnowledgeSourceItem.external_id.in_(part),
+                    )
+                ):
+                    out[(source, external)] = item_id
+        return out
 
     def insert_fresh(
         self, session: Session, scope: str, fresh: Sequence[FreshRecord], now: datetime

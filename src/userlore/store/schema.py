@@ -548,6 +548,37 @@ class EvidenceVector(Base):
     )
 
 
+class FieldVector(Base):
+    """One more indexed field of a store item (migration 0011): LangGraph's one vector per field.
+
+    A record's first indexed text is its :class:`RecordVector` (what the planner reads); a
+    ``UserloreStore`` item with several indexed fields (or a path with several texts) keeps the
+    others here as ``<record_id>#<n>``, and the store's search scores a record by its best one.
+    """
+
+    __tablename__ = "memory_field_vectors"
+
+    scope: Mapped[str] = mapped_column(String(200), primary_key=True)
+    field_id: Mapped[str] = mapped_column(String(60), primary_key=True)
+    record_id: Mapped[str] = mapped_column(String(40))
+    model: Mapped[str] = mapped_column(String(200))
+    dims: Mapped[int] = mapped_column(Integer)
+    vector: Mapped[bytes] = mapped_column(LargeBinary)
+    updated_at: Mapped[datetime]
+    generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+    __table_args__ = (
+        Index("ix_memory_field_vectors_delta", "scope", "generation"),
+        Index("ix_memory_field_vectors_record", "scope", "record_id"),
+        ForeignKeyConstraint(
+            ["scope", "record_id"],
+            ["memory_records.scope", "memory_records.id"],
+            name="fk_field_vectors_record",
+            ondelete="CASCADE",
+        ),
+    )
+
+
 class VectorGeneration(Base):
     """Bumped by every vector write of a scope: readers' in-memory matrices compare it."""
 

@@ -39,7 +39,13 @@ from sqlalchemy.orm import Session
 from userlore.embeddings import model_name
 from userlore.errors import EmbeddingError, EmbeddingMismatchError
 from userlore.store.concurrency import dialect_insert
-from userlore.store.schema import EmbeddingModel, EvidenceVector, RecordVector, VectorGeneration
+from userlore.store.schema import (
+    EmbeddingModel,
+    EvidenceVector,
+    FieldVector,
+    RecordVector,
+    VectorGeneration,
+)
 from userlore.store.vector_matrix import ScopeMatrix
 
 __all__ = [
@@ -57,7 +63,8 @@ __all__ = [
     "unpack",
 ]
 
-VectorKind = Literal["record", "evidence"]
+VectorKind = Literal["record", "evidence", "field"]
+"""``field``: a store item's further indexed texts, ``<record_id>#<n>`` (:class:`FieldVector`)."""
 log = logging.getLogger(__name__)
 Vector = npt.NDArray[np.float32]
 
@@ -71,6 +78,7 @@ _GENERATIONS = cast(Table, VectorGeneration.__table__)
 _TABLES: dict[VectorKind, tuple[Any, Any]] = {
     "record": (RecordVector, RecordVector.record_id),
     "evidence": (EvidenceVector, EvidenceVector.source_item_id),
+    "field": (FieldVector, FieldVector.field_id),
 }
 
 
@@ -292,6 +300,13 @@ class VectorIndex:
             event.listen(session, "before_commit", self._write_pending, once=True)
         pending[(kind, scope, item_id)] = PendingText(content, version, now)
 
+    @staticmethod
+    def unstage(session: Session, kind: VectorKind, scope: str, item_id: str) -> None:
+        """Take back what :meth:`stage` queued for ``item_id`` (its writer asked for no vector)."""
+        pending: dict[tuple[str, str, str], PendingText] | None = session.info.get(_PENDING)
+        if pending is not None:
+            pending.pop((kind, scope, item_id), None)
+
     def _write_pending(self, session: Session) -> None:
         pending: dict[tuple[str, str, str], PendingText] = session.info.pop(_PENDING, {})
         if pending:
@@ -304,7 +319,11 @@ class VectorIndex:
     ) -> None:
         """Embed ``items`` (``(kind, scope, id) → text``) in one call and store the vectors."""
         keys = list(items)
-        matrix = self.embed([items[key].text for key in keys])
+        # A text queued twice (a put's record and its quote) is embedded once.
+        unique = list(dict.fromkeys(items[key].text for key in keys))
+        embedded = self.embed(unique)
+        where = {t: i for i, t in enumerate(unique)}
+        matrix = embedded[[where[items[key].text] for key in keys]]
         now = max(p.now for p in items.values())
         self.record_model(executor, int(matrix.shape[1]), now)
         # The bump comes first: its generation stamps the rows, and on PostgreSQL its row lock
@@ -328,6 +347,8 @@ class VectorIndex:
                 }
                 if kind == "record":
                     row["version"] = items[key].version
+                elif kind == "field":
+                    row["record_id"] = item_id.partition("#")[0]
                 rows.append(row)
             # Insert or replace in one statement: two writers of one vector never collide.
             stmt = dialect_insert(executor, table.__table__)
@@ -336,7 +357,7 @@ class VectorIndex:
                 stmt.on_conflict_do_update(index_elements=["scope", id_column.key], set_=replaced),
                 rows,
             )
-            if self.pgvector:
+            if self.pgvector and kind != "field":  # field vectors are always scored in numpy
                 executor.execute(
                     _pgvector_set(kind),
                     [
@@ -399,7 +420,7 @@ class VectorIndex:
         """The ``k`` ids of ``scope`` most similar to ``query``: ``(id, cosine)``, best first."""
         if k <= 0:
             return []
-        if self.pgvector and conn.dialect.name == "postgresql":
+        if self.pgvector and kind != "field" and conn.dialect.name == "postgresql":
             size = conn.execute(
                 pgvector_scope_size(kind), {"scope": scope, "cap": self.exact_below}
             ).scalar_one()
@@ -411,6 +432,54 @@ class VectorIndex:
         if held.dims != query.shape[0]:
             self._check(self.model, int(query.shape[0]))
         return held.top(query, k)
+
+    def search_best(
+        self, conn: Connection, scope: str, query: Vector, k: int
+    ) -> list[tuple[str, float]]:
+        """:meth:`search` of record vectors, each record scored by its best indexed text.
+
+        A store item with several indexed fields has its first text as its record vector and
+        the others as field vectors (``<record_id>#<n>``): its score is the best cosine of all
+        of them, as LangGraph's stores score an item by its best field.
+        """
+        hits = self.search(conn, scope, "record", query, k)
+        if not self._has_fields(conn, scope):
+            return hits
+        best = dict(hits)
+        for field_id, cosine in self.search(conn, scope, "field", query, k):
+            record_id = field_id.partition("#")[0]
+            if cosine > best.get(record_id, -2.0):
+                best[record_id] = cosine
+        ranked = sorted(best.items(), key=lambda hit: -hit[1])
+        return ranked[:k]
+
+    def _has_fields(self, conn: Connection, scope: str) -> bool:
+        """Whether ``scope`` holds field vectors (a cached matrix says so without a query)."""
+        with self._lock:
+            held = self._cache.get((scope, "field"))
+        if held is not None and held.size:
+            return True
+        found = conn.execute(
+            select(FieldVector.field_id).where(FieldVector.scope == scope).limit(1)
+        ).first()
+        return found is not None
+
+    def drop_fields(
+        self, executor: Session | Connection, scope: str, record_ids: Sequence[str], keep: set[str]
+    ) -> None:
+        """Remove the field vectors of ``record_ids`` not in ``keep`` (a put with fewer texts)."""
+        if not record_ids:
+            return
+        gone = 0
+        for at in range(0, len(record_ids), 500):
+            stmt = delete(FieldVector).where(
+                FieldVector.scope == scope, FieldVector.record_id.in_(record_ids[at : at + 500])
+            )
+            if keep:
+                stmt = stmt.where(FieldVector.field_id.not_in(sorted(keep)))
+            gone += cast(Any, executor.execute(stmt)).rowcount or 0
+        if gone:
+            bump(executor, scope, removal=True)
 
     def _pgvector_search(
         self, conn: Connection, scope: str, kind: VectorKind, query: Vector, k: int

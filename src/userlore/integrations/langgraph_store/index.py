@@ -17,13 +17,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import IndexConfig
 from langgraph.store.base.embed import ensure_embeddings, get_text_at_path
-from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from userlore.embeddings import resolve_embeddings
 from userlore.errors import ConfigError, EmbeddingMismatchError
 from userlore.policy.sensitivity import redact
-from userlore.store.vectors import PendingText, VectorIndex
+from userlore.store.vectors import VectorIndex
 
 if TYPE_CHECKING:
     from userlore.facade import Userlore
@@ -60,7 +59,10 @@ def attach_index(lore: Userlore, index: IndexConfig | Mapping[str, Any]) -> Stor
     dims = index.get("dims")
     if not isinstance(dims, int) or isinstance(dims, bool) or dims <= 0:
         raise ConfigError(f"index['dims'] must be a positive int, got {dims!r}")
-    fields = index.get("fields") or [WHOLE]
+    # SqliteStore's SqliteIndexConfig names the same list ``text_fields`` (and takes one str).
+    fields = index.get("fields") or index.get("text_fields") or [WHOLE]
+    if isinstance(fields, str) and "fields" not in index:
+        fields = [fields]
     if (
         isinstance(fields, str)
         or not isinstance(fields, Sequence)
@@ -108,52 +110,53 @@ def index_embeddings(embed: object) -> Embeddings:
 
 @dataclass(frozen=True, slots=True)
 class IndexedPut:
-    """One put's record and what its ``index`` argument asks to embed."""
+    """One put's record and what its ``index`` argument asks to embed.
+
+    ``clean`` is the put's content, which the floor has passed with nothing blocking in it: a
+    field whose text is the content needs no second redaction.
+    """
 
     record_id: str
     version: int
     value: Mapping[str, Any]
     override: Literal[False] | list[str] | None
+    clean: str = ""
 
 
 def index_puts(
     lore: Userlore, config: StoreIndex, session: Session, scope: str, puts: Sequence[IndexedPut]
 ) -> None:
-    """Store the vectors a chunk of puts asks for, replacing the write path's content vectors.
+    """Queue the vectors a chunk of puts asks for: one per indexed text, as LangGraph's stores.
 
-    Runs when ``session`` commits, after the write path's own (batched) content vectors, so the
-    field vectors win; all field texts of the chunk are embedded in one model call.
+    The first text of a put is its record's vector (replacing what the write path queued for
+    the content, so nothing is embedded twice), the others field vectors ``<record_id>#<n>``
+    the store's search scores the record by too (its best text); a put with nothing to index
+    has no vector. Everything is embedded with the rest of the transaction, in one model call.
     """
     vectors = lore.memory.store.vectors
     if vectors is None or not puts:
         return
     now = lore.memory.store.clock()
-    drops: list[str] = []
-    pending: dict[tuple[str, str, str], PendingText] = {}
+    keep: set[str] = set()
     for put in puts:
         fields = config.wanted(put.override)
         if fields == (WHOLE,):
-            continue  # the write path embeds the record's content already
-        texts = [
-            redact(text)
-            for field in fields or ()
-            for text in get_text_at_path(dict(put.value), field)
-            if isinstance(text, str) and text.strip()
-        ]
-        if texts:
-            pending[("record", scope, put.record_id)] = PendingText(
-                "\n".join(texts), put.version, now
-            )
+            texts = [put.clean.strip()]  # the record's content, as the write path embeds it
         else:
-            pending.pop(("record", scope, put.record_id), None)
-            drops.append(put.record_id)
-    if not drops and not pending:
-        return
-
-    def write(done: Session) -> None:
-        for record_id in drops:
-            vectors.drop(done, "record", scope, record_id)
-        if pending:
-            vectors.write(done, pending)
-
-    event.listen(session, "before_commit", write, once=True)
+            found = [
+                text
+                for field in fields or ()
+                for text in get_text_at_path(dict(put.value), field)
+                if isinstance(text, str) and text.strip()
+            ]
+            texts = [text if text == put.clean else redact(text) for text in found]
+        if not texts:
+            vectors.unstage(session, "record", scope, put.record_id)
+            vectors.drop(session, "record", scope, put.record_id)
+            continue
+        vectors.stage(session, "record", scope, put.record_id, texts[0], now, version=put.version)
+        for n, text in enumerate(texts[1:], 1):
+            field_id = f"{put.record_id}#{n}"
+            keep.add(field_id)
+            vectors.stage(session, "field", scope, field_id, text, now)
+    vectors.drop_fields(session, scope, sorted({p.record_id for p in puts}), keep)

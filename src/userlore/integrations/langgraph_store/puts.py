@@ -1,0 +1,183 @@
+"""Puts and deletes: a chunk of puts is one batched governed write (issue 30, item 5).
+
+Every put of a batch is validated and run through the floor before anything is written
+(:meth:`PutOps._prepare_put`); consecutive puts of one user are then written together, up to
+:data:`PUT_CHUNK` per transaction, by :meth:`~userlore.store.governed.GovernedStore.govern_batch`
+(keys nothing held yet in a few multi-row statements, the rest per item, in order), with their
+TTL windows and vectors in the same transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from langgraph.store.base import (
+    InvalidNamespaceError,
+    PutOp,
+)
+from sqlalchemy import select
+
+from userlore.config import MemoryMode
+from userlore.errors import (
+    InvalidInputError,
+    MemoryDisabledError,
+    PolicyViolationError,
+)
+from userlore.models import (
+    CandidateInput,
+    Explicitness,
+    Producer,
+    WriteAction,
+)
+from userlore.policy.govern import Assessment, assess
+from userlore.store.governed import LIVE_STATES
+from userlore.store.schema import MemoryRecord
+from userlore.understanding import govern_batch
+
+from .index import IndexedPut, index_puts
+from .namespaces import (
+    Location,
+    parse_store_key,
+)
+from .ttl import (
+    check_ttl,
+    set_ttl,
+)
+
+if TYPE_CHECKING:
+    pass
+
+from .scoping import ScopedStore
+
+_TEXT_FIELDS = ("content", "text", "memory")
+PUT_CHUNK = 500
+"""Most puts written in one transaction by :meth:`UserloreStore.batch`."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Put:
+    op: PutOp
+    where: Location
+    candidate: CandidateInput | None  # None: delete
+    ttl: float | None
+    verdict: Assessment | None = None  # the floor's, from _prepare_put
+
+
+class PutOps(ScopedStore):
+    """Prepare, write and delete store items."""
+
+    def _prepare_put(self, op: PutOp) -> _Put:
+        if not op.namespace or op.namespace[0] == "langgraph":
+            raise InvalidNamespaceError(f"invalid namespace {op.namespace!r} for a put")
+        ttl = check_ttl(op.ttl)
+        where = self._locate(op.namespace)
+        if not isinstance(op.key, str) or not op.key:
+            raise InvalidInputError("key must be a non-empty string")
+        if op.value is None:
+            return _Put(op, where, None, None)
+        self._require_writable()
+        if not isinstance(op.value, Mapping):
+            raise InvalidInputError(f"value must be a mapping, got {type(op.value).__name__}")
+        try:
+            value_json = json.dumps(
+                dict(op.value), sort_keys=True, ensure_ascii=False, separators=(",", ":")
+            )
+        except (TypeError, ValueError) as exc:
+            raise InvalidInputError(f"value is not JSON-serializable: {exc}") from None
+        content = _content(op.value, value_json)
+        candidate = CandidateInput(
+            kind=self.kind,
+            content=content,
+            canonical_key=where.store_key(op.key),
+            value=value_json,
+            memory_type=self.memory_type,
+            path=where.path,
+            explicitness=Explicitness.EXPLICIT,
+            confidence=0.9,
+            producer=Producer.TOOL,
+            evidence_text=content,
+        )
+        store = self.lore.memory.store
+        store.validate_candidate(candidate)
+        verdict = assess(candidate)
+        if verdict.refused is not None:
+            store.record_trace(
+                where.scope,
+                "governance",
+                reason_code=verdict.refused,
+                payload={"producer": Producer.TOOL.value, "kind": self.kind, "via": "store"},
+            )
+            raise PolicyViolationError(f"put refused: the value is {verdict.refused}")
+        return _Put(op, where, candidate, ttl, verdict)
+
+    def _require_writable(self) -> None:
+        cfg = self.lore.config
+        if cfg.memory.mode in (MemoryMode.OFF, MemoryMode.READ_ONLY):
+            raise MemoryDisabledError(f"memory mode {cfg.memory.mode.value!r} forbids writes")
+        if "curated" not in cfg.memory.sources:
+            raise MemoryDisabledError("memory.sources does not include 'curated' (store puts)")
+
+    def _put_many(self, scope: str, puts: Sequence[_Put]) -> None:
+        """Governed writes of ``puts`` (one user's) in one transaction: all land or none."""
+        store = self.lore.memory.store
+        indexed: list[IndexedPut] = []
+        candidates = [p.candidate for p in puts if p.candidate is not None]
+        verdicts = [p.verdict for p in puts if p.verdict is not None]
+        with store.transaction(scope) as session:
+            outcomes = govern_batch(
+                store,
+                scope,
+                candidates,
+                verdicts=verdicts if len(verdicts) == len(candidates) else None,
+                session=session,
+            )
+            for put, outcome in zip(puts, outcomes, strict=True):
+                if outcome.action is WriteAction.REFUSED:  # pragma: no cover - see _prepare_put
+                    raise PolicyViolationError(f"put refused: the value is {outcome.reason}")
+                record = outcome.record
+                if record is None:
+                    continue
+                if put.op.value is not None and put.candidate is not None:
+                    indexed.append(
+                        IndexedPut(
+                            record.id,
+                            record.version,
+                            put.op.value,
+                            put.op.index,
+                            put.candidate.content,
+                        )
+                    )
+                if put.ttl is not None or record.valid_until is not None:
+                    set_ttl(self.lore, scope, record.id, put.ttl, session=session)
+            if self._index is not None:
+                index_puts(self.lore, self._index, session, scope, indexed)
+
+    def _delete(self, where: Location, key: str) -> None:
+        store = self.lore.memory.store
+        store_key = where.store_key(key)
+        with store.transaction(where.scope) as session:
+            rows = list(
+                session.execute(
+                    select(MemoryRecord.id, MemoryRecord.canonical_key).where(
+                        MemoryRecord.scope == where.scope,
+                        MemoryRecord.path == where.path,
+                        MemoryRecord.state.in_([s.value for s in LIVE_STATES]),
+                        (MemoryRecord.canonical_key == store_key) | (MemoryRecord.id == key),
+                    )
+                )
+            )
+        for record_id, canonical_key in rows:
+            other_producer = parse_store_key(canonical_key) is None
+            if canonical_key == store_key or (other_producer and where.position == 0):
+                self.lore.records.forget(where.scope, record_id)
+
+
+def _content(value: Mapping[str, Any], value_json: str) -> str:
+    for name in _TEXT_FIELDS:
+        text = value.get(name)
+        if isinstance(text, str) and text.strip():
+            return text
+    return value_json
