@@ -7,7 +7,7 @@ a store item go to ``memory_field_vectors`` as ``<record_id>#<n>``, stamped with
 generation like every vector, and cascade with their record. Row-level security covers the
 table on PostgreSQL like the other scoped tables.
 
-Revision ID: 0011_lg_field_vectors
+Revision ID: 0012_lg_field_vectors
 Revises: 0010_vector_delta
 Create Date: 2026-12-05 03:00:00.000000
 """
@@ -19,8 +19,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0011_lg_field_vectors"
-down_revision: str | None = "0010_vector_delta"
+revision: str = "0012_lg_field_vectors"
+down_revision: str | None = "0011_pg_fk_indexes"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
