@@ -8,7 +8,7 @@ generation like every vector, and cascade with their record. Row-level security 
 table on PostgreSQL like the other scoped tables.
 
 Revision ID: 0012_lg_field_vectors
-Revises: 0010_vector_delta
+Revises: 0011_pg_fk_indexes
 Create Date: 2026-12-05 03:00:00.000000
 """
 
