@@ -19,14 +19,13 @@ import argparse
 import json
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from langgraph.store.base import BaseStore, PutOp
 from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
-from plan_latency import TextGen, percentile
+from plan_latency import TextGen, timed
 
 from userlore import Userlore
 from userlore.integrations.langgraph_store import UserloreStore
@@ -49,17 +48,6 @@ def load(store: BaseStore, texts: list[str]) -> float:
             ]
         )
     return len(texts) / (time.perf_counter() - start)
-
-
-def timed(fn: Callable[[str], object], queries: list[str], warmup: int = 10) -> dict[str, float]:
-    for q in queries[:warmup]:
-        fn(q)
-    samples = []
-    for q in queries:
-        start = time.perf_counter()
-        fn(q)
-        samples.append((time.perf_counter() - start) * 1000)
-    return {"p50_ms": percentile(samples, 50), "p95_ms": percentile(samples, 95)}
 
 
 def main() -> None:
