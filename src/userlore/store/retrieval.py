@@ -186,8 +186,8 @@ class TermStatistics:
     ) -> list[int]:
         """:meth:`document_frequency` of each phrase; the uncached ones counted in one statement.
 
-        A plan's query has a few phrases, and a rare pair of words is never cached (absence is
-        not): one round trip for all of them instead of one each (issue 23).
+        A plan's query has a few phrases; a word not seen lately, or absent (absence is never
+        cached), is counted: one round trip for all of them instead of one each (issue 23).
         """
         now = time.monotonic()
         out: list[int | None] = []
