@@ -21,8 +21,14 @@ size instead of the model's (latency does not depend on vector content; embeddin
 with the model on a small shared machine takes long); the query embedding time is still the
 local model's on the real query text.
 
+Also beside it: ``bm25s`` (in-memory BM25 over sparse matrices) indexed once over the same texts,
+the floor issue 23 measures the plan's fixed cost against. Reads are timed with writes between
+them, as an agent does (``--writes-between``, default 1 governed note write before each timed
+plan and floor query, untimed); bm25s takes no writes after indexing.
+
 Usage: python benchmarks/plan_latency.py [--sizes 1000,10000,100000] [--queries 200]
        [--backend sqlite|postgres] [--no-peer] [--embeddings local|none] [--vectors model|random]
+       [--writes-between 1]
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ import json
 import math
 import os
 import random
+import re
 import statistics
 import tempfile
 import time
@@ -119,11 +126,19 @@ def percentile(samples: list[float], pct: float) -> float:
     return ordered[k]
 
 
-def timed(fn: Callable[[str], object], queries: list[str], warmup: int = 10) -> dict[str, float]:
+def timed(
+    fn: Callable[[str], object],
+    queries: list[str],
+    warmup: int = 10,
+    between: Callable[[int], object] | None = None,
+) -> dict[str, float]:
+    """p50/p95 of ``fn`` per query; ``between(i)`` runs untimed before query ``i`` (a write)."""
     for q in queries[:warmup]:
         fn(q)
     samples = []
-    for q in queries:
+    for i, q in enumerate(queries):
+        if between is not None:
+            between(i)
         start = time.perf_counter()
         fn(q)
         samples.append((time.perf_counter() - start) * 1000)
@@ -253,6 +268,27 @@ def bare_fulltext(url: str, k: int, pruned: bool) -> Callable[[str], object]:
     return run
 
 
+_BM25S_TOKEN = re.compile(r"(?u)\b\w\w+\b")
+
+
+def bm25s_search(texts: list[str], k: int) -> Callable[[str], object]:
+    """bm25s over the same texts, indexed in memory once (sparse matrices; no governance, no
+    writes after indexing): the in-memory BM25 floor the plan is compared with (issue 23)."""
+    import bm25s
+
+    retriever = bm25s.BM25()
+    retriever.index(bm25s.tokenize(texts, stopwords=None, show_progress=False), show_progress=False)
+    vocab = retriever.vocab_dict
+
+    def run(query: str) -> object:
+        tokens = [t for t in _BM25S_TOKEN.findall(query.lower()) if t in vocab]
+        if not tokens:
+            return []
+        return retriever.retrieve([tokens], k=k, show_progress=False, n_threads=0)
+
+    return run
+
+
 def steady_state(lore: Userlore) -> None:
     """On PostgreSQL, what autovacuum does shortly after a bulk load: merge the GIN pending list
     (which every full-text query scans until then) and gather planner statistics."""
@@ -288,6 +324,7 @@ def bench_size(
     url: str,
     embeddings: str = "none",
     vectors: str = "model",
+    writes_between: int = 1,
 ) -> dict[str, object]:
     gen = TextGen(seed=n)
     model: Embeddings | None = None
@@ -311,9 +348,22 @@ def bench_size(
             embed_ms = timed(model.embed_query, queries[: min(len(queries), 100)], warmup=3)
             for q in queries:
                 recorded.embed_query(q)  # ahead of timing: the plan figures exclude it
-        plan = timed(lambda q: lore.plan_context(SCOPE, q, session_key="bench"), queries)
-        bare = timed(bare_fulltext(url, k, pruned=False), queries)
-        pruned = timed(bare_fulltext(url, k, pruned=True), queries)
+        # Reads with writes between them, as an agent does: a governed note write (untimed)
+        # before each timed read, so no cache of the plan outlives a write unnoticed.
+        notes = [gen.sentence(gen.rng.randint(8, 24)) for _ in range(3 * len(queries) + 40)]
+        written = itertools.count()
+
+        def write(_i: int) -> None:
+            for _ in range(writes_between):
+                lore.write(SCOPE, CandidateInput(kind="note", content=notes[next(written)]))
+
+        between = write if writes_between else None
+        plan = timed(
+            lambda q: lore.plan_context(SCOPE, q, session_key="bench"), queries, between=between
+        )
+        bare = timed(bare_fulltext(url, k, pruned=False), queries, between=between)
+        pruned = timed(bare_fulltext(url, k, pruned=True), queries, between=between)
+        in_memory_bm25 = timed(bm25s_search(texts, k), queries)
         sample = lore.plan_context(SCOPE, queries[0])
         row: dict[str, object] = {
             "backend": lore.memory.store.engine.dialect.name,
@@ -325,6 +375,10 @@ def bench_size(
             "plan": plan,
             "bare_fulltext_topk": bare,
             "retrieval_stage_only": pruned,
+            "bm25s_in_memory": in_memory_bm25,
+            "writes_between_reads": writes_between,
+            "plan_over_bm25s_p50": round(plan["p50_ms"] / max(in_memory_bm25["p50_ms"], 1e-6), 2),
+            "plan_over_bm25s_p95": round(plan["p95_ms"] / max(in_memory_bm25["p95_ms"], 1e-6), 2),
             "plan_over_bare_p95": round(plan["p95_ms"] / max(bare["p95_ms"], 1e-6), 2),
             "plan_over_retrieval_p95": round(plan["p95_ms"] / max(pruned["p95_ms"], 1e-6), 2),
             "exact_top10_kept": pruning_recall(url, queries, k),
@@ -357,6 +411,8 @@ def summary_line(row: dict[str, object]) -> str:
     plan, bare = row["plan"], row["bare_fulltext_topk"]
     peer = row.get("langgraph_inmemory_vector") or {}
     assert isinstance(plan, dict) and isinstance(bare, dict) and isinstance(peer, dict)
+    bm25s_ms = row["bm25s_in_memory"]
+    assert isinstance(bm25s_ms, dict)
     embed = row.get("query_embedding_local_model") or {}
     assert isinstance(embed, dict)
     return (
@@ -364,6 +420,8 @@ def summary_line(row: dict[str, object]) -> str:
         f" | plan p50 {plan['p50_ms']:7.3f} p95 {plan['p95_ms']:7.3f} ms"
         f" | bare full-text p50 {bare['p50_ms']:7.3f} p95 {bare['p95_ms']:7.3f} ms"
         f" | plan/bare p95 {row['plan_over_bare_p95']}"
+        f" | bm25s p50 {bm25s_ms['p50_ms']:.3f} p95 {bm25s_ms['p95_ms']:.3f} ms"
+        f" (plan/bm25s p50 {row['plan_over_bm25s_p50']} p95 {row['plan_over_bm25s_p95']})"
         f" | retrieval-stage p95 {row['retrieval_stage_only']['p95_ms']:.3f} ms"  # type: ignore[index]
         f" (plan/retrieval {row['plan_over_retrieval_p95']})"
         f" | exact BM25 top-10 kept {row['exact_top10_kept']}"
@@ -397,12 +455,24 @@ def main() -> None:
         default="model",
         help="random: seeded random unit vectors of the model's size for records and queries",
     )
+    parser.add_argument(
+        "--writes-between",
+        type=int,
+        default=1,
+        help="governed note writes (untimed) before each timed read; 0: reads only",
+    )
     args = parser.parse_args()
     results = []
     with database_urls(args.backend) as fresh_url:
         for n in (int(s) for s in args.sizes.split(",")):
             row = bench_size(
-                n, args.queries, not args.no_peer, fresh_url(), args.embeddings, args.vectors
+                n,
+                args.queries,
+                not args.no_peer,
+                fresh_url(),
+                args.embeddings,
+                args.vectors,
+                args.writes_between,
             )
             results.append(row)
             print(summary_line(row), flush=True)

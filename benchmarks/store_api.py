@@ -21,14 +21,13 @@ import argparse
 import json
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from langgraph.store.base import BaseStore, PutOp
 from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
-from plan_latency import TextGen, percentile
+from plan_latency import TextGen, timed
 
 from userlore import Userlore
 from userlore.integrations.langgraph_store import UserloreStore
@@ -53,29 +52,15 @@ def load(store: BaseStore, texts: list[str]) -> float:
     return len(texts) / (time.perf_counter() - start)
 
 
-def timed(fn: Callable[[str], object], queries: list[str], warmup: int = 10) -> dict[str, float]:
-    for q in queries[:warmup]:
-        fn(q)
-    samples = []
-    for q in queries:
-        start = time.perf_counter()
-        fn(q)
-        samples.append((time.perf_counter() - start) * 1000)
-    return {"p50_ms": percentile(samples, 50), "p95_ms": percentile(samples, 95)}
-
-
 def after_put(store: BaseStore, queries: list[str], cycles: int) -> dict[str, float]:
     """p50 / p95 of a search right after one put of a new item."""
-    samples = []
-    for n in range(cycles):
+    picked = [queries[(n * 7) % len(queries)] for n in range(cycles)]
+
+    def put(n: int) -> None:
         store.put(NAMESPACE, f"cycle{n}", {"text": queries[n % len(queries)] + " after a put"})
-        start = time.perf_counter()
-        store.search((USER,), query=queries[(n * 7) % len(queries)], limit=10)
-        samples.append((time.perf_counter() - start) * 1000)
-    return {
-        "after_put_p50_ms": percentile(samples, 50),
-        "after_put_p95_ms": percentile(samples, 95),
-    }
+
+    found = timed(lambda q: store.search((USER,), query=q, limit=10), picked, warmup=0, between=put)
+    return {"after_put_p50_ms": found["p50_ms"], "after_put_p95_ms": found["p95_ms"]}
 
 
 def main() -> None:

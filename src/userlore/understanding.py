@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -79,6 +79,29 @@ class TurnAuthor:
     device: str | None = None
     thread_id: str | None = None
     run_id: str | None = None
+
+    def attribution(self, session_key: str | None) -> Attribution:
+        """The session and author fields of every candidate a turn yields, written once for
+        statements and for the records a reversal ends."""
+        return Attribution(
+            session_key=session_key,
+            author_agent_id=self.agent_id,
+            author_client=self.client,
+            author_device=self.device,
+            thread_id=self.thread_id,
+            run_id=self.run_id,
+        )
+
+
+class Attribution(TypedDict):
+    """The :class:`~userlore.models.CandidateInput` fields that say who said it, and where."""
+
+    session_key: str | None
+    author_agent_id: str | None
+    author_client: str | None
+    author_device: str | None
+    thread_id: str | None
+    run_id: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,12 +335,7 @@ def statement_candidate(
         producer=Producer.EXPLICIT,
         supersedes_record_id=supersedes,
         source_item_id=item_id,
-        session_key=session_key,
-        author_agent_id=who.agent_id,
-        author_client=who.client,
-        author_device=who.device,
-        thread_id=who.thread_id,
-        run_id=who.run_id,
+        **who.attribution(session_key),
         valid_from=holds.valid_from if holds else None,
         valid_until=holds.valid_until if holds else None,
     )
@@ -502,12 +520,7 @@ def _end_reversed(
                             producer=Producer.EXPLICIT,
                             supersedes_record_id=row.id,
                             source_item_id=item_id,
-                            session_key=session_key,
-                            author_agent_id=who.agent_id,
-                            author_client=who.client,
-                            author_device=who.device,
-                            thread_id=who.thread_id,
-                            run_id=who.run_id,
+                            **who.attribution(session_key),
                         ),
                         session=session,
                     )

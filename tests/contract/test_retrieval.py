@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
 from userlore import CandidateInput, Userlore
 from userlore.planner.planner import PLAN_COLUMNS
 from userlore.store.retrieval import (
@@ -86,3 +92,41 @@ def test_a_rare_word_outweighs_a_common_one(auto_lore: Userlore) -> None:
         hits = RECORD_HITS.search(conn, "u1", "meeting zeppelin", 10, TermStatistics())
     ranked = [row.id for row, _ in hits]
     assert ranked[0] == rare and ranked.index(common) > 0
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_document_frequencies_count_every_uncached_phrase_in_one_statement(
+    backend: str, make_lore: Callable[..., Userlore], request: pytest.FixtureRequest
+) -> None:
+    url = request.getfixturevalue("postgres_url") if backend == "postgres" else "sqlite://"
+    lore = make_lore("auto", url)
+    for i in range(5):
+        _write(lore, "u1", f"standup meeting number {i}")
+    _write(lore, "u1", "kayak trip")
+    stats = TermStatistics()
+    statements: list[str] = []
+    engine = lore.memory.store.engine
+    with lore.store.connection() as conn:
+        phrases = [match_expression(conn, "u1", w) for w in ("meeting", "kayak", "zeppelin")]
+        assert all(phrases)
+        meeting, kayak, absent = (p for p in phrases if p)
+
+        def seen(*args: Any) -> None:
+            statements.append(args[2])
+
+        event.listen(engine, "before_cursor_execute", seen)
+        try:
+            got = stats.document_frequencies(conn, [meeting, kayak, absent, kayak], cap=3)
+            assert got == [4, 1, 0, 1]  # "more than 3", exact, absent, the repeat too
+            assert len(statements) == 1
+            # Cached counts are served without a statement; absence is counted again.
+            assert stats.document_frequencies(conn, [kayak, meeting], cap=3) == [1, 4]
+            assert len(statements) == 1
+            assert stats.document_frequencies(conn, [absent, kayak], cap=3) == [0, 1]
+            assert len(statements) == 2
+            # A phrase counted only past a smaller cap is counted again, exactly.
+            assert stats.document_frequencies(conn, [meeting], cap=10) == [5]
+            assert stats.document_frequency(conn, meeting, cap=10) == 5
+            assert len(statements) == 3
+        finally:
+            event.remove(engine, "before_cursor_execute", seen)

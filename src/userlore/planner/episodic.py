@@ -113,7 +113,15 @@ class _Statements:
     or_join: str
     top_k: TextClause
     newest: TextClause
-    document_frequency: TextClause
+    frequencies: Callable[[int], TextClause]  # n capped counts in one statement
+
+
+def _counted(one: str) -> Callable[[int], TextClause]:
+    @functools.cache
+    def statement(n: int) -> TextClause:
+        return text("SELECT " + ", ".join(f"({one.format(i=i)}) AS c{i}" for i in range(n)))
+
+    return statement
 
 
 _SQLITE = _Statements(
@@ -127,9 +135,9 @@ _SQLITE = _Statements(
         "SELECT rowid AS seq FROM episodic_items_fts "
         "WHERE episodic_items_fts MATCH :q ORDER BY rowid DESC LIMIT :k"
     ),
-    document_frequency=text(
+    frequencies=_counted(
         "SELECT count(*) FROM (SELECT 1 FROM episodic_items_fts "
-        "WHERE episodic_items_fts MATCH :q LIMIT :cap)"
+        "WHERE episodic_items_fts MATCH :q{i} LIMIT :cap)"
     ),
 )
 _POSTGRES = _Statements(
@@ -148,9 +156,9 @@ _POSTGRES = _Statements(
         "WHERE search_tsv @@ to_tsquery('english', :q) AND scope = :scope "
         "ORDER BY seq DESC LIMIT :k"
     ),
-    document_frequency=text(
+    frequencies=_counted(
         "SELECT count(*) FROM (SELECT 1 FROM episodic_items "
-        "WHERE search_tsv @@ to_tsquery('english', :q) AND scope = :scope LIMIT :cap) AS m"
+        "WHERE search_tsv @@ to_tsquery('english', :q{i}) AND scope = :scope LIMIT :cap) AS m{i}"
     ),
 )
 
@@ -171,22 +179,35 @@ class EpisodicFrequencies:
 
     def count(self, conn: Connection, scope: str, phrase: str, cap: int) -> int:
         """Items of ``scope`` holding ``phrase``, exactly up to ``cap``; ``cap + 1``: more."""
-        key, now = (scope, phrase), time.monotonic()
+        return self.counts(conn, scope, [phrase], cap)[0]
+
+    def counts(self, conn: Connection, scope: str, phrases: list[str], cap: int) -> list[int]:
+        """:meth:`count` of each phrase; the uncached ones counted in one statement (issue 23)."""
+        now = time.monotonic()
+        out: list[int | None] = []
         with self._lock:
-            hit = self._cache.get(key)
-            if hit is not None and now - hit[1] < self.ttl_s:
-                self._cache.move_to_end(key)
-                return min(hit[0], cap + 1)
-        statement = _statements(conn).document_frequency
-        df = int(
-            conn.execute(statement, {"q": phrase, "cap": cap + 1, "scope": scope}).scalar_one()
-        )
-        if df:
-            with self._lock:
-                self._cache[key] = (df, now)
-                while len(self._cache) > self.max_terms:
-                    self._cache.popitem(last=False)
-        return df
+            for phrase in phrases:
+                hit = self._cache.get((scope, phrase))
+                if hit is not None and now - hit[1] < self.ttl_s:
+                    self._cache.move_to_end((scope, phrase))
+                    out.append(min(hit[0], cap + 1))
+                else:
+                    out.append(None)
+        missing = list(dict.fromkeys(p for p, df in zip(phrases, out, strict=True) if df is None))
+        if not missing:
+            return [df for df in out if df is not None]
+        params: dict[str, Any] = {f"q{i}": p for i, p in enumerate(missing)}
+        row = conn.execute(
+            _statements(conn).frequencies(len(missing)), {**params, "cap": cap + 1, "scope": scope}
+        ).one()
+        fresh = dict(zip(missing, (int(c) for c in row), strict=True))
+        with self._lock:
+            for phrase, df in fresh.items():
+                if df:
+                    self._cache[(scope, phrase)] = (df, now)
+            while len(self._cache) > self.max_terms:
+                self._cache.popitem(last=False)
+        return [fresh[p] if df is None else df for p, df in zip(phrases, out, strict=True)]
 
 
 def _statements(conn: Connection) -> _Statements:
@@ -268,9 +289,8 @@ def _lexical(
     """
     dialect = _statements(conn)
     phrases = [dialect.phrase(term) for term in scoped_terms(scope, query)]
-    sized = sorted(
-        (df, p) for p in phrases if (df := stats.count(conn, scope, p, POSTING_BUDGET)) > 0
-    )
+    counts = stats.counts(conn, scope, phrases, POSTING_BUDGET) if phrases else []
+    sized = sorted((df, p) for df, p in zip(counts, phrases, strict=True) if df > 0)
     if not sized:
         return []
     params: dict[str, Any] = {"scope": scope, "k": k}

@@ -7,6 +7,7 @@ for markup. The size of every entry is known before it is added, so the budget i
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,7 +41,19 @@ def render_entry(
     date: str | None = None,
     max_chars: int = 600,
 ) -> str:
-    """One JSON entry; text is neutralized and truncated to ``max_chars``."""
+    """One JSON entry; text is neutralized and truncated to ``max_chars``.
+
+    A record version's entry never changes and the same records come back turn after turn, so
+    entries are memoised on every argument (issue 23: the plan's fixed cost). The memo holds
+    rendered text as the quote gate's does: what the filter keeps out is never looked up.
+    """
+    return _entry(record_id, version, text, key, date, max_chars)
+
+
+@functools.lru_cache(maxsize=8_192)
+def _entry(
+    record_id: str, version: int, text: str, key: str | None, date: str | None, max_chars: int
+) -> str:
     clean = neutralize(text)
     if len(clean) > max_chars:
         clean = clean[: max_chars - 1].rstrip() + "…"
@@ -57,8 +70,13 @@ def render_snippet(item_id: str, text: str, *, date: str | None = None) -> str:
     """One episodic snippet as a JSON entry: its source item id, event date and neutralized text.
 
     The caller has already cut ``text`` to its budget; snippets have no version (items are
-    evidence, not records).
+    evidence, not records). Memoised like :func:`render_entry`.
     """
+    return _snippet(item_id, text, date)
+
+
+@functools.lru_cache(maxsize=4_096)
+def _snippet(item_id: str, text: str, date: str | None) -> str:
     entry: dict[str, Any] = {"id": item_id}
     if date:
         entry["date"] = date

@@ -9,6 +9,8 @@ identifier is refused before the write starts, and nothing is written.
 
 from __future__ import annotations
 
+import functools
+
 from userlore.errors import InvalidInputError
 from userlore.policy.sensitivity import classify
 from userlore.validation import MAX_KEY_CHARS, optional_identifier
@@ -24,8 +26,14 @@ def checked_session_key(value: object, field: str = "session_key") -> str | None
             secret or regulated value; the message names ``field``, never the value.
     """
     key = optional_identifier(value, field, max_chars=MAX_KEY_CHARS)
-    if key is not None and classify(key).is_blocked:
+    if key is not None and _blocked(key):
         raise InvalidInputError(
             f"{field} holds a secret or a regulated identifier; use an opaque id instead"
         )
     return key
+
+
+@functools.lru_cache(maxsize=1_024)
+def _blocked(key: str) -> bool:
+    # A session key comes back on every turn of its session: classified once (issue 23).
+    return classify(key).is_blocked

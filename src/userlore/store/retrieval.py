@@ -65,7 +65,7 @@ class _Dialect:
     or_join: str
     top_k: Callable[[int], TextClause]  # by the number of chosen phrases
     newest: TextClause
-    document_frequency: TextClause
+    frequencies: Callable[[int], TextClause]  # n phrases counted in one statement
     weighted: bool  # the statement takes per-phrase IDF weights (PostgreSQL)
 
 
@@ -106,6 +106,17 @@ def _bm25_tsquery(n: int) -> TextClause:
     )
 
 
+def _counted(one: str) -> Callable[[int], TextClause]:
+    """``n`` capped counts in one statement (one round trip for every uncached phrase)."""
+
+    @functools.cache
+    def statement(n: int) -> TextClause:
+        counts = ", ".join(f"({one.format(i=i)}) AS c{i}" for i in range(n))
+        return text(f"SELECT {counts}")
+
+    return statement
+
+
 _SQLITE = _Dialect(
     phrase=_fts5_phrase,
     or_join=" OR ",
@@ -114,9 +125,9 @@ _SQLITE = _Dialect(
         f"SELECT rowid AS seq, {NEWEST_SCORE} AS score FROM memory_records_fts "
         "WHERE memory_records_fts MATCH :q ORDER BY rowid DESC LIMIT :k"
     ),
-    document_frequency=text(
+    frequencies=_counted(
         "SELECT count(*) FROM (SELECT 1 FROM memory_records_fts "
-        "WHERE memory_records_fts MATCH :q LIMIT :cap)"
+        "WHERE memory_records_fts MATCH :q{i} LIMIT :cap)"
     ),
     weighted=False,
 )
@@ -129,9 +140,9 @@ _POSTGRES = _Dialect(
         "WHERE search_tsv @@ to_tsquery('english', :q) AND scope = :scope "
         "ORDER BY seq DESC LIMIT :k"
     ),
-    document_frequency=text(
+    frequencies=_counted(
         "SELECT count(*) FROM (SELECT 1 FROM memory_records "
-        "WHERE search_tsv @@ to_tsquery('english', :q) LIMIT :cap) AS matches"
+        "WHERE search_tsv @@ to_tsquery('english', :q{i}) LIMIT :cap) AS m{i}"
     ),
     weighted=True,
 )
@@ -168,26 +179,45 @@ class TermStatistics:
 
     def document_frequency(self, conn: Connection, phrase: str, cap: int = POSTING_BUDGET) -> int:
         """How many records hold ``phrase``, exactly up to ``cap``; ``cap + 1`` means more."""
+        return self.document_frequencies(conn, [phrase], cap)[0]
+
+    def document_frequencies(
+        self, conn: Connection, phrases: list[str], cap: int = POSTING_BUDGET
+    ) -> list[int]:
+        """:meth:`document_frequency` of each phrase; the uncached ones counted in one statement.
+
+        A plan's query has a few phrases; a word not seen lately, or absent (absence is never
+        cached), is counted: one round trip for all of them instead of one each (issue 23).
+        """
         now = time.monotonic()
+        out: list[int | None] = []
         with self._lock:
-            hit = self._cache.get(phrase)
-            if hit is not None and now - hit[2] < self.ttl_s:
-                count, exact, _ = hit
-                if exact or count > cap:
-                    self._cache.move_to_end(phrase)
-                    return min(count, cap + 1)
-        statement = _dialect(conn).document_frequency
-        df = int(conn.execute(statement, {"q": phrase, "cap": cap + 1}).scalar_one())
-        if df == 0:
-            # Never cache absence: the next write (here or in another process sharing the
-            # database) may add the term, and a cached 0 would hide that record for the TTL.
-            return df
+            for phrase in phrases:
+                hit = self._cache.get(phrase)
+                if hit is not None and now - hit[2] < self.ttl_s:
+                    count, exact, _ = hit
+                    if exact or count > cap:
+                        self._cache.move_to_end(phrase)
+                        out.append(min(count, cap + 1))
+                        continue
+                out.append(None)
+        missing = list(dict.fromkeys(p for p, df in zip(phrases, out, strict=True) if df is None))
+        if not missing:
+            return [df for df in out if df is not None]
+        params: dict[str, Any] = {f"q{i}": p for i, p in enumerate(missing)}
+        counted = conn.execute(_dialect(conn).frequencies(len(missing)), {**params, "cap": cap + 1})
+        fresh = dict(zip(missing, (int(c) for c in counted.one()), strict=True))
         with self._lock:
-            self._cache[phrase] = (df, df <= cap, now)
-            self._cache.move_to_end(phrase)
+            for phrase, df in fresh.items():
+                if df == 0:
+                    # Never cache absence: the next write (here or in another process sharing
+                    # the database) may add the term, and a cached 0 would hide that record.
+                    continue
+                self._cache[phrase] = (df, df <= cap, now)
+                self._cache.move_to_end(phrase)
             while len(self._cache) > self.max_terms:
                 self._cache.popitem(last=False)
-        return df
+        return [fresh[p] if df is None else df for p, df in zip(phrases, out, strict=True)]
 
     def scope_size(self, conn: Connection, scope: str) -> int:
         """Records in ``scope`` (every state, as document frequencies count), for IDF."""
@@ -215,10 +245,8 @@ def _hit_statement(
     phrases = [dialect.phrase(t) for t in scoped_terms(scope, query)]
     if not phrases:
         return None
-    sized = sorted(
-        ((stats.document_frequency(conn, p, posting_budget), p) for p in phrases),
-        key=lambda x: x[0],
-    )
+    counts = stats.document_frequencies(conn, phrases, posting_budget)
+    sized = sorted(zip(counts, phrases, strict=True), key=lambda x: x[0])
     sized = [(df, p) for df, p in sized if df > 0]
     if not sized:
         return None

@@ -294,9 +294,13 @@ class TraceLog(StoreCore):
                 result = conn.execute(stmt, params)
                 return list(result.all()) if result.returns_rows else []
         with self._guarded(), self.engine.connect() as conn:
-            timeout = int(conn.exec_driver_sql("PRAGMA busy_timeout").scalar() or 0)
-            conn.exec_driver_sql("PRAGMA busy_timeout=0")
-            conn.commit()
+            # The busy timeout is set on the driver's connection itself: no statement of
+            # SQLAlchemy's and no commit around it, so the write costs one INSERT and its
+            # commit (issue 23: part of the plan's fixed cost).
+            raw = conn.connection.dbapi_connection
+            assert raw is not None
+            timeout = int(raw.execute("PRAGMA busy_timeout").fetchone()[0] or 0)
+            raw.execute("PRAGMA busy_timeout=0")
             try:
                 result = conn.execute(stmt, params)
                 rows = list(result.all()) if result.returns_rows else []
@@ -305,8 +309,7 @@ class TraceLog(StoreCore):
                 conn.rollback()
                 return None  # the write lock is held
             finally:
-                conn.exec_driver_sql(f"PRAGMA busy_timeout={timeout}")
-                conn.commit()
+                raw.execute(f"PRAGMA busy_timeout={timeout}")
         return rows
 
     def traces(
