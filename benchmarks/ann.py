@@ -16,7 +16,8 @@ texts on a shared 2-core machine:
   followed by a read (deleted ids must never come back, a replaced id must score with its new
   vector).
 
-Usage: python benchmarks/ann.py [--libs] [--sizes 100000,1000000] [--queries 200]
+Usage: python benchmarks/ann.py [--libs N] [--sizes 100000,1000000] [--queries 200]
+    [--cycles 40] [--build-threads 2]
 """
 
 from __future__ import annotations
@@ -77,25 +78,38 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     return (time.perf_counter() - start) * 1000, out
 
 
-def compare_libs(n: int, queries: int) -> None:
-    data = clustered(n, 1)
-    qs = clustered(queries, 2, clusters=max(10, n // 100))
+def compare_libs(
+    n: int, queries: int, configs: list[tuple[str, int]], with_faiss: bool, noise: float
+) -> None:
+    data = clustered(n, 1, noise=noise)
+    qs = clustered(queries, 2, clusters=max(10, n // 100), noise=noise)
     truth = exact_top(data, qs, K)
     exact_ms = [timed(lambda q=q: np.argpartition(-(data @ q), K)[:K])[0] for q in qs]
-    print(f"libs n={n} exact numpy search p50/p95 {pct(exact_ms)}")
+    print(f"libs n={n} noise={noise} exact numpy search p50/p95 {pct(exact_ms)}")
 
     from usearch.index import Index
 
-    index = Index(ndim=DIMS, metric="ip", dtype="f32", connectivity=16, expansion_add=128)
-    build, _ = timed(lambda: index.add(np.arange(n, dtype=np.uint64), data, threads=2))
-    for ef in (64, 96, 128):
-        index.expansion_search = ef
-        runs = [timed(lambda q=q: index.search(q, K, threads=1).keys) for q in qs]
-        recall = np.mean([len(truth[i] & {int(x) for x in r[1]}) / K for i, r in enumerate(runs)])
-        print(
-            f"libs n={n} usearch build {build / 1000:.1f} s (2 threads) ef={ef} "
-            f"search p50/p95 {pct([r[0] for r in runs])} recall@10 {recall:.3f}"
-        )
+    def rescored(index: Any, q: Vector) -> list[int]:
+        keys = index.search(q, 2 * K, threads=1).keys  # as ScopeMatrix.top: re-score 2k
+        return [int(x) for x in keys[np.argsort(-(data[keys] @ q))][:K]]
+
+    for dtype, ef_add in configs:
+        index = Index(ndim=DIMS, metric="ip", dtype=dtype, connectivity=16, expansion_add=ef_add)
+        build, _ = timed(lambda ix=index: ix.add(np.arange(n, dtype=np.uint64), data, threads=2))
+        for ef in (64, 96):
+            index.expansion_search = ef
+            runs = [timed(lambda q=q, ix=index: ix.search(q, K, threads=1).keys) for q in qs]
+            hits = [len(truth[i] & {int(x) for x in r[1]}) / K for i, r in enumerate(runs)]
+            again = [timed(lambda q=q, ix=index: rescored(ix, q)) for q in qs]
+            hits2 = [len(truth[i] & set(r[1])) / K for i, r in enumerate(again)]
+            print(
+                f"libs n={n} usearch {dtype} ef_add={ef_add} build {build / 1000:.1f} s "
+                f"(2 threads) ef={ef} search p50/p95 {pct([r[0] for r in runs])} "
+                f"recall@10 {np.mean(hits):.3f}; 2k re-scored {pct([r[0] for r in again])} "
+                f"recall@10 {np.mean(hits2):.3f}"
+            )
+    if not with_faiss:
+        return
 
     try:
         import faiss  # type: ignore[import-not-found]
@@ -178,7 +192,7 @@ def fill(url: str, n: int, data: Vector) -> None:
     engine.dispose()
 
 
-def measure_index(n: int, queries: int, threshold: int) -> None:
+def measure_index(n: int, queries: int, threshold: int, cycles: int) -> None:
     from sqlalchemy import create_engine
 
     from userlore.store import vectors as vectors_module
@@ -233,7 +247,7 @@ def measure_index(n: int, queries: int, threshold: int) -> None:
         fresh = clustered(queries, 3, clusters=max(10, n // 100))
         put_ms, read_ms, replace_ms, remove_ms, wrong = [], [], [], [], 0
         now = datetime.now(UTC)
-        for i, q in enumerate(fresh[: min(40, queries)]):
+        for i, q in enumerate(fresh[: min(cycles, queries)]):
             key = ("record", "u1", f"new{i}")
             embeddings.next = [q.tolist()]
             with engine.begin() as conn:
@@ -278,11 +292,25 @@ def main() -> None:
     parser.add_argument("--sizes", default="", help="comma-separated scope sizes")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--threshold", type=int, default=20_000)
+    parser.add_argument(
+        "--usearch", default="f32:128,i8:64", help="dtype:ef_construction pairs for --libs"
+    )
+    parser.add_argument("--no-faiss", action="store_true")
+    parser.add_argument("--cycles", type=int, default=40, help="put/replace/remove cycles")
+    parser.add_argument("--noise", type=float, default=0.9, help="cluster noise (--libs)")
+    parser.add_argument(
+        "--build-threads", type=int, default=0, help="threads of the background build (0: ours)"
+    )
     args = parser.parse_args()
+    if args.build_threads:
+        from userlore.store import vector_matrix
+
+        vector_matrix._BUILD_THREADS = args.build_threads
     if args.libs:
-        compare_libs(args.libs, args.queries)
+        configs = [(c.split(":")[0], int(c.split(":")[1])) for c in args.usearch.split(",") if c]
+        compare_libs(args.libs, args.queries, configs, not args.no_faiss, args.noise)
     for size in [int(s) for s in args.sizes.split(",") if s]:
-        measure_index(size, args.queries, args.threshold)
+        measure_index(size, args.queries, args.threshold, args.cycles)
 
 
 if __name__ == "__main__":

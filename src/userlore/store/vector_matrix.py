@@ -232,7 +232,7 @@ class ScopeMatrix:
         """The ``k`` rows most similar to ``query``: ``(id, cosine)``, best first.
 
         Exact below :attr:`ann_above` rows or before the approximate index is built; above,
-        the index's candidates re-scored against the rows (about ``k`` of the nearest).
+        the index's candidates (more than ``k``) re-scored against the rows, best ``k`` kept.
         """
         with self._lock:
             count = len(self._ids)
@@ -240,13 +240,14 @@ class ScopeMatrix:
                 return []
             ann = self._ann
             if ann is not None and self.ann_above is not None and count >= self.ann_above:
-                ann.tune(k)
-                labels = ann.search(query, k).astype(np.intp)
+                wanted = ann_index.candidates(k)
+                ann.tune(wanted)
+                labels = ann.search(query, wanted).astype(np.intp)
                 labels = labels[labels < count]
                 if len(labels) >= min(k, count):
                     self.ann_searches += 1
                     scores = self._buffer[labels] @ query
-                    order = np.argsort(-scores, kind="stable")
+                    order = np.argsort(-scores, kind="stable")[:k]
                     return [(self._ids[labels[i]], float(scores[i])) for i in order]
             scores = self._buffer[:count] @ query
             if k < count:
