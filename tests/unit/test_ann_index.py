@@ -237,3 +237,30 @@ def test_a_drop_reaches_the_index_without_a_reload(engine: Engine) -> None:
     assert index._cache[("u", "record")] is held and held.ann_ready
     assert (index.loads, index.reconciles) == (1, 1)
     assert held.ann_searches == before + 1
+
+
+def test_opening_builds_a_large_scope_index_before_any_read(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from userlore.store import vectors as vectors_module
+
+    rows = {"a": _data(150, seed=1)}
+    writer = VectorIndex(_Given(rows), model="given")  # type: ignore[arg-type]
+    writer.attach(engine)
+    _put(writer, engine, "u", [f"a:{i}" for i in range(150)])
+    monkeypatch.setattr(vectors_module, "WARM_MIN_VECTORS", 100)
+    monkeypatch.setattr(vectors_module, "_CACHE_BYTES", 1)  # the largest scope still loads
+    reader = VectorIndex(_Given(rows), model="given")  # type: ignore[arg-type]
+    reader.ann_above = 100
+    reader.attach(engine)
+    stop = reader.warm(engine)
+    try:
+        deadline = time.monotonic() + 20
+        while reader.loads == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        _ready(reader._cache[("u", "record")])
+    finally:
+        stop()
+    with engine.connect() as conn:
+        assert reader.search(conn, "u", "record", rows["a"][5], 1)[0][0] == "a:5"
+    assert reader._cache[("u", "record")].ann_searches == 1

@@ -572,7 +572,8 @@ class VectorIndex:
         does not stall the first read of a large scope (that read waits for the load in flight
         at most, never loads twice). Returns the function that stops it (``Userlore.close``).
 
-        Only scopes of at least :data:`WARM_MIN_VECTORS` vectors, within the cache budget; not
+        Only scopes of at least :data:`WARM_MIN_VECTORS` vectors, within the cache budget (the
+        largest one always: a scope past the approximate index's threshold then builds it); not
         for an in-memory SQLite database (one shared connection) or pgvector (SQL searches).
         """
         memory = engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
@@ -592,6 +593,7 @@ class VectorIndex:
 
     def _warm(self, engine: Engine, stop: threading.Event) -> None:
         budget = _CACHE_BYTES
+        warmed = False
         try:
             with engine.connect() as conn:
                 for kind, (table, _) in _TABLES.items():
@@ -605,8 +607,11 @@ class VectorIndex:
                     ).all()
                     for scope, count, dims in largest:
                         budget -= int(count) * int(dims) * 4
-                        if stop.is_set() or budget < 0:
+                        # The largest scope is loaded even past the budget (its first read
+                        # would load it anyway); its approximate index builds from there.
+                        if stop.is_set() or (budget < 0 and warmed):
                             return
+                        warmed = True
                         self._matrix(conn, str(scope), kind)
                         conn.rollback()  # end the read transaction: writers' WAL can checkpoint
         except Exception:  # warming is an optimisation: a read loads what it needs itself
