@@ -79,10 +79,15 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def compare_libs(
-    n: int, queries: int, configs: list[tuple[str, int]], with_faiss: bool, noise: float
+    n: int,
+    queries: int,
+    configs: list[tuple[str, int]],
+    with_faiss: bool,
+    noise: float,
+    clusters: int,
 ) -> None:
-    data = clustered(n, 1, noise=noise)
-    qs = clustered(queries, 2, clusters=max(10, n // 100), noise=noise)
+    data = clustered(n, 1, clusters=clusters, noise=noise)
+    qs = clustered(queries, 2, clusters=clusters or max(10, n // 100), noise=noise)
     truth = exact_top(data, qs, K)
     exact_ms = [timed(lambda q=q: np.argpartition(-(data @ q), K)[:K])[0] for q in qs]
     print(f"libs n={n} noise={noise} exact numpy search p50/p95 {pct(exact_ms)}")
@@ -192,15 +197,18 @@ def fill(url: str, n: int, data: Vector) -> None:
     engine.dispose()
 
 
-def measure_index(n: int, queries: int, threshold: int, cycles: int) -> None:
+def measure_index(
+    n: int, queries: int, threshold: int, cycles: int, clusters: int, noise: float
+) -> None:
     from sqlalchemy import create_engine
 
     from userlore.store import vectors as vectors_module
     from userlore.store.vectors import PendingText, VectorIndex
 
-    data = clustered(n, 1)
-    qs = clustered(queries, 2, clusters=max(10, n // 100))
+    data = clustered(n, 1, clusters=clusters, noise=noise)
+    qs = clustered(queries, 2, clusters=clusters or max(10, n // 100), noise=noise)
     truth = exact_top(data, qs, K)
+    print(f"n={n} data: {clusters or 'n/100'} clusters, noise {noise}")
     with tempfile.TemporaryDirectory(dir=Path.cwd()) as tmp:
         url = f"sqlite:///{tmp}/ann.db"
         took, _ = timed(lambda: fill(url, n, data))
@@ -244,7 +252,7 @@ def measure_index(n: int, queries: int, threshold: int, cycles: int) -> None:
         print(f"n={n} ANN/exact p50 {statistics.median(ann_ms) / statistics.median(exact_ms):.3f}x")
 
         # The write-then-read cycle: put a new vector, replace one, remove one; read after each.
-        fresh = clustered(queries, 3, clusters=max(10, n // 100))
+        fresh = clustered(queries, 3, clusters=clusters or max(10, n // 100), noise=noise)
         put_ms, read_ms, replace_ms, remove_ms, wrong = [], [], [], [], 0
         now = datetime.now(UTC)
         for i, q in enumerate(fresh[: min(cycles, queries)]):
@@ -297,7 +305,14 @@ def main() -> None:
     )
     parser.add_argument("--no-faiss", action="store_true")
     parser.add_argument("--cycles", type=int, default=40, help="put/replace/remove cycles")
-    parser.add_argument("--noise", type=float, default=0.9, help="cluster noise (--libs)")
+    parser.add_argument("--noise", type=float, default=0.9, help="noise around a centre")
+    parser.add_argument(
+        "--clusters",
+        type=int,
+        default=0,
+        help="centres (0: one per 100 vectors); 1000 with "
+        "--noise 0.018 is benchmarks/pgvector_search.py's set (tight, near-duplicate clusters)",
+    )
     parser.add_argument(
         "--build-threads", type=int, default=0, help="threads of the background build (0: ours)"
     )
@@ -308,9 +323,9 @@ def main() -> None:
         vector_matrix._BUILD_THREADS = args.build_threads
     if args.libs:
         configs = [(c.split(":")[0], int(c.split(":")[1])) for c in args.usearch.split(",") if c]
-        compare_libs(args.libs, args.queries, configs, not args.no_faiss, args.noise)
+        compare_libs(args.libs, args.queries, configs, not args.no_faiss, args.noise, args.clusters)
     for size in [int(s) for s in args.sizes.split(",") if s]:
-        measure_index(size, args.queries, args.threshold, args.cycles)
+        measure_index(size, args.queries, args.threshold, args.cycles, args.clusters, args.noise)
 
 
 if __name__ == "__main__":
