@@ -66,6 +66,18 @@ def test_above_the_threshold_search_goes_through_the_index() -> None:
     assert overlap / 500 >= 0.9
 
 
+def test_a_search_for_most_of_the_rows_is_exact() -> None:
+    data = _data(300)
+    held = ScopeMatrix(1, [f"r{i}" for i in range(300)], data, ann_above=50)
+    _ready(held)
+    everything = held.top(data[0], 2**31 - 1)  # the planner ranks every record this way
+    assert [rid for rid, _ in everything] == [f"r{j}" for j in _exact(data, data[0], 300)]
+    assert len(held.top(data[0], 200)) == 200
+    assert held.ann_searches == 0
+    held.top(data[0], 10)
+    assert held.ann_searches == 1
+
+
 def test_below_the_threshold_no_index_is_built_and_search_is_exact() -> None:
     data = _data(60)
     held = ScopeMatrix(1, [f"r{i}" for i in range(60)], data, ann_above=100)

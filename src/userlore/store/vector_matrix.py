@@ -231,16 +231,20 @@ class ScopeMatrix:
     def top(self, query: Vector, k: int) -> list[tuple[str, float]]:
         """The ``k`` rows most similar to ``query``: ``(id, cosine)``, best first.
 
-        Exact below :attr:`ann_above` rows or before the approximate index is built; above,
-        the index's candidates (more than ``k``) re-scored against the rows, best ``k`` kept.
+        Exact below :attr:`ann_above` rows, before the approximate index is built, or when
+        ``k`` asks for a large part of the rows; otherwise the index's candidates (more than
+        ``k``) re-scored against the rows, best ``k`` kept.
         """
         with self._lock:
             count = len(self._ids)
             if count == 0 or k <= 0:
                 return []
             ann = self._ann
-            if ann is not None and self.ann_above is not None and count >= self.ann_above:
-                wanted = ann_index.candidates(k)
+            wanted = ann_index.candidates(k)
+            # A search for most of the scope (a ranking of every record) is exact: the graph
+            # would visit as much and could miss some.
+            approximate = self.ann_above is not None and self.ann_above <= count
+            if ann is not None and approximate and wanted * 2 <= count:
                 ann.tune(wanted)
                 labels = ann.search(query, wanted).astype(np.intp)
                 labels = labels[labels < count]
