@@ -253,7 +253,8 @@ def measure_index(
 
         # The write-then-read cycle: put a new vector, replace one, remove one; read after each.
         fresh = clustered(queries, 3, clusters=clusters or max(10, n // 100), noise=noise)
-        put_ms, read_ms, replace_ms, remove_ms, wrong = [], [], [], [], 0
+        put_ms, read_ms, replace_ms, remove_ms = [], [], [], []
+        missed = replaced = deleted = 0
         now = datetime.now(UTC)
         for i, q in enumerate(fresh[: min(cycles, queries)]):
             key = ("record", "u1", f"new{i}")
@@ -265,7 +266,7 @@ def measure_index(
             with engine.connect() as conn:
                 ms, found = timed(lambda q=q: index.search(conn, "u1", "record", q, K))
             read_ms.append(ms)
-            wrong += found[0][0] != f"new{i}"
+            missed += found[0][0] != f"new{i}"  # recall: the put's own vector is the query
             # Replace: the new row moves to the opposite of its query; it must not come first.
             embeddings.next = [(-q).tolist()]
             with engine.begin() as conn:
@@ -273,7 +274,7 @@ def measure_index(
             with engine.connect() as conn:
                 ms, found = timed(lambda q=q: index.search(conn, "u1", "record", q, K))
             replace_ms.append(ms)
-            wrong += any(rid == f"new{i}" for rid, _ in found)
+            replaced += any(rid == f"new{i}" for rid, _ in found)  # must stay 0
             # Remove the nearest stored row: it must never come back.
             victim = found[0][0]
             with engine.begin() as conn:
@@ -281,14 +282,15 @@ def measure_index(
             with engine.connect() as conn:
                 ms, found = timed(lambda q=q: index.search(conn, "u1", "record", q, K))
             remove_ms.append(ms)
-            wrong += any(rid == victim for rid, _ in found)
+            deleted += any(rid == victim for rid, _ in found)  # must stay 0
         print(f"n={n} put p50/p95 {pct(put_ms)}")
         print(f"n={n} read right after a put (ANN) p50/p95 {pct(read_ms)}")
         print(f"n={n} read right after a replacement p50/p95 {pct(replace_ms)}")
         print(f"n={n} read right after a removal p50/p95 {pct(remove_ms)}")
         print(
-            f"n={n} wrong answers after writes (put not first, replaced or deleted returned): "
-            f"{wrong}; whole loads {index.loads}; ANN answered {held.ann_searches} searches"
+            f"n={n} after writes: a put not found first {missed}/{cycles}; a replaced row "
+            f"returned for its old vector {replaced}; a deleted row returned {deleted}; whole "
+            f"loads {index.loads}; ANN answered {held.ann_searches} searches"
         )
         _ = vectors_module
         engine.dispose()

@@ -511,12 +511,9 @@ class VectorIndex:
         read an id scan instead of a reload of the matrix and a rebuild of its index.
         """
         table, id_column = _TABLES[key[1]]
-        stored = {
-            str(r[0])
-            for r in conn.execute(
-                select(id_column).where(table.scope == key[0], table.model == self.model)
-            )
-        }
+        # The primary key alone (an index-only scan): a model filter would read every row's
+        # vector. The database holds one model's vectors; a reindex rewrites them all.
+        stored = {str(r[0]) for r in conn.execute(select(id_column).where(table.scope == key[0]))}
         delta = conn.execute(
             select(id_column, table.vector).where(
                 table.scope == key[0],
