@@ -74,23 +74,25 @@ def test_a_search_for_most_of_the_rows_is_exact() -> None:
     assert [rid for rid, _ in everything] == [f"r{j}" for j in _exact(data, data[0], 300)]
     assert len(held.top(data[0], 200)) == 200
     assert held.ann_searches == 0
-    held.top(data[0], 10)
-    assert held.ann_searches == 1
+    big = ScopeMatrix(1, [f"r{i}" for i in range(2000)], _data(2000), ann_above=50)
+    _ready(big)
+    assert len(big.top(data[0], 10)) == 10
+    assert big.ann_searches == 1
 
 
 def test_below_the_threshold_no_index_is_built_and_search_is_exact() -> None:
-    data = _data(60)
-    held = ScopeMatrix(1, [f"r{i}" for i in range(60)], data, ann_above=100)
+    data = _data(150)
+    held = ScopeMatrix(1, [f"r{i}" for i in range(150)], data, ann_above=250)
     time.sleep(0.1)
     assert not held.ann_ready
     assert [rid for rid, _ in held.top(data[3], 5)] == [f"r{j}" for j in _exact(data, data[3], 5)]
     assert held.ann_searches == 0
-    more = _data(60, seed=1)
+    more = _data(150, seed=1)
     held.apply(2, [(f"n{i}", v) for i, v in enumerate(more)])  # crosses the threshold
     _ready(held)
     assert held.top(more[7], 3)[0][0] == "n7"
     assert held.ann_searches == 1
-    held.apply(3, [], removed=[f"n{i}" for i in range(40)])  # 80 rows: exact again
+    held.apply(3, [], removed=[f"n{i}" for i in range(100)])  # 200 rows: exact again
     assert held.top(data[3], 1)[0][0] == "r3"
     assert held.ann_searches == 1
 
@@ -105,7 +107,7 @@ def test_a_removed_row_is_never_returned() -> None:
     held.apply(2, [], removed=gone)
     assert held.size == 295
     for i in (299, 0, 150, 151, 7):
-        found = {rid for rid, _ in held.top(data[i], 20)}
+        found = {rid for rid, _ in held.top(data[i], 10)}
         assert f"r{i}" not in found
     # Every remaining row still finds itself, with its own vector, after the moves.
     for i in (298, 1, 149, 152, 8):
@@ -136,21 +138,21 @@ def test_changes_made_while_the_index_builds_are_in_it(monkeypatch: pytest.Monke
 
     monkeypatch.setattr(vector_matrix, "AnnIndex", Paused)
     monkeypatch.setattr(vector_matrix, "_BUILD_CHUNK", 32)
-    data = _data(200)
-    held = ScopeMatrix(1, [f"r{i}" for i in range(200)], data, ann_above=50)
+    data = _data(300)
+    held = ScopeMatrix(1, [f"r{i}" for i in range(300)], data, ann_above=50)
     assert copied.wait(10)
     assert held.top(data[3], 1)[0][0] == "r3"  # exact while building
     assert held.ann_searches == 0
     fresh = _data(2, seed=9)
-    # r1 was in the copied chunk; r100 is not copied yet; r199 moves into r2's row.
+    # r1 was in the copied chunk; r100 is not copied yet; r299 moves into r2's row.
     held.apply(2, [("r1", fresh[0]), ("new", fresh[1])], removed=["r2", "r100"])
     go.set()
     _ready(held)
     assert held.top(fresh[0], 1)[0][0] == "r1"
     assert held.top(fresh[1], 1)[0][0] == "new"
-    assert held.top(data[199], 1)[0][0] == "r199"
+    assert held.top(data[299], 1)[0][0] == "r299"
     for i in (1, 2, 100):
-        assert f"r{i}" not in {rid for rid, _ in held.top(data[i], 20)}
+        assert f"r{i}" not in {rid for rid, _ in held.top(data[i], 10)}
     assert held.ann_searches == 6
 
 
@@ -210,32 +212,32 @@ def _put(index: VectorIndex, engine: Engine, scope: str, texts: list[str]) -> No
 
 
 def test_scopes_never_share_an_index(engine: Engine) -> None:
-    rows = {"a": _data(120, seed=1), "b": _data(120, seed=2)}
+    rows = {"a": _data(250, seed=1), "b": _data(250, seed=2)}
     index = VectorIndex(_Given(rows), model="given")  # type: ignore[arg-type]
-    index.ann_above = 100
+    index.ann_above = 200
     index.attach(engine)
     for name in rows:
-        _put(index, engine, name, [f"{name}:{i}" for i in range(120)])
+        _put(index, engine, name, [f"{name}:{i}" for i in range(250)])
     with engine.connect() as conn:
         for name, other in (("a", "b"), ("b", "a")):
             index.search(conn, name, "record", rows[name][0], 1)
             held = index._cache[(name, "record")]
             _ready(held)
             before = held.ann_searches
-            for i in range(0, 120, 10):
+            for i in range(0, 250, 10):
                 found = index.search(conn, name, "record", rows[other][i], 10)
                 assert len(found) == 10
                 assert all(rid.startswith(f"{name}:") for rid, _ in found)
-            assert held.ann_searches == before + 12
+            assert held.ann_searches == before + 25
     assert index._cache[("a", "record")] is not index._cache[("b", "record")]
 
 
 def test_a_drop_reaches_the_index_without_a_reload(engine: Engine) -> None:
-    rows = {"a": _data(150, seed=1)}
+    rows = {"a": _data(250, seed=1)}
     index = VectorIndex(_Given(rows), model="given")  # type: ignore[arg-type]
-    index.ann_above = 100
+    index.ann_above = 200
     index.attach(engine)
-    _put(index, engine, "u", [f"a:{i}" for i in range(150)])
+    _put(index, engine, "u", [f"a:{i}" for i in range(250)])
     with engine.connect() as conn:
         index.search(conn, "u", "record", rows["a"][0], 1)
     held = index._cache[("u", "record")]
@@ -256,14 +258,14 @@ def test_opening_builds_a_large_scope_index_before_any_read(
 ) -> None:
     from userlore.store import vectors as vectors_module
 
-    rows = {"a": _data(150, seed=1)}
+    rows = {"a": _data(250, seed=1)}
     writer = VectorIndex(_Given(rows), model="given")  # type: ignore[arg-type]
     writer.attach(engine)
-    _put(writer, engine, "u", [f"a:{i}" for i in range(150)])
-    monkeypatch.setattr(vectors_module, "WARM_MIN_VECTORS", 100)
+    _put(writer, engine, "u", [f"a:{i}" for i in range(250)])
+    monkeypatch.setattr(vectors_module, "WARM_MIN_VECTORS", 200)
     monkeypatch.setattr(vectors_module, "_CACHE_BYTES", 1)  # the largest scope still loads
     reader = VectorIndex(_Given(rows), model="given")  # type: ignore[arg-type]
-    reader.ann_above = 100
+    reader.ann_above = 200
     reader.attach(engine)
     stop = reader.warm(engine)
     try:
