@@ -1,22 +1,45 @@
 """One scope's vectors in memory, updated in place as the scope changes (issue 30, item 6).
 
 A :class:`ScopeMatrix` holds unit rows in a buffer with room to grow, so the write path's
-changes reach it as small deltas (append a row, replace a row) instead of a reload of the whole
-scope. It remembers the scope generation it reflects; :class:`~userlore.store.vectors.VectorIndex`
-loads the rows stamped with a newer one and applies them here.
+changes reach it as small deltas (append a row, replace a row, remove a row) instead of a reload
+of the whole scope. It remembers the scope generation it reflects;
+:class:`~userlore.store.vectors.VectorIndex` loads the rows stamped with a newer one and applies
+them here.
+
+Past :attr:`ScopeMatrix.ann_above` rows it also keeps an approximate index
+(:class:`~userlore.store.ann_index.AnnIndex`, issue 24 item 4): built in a background thread
+once the scope is that large (searches stay exact until it is ready, so opening a large scope
+never waits for a build), then changed by every delta exactly as the rows are. A search through
+it re-scores its candidates against the rows, so a replaced vector scores as its new self and a
+removed one, gone from both, is never returned.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ScopeMatrix"]
+from userlore.store import ann_index
+from userlore.store.ann_index import AnnIndex
+
+__all__ = ["ANN_ABOVE", "ScopeMatrix"]
 
 Vector = npt.NDArray[np.float32]
+log = logging.getLogger(__name__)
+
+ANN_ABOVE = 20_000
+"""Rows from which a scope is searched through its approximate index (below: exact numpy, which
+costs about 2 ms at 20k × 384 and is never wrong)."""
+_BUILD_CHUNK = 4096
+"""Rows copied per lock hold while building: a search waits at most one small copy."""
+_BUILD_THREADS = 1
+"""Threads a background build uses: one, so requests keep the other core of a small machine."""
+_BUILDS = threading.Semaphore(1)
+"""One build at a time per process (each holds a copy of its scope's vectors)."""
 
 
 class ScopeMatrix:
@@ -26,9 +49,17 @@ class ScopeMatrix:
         generation: The scope generation the rows reflect.
         ids: One id per row.
         matrix: ``(len(ids), dims)`` unit rows.
+        ann_above: Rows from which to keep and search an approximate index (``None``: never).
     """
 
-    def __init__(self, generation: int, ids: Sequence[str], matrix: Vector) -> None:
+    def __init__(
+        self,
+        generation: int,
+        ids: Sequence[str],
+        matrix: Vector,
+        *,
+        ann_above: int | None = None,
+    ) -> None:
         self.generation = generation
         self._ids = list(ids)
         self._rows = {item_id: i for i, item_id in enumerate(self._ids)}
@@ -37,6 +68,18 @@ class ScopeMatrix:
         self._buffer = np.empty((room, matrix.shape[1]), dtype=np.float32)
         self._buffer[: len(self._ids)] = matrix
         self._lock = threading.Lock()
+        self.ann_above = ann_above
+        """Rows from which searches go through the approximate index once it is built."""
+        self._ann: AnnIndex | None = None
+        self._building = False
+        self._touched: set[int] | None = None  # rows changed while a build copies them
+        self._closed = False
+        self.ann_searches = 0
+        """Searches the approximate index answered (the rest were exact)."""
+        with self._lock:
+            start = self._should_build()
+        if start:
+            self._start_build()
 
     @property
     def size(self) -> int:
@@ -45,19 +88,35 @@ class ScopeMatrix:
 
     @property
     def nbytes(self) -> int:
-        """Bytes held, spare room included (what the cache budget counts)."""
-        return int(self._buffer.nbytes)
+        """Bytes held, spare room and the approximate index included (the cache budget)."""
+        ann = self._ann
+        return int(self._buffer.nbytes) + (ann.nbytes if ann is not None else 0)
 
     @property
     def dims(self) -> int:
         return int(self._buffer.shape[1])
 
-    def apply(self, generation: int, rows: Iterable[tuple[str, Vector]]) -> None:
-        """Take in the rows written up to ``generation``: replace known ids, append new ones.
+    @property
+    def ann_ready(self) -> bool:
+        """Whether the approximate index is built (searches past :attr:`ann_above` use it)."""
+        return self._ann is not None
+
+    def ids(self) -> list[str]:
+        """The ids held, in row order (a copy)."""
+        with self._lock:
+            return list(self._ids)
+
+    def apply(
+        self, generation: int, rows: Iterable[tuple[str, Vector]], removed: Iterable[str] = ()
+    ) -> None:
+        """Take in the changes up to ``generation``: drop ``removed`` ids, replace known ids,
+        append new ones (the approximate index, if any, changes the same way).
 
         Applying the same rows twice is harmless (a reader may race another one to the delta).
         """
         with self._lock:
+            for item_id in removed:
+                self._remove(item_id)
             for item_id, vector in rows:
                 at = self._rows.get(item_id)
                 if at is None:
@@ -66,7 +125,38 @@ class ScopeMatrix:
                     self._ids.append(item_id)
                     self._rows[item_id] = at
                 self._buffer[at] = vector
+                self._changed(at)
             self.generation = max(self.generation, generation)
+            start = self._should_build()
+        if start:
+            self._start_build()
+
+    def _remove(self, item_id: str) -> None:
+        """Drop a row by moving the last row into its place (the matrix stays dense)."""
+        at = self._rows.pop(item_id, None)
+        if at is None:
+            return
+        last = len(self._ids) - 1
+        if at != last:
+            moved = self._ids[last]
+            self._buffer[at] = self._buffer[last]
+            self._ids[at] = moved
+            self._rows[moved] = at
+        self._ids.pop()
+        if self._ann is not None:
+            self._ann.remove([last])
+        self._changed(at if at != last else None)
+        if self._touched is not None:
+            self._touched.add(last)
+
+    def _changed(self, at: int | None) -> None:
+        """Row ``at`` holds a new vector: the index (built or building) follows."""
+        if at is None:
+            return
+        if self._ann is not None:
+            self._ann.add([at], self._buffer[at : at + 1])
+        if self._touched is not None:
+            self._touched.add(at)
 
     def _grow(self, needed: int, dims: int) -> None:
         if needed <= self._buffer.shape[0]:
@@ -78,12 +168,91 @@ class ScopeMatrix:
         room[: len(self._ids)] = self._buffer[: len(self._ids)]
         self._buffer = room
 
+    # -- the approximate index ------------------------------------------------------------------
+
+    def _should_build(self) -> bool:
+        """Under the lock: whether to start a build now (and mark one started)."""
+        if (
+            self.ann_above is None
+            or self._ann is not None
+            or self._building
+            or self._closed
+            or len(self._ids) < self.ann_above
+            or not ann_index.available()
+        ):
+            return False
+        self._building = True
+        self._touched = set()
+        return True
+
+    def _start_build(self) -> None:
+        threading.Thread(target=self._build, name="userlore-ann-build", daemon=True).start()
+
+    def _build(self) -> None:
+        """Index the rows chunk by chunk off the lock, then, under it, redo every row that
+        changed meanwhile and install the index (searches were exact until then)."""
+        try:
+            with _BUILDS:
+                index = AnnIndex(self.dims, threads=_BUILD_THREADS)
+                with self._lock:
+                    count = len(self._ids)
+                for start in range(0, count, _BUILD_CHUNK):
+                    with self._lock:
+                        end = min(start + _BUILD_CHUNK, len(self._ids))
+                        if self._closed or start >= end:
+                            break
+                        chunk = self._buffer[start:end].copy()
+                    index.add(np.arange(start, end, dtype=np.uint64), chunk)
+                with self._lock:
+                    if self._closed or self._touched is None:
+                        return
+                    size = len(self._ids)
+                    redo = self._touched | set(range(size, count))
+                    index.remove(sorted(label for label in redo if label >= size))
+                    keep = sorted(label for label in redo if label < size)
+                    if keep:
+                        index.add(keep, self._buffer[keep])
+                    self._ann = index
+        except Exception:  # the index is an optimisation: searches stay exact without it
+            log.warning("building the approximate vector index failed", exc_info=True)
+        finally:
+            with self._lock:
+                self._building = False
+                self._touched = None
+
+    def close(self) -> None:
+        """Stop a build in flight and drop the index (the matrix left the cache)."""
+        with self._lock:
+            self._closed = True
+            self._ann = None
+
+    # -- search ---------------------------------------------------------------------------------
+
     def top(self, query: Vector, k: int) -> list[tuple[str, float]]:
-        """The ``k`` rows most similar to ``query``: ``(id, cosine)``, best first."""
+        """The ``k`` rows most similar to ``query``: ``(id, cosine)``, best first.
+
+        Exact below :attr:`ann_above` rows, before the approximate index is built, or when
+        ``k`` asks for a large part of the rows; otherwise the index's candidates (more than
+        ``k``) re-scored against the rows, best ``k`` kept.
+        """
         with self._lock:
             count = len(self._ids)
             if count == 0 or k <= 0:
                 return []
+            ann = self._ann
+            wanted = ann_index.candidates(k)
+            # A search for most of the scope (a ranking of every record) is exact: the graph
+            # would visit as much and could miss some.
+            approximate = self.ann_above is not None and self.ann_above <= count
+            if ann is not None and approximate and wanted * 2 <= count:
+                ann.tune(wanted)
+                labels = ann.search(query, wanted).astype(np.intp)
+                labels = labels[labels < count]
+                if len(labels) >= min(k, count):
+                    self.ann_searches += 1
+                    scores = self._buffer[labels] @ query
+                    order = np.argsort(-scores, kind="stable")[:k]
+                    return [(self._ids[labels[i]], float(scores[i])) for i in order]
             scores = self._buffer[:count] @ query
             if k < count:
                 best = np.argpartition(-scores, k)[:k]

@@ -14,7 +14,10 @@ re-embeds). Reads score with numpy over a per-scope matrix held in memory
 (:class:`~userlore.store.vector_matrix.ScopeMatrix`). Every vector write, by any process, bumps
 the scope's generation and stamps its rows with it; a reader whose matrix is older loads only the
 newer rows and updates the matrix in place (append, replace), so a write never costs the next
-read a reload. Removing a vector moves the scope's ``reset`` mark: older matrices reload whole.
+read a reload. Removing a vector moves the scope's ``reset`` mark: an older matrix compares its
+ids with the stored ones and drops the missing (no reload of the vectors). A scope of
+:attr:`VectorIndex.ann_above` vectors or more is searched through an approximate (HNSW) index
+that the matrix keeps in step with those deltas (:mod:`userlore.store.ann_index`).
 On PostgreSQL with the ``vector`` extension the vectors are also kept in a ``vector`` column with
 an HNSW index and searched in SQL (:func:`pgvector_ddl`, :func:`pgvector_search`).
 """
@@ -46,7 +49,7 @@ from userlore.store.schema import (
     RecordVector,
     VectorGeneration,
 )
-from userlore.store.vector_matrix import ScopeMatrix
+from userlore.store.vector_matrix import ANN_ABOVE, ScopeMatrix
 
 __all__ = [
     "WARM_MIN_VECTORS",
@@ -209,10 +212,15 @@ class VectorIndex:
         """
         self.iterative_scan = False
         """Whether that pgvector (≥ 0.8) can keep scanning until a scope's ``k`` hits pass."""
+        self.ann_above = ANN_ABOVE
+        """Vectors of one scope from which the numpy path searches an approximate index
+        (built in the background; exact until it is ready). ``None``: always exact."""
         self._cache: OrderedDict[tuple[str, str], ScopeMatrix] = OrderedDict()
         self.loads = 0
-        """How many times a scope's matrix was read whole (first read, after a removal); every
+        """How many times a scope's matrix was read whole (first read, a purged scope); every
         other change reaches a held matrix as a delta."""
+        self.reconciles = 0
+        """How many times a removal reached a held matrix by comparing ids (no vectors read)."""
         self._loading: dict[tuple[str, str], threading.Lock] = {}
         self._lock = threading.Lock()
         # A plan embeds its query once for records and once for episodic evidence: the second
@@ -493,8 +501,9 @@ class VectorIndex:
 
     def _matrix(self, conn: Connection, scope: str, kind: VectorKind) -> ScopeMatrix | None:
         """``scope``'s matrix as of its current generation: cached, updated by the rows newer
-        than the cached generation, or (first read, after a removal) loaded whole, once: a read
-        that finds a load in flight (another read, :meth:`warm`) waits for it."""
+        than the cached generation (after a removal, also by the ids no longer stored), or
+        (first read) loaded whole, once: a read that finds a load in flight (another read,
+        :meth:`warm`) waits for it."""
         key: tuple[str, VectorKind] = (scope, kind)
         known = self._generation(conn, key)
         if known is None:
@@ -505,7 +514,13 @@ class VectorIndex:
                 known = self._generation(conn, key)  # what the load this read waited for saw
                 if known is None:
                     return None
-                held = self._current(key, *known) or self._load(conn, key, known[0])
+                held = self._current(key, *known)
+                if held is None:
+                    stale = self._removed_since(key, *known)
+                    if stale is not None:
+                        held = self._reconcile(conn, key, stale, known[0])
+                    else:
+                        held = self._load(conn, key, known[0])
         if held.generation < known[0]:
             table, id_column = _TABLES[kind]
             delta = conn.execute(
@@ -526,7 +541,9 @@ class VectorIndex:
         ).one_or_none()
         if known is None:
             with self._lock:
-                self._cache.pop(key, None)
+                gone = self._cache.pop(key, None)
+            if gone is not None:
+                gone.close()
             return None
         return int(known[0]), int(known[1])
 
@@ -538,6 +555,51 @@ class VectorIndex:
                 return None
             self._cache.move_to_end(key)
             return held
+
+    def _removed_since(
+        self, key: tuple[str, str], generation: int, reset: int
+    ) -> ScopeMatrix | None:
+        """The cached matrix if vectors were removed since it (``held < reset <= current``).
+
+        Every row written since then is stamped above the held generation, in this generation
+        series or, for a purged and refilled scope, a new one (it starts at its ``reset``), so
+        the newer rows plus the ids no longer stored bring it up to date.
+        """
+        with self._lock:
+            held = self._cache.get(key)
+            if held is None or not held.generation < reset <= generation:
+                return None
+            return held
+
+    def _reconcile(
+        self, conn: Connection, key: tuple[str, VectorKind], held: ScopeMatrix, generation: int
+    ) -> ScopeMatrix:
+        """Bring a matrix past a removal: drop ids no longer stored, take the newer rows.
+
+        Reads the scope's ids, not its vectors, so a removal in a large scope costs the next
+        read an id scan instead of a reload of the matrix and a rebuild of its index.
+        """
+        table, id_column = _TABLES[key[1]]
+        # The primary key alone (an index-only scan): a model filter would read every row's
+        # vector. The database holds one model's vectors; a reindex rewrites them all.
+        stored = {str(r[0]) for r in conn.execute(select(id_column).where(table.scope == key[0]))}
+        delta = conn.execute(
+            select(id_column, table.vector).where(
+                table.scope == key[0],
+                table.model == self.model,
+                table.generation > held.generation,
+            )
+        ).all()
+        held.apply(
+            generation,
+            [(str(r[0]), unpack(r[1])) for r in delta],
+            removed=[item_id for item_id in held.ids() if item_id not in stored],
+        )
+        with self._lock:
+            self.reconciles += 1
+            if key in self._cache:
+                self._cache.move_to_end(key)
+        return held
 
     def _loader(self, key: tuple[str, str]) -> threading.Lock:
         with self._lock:
@@ -553,15 +615,22 @@ class VectorIndex:
             matrix = flat.reshape(len(rows), -1)
         else:
             matrix = np.zeros((0, self.dims or 1), dtype=np.float32)
-        held = ScopeMatrix(generation, [str(r[0]) for r in rows], matrix)
+        held = ScopeMatrix(generation, [str(r[0]) for r in rows], matrix, ann_above=self.ann_above)
+        dropped: list[ScopeMatrix] = []
         with self._lock:
             self.loads += 1  # counted once the matrix is there to search
+            replaced = self._cache.get(key)
+            if replaced is not None:
+                dropped.append(replaced)
             self._cache[key] = held
             self._cache.move_to_end(key)
             total = sum(m.nbytes for m in self._cache.values())
             while total > _CACHE_BYTES and len(self._cache) > 1:
-                _, dropped = self._cache.popitem(last=False)
-                total -= dropped.nbytes
+                _, evicted = self._cache.popitem(last=False)
+                total -= evicted.nbytes
+                dropped.append(evicted)
+        for old in dropped:
+            old.close()  # stops its index build, frees the index
         return held
 
     def warm(self, engine: Engine) -> Callable[[], None]:
@@ -569,7 +638,8 @@ class VectorIndex:
         does not stall the first read of a large scope (that read waits for the load in flight
         at most, never loads twice). Returns the function that stops it (``Userlore.close``).
 
-        Only scopes of at least :data:`WARM_MIN_VECTORS` vectors, within the cache budget; not
+        Only scopes of at least :data:`WARM_MIN_VECTORS` vectors, within the cache budget (the
+        largest one always: a scope past the approximate index's threshold then builds it); not
         for an in-memory SQLite database (one shared connection) or pgvector (SQL searches).
         """
         memory = engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
@@ -589,6 +659,7 @@ class VectorIndex:
 
     def _warm(self, engine: Engine, stop: threading.Event) -> None:
         budget = _CACHE_BYTES
+        warmed = False
         try:
             with engine.connect() as conn:
                 for kind, (table, _) in _TABLES.items():
@@ -602,8 +673,11 @@ class VectorIndex:
                     ).all()
                     for scope, count, dims in largest:
                         budget -= int(count) * int(dims) * 4
-                        if stop.is_set() or budget < 0:
+                        # The largest scope is loaded even past the budget (its first read
+                        # would load it anyway); its approximate index builds from there.
+                        if stop.is_set() or (budget < 0 and warmed):
                             return
+                        warmed = True
                         self._matrix(conn, str(scope), kind)
                         conn.rollback()  # end the read transaction: writers' WAL can checkpoint
         except Exception:  # warming is an optimisation: a read loads what it needs itself
@@ -612,7 +686,10 @@ class VectorIndex:
     def clear(self) -> None:
         """Drop every in-memory matrix (the next search reloads)."""
         with self._lock:
+            dropped = list(self._cache.values())
             self._cache.clear()
+        for old in dropped:
+            old.close()
 
 
 def bump(executor: Session | Connection, scope: str, *, removal: bool = False) -> int:
