@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
 from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.cued_values import cued_values
 from userlore.policy.detectors.financial import (
     _AMOUNT_RE,
     _FIN_GATE_CJK,
@@ -100,6 +101,15 @@ __all__ = [
 _MONEY_GATE = re.compile(r"[€$£¥￥円元块]|eur|rea[li]|dollar|d[oó]lar|peso|usd|brl|gbp|chf")
 
 
+# Words that make a bare amount the user's money ("owe 23k", "年薪 45 万"): see ``money``.
+_OWN_MONEY_GATE = re.compile(
+    r"salar|salaire|salário|paycheck|income|saving|debt|owe|loan|mortgage|balance|account|sueldo|n[óo]mina|ahorr"
+    r"|deuda|hipoteca|pr[ée]stamo|saldo|cuenta|gehalt|einkommen|konto|erspar|schulden|kredit"
+    r"|revenu|[ée]pargne|dette|pr[êe]t|compte|cr[ée]dit|poupan|d[íi]vida|conta|工资|薪|收入|存款"
+    r"|余额|欠|贷|账户|給料|給与|年収|月収|手取り|貯金|預金|借金|ローン|残高"
+)
+
+
 def _detect(t: str) -> list[_Hit]:
     hits: list[_Hit] = []
     lowered = t.lower()
@@ -162,7 +172,11 @@ def _detect(t: str) -> list[_Hit]:
         _AMOUNT_RE.search(t) or "score" in words or "fico" in words or _ZH_NUMBER.search(t)
     ):
         hits.extend(_financial(t))
-    if _MONEY_GATE.search(lowered) and _ANY_DIGIT.search(t):
+    if _ANY_DIGIT.search(t):
+        # After every dedicated rule: where one already names the value, its verdict stands.
+        named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+        hits.extend(h for h in cued_values(t) if not any(s < h[3] and h[2] < e for s, e in named))
+    if _ANY_DIGIT.search(t) and (_MONEY_GATE.search(lowered) or _OWN_MONEY_GATE.search(lowered)):
         hits.extend(own_money(t))
     hits.extend(_special(t, lowered, words))
     return hits
