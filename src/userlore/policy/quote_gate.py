@@ -232,7 +232,10 @@ def _credential_near_value(cues: Cues, text: str) -> bool:
     # A value the floor already redacted is gone: its marker is not a value.
     text = _REDACTED.sub(" ", text)
     lowered = text.casefold()
+    excluded = [m.span() for m in cues.not_credential.finditer(lowered)]
     for m in cues.credential.finditer(lowered):
+        if any(s <= m.start() < e for s, e in excluded):
+            continue  # "zip code", "code source": a credential word naming no secret
         before = text[max(0, m.start() - _WINDOW_BEFORE) : m.start()]
         after = text[m.end() : m.end() + _WINDOW_AFTER]
         if _value_like(before, cues.counts) or _value_like(after, cues.counts):

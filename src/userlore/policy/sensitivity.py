@@ -106,7 +106,9 @@ _OWN_MONEY_GATE = re.compile(
     r"salar|salaire|salário|paycheck|income|saving|debt|owe|loan|mortgage|balance|account|sueldo|n[óo]mina|ahorr"
     r"|deuda|hipoteca|pr[ée]stamo|saldo|cuenta|gehalt|einkommen|konto|erspar|schulden|kredit"
     r"|revenu|[ée]pargne|dette|pr[êe]t|compte|cr[ée]dit|poupan|d[íi]vida|conta|工资|薪|收入|存款"
-    r"|余额|欠|贷|账户|給料|給与|年収|月収|手取り|貯金|預金|借金|ローン|残高"
+    r"|余额|欠|贷|账户|公积金|透支|給料|給与|年収|月収|手取り|貯金|預金|借金|ローン|残高|年金"
+    r"|401k|ira\b|pension|portfolio|left|debo|devo|dois|schulde|reste|queda|resta|sobra|übrig"
+    r"|livret|dispo|spar|depot|descubierto|previd|découvert"
 )
 
 

@@ -61,18 +61,21 @@ _FIRST_PERSON = re.compile(
     r"|我|私|僕|俺"
 )
 _JA_PERSONAL = re.compile(
-    r"給料|月給|年収|年俸|手取り|貯金|借金|ローン|口座残高|預金|収入|ボーナス"
+    r"給料|月給|年収|年俸|手取り|貯金|借金|ローン|口座残高|預金|収入|ボーナス|残高|年金|積立"
 )
 # A money noun that is the speaker's by itself when no one else is named (an implied subject).
 _PERSONAL = re.compile(
     r"(?i)(?<!\w)(?:salary|salaries|paycheck|pay ?slip|take-home|income|savings|debts?|owe[ds]?"
-    r"|loans?|mortgage|balance|net worth|checking|account|overdraft|credit card"
+    r"|loans?|mortgage|balance|net worth|checking|account|overdraft|credit card|401k|ira|roth"
+    r"|pension|portfolio|brokerage|have left|debo|devo|dois|schulde|reste|restent|quedan?"
+    r"|restam?|sobram?|übrig|livret|pea|assurance[- ]vie|dispo|\w*spar\w*|tagesgeld|depot"
+    r"|descubierto|plan de pensiones|previd[êe]ncia|fgts|cheque especial|d[ée]couvert"
     r"|sueldo|salario|n[óo]mina|ahorr\w*|deudas?|hipoteca|pr[ée]stamo|saldo|cuenta|cr[ée]dito"
     r"|\w*gehalt\w*|einkommen|\w*konto\w*|erspar\w*|gespart|\w*schulden|\w*kredit\w*"
     r"|hypothek|verdien\w*"
     r"|salaire|revenus?|[ée]pargne|[ée]conomies|dettes?|pr[êe]t|hypoth[èe]que|solde|compte"
     r"|cr[ée]dit|sal[áa]rio|poupan[çc]a|d[íi]vidas?|empr[ée]stimo|conta|financiamento"
-    r")(?!\w)|工资|薪水|月薪|年薪|收入|存款|余额|欠|贷款|房贷|车贷|信用卡|账户|存了"
+    r")(?!\w)|工资|薪水|月薪|年薪|收入|存款|余额|欠|贷款|房贷|车贷|信用卡|账户|存了|公积金|透支"
 )
 _BARE = re.compile(
     r"(?<![\w.,])(?:\d+(?:[.,]\d+)?\s?(?:[kK]|万|千|億|亿|mil|Mio\.?)(?![A-Za-z])"
