@@ -54,6 +54,8 @@ class Cues:
         others: Someone else's subject ("she", "my brother").
         topics: A topic, not a statement ("an article about").
         self_subject: A first-person subject, which keeps "others" from clearing a sentence.
+        function_words: Frequent words of the Latin-script covered languages (see
+            ``detectors/uncovered.py``).
     """
 
     credential: re.Pattern[str]
@@ -64,6 +66,7 @@ class Cues:
     others: re.Pattern[str]
     topics: re.Pattern[str]
     self_subject: re.Pattern[str]
+    function_words: re.Pattern[str]
 
     def about_others(self, lowered: str) -> bool:
         """Clearly a topic (reading about it, a study), or someone else's: an other-person cue
@@ -94,4 +97,5 @@ def cues() -> Cues:
         others=re.compile(alternation(_flat(data["others"]))),
         topics=re.compile(alternation(_flat(data["topics"]))),
         self_subject=re.compile(alternation(_flat(data["self"]))),
+        function_words=re.compile(alternation(_flat(data["function_words"]))),
     )

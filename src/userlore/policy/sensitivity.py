@@ -68,8 +68,8 @@ from userlore.policy.detectors.tokens import (
     _totp_keys,
     _url_credentials,
     _vendor_tokens,
-    uncovered_credentials,
 )
+from userlore.policy.detectors.uncovered import uncovered_values
 from userlore.policy.detectors.vendor_rules import maintained_vendor_tokens
 from userlore.policy.findings import (
     _BLOCKING,
@@ -135,8 +135,6 @@ def _detect(t: str) -> list[_Hit]:
         hits.extend(_session_cookies(t))
     if " " in t:
         hits.extend(_totp_keys(t))
-    if not t.isascii():
-        hits.extend(uncovered_credentials(t))
     if _PW_GATE.search(lowered):
         hits.extend(_passwords(t, lowered))
         hits.extend(_passwords_nearby(t, lowered))
@@ -195,7 +193,9 @@ def classify(text: str) -> SensitivityReport:
     if not text:
         return _EMPTY
     folded = fold(text)
-    mapped: list[tuple[_Hit, Folded | _Composed]] = [(h, folded) for h in _detect(folded.text)]
+    mapped: list[tuple[_Hit, Folded | _Composed | _Identity]] = [
+        (h, folded) for h in _detect(folded.text)
+    ]
     spoken = spoken_view(folded.text)
     if spoken.text != folded.text:
         # Values said in words ("four one one seven", "幺三五七", "p-a-s-s"): the same rules
@@ -205,6 +205,16 @@ def classify(text: str) -> SensitivityReport:
     if ocr != folded.text:
         # "4S26 O181 …": letters a scan or a keyboard puts for digits, read as the digits.
         mapped.extend((h, folded) for h in _detect(ocr))
+    if _ANY_DIGIT.search(text):
+        # Text in a language no rule reads: values by shape, on the caller's text (folding
+        # turns Cyrillic lookalikes into Latin, which would split a Russian sentence's script).
+        # Where a dedicated rule already names the value, its verdict stands.
+        named = [view.span(h[2], h[3]) for h, view in mapped if h[0] in _BLOCKING]
+        mapped.extend(
+            (h, _SAME)
+            for h in uncovered_values(text)
+            if not any(s < h[3] and h[2] < e for s, e in named)
+        )
     if not mapped:
         return _EMPTY
     seen: set[tuple[str, int, int]] = set()
@@ -248,6 +258,17 @@ def _ocr_view(t: str) -> str:
         pos = m.end()
     out.append(t[pos:])
     return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class _Identity:
+    """The caller's text itself: spans are already its own."""
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        return start, end
+
+
+_SAME: Final = _Identity()
 
 
 @dataclass(frozen=True, slots=True)
