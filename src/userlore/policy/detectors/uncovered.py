@@ -18,9 +18,10 @@ an uncovered language the floor redacts
 
 A Latin-script segment that holds a frequent function word of a covered language ("the", "mi",
 "ist", ``function_words`` in ``policy/data/quote_cues.yaml``) is a short covered sentence the
-identifier misread, and is left to the covered rules. A segment with no linguistic content (``zxx``: keys, hashes, URLs) is left to the token
-rules, which know public keys and placeholders. Number words in an uncovered language are not read
-(that would need its vocabulary): ``docs/safety.md`` lists this as what the floor cannot do.
+identifier misread, and is left to the covered rules. A segment with no linguistic content
+(``zxx``: keys, hashes, URLs) is left to the token rules, which know public keys and
+placeholders. Number words in an uncovered language are not read (that would need its
+vocabulary): ``docs/safety.md`` lists this as what the floor cannot do.
 """
 
 from __future__ import annotations
