@@ -97,9 +97,13 @@ def _candidate_languages(seg: Segment, text: str) -> list[str]:
     """The segment's language and the identifier's next two guesses (a short Cyrillic turn
     reads as Macedonian or Bulgarian as often as Russian)."""
     out = [seg.language] if seg.language else []
-    ranked = _py3langid()(text)
-    out.extend(lang for lang, _ in ranked[:3] if lang not in out)
+    out.extend(lang for lang in _top3(text) if lang not in out)
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _top3(text: str) -> tuple[str, ...]:
+    return tuple(lang for lang, _ in _py3langid()(text)[:3])
 
 
 def _shaped(tok: str) -> bool:
