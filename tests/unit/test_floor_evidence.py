@@ -58,3 +58,29 @@ def test_values_leave_the_stored_text(lang: str, text: str, value: str) -> None:
 @pytest.mark.parametrize("text", KEPT)
 def test_near_misses_are_kept(text: str) -> None:
     assert not classify(text).is_blocked, classify(text)
+
+
+# A password tool and its name (first run: 3 of 6 flagged, final 0 of 6); a password beside
+# the tool's name is still taken.
+PASSWORD_TOOLS = [
+    "My password manager is 1Password, it works great.",
+    "I switched my password manager to Bitwarden last week.",
+    "I use KeePassXC as my password manager.",
+    "The password generator in Firefox made it for me.",
+    "Our password vault is 1Password Teams.",
+    "Mein Passwort-Manager ist 1Password.",
+]
+PASSWORDS_BESIDE_TOOLS = [
+    ("my password manager master password is Xk9#pq2L", "Xk9#pq2L"),
+    ("1Password master password: Lk8$vv21pq", "Lk8$vv21pq"),
+]
+
+
+@pytest.mark.parametrize("text", PASSWORD_TOOLS)
+def test_a_password_tools_name_is_not_a_password(text: str) -> None:
+    assert not classify(text).is_blocked, classify(text)
+
+
+@pytest.mark.parametrize(("text", "value"), PASSWORDS_BESIDE_TOOLS)
+def test_a_password_beside_a_tools_name_is_taken(text: str, value: str) -> None:
+    assert value not in redact(text)
