@@ -23,6 +23,7 @@ REDACTED = [
     ("hi", "मेरा पिन ७७३१ है", "७७३१"),
     ("ar", "رقم حسابي 40018822", "40018822"),
     ("vi", "mật khẩu wifi nhà tôi là hoaSen99", "hoaSen99"),
+    ("tr", "Maaşım 52.500 TL", "52.500"),
 ]
 
 KEPT = [
@@ -33,6 +34,12 @@ KEPT = [
     "Boeing 737 dan A320neo di bandara",
     "회의는 3시에 있어요",
     "У меня 3 кошки",
+    # an address block among names: house numbers and postcodes are personal, not codes
+    "Jonna Virtanen\nKoivukatu 12 B 7\n33100 Tampere\nSuomi",
+    "Piotr Nowak, ul. Długa 45, 80827 Gdańsk",
+    # identifiers and names joined by hyphens
+    "2026-03-09-pipeline",
+    "sesja eu-west-1 gotowa",
 ]
 
 

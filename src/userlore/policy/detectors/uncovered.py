@@ -8,17 +8,21 @@ seven languages' alphabets is as unreadable as Cyrillic. In a segment the identi
 an uncovered language the floor redacts
 
 - a credential-shaped token: letters with digits and a symbol, a case change, (eight
-  characters or more) two digits or more, or five digits ("Zvezda_1987", "sarang2020",
-  "A12345678");
+  characters or more, letters and digits only) two digits or more, or five digits
+  ("Zvezda_1987", "sarang2020", "A12345678"; not "2026-03-09-pipeline");
 - a number of four digits or more, grouped or spaced ("180 000", "4509 235857", "5 3 8 1"),
-  except a year, a time or a date;
+  except a year, a time, a date, a count ("1 2 3 4"), or, in a Latin segment whose words are
+  mostly capitalised (names, streets, towns: an address block), one under eight digits
+  without a thousands dot or comma (a house number or a postcode);
 - an amount: a number beside a currency sign, or beside a magnitude word of that language
   taken from CLDR's compact number formats through ``babel`` ("3 млн", "5 लाख", "2억",
   "120 bin"). These are Unicode's data for every locale, not a list written for a language.
 
 A Latin-script segment that holds a frequent function word of a covered language ("the", "mi",
 "ist", ``function_words`` in ``policy/data/quote_cues.yaml``) is a short covered sentence the
-identifier misread, and is left to the covered rules. A segment with no linguistic content
+identifier misread, and so is one in a turn whose Latin words, taken together, the identifier
+places in a covered language (an English message quoting a Polish street or an Icelandic
+name); both are left to the covered rules. A segment with no linguistic content
 (``zxx``: keys, hashes, URLs) is left to the token rules, which know public keys and
 placeholders. Number words in an uncovered language are not read (that would need its
 vocabulary): ``docs/safety.md`` lists this as what the floor cannot do.
@@ -36,7 +40,13 @@ from typing import Final
 from userlore.policy.cue_data import cues
 from userlore.policy.detectors.common import _Hit, _is_placeholder
 from userlore.policy.findings import _REGULATED, _SECRET
-from userlore.policy.language import Segment, _py3langid, uncovered_segments
+from userlore.policy.language import (
+    COVERED_LANGUAGES,
+    Segment,
+    _py3langid,
+    identify,
+    uncovered_segments,
+)
 
 _NO_LANGUAGE: Final = frozenset({"zxx"})
 _TOKEN = re.compile(r"[^\s\"'`“”«»()\[\]{}<>,;]+")
@@ -106,6 +116,25 @@ def _top3(text: str) -> tuple[str, ...]:
     return tuple(lang for lang, _ in _py3langid()(text)[:3])
 
 
+_PROPER_MIN_DIGITS: Final = 8
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _mostly_proper(text: str) -> bool:
+    """Most words capitalised: names, streets and towns (an address block), not a sentence."""
+    words: list[str] = _WORD.findall(text)
+    if not words:
+        return False
+    capitalised = sum(1 for w in words if w[0].isupper())
+    return capitalised * 2 >= len(words)
+
+
+def _latin_only(t: str) -> str:
+    """The turn's Latin-script words (digits and other scripts dropped), for a whole-turn
+    verdict that other scripts cannot tip."""
+    return " ".join(w for w in t.split() if any(ch.isascii() and ch.isalpha() for ch in w))
+
+
 def _shaped(tok: str) -> bool:
     """Credential-shaped: not a word, not a placeholder (see the module docstring)."""
     tok = tok.strip(_EDGES)
@@ -117,6 +146,8 @@ def _shaped(tok: str) -> bool:
         return False
     symbol = any(not ch.isalnum() and ch not in "-." for ch in tok)
     case = any(ch.isupper() for ch in tok[1:]) and any(ch.islower() for ch in tok)
+    if not tok.isalnum():
+        return symbol or case  # "2026-03-09-pipeline", "eu-west-1": hyphenated names
     long_mixed = len(tok) >= 8 and digits >= 2 and letters >= 3
     return symbol or case or long_mixed or (len(tok) >= 6 and digits >= 5)
 
@@ -133,7 +164,7 @@ def _numbers(text: str) -> Iterator[tuple[int, int]]:
 
 
 def _counting(run: str) -> bool:
-    """"1 2 3 4 5": spaced numbers that count up by one are a sequence, not a value."""
+    """ "1 2 3 4 5": spaced numbers that count up by one are a sequence, not a value."""
     parts = run.split(" ")
     if len(parts) < 4 or not all(p.isdigit() for p in parts):
         return False
@@ -157,12 +188,23 @@ def _amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
 
 def uncovered_values(t: str) -> Iterator[_Hit]:
     """Values in the segments of ``t`` in an uncovered language (see the module docstring)."""
-    for seg in uncovered_segments(t):
+    found = uncovered_segments(t)
+    if not found:
+        return
+    # A Latin segment is read against the whole turn too: an English message quoting a Polish
+    # street or an Icelandic name is an English message (identified as a whole).
+    whole: str | None = None
+    for seg in found:
         if seg.language in _NO_LANGUAGE:
             continue
         text = t[seg.start : seg.end]
-        if seg.script == "Latn" and cues().function_words.search(text.casefold()):
-            continue
+        if seg.script == "Latn":
+            if cues().function_words.search(text.casefold()):
+                continue
+            if whole is None:
+                whole = identify(_latin_only(t))
+            if whole in COVERED_LANGUAGES:
+                continue
         spans: list[tuple[int, int, str]] = []
         for tok in _TOKEN.finditer(text):
             if _shaped(tok.group(0)):
@@ -170,7 +212,12 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
                 while end > tok.start() and text[end - 1] in _EDGES:
                     end -= 1
                 spans.append((tok.start(), end, "credential"))
+        proper = seg.script == "Latn" and _mostly_proper(text)
         for start, end in _numbers(text):
+            run = text[start:end]
+            grouped = "." in run or "," in run  # "48.000": an amount's thousands
+            if proper and not grouped and sum(ch.isdigit() for ch in run) < _PROPER_MIN_DIGITS:
+                continue  # a house number or a postcode among names, not a code
             spans.append((start, end, "number"))
         if any(ch.isdigit() for ch in text):
             for start, end in _amounts(text, _candidate_languages(seg, text)):
