@@ -20,12 +20,15 @@ an uncovered language the floor redacts
 
 A Latin-script segment that holds a frequent function word of a covered language ("the", "mi",
 "ist", ``function_words`` in ``policy/data/quote_cues.yaml``) is a short covered sentence the
-identifier misread, and so is one in a turn whose Latin words, taken together, the identifier
-places in a covered language (an English message quoting a Polish street or an Icelandic
-name); both are left to the covered rules. A segment with no linguistic content
-(``zxx``: keys, hashes, URLs) is left to the token rules, which know public keys and
-placeholders. Number words in an uncovered language are not read (that would need its
-vocabulary): ``docs/safety.md`` lists this as what the floor cannot do.
+identifier misread, and so is one with fewer than two plain words (an id such as
+"slack:C024BE91L:1700000000.000100" has no language), and one in a turn whose Latin words,
+taken together, the identifier places in a covered language (an English message quoting a
+Polish street or an Icelandic name); all are left to the covered rules. These guards hold
+only in a turn with no other uncovered script: a Latin token inside Russian or Korean text
+("мой пароль Zx7!kLm2q") is judged with it. A segment with no linguistic content (``zxx``:
+keys, hashes, URLs) is left to the token rules, which know public keys and placeholders.
+Number words in an uncovered language are not read (that would need its vocabulary):
+``docs/safety.md`` lists this as what the floor cannot do.
 """
 
 from __future__ import annotations
@@ -117,6 +120,8 @@ def _top3(text: str) -> tuple[str, ...]:
 
 
 _PROPER_MIN_DIGITS: Final = 8
+# A word of letters alone, standing between spaces (not part of an id or a URL).
+_PLAIN_WORD = re.compile(r"(?<!\S)[^\W\d_]{2,}[.,!?]?(?!\S)")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
@@ -194,11 +199,14 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
     # A Latin segment is read against the whole turn too: an English message quoting a Polish
     # street or an Icelandic name is an English message (identified as a whole).
     whole: str | None = None
+    other_script = any(s.script not in ("Latn", "Zyyy") for s in found)
     for seg in found:
         if seg.language in _NO_LANGUAGE:
             continue
         text = t[seg.start : seg.end]
-        if seg.script == "Latn":
+        if seg.script == "Latn" and not other_script:
+            if len(_PLAIN_WORD.findall(text)) < 2:
+                continue  # "slack:C024BE91L:1700000000.000100": an id, not a sentence
             if cues().function_words.search(text.casefold()):
                 continue
             if whole is None:
