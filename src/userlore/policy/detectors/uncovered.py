@@ -121,7 +121,7 @@ def _top3(text: str) -> tuple[str, ...]:
 
 _PROPER_MIN_DIGITS: Final = 8
 # A word of letters alone, standing between spaces (not part of an id or a URL).
-_PLAIN_WORD = re.compile(r"(?<!\S)[^\W\d_]{2,}[.,!?]?(?!\S)")
+_PLAIN_WORD = re.compile(r"(?<!\S)[^\W\d_]+(?:-[^\W\d_]+)*[.,!?]?(?!\S)")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
