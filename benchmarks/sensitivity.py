@@ -31,6 +31,7 @@ Per group (covered / held_out) and class it counts:
   granted: the output says so);
 - benign_withheld: benign turns kept out of the plan by the floor or the gate (their trace
   reason), and benign_flagged: benign turns redacted or refused on the write path.
+A line per group and class (and the group's values stored / in a plan) precedes the JSON.
 
 Usage: python benchmarks/sensitivity.py --data tests/data/sensitivity_cases.jsonl
        python benchmarks/sensitivity.py --presidio ../shared/data/presidio/synth_public.json
@@ -146,6 +147,33 @@ WITHHOLDING = frozenset(
 """Trace reasons that mean the floor or the quote gate kept a snippet out."""
 
 
+COUNTS = ("values_in_plan", "values_stored", "special_in_plan", "benign_withheld", "benign_flagged")
+"""What ``run_gate`` counts per language group and class."""
+
+
+def _row(groups: dict[str, dict[str, dict[str, Any]]], group: str, cls: str) -> dict[str, Any]:
+    """The tally of one language group and class, created empty on first use."""
+    return groups.setdefault(group, {}).setdefault(
+        cls, {"n": 0, **dict.fromkeys(COUNTS, 0), "ids": []}
+    )
+
+
+def summary_lines(groups: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
+    """One line per group and class, then per group over its value classes (``k/n``)."""
+    lines = []
+    for group, classes in groups.items():
+        for cls, row in classes.items():
+            counts = " ".join(f"{k}={row[k]}/{row['n']}" for k in COUNTS if row[k])
+            lines.append(f"{group:9s} {cls:10s} n={row['n']:3d} {counts or 'all zero'}")
+        valued = [r for c, r in classes.items() if c in ("secret", "regulated", "money")]
+        n = sum(r["n"] for r in valued)
+        if n:
+            stored = sum(r["values_stored"] for r in valued)
+            shown = sum(r["values_in_plan"] for r in valued)
+            lines.append(f"{group:9s} VALUES     stored {stored}/{n}, in a plan {shown}/{n}")
+    return lines
+
+
 def run_gate(cases: list[dict[str, Any]]) -> dict[str, Any]:
     """The quote gate's figures per language group and class (see the module docstring)."""
     groups: dict[str, dict[str, dict[str, Any]]] = {}
@@ -164,18 +192,7 @@ def run_gate(cases: list[dict[str, Any]]) -> dict[str, Any]:
                 [e.text for e in recall.episodes] + [c.content for c in recall.memories]
             )
             stored = stored_texts(lore, scope)
-            row = groups.setdefault(case["group"], {}).setdefault(
-                case["class"],
-                {
-                    "n": 0,
-                    "values_in_plan": 0,
-                    "values_stored": 0,
-                    "special_in_plan": 0,
-                    "benign_withheld": 0,
-                    "benign_flagged": 0,
-                    "ids": [],
-                },
-            )
+            row = _row(groups, case["group"], case["class"])
             row["n"] += 1
             values = case.get("values") or []
             leaked = False
@@ -243,7 +260,10 @@ def main() -> None:
             for line in path.read_text(encoding="utf-8").splitlines()
             if line.strip()
         ]
-        print(json.dumps(run_gate(gate_cases), ensure_ascii=False))
+        result = run_gate(gate_cases)
+        for line in summary_lines(result["groups"]):
+            print(line)
+        print(json.dumps(result, ensure_ascii=False))
         return
     if args.presidio:
         cases = presidio_cases(args.presidio)

@@ -27,72 +27,58 @@ def quoted(text: str, **kw: object) -> None:
     assert verdict.quotable, f"withheld {verdict}: {text!r}"
 
 
-CREDENTIALS = [
-    "the alarm code is seven four one nine",
-    "wifi key: kX9#mP2v",
-    "My recovery code? 8841-2210",
-    "code: alpha bravo charlie delta",
-    "The password is spelled t-i-g-e-r-7",
-    "mi clave del portal: Gato_Azul22",
-    "der Code für die Tür lautet 4471",
-    "mon code de carte c'est 1234",
-    "minha senha é Fla2024!",
-    "我的支付密码是八八六六零二",
-    "パスワードは Sakura#88 です",
-    "PIN ٤٨٢١ for the card",
-    "Locker combo? 31-07-22, don't share it",
-]
-CREDENTIAL_NEAR_MISSES = [
-    "I forgot my password again, so annoying.",
-    "The PIN has 6 digits now.",
-    "The verification code expires after 10 minutes.",
-    "Can you remind me to change my password tomorrow?",
-    "Meine PIN hat vier Ziffern.",
-    "我忘记密码了",
-    "Le code postal est sur l'enveloppe",
-    "Mein Handy-PIN ist [REDACTED:pin_code]",
-    "I reset the e-mail password on Monday",
-]
-
-
-@pytest.mark.parametrize("text", CREDENTIALS)
-def test_credential_cue_near_a_value_is_withheld(text: str) -> None:
-    verdict = withheld(text)
-    assert verdict.reason in {R.QUOTE_CREDENTIAL, *FLOOR}
-
-
-@pytest.mark.parametrize("text", CREDENTIAL_NEAR_MISSES)
-def test_credential_words_without_a_value_are_quoted(text: str) -> None:
-    quoted(text)
-
-
-MONEY = [
-    "I earn 4,200 a month after tax.",
-    "Paid off the loan, still owe 12.500 € on the mortgage.",
-    "Mi sueldo son 1.850 euros.",
-    "Mein Gehalt liegt bei 3.400 € netto.",
-    "J'ai 12 000 € d'épargne.",
-    "Meu salário é R$ 4.500,00.",
-    "月薪两万五",
-    "貯金は 120 万円です",
-]
-MONEY_NEAR_MISSES = [
-    "The concert tickets cost 40 € each.",
-    "The average salary in Spain is a common interview question.",
-    "My brother earns 90k, lucky him.",
-    "Book a table for 4 at 7pm.",
+# Values and money, one table (review mend D1): the reason the gate gives, or ``None`` for a
+# near-miss it must quote. The floor's own reasons also count as withholding.
+VALUES = [
+    # a credential cue near a value
+    ("the alarm code is seven four one nine", R.QUOTE_CREDENTIAL),
+    ("wifi key: kX9#mP2v", R.QUOTE_CREDENTIAL),
+    ("My recovery code? 8841-2210", R.QUOTE_CREDENTIAL),
+    ("code: alpha bravo charlie delta", R.QUOTE_CREDENTIAL),
+    ("The password is spelled t-i-g-e-r-7", R.QUOTE_CREDENTIAL),
+    ("mi clave del portal: Gato_Azul22", R.QUOTE_CREDENTIAL),
+    ("der Code für die Tür lautet 4471", R.QUOTE_CREDENTIAL),
+    ("mon code de carte c'est 1234", R.QUOTE_CREDENTIAL),
+    ("minha senha é Fla2024!", R.QUOTE_CREDENTIAL),
+    ("我的支付密码是八八六六零二", R.QUOTE_CREDENTIAL),
+    ("パスワードは Sakura#88 です", R.QUOTE_CREDENTIAL),
+    ("PIN ٤٨٢١ for the card", R.QUOTE_CREDENTIAL),
+    ("Locker combo? 31-07-22, don't share it", R.QUOTE_CREDENTIAL),
+    # credential words without a value
+    ("I forgot my password again, so annoying.", None),
+    ("The PIN has 6 digits now.", None),
+    ("The verification code expires after 10 minutes.", None),
+    ("Can you remind me to change my password tomorrow?", None),
+    ("Meine PIN hat vier Ziffern.", None),
+    ("我忘记密码了", None),
+    ("Le code postal est sur l'enveloppe", None),
+    ("Mein Handy-PIN ist [REDACTED:pin_code]", None),
+    ("I reset the e-mail password on Monday", None),
+    # the user's own money
+    ("I earn 4,200 a month after tax.", R.QUOTE_MONEY),
+    ("Paid off the loan, still owe 12.500 € on the mortgage.", R.QUOTE_MONEY),
+    ("Mi sueldo son 1.850 euros.", R.QUOTE_MONEY),
+    ("Mein Gehalt liegt bei 3.400 € netto.", R.QUOTE_MONEY),
+    ("J'ai 12 000 € d'épargne.", R.QUOTE_MONEY),
+    ("Meu salário é R$ 4.500,00.", R.QUOTE_MONEY),
+    ("月薪两万五", R.QUOTE_MONEY),
+    ("貯金は 120 万円です", R.QUOTE_MONEY),
+    # prices, counts and someone else's money
+    ("The concert tickets cost 40 € each.", None),
+    ("The average salary in Spain is a common interview question.", None),
+    ("My brother earns 90k, lucky him.", None),
+    ("Book a table for 4 at 7pm.", None),
 ]
 
 
-@pytest.mark.parametrize("text", MONEY)
-def test_own_money_is_withheld(text: str) -> None:
-    verdict = withheld(text)
-    assert verdict.reason in {R.QUOTE_MONEY, *FLOOR}
-
-
-@pytest.mark.parametrize("text", MONEY_NEAR_MISSES)
-def test_prices_counts_and_others_money_are_quoted(text: str) -> None:
-    quoted(text)
+@pytest.mark.parametrize(("text", "reason"), VALUES)
+def test_values_and_own_money_are_withheld_near_misses_quoted(
+    text: str, reason: RejectionReason | None
+) -> None:
+    if reason is None:
+        quoted(text)
+    else:
+        assert withheld(text).reason in {reason, *FLOOR}
 
 
 SPECIAL = [
@@ -194,7 +180,8 @@ def test_a_text_without_letters_has_no_language() -> None:
 
 
 def test_verdicts_name_categories_never_text() -> None:
-    for text in [*CREDENTIALS, *MONEY, *(t for t, _ in SPECIAL), *(t for t, _ in UNCOVERED)]:
+    withheld_values = [t for t, reason in VALUES if reason is not None]
+    for text in [*withheld_values, *(t for t, _ in SPECIAL), *(t for t, _ in UNCOVERED)]:
         verdict = quote_verdict(text)
         assert verdict.category is not None
         assert verdict.category not in text or verdict.category in COVERED_LANGUAGES | {

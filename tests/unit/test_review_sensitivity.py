@@ -8,16 +8,22 @@ label, never the looser.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from langchain_core.messages import AIMessage
 
 from tests.support.chat_models import ScriptedChatModel
 from userlore import Disclosure, Userlore, WriteAction
-from userlore.extract.review_output import ReviewerOutput, to_candidates
+from userlore.extract.review_output import (
+    LEVEL_LABELS,
+    ReviewerOutput,
+    SensitivityLabel,
+    to_candidates,
+)
 from userlore.extract.reviewer import LLMReviewer
 from userlore.models import Sensitivity
+from userlore.policy.findings import SPECIAL_CATEGORIES
 
 SUGAR = "Please keep recipes low in sugar."
 DIABETES = "I have type 2 diabetes, so low sugar please."
@@ -88,3 +94,11 @@ def test_the_label_reaches_the_candidate_as_a_claim() -> None:
     output = ReviewerOutput.model_validate_json(_reply("x y z", SUGAR, "personal").text)
     [candidate], _ = to_candidates(output, [SUGAR])
     assert candidate.sensitivity_claim is None
+
+
+def test_the_label_literal_names_every_special_category_and_nothing_else() -> None:
+    """Review mend D4: the ``Literal`` repeats ``SPECIAL_CATEGORIES`` by hand, so it must
+    agree with it (a category added to the floor and not to the label fails here)."""
+    labels = frozenset(get_args(SensitivityLabel))
+    assert labels - LEVEL_LABELS == SPECIAL_CATEGORIES
+    assert labels >= LEVEL_LABELS

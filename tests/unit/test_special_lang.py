@@ -34,15 +34,13 @@ VOCAB = Path(special_lang.__file__).resolve().parents[1] / "data" / "special"
 SEVEN = frozenset({"en", "zh", "es", "de", "fr", "ja", "pt"})
 HELD_OUT = ("ru", "ar", "hi", "tr", "ko")  # no vocabulary may name these (issue 29)
 
-# Near-misses still flagged: a third party named only after the term, as the beneficiary
-# ("... für meinen Sohn", "... for my son"); the same in English before set4. Fails closed.
-KNOWN_BENIGN_FLAGS: frozenset[str] = frozenset(
-    {"Ich brauche einen neuen Asthmaspray für meinen Sohn."}
-)
-# Statements still missed: leaving a church is a religious statement no cue term names.
-KNOWN_MISSES: frozenset[str] = frozenset(
-    {"Seit meinem Kirchenaustritt feiere ich Ostern nicht mehr."}
-)
+# Near-misses still flagged. "Asthmaspray für meinen Sohn" (a third party named only after the
+# term, as the beneficiary) was one until the beneficiary class was fixed (issue 29 floor round:
+# tests/unit/test_floor_special_classes.py).
+KNOWN_BENIGN_FLAGS: frozenset[str] = frozenset()
+# Statements still missed. "Seit meinem Kirchenaustritt ..." (leaving a church) was one until the
+# leaving/joining-a-faith class was added to the vocabularies (same round).
+KNOWN_MISSES: frozenset[str] = frozenset()
 
 
 def _rows(name: str) -> list[dict[str, str | None]]:

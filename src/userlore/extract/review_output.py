@@ -24,6 +24,7 @@ from userlore.policy.sensitivity import redact
 
 __all__ = [
     "INFERRED_CONFIDENCE_CAP",
+    "LEVEL_LABELS",
     "MAX_CANDIDATES",
     "MAX_CONTENT_CHARS",
     "MAX_EVIDENCE_CHARS",
@@ -88,7 +89,13 @@ SensitivityLabel = Literal[
     "genetic",
     "criminal_record",
 ]
-"""The model's own label: a level, or the special category by name (the floor's category wins)."""
+"""The model's own label: a level, or the special category by name (the floor's category wins).
+
+A ``Literal`` has to be spelled out for the type checker and the JSON schema, so the categories
+repeat ``policy.findings.SPECIAL_CATEGORIES``; ``LEVEL_LABELS`` names the rest, and
+``tests/unit/test_review_sensitivity.py`` fails when the two drift apart."""
+LEVEL_LABELS: frozenset[str] = frozenset({"none", "personal", "special", "secret", "regulated"})
+"""The labels that are levels, not special categories."""
 _CLAIMS = frozenset(get_args(SensitivityLabel)) - {"none", "personal"}
 
 

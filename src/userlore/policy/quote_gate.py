@@ -30,12 +30,11 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
-from typing import Any, Final
-
-import yaml  # type: ignore[import-untyped]
+from typing import Final
 
 from userlore.models import TurnSafety
+from userlore.policy.cue_data import Cues
+from userlore.policy.cue_data import cues as _cues
 from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
 from userlore.policy.filter import RejectionReason
 from userlore.policy.govern import Assessment, assess_text
@@ -114,7 +113,7 @@ def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> Quo
         for seg in uncovered
         for tok in _TOKEN.findall(_REDACTED.sub(" ", text[seg.start : seg.end]))
     )
-    if cues.credential_near_value(text) or any(shaped):
+    if _credential_near_value(cues, text) or any(shaped):
         # In a language no cue reads, a credential-shaped token is judged by its shape alone.
         return QuoteVerdict(RejectionReason.QUOTE_CREDENTIAL, "credential")
     for sentence in sentences(text):
@@ -228,76 +227,17 @@ def _mixed(tok: str) -> bool:
 _JOINERS: Final = frozenset("-'’.")
 
 
-# -- cue vocabularies ------------------------------------------------------------------------------
-
-
-def _alternation(terms: list[str]) -> str:
-    """One regex alternation: Latin-script terms as whole words, CJK terms as substrings.
-
-    A ``*`` at either end of a Latin term lets it sit inside a compound there: ``*code``
-    matches "Zugangscode", ``krebs*`` matches "Krebsdiagnose".
-    """
-    latin = [t for t in terms if _is_latin(t)]
-    cjk = sorted((t for t in terms if not _is_latin(t)), key=len, reverse=True)
-    parts = []
-    for term in sorted(latin, key=len, reverse=True):
-        left = r"" if term.startswith("*") else r"(?<![^\W_])"
-        right = r"" if term.endswith("*") else r"(?![^\W_])"
-        parts.append(left + re.escape(term.strip("*")) + right)
-    if cjk:
-        parts.append("|".join(map(re.escape, cjk)))
-    return "|".join(parts) or r"(?!x)x"
-
-
-def _is_latin(term: str) -> bool:
-    return all(ord(ch) < 0x0250 or not ch.isalpha() for ch in term)
-
-
-@dataclass(frozen=True, slots=True)
-class _Cues:
-    credential: re.Pattern[str]
-    counts: frozenset[str]
-    money: re.Pattern[str]
-    others: re.Pattern[str]
-    topics: re.Pattern[str]
-    self_subject: re.Pattern[str]
-
-    def credential_near_value(self, text: str) -> bool:
-        # A value the floor already redacted is gone: its marker is not a value.
-        text = _REDACTED.sub(" ", text)
-        lowered = text.casefold()
-        for m in self.credential.finditer(lowered):
-            before = text[max(0, m.start() - _WINDOW_BEFORE) : m.start()]
-            after = text[m.end() : m.end() + _WINDOW_AFTER]
-            if _value_like(before, self.counts) or _value_like(after, self.counts):
-                return True
-        return False
-
-    def about_others(self, lowered: str) -> bool:
-        """Clearly a topic (reading about it, a study), or someone else's: an other-person cue
-        and, once those are masked, no first-person subject left."""
-        if self.topics.search(lowered):
+def _credential_near_value(cues: Cues, text: str) -> bool:
+    """A credential cue with a value-like token within its window (before or after)."""
+    # A value the floor already redacted is gone: its marker is not a value.
+    text = _REDACTED.sub(" ", text)
+    lowered = text.casefold()
+    excluded = [m.span() for m in cues.not_credential.finditer(lowered)]
+    for m in cues.credential.finditer(lowered):
+        if any(s <= m.start() < e for s, e in excluded):
+            continue  # "zip code", "code source": a credential word naming no secret
+        before = text[max(0, m.start() - _WINDOW_BEFORE) : m.start()]
+        after = text[m.end() : m.end() + _WINDOW_AFTER]
+        if _value_like(before, cues.counts) or _value_like(after, cues.counts):
             return True
-        if not self.others.search(lowered):
-            return False
-        masked = self.others.sub(" ", lowered)
-        return not self.self_subject.search(masked)
-
-
-def _flat(section: dict[str, list[Any]]) -> list[str]:
-    return [str(term).casefold() for terms in section.values() for term in terms]
-
-
-@functools.cache
-def _cues() -> _Cues:
-    """The cue data, loaded once on first use (never at import)."""
-    source = resources.files("userlore.policy").joinpath("data/quote_cues.yaml")
-    data = yaml.safe_load(source.read_text(encoding="utf-8"))
-    return _Cues(
-        credential=re.compile(_alternation(_flat(data["credential"]))),
-        counts=frozenset(_flat(data["count_units"])),
-        money=re.compile(_alternation(_flat(data["money"]))),
-        others=re.compile(_alternation(_flat(data["others"]))),
-        topics=re.compile(_alternation(_flat(data["topics"]))),
-        self_subject=re.compile(_alternation(_flat(data["self"]))),
-    )
+    return False

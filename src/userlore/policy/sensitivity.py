@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
 from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.cued_values import cued_values
 from userlore.policy.detectors.financial import (
     _AMOUNT_RE,
     _FIN_GATE_CJK,
@@ -67,8 +68,8 @@ from userlore.policy.detectors.tokens import (
     _totp_keys,
     _url_credentials,
     _vendor_tokens,
-    uncovered_credentials,
 )
+from userlore.policy.detectors.uncovered import uncovered_values
 from userlore.policy.detectors.vendor_rules import maintained_vendor_tokens
 from userlore.policy.findings import (
     _BLOCKING,
@@ -100,6 +101,17 @@ __all__ = [
 _MONEY_GATE = re.compile(r"[€$£¥￥円元块]|eur|rea[li]|dollar|d[oó]lar|peso|usd|brl|gbp|chf")
 
 
+# Words that make a bare amount the user's money ("owe 23k", "年薪 45 万"): see ``money``.
+_OWN_MONEY_GATE = re.compile(
+    r"salar|salaire|salário|paycheck|income|saving|debt|owe|loan|mortgage|balance|account|sueldo|n[óo]mina|ahorr"
+    r"|deuda|hipoteca|pr[ée]stamo|saldo|cuenta|gehalt|einkommen|konto|erspar|schulden|kredit"
+    r"|revenu|[ée]pargne|dette|pr[êe]t|compte|cr[ée]dit|poupan|d[íi]vida|conta|工资|薪|收入|存款"
+    r"|余额|欠|贷|账户|公积金|透支|給料|給与|年収|月収|手取り|貯金|預金|借金|ローン|残高|年金"
+    r"|401k|ira\b|pension|portfolio|left|debo|devo|dois|schulde|reste|queda|resta|sobra|übrig"
+    r"|livret|dispo|spar|depot|descubierto|previd|découvert"
+)
+
+
 def _detect(t: str) -> list[_Hit]:
     hits: list[_Hit] = []
     lowered = t.lower()
@@ -123,8 +135,6 @@ def _detect(t: str) -> list[_Hit]:
         hits.extend(_session_cookies(t))
     if " " in t:
         hits.extend(_totp_keys(t))
-    if not t.isascii():
-        hits.extend(uncovered_credentials(t))
     if _PW_GATE.search(lowered):
         hits.extend(_passwords(t, lowered))
         hits.extend(_passwords_nearby(t, lowered))
@@ -162,7 +172,11 @@ def _detect(t: str) -> list[_Hit]:
         _AMOUNT_RE.search(t) or "score" in words or "fico" in words or _ZH_NUMBER.search(t)
     ):
         hits.extend(_financial(t))
-    if _MONEY_GATE.search(lowered) and _ANY_DIGIT.search(t):
+    if _ANY_DIGIT.search(t):
+        # After every dedicated rule: where one already names the value, its verdict stands.
+        named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+        hits.extend(h for h in cued_values(t) if not any(s < h[3] and h[2] < e for s, e in named))
+    if _ANY_DIGIT.search(t) and (_MONEY_GATE.search(lowered) or _OWN_MONEY_GATE.search(lowered)):
         hits.extend(own_money(t))
     hits.extend(_special(t, lowered, words))
     return hits
@@ -179,7 +193,9 @@ def classify(text: str) -> SensitivityReport:
     if not text:
         return _EMPTY
     folded = fold(text)
-    mapped: list[tuple[_Hit, Folded | _Composed]] = [(h, folded) for h in _detect(folded.text)]
+    mapped: list[tuple[_Hit, Folded | _Composed | _Identity]] = [
+        (h, folded) for h in _detect(folded.text)
+    ]
     spoken = spoken_view(folded.text)
     if spoken.text != folded.text:
         # Values said in words ("four one one seven", "幺三五七", "p-a-s-s"): the same rules
@@ -189,6 +205,16 @@ def classify(text: str) -> SensitivityReport:
     if ocr != folded.text:
         # "4S26 O181 …": letters a scan or a keyboard puts for digits, read as the digits.
         mapped.extend((h, folded) for h in _detect(ocr))
+    if _ANY_DIGIT.search(text):
+        # Text in a language no rule reads: values by shape, on the caller's text (folding
+        # turns Cyrillic lookalikes into Latin, which would split a Russian sentence's script).
+        # Where a dedicated rule already names the value, its verdict stands.
+        named = [view.span(h[2], h[3]) for h, view in mapped if h[0] in _BLOCKING]
+        mapped.extend(
+            (h, _SAME)
+            for h in uncovered_values(text)
+            if not any(s < h[3] and h[2] < e for s, e in named)
+        )
     if not mapped:
         return _EMPTY
     seen: set[tuple[str, int, int]] = set()
@@ -232,6 +258,17 @@ def _ocr_view(t: str) -> str:
         pos = m.end()
     out.append(t[pos:])
     return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class _Identity:
+    """The caller's text itself: spans are already its own."""
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        return start, end
+
+
+_SAME: Final = _Identity()
 
 
 @dataclass(frozen=True, slots=True)

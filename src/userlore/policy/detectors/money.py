@@ -7,7 +7,13 @@ from ``babel``'s locale data for the seven languages, plus the spoken currency w
 ``price-parser`` reads as a price, and it is the user's own when its clause says so: a
 first-person word ("mi", "mein", "j'ai", "tenho", "我") or, in Japanese where the subject is
 usually left out, a money noun that is personal by itself (給料, 貯金, 借金). A clause about
-someone else ("her salary", "son salaire"), an average or a minimum wage, or a price is not.
+someone else ("her salary", "son salaire", "my brother's", by the gate's own ``others`` cues),
+an average or a minimum wage, or a price is not.
+
+An implied subject is the user's in every language ("Savings account: $12,400", "存款还有 12
+万", "Gehalt netto 3 100 Euro"): a personal money noun (salary, savings, debt, loan, mortgage,
+balance, in the seven languages) makes an amount the user's without a first-person word, and
+beside one a bare amount counts too ("owe 23k", "salaire annuel 48k", "年薪 45 万").
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import functools
 import re
 from collections.abc import Iterator
 
+from userlore.policy.cue_data import cues
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.findings import _REGULATED
 
@@ -48,13 +55,33 @@ def _amount() -> re.Pattern[str]:
 
 
 _FIRST_PERSON = re.compile(
-    r"(?i)(?<![\w'])(?:my|i|i'm|i've|me|mi|mis|tengo|gano|debo|cobro|ahorr\w*|mein\w*|ich|mir"
+    r"(?i)(?<![\w'])(?:my|i|i'm|i've|me|we|our|wir|unser\w*|nous|notre|nos|nosotros|nuestr\w*"
+    r"|nós|nosso\w*|nossa\w*|mi|mis|tengo|gano|debo|cobro|ahorr\w*|mein\w*|ich|mir"
     r"|mon|ma|mes|j'ai|je|moi|meu|minha|meus|minhas|tenho|ganho|devo|recebo|eu)(?![\w'])"
     r"|我|私|僕|俺"
 )
 _JA_PERSONAL = re.compile(
-    r"給料|月給|年収|年俸|手取り|貯金|借金|ローン残高|口座残高|預金|収入|ボーナス"
+    r"給料|月給|年収|年俸|手取り|貯金|借金|ローン|口座残高|預金|収入|ボーナス|残高|年金|積立"
 )
+# A money noun that is the speaker's by itself when no one else is named (an implied subject).
+_PERSONAL = re.compile(
+    r"(?i)(?<!\w)(?:salary|salaries|paycheck|pay ?slip|take-home|income|savings|debts?|owe[ds]?"
+    r"|loans?|mortgage|balance|net worth|checking|account|overdraft|credit card|401k|ira|roth"
+    r"|pension|portfolio|brokerage|have left|debo|devo|dois|schulde|reste|restent|quedan?"
+    r"|restam?|sobram?|übrig|livret|pea|assurance[- ]vie|dispo|\w*spar\w*|tagesgeld|depot"
+    r"|descubierto|plan de pensiones|previd[êe]ncia|fgts|cheque especial|d[ée]couvert"
+    r"|sueldo|salario|n[óo]mina|ahorr\w*|deudas?|hipoteca|pr[ée]stamo|saldo|cuenta|cr[ée]dito"
+    r"|\w*gehalt\w*|einkommen|\w*konto\w*|erspar\w*|gespart|\w*schulden|\w*kredit\w*"
+    r"|hypothek|verdien\w*"
+    r"|salaire|revenus?|[ée]pargne|[ée]conomies|dettes?|pr[êe]t|hypoth[èe]que|solde|compte"
+    r"|cr[ée]dit|sal[áa]rio|poupan[çc]a|d[íi]vidas?|empr[ée]stimo|conta|financiamento"
+    r")(?!\w)|工资|薪水|月薪|年薪|收入|存款|余额|欠|贷款|房贷|车贷|信用卡|账户|存了|公积金|透支"
+)
+_BARE = re.compile(
+    r"(?<![\w.,])(?:\d+(?:[.,]\d+)?\s?(?:[kK]|万|千|億|亿|mil|Mio\.?)(?![A-Za-z])"
+    r"|\d{1,3}(?:[.,\u00a0 ]\d{3})+(?:[.,]\d{1,2})?|\d{4,}(?:[.,]\d{1,2})?)(?![\w])"
+)
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _MONEY_NOUNS = re.compile(
     r"(?i)salary|income|savings|saved|debt|owe|earn|balance|pay|konto|gehalt|verdien|schulden"
     r"|erspar|einkommen|salaire|gagne|épargne|dette|dois|solde|revenu|sueldo|salario|gano|deuda"
@@ -65,27 +92,43 @@ _NOT_OWN = re.compile(
     r"(?i)(?<!\w)(?:her|his|their|its|son|sa|ses|leur|su|sus|sein\w*|ihr\w*|dela|dele|deles"
     r"|average|moyen\w*|promedio|medio|durchschnitt\w*|m[ée]dia|minimum|m[íi]nimo|mindest\w*"
     r"|costs?|kostet|co[uû]te|cuesta|custa|price|preis|prix|precio|pre[çc]o|raised|company"
-    r"|firma|empresa|entreprise)(?!\w)|彼|她|他的|平均|価格|値段|カメラ|公司"
+    r"|fees?|geb[üu]hr\w*|frais|comisi[óo]n|tarifa|taxa|tarif|restaurant\w*|jantar|almo[çc]o|cena|d[îi]ner|addition|firma|empresa|entreprise)(?!\w)|彼|她|他的|平均|価格|値段|カメラ|公司|价格|价钱|售价|多少钱|手续费|手数料"
 )
 _CLAUSE = re.compile(r"[.!?。！？\n;]")
 
 
 def own_money(t: str) -> Iterator[_Hit]:
-    """Amounts with a currency in a clause that makes them the speaker's own."""
+    """Amounts in a clause that makes them the speaker's own (see the module docstring)."""
+    c = cues()
+    seen: list[tuple[int, int]] = []
     for m in _amount().finditer(t):
         from price_parser import Price
 
         if Price.fromstring(m.group(0)).amount is None:
             continue
-        start = m.start()
-        while start > 0 and not _CLAUSE.match(t, start - 1) and m.start() - start < 60:
-            start -= 1
-        end = m.end()
-        while end < len(t) and not _CLAUSE.match(t, end) and end - m.end() < 30:
-            end += 1
-        clause = t[start:end]
-        if _NOT_OWN.search(clause):
+        clause = _clause(t, m.start(), m.end())
+        if _NOT_OWN.search(clause) or c.about_others(clause.casefold()):
             continue
         own = _FIRST_PERSON.search(clause) is not None and _MONEY_NOUNS.search(clause) is not None
-        if own or _JA_PERSONAL.search(clause):
+        if own or _JA_PERSONAL.search(clause) or _PERSONAL.search(clause):
+            seen.append(m.span())
             yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
+    for m in _BARE.finditer(t):
+        if any(s <= m.start() < e for s, e in seen) or _YEAR.fullmatch(m.group(0)):
+            continue
+        clause = _clause(t, m.start(), m.end())
+        if _NOT_OWN.search(clause) or c.about_others(clause.casefold()):
+            continue
+        if _JA_PERSONAL.search(clause) or _PERSONAL.search(clause):
+            yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
+
+
+def _clause(t: str, lo: int, hi: int) -> str:
+    """The clause around ``t[lo:hi]`` (up to 60 characters before and 30 after)."""
+    start = lo
+    while start > 0 and not _CLAUSE.match(t, start - 1) and lo - start < 60:
+        start -= 1
+    end = hi
+    while end < len(t) and not _CLAUSE.match(t, end) and end - hi < 30:
+        end += 1
+    return t[start:end]

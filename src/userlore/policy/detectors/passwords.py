@@ -337,6 +337,12 @@ _PW_NEAR_KW = re.compile(  # lowercased text
     r"pass(?:word|wort|wd|phrase)|contraseña|contrasena|mot de passe|kennwort|senha"
     r"|wachtwoord|密码|密碼|口令|パスワード"
 )
+# "password manager", "Passwort-Manager", "password vault": the words name a tool, and the
+# token beside them ("1Password", "Bitwarden2") is its name, not a password.
+_PW_TOOL_AFTER = re.compile(
+    r"[\s-]?(?:manager|managers|vault|generator|app|apps|tool|safe|gestionnaire|gestor|tresor)"
+    r"(?![a-z])"
+)
 _PW_NEAR_GATE = re.compile(r"pass|contrase|mot de|kennwort|senha|wachtwoord|密|口令|パスワード")
 _PW_TOKEN = re.compile(
     r"(?<![A-Za-z0-9_@./:%=\-])[A-Za-z0-9][A-Za-z0-9!@#$%^&*_+?\-]{3,63}(?![A-Za-z0-9_@/:%=])"
@@ -366,6 +372,10 @@ def _passwords_nearby(t: str, lowered: str) -> Iterator[_Hit]:
     if not _PW_NEAR_GATE.search(lowered):
         return
     for kw in _PW_NEAR_KW.finditer(lowered):
+        if _PW_TOOL_AFTER.match(lowered, kw.end()):
+            continue
+        if kw.start() > 0 and lowered[kw.start() - 1].isdigit():
+            continue  # "1Password": a product's name holds the word
         lo = max(0, kw.start() - _NEAR_WINDOW)
         hi = min(len(t), kw.end() + _NEAR_WINDOW)
         para_start = t.rfind("\n\n", lo, kw.start())

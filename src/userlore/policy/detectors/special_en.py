@@ -104,11 +104,22 @@ def _self_statement(
         return None
     if term == "stroke" and nxt == "of":
         return None
-    if same_clause and nxt in {"for", "of", "to"} and last + 2 < len(toks):
-        after = toks[last + 2][0]
+    # "insulin for my daughter", "chemo meds for my dad": the term is someone else's (one
+    # noun may sit between the term and its "for").
+    prep = last + 1
+    if (
+        same_clause
+        and nxt not in {"for", "of", "to"}
+        and last + 2 < len(toks)
+        and toks[last + 2][0] == "for"
+        and not _CLAUSE_BREAK.search(t, toks[last][2], toks[last + 2][1])
+    ):
+        prep = last + 2
+    if same_clause and toks[prep][0] in {"for", "of", "to"} and prep + 1 < len(toks):
+        after = toks[prep + 1][0]
         third = after
-        if after in {"my", "his", "her", "their", "our", "the"} and last + 3 < len(toks):
-            third = toks[last + 3][0]
+        if after in {"my", "his", "her", "their", "our", "the"} and prep + 2 < len(toks):
+            third = toks[prep + 2][0]
         if third.removesuffix("'s") in _BLOCK_BETWEEN and third not in {"about", "what"}:
             return None
     if kind == "ident":

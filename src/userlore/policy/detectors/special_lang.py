@@ -42,7 +42,7 @@ _MARKER_KINDS: Final = (
 _KEYS: Final = frozenset(
     {"language", "spaced", "pro_drop", "terms", "self_terms", "as_a", "as_a_suffix",
      "implied_start", "determiners", "negation_after", "compounds", "self_copula",
-     "patient_nouns", *_MARKER_KINDS}
+     "patient_nouns", "beneficiary", *_MARKER_KINDS}
 )  # fmt: skip
 _TOKEN = re.compile(r"\w+")
 # Every regex term holds a literal run of three or more letters ("descent", "afiliad", "vot"),
@@ -83,6 +83,9 @@ class _Language:
     """A patient noun right after a term ("cancer patient", "糖尿病患者")."""
     patient_before: re.Pattern[str] | None
     """Copula, article and patient noun right before a term ("je suis un patient diabétique")."""
+    beneficiary: re.Pattern[str] | None = None
+    """A word that names whom a thing is for ("for", "für", "pour"), looked for just after a
+    term: "insulin for my daughter" is the daughter's, not the speaker's."""
 
 
 def _alternation(phrases: list[str], *, spaced: bool) -> str:
@@ -206,6 +209,11 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
             else None
         ),
         patient_after=re.compile(r"\s*" + patient_alt, re.IGNORECASE) if patient_alt else None,
+        beneficiary=(
+            re.compile(_alternation(_str_list(data, "beneficiary"), spaced=spaced), re.IGNORECASE)
+            if data.get("beneficiary")
+            else None
+        ),
         patient_before=(
             re.compile(
                 r"(?:^|[\s,，、。])" + copula_alt + r"\s*" + patient_alt + r"\s*$", re.IGNORECASE
@@ -315,6 +323,8 @@ def _attribute(lang: _Language, t: str, s: int, term_start: int, term_end: int) 
     gap = t[term_end : nxt.start()] if nxt else ""
     if nxt and nxt.lastgroup in ("other", "topic") and (gap.isspace() or not gap):
         return _OTHER  # "伊斯兰教历史", "diabetes research": the term names a topic
+    if _for_someone_else(lang, t, term_end, sentence_end):
+        return _OTHER  # "Asthmaspray für meinen Sohn": the term is bought or fetched for them
     if last == "self":
         return _SELF
     if last == "negation":
@@ -334,6 +344,27 @@ def _attribute(lang: _Language, t: str, s: int, term_start: int, term_end: int) 
         if reach <= _IMPLIED_REACH:
             return _SELF  # "On insulin since May": a record-style clause about the speaker
     return _UNCLEAR
+
+
+_BENEFICIARY_REACH: Final = 2  # words between a term and its "for" ("chemo meds for my dad")
+
+
+def _for_someone_else(lang: _Language, t: str, term_end: int, sentence_end: int) -> bool:
+    """The term is followed by a beneficiary word ("for", "für") whose next marker, past the
+    speaker's possessive ("my", "meinen"), names someone else ("daughter", "Sohn")."""
+    if lang.beneficiary is None or not lang.spaced:
+        return False
+    m = lang.beneficiary.search(t, term_end, sentence_end)
+    if m is None or len(t[term_end : m.start()].split()) > _BENEFICIARY_REACH:
+        return False
+    for marker in lang.markers.finditer(t, m.end(), sentence_end):
+        if len(t[m.end() : marker.start()].split()) > _BENEFICIARY_REACH:
+            return False
+        if marker.lastgroup == "other":
+            return True
+        if marker.lastgroup != "self":
+            return False
+    return False
 
 
 def _verdict(lang: _Language, t: str, own: bool, s: int, start: int, end: int) -> str:

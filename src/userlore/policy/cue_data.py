@@ -1,0 +1,101 @@
+"""The cue vocabularies of ``policy/data/quote_cues.yaml``, loaded once and shared.
+
+The quote gate reads them to withhold snippets; the floor reads the same credential, money and
+whose-fact-is-it lists to redact the values they point at from stored evidence, so a language
+is covered by one data file for both (adding a language is adding its lists, no code change).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import yaml  # type: ignore[import-untyped]
+
+__all__ = ["Cues", "alternation", "cues"]
+
+
+def alternation(terms: list[str]) -> str:
+    """One regex alternation: Latin-script terms as whole words, CJK terms as substrings.
+
+    A ``*`` at either end of a Latin term lets it sit inside a compound there: ``*code``
+    matches "Zugangscode", ``krebs*`` matches "Krebsdiagnose".
+    """
+    latin = [t for t in terms if _is_latin(t)]
+    cjk = sorted((t for t in terms if not _is_latin(t)), key=len, reverse=True)
+    parts = []
+    for term in sorted(latin, key=len, reverse=True):
+        left = r"" if term.startswith("*") else r"(?<![^\W_])"
+        right = r"" if term.endswith("*") else r"(?![^\W_])"
+        parts.append(left + re.escape(term.strip("*")) + right)
+    if cjk:
+        parts.append("|".join(map(re.escape, cjk)))
+    return "|".join(parts) or r"(?!x)x"
+
+
+def _is_latin(term: str) -> bool:
+    return all(ord(ch) < 0x0250 or not ch.isalpha() for ch in term)
+
+
+@dataclass(frozen=True, slots=True)
+class Cues:
+    """Compiled cue patterns (matched against casefolded text).
+
+    Attributes:
+        credential: Words that introduce a credential or an account's number.
+        identifier: The subset whose value is an identifier (an account, a card, a passport):
+            the floor reports its value as regulated, the others' as secret.
+        not_credential: Compounds with a credential word that name no secret ("zip code").
+        counts: Units after a number that make it a count ("6 digits").
+        money: Words that make an amount the speaker's own money.
+        others: Someone else's subject ("she", "my brother").
+        topics: A topic, not a statement ("an article about").
+        self_subject: A first-person subject, which keeps "others" from clearing a sentence.
+        function_words: Frequent words of the Latin-script covered languages (see
+            ``detectors/uncovered.py``).
+    """
+
+    credential: re.Pattern[str]
+    identifier: re.Pattern[str]
+    not_credential: re.Pattern[str]
+    counts: frozenset[str]
+    money: re.Pattern[str]
+    others: re.Pattern[str]
+    topics: re.Pattern[str]
+    self_subject: re.Pattern[str]
+    function_words: re.Pattern[str]
+
+    def about_others(self, lowered: str) -> bool:
+        """Clearly a topic (reading about it, a study), or someone else's: an other-person cue
+        and, once those are masked, no first-person subject left."""
+        if self.topics.search(lowered):
+            return True
+        if not self.others.search(lowered):
+            return False
+        masked = self.others.sub(" ", lowered)
+        return not self.self_subject.search(masked)
+
+
+def _flat(section: dict[str, list[Any]]) -> list[str]:
+    return [str(term).casefold() for terms in section.values() for term in terms]
+
+
+@functools.cache
+def cues() -> Cues:
+    """The cue data, loaded once on first use (never at import)."""
+    source = resources.files("userlore.policy").joinpath("data/quote_cues.yaml")
+    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    return Cues(
+        credential=re.compile(alternation(_flat(data["credential"]))),
+        identifier=re.compile(alternation(_flat(data["identifier"]))),
+        not_credential=re.compile(alternation(_flat(data["not_credential"]))),
+        counts=frozenset(_flat(data["count_units"])),
+        money=re.compile(alternation(_flat(data["money"]))),
+        others=re.compile(alternation(_flat(data["others"]))),
+        topics=re.compile(alternation(_flat(data["topics"]))),
+        self_subject=re.compile(alternation(_flat(data["self"]))),
+        function_words=re.compile(alternation(_flat(data["function_words"]))),
+    )

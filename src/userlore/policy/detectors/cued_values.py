@@ -1,0 +1,113 @@
+"""Values a credential word points at, in any of the seven languages: the floor's side of the
+gate's credential cue.
+
+The keyword rules of ``passwords``/``national_ids`` know a few phrasings per language; a PIN
+after "Geheimzahl", a door code after "digicode", an account after "口座番号" or a card number
+that fails Luhn after "número do cartão" passed them and stayed in stored evidence, while the
+gate withheld the snippet. Here every credential word of ``policy/data/quote_cues.yaml`` (the
+gate's own list, one data file for both) redacts the value-like tokens that follow it in its
+sentence: a run of four or more digits (spaced, dashed or dotted), or a token that mixes letters
+and digits. Not a value: a count ("6 digits"), a time ("10:30"), a year said after a few words
+("changed it in 2019"), or anything after a compound that names no secret ("zip code",
+"código postal", "code promo").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final
+
+from userlore.policy.cue_data import cues
+from userlore.policy.detectors.common import _Hit
+from userlore.policy.findings import _REGULATED, _SECRET
+
+_WINDOW: Final = 48
+_LONGEST: Final = 16
+# A cue glued to these is part of a URL, a path or a name ("?token=", "user:password@").
+_GLUED_BEFORE: Final = frozenset("_=/&?.:@#")
+_GLUED_AFTER: Final = frozenset("_=/&@#")
+_END = re.compile(r"[!。！\n;]|[.,](?!\d)(?=\s|$)")
+_DIGITS = re.compile(r"(?<![\w\-@:/#.])\d(?:[ \-./]?\d){3,}(?![\w@/]|[-:.]\w)")
+_TIME = re.compile(r"\d{1,2}:\d{2}")
+_TOKEN = re.compile(r"[^\s,;:()\"'“”«»「」。、]+")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_COPULAS: Final = frozenset(
+    ["is", "was", "ist", "war", "es", "era", "est", "était", "é", "era", "是", "は"]
+)  # "PIN is 2019": the year is the value
+_GOVERNMENT: Final = (
+    "pass", "ausweis", "dni", "nie", "ssn", "social", "cpf", "licen", "护照", "身份证", "旅券",
+    "パスポート", "マイナンバー",
+)  # fmt: skip
+
+
+def _lower(t: str) -> str:
+    """``t`` lowercased with its length kept (so spans stay valid)."""
+    low = t.lower()
+    if len(low) == len(t):
+        return low
+    return "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in t)
+
+
+def _shaped(tok: str) -> bool:
+    """ASCII letters with at least two digits ("48B21", "ghar123"), four characters or more."""
+    if not 4 <= len(tok) <= _LONGEST or "@" in tok or "=" in tok:
+        return False  # keys, hashes and digests are the token rules' (they know public ones)
+    digits = sum(ch.isdigit() for ch in tok)
+    return digits >= 2 and any(ch.isascii() and ch.isalpha() for ch in tok)
+
+
+def cued_values(t: str) -> Iterator[_Hit]:
+    """Value-like tokens in the sentence after a credential word (see the module docstring)."""
+    c = cues()
+    lowered = _lower(t)
+    matches = list(c.credential.finditer(lowered))
+    if not matches:
+        return
+    excluded = [m.span() for m in c.not_credential.finditer(lowered)]
+    for m in matches:
+        if any(s <= m.start() < e or s < m.end() <= e for s, e in excluded):
+            continue
+        glued_after = m.end() < len(t) and t[m.end()] in _GLUED_AFTER
+        if (m.start() > 0 and t[m.start() - 1] in _GLUED_BEFORE) or glued_after:
+            continue
+        end = min(len(t), m.end() + _WINDOW)
+        stop = _END.search(t, m.end(), end)
+        window_end = stop.start() if stop else end
+        cue = m.group(0)
+        if c.identifier.fullmatch(cue) is not None:
+            category = "government_id" if any(g in cue for g in _GOVERNMENT) else "financial"
+            level, rule = _REGULATED, "cued_identifier"
+        else:
+            level, rule, category = _SECRET, "cued_credential", None
+        for start, stop_at in _values(t, m.end(), window_end, c.counts, level is _REGULATED):
+            yield (level, rule, start, stop_at, category)
+
+
+def _values(
+    t: str, lo: int, hi: int, counts: frozenset[str], identifier: bool
+) -> Iterator[tuple[int, int]]:
+    """Spans of value-like tokens in ``t[lo:hi]``; a year is never an identifier's value, and
+    a credential's only when it follows the word directly or after a copula ("PIN: 2019",
+    "PIN is 2019", not "changed in 2019")."""
+    taken: list[tuple[int, int]] = []
+    for d in _DIGITS.finditer(t, lo, hi):
+        run = d.group(0)
+        if _TIME.fullmatch(run):
+            continue
+        after = _WORD.match(t, d.end() + 1) if d.end() < hi else None
+        if after is not None and t[d.end()] == " " and after.group(0).casefold() in counts:
+            continue
+        if _YEAR.fullmatch(run) and (
+            identifier or any(w.casefold() not in _COPULAS for w in _WORD.findall(t, lo, d.start()))
+        ):
+            continue
+        taken.append(d.span())
+        yield d.span()
+    for tok in _TOKEN.finditer(t, lo, hi):
+        if any(s <= tok.start() < e for s, e in taken):
+            continue
+        text = tok.group(0).rstrip(".!?")
+        if _shaped(text):
+            yield tok.start(), tok.start() + len(text)

@@ -1,0 +1,239 @@
+"""Values in text of a language no rule here reads: redacted by shape, fail closed.
+
+The keyword rules read the seven covered languages. In any other language ("код от домофона
+4471", "kapı kodu 8320", "통장에 350만 원") they see no cue, so the value stayed in stored
+evidence. What decides is the language identifier's verdict per segment (``policy.language``,
+the gate's own), not the script: Turkish or Indonesian written without a letter outside the
+seven languages' alphabets is as unreadable as Cyrillic. In a segment the identifier places in
+an uncovered language the floor redacts
+
+- a credential-shaped token: letters with digits and a symbol, a case change, (eight
+  characters or more, letters and digits only) two digits or more, or five digits
+  ("Zvezda_1987", "sarang2020", "A12345678"; not "2026-03-09-pipeline");
+- a number of four digits or more, grouped or spaced ("180 000", "4509 235857", "5 3 8 1"),
+  except a year, a time, a date, a count ("1 2 3 4"), or, in a Latin segment whose words are
+  mostly capitalised (names, streets, towns: an address block), one under eight digits
+  without a thousands dot or comma (a house number or a postcode);
+- an amount: a number beside a currency sign, or beside a magnitude word of that language
+  taken from CLDR's compact number formats through ``babel`` ("3 млн", "5 लाख", "2억",
+  "120 bin"). These are Unicode's data for every locale, not a list written for a language.
+
+A Latin-script segment that holds a frequent function word of a covered language ("the", "mi",
+"ist", ``function_words`` in ``policy/data/quote_cues.yaml``) is a short covered sentence the
+identifier misread, and so is one with fewer than two plain words (an id such as
+"slack:C024BE91L:1700000000.000100" has no language), and one in a turn whose Latin words,
+taken together, the identifier places in a covered language (an English message quoting a
+Polish street or an Icelandic name); all are left to the covered rules. These guards hold
+only in a turn with no other uncovered script: a Latin token inside Russian or Korean text
+("мой пароль Zx7!kLm2q") is judged with it. A segment with no linguistic content (``zxx``:
+keys, hashes, URLs) is left to the token rules, which know public keys and placeholders.
+Number words in an uncovered language are not read (that would need its vocabulary):
+``docs/safety.md`` lists this as what the floor cannot do.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+import unicodedata
+from collections.abc import Iterator
+from typing import Final
+
+from userlore.policy.cue_data import cues
+from userlore.policy.detectors.common import _Hit, _is_placeholder
+from userlore.policy.findings import _REGULATED, _SECRET
+from userlore.policy.language import (
+    COVERED_LANGUAGES,
+    Segment,
+    _py3langid,
+    identify,
+    uncovered_segments,
+)
+
+_NO_LANGUAGE: Final = frozenset({"zxx"})
+_TOKEN = re.compile(r"[^\s\"'`“”«»()\[\]{}<>,;]+")
+_EDGES = ".,;:!?"
+_NUMBER = re.compile(r"(?<![\w.,:/\-])\d(?:[ .,\-/]?\d){3,}(?![\w]|[.,]\d)")
+_YEAR = re.compile(r"(?:1[89]|20)\d\d")
+_DATE = re.compile(r"\d{1,4}[./\-]\d{1,2}[./\-]\d{1,4}")
+_DECIMAL = re.compile(r"\d{1,3}[.,]\d{4,}")
+_SMALL = r"\d{1,3}(?:[.,]\d{1,2})?"
+
+
+@functools.cache
+def _currency_signs() -> str:
+    """Every currency sign of the Basic Multilingual Plane (Unicode category Sc), as one
+    character class (the planes above hold only historic ones)."""
+    signs = "".join(chr(i) for i in range(0x10000) if unicodedata.category(chr(i)) == "Sc")
+    return "[" + re.escape(signs) + "]"
+
+
+def _strip_marks(text: str) -> tuple[str, list[int]]:
+    """``text`` without nonspacing marks (a nukta, a diacritic a writer may omit), and the
+    index in ``text`` of each kept character."""
+    kept: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        if unicodedata.category(ch) != "Mn":
+            kept.append(ch)
+            where.append(i)
+    return "".join(kept), where
+
+
+@functools.lru_cache(maxsize=256)
+def _magnitudes(language: str) -> re.Pattern[str] | None:
+    """Magnitude words of ``language`` (CLDR compact decimal formats: "млн", "लाख", "만") after
+    a number, or ``None`` when babel has no such locale."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        loc = Locale.parse(language)
+    except (UnknownLocaleError, ValueError):
+        return None
+    words: set[str] = set()
+    for kind in ("short", "long"):
+        for forms in loc.compact_decimal_formats.get(kind, {}).values():
+            for pattern in forms.values():
+                for part in (*pattern.prefix, *pattern.suffix):
+                    word = _strip_marks(part.replace("'", "").replace("\xa0", " "))[0]
+                    word = word.strip(" .-")
+                    if len(word) >= 2 or (word and not word.isascii()):
+                        words.add(word)
+    if not words:
+        return None
+    alt = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.,]){_SMALL}\s?(?:(?:{alt})\s?)+(?!\w)", re.IGNORECASE)
+
+
+def _candidate_languages(seg: Segment, text: str) -> list[str]:
+    """The segment's language and the identifier's next two guesses (a short Cyrillic turn
+    reads as Macedonian or Bulgarian as often as Russian)."""
+    out = [seg.language] if seg.language else []
+    out.extend(lang for lang in _top3(text) if lang not in out)
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _top3(text: str) -> tuple[str, ...]:
+    return tuple(lang for lang, _ in _py3langid()(text)[:3])
+
+
+_PROPER_MIN_DIGITS: Final = 8
+# A word of letters alone, standing between spaces (not part of an id or a URL).
+_PLAIN_WORD = re.compile(r"(?<!\S)[^\W\d_]+(?:-[^\W\d_]+)*[.,!?]?(?!\S)")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _mostly_proper(text: str) -> bool:
+    """Most words capitalised: names, streets and towns (an address block), not a sentence."""
+    words: list[str] = _WORD.findall(text)
+    if not words:
+        return False
+    capitalised = sum(1 for w in words if w[0].isupper())
+    return capitalised * 2 >= len(words)
+
+
+def _latin_only(t: str) -> str:
+    """The turn's Latin-script words (digits and other scripts dropped), for a whole-turn
+    verdict that other scripts cannot tip."""
+    return " ".join(w for w in t.split() if any(ch.isascii() and ch.isalpha() for ch in w))
+
+
+def _shaped(tok: str) -> bool:
+    """Credential-shaped: not a word, not a placeholder (see the module docstring)."""
+    tok = tok.strip(_EDGES)
+    if len(tok) < 6 or _is_placeholder(tok) or "://" in tok:
+        return False
+    letters = sum(ch.isascii() and ch.isalpha() for ch in tok)
+    digits = sum(ch.isdigit() for ch in tok)
+    if not letters or not digits:
+        return False
+    symbol = any(not ch.isalnum() and ch not in "-." for ch in tok)
+    case = any(ch.isupper() for ch in tok[1:]) and any(ch.islower() for ch in tok)
+    if not tok.isalnum():
+        return symbol or case  # "2026-03-09-pipeline", "eu-west-1": hyphenated names
+    long_mixed = len(tok) >= 8 and digits >= 2 and letters >= 3
+    return symbol or case or long_mixed or (len(tok) >= 6 and digits >= 5)
+
+
+def _numbers(text: str) -> Iterator[tuple[int, int]]:
+    """Runs of four digits or more; not a year, a date, a decimal ("48.858370") or a count."""
+    for m in _NUMBER.finditer(text):
+        run = m.group(0)
+        if _YEAR.fullmatch(run) or _DATE.fullmatch(run) or _DECIMAL.fullmatch(run):
+            continue
+        if _counting(run):
+            continue
+        yield m.span()
+
+
+def _counting(run: str) -> bool:
+    """ "1 2 3 4 5": spaced numbers that count up by one are a sequence, not a value."""
+    parts = run.split(" ")
+    if len(parts) < 4 or not all(p.isdigit() for p in parts):
+        return False
+    nums = [int(p) for p in parts]
+    return all(b == a + 1 for a, b in itertools.pairwise(nums))
+
+
+def _amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
+    sign = _currency_signs()
+    for m in re.finditer(rf"{sign}\s?{_SMALL}|{_SMALL}\s?{sign}", text):
+        yield m.span()
+    stripped, where = _strip_marks(text)
+    for language in languages:
+        pattern = _magnitudes(language)
+        if pattern is None:
+            continue
+        for m in pattern.finditer(stripped):
+            end = where[m.end() - 1] + 1
+            yield where[m.start()], end
+
+
+def uncovered_values(t: str) -> Iterator[_Hit]:
+    """Values in the segments of ``t`` in an uncovered language (see the module docstring)."""
+    found = uncovered_segments(t)
+    if not found:
+        return
+    # A Latin segment is read against the whole turn too: an English message quoting a Polish
+    # street or an Icelandic name is an English message (identified as a whole).
+    whole: str | None = None
+    other_script = any(s.script not in ("Latn", "Zyyy") for s in found)
+    for seg in found:
+        if seg.language in _NO_LANGUAGE:
+            continue
+        text = t[seg.start : seg.end]
+        if seg.script == "Latn" and not other_script:
+            if len(_PLAIN_WORD.findall(text)) < 2:
+                continue  # "slack:C024BE91L:1700000000.000100": an id, not a sentence
+            if cues().function_words.search(text.casefold()):
+                continue
+            if whole is None:
+                whole = identify(_latin_only(t))
+            if whole in COVERED_LANGUAGES:
+                continue
+        spans: list[tuple[int, int, str]] = []
+        for tok in _TOKEN.finditer(text):
+            if _shaped(tok.group(0)):
+                end = tok.end()
+                while end > tok.start() and text[end - 1] in _EDGES:
+                    end -= 1
+                spans.append((tok.start(), end, "credential"))
+        proper = seg.script == "Latn" and _mostly_proper(text)
+        for start, end in _numbers(text):
+            run = text[start:end]
+            grouped = "." in run or "," in run  # "48.000": an amount's thousands
+            if proper and not grouped and sum(ch.isdigit() for ch in run) < _PROPER_MIN_DIGITS:
+                continue  # a house number or a postcode among names, not a code
+            spans.append((start, end, "number"))
+        if any(ch.isdigit() for ch in text):
+            for start, end in _amounts(text, _candidate_languages(seg, text)):
+                spans.append((start, end, "number"))
+        for start, end, kind in spans:
+            if kind == "credential":
+                rule = "credential_uncovered_language"
+                yield (_SECRET, rule, seg.start + start, seg.start + end, None)
+            else:
+                rule = "value_uncovered_language"
+                yield (_REGULATED, rule, seg.start + start, seg.start + end, None)
