@@ -135,6 +135,21 @@ def _letters(text: str) -> int:
     return sum(1 for ch in text if ch.isalpha())
 
 
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def _plain_letters(text: str) -> int:
+    """Letters of the words that do not start with a capital: names, greetings and a
+    sentence's first word carry little of its language ("Congrats, Joanna!")."""
+    return sum(len(w) for w in _WORDS.findall(text) if not w[0].isupper())
+
+
+def _short(text: str) -> bool:
+    """Too little of a language to identify alone: under :data:`MIN_LETTERS` letters, or under
+    as many in its uncapitalised words ("Caroline: Hey Mel!", "Bravo, Thibault !")."""
+    return _letters(text) < MIN_LETTERS or _plain_letters(text) < MIN_LETTERS
+
+
 def segments(text: str, identify_with: Callable[[str], str] | None = None) -> list[Segment]:
     """The text's segments in order, each with its language.
 
@@ -182,13 +197,14 @@ def _inherit(out: list[Segment], text: str, ident: Callable[[str], str]) -> list
 
 def _join_short_latin(text: str, pieces: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     """Join each short Latin run to the nearest Latin run after it (else before it), so "OK."
-    is identified with the sentence it belongs to, not alone."""
+    or "Thanks, Melanie!" is identified with the sentence it belongs to, not alone. A short run
+    with no Latin neighbour is still identified alone (and withheld when that fails)."""
     out = list(pieces)
     changed = True
     while changed:
         changed = False
         for i, (s, e, script) in enumerate(out):
-            if script != "Latn" or _letters(text[s:e]) >= MIN_LETTERS:
+            if script != "Latn" or not _short(text[s:e]):
                 continue
             j = next((k for k in range(i + 1, len(out)) if out[k][2] == "Latn"), None)
             if j is None:

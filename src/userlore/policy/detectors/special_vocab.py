@@ -62,7 +62,8 @@ _EN_LEXICON_SRC: Final = {
         |yazidi|alevi|coptic|copt|greek orthodox|russian orthodox|seventh-day adventist
     """,
     ("religion", "cond"): """
-        islam|christianity|judaism|hinduism|buddhism|sikhism|catholicism|ramadan|lent
+        islam|christianity|judaism|hinduism|buddhism|sikhism|catholicism|ramadan
+        |for lent|during lent|lenten|observing lent
         |yom kippur|shabbat|sabbath|kosher|halal|hijab|niqab|turban|yarmulke|kippah|bible study
         |prayer group|pray|prayers|mass|church|mosque|synagogue|gurdwara|parish|congregation
         |pastor|imam|rabbi|priest|faith|god|allah|jesus|baptized|baptised|bar mitzvah
