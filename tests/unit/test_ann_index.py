@@ -278,3 +278,30 @@ def test_opening_builds_a_large_scope_index_before_any_read(
     with engine.connect() as conn:
         assert reader.search(conn, "u", "record", rows["a"][5], 1)[0][0] == "a:5"
     assert reader._cache[("u", "record")].ann_searches == 1
+
+
+def test_a_process_that_exits_during_a_build_exits_cleanly(tmp_path: Path) -> None:
+    # A daemon thread still inside usearch's native add when the interpreter finalises makes
+    # the process abort ("terminate called without an active exception", exit 134): at exit
+    # the build stops after its chunk in flight and is waited for.
+    import subprocess
+    import sys
+
+    script = tmp_path / "exit_mid_build.py"
+    script.write_text(
+        "import time\n"
+        "import numpy as np\n"
+        "from userlore.store.vector_matrix import ScopeMatrix\n"
+        "rows = np.random.default_rng(0).standard_normal((40000, 384)).astype(np.float32)\n"
+        "rows /= np.linalg.norm(rows, axis=1, keepdims=True)\n"
+        "held = ScopeMatrix(1, [f'r{i}' for i in range(len(rows))], rows, ann_above=1000)\n"
+        "time.sleep(1.0)  # the build is inside a native add now\n"
+        "assert not held.ann_ready\n"
+        "print('exiting mid-build', flush=True)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "exiting mid-build" in done.stdout
+    assert "terminate called" not in done.stderr

@@ -16,6 +16,7 @@ removed one, gone from both, is never returned.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
 from collections.abc import Iterable, Sequence
@@ -39,6 +40,22 @@ _BUILD_CHUNK = 4096
 _BUILD_THREADS = 1
 """Threads a background build uses: one, so requests keep the other core of a small machine."""
 _BUILDS = threading.Semaphore(1)
+_EXITING = threading.Event()
+_RUNNING: set[threading.Thread] = set()
+_RUNNING_LOCK = threading.Lock()
+
+
+def _finish_builds() -> None:
+    """At interpreter exit: no build starts another chunk, and the chunk in flight is waited
+    for (a native ``add`` still running while the interpreter finalises aborts the process)."""
+    _EXITING.set()
+    with _RUNNING_LOCK:
+        running = list(_RUNNING)
+    for thread in running:
+        thread.join(timeout=60)
+
+
+atexit.register(_finish_builds)
 """One build at a time per process (each holds a copy of its scope's vectors)."""
 
 
@@ -186,7 +203,10 @@ class ScopeMatrix:
         return True
 
     def _start_build(self) -> None:
-        threading.Thread(target=self._build, name="userlore-ann-build", daemon=True).start()
+        thread = threading.Thread(target=self._build, name="userlore-ann-build", daemon=True)
+        with _RUNNING_LOCK:
+            _RUNNING.add(thread)
+        thread.start()
 
     def _build(self) -> None:
         """Index the rows chunk by chunk off the lock, then, under it, redo every row that
@@ -199,12 +219,12 @@ class ScopeMatrix:
                 for start in range(0, count, _BUILD_CHUNK):
                     with self._lock:
                         end = min(start + _BUILD_CHUNK, len(self._ids))
-                        if self._closed or start >= end:
+                        if self._closed or _EXITING.is_set() or start >= end:
                             break
                         chunk = self._buffer[start:end].copy()
                     index.add(np.arange(start, end, dtype=np.uint64), chunk)
                 with self._lock:
-                    if self._closed or self._touched is None:
+                    if self._closed or _EXITING.is_set() or self._touched is None:
                         return
                     size = len(self._ids)
                     redo = self._touched | set(range(size, count))
@@ -219,6 +239,8 @@ class ScopeMatrix:
             with self._lock:
                 self._building = False
                 self._touched = None
+            with _RUNNING_LOCK:
+                _RUNNING.discard(threading.current_thread())
 
     def close(self) -> None:
         """Stop a build in flight and drop the index (the matrix left the cache)."""
