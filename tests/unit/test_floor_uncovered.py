@@ -40,6 +40,16 @@ KEPT = [
     # identifiers and names joined by hyphens
     "2026-03-09-pipeline",
     "sesja eu-west-1 gotowa",
+    # two digits, a dot, two digits: a time, a day and month, a version, a price (lead's round:
+    # first run 7 of 12 such turns flagged, "Work laptop: ThinkPad X1, Ubuntu 22.04." read as
+    # Basque among them)
+    "Work laptop: ThinkPad X1, Ubuntu 22.04.",
+    "Saya pakai Ubuntu 22.04 di kantor.",
+    "Mkutano ni saa 09.15 kesho.",
+    "Spotkanie o 16.45 w biurze.",
+    "Server: Debian 12.04, nginx 1.25.",
+    "Urodziny mam 24.06, pamiętaj!",
+    "Il treno parte alle 07.40 da Milano.",
 ]
 
 

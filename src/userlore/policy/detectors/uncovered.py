@@ -58,6 +58,9 @@ _NUMBER = re.compile(r"(?<![\w.,:/\-])\d(?:[ .,\-/]?\d){3,}(?![\w]|[.,]\d)")
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")
 _DATE = re.compile(r"\d{1,4}[./\-]\d{1,2}[./\-]\d{1,4}")
 _DECIMAL = re.compile(r"\d{1,3}[.,]\d{4,}")
+_PAIR = re.compile(r"\d{1,2}[.,]\d{2}")
+"""Two digits or fewer, a dot or comma, two digits: a time ("14.30"), a day and month ("24.06"),
+a version ("22.04") or a price ("18.50"), never a code."""
 _SMALL = r"\d{1,3}(?:[.,]\d{1,2})?"
 
 
@@ -158,10 +161,11 @@ def _shaped(tok: str) -> bool:
 
 
 def _numbers(text: str) -> Iterator[tuple[int, int]]:
-    """Runs of four digits or more; not a year, a date, a decimal ("48.858370") or a count."""
+    """Runs of four digits or more; not a year, a date, a decimal ("48.858370"), a time or a
+    version ("14.30", "22.04") or a count."""
     for m in _NUMBER.finditer(text):
         run = m.group(0)
-        if _YEAR.fullmatch(run) or _DATE.fullmatch(run) or _DECIMAL.fullmatch(run):
+        if any(p.fullmatch(run) for p in (_YEAR, _DATE, _DECIMAL, _PAIR)):
             continue
         if _counting(run):
             continue
