@@ -310,13 +310,15 @@ def _everything(
         ranked = vectors.search_best(conn, scope, vectors.embed_query(query), _ALL)
         for start in range(0, len(ranked), _SCAN_CHUNK):
             chunk = ranked[start : start + _SCAN_CHUNK]
+            # The state is checked here, not in SQL: with ``state = 'active'`` beside the ids,
+            # SQLite walks the (scope, state) index over the whole scope (170 ms at 100k
+            # records) instead of looking the ids up by (scope, id) (3 ms).
             stmt = select(*read.hits.columns).where(
                 MemoryRecord.scope == scope,
                 MemoryRecord.id.in_([rid for rid, _ in chunk]),
-                MemoryRecord.state == _ACTIVE,
                 *path_clause(path_prefix),
             )
-            rows = {row.id: row for row in conn.execute(stmt)}
+            rows = {row.id: row for row in conn.execute(stmt) if row.state == _ACTIVE}
             for rank, (rid, cosine) in enumerate(chunk, start + 1):
                 row = rows.get(rid)
                 if row is not None and row.scope == scope:
