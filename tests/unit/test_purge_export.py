@@ -18,6 +18,7 @@ from userlore import (
     MemoryDisabledError,
     Userlore,
 )
+from userlore.integrations.langgraph_store import UserloreStore
 from userlore.memory import Author
 from userlore.store.lifecycle import EXPORT_FORMAT, EXPORT_FORMAT_VERSION, _scoped_tables
 from userlore.store.schema import (
@@ -29,6 +30,7 @@ from userlore.store.schema import (
     MemoryRecord,
 )
 from userlore.store.text import scope_prefix
+from userlore.testing.embeddings import HashingEmbeddings
 from userlore.work import WorkQueue, observe_job
 
 _ID = re.compile(r"[a-z]+_[\w-]+")
@@ -108,6 +110,14 @@ def populate(lore: Userlore, scope: str) -> dict[str, str]:
     queued = observe_job(scope, "I use pnpm.", turn_id="m1", session_key="s1", agent_id=None)
     WorkQueue(lore.store).enqueue(queued)  # a turn handed off, not yet run by a worker
     lore.memory.recall(scope, "weekly sync")
+    # A store item with two indexed fields: its second text has a field vector.
+    embed = HashingEmbeddings()
+    store = UserloreStore(
+        lore,
+        namespace_template=("{user_id}",),
+        index={"dims": embed.dims, "embed": embed, "fields": ["title", "body"]},
+    )
+    store.put((scope, "docs"), "runbook", {"title": "Runbook", "body": "Restart the worker."})
     now = lore.store.clock()
     with lore.store.transaction() as s:
         s.add(

@@ -474,8 +474,12 @@ class ContextPlanner:
                     snippet_units.append(unit)
         by_item = {s.item_id: s for s in snippets.kept}
         # The records by how well they answer the question (their fused retrieval), not by the
-        # rerank's confidence or importance: those order standing records, not answers.
-        by_question = sorted(ranked, key=lambda c: (-c.retrieval, -c.score, c.id))
+        # rerank's confidence or importance: those order standing records, not answers. A
+        # record the user pinned goes first, as everywhere in the plan.
+        pinned = UserState.PINNED.value
+        by_question = sorted(
+            ranked, key=lambda c: (c.rec.user_state != pinned, -c.retrieval, -c.score, c.id)
+        )
         for unit, _ in best_rank_fuse([[c.id for c in by_question], snippet_units]):
             record = by_id.get(unit)
             if record is None:
