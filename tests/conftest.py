@@ -4,16 +4,71 @@ from __future__ import annotations
 
 import itertools
 import os
+import sqlite3
+import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
 from userlore import Userlore
+from userlore.store import engine as engine_module
 from userlore.store.engine import create_store_engine, setup
 from userlore.testing.postgres import HOW_TO, PostgresUnavailable, ThrowawayPostgres
+
+
+class MigratedTemplate:
+    """Gives an empty in-memory SQLite database the migrated schema by copying a template.
+
+    Running the Alembic migrations costs ~0.3 s per database and the suite opens thousands of
+    in-memory databases; the template is migrated once per process by the real ``_upgrade`` and
+    copied page by page (``sqlite3`` backup, ~1 ms). Files, PostgreSQL, databases that are not
+    empty (a test that stamped an older revision) and tests marked ``real_migrations`` always
+    run the migrations themselves.
+    """
+
+    def __init__(self, upgrade: Callable[[Engine], None]) -> None:
+        self._upgrade = upgrade
+        self._lock = threading.Lock()
+        self._template: sqlite3.Connection | None = None
+        self._engine: Engine | None = None  # keeps the template's one connection open
+        self.enabled = True
+
+    def _source(self) -> sqlite3.Connection:
+        if self._template is None:
+            engine = create_store_engine("sqlite://")
+            self._upgrade(engine)
+            self._engine = engine
+            raw = engine.raw_connection().driver_connection
+            assert isinstance(raw, sqlite3.Connection)
+            self._template = raw
+        return self._template
+
+    def __call__(self, engine: Engine) -> None:
+        memory = engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
+        if self.enabled and memory:
+            with engine.connect() as conn:
+                raw = conn.connection.driver_connection
+                assert isinstance(raw, sqlite3.Connection)
+                if raw.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
+                    with self._lock:
+                        self._source().backup(raw)
+                    return
+        self._upgrade(engine)
+
+
+_TEMPLATE = MigratedTemplate(engine_module._upgrade)
+engine_module._upgrade = _TEMPLATE  # type: ignore[assignment]  # module-level hook, tests only
+
+
+@pytest.fixture(autouse=True)
+def _migrations_for_real(request: pytest.FixtureRequest) -> Iterator[None]:
+    """``@pytest.mark.real_migrations``: in-memory databases run the Alembic migrations too."""
+    _TEMPLATE.enabled = request.node.get_closest_marker("real_migrations") is None
+    yield
+    _TEMPLATE.enabled = True
 
 
 class FakeClock:

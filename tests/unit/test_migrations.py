@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect, text
+from sqlalchemy import Engine, inspect, text
 
 from userlore import StorageError, Userlore
 from userlore.store.engine import create_store_engine, current_revision, head_revision, setup
@@ -83,3 +83,39 @@ def test_concurrent_first_open_migrates_once(tmp_path: Path) -> None:
     engine = create_store_engine(url)
     assert current_revision(engine) == head_revision()
     engine.dispose()
+
+
+def _schema_of(engine: Engine) -> list[tuple[str, str, str | None]]:
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT type, name, sql FROM sqlite_master ORDER BY type, name"))
+        return [(row[0], row[1], row[2]) for row in rows]
+
+
+@pytest.mark.real_migrations
+def test_in_memory_migrations_run_for_real_when_marked() -> None:
+    engine = create_store_engine("sqlite://")
+    assert current_revision(engine) is None
+    assert setup(engine) == head_revision()
+    assert current_revision(engine) == head_revision()
+    engine.dispose()
+
+
+def test_suite_template_copy_matches_a_real_migration() -> None:
+    """tests/conftest.py copies a migrated template into in-memory databases: the same schema."""
+    from tests.conftest import _TEMPLATE
+    from userlore.store import engine as engine_module
+
+    assert engine_module._upgrade is _TEMPLATE  # the hook is live in this process
+    copied = create_store_engine("sqlite://")
+    setup(copied)  # the suite's template copy (this test is not marked real_migrations)
+    real = create_store_engine("sqlite://")
+    _TEMPLATE.enabled = False  # what @pytest.mark.real_migrations does, for this one database
+    try:
+        setup(real)
+    finally:
+        _TEMPLATE.enabled = True
+    assert _schema_of(copied) == _schema_of(real)
+    assert len(_schema_of(real)) > 20
+    assert current_revision(copied) == current_revision(real) == head_revision()
+    copied.dispose()
+    real.dispose()
