@@ -256,7 +256,7 @@ def test_a_drop_reaches_the_index_without_a_reload(engine: Engine) -> None:
 def test_opening_builds_a_large_scope_index_before_any_read(
     engine: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from userlore.store import vectors as vectors_module
+    from userlore.store.vectors import matrices as vectors_module
 
     rows = {"a": _data(250, seed=1)}
     writer = VectorIndex(_Given(rows), model="given")  # type: ignore[arg-type]

@@ -124,7 +124,7 @@ def test_opening_loads_large_scopes_in_the_background(
 ) -> None:
     import time
 
-    from userlore.store import vectors as vectors_module
+    from userlore.store.vectors import matrices as vectors_module
 
     writer = _open(url, opened)
     for n in range(3):

@@ -1,0 +1,236 @@
+"""The per-scope matrices held in memory: cached by generation, brought up to date by deltas
+(new rows, removed ids), loaded whole once, evicted least recently used, warmed in the background
+for large scopes."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+
+import numpy as np
+from sqlalchemy import Connection, Engine, func, select
+
+from userlore.store.schema import VectorGeneration
+from userlore.store.vector_matrix import ScopeMatrix
+from userlore.store.vectors.codec import TABLES, VectorKind, unpack
+
+__all__ = ["WARM_MIN_VECTORS", "ScopeMatrices"]
+
+log = logging.getLogger("userlore.store.vectors")
+
+_CACHE_BYTES = 512 * 1024 * 1024
+"""Most bytes of per-scope matrices kept in memory (least recently used scopes go first)."""
+
+WARM_MIN_VECTORS = 20_000
+"""Scopes this large are loaded in the background when a database opens (:meth:`warm`)."""
+
+
+class ScopeMatrices:
+    """The matrix cache of :class:`~userlore.store.vectors.VectorIndex` (its read side).
+
+    A mixin: :class:`VectorIndex` sets these attributes in its ``__init__``.
+    """
+
+    model: str
+    dims: int | None
+    pgvector: bool
+    ann_above: int | None
+    loads: int
+    reconciles: int
+    _cache: OrderedDict[tuple[str, str], ScopeMatrix]
+    _loading: dict[tuple[str, str], threading.Lock]
+    _lock: threading.Lock
+
+    def _matrix(self, conn: Connection, scope: str, kind: VectorKind) -> ScopeMatrix | None:
+        """``scope``'s matrix as of its current generation: cached, updated by the rows newer
+        than the cached generation (after a removal, also by the ids no longer stored), or
+        (first read) loaded whole, once: a read that finds a load in flight (another read,
+        :meth:`warm`) waits for it."""
+        key: tuple[str, VectorKind] = (scope, kind)
+        known = self._generation(conn, key)
+        if known is None:
+            return None
+        held = self._current(key, *known)
+        if held is None:
+            with self._loader(key):
+                known = self._generation(conn, key)  # what the load this read waited for saw
+                if known is None:
+                    return None
+                held = self._current(key, *known)
+                if held is None:
+                    stale = self._removed_since(key, *known)
+                    if stale is not None:
+                        held = self._reconcile(conn, key, stale, known[0])
+                    else:
+                        held = self._load(conn, key, known[0])
+        if held.generation < known[0]:
+            table, id_column = TABLES[kind]
+            delta = conn.execute(
+                select(id_column, table.vector).where(
+                    table.scope == scope,
+                    table.model == self.model,
+                    table.generation > held.generation,
+                )
+            ).all()
+            held.apply(known[0], [(str(r[0]), unpack(r[1])) for r in delta])
+        return held
+
+    def _generation(self, conn: Connection, key: tuple[str, str]) -> tuple[int, int] | None:
+        known = conn.execute(
+            select(VectorGeneration.generation, VectorGeneration.reset).where(
+                VectorGeneration.scope == key[0]
+            )
+        ).one_or_none()
+        if known is None:
+            with self._lock:
+                gone = self._cache.pop(key, None)
+            if gone is not None:
+                gone.close()
+            return None
+        return int(known[0]), int(known[1])
+
+    def _current(self, key: tuple[str, str], generation: int, reset: int) -> ScopeMatrix | None:
+        """The cached matrix if deltas can bring it to ``generation`` (no removal since it)."""
+        with self._lock:
+            held = self._cache.get(key)
+            if held is None or not reset <= held.generation <= generation:
+                return None
+            self._cache.move_to_end(key)
+            return held
+
+    def _removed_since(
+        self, key: tuple[str, str], generation: int, reset: int
+    ) -> ScopeMatrix | None:
+        """The cached matrix if vectors were removed since it (``held < reset <= current``).
+
+        Every row written since then is stamped above the held generation, in this generation
+        series or, for a purged and refilled scope, a new one (it starts at its ``reset``), so
+        the newer rows plus the ids no longer stored bring it up to date.
+        """
+        with self._lock:
+            held = self._cache.get(key)
+            if held is None or not held.generation < reset <= generation:
+                return None
+            return held
+
+    def _reconcile(
+        self, conn: Connection, key: tuple[str, VectorKind], held: ScopeMatrix, generation: int
+    ) -> ScopeMatrix:
+        """Bring a matrix past a removal: drop ids no longer stored, take the newer rows.
+
+        Reads the scope's ids, not its vectors, so a removal in a large scope costs the next
+        read an id scan instead of a reload of the matrix and a rebuild of its index.
+        """
+        table, id_column = TABLES[key[1]]
+        # The primary key alone (an index-only scan): a model filter would read every row's
+        # vector. The database holds one model's vectors; a reindex rewrites them all.
+        stored = {str(r[0]) for r in conn.execute(select(id_column).where(table.scope == key[0]))}
+        delta = conn.execute(
+            select(id_column, table.vector).where(
+                table.scope == key[0],
+                table.model == self.model,
+                table.generation > held.generation,
+            )
+        ).all()
+        held.apply(
+            generation,
+            [(str(r[0]), unpack(r[1])) for r in delta],
+            removed=[item_id for item_id in held.ids() if item_id not in stored],
+        )
+        with self._lock:
+            self.reconciles += 1
+            if key in self._cache:
+                self._cache.move_to_end(key)
+        return held
+
+    def _loader(self, key: tuple[str, str]) -> threading.Lock:
+        with self._lock:
+            return self._loading.setdefault(key, threading.Lock())
+
+    def _load(self, conn: Connection, key: tuple[str, VectorKind], generation: int) -> ScopeMatrix:
+        table, id_column = TABLES[key[1]]
+        rows = conn.execute(
+            select(id_column, table.vector).where(table.scope == key[0], table.model == self.model)
+        ).all()
+        if rows:
+            flat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4")
+            matrix = flat.reshape(len(rows), -1)
+        else:
+            matrix = np.zeros((0, self.dims or 1), dtype=np.float32)
+        held = ScopeMatrix(generation, [str(r[0]) for r in rows], matrix, ann_above=self.ann_above)
+        dropped: list[ScopeMatrix] = []
+        with self._lock:
+            self.loads += 1  # counted once the matrix is there to search
+            replaced = self._cache.get(key)
+            if replaced is not None:
+                dropped.append(replaced)
+            self._cache[key] = held
+            self._cache.move_to_end(key)
+            total = sum(m.nbytes for m in self._cache.values())
+            while total > _CACHE_BYTES and len(self._cache) > 1:
+                _, evicted = self._cache.popitem(last=False)
+                total -= evicted.nbytes
+                dropped.append(evicted)
+        for old in dropped:
+            old.close()  # stops its index build, frees the index
+        return held
+
+    def warm(self, engine: Engine) -> Callable[[], None]:
+        """Load the largest scopes' matrices in a background thread, so opening a database
+        does not stall the first read of a large scope (that read waits for the load in flight
+        at most, never loads twice). Returns the function that stops it (``Userlore.close``).
+
+        Only scopes of at least :data:`WARM_MIN_VECTORS` vectors, within the cache budget (the
+        largest one always: a scope past the approximate index's threshold then builds it); not
+        for an in-memory SQLite database (one shared connection) or pgvector (SQL searches).
+        """
+        memory = engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
+        if memory or self.pgvector:
+            return lambda: None
+        stop = threading.Event()
+        thread = threading.Thread(
+            target=self._warm, args=(engine, stop), name="userlore-vectors-warm", daemon=True
+        )
+        thread.start()
+
+        def close() -> None:
+            stop.set()
+            thread.join(timeout=30)
+
+        return close
+
+    def _warm(self, engine: Engine, stop: threading.Event) -> None:
+        budget = _CACHE_BYTES
+        warmed = False
+        try:
+            with engine.connect() as conn:
+                for kind, (table, _) in TABLES.items():
+                    largest = conn.execute(
+                        select(table.scope, func.count(), func.max(table.dims))
+                        .where(table.model == self.model)
+                        .group_by(table.scope)
+                        .having(func.count() >= WARM_MIN_VECTORS)
+                        .order_by(func.count().desc())
+                        .limit(16)
+                    ).all()
+                    for scope, count, dims in largest:
+                        budget -= int(count) * int(dims) * 4
+                        # The largest scope is loaded even past the budget (its first read
+                        # would load it anyway); its approximate index builds from there.
+                        if stop.is_set() or (budget < 0 and warmed):
+                            return
+                        warmed = True
+                        self._matrix(conn, str(scope), kind)
+                        conn.rollback()  # end the read transaction: writers' WAL can checkpoint
+        except Exception:  # warming is an optimisation: a read loads what it needs itself
+            log.debug("warming vector matrices failed", exc_info=True)
+
+    def clear(self) -> None:
+        """Drop every in-memory matrix (the next search reloads)."""
+        with self._lock:
+            dropped = list(self._cache.values())
+            self._cache.clear()
+        for old in dropped:
+            old.close()
