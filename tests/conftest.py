@@ -34,7 +34,8 @@ class MigratedTemplate:
         self._lock = threading.Lock()
         self._template: sqlite3.Connection | None = None
         self._engine: Engine | None = None  # keeps the template's one connection open
-        self.enabled = True
+        # USERLORE_TEST_MIGRATE_EACH=1: every database migrates (to measure what the copy saves).
+        self.enabled = os.environ.get("USERLORE_TEST_MIGRATE_EACH") != "1"
 
     def _source(self) -> sqlite3.Connection:
         if self._template is None:
@@ -66,9 +67,10 @@ engine_module._upgrade = _TEMPLATE  # type: ignore[assignment]  # module-level h
 @pytest.fixture(autouse=True)
 def _migrations_for_real(request: pytest.FixtureRequest) -> Iterator[None]:
     """``@pytest.mark.real_migrations``: in-memory databases run the Alembic migrations too."""
-    _TEMPLATE.enabled = request.node.get_closest_marker("real_migrations") is None
+    default = _TEMPLATE.enabled
+    _TEMPLATE.enabled = default and request.node.get_closest_marker("real_migrations") is None
     yield
-    _TEMPLATE.enabled = True
+    _TEMPLATE.enabled = default
 
 
 class FakeClock:

@@ -109,11 +109,12 @@ def test_suite_template_copy_matches_a_real_migration() -> None:
     copied = create_store_engine("sqlite://")
     setup(copied)  # the suite's template copy (this test is not marked real_migrations)
     real = create_store_engine("sqlite://")
+    before = _TEMPLATE.enabled
     _TEMPLATE.enabled = False  # what @pytest.mark.real_migrations does, for this one database
     try:
         setup(real)
     finally:
-        _TEMPLATE.enabled = True
+        _TEMPLATE.enabled = before
     assert _schema_of(copied) == _schema_of(real)
     assert len(_schema_of(real)) > 20
     assert current_revision(copied) == current_revision(real) == head_revision()
