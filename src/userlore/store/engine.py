@@ -8,6 +8,7 @@ applies the versioned Alembic migrations shipped in the package, recording the s
 from __future__ import annotations
 
 import fcntl
+import functools
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -97,11 +98,22 @@ def alembic_config(connection: Any) -> Config:
     return cfg
 
 
+@functools.cache
+def _revisions() -> tuple[str, frozenset[str]]:
+    """The packaged migrations' head and every revision, read once per process.
+
+    Reading the scripts costs tens of milliseconds and every open asks; they are package data
+    and never change while the process runs.
+    """
+    scripts = ScriptDirectory(str(_MIGRATIONS))
+    head = scripts.get_current_head()
+    assert head is not None
+    return head, frozenset(s.revision for s in scripts.walk_revisions())
+
+
 def head_revision() -> str:
     """The schema version this code writes."""
-    head = ScriptDirectory(str(_MIGRATIONS)).get_current_head()
-    assert head is not None
-    return head
+    return _revisions()[0]
 
 
 def current_revision(engine: Engine) -> str | None:
@@ -186,8 +198,7 @@ def setup(engine: Engine) -> str:
             current = current_revision(engine)
             if current == head:
                 return head
-            known = {s.revision for s in ScriptDirectory(str(_MIGRATIONS)).walk_revisions()}
-            if current is not None and current not in known:
+            if current is not None and current not in _revisions()[1]:
                 raise StorageError(
                     f"database schema {current!r} is newer than this userlore "
                     f"(knows up to {head!r})"
