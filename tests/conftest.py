@@ -36,6 +36,7 @@ class MigratedTemplate:
         self._engine: Engine | None = None  # keeps the template's one connection open
         # USERLORE_TEST_MIGRATE_EACH=1: every database migrates (to measure what the copy saves).
         self.enabled = os.environ.get("USERLORE_TEST_MIGRATE_EACH") != "1"
+        self.copies = 0
 
     def _source(self) -> sqlite3.Connection:
         if self._template is None:
@@ -56,12 +57,21 @@ class MigratedTemplate:
                 if raw.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
                     with self._lock:
                         self._source().backup(raw)
+                        self.copies += 1
                     return
         self._upgrade(engine)
 
 
 _TEMPLATE = MigratedTemplate(engine_module._upgrade)
 engine_module._upgrade = _TEMPLATE  # type: ignore[assignment]  # module-level hook, tests only
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """How many databases the template copy served (each would have run every migration)."""
+    if _TEMPLATE.copies:
+        terminalreporter.write_line(
+            f"in-memory SQLite databases copied from the migrated template: {_TEMPLATE.copies}"
+        )
 
 
 @pytest.fixture(autouse=True)
