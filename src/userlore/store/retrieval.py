@@ -18,6 +18,7 @@ ranked by BM25 computed in SQL from the same document frequencies).
 from __future__ import annotations
 
 import functools
+import json
 import math
 import threading
 import time
@@ -40,6 +41,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import InstrumentedAttribute
 
+from userlore.store.posting_index import indexes_for, phrase_terms
 from userlore.store.schema import MemoryRecord
 from userlore.store.text import scoped_terms
 
@@ -268,6 +270,42 @@ def _hit_statement(
     return dialect.top_k(len(chosen)), params
 
 
+def _in_memory(
+    conn: Connection, scope: str, query: str, k: int, posting_budget: int
+) -> list[tuple[int, float]] | None:
+    """The top-``k`` hits from the scope's posting index, or ``None`` when FTS5 answers.
+
+    The same term choice as :func:`_hit_statement` (rarest first within the posting budget,
+    newest records of the rarest term when every term is too common), over exact frequencies.
+    """
+    registry = indexes_for(conn)
+    postings = None if registry is None else registry.current(conn, scope)
+    if postings is None:
+        return None
+    phrases = [phrase_terms(" ".join(t)) for t in scoped_terms(scope, query)]
+    phrases = [p for p in phrases if p]
+    if not phrases:
+        return []
+    sized = sorted(zip(postings.frequencies(phrases), phrases, strict=True), key=lambda x: x[0])
+    sized = [(df, p) for df, p in sized if df > 0]
+    if not sized:
+        return []
+    if sized[0][0] > posting_budget:
+        return [(seq, NEWEST_SCORE) for seq in postings.newest(sized[0][1], k)]
+    chosen: list[tuple[str, ...]] = []
+    total = 0
+    for df, phrase in sized:
+        if total + df > posting_budget:
+            break
+        chosen.append(phrase)
+        total += df
+    return postings.top(chosen, k)
+
+
+_BY_SEQ = text("SELECT CAST(key AS INTEGER) AS seq, value AS score FROM json_each(:hits)")
+"""The in-memory hits as the rows a :class:`HitQuery` joins (one JSON object parameter)."""
+
+
 def fulltext_hits(
     conn: Connection,
     scope: str,
@@ -277,6 +315,9 @@ def fulltext_hits(
     posting_budget: int = POSTING_BUDGET,
 ) -> dict[int, float]:
     """Top-``k`` record sequence numbers for ``query`` within ``scope``, with positive scores."""
+    memory = _in_memory(conn, scope, query, k, posting_budget)
+    if memory is not None:
+        return {seq: max(score, 1e-9) for seq, score in memory}
     found = _hit_statement(conn, scope, query, stats, posting_budget)
     if found is None:
         return {}
@@ -330,10 +371,16 @@ class HitQuery:
         posting_budget: int = POSTING_BUDGET,
     ) -> list[tuple[Row[*tuple[Any, ...]], float]]:
         """``(row, score)`` best first; scores are scaled so the best hit has 1.0."""
-        found = _hit_statement(conn, scope, query, stats, posting_budget)
-        if found is None:
-            return []
-        source, params = found
+        memory = _in_memory(conn, scope, query, k, posting_budget)
+        if memory is not None:
+            if not memory:
+                return []
+            source, params = _BY_SEQ, {"hits": json.dumps({str(s): v for s, v in memory})}
+        else:
+            found = _hit_statement(conn, scope, query, stats, posting_budget)
+            if found is None:
+                return []
+            source, params = found
         statement = self._statement(conn, source)
         scored = [
             (r, max(float(r.hit_score), 1e-9))
