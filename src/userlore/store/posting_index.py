@@ -30,6 +30,7 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -42,6 +43,7 @@ __all__ = [
     "fts5_tokens",
     "indexes_for",
     "phrase_terms",
+    "scope_generation",
 ]
 
 POSTING_INDEX_ABOVE = 10_000
@@ -293,6 +295,7 @@ class PostingIndexes:
         if not rows:
             return None  # no record in the scope was ever written under the generation triggers
         generation, reset = int(rows[0][0]), int(rows[0][1])
+        _remember(conn, scope, generation, reset)
         if held is not None and held.reset == reset and held.generation <= generation:
             changed = [(int(r[2]), r[3]) for r in rows if r[2] is not None]
             if changed:
@@ -335,6 +338,41 @@ class PostingIndexes:
         with self._lock:
             self._held.clear()
             self._small.clear()
+
+
+_GENERATION = text("SELECT generation, reset FROM memory_record_generations WHERE scope = :scope")
+# Per open transaction: scope -> (generation, reset, the connection's row changes when read).
+_SEEN: weakref.WeakKeyDictionary[Any, dict[str, tuple[int, int, int]]] = weakref.WeakKeyDictionary()
+
+
+def _changes(conn: Connection) -> int:
+    return int(getattr(conn.connection.dbapi_connection, "total_changes", -1))
+
+
+def _remember(conn: Connection, scope: str, generation: int, reset: int) -> None:
+    transaction = conn.get_transaction()
+    if transaction is not None:
+        _SEEN.setdefault(transaction, {})[scope] = (generation, reset, _changes(conn))
+
+
+def scope_generation(conn: Connection, scope: str) -> tuple[int, int] | None:
+    """``scope``'s record ``(generation, reset)``, or ``None`` (PostgreSQL, or never written).
+
+    Read once per transaction (the posting index's read counts), again if this connection has
+    changed rows since: a plan's retrieval and its profile share one statement.
+    """
+    if conn.dialect.name != "sqlite":
+        return None
+    transaction = conn.get_transaction()
+    seen = None if transaction is None else _SEEN.get(transaction, {}).get(scope)
+    if seen is not None and seen[2] == _changes(conn):
+        return seen[0], seen[1]
+    row = conn.execute(_GENERATION, {"scope": scope}).first()
+    if row is None:
+        return None
+    generation, reset = int(row[0]), int(row[1])
+    _remember(conn, scope, generation, reset)
+    return generation, reset
 
 
 _REGISTRIES: weakref.WeakKeyDictionary[Engine, PostingIndexes] = weakref.WeakKeyDictionary()

@@ -86,6 +86,12 @@ def upgrade() -> None:
         return
     for statement in _SQLITE:
         op.execute(statement)
+    # Scopes written before this revision start at a random generation like a new one.
+    op.execute(
+        "INSERT INTO memory_record_generations(scope, generation, reset) "
+        "SELECT scope, abs(random() % 1000000000) + 1, 0 FROM memory_records GROUP BY scope"
+    )
+    op.execute("UPDATE memory_record_generations SET reset = generation")
 
 
 def downgrade() -> None:
