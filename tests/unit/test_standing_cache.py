@@ -53,6 +53,10 @@ def test_unchanged_scope_is_served_from_the_cache(lore: Userlore) -> None:
     assert _loads(lore) == before + 1
     lore.plan_context(SCOPE, "something else entirely")
     assert _loads(lore) == before + 1  # nothing changed: no statement for the profile
+    # A note written between two reads (what an agent does) cannot change the profile.
+    lore.write(SCOPE, CandidateInput(kind="note", content="lunch with Sam on Friday"))
+    assert first in lore.plan_context(SCOPE, "lunch").selected_ids
+    assert _loads(lore) == before + 1
 
 
 def test_a_write_invalidates_and_a_superseded_record_never_shows(lore: Userlore) -> None:

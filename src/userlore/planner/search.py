@@ -350,6 +350,7 @@ def _with_standing(
         scope,
         (read.standing, kinds),
         lambda: [conn.execute(stmt, params).all() for stmt in read.standing],
+        frozenset((*kinds, "daily_note")),
     )
     for rows in loaded:
         for row in rows:

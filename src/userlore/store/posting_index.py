@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import math
 import sqlite3
+import sys
 import threading
 import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -38,12 +40,14 @@ from sqlalchemy import Connection, Engine, text
 
 __all__ = [
     "POSTING_INDEX_ABOVE",
+    "Changed",
     "PostingIndexes",
     "ScopePostings",
+    "ScopeState",
     "fts5_tokens",
     "indexes_for",
     "phrase_terms",
-    "scope_generation",
+    "scope_state",
 ]
 
 POSTING_INDEX_ABOVE = 10_000
@@ -53,6 +57,8 @@ MAX_SCOPES = 8
 _K1, _B = 1.2, 0.75
 _IDF_FLOOR = 1e-6  # FTS5: a term in more than half the rows still adds a little
 _TOKENIZE_CHUNK = 2_000
+_MAX_WORDS = 1_000_000
+"""Distinct words whose terms are remembered (past it the memory starts again)."""
 _FAR = 2**62
 _RECHECK_S = 30.0
 """Seconds a scope found too small is left to FTS5 before it is counted again."""
@@ -62,44 +68,51 @@ Floats = npt.NDArray[np.float64]
 
 
 class _Tokenizer:
-    """FTS5's tokenizer outside the database: an in-memory FTS5 table read by ``fts5vocab``."""
+    """FTS5's tokenizer outside the database: an in-memory FTS5 table read by ``fts5vocab``.
+
+    Index text is words separated by spaces, and FTS5 (``unicode61``) never joins two of them,
+    so a text's terms are its words' terms in order: each distinct word goes through FTS5 once
+    and is remembered, and a record or a query is tokenised by dictionary lookups.
+    """
 
     def __init__(self) -> None:
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
         self._db.execute(
-            "CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter unicode61 remove_diacritics 2')"
+            "CREATE VIRTUAL TABLE t USING fts5(x, content='', "
+            "tokenize='porter unicode61 remove_diacritics 2')"
         )
         self._db.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, t, instance)")
         self._lock = threading.Lock()
-        self._phrases: OrderedDict[str, tuple[str, ...]] = OrderedDict()
+        self._words: dict[str, tuple[str, ...]] = {}
+
+    def _learn(self, words: list[str]) -> None:
+        """Under the lock: each word's terms, from FTS5."""
+        for start in range(0, len(words), _TOKENIZE_CHUNK):
+            chunk = words[start : start + _TOKENIZE_CHUNK]
+            self._db.executemany("INSERT INTO t(rowid, x) VALUES (?, ?)", enumerate(chunk))
+            slots: list[dict[int, str]] = [{} for _ in chunk]
+            for doc, offset, term in self._db.execute("SELECT doc, offset, term FROM v"):
+                slots[doc][offset] = sys.intern(term)
+            self._db.execute("INSERT INTO t(t) VALUES ('delete-all')")
+            for word, slot in zip(chunk, slots, strict=True):
+                self._words[word] = tuple(slot[i] for i in sorted(slot))
 
     def tokens(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
         """Each text's terms in order, as FTS5 indexes them."""
-        out: list[tuple[str, ...]] = []
+        split = [text.split() for text in texts]
         with self._lock:
-            for start in range(0, len(texts), _TOKENIZE_CHUNK):
-                chunk = texts[start : start + _TOKENIZE_CHUNK]
-                self._db.executemany("INSERT INTO t(rowid, x) VALUES (?, ?)", enumerate(chunk))
-                slots: list[dict[int, str]] = [{} for _ in chunk]
-                for doc, offset, term in self._db.execute("SELECT doc, offset, term FROM v"):
-                    slots[doc][offset] = term
-                self._db.execute("DELETE FROM t")
-                out.extend(tuple(s[i] for i in sorted(s)) for s in slots)
-        return out
+            words = self._words
+            missing = list({w: None for ws in split for w in ws if w not in words})
+            if missing:
+                if len(words) + len(missing) > _MAX_WORDS:
+                    words.clear()
+                    missing = list({w: None for ws in split for w in ws})
+                self._learn(missing)
+            return [tuple(t for w in ws for t in words[w]) for ws in split]
 
     def phrase(self, words: str) -> tuple[str, ...]:
-        """A query phrase's terms (cached: queries repeat their words)."""
-        with self._lock:
-            hit = self._phrases.get(words)
-            if hit is not None:
-                self._phrases.move_to_end(words)
-                return hit
-        terms = self.tokens([words])[0]
-        with self._lock:
-            self._phrases[words] = terms
-            while len(self._phrases) > 50_000:
-                self._phrases.popitem(last=False)
-        return terms
+        """A query phrase's terms."""
+        return self.tokens([words])[0]
 
 
 _TOKENIZER = _Tokenizer()
@@ -131,6 +144,7 @@ class ScopePostings:
         self._postings: dict[str, list[int]] = {}  # one entry per occurrence, so tf repeats
         self._df: dict[str, int] = {}
         self._total = 0
+        self._lengths: Floats = np.zeros(1024, dtype=np.float64)  # by seq: terms in the record
         # phrase -> (seqs, tfs, lengths), dropped when a record holding one of its terms changes
         self._arrays: dict[tuple[str, ...], tuple[Ints, Floats, Floats]] = {}
         self._by_term: dict[str, set[tuple[str, ...]]] = {}
@@ -160,6 +174,11 @@ class ScopePostings:
     def _add(self, seq: int, terms: tuple[str, ...]) -> None:
         self._docs[seq] = terms
         self._total += len(terms)
+        if seq >= len(self._lengths):
+            grown = np.zeros(max(seq + 1, 2 * len(self._lengths)), dtype=np.float64)
+            grown[: len(self._lengths)] = self._lengths
+            self._lengths = grown
+        self._lengths[seq] = len(terms)
         for term in terms:
             self._postings.setdefault(term, []).append(seq)
         for term in set(terms):
@@ -169,6 +188,7 @@ class ScopePostings:
     def _remove(self, seq: int, terms: tuple[str, ...]) -> None:
         del self._docs[seq]
         self._total -= len(terms)
+        self._lengths[seq] = 0
         for term in terms:
             self._postings[term].remove(seq)
         for term in set(terms):
@@ -204,7 +224,7 @@ class ScopePostings:
                     found[seq] = hits
             seqs = np.array(sorted(found), dtype=np.int64)
             tfs = np.array([found[s] for s in seqs.tolist()], dtype=np.float64)
-        lengths = np.array([len(docs[s]) for s in seqs.tolist()], dtype=np.float64)
+        lengths = self._lengths[seqs]
         built = (seqs, tfs, lengths)
         self._arrays[phrase] = built
         for term in phrase:
@@ -255,7 +275,8 @@ class ScopePostings:
 
 
 _STATE = text(
-    "SELECT g.generation, g.reset, c.seq, r.search_text FROM memory_record_generations AS g "
+    "SELECT g.generation, g.reset, c.seq, r.kind, r.search_text "
+    "FROM memory_record_generations AS g "
     "LEFT JOIN memory_record_changes AS c ON c.scope = g.scope AND c.generation > :held "
     "LEFT JOIN memory_records AS r ON r.seq = c.seq AND r.scope = g.scope "
     "WHERE g.scope = :scope"
@@ -289,22 +310,18 @@ class PostingIndexes:
             held = self._held.get(scope)
             if held is not None:
                 self._held.move_to_end(scope)
-        rows = conn.execute(
-            _STATE, {"scope": scope, "held": _FAR if held is None else held.generation}
-        ).all()
-        if not rows:
+        state = scope_state(conn, scope, _FAR if held is None else held.generation)
+        if state is None:
             return None  # no record in the scope was ever written under the generation triggers
-        generation, reset = int(rows[0][0]), int(rows[0][1])
-        _remember(conn, scope, generation, reset)
+        generation, reset = state.generation, state.reset
         if held is not None and held.reset == reset and held.generation <= generation:
-            changed = [(int(r[2]), r[3]) for r in rows if r[2] is not None]
-            if changed:
-                tokens = _TOKENIZER.tokens([t or "" for _, t in changed])
+            if state.changed:
+                tokens = _TOKENIZER.tokens([c.text or "" for c in state.changed])
                 held.apply(
                     generation,
                     [
-                        (seq, terms if t is not None else None)
-                        for (seq, t), terms in zip(changed, tokens, strict=True)
+                        (c.seq, terms if c.text is not None else None)
+                        for c, terms in zip(state.changed, tokens, strict=True)
                     ],
                 )
             return held
@@ -340,39 +357,61 @@ class PostingIndexes:
             self._small.clear()
 
 
-_GENERATION = text("SELECT generation, reset FROM memory_record_generations WHERE scope = :scope")
-# Per open transaction: scope -> (generation, reset, the connection's row changes when read).
-_SEEN: weakref.WeakKeyDictionary[Any, dict[str, tuple[int, int, int]]] = weakref.WeakKeyDictionary()
+@dataclass(frozen=True, slots=True)
+class Changed:
+    """A record row changed after some generation: its kind and index text (``None``: gone)."""
+
+    seq: int
+    kind: str | None
+    text: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeState:
+    """A scope's record generation and the rows changed after ``since``."""
+
+    generation: int
+    reset: int
+    since: int
+    changed: tuple[Changed, ...]
+
+
+# Per open transaction: scope -> (state, the connection's row changes when it was read).
+_SEEN: weakref.WeakKeyDictionary[Any, dict[str, tuple[ScopeState, int]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _changes(conn: Connection) -> int:
     return int(getattr(conn.connection.dbapi_connection, "total_changes", -1))
 
 
-def _remember(conn: Connection, scope: str, generation: int, reset: int) -> None:
-    transaction = conn.get_transaction()
-    if transaction is not None:
-        _SEEN.setdefault(transaction, {})[scope] = (generation, reset, _changes(conn))
+def scope_state(conn: Connection, scope: str, since: int) -> ScopeState | None:
+    """``scope``'s record generation and the rows changed after ``since`` (SQLite), or
+    ``None`` (PostgreSQL, or a scope never written).
 
-
-def scope_generation(conn: Connection, scope: str) -> tuple[int, int] | None:
-    """``scope``'s record ``(generation, reset)``, or ``None`` (PostgreSQL, or never written).
-
-    Read once per transaction (the posting index's read counts), again if this connection has
-    changed rows since: a plan's retrieval and its profile share one statement.
+    One statement, read once per transaction for every reader whose ``since`` is not older
+    than the first one's (the changes then cover its own); again if this connection has
+    changed rows since. A plan's retrieval and its profile share it.
     """
     if conn.dialect.name != "sqlite":
         return None
     transaction = conn.get_transaction()
     seen = None if transaction is None else _SEEN.get(transaction, {}).get(scope)
-    if seen is not None and seen[2] == _changes(conn):
-        return seen[0], seen[1]
-    row = conn.execute(_GENERATION, {"scope": scope}).first()
-    if row is None:
+    if seen is not None and seen[1] == _changes(conn) and seen[0].since <= since:
+        return seen[0]
+    rows = conn.execute(_STATE, {"scope": scope, "held": since}).all()
+    if not rows:
         return None
-    generation, reset = int(row[0]), int(row[1])
-    _remember(conn, scope, generation, reset)
-    return generation, reset
+    state = ScopeState(
+        int(rows[0][0]),
+        int(rows[0][1]),
+        since,
+        tuple(Changed(int(r[2]), r[3], r[4]) for r in rows if r[2] is not None),
+    )
+    if transaction is not None:
+        _SEEN.setdefault(transaction, {})[scope] = (state, _changes(conn))
+    return state
 
 
 _REGISTRIES: weakref.WeakKeyDictionary[Engine, PostingIndexes] = weakref.WeakKeyDictionary()

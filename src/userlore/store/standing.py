@@ -2,10 +2,13 @@
 
 Every plan reads the scope's standing records (profile facets, standing instructions) and its
 last few daily notes: two statements returning the same rows plan after plan. They are cached
-per database, scope and statement, and reused only while the scope's record generation (see
-:mod:`userlore.store.posting_index`) is the one they were read at; every inserted, updated or
-deleted record row bumps it. The generation is read *before* the rows, so cached rows are never
-older than their generation. What the cache holds is the filter's input, not its verdict: the
+per database, scope and statement, and stamped with the scope's record generation (see
+:mod:`userlore.store.posting_index`), which every inserted, updated or deleted record row bumps.
+An agent writes between its reads, so the generation moves on nearly every plan; the entry is
+kept when none of the rows changed since its stamp is one it holds or of a kind its statements
+read (a note written in between cannot change the profile), and reloaded otherwise. The
+generation is read *before* the rows, so cached rows are never older than their stamp. What the
+cache holds is the filter's input, not its verdict: the
 policy filter still runs on every row of every plan with that plan's clock and consents, so a
 withdrawn consent or a lapsed validity takes effect at once, and a superseded or deleted record,
 being a changed row, is never served from a stale entry. PostgreSQL reads no generation and
@@ -18,11 +21,12 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Row
 
-from userlore.store.posting_index import scope_generation
+from userlore.store.posting_index import scope_state
 
 __all__ = ["MAX_ENTRIES", "standing_rows"]
 
@@ -30,13 +34,20 @@ MAX_ENTRIES = 256
 """Cached (scope, statement) entries per database."""
 
 Rows = Sequence[Sequence[Row[Any]]]
+_FAR = 2**62  # "no changes wanted": only the generation
+
+
+@dataclass(slots=True)
+class _Entry:
+    generation: int
+    reset: int
+    seqs: frozenset[int]
+    rows: Rows
 
 
 class _Cache:
     def __init__(self) -> None:
-        self.entries: OrderedDict[tuple[str, Hashable], tuple[tuple[int, int], Rows]] = (
-            OrderedDict()
-        )
+        self.entries: OrderedDict[tuple[str, Hashable], _Entry] = OrderedDict()
         self.lock = threading.Lock()
         self.loads = 0
 
@@ -53,28 +64,44 @@ def _cache(conn: Connection) -> _Cache:
         return held
 
 
-def standing_rows(conn: Connection, scope: str, key: Hashable, load: Callable[[], Rows]) -> Rows:
-    """``load()``'s rows for ``scope``: cached while the scope's records are unchanged.
+def standing_rows(
+    conn: Connection,
+    scope: str,
+    key: Hashable,
+    load: Callable[[], Rows],
+    kinds: frozenset[str],
+) -> Rows:
+    """``load()``'s rows for ``scope``: cached while no row they hold or could hold changes.
 
     Args:
         conn: The reading connection.
         scope: Whose records ``load`` reads.
         key: What ``load`` reads (its statements and parameters other than the scope).
-        load: Runs the statements (only on a miss).
+        load: Runs the statements (only on a miss); each row has ``seq``.
+        kinds: Every record kind the statements can return.
     """
-    generation = scope_generation(conn, scope)
-    if generation is None:
-        return load()
     cache = _cache(conn)
     with cache.lock:
-        hit = cache.entries.get((scope, key))
-        if hit is not None and hit[0] == generation:
+        entry = cache.entries.get((scope, key))
+    state = scope_state(conn, scope, _FAR if entry is None else entry.generation)
+    if state is None:
+        return load()
+    if (
+        entry is not None
+        and entry.reset == state.reset
+        and entry.generation <= state.generation
+        and state.since <= entry.generation
+        and not any(c.seq in entry.seqs or c.kind in kinds for c in state.changed)
+    ):
+        with cache.lock:
+            entry.generation = max(entry.generation, state.generation)
             cache.entries.move_to_end((scope, key))
-            return hit[1]
+        return entry.rows
     rows = load()
+    seqs = frozenset(int(row.seq) for part in rows for row in part)
     with cache.lock:
         cache.loads += 1
-        cache.entries[(scope, key)] = (generation, rows)
+        cache.entries[(scope, key)] = _Entry(state.generation, state.reset, seqs, rows)
         cache.entries.move_to_end((scope, key))
         while len(cache.entries) > MAX_ENTRIES:
             cache.entries.popitem(last=False)
