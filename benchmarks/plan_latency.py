@@ -319,7 +319,7 @@ def disable_in_memory() -> None:
     import userlore.store.retrieval as retrieval_module
 
     retrieval_module._in_memory = lambda *_a, **_k: None  # type: ignore[assignment]
-    search_module.standing_rows = lambda _c, _s, _k, load: load()  # type: ignore[assignment]
+    search_module.standing_rows = lambda _c, _s, _k, load, *_: load()  # type: ignore[assignment]
 
 
 def parity(url: str, queries: list[str], k: int) -> str:

@@ -245,3 +245,19 @@ def test_policy_stays_exact_with_the_index(lore: Userlore) -> None:
     assert _id(old) not in plan.selected_ids
     assert _id(new) in plan.selected_ids
     assert mine.rebuilds == 1  # built by the first plan; the writes came as deltas
+
+
+def test_a_changed_row_is_read_again(lore: Userlore) -> None:
+    written = lore.write(SCOPE, CandidateInput(kind="note", content="the okapi enclosure"))
+    with lore.store.connection() as conn:
+        registry = indexes_for(conn)
+        assert registry is not None
+        registry.above = 0
+        registry.clear()
+        hits = RECORD_HITS.search(conn, SCOPE, "okapi", 5, TermStatistics())
+        assert [row.state for row, _ in hits] == ["active"]
+        conn.execute(
+            text("UPDATE memory_records SET state = 'deleted' WHERE id = :id"), {"id": _id(written)}
+        )
+        hits = RECORD_HITS.search(conn, SCOPE, "okapi", 5, TermStatistics())
+        assert [row.state for row, _ in hits] == ["deleted"]  # not the cached active row

@@ -17,8 +17,9 @@ vectors: triggers (migration ``0013_record_generations``) bump a per-scope gener
 inserted, updated or deleted record row and stamp the row's ``memory_record_changes`` entry, so
 a reader holding generation *g* re-tokenises only the rows changed after *g* (a write between
 two plans costs one row, never a rebuild). A hard delete changes the scope's ``reset`` and the
-next reader rebuilds. Scores only choose candidates: the caller loads each hit's row afresh and
-the policy filter decides on that row, so a stale posting can never show a record it should not.
+next reader rebuilds. Scores only choose candidates: the policy filter decides on each hit's
+row, read from the database or from a per-scope row cache that every change of that row (any
+column) empties, so neither a stale posting nor a stale row can show a record it should not.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ import numpy.typing as npt
 from sqlalchemy import Connection, Engine, text
 
 __all__ = [
+    "MAX_CACHED_ROWS",
     "POSTING_INDEX_ABOVE",
     "Changed",
     "PostingIndexes",
@@ -52,6 +54,8 @@ __all__ = [
 
 POSTING_INDEX_ABOVE = 10_000
 """Records from which a scope's retrieval is answered in memory (FTS5 below)."""
+MAX_CACHED_ROWS = 20_000
+"""Hit rows kept per scope and reader: a hit whose row did not change is not read again."""
 MAX_SCOPES = 8
 """Scopes whose postings one database's registry keeps (least recently used leave)."""
 _K1, _B = 1.2, 0.75
@@ -148,6 +152,8 @@ class ScopePostings:
         # phrase -> (seqs, tfs, lengths), dropped when a record holding one of its terms changes
         self._arrays: dict[tuple[str, ...], tuple[Ints, Floats, Floats]] = {}
         self._by_term: dict[str, set[tuple[str, ...]]] = {}
+        # reader (a column set) -> seq -> its row as last loaded; every change of a row drops it
+        self._rows: dict[object, OrderedDict[int, Any]] = {}
         self._lock = threading.Lock()
 
     @property
@@ -162,6 +168,8 @@ class ScopePostings:
         """
         with self._lock:
             for seq, terms in docs:
+                for rows in self._rows.values():
+                    rows.pop(seq, None)
                 held = self._docs.get(seq)
                 if held == terms:
                     continue
@@ -170,6 +178,25 @@ class ScopePostings:
                 if terms is not None:
                     self._add(seq, terms)
             self.generation = max(self.generation, generation)
+
+    def cached_rows(self, reader: object, seqs: Sequence[int]) -> dict[int, Any]:
+        """The rows ``reader`` loaded earlier for ``seqs`` and nothing changed since."""
+        with self._lock:
+            rows = self._rows.get(reader)
+            if rows is None:
+                return {}
+            found = {seq: rows[seq] for seq in seqs if seq in rows}
+            for seq in found:
+                rows.move_to_end(seq)
+            return found
+
+    def keep_rows(self, reader: object, loaded: dict[int, Any]) -> None:
+        """Remember rows ``reader`` loaded (the least recently used leave past a bound)."""
+        with self._lock:
+            rows = self._rows.setdefault(reader, OrderedDict())
+            rows.update(loaded)
+            while len(rows) > MAX_CACHED_ROWS:
+                rows.popitem(last=False)
 
     def _add(self, seq: int, terms: tuple[str, ...]) -> None:
         self._docs[seq] = terms

@@ -41,7 +41,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import InstrumentedAttribute
 
-from userlore.store.posting_index import indexes_for, phrase_terms
+from userlore.store.posting_index import ScopePostings, indexes_for, phrase_terms
 from userlore.store.schema import MemoryRecord
 from userlore.store.text import scoped_terms
 
@@ -272,11 +272,12 @@ def _hit_statement(
 
 def _in_memory(
     conn: Connection, scope: str, query: str, k: int, posting_budget: int
-) -> list[tuple[int, float]] | None:
-    """The top-``k`` hits from the scope's posting index, or ``None`` when FTS5 answers.
+) -> tuple[ScopePostings, list[tuple[int, float]]] | None:
+    """The scope's posting index and its top-``k`` hits, or ``None`` when FTS5 answers.
 
-    The same term choice as :func:`_hit_statement` (rarest first within the posting budget,
-    newest records of the rarest term when every term is too common), over exact frequencies.
+    The same term choice as :func:`_hit_statement`: rarest first within the posting budget,
+    frequencies past the budget counted as equal (as FTS5's capped counts are), so when every
+    term is too common the newest records of the query's first term are returned.
     """
     registry = indexes_for(conn)
     postings = None if registry is None else registry.current(conn, scope)
@@ -285,13 +286,14 @@ def _in_memory(
     phrases = [phrase_terms(" ".join(t)) for t in scoped_terms(scope, query)]
     phrases = [p for p in phrases if p]
     if not phrases:
-        return []
-    sized = sorted(zip(postings.frequencies(phrases), phrases, strict=True), key=lambda x: x[0])
+        return postings, []
+    counts = [min(df, posting_budget + 1) for df in postings.frequencies(phrases)]
+    sized = sorted(zip(counts, phrases, strict=True), key=lambda x: x[0])
     sized = [(df, p) for df, p in sized if df > 0]
     if not sized:
-        return []
+        return postings, []
     if sized[0][0] > posting_budget:
-        return [(seq, NEWEST_SCORE) for seq in postings.newest(sized[0][1], k)]
+        return postings, [(seq, NEWEST_SCORE) for seq in postings.newest(sized[0][1], k)]
     chosen: list[tuple[str, ...]] = []
     total = 0
     for df, phrase in sized:
@@ -299,7 +301,7 @@ def _in_memory(
             break
         chosen.append(phrase)
         total += df
-    return postings.top(chosen, k)
+    return postings, postings.top(chosen, k)
 
 
 _BY_SEQ = text("SELECT CAST(key AS INTEGER) AS seq, value AS score FROM json_each(:hits)")
@@ -317,7 +319,7 @@ def fulltext_hits(
     """Top-``k`` record sequence numbers for ``query`` within ``scope``, with positive scores."""
     memory = _in_memory(conn, scope, query, k, posting_budget)
     if memory is not None:
-        return {seq: max(score, 1e-9) for seq, score in memory}
+        return {seq: max(score, 1e-9) for seq, score in memory[1]}
     found = _hit_statement(conn, scope, query, stats, posting_budget)
     if found is None:
         return {}
@@ -373,14 +375,11 @@ class HitQuery:
         """``(row, score)`` best first; scores are scaled so the best hit has 1.0."""
         memory = _in_memory(conn, scope, query, k, posting_budget)
         if memory is not None:
-            if not memory:
-                return []
-            source, params = _BY_SEQ, {"hits": json.dumps({str(s): v for s, v in memory})}
-        else:
-            found = _hit_statement(conn, scope, query, stats, posting_budget)
-            if found is None:
-                return []
-            source, params = found
+            return self._rows_of(conn, scope, *memory)
+        found = _hit_statement(conn, scope, query, stats, posting_budget)
+        if found is None:
+            return []
+        source, params = found
         statement = self._statement(conn, source)
         scored = [
             (r, max(float(r.hit_score), 1e-9))
@@ -390,6 +389,29 @@ class HitQuery:
         if not scored:
             return []
         scored.sort(key=lambda rs: (-rs[1], -rs[0].hit_seq))
+        best = scored[0][1]
+        return [(r, score / best) for r, score in scored]
+
+    def _rows_of(
+        self, conn: Connection, scope: str, postings: ScopePostings, hits: list[tuple[int, float]]
+    ) -> list[tuple[Row[*tuple[Any, ...]], float]]:
+        """The rows of in-memory hits: from the index's row cache (every change of a row drops
+        it there), the rest loaded by primary key in one statement."""
+        if not hits:
+            return []
+        rows: dict[int, Row[*tuple[Any, ...]]] = postings.cached_rows(self, [s for s, _ in hits])
+        missing = {str(s): v for s, v in hits if s not in rows}
+        if missing:
+            loaded = {
+                int(r.hit_seq): r
+                for r in conn.execute(self._statement(conn, _BY_SEQ), {"hits": json.dumps(missing)})
+                if r.hit_scope == scope
+            }
+            postings.keep_rows(self, loaded)
+            rows.update(loaded)
+        scored = [(rows[s], max(v, 1e-9)) for s, v in hits if s in rows]
+        if not scored:
+            return []
         best = scored[0][1]
         return [(r, score / best) for r, score in scored]
 
