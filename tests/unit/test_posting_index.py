@@ -261,3 +261,19 @@ def test_a_changed_row_is_read_again(lore: Userlore) -> None:
         )
         hits = RECORD_HITS.search(conn, SCOPE, "okapi", 5, TermStatistics())
         assert [row.state for row, _ in hits] == ["deleted"]  # not the cached active row
+
+
+def test_a_schema_without_generations_falls_back_to_fts5(lore: Userlore) -> None:
+    written = lore.write(SCOPE, CandidateInput(kind="note", content="a wombat burrow"))
+    with lore.store.connection() as conn:
+        for trigger in ("ai", "au", "ad"):
+            conn.execute(text(f"DROP TRIGGER memory_records_gen_{trigger}"))
+        conn.execute(text("DROP TABLE memory_record_changes"))
+        conn.execute(text("DROP TABLE memory_record_generations"))
+        registry = indexes_for(conn)
+        assert registry is not None
+        registry.above = 0
+        registry.clear()
+        assert _ids(conn, "wombat") == [_id(written)]
+        assert registry.rebuilds == 0
+    assert _id(written) in lore.plan_context(SCOPE, "wombat burrow").selected_ids

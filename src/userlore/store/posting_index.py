@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from sqlalchemy import Connection, Engine, text
+from sqlalchemy.exc import OperationalError
 
 __all__ = [
     "MAX_CACHED_ROWS",
@@ -409,6 +410,9 @@ _SEEN: weakref.WeakKeyDictionary[Any, dict[str, tuple[ScopeState, int]]] = (
 )
 
 
+_UNMIGRATED: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
 def _changes(conn: Connection) -> int:
     return int(getattr(conn.connection.dbapi_connection, "total_changes", -1))
 
@@ -427,7 +431,15 @@ def scope_state(conn: Connection, scope: str, since: int) -> ScopeState | None:
     seen = None if transaction is None else _SEEN.get(transaction, {}).get(scope)
     if seen is not None and seen[1] == _changes(conn) and seen[0].since <= since:
         return seen[0]
-    rows = conn.execute(_STATE, {"scope": scope, "held": since}).all()
+    if conn.engine in _UNMIGRATED:
+        return None
+    try:
+        rows = conn.execute(_STATE, {"scope": scope, "held": since}).all()
+    except OperationalError:
+        # A schema built without the migrations (no generation tables): FTS5 and no cache.
+        # SQLite keeps the transaction after a failed statement.
+        _UNMIGRATED.add(conn.engine)
+        return None
     if not rows:
         return None
     state = ScopeState(
