@@ -10,6 +10,11 @@ Document frequencies come from the index itself, counted only up to the budget, 
 for a few minutes; a stale value only changes which terms are pruned, never which scope's
 records can be returned.
 
+On SQLite a scope of :data:`~userlore.store.posting_index.POSTING_INDEX_ABOVE` records or more
+is answered from its in-memory posting index (:mod:`userlore.store.posting_index`) with the same
+term choice and BM25, and exact document frequencies; PostgreSQL and smaller scopes use the
+statements below.
+
 The query logic is written once; :class:`_Dialect` holds the only backend differences: how a
 phrase is written and the SQL statements (SQLite FTS5 ``bm25``; PostgreSQL ``tsvector`` + GIN,
 ranked by BM25 computed in SQL from the same document frequencies).
