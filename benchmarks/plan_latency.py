@@ -28,7 +28,11 @@ plan and floor query, untimed); bm25s takes no writes after indexing.
 
 Usage: python benchmarks/plan_latency.py [--sizes 1000,10000,100000] [--queries 200]
        [--backend sqlite|postgres] [--no-peer] [--embeddings local|none] [--vectors model|random]
-       [--writes-between 1]
+       [--writes-between 1] [--database FILE --sizes N] [--baseline]
+
+``--baseline`` times the read path as before issue 23 item 5 (FTS5 for every scope, the profile
+read on every plan) in the same session; every row also prints the in-memory posting index's
+parity with FTS5 (top-k overlap, same scores).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ import math
 import os
 import random
 import re
+import shutil
 import statistics
 import tempfile
 import time
@@ -235,6 +240,15 @@ def populate(lore: Userlore, gen: TextGen, n: int) -> list[str]:
     return texts
 
 
+def reuse(gen: TextGen, n: int) -> list[str]:
+    """The texts :func:`populate` wrote with this generator (``--database``: a file it built),
+    the generator left where populate leaves it."""
+    texts = [gen.sentence(gen.rng.randint(8, 24)) for _ in range(n)]
+    for _ in range(6):  # the profile facts populate() writes after the texts
+        gen.sentence(6)
+    return texts
+
+
 _BARE = {
     "sqlite": text(
         "SELECT r.id, r.content FROM memory_records_fts f JOIN memory_records r "
@@ -298,6 +312,48 @@ def steady_state(lore: Userlore) -> None:
             conn.execute(text("VACUUM ANALYZE"))
 
 
+def disable_in_memory() -> None:
+    """The read path as before issue 23 item 5: FTS5 for every scope, the profile read from the
+    database on every plan (``--baseline``, for a before/after in one session)."""
+    import userlore.planner.search as search_module
+    import userlore.store.retrieval as retrieval_module
+
+    retrieval_module._in_memory = lambda *_a, **_k: None  # type: ignore[assignment]
+    search_module.standing_rows = lambda _c, _s, _k, load, *_: load()  # type: ignore[assignment]
+
+
+def parity(url: str, queries: list[str], k: int) -> str:
+    """The retrieval stage from the in-memory posting index against FTS5 over the same rows:
+    mean top-``k`` id overlap, and the share of queries with the same ``k`` scores (ids may
+    differ only among records tied at the cut)."""
+    import userlore.store.retrieval as retrieval_module
+
+    engine = create_engine(url)
+    stats = TermStatistics()
+    in_memory = retrieval_module._in_memory
+    overlap: list[float] = []
+    same_scores = 0
+    with engine.connect() as conn:
+        for query in queries:
+            memory = fulltext_hits(conn, SCOPE, query, k, stats)
+            retrieval_module._in_memory = lambda *_a, **_k: None  # type: ignore[assignment]
+            try:
+                fts5 = fulltext_hits(conn, SCOPE, query, k, stats)
+            finally:
+                retrieval_module._in_memory = in_memory  # type: ignore[assignment]
+            if fts5:
+                overlap.append(len(set(memory) & set(fts5)) / len(fts5))
+            a, b = sorted(memory.values()), sorted(fts5.values())
+            same_scores += len(a) == len(b) and all(
+                abs(x - y) < 1e-6 for x, y in zip(a, b, strict=True)
+            )
+    engine.dispose()
+    return (
+        f"in-memory vs FTS5 retrieval: top-{k} overlap {statistics.mean(overlap):.3f}"
+        f" (min {min(overlap):.2f}), same scores {same_scores}/{len(queries)} queries"
+    )
+
+
 def pruning_recall(url: str, queries: list[str], k: int, top: int = 10) -> float:
     """Share of the exact top-``top`` (the same ranking over every query term, no posting
     budget) that the budgeted retrieval stage still returns in its top-``k``: what the budget
@@ -325,6 +381,7 @@ def bench_size(
     embeddings: str = "none",
     vectors: str = "model",
     writes_between: int = 1,
+    database: str | None = None,
 ) -> dict[str, object]:
     gen = TextGen(seed=n)
     model: Embeddings | None = None
@@ -335,10 +392,12 @@ def bench_size(
         model = LocalMiniLM()
         inner = RandomVectors(model.dims, "bench:random") if vectors == "random" else model
         recorded = Recorded(inner)
+    if database:
+        shutil.copy(database, make_url(url).database or "")
     lore = Userlore.open(url, config={"memory": {"mode": "auto"}}, embeddings=recorded)
     try:
         t0 = time.perf_counter()
-        texts = populate(lore, gen, n)
+        texts = reuse(gen, n) if database else populate(lore, gen, n)
         load_s = time.perf_counter() - t0
         steady_state(lore)
         queries = [gen.sentence(gen.rng.randint(3, 8)) for _ in range(n_queries)]
@@ -382,6 +441,7 @@ def bench_size(
             "plan_over_bare_p95": round(plan["p95_ms"] / max(bare["p95_ms"], 1e-6), 2),
             "plan_over_retrieval_p95": round(plan["p95_ms"] / max(pruned["p95_ms"], 1e-6), 2),
             "exact_top10_kept": pruning_recall(url, queries, k),
+            "parity": parity(url, queries, k),
             "plan_chars_sample": sample.chars,
         }
         if embed_ms is not None:
@@ -425,6 +485,7 @@ def summary_line(row: dict[str, object]) -> str:
         f" | retrieval-stage p95 {row['retrieval_stage_only']['p95_ms']:.3f} ms"  # type: ignore[index]
         f" (plan/retrieval {row['plan_over_retrieval_p95']})"
         f" | exact BM25 top-10 kept {row['exact_top10_kept']}"
+        f" | {row['parity']}"
         f" | InMemoryStore p50 {peer.get('p50_ms', '-')} p95 {peer.get('p95_ms', '-')} ms"
         f" (peer/plan p95 {row.get('peer_over_plan_p95', '-')})"
         f" | query embedding p50 {embed.get('p50_ms', '-')} p95 {embed.get('p95_ms', '-')} ms"
@@ -461,7 +522,15 @@ def main() -> None:
         default=1,
         help="governed note writes (untimed) before each timed read; 0: reads only",
     )
+    parser.add_argument("--database", help="a SQLite file this script built (one size, reused)")
+    parser.add_argument(
+        "--baseline",
+        action="store_true",
+        help="the read path before issue 23 item 5 (FTS5 only, no profile cache)",
+    )
     args = parser.parse_args()
+    if args.baseline:
+        disable_in_memory()
     results = []
     with database_urls(args.backend) as fresh_url:
         for n in (int(s) for s in args.sizes.split(",")):
@@ -473,6 +542,7 @@ def main() -> None:
                 args.embeddings,
                 args.vectors,
                 args.writes_between,
+                args.database,
             )
             results.append(row)
             print(summary_line(row), flush=True)

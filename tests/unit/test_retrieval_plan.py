@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from userlore import Userlore
 from userlore.planner.planner import PLAN_COLUMNS
-from userlore.store.retrieval import _SQLITE, RECORD_HITS
+from userlore.store.retrieval import _BY_SEQ, _SQLITE, RECORD_HITS
 
 
 def test_hit_rows_are_loaded_by_primary_key() -> None:
@@ -16,10 +16,10 @@ def test_hit_rows_are_loaded_by_primary_key() -> None:
     try:
         with lore.store.connection() as conn:
             for hits in (PLAN_COLUMNS.hits, RECORD_HITS):
-                for source in (_SQLITE.top_k(1), _SQLITE.newest):
+                for source in (_SQLITE.top_k(1), _SQLITE.newest, _BY_SEQ):
                     compiled = hits._statement(conn, source).compile(conn)
                     params = tuple(
-                        {"q": "x", "k": 5, "scope": "u1"}[name]
+                        {"q": "x", "k": 5, "scope": "u1", "hits": '{"1": 2.0}'}[name]
                         for name in compiled.positiontup or ()
                     )
                     plan = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {compiled}", params).fetchall()

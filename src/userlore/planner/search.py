@@ -36,6 +36,7 @@ from userlore.policy.quote_gate import QUOTED_KINDS, quote_verdict
 from userlore.store.governed import path_clause, under_path
 from userlore.store.retrieval import RECORD_HITS, HitQuery, TermStatistics
 from userlore.store.schema import MemoryRecord
+from userlore.store.standing import standing_rows
 from userlore.store.text import query_terms
 from userlore.store.vectors import VectorIndex
 
@@ -343,8 +344,16 @@ def _with_standing(
 ) -> Iterator[Candidate]:
     found = {cand.row.seq: cand for cand in candidates}
     params = {"scope": scope, "kinds": kinds}
-    for stmt in read.standing:
-        for row in conn.execute(stmt, params):
+    # Cached while the scope's records are unchanged; the filter still sees every row.
+    loaded = standing_rows(
+        conn,
+        scope,
+        (read.standing, kinds),
+        lambda: [conn.execute(stmt, params).all() for stmt in read.standing],
+        frozenset((*kinds, "daily_note")),
+    )
+    for rows in loaded:
+        for row in rows:
             if row.seq not in found:
                 found[row.seq] = Candidate(row, row.id)
     return iter(found.values())

@@ -10,6 +10,11 @@ Document frequencies come from the index itself, counted only up to the budget, 
 for a few minutes; a stale value only changes which terms are pruned, never which scope's
 records can be returned.
 
+On SQLite a scope of :data:`~userlore.store.posting_index.POSTING_INDEX_ABOVE` records or more
+is answered from its in-memory posting index (:mod:`userlore.store.posting_index`) with the same
+term choice and BM25, and exact document frequencies; PostgreSQL and smaller scopes use the
+statements below.
+
 The query logic is written once; :class:`_Dialect` holds the only backend differences: how a
 phrase is written and the SQL statements (SQLite FTS5 ``bm25``; PostgreSQL ``tsvector`` + GIN,
 ranked by BM25 computed in SQL from the same document frequencies).
@@ -18,6 +23,7 @@ ranked by BM25 computed in SQL from the same document frequencies).
 from __future__ import annotations
 
 import functools
+import json
 import math
 import threading
 import time
@@ -40,6 +46,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import InstrumentedAttribute
 
+from userlore.store.posting_index import ScopePostings, indexes_for, phrase_terms
 from userlore.store.schema import MemoryRecord
 from userlore.store.text import scoped_terms
 
@@ -268,6 +275,44 @@ def _hit_statement(
     return dialect.top_k(len(chosen)), params
 
 
+def _in_memory(
+    conn: Connection, scope: str, query: str, k: int, posting_budget: int
+) -> tuple[ScopePostings, list[tuple[int, float]]] | None:
+    """The scope's posting index and its top-``k`` hits, or ``None`` when FTS5 answers.
+
+    The same term choice as :func:`_hit_statement`: rarest first within the posting budget,
+    frequencies past the budget counted as equal (as FTS5's capped counts are), so when every
+    term is too common the newest records of the query's first term are returned.
+    """
+    registry = indexes_for(conn)
+    postings = None if registry is None else registry.current(conn, scope)
+    if postings is None:
+        return None
+    phrases = [phrase_terms(" ".join(t)) for t in scoped_terms(scope, query)]
+    phrases = [p for p in phrases if p]
+    if not phrases:
+        return postings, []
+    counts = [min(df, posting_budget + 1) for df in postings.frequencies(phrases)]
+    sized = sorted(zip(counts, phrases, strict=True), key=lambda x: x[0])
+    sized = [(df, p) for df, p in sized if df > 0]
+    if not sized:
+        return postings, []
+    if sized[0][0] > posting_budget:
+        return postings, [(seq, NEWEST_SCORE) for seq in postings.newest(sized[0][1], k)]
+    chosen: list[tuple[str, ...]] = []
+    total = 0
+    for df, phrase in sized:
+        if total + df > posting_budget:
+            break
+        chosen.append(phrase)
+        total += df
+    return postings, postings.top(chosen, k)
+
+
+_BY_SEQ = text("SELECT CAST(key AS INTEGER) AS seq, value AS score FROM json_each(:hits)")
+"""The in-memory hits as the rows a :class:`HitQuery` joins (one JSON object parameter)."""
+
+
 def fulltext_hits(
     conn: Connection,
     scope: str,
@@ -277,6 +322,9 @@ def fulltext_hits(
     posting_budget: int = POSTING_BUDGET,
 ) -> dict[int, float]:
     """Top-``k`` record sequence numbers for ``query`` within ``scope``, with positive scores."""
+    memory = _in_memory(conn, scope, query, k, posting_budget)
+    if memory is not None:
+        return {seq: max(score, 1e-9) for seq, score in memory[1]}
     found = _hit_statement(conn, scope, query, stats, posting_budget)
     if found is None:
         return {}
@@ -330,6 +378,9 @@ class HitQuery:
         posting_budget: int = POSTING_BUDGET,
     ) -> list[tuple[Row[*tuple[Any, ...]], float]]:
         """``(row, score)`` best first; scores are scaled so the best hit has 1.0."""
+        memory = _in_memory(conn, scope, query, k, posting_budget)
+        if memory is not None:
+            return self._rows_of(conn, scope, *memory)
         found = _hit_statement(conn, scope, query, stats, posting_budget)
         if found is None:
             return []
@@ -343,6 +394,29 @@ class HitQuery:
         if not scored:
             return []
         scored.sort(key=lambda rs: (-rs[1], -rs[0].hit_seq))
+        best = scored[0][1]
+        return [(r, score / best) for r, score in scored]
+
+    def _rows_of(
+        self, conn: Connection, scope: str, postings: ScopePostings, hits: list[tuple[int, float]]
+    ) -> list[tuple[Row[*tuple[Any, ...]], float]]:
+        """The rows of in-memory hits: from the index's row cache (every change of a row drops
+        it there), the rest loaded by primary key in one statement."""
+        if not hits:
+            return []
+        rows: dict[int, Row[*tuple[Any, ...]]] = postings.cached_rows(self, [s for s, _ in hits])
+        missing = {str(s): v for s, v in hits if s not in rows}
+        if missing:
+            loaded = {
+                int(r.hit_seq): r
+                for r in conn.execute(self._statement(conn, _BY_SEQ), {"hits": json.dumps(missing)})
+                if r.hit_scope == scope
+            }
+            postings.keep_rows(self, loaded)
+            rows.update(loaded)
+        scored = [(rows[s], max(v, 1e-9)) for s, v in hits if s in rows]
+        if not scored:
+            return []
         best = scored[0][1]
         return [(r, score / best) for r, score in scored]
 
