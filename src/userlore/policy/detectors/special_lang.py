@@ -86,6 +86,10 @@ class _Language:
     beneficiary: re.Pattern[str] | None = None
     """A word that names whom a thing is for ("for", "für", "pour"), looked for just after a
     term: "insulin for my daughter" is the daughter's, not the speaker's."""
+    ascii_terms: re.Pattern[str] | None = None
+    """``terms`` with only the phrases an ASCII sentence can match (every character ASCII or
+    matching one case-insensitively): the same matches on such a sentence, at a fraction of the
+    scan ("HIV" among a few hundred CJK phrases). None: no phrase can."""
 
 
 def _alternation(phrases: list[str], *, spaced: bool) -> str:
@@ -106,6 +110,7 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
     if not isinstance(terms_src, dict) or not set(terms_src) <= SPECIAL_CATEGORIES:
         raise ConfigError(f"special vocabulary {code}: terms must map special categories")
     groups: list[str] = []
+    ascii_groups: list[str] = []
     term_category: dict[str, str] = {}
     lexicon: dict[str, list[tuple[tuple[str, ...], str, bool]]] = {}
     regex_terms: list[tuple[re.Pattern[str], str, bool]] = []
@@ -134,6 +139,9 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
                 name = f"{prefix}{i}"
                 term_category[name] = category
                 groups.append(f"(?P<{name}>{_alternation(list(phrases), spaced=spaced)})")
+                ascii_phrases = [p for p in phrases if _ascii_matchable(p)]
+                if ascii_phrases:
+                    ascii_groups.append(f"(?P<{name}>{_alternation(ascii_phrases, spaced=spaced)})")
     for entries in lexicon.values():
         entries.sort(key=lambda e: -len(e[0]))
     first_chars = None
@@ -177,6 +185,7 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
     return _Language(
         code=code,
         terms=re.compile("|".join(groups), re.IGNORECASE) if groups else None,
+        ascii_terms=re.compile("|".join(ascii_groups), re.IGNORECASE) if ascii_groups else None,
         term_category=term_category,
         lexicon=lexicon,
         first_chars=first_chars,
@@ -222,6 +231,20 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
             else None
         ),
     )
+
+
+_ASCII: Final = tuple(chr(i) for i in range(128))
+
+
+@cache
+def _matches_ascii(c: str) -> bool:
+    """Whether the literal ``c`` matches some ASCII character case-insensitively ("K")."""
+    return c.isascii() or any(re.fullmatch(re.escape(c), a, re.IGNORECASE) for a in _ASCII)
+
+
+def _ascii_matchable(phrase: str) -> bool:
+    """Whether a literal phrase can match inside a pure-ASCII text (see ``ascii_terms``)."""
+    return not phrase.startswith("re:") and all(_matches_ascii(c) for c in phrase)
 
 
 def _run_finder(term_runs: list[frozenset[str]]) -> re.Pattern[str] | None:
@@ -386,12 +409,17 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
         tokens: list[tuple[str, int, int]] | None = None
         low: str | None = None
         found: list[tuple[int, _Language, list[tuple[str, bool, int, int]]]] = []
+        words: set[str] | None = None
+        ascii_sentence: bool | None = None
         for lang in languages():
             cues: list[tuple[str, bool, int, int]] = []
             if lang.lexicon:
                 if tokens is None:
                     tokens = [(m.group(0).casefold(), *m.span()) for m in _TOKEN.finditer(t, s, e)]
-                cues.extend(_lexicon_cues(lang, tokens))
+                    words = {w for w, _, _ in tokens}
+                # Without compounds a cue starts at a lexicon word: none here, no cue.
+                if lang.compound_heads or not lang.lexicon.keys().isdisjoint(words or ()):
+                    cues.extend(_lexicon_cues(lang, tokens))
             if lang.run_finder is not None:
                 low = low if low is not None else t[s:e].casefold()
                 opened = {i for r in lang.run_finder.findall(low) for i in lang.run_terms[r]}
@@ -401,11 +429,15 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
             if lang.terms is not None and (
                 lang.first_chars is None or not lang.first_chars.isdisjoint(t[s:e])
             ):
-                cues.extend(
-                    (lang.term_category[g], g[0] == "s", *m.span())
-                    for m in lang.terms.finditer(t, s, e)
-                    if (g := m.lastgroup or "c0")
-                )
+                if ascii_sentence is None:
+                    ascii_sentence = t[s:e].isascii()
+                terms = lang.ascii_terms if ascii_sentence else lang.terms
+                if terms is not None:
+                    cues.extend(
+                        (lang.term_category[g], g[0] == "s", *m.span())
+                        for m in terms.finditer(t, s, e)
+                        if (g := m.lastgroup or "c0")
+                    )
             if cues:
                 found.append((sum(1 for _ in lang.markers.finditer(t, s, e)), lang, cues))
         best = max((n for n, _, _ in found), default=0)
