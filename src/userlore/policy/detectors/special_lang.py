@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -86,6 +86,12 @@ class _Language:
     beneficiary: re.Pattern[str] | None = None
     """A word that names whom a thing is for ("for", "für", "pour"), looked for just after a
     term: "insulin for my daughter" is the daughter's, not the speaker's."""
+    head_lengths: tuple[int, ...] = ()
+    """The lengths of ``compound_heads`` (at least ``_COMPOUND_MIN``), ascending."""
+    compound_memo: dict[str, tuple[str, bool] | None] = field(
+        default_factory=dict, compare=False, hash=False
+    )
+    """Words already looked up in ``compound_heads`` (a pure function of the word)."""
     ascii_terms: re.Pattern[str] | None = None
     """``terms`` with only the phrases an ASCII sentence can match (every character ASCII or
     matching one case-insensitively): the same matches on such a sentence, at a fraction of the
@@ -212,6 +218,7 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
         pro_drop=bool(data.get("pro_drop", False)),
         spaced=spaced,
         compound_heads=compound_heads,
+        head_lengths=tuple(sorted({len(h) for h in compound_heads})),
         self_copula=(
             re.compile(r"(?:^|[\s,，、。])" + copula_alt + r"\s*$", re.IGNORECASE)
             if copula_alt
@@ -408,6 +415,7 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
     for s, e in _sentences(t):
         tokens: list[tuple[str, int, int]] | None = None
         low: str | None = None
+        runs_here = False
         found: list[tuple[int, _Language, list[tuple[str, bool, int, int]]]] = []
         words: set[str] | None = None
         ascii_sentence: bool | None = None
@@ -421,8 +429,15 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
                 if lang.compound_heads or not lang.lexicon.keys().isdisjoint(words or ()):
                     cues.extend(_lexicon_cues(lang, tokens))
             if lang.run_finder is not None:
-                low = low if low is not None else t[s:e].casefold()
-                opened = {i for r in lang.run_finder.findall(low) for i in lang.run_terms[r]}
+                if low is None:
+                    low = t[s:e].casefold()
+                    runs_here = _any_run().search(low) is not None
+                # No language's run in the sentence: no regex term of any can match.
+                opened = (
+                    {i for r in lang.run_finder.findall(low) for i in lang.run_terms[r]}
+                    if runs_here
+                    else set()
+                )
                 for i in sorted(opened):
                     pattern, category, own = lang.regex_terms[i]
                     cues.extend((category, own, *m.span()) for m in pattern.finditer(t, s, e))
@@ -445,6 +460,13 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
             if n == best:
                 for category, own, start, end in cues:
                     yield lang, category, own, s, start, end
+
+
+@cache
+def _any_run() -> re.Pattern[str]:
+    """Any letter run of any language's regex terms (see :func:`_run_finder`)."""
+    runs = sorted({r for lang in languages() for r in lang.run_terms}, key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, runs)) or r"(?!x)x")
 
 
 def _lexicon_cues(
@@ -471,12 +493,30 @@ def _compound_cues(
     lang: _Language, word: str, start: int, end: int
 ) -> Iterator[tuple[str, bool, int, int]]:
     """A term that begins or ends a longer word ("Krebsdiagnose", "Insulinpumpe")."""
+    memo = lang.compound_memo
+    head = memo.get(word, _UNSEEN)
+    if head is _UNSEEN:
+        head = _compound_head(lang, word)
+        if len(memo) < _COMPOUND_MEMO:
+            memo[word] = head
+    if head is not None:
+        yield head[0], head[1], start, end
+
+
+_UNSEEN: Final = ("", False)
+_COMPOUND_MEMO: Final = 100_000  # words remembered per language (a few MB at most)
+
+
+def _compound_head(lang: _Language, word: str) -> tuple[str, bool] | None:
+    """The (category, self term?) of the first head ``word`` begins or ends with, if any."""
     heads = lang.compound_heads
-    for cut in range(_COMPOUND_MIN, len(word) - _COMPOUND_REST + 1):
+    for cut in lang.head_lengths:  # ascending; a cut of another length cannot be a head
+        if cut > len(word) - _COMPOUND_REST:
+            return None
         for part in (word[:cut], word[len(word) - cut :]):
             for category, own in heads.get(part, ()):
-                yield category, own, start, end
-                return
+                return category, own
+    return None
 
 
 def in_professional_sentence(t: str, pos: int) -> bool:
