@@ -99,3 +99,20 @@ def test_ascii_terms_match_like_terms_on_ascii_text(lang) -> None:  # type: igno
         full = [(m.lastgroup, m.span()) for m in lang.terms.finditer(text)]
         fast = [(m.lastgroup, m.span()) for m in lang.ascii_terms.finditer(text)]
         assert fast == full, text
+
+
+def test_literal_gates_answer_like_their_alternation() -> None:
+    from userlore.policy.detectors.special_lang import _any_run
+    from userlore.policy.literal_gate import LiteralGate
+    from userlore.policy.spoken import _LATIN_GATE
+
+    gates = [_LATIN_GATE, _any_run(), LiteralGate(["ab", "xyz"]), LiteralGate(["a.c", "four"])]
+    texts = [t.lower() for t in TEXTS] + [t.casefold() for t in TEXTS]
+    texts += ["", "ab", "xy", "xyz", "abc", "four one", "a-c", "fo", "seven eight nine"]
+    hits = 0
+    for gate in gates:
+        for text in texts:
+            found = gate.search(text)
+            assert found == (gate.pattern.search(text) is not None), (gate.pattern, text)
+            hits += found
+    assert hits > 100  # both answers occur

@@ -28,6 +28,7 @@ from typing import Final
 from userlore.errors import ConfigError
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.findings import _SPECIAL, SPECIAL_CATEGORIES
+from userlore.policy.literal_gate import LiteralGate
 
 DATA_PACKAGE: Final = "userlore.policy.data.special"
 """Package whose ``*.json`` files are the per-language vocabularies."""
@@ -431,7 +432,7 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
             if lang.run_finder is not None:
                 if low is None:
                     low = t[s:e].casefold()
-                    runs_here = _any_run().search(low) is not None
+                    runs_here = _any_run().search(low)
                 # No language's run in the sentence: no regex term of any can match.
                 opened = (
                     {i for r in lang.run_finder.findall(low) for i in lang.run_terms[r]}
@@ -463,10 +464,9 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
 
 
 @cache
-def _any_run() -> re.Pattern[str]:
+def _any_run() -> LiteralGate:
     """Any letter run of any language's regex terms (see :func:`_run_finder`)."""
-    runs = sorted({r for lang in languages() for r in lang.run_terms}, key=len, reverse=True)
-    return re.compile("|".join(map(re.escape, runs)) or r"(?!x)x")
+    return LiteralGate(re.escape(r) for lang in languages() for r in lang.run_terms)
 
 
 def _lexicon_cues(
