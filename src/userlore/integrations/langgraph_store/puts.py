@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from langgraph.store.base import (
     InvalidNamespaceError,
@@ -42,15 +42,11 @@ from .namespaces import (
     Location,
     parse_store_key,
 )
+from .scoping import ScopedStore
 from .ttl import (
     check_ttl,
     set_ttl,
 )
-
-if TYPE_CHECKING:
-    pass
-
-from .scoping import ScopedStore
 
 _TEXT_FIELDS = ("content", "text", "memory")
 PUT_CHUNK = 500
