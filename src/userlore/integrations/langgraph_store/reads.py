@@ -60,7 +60,7 @@ class ReadOps(ScopedStore):
             )
         if record is None:
             return None
-        if op.refresh_ttl:
+        if op.refresh_ttl and record.valid_until is not None:  # no window, nothing to slide
             refresh_ttl(self.lore, where.scope, [record.id])
         return self._item(record)
 
@@ -106,8 +106,10 @@ class ReadOps(ScopedStore):
             extra=matches,
             rank_all=True,
         )
-        if op.refresh_ttl:
-            refresh_ttl(self.lore, scope, [h.record.id for h in hits])
+        if op.refresh_ttl:  # only items with a window: no write transaction for the rest
+            refresh_ttl(
+                self.lore, scope, [h.record.id for h in hits if h.record.valid_until is not None]
+            )
         return [
             SearchItem(
                 namespace=self.namespace_of(h.record),
