@@ -102,11 +102,13 @@ def test_ascii_terms_match_like_terms_on_ascii_text(lang) -> None:  # type: igno
 
 
 def test_literal_gates_answer_like_their_alternation() -> None:
+    from userlore.policy.cue_data import cues
     from userlore.policy.detectors.special_lang import _any_run
     from userlore.policy.literal_gate import LiteralGate
     from userlore.policy.spoken import _LATIN_GATE
 
-    gates = [_LATIN_GATE, _any_run(), LiteralGate(["ab", "xyz"]), LiteralGate(["a.c", "four"])]
+    gates = [_LATIN_GATE, _any_run(), LiteralGate(["ab", "xyz"]), LiteralGate(["a.c", "x", "four"])]
+    gates.append(cues().credential_words)
     texts = [t.lower() for t in TEXTS] + [t.casefold() for t in TEXTS]
     texts += ["", "ab", "xy", "xyz", "abc", "four one", "a-c", "fo", "seven eight nine"]
     hits = 0
@@ -116,3 +118,7 @@ def test_literal_gates_answer_like_their_alternation() -> None:
             assert found == (gate.pattern.search(text) is not None), (gate.pattern, text)
             hits += found
     assert hits > 100  # both answers occur
+    credential = cues().credential
+    for text in texts:  # the gate in front of cued_values: no literal, no credential match
+        if credential.search(text) is not None:
+            assert cues().credential_words.search(text), text

@@ -466,7 +466,7 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
 @cache
 def _any_run() -> LiteralGate:
     """Any letter run of any language's regex terms (see :func:`_run_finder`)."""
-    return LiteralGate(re.escape(r) for lang in languages() for r in lang.run_terms)
+    return LiteralGate(r for lang in languages() for r in lang.run_terms)
 
 
 def _lexicon_cues(
