@@ -9,9 +9,17 @@ stores; ``UserloreStore`` and ``SqliteStore`` on a SQLite file each. It measures
   ``UserloreStore`` also its previous path (the planner's BM25 + vector RRF search with the
   0.2 cosine floor, ``search_visible(rank_all=False)``), so before/after come from one run;
 - the write-then-read cycle: one ``put`` of a new item, then one ``search``, p50 / p95 of the
-  search (``--cycles`` times), beside the warm search of the same run.
+  search (``--cycles`` times), beside the warm search of the same run;
+- for ``UserloreStore`` and ``SqliteStore``: the first search after reopening the database
+  file (a new store object, as a new process would open it);
+- for ``Userlore`` itself on the same data: ``plan_context`` warm and right after one
+  ``observe`` (``--cycles`` times).
+
+``InMemoryStore`` is searched only up to ``--memory-max`` items (its brute-force search takes
+seconds a query at 100k; its bulk put rate is measured at every size).
 
 Usage: python benchmarks/store_api.py [--sizes 10000,100000] [--queries 60] [--cycles 20]
+       [--memory-max 20000]
 Prints a Markdown table per size, then one JSON object on the last line.
 """
 
@@ -69,13 +77,37 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=None, help="one size (same as --sizes N)")
     parser.add_argument("--queries", type=int, default=60)
     parser.add_argument("--cycles", type=int, default=20)
+    parser.add_argument("--memory-max", type=int, default=20_000, help="InMemoryStore search cap")
     args = parser.parse_args()
     sizes = [args.items] if args.items else [int(n) for n in args.sizes.split(",")]
-    runs = [run(n, args.queries, args.cycles) for n in sizes]
+    runs = [run(n, args.queries, args.cycles, args.memory_max) for n in sizes]
     print(json.dumps(runs))
 
 
-def run(items: int, n_queries: int, cycles: int) -> dict[str, Any]:
+def first_search(open_store: Any, query: str) -> float:
+    """ms of the first search of a store just opened on an existing file."""
+    start = time.perf_counter()
+    open_store().search((USER,), query=query, limit=10)
+    return round((time.perf_counter() - start) * 1000, 1)
+
+
+def plan_cycle(lore: Userlore, queries: list[str], cycles: int) -> dict[str, float]:
+    """``plan_context`` p50 / p95 warm, and right after one ``observe`` of a new turn."""
+    warm = timed(lambda q: lore.plan_context(USER, q), queries[:cycles], warmup=3)
+
+    def observe(n: int) -> None:
+        lore.observe(USER, "user", f"I prefer {queries[n % len(queries)].lower()} now")
+
+    after = timed(lambda q: lore.plan_context(USER, q), queries[:cycles], warmup=0, between=observe)
+    return {
+        "plan_p50_ms": warm["p50_ms"],
+        "plan_p95_ms": warm["p95_ms"],
+        "plan_after_observe_p50_ms": after["p50_ms"],
+        "plan_after_observe_p95_ms": after["p95_ms"],
+    }
+
+
+def run(items: int, n_queries: int, cycles: int, memory_max: int) -> dict[str, Any]:
     """One size: the three stores on fresh databases, one after another."""
     gen = TextGen(seed=11)
     texts = [gen.sentence(gen.rng.randint(6, 14)) for _ in range(items)]
@@ -104,9 +136,18 @@ def run(items: int, n_queries: int, cycles: int) -> dict[str, Any]:
             }
             for name, store in stores.items():
                 rate = load(store, texts)
+                if store is memory and items > memory_max:
+                    out[name] = {"put_items_per_s": round(rate)}
+                    continue
                 search = timed(lambda q, s=store: s.search((USER,), query=q, limit=10), queries)
                 cycle = after_put(store, queries, cycles)
                 out[name] = {"put_items_per_s": round(rate), **search, **cycle}
+            with SqliteStore.from_conn_string(str(Path(tmp) / "lg.db"), index=index) as again:
+                if sqlite.index_config is None:
+                    again.index_config = again.embeddings = None
+                out[sqlite_name]["first_search_after_open_ms"] = first_search(
+                    lambda: again, queries[1]
+                )
             out["UserloreStore (previous search: RRF + floor)"] = timed(
                 lambda q: search_visible(
                     lore.memory.store,
@@ -118,12 +159,22 @@ def run(items: int, n_queries: int, cycles: int) -> dict[str, Any]:
                 ),
                 queries,
             )
+        out["UserloreStore"].update(plan_cycle(lore, queries, cycles))
         lore.close()
+        reopened = Userlore.open(
+            f"sqlite:///{Path(tmp) / 'userlore.db'}", config={"memory": {"mode": "auto"}}
+        )
+        out["UserloreStore"]["first_search_after_open_ms"] = first_search(
+            lambda: UserloreStore(reopened, namespace_template=("{user_id}",), index=index),
+            queries[1],
+        )
+        reopened.close()
     print(f"Store API, {items:,} items, under load (other helpers share the 2 cores)\n")
     print(
-        "| store | bulk put items/s | search p50 / p95 ms | search right after a put p50 / p95 ms |"
+        "| store | bulk put items/s | search p50 / p95 ms | search right after a put p50 / p95 ms"
+        " | first search after opening ms |"
     )
-    print("|---|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|")
     for name, row in out.items():
         if isinstance(row, dict):
             rate = f"{row['put_items_per_s']:,}" if "put_items_per_s" in row else "-"
@@ -132,7 +183,17 @@ def run(items: int, n_queries: int, cycles: int) -> dict[str, Any]:
                 if "after_put_p50_ms" in row
                 else "-"
             )
-            print(f"| {name} | {rate} | {row['p50_ms']:.1f} / {row['p95_ms']:.1f} | {cycle} |")
+            search = f"{row['p50_ms']:.1f} / {row['p95_ms']:.1f}" if "p50_ms" in row else "-"
+            first = row.get("first_search_after_open_ms", "-")
+            print(f"| {name} | {rate} | {search} | {cycle} | {first} |")
+    ours = out["UserloreStore"]
+    print(
+        f"\nUserloreStore: search after a put / warm p50 "
+        f"{ours['after_put_p50_ms'] / ours['p50_ms']:.2f}x, p95 "
+        f"{ours['after_put_p95_ms'] / ours['p95_ms']:.2f}x; plan_context warm "
+        f"{ours['plan_p50_ms']:.1f} / {ours['plan_p95_ms']:.1f} ms, right after an observe "
+        f"{ours['plan_after_observe_p50_ms']:.1f} / {ours['plan_after_observe_p95_ms']:.1f} ms"
+    )
     print()
     return out
 

@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml  # type: ignore[import-untyped]
 
+from userlore.policy.literal_gate import LiteralGate
+
 __all__ = ["Cues", "alternation", "cues"]
 
 
@@ -34,6 +36,12 @@ def alternation(terms: list[str]) -> str:
     if cjk:
         parts.append("|".join(map(re.escape, cjk)))
     return "|".join(parts) or r"(?!x)x"
+
+
+def _cores(terms: list[str]) -> list[str]:
+    """The literal each term of :func:`alternation` must match: a text without any of them
+    has no match (the gate in front of the regex)."""
+    return [t.strip("*") if _is_latin(t) else t for t in terms]
 
 
 def _is_latin(term: str) -> bool:
@@ -67,6 +75,9 @@ class Cues:
     topics: re.Pattern[str]
     self_subject: re.Pattern[str]
     function_words: re.Pattern[str]
+    credential_words: LiteralGate
+    """Whether a text holds the literal of any ``credential`` term: without one, ``credential``
+    cannot match, and this answers in a fraction of its time."""
 
     def about_others(self, lowered: str) -> bool:
         """Clearly a topic (reading about it, a study), or someone else's: an other-person cue
@@ -90,6 +101,7 @@ def cues() -> Cues:
     data = yaml.safe_load(source.read_text(encoding="utf-8"))
     return Cues(
         credential=re.compile(alternation(_flat(data["credential"]))),
+        credential_words=LiteralGate(_cores(_flat(data["credential"]))),
         identifier=re.compile(alternation(_flat(data["identifier"]))),
         not_credential=re.compile(alternation(_flat(data["not_credential"]))),
         counts=frozenset(_flat(data["count_units"])),

@@ -10,12 +10,21 @@ can hide what the quote discloses ("I have type 2 diabetes"): the stricter verdi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from userlore.models import CandidateInput, Disclosure, Explicitness, Sensitivity
-from userlore.policy.sensitivity import SPECIAL_CATEGORIES, SensitivityLevel, classify
+from userlore.policy.sensitivity import (
+    SPECIAL_CATEGORIES,
+    SensitivityLevel,
+    SensitivityReport,
+    classify,
+)
 
-__all__ = ["POLICY_REV", "Assessment", "assess", "assess_text", "key_refusal"]
+__all__ = ["POLICY_REV", "Assessment", "BatchFloor", "assess", "assess_text", "key_refusal"]
+
+Classifier = Callable[..., SensitivityReport]
+""":func:`classify` or a memo of it (``text, *, special=True``)."""
 
 POLICY_REV = 3
 """Bump when the sensitivity rules change: the planner re-checks records older than this.
@@ -53,6 +62,12 @@ class Assessment:
 
 def assess_text(*texts: str | None, claim: str | None = None) -> Assessment:
     """Assess free text (and an optional producer claim) against the safety contract."""
+    return _assess_text(texts, claim, classify)
+
+
+def _assess_text(
+    texts: tuple[str | None, ...], claim: str | None, classify: Classifier
+) -> Assessment:
     level = SensitivityLevel.NONE
     categories: list[str] = []
     for text in texts:
@@ -88,11 +103,15 @@ def key_refusal(*keys: str | None) -> str | None:
     ``config.payment_ref_ba57cce8…``) pass the IBAN checksum about 3 times in 100k; a real IBAN
     is written in capitals. Special-category words in a key do not gate it (the text does that).
     """
+    return _key_refusal(keys, classify)
+
+
+def _key_refusal(keys: tuple[str | None, ...], classify: Classifier) -> str | None:
     refusal: str | None = None
     for key in keys:
         if not key:
             continue
-        for f in classify(key).findings:
+        for f in classify(key, special=False).findings:  # special words do not gate
             if f.level is SensitivityLevel.SECRET:
                 return "secret"
             if f.level is SensitivityLevel.REGULATED and not (
@@ -105,7 +124,38 @@ def key_refusal(*keys: str | None) -> str | None:
 def assess(candidate: CandidateInput) -> Assessment:
     """Assess a candidate: its text in full, its key and path as identifiers (see
     :func:`key_refusal`); the stricter of detector and claim wins."""
-    result = assess_text(candidate.content, candidate.value, claim=candidate.sensitivity_claim)
+    return _assess(candidate, classify)
+
+
+@dataclass(slots=True)
+class BatchFloor:
+    """:func:`assess` over a batch of candidates, each distinct text classified once.
+
+    The puts of a batch share their namespace path and often a value; :func:`classify` is a
+    pure function of its text, so a memo gives every candidate the verdict :func:`assess`
+    gives it alone (``tests/unit/test_batch_floor.py`` compares them over the gate sets).
+    Keep one per batch: the memo holds the batch's texts.
+    """
+
+    _memo: dict[tuple[str, bool], SensitivityReport] = field(default_factory=dict)
+
+    def classify(self, text: str, *, special: bool = True) -> SensitivityReport:
+        """:func:`classify`, once per (text, special) in this batch."""
+        key = (text, special)
+        report = self._memo.get(key)
+        if report is None:
+            report = self._memo[key] = classify(text, special=special)
+        return report
+
+    def assess(self, candidate: CandidateInput) -> Assessment:
+        """:func:`assess` of ``candidate``, with this batch's memo."""
+        return _assess(candidate, self.classify)
+
+
+def _assess(candidate: CandidateInput, classify: Classifier) -> Assessment:
+    result = _assess_text(
+        (candidate.content, candidate.value), candidate.sensitivity_claim, classify
+    )
     if (
         result.refused is None
         and result.sensitivity is Sensitivity.NONE
@@ -121,7 +171,7 @@ def assess(candidate: CandidateInput) -> Assessment:
                 None, Sensitivity.SPECIAL, special[0], Disclosure.ASK_BEFORE_REFERENCE
             )
     if result.refused is None:
-        refused = key_refusal(candidate.canonical_key, candidate.path)
+        refused = _key_refusal((candidate.canonical_key, candidate.path), classify)
         if refused is not None:
             result = Assessment(refused, Sensitivity.NONE, None, Disclosure.NEVER)
     if result.refused is None and candidate.disclosure is Disclosure.NEVER:

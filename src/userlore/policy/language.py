@@ -159,13 +159,8 @@ def segments(text: str, identify_with: Callable[[str], str] | None = None) -> li
             another to compare.
     """
     ident = identify_with or identify
-    pieces: list[tuple[int, int, str]] = []
-    for m in _SENTENCE.finditer(text):
-        if m.end() > m.start():
-            pieces.extend(_runs(text, m.start(), m.end()))
-    pieces = _join_short_latin(text, pieces)
     out: list[Segment] = []
-    for start, end, script in pieces:
+    for start, end, script in pieces(text):
         chunk = text[start:end]
         if script == "Zyyy":
             language: str | None = None
@@ -181,6 +176,16 @@ def segments(text: str, identify_with: Callable[[str], str] | None = None) -> li
             language = UNDETERMINED if named in COVERED_LANGUAGES else named
         out.append(Segment(start, end, script, language))
     return _inherit(out, text, ident)
+
+
+def pieces(text: str) -> list[tuple[int, int, str]]:
+    """The (start, end, script) of the segments :func:`segments` gives, before identification:
+    a caller that can rule a text out by its pieces alone skips the identifier."""
+    found: list[tuple[int, int, str]] = []
+    for m in _SENTENCE.finditer(text):
+        if m.end() > m.start():
+            found.extend(_runs(text, m.start(), m.end()))
+    return _join_short_latin(text, found)
 
 
 def _inherit(out: list[Segment], text: str, ident: Callable[[str], str]) -> list[Segment]:

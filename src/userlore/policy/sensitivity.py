@@ -112,7 +112,7 @@ _OWN_MONEY_GATE = re.compile(
 )
 
 
-def _detect(t: str) -> list[_Hit]:
+def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits: list[_Hit] = []
     lowered = t.lower()
     words = frozenset(_EN_WORD.findall(lowered))
@@ -178,33 +178,39 @@ def _detect(t: str) -> list[_Hit]:
         hits.extend(h for h in cued_values(t) if not any(s < h[3] and h[2] < e for s, e in named))
     if _ANY_DIGIT.search(t) and (_MONEY_GATE.search(lowered) or _OWN_MONEY_GATE.search(lowered)):
         hits.extend(own_money(t))
-    hits.extend(_special(t, lowered, words))
+    if special:
+        hits.extend(_special(t, lowered, words))
     return hits
 
 
-def classify(text: str) -> SensitivityReport:
+def classify(text: str, *, special: bool = True) -> SensitivityReport:
     """Find secrets, regulated identifiers and special-category statements in ``text``.
 
     Deterministic and offline; safe to call on every record. Detection reads the folded view
     the renderer's reader sees (:func:`userlore.policy.normalize.fold`: lookalike letters,
     entities, invisible characters and separators folded); findings carry spans into ``text``,
     the caller's string.
+
+    Args:
+        special: False leaves the special-category rules out, for a caller that reads only
+            the secret and regulated findings (a key): those are the same either way, since
+            the special rules yield neither level nor share a rule name with them.
     """
     if not text:
         return _EMPTY
     folded = fold(text)
     mapped: list[tuple[_Hit, Folded | _Composed | _Identity]] = [
-        (h, folded) for h in _detect(folded.text)
+        (h, folded) for h in _detect(folded.text, special)
     ]
     spoken = spoken_view(folded.text)
     if spoken.text != folded.text:
         # Values said in words ("four one one seven", "幺三五七", "p-a-s-s"): the same rules
         # read the view with each run replaced by its value; spans map back to the words.
-        mapped.extend((h, _Composed(spoken, folded)) for h in _detect(spoken.text))
+        mapped.extend((h, _Composed(spoken, folded)) for h in _detect(spoken.text, special))
     ocr = _ocr_view(folded.text)
     if ocr != folded.text:
         # "4S26 O181 …": letters a scan or a keyboard puts for digits, read as the digits.
-        mapped.extend((h, folded) for h in _detect(ocr))
+        mapped.extend((h, folded) for h in _detect(ocr, special))
     if _ANY_DIGIT.search(text):
         # Text in a language no rule reads: values by shape, on the caller's text (folding
         # turns Cyrillic lookalikes into Latin, which would split a Russian sentence's script).

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from userlore.policy.literal_gate import LiteralGate
 from userlore.policy.normalize import Folded
 
 __all__ = ["Spoken", "fold_digits", "spoken_spans", "spoken_values", "spoken_view"]
@@ -343,10 +344,8 @@ def _nato_runs(text: str, lowered: str) -> list[Spoken]:
 # Entry points
 # --------------------------------------------------------------------------------------------
 
-_LATIN_GATE = re.compile(
-    # NATO words too: "alpha bravo charlie delta" holds no number word.
-    "|".join(sorted((w for w in _ALL_WORDS | _NATO.keys() if len(w) >= 3), key=len, reverse=True))
-)
+# NATO words too: "alpha bravo charlie delta" holds no number word.
+_LATIN_GATE = LiteralGate(w for w in _ALL_WORDS | _NATO.keys() if len(w) >= 3)
 
 
 def spoken_spans(text: str) -> list[Spoken]:

@@ -61,6 +61,7 @@ from userlore.errors import InvalidInputError
 from userlore.integrations.scope import ScopeResolver
 from userlore.models import MemoryType
 from userlore.planner.visible import MAX_VISIBLE
+from userlore.policy.govern import BatchFloor
 
 from .index import StoreIndex, attach_index
 from .namespaces import STORE_KEY_PREFIX, NamespaceTemplate
@@ -159,7 +160,8 @@ class UserloreStore(PutOps, SurfaceOps):
         Consecutive puts of one user are written together, up to :data:`PUT_CHUNK` per
         transaction (one commit, one embedding call), each still through the governed write.
         """
-        prepared = [self._prepare(op) for op in list(ops)]
+        floor = BatchFloor()  # the batch's texts classified once each (a shared path)
+        prepared = [self._prepare(op, floor) for op in list(ops)]
         results: list[Result] = [None] * len(prepared)
         at = 0
         while at < len(prepared):
@@ -186,7 +188,7 @@ class UserloreStore(PutOps, SurfaceOps):
         """Async twin of :meth:`batch` (same body, in a worker thread that keeps the run)."""
         return await asyncio.to_thread(self.batch, list(ops))
 
-    def _prepare(self, op: Op) -> _Put | _Read:
+    def _prepare(self, op: Op, floor: BatchFloor | None = None) -> _Put | _Read:
         validate_op_namespace(op)
         if isinstance(op, GetOp):
             where = self._locate(op.namespace)
@@ -201,7 +203,7 @@ class UserloreStore(PutOps, SurfaceOps):
         if isinstance(op, ListNamespacesOp):
             return _Read(self._listing_scope(op), op)
         if isinstance(op, PutOp):
-            return self._prepare_put(op)
+            return self._prepare_put(op, floor)
         raise InvalidInputError(f"unknown store operation {type(op).__name__}")
 
     def _run(self, ready: _Put | _Read) -> Result:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from langgraph.store.base import (
     InvalidNamespaceError,
@@ -32,7 +32,7 @@ from userlore.models import (
     Producer,
     WriteAction,
 )
-from userlore.policy.govern import Assessment, assess
+from userlore.policy.govern import Assessment, BatchFloor, assess
 from userlore.store.governed import LIVE_STATES
 from userlore.store.schema import MemoryRecord
 from userlore.understanding import govern_batch
@@ -42,15 +42,11 @@ from .namespaces import (
     Location,
     parse_store_key,
 )
+from .scoping import ScopedStore
 from .ttl import (
     check_ttl,
     set_ttl,
 )
-
-if TYPE_CHECKING:
-    pass
-
-from .scoping import ScopedStore
 
 _TEXT_FIELDS = ("content", "text", "memory")
 PUT_CHUNK = 500
@@ -69,7 +65,8 @@ class _Put:
 class PutOps(ScopedStore):
     """Prepare, write and delete store items."""
 
-    def _prepare_put(self, op: PutOp) -> _Put:
+    def _prepare_put(self, op: PutOp, floor: BatchFloor | None = None) -> _Put:
+        """Validate ``op`` and run the floor on it (with the batch's memo ``floor``, if any)."""
         if not op.namespace or op.namespace[0] == "langgraph":
             raise InvalidNamespaceError(f"invalid namespace {op.namespace!r} for a put")
         ttl = check_ttl(op.ttl)
@@ -102,7 +99,7 @@ class PutOps(ScopedStore):
         )
         store = self.lore.memory.store
         store.validate_candidate(candidate)
-        verdict = assess(candidate)
+        verdict = assess(candidate) if floor is None else floor.assess(candidate)
         if verdict.refused is not None:
             store.record_trace(
                 where.scope,

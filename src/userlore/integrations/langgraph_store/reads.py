@@ -8,8 +8,9 @@ planner keeps its own floor and fusion (:func:`~userlore.planner.visible.search_
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from langgraph.store.base import (
     GetOp,
@@ -33,12 +34,8 @@ from .namespaces import (
     Location,
     parse_store_key,
 )
-from .ttl import refresh_ttl
-
-if TYPE_CHECKING:
-    pass
-
 from .scoping import ScopedStore
+from .ttl import refresh_ttl
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,32 +50,40 @@ class ReadOps(ScopedStore):
     """Get, search, list namespaces, and the items they return."""
 
     def _get(self, where: Location, op: GetOp) -> Item | None:
-        store = self.lore.memory.store
+        record = self._visible_one(where, canonical_key=where.store_key(op.key))
+        if record is None and where.position == 0:
+            # Records of other producers appear under (user, *path), addressed by record id.
+            record = self._visible_one(
+                where,
+                record_id=op.key,
+                extra=lambda r: r.path == where.path and not _is_store_record(r),
+            )
+        if record is None:
+            return None
+        if op.refresh_ttl and record.valid_until is not None:  # no window, nothing to slide
+            refresh_ttl(self.lore, where.scope, [record.id])
+        return self._item(record)
+
+    def _visible_one(
+        self,
+        where: Location,
+        *,
+        canonical_key: str | None = None,
+        record_id: str | None = None,
+        extra: Callable[[RecordView], bool] | None = None,
+    ) -> RecordView | None:
+        """The visible record under ``where``'s path with this store key or record id."""
         hits = search_visible(
-            store,
+            self.lore.memory.store,
             where.scope,
             None,
             limit=1,
             path_prefix=where.path,
-            canonical_key=where.store_key(op.key),
+            canonical_key=canonical_key,
+            record_id=record_id,
+            extra=extra,
         )
-        if not hits and where.position == 0:
-            # Records of other producers appear under (user, *path), addressed by record id.
-            hits = search_visible(
-                store,
-                where.scope,
-                None,
-                limit=1,
-                path_prefix=where.path,
-                record_id=op.key,
-                extra=lambda r: r.path == where.path and not _is_store_record(r),
-            )
-        if not hits:
-            return None
-        record = hits[0].record
-        if op.refresh_ttl:
-            refresh_ttl(self.lore, where.scope, [record.id])
-        return self._item(record)
+        return hits[0].record if hits else None
 
     def _search(self, scope: str, path_hint: str, op: SearchOp) -> list[SearchItem]:
         filters = dict(op.filter or {})
@@ -101,8 +106,10 @@ class ReadOps(ScopedStore):
             extra=matches,
             rank_all=True,
         )
-        if op.refresh_ttl:
-            refresh_ttl(self.lore, scope, [h.record.id for h in hits])
+        if op.refresh_ttl:  # only items with a window: no write transaction for the rest
+            refresh_ttl(
+                self.lore, scope, [h.record.id for h in hits if h.record.valid_until is not None]
+            )
         return [
             SearchItem(
                 namespace=self.namespace_of(h.record),

@@ -62,6 +62,8 @@ def cued_values(t: str) -> Iterator[_Hit]:
     """Value-like tokens in the sentence after a credential word (see the module docstring)."""
     c = cues()
     lowered = _lower(t)
+    if not c.credential_words.search(lowered):
+        return  # no credential word's literal: the pattern below cannot match
     matches = list(c.credential.finditer(lowered))
     if not matches:
         return

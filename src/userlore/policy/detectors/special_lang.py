@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -28,6 +28,7 @@ from typing import Final
 from userlore.errors import ConfigError
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.findings import _SPECIAL, SPECIAL_CATEGORIES
+from userlore.policy.literal_gate import LiteralGate
 
 DATA_PACKAGE: Final = "userlore.policy.data.special"
 """Package whose ``*.json`` files are the per-language vocabularies."""
@@ -86,6 +87,16 @@ class _Language:
     beneficiary: re.Pattern[str] | None = None
     """A word that names whom a thing is for ("for", "für", "pour"), looked for just after a
     term: "insulin for my daughter" is the daughter's, not the speaker's."""
+    head_lengths: tuple[int, ...] = ()
+    """The lengths of ``compound_heads`` (at least ``_COMPOUND_MIN``), ascending."""
+    compound_memo: dict[str, tuple[str, bool] | None] = field(
+        default_factory=dict, compare=False, hash=False
+    )
+    """Words already looked up in ``compound_heads`` (a pure function of the word)."""
+    ascii_terms: re.Pattern[str] | None = None
+    """``terms`` with only the phrases an ASCII sentence can match (every character ASCII or
+    matching one case-insensitively): the same matches on such a sentence, at a fraction of the
+    scan ("HIV" among a few hundred CJK phrases). None: no phrase can."""
 
 
 def _alternation(phrases: list[str], *, spaced: bool) -> str:
@@ -106,6 +117,7 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
     if not isinstance(terms_src, dict) or not set(terms_src) <= SPECIAL_CATEGORIES:
         raise ConfigError(f"special vocabulary {code}: terms must map special categories")
     groups: list[str] = []
+    ascii_groups: list[str] = []
     term_category: dict[str, str] = {}
     lexicon: dict[str, list[tuple[tuple[str, ...], str, bool]]] = {}
     regex_terms: list[tuple[re.Pattern[str], str, bool]] = []
@@ -134,6 +146,9 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
                 name = f"{prefix}{i}"
                 term_category[name] = category
                 groups.append(f"(?P<{name}>{_alternation(list(phrases), spaced=spaced)})")
+                ascii_phrases = [p for p in phrases if _ascii_matchable(p)]
+                if ascii_phrases:
+                    ascii_groups.append(f"(?P<{name}>{_alternation(ascii_phrases, spaced=spaced)})")
     for entries in lexicon.values():
         entries.sort(key=lambda e: -len(e[0]))
     first_chars = None
@@ -177,6 +192,7 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
     return _Language(
         code=code,
         terms=re.compile("|".join(groups), re.IGNORECASE) if groups else None,
+        ascii_terms=re.compile("|".join(ascii_groups), re.IGNORECASE) if ascii_groups else None,
         term_category=term_category,
         lexicon=lexicon,
         first_chars=first_chars,
@@ -203,6 +219,7 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
         pro_drop=bool(data.get("pro_drop", False)),
         spaced=spaced,
         compound_heads=compound_heads,
+        head_lengths=tuple(sorted({len(h) for h in compound_heads})),
         self_copula=(
             re.compile(r"(?:^|[\s,，、。])" + copula_alt + r"\s*$", re.IGNORECASE)
             if copula_alt
@@ -222,6 +239,20 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
             else None
         ),
     )
+
+
+_ASCII: Final = tuple(chr(i) for i in range(128))
+
+
+@cache
+def _matches_ascii(c: str) -> bool:
+    """Whether the literal ``c`` matches some ASCII character case-insensitively ("K")."""
+    return c.isascii() or any(re.fullmatch(re.escape(c), a, re.IGNORECASE) for a in _ASCII)
+
+
+def _ascii_matchable(phrase: str) -> bool:
+    """Whether a literal phrase can match inside a pure-ASCII text (see ``ascii_terms``)."""
+    return not phrase.startswith("re:") and all(_matches_ascii(c) for c in phrase)
 
 
 def _run_finder(term_runs: list[frozenset[str]]) -> re.Pattern[str] | None:
@@ -385,27 +416,44 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
     for s, e in _sentences(t):
         tokens: list[tuple[str, int, int]] | None = None
         low: str | None = None
+        runs_here = False
         found: list[tuple[int, _Language, list[tuple[str, bool, int, int]]]] = []
+        words: set[str] | None = None
+        ascii_sentence: bool | None = None
         for lang in languages():
             cues: list[tuple[str, bool, int, int]] = []
             if lang.lexicon:
                 if tokens is None:
                     tokens = [(m.group(0).casefold(), *m.span()) for m in _TOKEN.finditer(t, s, e)]
-                cues.extend(_lexicon_cues(lang, tokens))
+                    words = {w for w, _, _ in tokens}
+                # Without compounds a cue starts at a lexicon word: none here, no cue.
+                if lang.compound_heads or not lang.lexicon.keys().isdisjoint(words or ()):
+                    cues.extend(_lexicon_cues(lang, tokens))
             if lang.run_finder is not None:
-                low = low if low is not None else t[s:e].casefold()
-                opened = {i for r in lang.run_finder.findall(low) for i in lang.run_terms[r]}
+                if low is None:
+                    low = t[s:e].casefold()
+                    runs_here = _any_run().search(low)
+                # No language's run in the sentence: no regex term of any can match.
+                opened = (
+                    {i for r in lang.run_finder.findall(low) for i in lang.run_terms[r]}
+                    if runs_here
+                    else set()
+                )
                 for i in sorted(opened):
                     pattern, category, own = lang.regex_terms[i]
                     cues.extend((category, own, *m.span()) for m in pattern.finditer(t, s, e))
             if lang.terms is not None and (
                 lang.first_chars is None or not lang.first_chars.isdisjoint(t[s:e])
             ):
-                cues.extend(
-                    (lang.term_category[g], g[0] == "s", *m.span())
-                    for m in lang.terms.finditer(t, s, e)
-                    if (g := m.lastgroup or "c0")
-                )
+                if ascii_sentence is None:
+                    ascii_sentence = t[s:e].isascii()
+                terms = lang.ascii_terms if ascii_sentence else lang.terms
+                if terms is not None:
+                    cues.extend(
+                        (lang.term_category[g], g[0] == "s", *m.span())
+                        for m in terms.finditer(t, s, e)
+                        if (g := m.lastgroup or "c0")
+                    )
             if cues:
                 found.append((sum(1 for _ in lang.markers.finditer(t, s, e)), lang, cues))
         best = max((n for n, _, _ in found), default=0)
@@ -413,6 +461,12 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
             if n == best:
                 for category, own, start, end in cues:
                     yield lang, category, own, s, start, end
+
+
+@cache
+def _any_run() -> LiteralGate:
+    """Any letter run of any language's regex terms (see :func:`_run_finder`)."""
+    return LiteralGate(r for lang in languages() for r in lang.run_terms)
 
 
 def _lexicon_cues(
@@ -439,12 +493,30 @@ def _compound_cues(
     lang: _Language, word: str, start: int, end: int
 ) -> Iterator[tuple[str, bool, int, int]]:
     """A term that begins or ends a longer word ("Krebsdiagnose", "Insulinpumpe")."""
+    memo = lang.compound_memo
+    head = memo.get(word, _UNSEEN)
+    if head is _UNSEEN:
+        head = _compound_head(lang, word)
+        if len(memo) < _COMPOUND_MEMO:
+            memo[word] = head
+    if head is not None:
+        yield head[0], head[1], start, end
+
+
+_UNSEEN: Final = ("", False)
+_COMPOUND_MEMO: Final = 100_000  # words remembered per language (a few MB at most)
+
+
+def _compound_head(lang: _Language, word: str) -> tuple[str, bool] | None:
+    """The (category, self term?) of the first head ``word`` begins or ends with, if any."""
     heads = lang.compound_heads
-    for cut in range(_COMPOUND_MIN, len(word) - _COMPOUND_REST + 1):
+    for cut in lang.head_lengths:  # ascending; a cut of another length cannot be a head
+        if cut > len(word) - _COMPOUND_REST:
+            return None
         for part in (word[:cut], word[len(word) - cut :]):
             for category, own in heads.get(part, ()):
-                yield category, own, start, end
-                return
+                return category, own
+    return None
 
 
 def in_professional_sentence(t: str, pos: int) -> bool:

@@ -48,6 +48,7 @@ from userlore.policy.language import (
     Segment,
     _py3langid,
     identify,
+    pieces,
     uncovered_segments,
 )
 
@@ -197,6 +198,12 @@ def _amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
 
 def uncovered_values(t: str) -> Iterator[_Hit]:
     """Values in the segments of ``t`` in an uncovered language (see the module docstring)."""
+    if t.isascii() and all(
+        len(_PLAIN_WORD.findall(t[start:end])) < 2 for start, end, _ in pieces(t)
+    ):
+        # Only Latin and neutral runs, none of two plain words: each Latin segment would be
+        # skipped below whatever its language, so identifying them is wasted ("ns#k123").
+        return
     found = uncovered_segments(t)
     if not found:
         return

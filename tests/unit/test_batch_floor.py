@@ -1,0 +1,124 @@
+"""The batch floor gives every put the verdict the single-item floor gives it (issue 30).
+
+Bulk puts run :class:`~userlore.policy.govern.BatchFloor` (each distinct text classified once,
+keys without the special rules) instead of :func:`~userlore.policy.govern.assess` per item; both
+run here over every gate set, as the store builds its candidates, and must agree exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from userlore.integrations.langgraph_store.namespaces import locate
+from userlore.models import CandidateInput, Explicitness, MemoryType, Producer
+from userlore.policy.detectors.special_lang import languages
+from userlore.policy.findings import _BLOCKING
+from userlore.policy.govern import BatchFloor, assess, key_refusal
+from userlore.policy.sensitivity import classify
+
+_DATA = Path(__file__).resolve().parents[1] / "data"
+_GATES = sorted(_DATA.glob("gate_*.jsonl"))
+
+
+def _texts() -> list[str]:
+    out: list[str] = []
+    for path in _GATES:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                case = json.loads(line)
+                out.append(case["text"])
+                out.extend(v for v in case.get("values") or [] if isinstance(v, str))
+    return out
+
+
+TEXTS = _texts()
+
+
+def _candidate(text: str, key: str) -> CandidateInput:
+    value = json.dumps({"text": text}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return CandidateInput(
+        kind="note",
+        content=text,
+        canonical_key=locate(("u1", "notes"), "u1", 0).store_key(key),
+        value=value,
+        memory_type=MemoryType.SEMANTIC,
+        path="notes",
+        explicitness=Explicitness.EXPLICIT,
+        confidence=0.9,
+        producer=Producer.TOOL,
+        evidence_text=text,
+    )
+
+
+def test_gate_sets_are_there() -> None:
+    assert len(_GATES) >= 5 and len(TEXTS) > 600
+
+
+def test_batch_floor_matches_single_item_floor() -> None:
+    # Keys both plain ("k17") and the case text itself (a secret or an id in a key), and
+    # every text twice, so the memo answers half of the batch.
+    candidates = [_candidate(t, f"k{n}") for n, t in enumerate(TEXTS)]
+    candidates += [_candidate(t, t.replace("#", " ")[:200]) for t in TEXTS]
+    floor = BatchFloor()
+    batch = [floor.assess(c) for c in candidates]
+    single = [assess(c) for c in candidates]
+    assert batch == single
+    refused = sum(v.refused is not None for v in single)
+    special = sum(v.category is not None for v in single)
+    assert refused > 400 and special > 50  # the sets exercise both verdicts
+
+
+def test_key_floor_without_special_rules_keeps_blocking_findings() -> None:
+    for text in TEXTS:
+        full = [f for f in classify(text).findings if f.level in _BLOCKING]
+        assert list(classify(text, special=False).findings) == full, text
+        assert key_refusal(text) == _full_key_refusal(text)
+
+
+def _full_key_refusal(key: str) -> str | None:
+    """:func:`key_refusal` as it read keys before (every rule run)."""
+    refusal = None
+    for f in classify(key).findings:
+        if f.level.value == "secret":
+            return "secret"
+        if f.level.value == "regulated" and not (
+            f.rule == "iban" and not any(c.isupper() for c in key[f.start : f.end])
+        ):
+            refusal = "regulated"
+    return refusal
+
+
+@pytest.mark.parametrize("lang", [x for x in languages() if x.ascii_terms is not None])
+def test_ascii_terms_match_like_terms_on_ascii_text(lang) -> None:  # type: ignore[no-untyped-def]
+    assert lang.terms is not None and lang.ascii_terms is not None
+    ascii_texts = [t for t in TEXTS if t.isascii()] + ["I have HIV and ADHD", "brca1 lgbt hiv"]
+    for text in ascii_texts:
+        full = [(m.lastgroup, m.span()) for m in lang.terms.finditer(text)]
+        fast = [(m.lastgroup, m.span()) for m in lang.ascii_terms.finditer(text)]
+        assert fast == full, text
+
+
+def test_literal_gates_answer_like_their_alternation() -> None:
+    from userlore.policy.cue_data import cues
+    from userlore.policy.detectors.special_lang import _any_run
+    from userlore.policy.literal_gate import LiteralGate
+    from userlore.policy.spoken import _LATIN_GATE
+
+    gates = [_LATIN_GATE, _any_run(), LiteralGate(["ab", "xyz"]), LiteralGate(["a.c", "x", "four"])]
+    gates.append(cues().credential_words)
+    texts = [t.lower() for t in TEXTS] + [t.casefold() for t in TEXTS]
+    texts += ["", "ab", "xy", "xyz", "abc", "four one", "a-c", "fo", "seven eight nine"]
+    hits = 0
+    for gate in gates:
+        for text in texts:
+            found = gate.search(text)
+            assert found == (gate.pattern.search(text) is not None), (gate.pattern, text)
+            hits += found
+    assert hits > 100  # both answers occur
+    credential = cues().credential
+    for text in texts:  # the gate in front of cued_values: no literal, no credential match
+        if credential.search(text) is not None:
+            assert cues().credential_words.search(text), text
