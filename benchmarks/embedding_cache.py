@@ -9,6 +9,7 @@ so two models never share vectors. Nothing but vectors is stored (no text), unde
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import os
 import sqlite3
@@ -25,7 +26,7 @@ from langchain_core.embeddings import Embeddings
 
 from userlore.embeddings import model_name
 
-__all__ = ["DEFAULT_CACHE", "CachedEmbeddings"]
+__all__ = ["DEFAULT_CACHE", "CachedEmbeddings", "add_embedding_arguments", "bench_embeddings"]
 
 DEFAULT_CACHE = Path(".cache/bench-embeddings.sqlite")
 
@@ -75,3 +76,31 @@ class CachedEmbeddings(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         """The model is symmetric (query vector = document vector), so queries share the cache."""
         return self.embed_documents([text])[0]
+
+
+def add_embedding_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``--embeddings`` and ``--embedding-cache`` options every quality benchmark takes."""
+    parser.add_argument(
+        "--embeddings",
+        choices=["local", "none"],
+        default="none",
+        help="local: hybrid plans over the bundled MiniLM (userlore[local]), with dense rows",
+    )
+    parser.add_argument(
+        "--embedding-cache",
+        default=str(DEFAULT_CACHE),
+        help="vectors of texts seen in earlier runs (the model is deterministic); '' for none",
+    )
+
+
+def bench_embeddings(kind: str, cache: str | Path | None = DEFAULT_CACHE) -> Embeddings | None:
+    """The model a run plans with: ``None`` for ``"none"``, else the bundled MiniLM (loaded
+    once, shared by every scope and level), behind the disk cache unless ``cache`` is empty."""
+    if kind == "none":
+        return None
+    if kind != "local":
+        raise ValueError(f"unknown embeddings {kind!r}: expected 'local' or 'none'")
+    from userlore.embeddings.local import LocalMiniLM
+
+    model: Embeddings = LocalMiniLM()
+    return CachedEmbeddings(model, Path(cache)) if cache else model

@@ -45,10 +45,17 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from embedding_cache import DEFAULT_CACHE, CachedEmbeddings  # first: one BLAS thread
+from embedding_cache import (  # first: one BLAS thread
+    DEFAULT_CACHE,
+    CachedEmbeddings,
+    add_embedding_arguments,
+    bench_embeddings,
+)
 from sqlalchemy import select
 
 from userlore import Userlore
+from userlore.extract.time import question_window
+from userlore.planner.episodic import nearest_evidence, search_snippets
 from userlore.planner.fusion import rrf_fuse
 from userlore.sources.adapters.locomo import LocomoTranscriptAdapter, turn_text
 from userlore.store.schema import KnowledgeSourceItem, MemoryEvidence
@@ -263,6 +270,76 @@ def plan_turns(plan: Any, stated: dict[str, set[str]], quoted: dict[str, str]) -
     return found
 
 
+MISS_DEPTH = 200
+"""How deep the diagnosis looks for a turn the plan never listed (\"ranked low\" vs never)."""
+_PLACEMENT = {"budget", "class_budget", "duplicate"}
+_STANDING = ("instructions", "profile")
+
+
+def miss_reasons(
+    lore: Userlore,
+    scope: str,
+    question: str,
+    plan: Any,
+    missed: set[str],
+    stated: dict[str, set[str]],
+    items_of: dict[str, set[str]],
+) -> list[str]:
+    """Why each of ``missed`` (turns hybrid raw found and the plan did not) is not in the plan.
+
+    Read from the plan's own trace (every candidate dropped has a reason code): ``gate`` (the
+    policy filter or quote gate withheld the turn), ``displaced by records`` (no room left, and
+    non-standing records took part of it), ``cut by budget`` (no room, only snippets and the
+    standing profile before it), ``snippet cap`` (the count of snippets was reached),
+    ``duplicate``, ``record dropped: REASON`` (the turn's record was a candidate, its snippet
+    was not), ``ranked low`` (not among the plan's candidates, but within the first
+    ``MISS_DEPTH`` of its rankings) and ``never retrieved``.
+    """
+    store = lore.memory.store
+    store.flush_traces()
+    payload = lore.traces.get(scope, plan.trace_id)["payload"]
+    episodic = payload.get("episodic", {})
+    snippet_reason = {r["id"]: r["reason"] for r in episodic.get("rejected", [])}
+    record_reason = {r["id"]: r["reason"] for r in payload.get("rejected", [])}
+    records_placed = any(s.section not in _STANDING for s in plan.selected)
+    deep: set[str] | None = None
+    out: list[str] = []
+    for dia in sorted(missed):
+        items = items_of.get(dia, set())
+        reasons = [snippet_reason[i] for i in items if i in snippet_reason]
+        if reasons:
+            reason = reasons[0]
+            if reason not in _PLACEMENT:
+                out.append(f"gate: {reason}")
+            elif reason == "budget":
+                out.append("displaced by records" if records_placed else "cut by budget")
+            else:
+                out.append("snippet cap" if reason == "class_budget" else reason)
+            continue
+        dropped = [
+            record_reason[r] for r, turns in stated.items() if dia in turns and r in record_reason
+        ]
+        if dropped:
+            out.append(f"record dropped: {dropped[0]}")
+            continue
+        if deep is None:
+            now = store.clock()
+            with store.engine.connect() as conn:
+                found = search_snippets(
+                    conn,
+                    scope,
+                    question,
+                    k=MISS_DEPTH,
+                    now=now,
+                    consented=store.consents_in(conn, scope),
+                    rankings=nearest_evidence(store.vectors),
+                    window=question_window(question, now),
+                )
+            deep = {s.item_id for s in found.kept} | {r.id for r in found.rejected}
+        out.append("ranked low" if items & deep else "never retrieved")
+    return out
+
+
 def run(
     data: list[dict[str, Any]],
     *,
@@ -271,8 +348,11 @@ def run(
     embeddings: str = "none",
     cache: Path | None = DEFAULT_CACHE,
     quote_uncovered: bool = False,
+    misses: bool = False,
 ) -> dict[str, Any]:
+    """Run every row over ``data``; with ``misses`` also the miss breakdown per category."""
     ours, base = Tally(), Tally()
+    breakdown: dict[str, Counter[str]] = defaultdict(Counter)
     plain, dense, fused = Tally(), Tally(), Tally()
     ingest_s = 0.0
     plan_ms: list[float] = []
@@ -283,11 +363,7 @@ def run(
         # The app's opt-in to quoting text the quote gate cannot read (default: withheld).
         "planner": {"quoteUncoveredLanguages": quote_uncovered},
     }
-    model: Any = None if embeddings == "none" else embeddings
-    if model == "local" and cache is not None:
-        from userlore.embeddings.local import LocalMiniLM
-
-        model = CachedEmbeddings(LocalMiniLM(), cache)
+    model = bench_embeddings(embeddings, cache)
     with Userlore.open(url, config=config, embeddings=model) as lore:
         store = lore.memory.store
         index = store.vectors
@@ -301,6 +377,9 @@ def run(
             ingest_s += time.perf_counter() - t0
             stated = evidence_map(lore, scope)
             quoted = item_turns(lore, scope)
+            items_of: dict[str, set[str]] = defaultdict(set)  # dia_id -> its items
+            for item_id, dia in quoted.items():
+                items_of[dia].add(item_id)
             turns = [
                 (norm_dia(str(t["dia_id"])), turn_text(t))
                 for _, _, session_turns in adapter.sessions()
@@ -324,7 +403,8 @@ def run(
                 t1 = time.perf_counter()
                 plan = lore.plan_context(scope, question, budget=BUDGET)
                 plan_ms.append((time.perf_counter() - t1) * 1000)
-                ours.add(category, gold, plan_turns(plan, stated, quoted), plan.chars)
+                held = plan_turns(plan, stated, quoted)
+                ours.add(category, gold, held, plan.chars)
                 lexical = bm25.rank(question)
                 chosen, used = fill(texts, lexical, BUDGET)
                 base.add(category, gold, {turns[i][0] for i in chosen}, used)
@@ -349,7 +429,15 @@ def run(
                 dense.add(category, gold, {turns[i][0] for i in chosen}, used)
                 order = [i for i, _ in rrf_fuse([lexical, nearest])]
                 chosen, used = fill(texts, order, BUDGET)
-                fused.add(category, gold, {turns[i][0] for i in chosen}, used)
+                raw_found = {turns[i][0] for i in chosen}
+                fused.add(category, gold, raw_found, used)
+                missed = (gold & raw_found) - held
+                if misses and missed:
+                    for reason in miss_reasons(
+                        lore, scope, question, plan, missed, stated, items_of
+                    ):
+                        breakdown[category][reason] += 1
+                        breakdown["overall"][reason] += 1
     plan_ms.sort()
     extra = (
         {}
@@ -364,6 +452,7 @@ def run(
         "userlore": ours.summary(),
         "bm25": base.summary(),
         **extra,
+        **({"misses": {c: dict(n.most_common()) for c, n in breakdown.items()}} if misses else {}),
         "_run": {
             "conversations": len(data),
             "turns": turns_total,
@@ -393,6 +482,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--conversations", type=int, help="only the first N conversations (iteration runs)"
     )
     parser.add_argument(
+        "--select",
+        help="only these conversations, 1-based, e.g. 1,2,3 (develop on some, check on others)",
+    )
+    parser.add_argument(
+        "--misses",
+        action="store_true",
+        help="with --embeddings local: why each turn hybrid raw found is missing from the plan",
+    )
+    parser.add_argument(
         "--url", default="sqlite://", help="an empty database (default: in-memory SQLite)"
     )
     parser.add_argument(
@@ -400,22 +498,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="opt in to quoting languages the quote gate cannot read (its cost on recall)",
     )
-    parser.add_argument(
-        "--embedding-cache",
-        default=str(DEFAULT_CACHE),
-        help="vectors of texts seen in earlier runs (the model is deterministic); '' for none",
-    )
-    parser.add_argument(
-        "--embeddings",
-        choices=["local", "none"],
-        default="none",
-        help="local: hybrid plans over the bundled MiniLM (userlore[local]), with dense rows",
-    )
+    add_embedding_arguments(parser)
     args = parser.parse_args(argv)
     raw = json.loads(Path(args.data).read_text(encoding="utf-8"))
     data = raw if isinstance(raw, list) else [raw]
     if args.conversations is not None:
         data = data[: args.conversations]
+    if args.select:
+        data = [data[int(n) - 1] for n in args.select.split(",") if n.strip()]
     result = run(
         data,
         limit=args.limit,
@@ -423,6 +513,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         embeddings=args.embeddings,
         cache=Path(args.embedding_cache) if args.embedding_cache else None,
         quote_uncovered=args.quote_uncovered,
+        misses=args.misses,
     )
     info = result.pop("_run")
     print(json.dumps({"run": info}, indent=2))

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from embedding_cache import DEFAULT_CACHE, CachedEmbeddings  # first: one BLAS thread
+from embedding_cache import add_embedding_arguments, bench_embeddings  # first: one BLAS thread
 from sqlalchemy import select
 
 from userlore import Userlore
@@ -361,25 +361,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--levels", default="0,100,all", help="filler levels, e.g. 0,100,all")
     parser.add_argument("--forms", default=",".join(FORMS), help="forms to run")
     parser.add_argument("--no-consent", action="store_true", help="do not grant health consent")
-    parser.add_argument(
-        "--embeddings",
-        choices=["local", "none"],
-        default="none",
-        help="local: hybrid plans over the bundled MiniLM (userlore[local]), with dense rows",
-    )
-    parser.add_argument(
-        "--embedding-cache",
-        default=str(DEFAULT_CACHE),
-        help="vectors of texts seen in earlier runs (the model is deterministic); '' for none",
-    )
+    add_embedding_arguments(parser)
     args = parser.parse_args(argv)
-    model: Any = None
-    if args.embeddings == "local":
-        from userlore.embeddings.local import LocalMiniLM
-
-        model = LocalMiniLM()  # loaded once, shared by every level
-        if args.embedding_cache:
-            model = CachedEmbeddings(model, Path(args.embedding_cache))
+    model = bench_embeddings(args.embeddings, args.embedding_cache)
     filler = load_filler(args.data)
     forms = [f for f in args.forms.split(",") if f]
     levels = [x.strip() for x in args.levels.split(",") if x.strip()]

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
+from langchain_core.embeddings import Embeddings
+from sqlalchemy import select
+
+from tests.conftest import FakeClock
 from userlore import Userlore
+from userlore.models import ContextPlan
 from userlore.planner.episodic import evidence_pairs, seed_terms
 from userlore.planner.fusion import best_rank_fuse, rrf_fuse
-from userlore.planner.planner import EPISODES
+from userlore.planner.planner import EPISODES, UNMATCHED_SHARE
 from userlore.sources.base import ItemListSource, SourceItem
+from userlore.store.schema import MemoryRecord
+from userlore.testing.embeddings import HashingEmbeddings
 
 
 def test_best_rank_fuse_puts_a_unit_first_in_one_list_above_one_middling_in_both() -> None:
@@ -99,3 +107,85 @@ def test_seed_terms_are_the_entities_the_question_lacks() -> None:
         "When did Caroline go to the support group?",
     )
     assert seed.split() == ["Boston", "2022", "Priya"]  # not the speaker, not asked words
+
+
+_HOBBIES = (
+    "opera", "sushi", "kayaking", "chess", "jazz", "sailing", "pottery", "tennis", "gardening",
+    "cycling", "baking", "origami", "skiing", "karaoke", "fishing", "knitting", "surfing",
+    "archery", "ballet",
+)  # fmt: skip
+
+
+def _hobby_lore(embeddings: Embeddings | None, clock: FakeClock) -> Userlore:
+    lore = Userlore.open(
+        "sqlite://", config={"memory": {"mode": "auto"}}, embeddings=embeddings, clock=clock
+    )
+    for hobby in _HOBBIES:
+        lore.observe("u1", "user", f"I really love {hobby} and I prefer it over anything else.")
+    lore.observe("u1", "user", "Always answer in short bullet points.")
+    return lore
+
+
+def _preference_chars(lore: Userlore, plan: ContextPlan, kind: str = "preference") -> list[int]:
+    with lore.memory.store.connection("u1") as conn:
+        rows = conn.execute(
+            select(MemoryRecord.id, MemoryRecord.kind).where(MemoryRecord.scope == "u1")
+        )
+        kinds = {rid: rkind for rid, rkind in rows}
+    return [s.chars for s in plan.selected if kinds[s.id] == kind]
+
+
+def test_unmatched_standing_likes_stop_at_their_share_when_relevance_can_be_judged(
+    clock: FakeClock,
+) -> None:
+    # PrefEval's shape: one preference answers the question, eighteen others only spend budget.
+    with _hobby_lore(HashingEmbeddings(), clock) as lore:
+        plan = lore.plan_context("u1", "Any tips for a first kayaking trip?")
+        assert '"text":"I really love kayaking"' in plan.text  # matched: placed first
+        assert "short bullet points" in plan.text  # applies to every answer, matched or not
+        unmatched = _preference_chars(lore, plan)[1:]
+        assert unmatched, "a few unmatched likes still fit their share"
+        assert sum(unmatched) <= plan.budget * UNMATCHED_SHARE
+        assert len(unmatched) < len(_HOBBIES) - 1
+
+
+def test_without_embeddings_every_standing_like_stays_eligible(clock: FakeClock) -> None:
+    # No vectors, no judge of relevance beyond shared words: the old fill is kept.
+    with _hobby_lore(None, clock) as lore:
+        plan = lore.plan_context("u1", "Any tips for a first kayaking trip?")
+        placed = _preference_chars(lore, plan)
+        assert sum(placed) > plan.budget * UNMATCHED_SHARE
+
+
+class _Themes(Embeddings):
+    """Every like sits just below the vector floor from the question (near, unmatched), an
+    allergy at right angles to it: nearness alone would place the likes first."""
+
+    model_name = "fake:themes"
+
+    def _vector(self, text: str) -> list[float]:
+        if "allergy" in text:
+            return [0.0, 0.0, 1.0]
+        if "love" in text:
+            return [0.15, math.sqrt(1 - 0.15**2), 0.0]
+        return [1.0, 0.0, 0.0]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._vector(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)
+
+
+def test_an_unmatched_allergy_is_placed_past_the_share_of_unmatched_likes(
+    clock: FakeClock,
+) -> None:
+    # A special-category constraint (health, consented) is costly to miss and rarely shares
+    # words or meaning with the question it constrains: it applies like an instruction.
+    with _hobby_lore(_Themes(), clock) as lore:
+        lore.consent.grant("u1", "health")
+        lore.observe("u1", "user", "I have a severe peanut allergy and must avoid peanuts.")
+        plan = lore.plan_context("u1", "Any tips for a first trip on the water?")
+        assert "peanut allergy" in plan.text
+        likes = _preference_chars(lore, plan)
+        assert sum(likes) - max(likes) <= plan.budget * UNMATCHED_SHARE  # the likes: their share

@@ -30,6 +30,7 @@ from userlore.models import (
     Rejection,
     SelectedRecord,
     SelectedSnippet,
+    Sensitivity,
     UserState,
 )
 from userlore.planner.dedupe import render_texts
@@ -95,6 +96,18 @@ CLASS_BUDGETS: dict[str, int] = {
 }
 OVERFLOW_POOL = 5
 PROFILE_SHARE = 0.6  # instructions + profile may take this share while other sections wait
+UNMATCHED_SHARE = 0.15
+"""Share of the budget for standing likes, goals and tools the question did not match, when
+embeddings can judge relevance (nearest the question first).
+
+They are eligible whatever the question (a taste matters to "where should we eat?" without
+sharing a word with it), but unmatched they are the weakest candidates of the plan: past this
+share each one only spends characters, however much budget is left (PrefEval: a plan that
+needs one preference was filled with 15 unrelated ones). Without embeddings nothing tells a
+weak one from a needed one, and all stay eligible."""
+ALWAYS_APPLY = frozenset({"instruction", "style", "veto", "channel", "identity"})
+"""Standing kinds that apply to every answer (how to reply, who the user is): placed matched
+or not, within their class budgets."""
 EPISODES = "episodes"
 """The plan section of episodic snippets."""
 
@@ -138,6 +151,7 @@ class _Ranked:
     section: str
     score: float
     retrieval: float = 0.0
+    matched: bool = False  # the question's retrieval found it (not merely listed as standing)
 
 
 class ContextPlanner:
@@ -237,7 +251,7 @@ class ContextPlanner:
                 else SnippetsFound()
             )
             selected, dropped, builder, sections, shown, snippet_rejected = self._place(
-                conn, scope, found.kept, snippets, query, now, limit
+                conn, scope, found.kept, snippets, query, now, limit, found.near
             )
             if shown:
                 sections[EPISODES] = [s.item_id for s in shown]
@@ -317,6 +331,7 @@ class ContextPlanner:
         query: str,
         now: datetime,
         limit: int,
+        near: dict[str, int] | None = None,
     ) -> tuple[
         list[SelectedRecord],
         list[Rejection],
@@ -346,6 +361,7 @@ class ContextPlanner:
                 SECTION_OF_KIND.get(c.row.kind, "memories"),
                 _score(c.row, c.retrieval or 0.0, now, half_life),
                 c.retrieval or 0.0,
+                c.retrieval is not None,
             )
             for c in candidates
         ]
@@ -449,10 +465,29 @@ class ContextPlanner:
         rest = bool(ranked or notes or snippets.kept)
         profile_cap = int(limit * PROFILE_SHARE) if rest else limit
         waiting: list[_Ranked] = []
+        # What the question matched first; then the unmatched standing records, those that
+        # apply to every answer before the topical ones. With embeddings, the topical ones go
+        # nearest the question first (below the vector floor, still an order) within their
+        # share; without, nothing tells a weak one from a needed one, so all stay eligible.
+        far = len(near) + 1 if near is not None else 0
+        standing.sort(
+            key=lambda c: (
+                not c.matched,
+                not _applies(c.rec),
+                near.get(c.id, far) if near is not None else 0,
+            )
+        )
+        unmatched_left = int(limit * UNMATCHED_SHARE)
         for cand in standing:
+            topical = near is not None and not cand.matched and not _applies(cand.rec)
+            if topical and len(entry(cand)) > unmatched_left:
+                dropped[cand.id] = RejectionReason.BUDGET
+                continue
             reason = place(cand, profile_cap)
-            if reason is RejectionReason.BUDGET:
-                waiting.append(cand)
+            if topical and reason is None:
+                unmatched_left -= len(entry(cand))
+            if reason is RejectionReason.BUDGET and not topical:
+                waiting.append(cand)  # may still fit once the relevant records are placed
             elif reason is not None:
                 dropped[cand.id] = reason
 
@@ -462,14 +497,14 @@ class ContextPlanner:
         for c in ranked:  # best first: a turn belongs to the best record drawn from it
             for item in sorted(evidence.get(c.id, ())):
                 unit_of_item.setdefault(item, c.id)
-        own_snippet: dict[str, Snippet] = {}
+        own_snippets: dict[str, list[Snippet]] = {}
         snippet_units: list[str] = []
         for snip in snippets.kept:
             unit = unit_of_item.get(snip.item_id)
             if unit is None:
                 snippet_units.append(snip.item_id)
             else:
-                own_snippet.setdefault(unit, snip)
+                own_snippets.setdefault(unit, []).append(snip)
                 if unit not in snippet_units:
                     snippet_units.append(unit)
         by_item = {s.item_id: s for s in snippets.kept}
@@ -488,9 +523,17 @@ class ContextPlanner:
                     snippet_rejected.append(Rejection(unit, reason))
                 continue
             reason = place(record, limit)
-            alt = own_snippet.get(unit)
-            if reason is RejectionReason.BUDGET and alt is not None and show(alt) is None:
-                reason = RejectionReason.DUPLICATE  # its turn is quoted in its place
+            if reason in (RejectionReason.BUDGET, RejectionReason.CLASS_BUDGET):
+                # The record does not fit: its turns (often shorter) may, each on its own.
+                quoted_any = False
+                for alt in own_snippets.get(unit, ()):
+                    why = show(alt)
+                    if why is None:
+                        quoted_any = True
+                    else:
+                        snippet_rejected.append(Rejection(alt.item_id, why))
+                if quoted_any:
+                    reason = RejectionReason.DUPLICATE  # its turn is quoted in its place
             if reason is not None:
                 dropped[record.id] = reason
         for cand in (*notes, *waiting):
@@ -510,6 +553,14 @@ class ContextPlanner:
         for c in placed:
             sections.setdefault(c.section, []).append(c.id)
         return selected, rejected, builder, sections, shown, snippet_rejected
+
+
+def _applies(rec: Row[*tuple[Any, ...]]) -> bool:
+    """A standing record placed whether the question matched it or not: how to reply and who
+    the user is (:data:`ALWAYS_APPLY`), and special-category facts the user consented to show
+    (an allergy, a faith's diet): costly to miss and rarely worded like the question they
+    constrain ("what should I try in Thailand?" against a nut allergy; cosine 0.08)."""
+    return rec.kind in ALWAYS_APPLY or rec.sensitivity == Sensitivity.SPECIAL.value
 
 
 def _score(

@@ -86,6 +86,10 @@ class Found:
 
     kept: list[Candidate] = field(default_factory=list)
     rejected: list[Rejection] = field(default_factory=list)
+    near: dict[str, int] | None = None
+    """With embeddings: each record among the ``k`` nearest the query by its place in that list,
+    those below :data:`VECTOR_FLOOR` too (never candidates for that, but the order in which the
+    planner weighs standing records the question did not match); ``None`` without vectors."""
 
 
 class ReadColumns:
@@ -200,6 +204,7 @@ def search(
             vector cosine (with ``vectors``) or BM25, the rest after them newest first.
     """
     candidates: Iterator[Candidate]
+    near: dict[str, int] | None = None
     exact = canonical_key is not None or record_id is not None
     # Without a newest-first fallback a query without terms simply has no hits: skip the check.
     if rank_all and query and not exact:
@@ -214,7 +219,9 @@ def search(
                 and (memory_type is None or row.memory_type == memory_type)
             ]
         if vectors is not None:
-            fused = _hybrid(conn, read, scope, query, hits, vectors, k, path_prefix, memory_type)
+            fused, near = _hybrid(
+                conn, read, scope, query, hits, vectors, k, path_prefix, memory_type
+            )
             candidates = iter(fused)
         else:
             candidates = iter(
@@ -228,7 +235,7 @@ def search(
     if kinds:
         candidates = _with_standing(conn, read, scope, kinds, candidates)
 
-    found = Found()
+    found = Found(near=near)
     kept, rejected = found.kept, found.rejected
     for cand in candidates:
         reason = rejection_reason(cand.row, scope=scope, now=now, consented=consented)
@@ -259,13 +266,12 @@ def _hybrid(
     k: int,
     path_prefix: str,
     memory_type: str | None,
-) -> list[Candidate]:
-    """BM25 hits and the nearest record vectors, fused by RRF (best fused score 1.0)."""
-    near = [
-        rid
-        for rid, cosine in vectors.search(conn, scope, "record", vectors.embed_query(query), k)
-        if cosine >= VECTOR_FLOOR
-    ]
+) -> tuple[list[Candidate], dict[str, int]]:
+    """BM25 hits and the nearest record vectors, fused by RRF (best fused score 1.0); and every
+    nearest record's place, those below the floor included (:attr:`Found.near`)."""
+    nearest = vectors.search(conn, scope, "record", vectors.embed_query(query), k)
+    places = {rid: rank for rank, (rid, _) in enumerate(nearest, 1)}
+    near = [rid for rid, cosine in nearest if cosine >= VECTOR_FLOOR]
     rows = {row.id: row for row, _ in hits}
     missing = [rid for rid in near if rid not in rows]
     if missing:
@@ -287,12 +293,12 @@ def _hybrid(
     vector_rank = {rid: rank for rank, rid in enumerate(near, 1)}
     fused = rrf_fuse([lexical, near])
     if not fused:
-        return []
+        return [], places
     best = fused[0][1]
     return [
         Candidate(rows[rid], rid, score / best, lexical_rank.get(rid), vector_rank.get(rid))
         for rid, score in fused
-    ]
+    ], places
 
 
 def _everything(
