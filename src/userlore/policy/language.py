@@ -205,7 +205,7 @@ def _join_short_latin(text: str, pieces: list[tuple[int, int, str]]) -> list[tup
     while changed:
         changed = False
         for i, (s, e, script) in enumerate(out):
-            if script != "Latn" or not _short(text[s:e]):
+            if script != "Latn" or not _short(text[s:e]) or _sure_uncovered(text[s:e]):
                 continue
             j = next((k for k in range(i + 1, len(out)) if out[k][2] == "Latn"), None)
             if j is None:
@@ -220,6 +220,26 @@ def _join_short_latin(text: str, pieces: list[tuple[int, int, str]]) -> list[tup
             changed = True
             break
     return out
+
+
+SURE_TOP: Final = 0.5
+SURE_RATIO: Final = 0.05
+
+
+def _sure_uncovered(chunk: str) -> bool:
+    """A short run the identifier alone places outside the covered languages with confidence
+    (best guess at least :data:`SURE_TOP`, every covered language under :data:`SURE_RATIO` of
+    it) and that has a word beyond names: a sentence of its own, not a greeting to join. So
+    "Vou ao médico amanhã. Kemoterapi görüyorum." keeps its second sentence apart instead of
+    reading it as Portuguese; "Sure thing, Mr. Kowalczyk." (names only) is still joined."""
+    if _plain_letters(chunk) == 0:
+        return False
+    folded = unicodedata.normalize("NFKC", chunk).strip()
+    ranking = _py3langid()(folded) if folded else []
+    if not ranking or ranking[0][0] in COVERED_LANGUAGES or ranking[0][1] < SURE_TOP:
+        return False
+    p_covered = max((p for lang, p in ranking if lang in COVERED_LANGUAGES), default=0.0)
+    return p_covered < SURE_RATIO * ranking[0][1]
 
 
 def uncovered_segments(
