@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 
 from userlore.policy.cue_data import cues
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.findings import _REGULATED
 
 _LOCALES = ("en", "zh", "es", "de", "fr", "ja", "pt_BR", "pt_PT")
@@ -83,7 +83,6 @@ _BARE = re.compile(
     r"(?<![\w.,])(?:\d+(?:[.,]\d+)?\s?(?:[kK]|万|千|億|亿|mil|Mio\.?)(?![A-Za-z])"
     r"|\d{1,3}(?:[.,\u00a0 ]\d{3})+(?:[.,]\d{1,2})?|\d{4,}(?:[.,]\d{1,2})?)(?![\w])"
 )
-_YEAR = re.compile(r"(?:19|20)\d\d")
 _MONEY_NOUNS = re.compile(
     r"(?i)salary|income|savings|saved|debt|owe|earn|balance|pay|konto|gehalt|verdien|schulden"
     r"|erspar|einkommen|salaire|gagne|épargne|dette|je dois|j'en dois|solde|revenu|sueldo"
@@ -117,7 +116,7 @@ def own_money(t: str) -> Iterator[_Hit]:
             seen.append(m.span())
             yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
     for m in _BARE.finditer(t):
-        if any(s <= m.start() < e for s, e in seen) or _YEAR.fullmatch(m.group(0)):
+        if any(s <= m.start() < e for s, e in seen) or is_year(m.group(0)):
             continue
         clause = _clause(t, m.start(), m.end())
         if _NOT_OWN.search(clause) or c.about_others(clause.casefold()):
