@@ -33,10 +33,18 @@ Per group (covered / held_out) and class it counts:
   reason), and benign_flagged: benign turns redacted or refused on the write path.
 A line per group and class (and the group's values stored / in a plan) precedes the JSON.
 
+``--locomo FILE`` is the gate's check on ordinary chat (``../shared/data/locomo/
+locomo_public.json``): every turn as the LoCoMo harness stores it (``"{speaker}: {text}"``,
+redacted by the floor), judged by ``quote_verdict`` with the ``health`` consent the harness
+grants (stated in the output). It prints the share of turns withheld, per reason, and the
+languages named by ``quote_language``. Judged directly, not through ``observe``: a benign
+English chat whose turns the gate withholds loses them from every plan.
+
 Usage: python benchmarks/sensitivity.py --data tests/data/sensitivity_cases.jsonl
        python benchmarks/sensitivity.py --presidio ../shared/data/presidio/synth_public.json
        python benchmarks/sensitivity.py --gate tests/data/gate_covered.jsonl \
            tests/data/gate_heldout.jsonl
+       python benchmarks/sensitivity.py --locomo ../shared/data/locomo/locomo_public.json
 """
 
 from __future__ import annotations
@@ -246,13 +254,49 @@ def presidio_cases(path: Path) -> list[dict[str, Any]]:
     return cases
 
 
+def run_locomo(path: Path) -> dict[str, Any]:
+    """Share of LoCoMo turns the quote gate withholds (see the module docstring)."""
+    from userlore.policy.quote_gate import quote_verdict
+    from userlore.policy.sensitivity import redact
+    from userlore.sources.adapters.locomo import LocomoTranscriptAdapter, turn_text
+
+    consented = frozenset({"health"})
+    reasons: dict[str, int] = {}
+    languages: dict[str, int] = {}
+    turns = 0
+    for sample in json.loads(path.read_text(encoding="utf-8")):
+        for _, _, session_turns in LocomoTranscriptAdapter(sample).sessions():
+            for turn in session_turns:
+                turns += 1
+                verdict = quote_verdict(redact(turn_text(turn)), consented=consented)
+                if verdict.reason is None:
+                    continue
+                reasons[verdict.reason.value] = reasons.get(verdict.reason.value, 0) + 1
+                if verdict.reason.value == "quote_language":
+                    key = verdict.category or "und"
+                    languages[key] = languages.get(key, 0) + 1
+    withheld = sum(reasons.values())
+    return {
+        "consents_granted": sorted(consented),
+        "turns": turns,
+        "withheld": withheld,
+        "withheld_share": round(withheld / max(turns, 1), 4),
+        "reasons": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
+        "quote_language_by_language": dict(sorted(languages.items(), key=lambda kv: -kv[1])),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--data", type=Path, help="JSONL cases")
     source.add_argument("--presidio", type=Path, help="presidio-research synthetic JSON")
     source.add_argument("--gate", type=Path, nargs="+", help="quote-gate JSONL cases")
+    source.add_argument("--locomo", type=Path, help="LoCoMo JSON: the gate on ordinary chat")
     args = parser.parse_args()
+    if args.locomo:
+        print(json.dumps(run_locomo(args.locomo)))
+        return
     if args.gate:
         gate_cases = [
             json.loads(line)

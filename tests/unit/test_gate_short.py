@@ -74,6 +74,8 @@ def test_names_alone_are_still_joined() -> None:
     ],
 )
 def test_portuguese_two_is_not_french_i_owe(text: str, flagged: bool) -> None:
-    # First run: 6 of 8 Portuguese lines with "dois" (two) were refused as the user's money.
+    # First run: 6 of 8 Portuguese lines with "dois" (two) were refused as the user's money,
+    # and the gate's own money cue list withheld them too.
     levels = {f.level.value for f in classify(text).findings}
     assert ("regulated" in levels) is flagged, levels
+    assert quote_verdict(text).quotable is not flagged
