@@ -182,6 +182,12 @@ def summary_lines(groups: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
     return lines
 
 
+def _in_plan(value: str, shown: str) -> bool:
+    """``value`` in a plan or recall as a token of its own: a plan carries random hex ids
+    (``src_9c0e3884f3b1453c…``), and a four-digit PIN turns up inside one by chance."""
+    return re.search(r"(?<![0-9A-Za-z])" + re.escape(value) + r"(?![0-9A-Za-z])", shown) is not None
+
+
 def run_gate(cases: list[dict[str, Any]]) -> dict[str, Any]:
     """The quote gate's figures per language group and class (see the module docstring)."""
     groups: dict[str, dict[str, dict[str, Any]]] = {}
@@ -204,7 +210,7 @@ def run_gate(cases: list[dict[str, Any]]) -> dict[str, Any]:
             row["n"] += 1
             values = case.get("values") or []
             leaked = False
-            if any(v in shown for v in values):
+            if any(_in_plan(v, shown) for v in values):
                 row["values_in_plan"] += 1
                 leaked = True
             if any(v in t for v in values for t in stored):
