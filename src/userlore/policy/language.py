@@ -226,6 +226,7 @@ SURE_TOP: Final = 0.5
 SURE_RATIO: Final = 0.05
 
 
+@functools.lru_cache(maxsize=16_384)
 def _sure_uncovered(chunk: str) -> bool:
     """A short run the identifier alone places outside the covered languages with confidence
     (best guess at least :data:`SURE_TOP`, every covered language under :data:`SURE_RATIO` of
