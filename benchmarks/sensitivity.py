@@ -33,10 +33,18 @@ Per group (covered / held_out) and class it counts:
   reason), and benign_flagged: benign turns redacted or refused on the write path.
 A line per group and class (and the group's values stored / in a plan) precedes the JSON.
 
+``--locomo FILE`` is the gate's check on ordinary chat (``../shared/data/locomo/
+locomo_public.json``): every turn as the LoCoMo harness stores it (``"{speaker}: {text}"``,
+redacted by the floor), judged by ``quote_verdict`` with the ``health`` consent the harness
+grants (stated in the output). It prints the share of turns withheld, per reason, and the
+languages named by ``quote_language``. Judged directly, not through ``observe``: a benign
+English chat whose turns the gate withholds loses them from every plan.
+
 Usage: python benchmarks/sensitivity.py --data tests/data/sensitivity_cases.jsonl
        python benchmarks/sensitivity.py --presidio ../shared/data/presidio/synth_public.json
        python benchmarks/sensitivity.py --gate tests/data/gate_covered.jsonl \
            tests/data/gate_heldout.jsonl
+       python benchmarks/sensitivity.py --locomo ../shared/data/locomo/locomo_public.json
 """
 
 from __future__ import annotations
@@ -174,6 +182,12 @@ def summary_lines(groups: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
     return lines
 
 
+def _in_plan(value: str, shown: str) -> bool:
+    """``value`` in a plan or recall as a token of its own: a plan carries random hex ids
+    (``src_9c0e3884f3b1453c…``), and a four-digit PIN turns up inside one by chance."""
+    return re.search(r"(?<![0-9A-Za-z])" + re.escape(value) + r"(?![0-9A-Za-z])", shown) is not None
+
+
 def run_gate(cases: list[dict[str, Any]]) -> dict[str, Any]:
     """The quote gate's figures per language group and class (see the module docstring)."""
     groups: dict[str, dict[str, dict[str, Any]]] = {}
@@ -196,7 +210,7 @@ def run_gate(cases: list[dict[str, Any]]) -> dict[str, Any]:
             row["n"] += 1
             values = case.get("values") or []
             leaked = False
-            if any(v in shown for v in values):
+            if any(_in_plan(v, shown) for v in values):
                 row["values_in_plan"] += 1
                 leaked = True
             if any(v in t for v in values for t in stored):
@@ -246,13 +260,49 @@ def presidio_cases(path: Path) -> list[dict[str, Any]]:
     return cases
 
 
+def run_locomo(path: Path) -> dict[str, Any]:
+    """Share of LoCoMo turns the quote gate withholds (see the module docstring)."""
+    from userlore.policy.quote_gate import quote_verdict
+    from userlore.policy.sensitivity import redact
+    from userlore.sources.adapters.locomo import LocomoTranscriptAdapter, turn_text
+
+    consented = frozenset({"health"})
+    reasons: dict[str, int] = {}
+    languages: dict[str, int] = {}
+    turns = 0
+    for sample in json.loads(path.read_text(encoding="utf-8")):
+        for _, _, session_turns in LocomoTranscriptAdapter(sample).sessions():
+            for turn in session_turns:
+                turns += 1
+                verdict = quote_verdict(redact(turn_text(turn)), consented=consented)
+                if verdict.reason is None:
+                    continue
+                reasons[verdict.reason.value] = reasons.get(verdict.reason.value, 0) + 1
+                if verdict.reason.value == "quote_language":
+                    key = verdict.category or "und"
+                    languages[key] = languages.get(key, 0) + 1
+    withheld = sum(reasons.values())
+    return {
+        "consents_granted": sorted(consented),
+        "turns": turns,
+        "withheld": withheld,
+        "withheld_share": round(withheld / max(turns, 1), 4),
+        "reasons": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
+        "quote_language_by_language": dict(sorted(languages.items(), key=lambda kv: -kv[1])),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--data", type=Path, help="JSONL cases")
     source.add_argument("--presidio", type=Path, help="presidio-research synthetic JSON")
     source.add_argument("--gate", type=Path, nargs="+", help="quote-gate JSONL cases")
+    source.add_argument("--locomo", type=Path, help="LoCoMo JSON: the gate on ordinary chat")
     args = parser.parse_args()
+    if args.locomo:
+        print(json.dumps(run_locomo(args.locomo)))
+        return
     if args.gate:
         gate_cases = [
             json.loads(line)

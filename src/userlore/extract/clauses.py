@@ -24,6 +24,11 @@ from userlore.extract.cues import (
     _is_hypothetical,
 )
 from userlore.extract.lexical import _CJK, _CJK_CLASS, _MAX_CLAUSE_CHARS, _rx
+from userlore.policy.detectors.special_lang import (
+    may_be_the_speakers,
+    opens_with_an_implied_speaker,
+    reported_about_the_speaker,
+)
 
 # --------------------------------------------------------------------------------------------
 # Segmentation
@@ -102,6 +107,9 @@ class _Clause:
     one_off: bool
     past_or_negated: bool  # "anymore", "used to", "以前": not a current fact
     polite_question: bool  # "can you always ...?" is a request, not a question
+    # Someone's words about the user ("the doctor told me I have …"): only a special-category
+    # fact is read from it, never a preference or an instruction.
+    reported_self: bool = False
 
 
 def _sentences(norm: str) -> Iterator[tuple[int, int, bool]]:
@@ -201,8 +209,16 @@ def _clauses(norm: str) -> Iterator[_Clause]:
                 reported = False  # "my boss says X, but I prefer Y"
             if _cue(_REPORTED_EN, text, words, False) or (zh and _REPORTED_ZH.search(text)):
                 reported = True
-            if not _WORTH_A_LOOK.search(text):
-                continue  # cheap exit: no first person, no directive cue
+            if not (
+                _WORTH_A_LOOK.search(text)
+                or may_be_the_speakers(text)
+                or (index == 0 and opens_with_an_implied_speaker(text))
+            ):
+                # Cheap exit: no English or Chinese first person or directive cue, and no
+                # first-person or "as a …" form of any special-category vocabulary, nor its
+                # implied-subject opener at the sentence's start (``policy/data/special/*.json``:
+                # "tengo", "ich", "je", "として", "Seit Mai auf Insulin"…).
+                continue
             if any(q_start < c_end and c_start < q_end for q_start, q_end in quotes):
                 continue  # quoted words are someone's speech, not the user's statement
             body = _strip_lead(text)
@@ -222,7 +238,8 @@ def _clauses(norm: str) -> Iterator[_Clause]:
                 polite = bool(standing and _POLITE_REQUEST.search(text))
                 if not polite:
                     continue
-            if hypothetical or reported or not body:
+            reported_self = reported and reported_about_the_speaker(text)
+            if hypothetical or (reported and not reported_self) or not body:
                 continue
             if _cue(_SESSION, text, words, zh):
                 durability = "session"
@@ -243,4 +260,5 @@ def _clauses(norm: str) -> Iterator[_Clause]:
                 one_off=_cue(_ONE_OFF, text, words, zh) and durability != "session",
                 past_or_negated=_cue(_PAST_OR_NEGATED, text, words, zh),
                 polite_question=polite,
+                reported_self=reported_self,
             )

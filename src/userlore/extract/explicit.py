@@ -79,6 +79,8 @@ __all__ = ["Statement", "extract_statements"]
 
 def _clause_hits(c: _Clause) -> list[_Hit]:
     """The facet matchers in priority order; the generic instruction is the fallback."""
+    if c.reported_self:
+        return _match_special(c)  # someone's words about the user: a fact, never a wish
     directive, verb = _directive(c)
     hits = _match_identity(c) + _match_channel(c)
     hits += _match_preference(c) if not hits else []

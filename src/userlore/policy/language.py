@@ -23,6 +23,7 @@ from typing import Final
 __all__ = [
     "COVERED_LANGUAGES",
     "MIN_LETTERS",
+    "SHORT_LETTERS",
     "Segment",
     "decide",
     "identify",
@@ -209,7 +210,7 @@ def _join_short_latin(text: str, pieces: list[tuple[int, int, str]]) -> list[tup
     while changed:
         changed = False
         for i, (s, e, script) in enumerate(out):
-            if script != "Latn" or not _short(text[s:e]):
+            if script != "Latn" or not _short(text[s:e]) or _sure_uncovered(text[s:e]):
                 continue
             j = next((k for k in range(i + 1, len(out)) if out[k][2] == "Latn"), None)
             if j is None:
@@ -224,6 +225,27 @@ def _join_short_latin(text: str, pieces: list[tuple[int, int, str]]) -> list[tup
             changed = True
             break
     return out
+
+
+SURE_TOP: Final = 0.5
+SURE_RATIO: Final = 0.05
+
+
+@functools.lru_cache(maxsize=16_384)
+def _sure_uncovered(chunk: str) -> bool:
+    """A short run the identifier alone places outside the covered languages with confidence
+    (best guess at least :data:`SURE_TOP`, every covered language under :data:`SURE_RATIO` of
+    it) and that has a word beyond names: a sentence of its own, not a greeting to join. So
+    "Vou ao médico amanhã. Kemoterapi görüyorum." keeps its second sentence apart instead of
+    reading it as Portuguese; "Sure thing, Mr. Kowalczyk." (names only) is still joined."""
+    if _plain_letters(chunk) == 0:
+        return False
+    folded = unicodedata.normalize("NFKC", chunk).strip()
+    ranking = _py3langid()(folded) if folded else []
+    if not ranking or ranking[0][0] in COVERED_LANGUAGES or ranking[0][1] < SURE_TOP:
+        return False
+    p_covered = max((p for lang, p in ranking if lang in COVERED_LANGUAGES), default=0.0)
+    return p_covered < SURE_RATIO * ranking[0][1]
 
 
 def uncovered_segments(
@@ -269,10 +291,30 @@ the best other language: otherwise it is not covered (fail closed)."""
 
 COVERED_MARGIN: Final = 1.15
 
+SHORT_LETTERS: Final = 20
+"""A segment with fewer letters than this is short: on two or three words (a line of digits,
+codes, prices and names around them) a naive-Bayes identifier's best guess is close to chance
+among related languages ("The zip code is 94107." reads as Dutch, "Mi madre gana 2.000 euros."
+as Breton), so :func:`decide` gives a covered language the benefit of a near tie there."""
 
-def decide(ranking: list[tuple[str, float]], covered: frozenset[str] = COVERED_LANGUAGES) -> str:
+SHORT_RATIO: Final = 0.3
+SHORT_RANK: Final = 3
+"""On a short segment a covered language counts when it is among the identifier's
+:data:`SHORT_RANK` best guesses with at least :data:`SHORT_RATIO` times the best guess's
+probability. A language the identifier is sure of (Turkish "Saat 6 gibi ararım." puts every
+covered language under 0.05 of it and past rank 10) stays uncovered: the prior breaks near ties,
+it does not overrule the model."""
+
+
+def decide(
+    ranking: list[tuple[str, float]],
+    covered: frozenset[str] = COVERED_LANGUAGES,
+    *,
+    short: bool = False,
+) -> str:
     """The language a ranking (best first) stands for: a covered one only when the identifier
-    is clearly on its side (see :data:`COVERED_MASS`), else the best other one."""
+    is clearly on its side (see :data:`COVERED_MASS`) or, for a ``short`` segment, close to its
+    best guess (see :data:`SHORT_RATIO`); else the best other one."""
     if not ranking:
         return UNDETERMINED
     mass = sum(p for lang, p in ranking if lang in covered)
@@ -282,6 +324,12 @@ def decide(ranking: list[tuple[str, float]], covered: frozenset[str] = COVERED_L
         top in covered and (best_other is None or p_top >= COVERED_MARGIN * best_other[1])
     ):
         return max((p, lang) for lang, p in ranking if lang in covered)[1]
+    if short:
+        near = [
+            lang for lang, p in ranking[:SHORT_RANK] if lang in covered and p >= SHORT_RATIO * p_top
+        ]
+        if near:
+            return near[0]
     return best_other[0] if best_other is not None else UNDETERMINED
 
 
@@ -291,4 +339,4 @@ def identify(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).strip()
     if not folded:
         return UNDETERMINED
-    return decide(_py3langid()(folded))
+    return decide(_py3langid()(folded), short=_letters(folded) < SHORT_LETTERS)

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from userlore.policy.cue_data import cues
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.findings import _REGULATED, _SECRET
 
 _WINDOW: Final = 48
@@ -31,7 +31,6 @@ _END = re.compile(r"[!。！\n;]|[.,](?!\d)(?=\s|$)")
 _DIGITS = re.compile(r"(?<![\w\-@:/#.])\d(?:[ \-./]?\d){3,}(?![\w@/]|[-:.]\w)")
 _TIME = re.compile(r"\d{1,2}:\d{2}")
 _TOKEN = re.compile(r"[^\s,;:()\"'“”«»「」。、]+")
-_YEAR = re.compile(r"(?:19|20)\d\d")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _COPULAS: Final = frozenset(
     ["is", "was", "ist", "war", "es", "era", "est", "était", "é", "era", "是", "は"]
@@ -101,7 +100,7 @@ def _values(
         after = _WORD.match(t, d.end() + 1) if d.end() < hi else None
         if after is not None and t[d.end()] == " " and after.group(0).casefold() in counts:
             continue
-        if _YEAR.fullmatch(run) and (
+        if is_year(run) and (
             identifier or any(w.casefold() not in _COPULAS for w in _WORD.findall(t, lo, d.start()))
         ):
             continue

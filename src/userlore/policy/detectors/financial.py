@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.findings import _REGULATED, _words
 
 # Exact financial figures about the user.
@@ -37,7 +37,6 @@ _FIN_SUBJECTS: Final = (
 )
 _CLAUSE_END = re.compile(r"[!?\n;]|\.(?!\d)|\bbut\b")
 _ZH_NUMBER = re.compile(r"信用分|[一二三四五六七八九十两百]+[万千]")
-_YEAR = re.compile(r"(?:19|20)\d{2}")
 _FIN_PATTERNS: Final = (
     re.compile(  # the user's own score: "my credit score is 712", "FICO is at 640"
         r"(?i)(?<!\w)(?:(?:my|our)\s+)?(?:fico\s+|credit\s+)?(?:credit\s+score|fico(?:\s+score)?"
@@ -139,7 +138,7 @@ def _financial(t: str) -> Iterator[_Hit]:
             limit = stop.start() if stop else min(len(t), m.end() + 60)
             for a in _AMOUNT_RE.finditer(t, m.end(), limit):
                 amount = a.group(0).rstrip(" ,.")
-                if _YEAR.fullmatch(amount):
+                if is_year(amount):
                     continue
                 yield (
                     _REGULATED,

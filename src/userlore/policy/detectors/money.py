@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 
 from userlore.policy.cue_data import cues
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.findings import _REGULATED
 
 _LOCALES = ("en", "zh", "es", "de", "fr", "ja", "pt_BR", "pt_PT")
@@ -64,10 +64,12 @@ _JA_PERSONAL = re.compile(
     r"給料|月給|年収|年俸|手取り|貯金|借金|ローン|口座残高|預金|収入|ボーナス|残高|年金|積立"
 )
 # A money noun that is the speaker's by itself when no one else is named (an implied subject).
+# French "dois" (I owe) only with its subject: alone it is Portuguese "two" ("Dois cafés, R$ 9").
 _PERSONAL = re.compile(
     r"(?i)(?<!\w)(?:salary|salaries|paycheck|pay ?slip|take-home|income|savings|debts?|owe[ds]?"
     r"|loans?|mortgage|balance|net worth|checking|account|overdraft|credit card|401k|ira|roth"
-    r"|pension|portfolio|brokerage|have left|debo|devo|dois|schulde|reste|restent|quedan?"
+    r"|pension|portfolio|brokerage|have left|debo|devo|je dois|j'en dois|schulde|reste"
+    r"|restent|quedan?"
     r"|restam?|sobram?|übrig|livret|pea|assurance[- ]vie|dispo|\w*spar\w*|tagesgeld|depot"
     r"|descubierto|plan de pensiones|previd[êe]ncia|fgts|cheque especial|d[ée]couvert"
     r"|sueldo|salario|n[óo]mina|ahorr\w*|deudas?|hipoteca|pr[ée]stamo|saldo|cuenta|cr[ée]dito"
@@ -81,10 +83,10 @@ _BARE = re.compile(
     r"(?<![\w.,])(?:\d+(?:[.,]\d+)?\s?(?:[kK]|万|千|億|亿|mil|Mio\.?)(?![A-Za-z])"
     r"|\d{1,3}(?:[.,\u00a0 ]\d{3})+(?:[.,]\d{1,2})?|\d{4,}(?:[.,]\d{1,2})?)(?![\w])"
 )
-_YEAR = re.compile(r"(?:19|20)\d\d")
 _MONEY_NOUNS = re.compile(
     r"(?i)salary|income|savings|saved|debt|owe|earn|balance|pay|konto|gehalt|verdien|schulden"
-    r"|erspar|einkommen|salaire|gagne|épargne|dette|dois|solde|revenu|sueldo|salario|gano|deuda"
+    r"|erspar|einkommen|salaire|gagne|épargne|dette|je dois|j'en dois|solde|revenu|sueldo"
+    r"|salario|gano|deuda"
     r"|ahorr|saldo|ingreso|sal[áa]rio|ganho|devo|d[íi]vida|conta|poupan|renda|tenho|habe|have"
     r"|tengo|j'ai|工资|月薪|年薪|存款|欠|收入|余额|贷款|給料|貯金|借金|年収|月給|手取り"
 )
@@ -114,7 +116,7 @@ def own_money(t: str) -> Iterator[_Hit]:
             seen.append(m.span())
             yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
     for m in _BARE.finditer(t):
-        if any(s <= m.start() < e for s, e in seen) or _YEAR.fullmatch(m.group(0)):
+        if any(s <= m.start() < e for s, e in seen) or is_year(m.group(0)):
             continue
         clause = _clause(t, m.start(), m.end())
         if _NOT_OWN.search(clause) or c.about_others(clause.casefold()):

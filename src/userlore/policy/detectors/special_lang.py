@@ -43,7 +43,7 @@ _MARKER_KINDS: Final = (
 _KEYS: Final = frozenset(
     {"language", "spaced", "pro_drop", "terms", "self_terms", "as_a", "as_a_suffix",
      "implied_start", "determiners", "negation_after", "compounds", "self_copula",
-     "patient_nouns", "beneficiary", *_MARKER_KINDS}
+     "patient_nouns", "beneficiary", "script", "reported_self", *_MARKER_KINDS}
 )  # fmt: skip
 _TOKEN = re.compile(r"\w+")
 # Every regex term holds a literal run of three or more letters ("descent", "afiliad", "vot"),
@@ -97,6 +97,15 @@ class _Language:
     """``terms`` with only the phrases an ASCII sentence can match (every character ASCII or
     matching one case-insensitively): the same matches on such a sentence, at a fraction of the
     scan ("HIV" among a few hundred CJK phrases). None: no phrase can."""
+    speaker: re.Pattern[str] | None = None
+    """Any form that can make a clause the speaker's (``self``, ``self_copula``, ``as_a``,
+    ``as_a_suffix``, and for a ``pro_drop`` language any character of its ``script``): the
+    clause splitter's cheap test before it reads a clause (:func:`may_be_the_speakers`). Not
+    ``implied_start``: a clause cut from its sentence ("我是护士，在肿瘤科照顾化疗病人") loses
+    the subject the sentence named, and would read as the speaker's."""
+    reported_self: re.Pattern[str] | None = None
+    """Reported speech about the speaker ("the doctor told me I have", "said I'm"): someone
+    else's words, but the fact is the speaker's (:func:`reported_about_the_speaker`)."""
 
 
 def _alternation(phrases: list[str], *, spaced: bool) -> str:
@@ -189,8 +198,26 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
     patients = _str_list(data, "patient_nouns")
     copula_alt = _alternation(copula, spaced=spaced) if copula else None
     patient_alt = _alternation(patients, spaced=spaced) if patients else None
+    speaker_alts = [
+        _alternation(own, spaced=spaced)
+        for own in (
+            _str_list(data, "self") + copula + as_a,
+            as_a_suffix,
+        )
+        if own
+    ]
+    script = data.get("script")
+    if script is not None and not isinstance(script, str):
+        raise ConfigError(f"special vocabulary {code}: script must be a character class")
+    if script and data.get("pro_drop"):
+        speaker_alts.append(script)
+    reported = _str_list(data, "reported_self")
     return _Language(
         code=code,
+        speaker=re.compile("|".join(speaker_alts), re.IGNORECASE) if speaker_alts else None,
+        reported_self=(
+            re.compile(_alternation(reported, spaced=spaced), re.IGNORECASE) if reported else None
+        ),
         terms=re.compile("|".join(groups), re.IGNORECASE) if groups else None,
         ascii_terms=re.compile("|".join(ascii_groups), re.IGNORECASE) if ascii_groups else None,
         term_category=term_category,
@@ -298,6 +325,28 @@ def load_languages(directory: Traversable) -> tuple[_Language, ...]:
 def languages() -> tuple[_Language, ...]:
     """Every vocabulary in the packaged data directory, compiled once: a new file, a language."""
     return load_languages(resources.files(DATA_PACKAGE))
+
+
+def may_be_the_speakers(clause: str) -> bool:
+    """True when some vocabulary's first-person, "as a …" or implied-subject form occurs in
+    ``clause`` (or, for a pro-drop language, its script): only such a clause can state a fact
+    about the speaker. The clause splitter skips the others cheaply."""
+    return any(lang.speaker is not None and lang.speaker.search(clause) for lang in languages())
+
+
+def opens_with_an_implied_speaker(sentence: str) -> bool:
+    """True when ``sentence`` opens with a form that implies the speaker as its subject ("On
+    insulin since May", "Seit Mai auf Insulin", "Tomando sertralina…": ``implied_start``). Only
+    at a sentence's start: a later clause's subject is the one its sentence named."""
+    return any(lang.implied is not None and lang.implied.match(sentence) for lang in languages())
+
+
+def reported_about_the_speaker(clause: str) -> bool:
+    """True when ``clause`` reports someone's words about the speaker ("my GP said I'm …",
+    "me dijo que tengo …"): reported speech, but a first-person fact."""
+    return any(
+        lang.reported_self is not None and lang.reported_self.search(clause) for lang in languages()
+    )
 
 
 def covered_languages() -> frozenset[str]:

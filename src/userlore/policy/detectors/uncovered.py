@@ -41,7 +41,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from userlore.policy.cue_data import cues
-from userlore.policy.detectors.common import _Hit, _is_placeholder
+from userlore.policy.detectors.common import _Hit, _is_placeholder, is_year
 from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.language import (
     COVERED_LANGUAGES,
@@ -56,7 +56,6 @@ _NO_LANGUAGE: Final = frozenset({"zxx"})
 _TOKEN = re.compile(r"[^\s\"'`“”«»()\[\]{}<>,;]+")
 _EDGES = ".,;:!?"
 _NUMBER = re.compile(r"(?<![\w.,:/\-])\d(?:[ .,\-/]?\d){3,}(?![\w]|[.,]\d)")
-_YEAR = re.compile(r"(?:1[89]|20)\d\d")
 _DATE = re.compile(r"\d{1,4}[./\-]\d{1,2}[./\-]\d{1,4}")
 _DECIMAL = re.compile(r"\d{1,3}[.,]\d{4,}")
 _PAIR = re.compile(r"\d{1,2}[.,]\d{2}")
@@ -166,7 +165,7 @@ def _numbers(text: str) -> Iterator[tuple[int, int]]:
     version ("14.30", "22.04") or a count."""
     for m in _NUMBER.finditer(text):
         run = m.group(0)
-        if any(p.fullmatch(run) for p in (_YEAR, _DATE, _DECIMAL, _PAIR)):
+        if is_year(run) or any(p.fullmatch(run) for p in (_DATE, _DECIMAL, _PAIR)):
             continue
         if _counting(run):
             continue
