@@ -57,6 +57,9 @@ _SCAN_CHUNK = 200
 _ACTIVE = RecordState.ACTIVE.value
 _ALL = 2**31 - 1
 """``k`` for "every stored vector of the scope"."""
+_FIRST_WINDOW = 64
+"""Ids a rank-all vector search sorts and loads first; it widens by :data:`_WINDOW_GROWTH`."""
+_WINDOW_GROWTH = 8
 
 VECTOR_FLOOR = 0.2
 """Least cosine similarity for a vector candidate: below it a record is unrelated (for unit
@@ -314,23 +317,32 @@ def _everything(
     """Every active record under ``path_prefix``: ranked ones first (cosine, else BM25)."""
     seen: set[str] = set()
     if vectors is not None:
-        ranked = vectors.search_best(conn, scope, vectors.embed_query(query), _ALL)
-        for start in range(0, len(ranked), _SCAN_CHUNK):
-            chunk = ranked[start : start + _SCAN_CHUNK]
-            # The state is checked here, not in SQL: with ``state = 'active'`` beside the ids,
-            # SQLite walks the (scope, state) index over the whole scope (170 ms at 100k
-            # records) instead of looking the ids up by (scope, id) (3 ms).
-            stmt = select(*read.hits.columns).where(
-                MemoryRecord.scope == scope,
-                MemoryRecord.id.in_([rid for rid, _ in chunk]),
-                *path_clause(path_prefix),
-            )
-            rows = {row.id: row for row in conn.execute(stmt) if row.state == _ACTIVE}
-            for rank, (rid, cosine) in enumerate(chunk, start + 1):
-                row = rows.get(rid)
-                if row is not None and row.scope == scope:
+        query_vector = vectors.embed_query(query)
+        window = _FIRST_WINDOW
+        while True:
+            # Exact top-``window`` rankings, widened only when the caller reads past one: a
+            # search for 10 items of a 100k scope sorts and loads a few dozen rows, not all.
+            ranked = vectors.search_best(conn, scope, query_vector, window, exact=True)
+            fresh = [(rid, cosine) for rid, cosine in ranked if rid not in seen]
+            for start in range(0, len(fresh), _SCAN_CHUNK):
+                chunk = fresh[start : start + _SCAN_CHUNK]
+                # The state is checked here, not in SQL: with ``state = 'active'`` beside the
+                # ids, SQLite walks the (scope, state) index over the whole scope (170 ms at
+                # 100k records) instead of looking the ids up by (scope, id) (3 ms).
+                stmt = select(*read.hits.columns).where(
+                    MemoryRecord.scope == scope,
+                    MemoryRecord.id.in_([rid for rid, _ in chunk]),
+                    *path_clause(path_prefix),
+                )
+                rows = {row.id: row for row in conn.execute(stmt) if row.state == _ACTIVE}
+                for rid, cosine in chunk:
                     seen.add(rid)
-                    yield Candidate(row, rid, cosine, vector_rank=rank)
+                    row = rows.get(rid)
+                    if row is not None and row.scope == scope:
+                        yield Candidate(row, rid, cosine, vector_rank=len(seen))
+            if len(ranked) < window:
+                break
+            window = min(window * _WINDOW_GROWTH, _ALL)
     elif query_terms(query):
         for rank, (row, score) in enumerate(read.hits.search(conn, scope, query, k, stats), 1):
             if under_path(row.path, path_prefix):

@@ -18,7 +18,7 @@ from userlore.errors import InvalidInputError
 from userlore.models import RecordView
 from userlore.planner.search import RECORD_COLUMNS, search
 from userlore.store.governed import GovernedStore, record_view, validate_scope
-from userlore.store.retrieval import TermStatistics, as_record
+from userlore.store.retrieval import TermStatistics
 from userlore.store.schema import MemoryEvidence
 
 __all__ = ["MAX_VISIBLE", "VisibleRecord", "search_visible"]
@@ -83,7 +83,16 @@ def search_visible(
     if store.config.memory.mode is MemoryMode.OFF or limit == 0:
         return []
     wanted = limit + offset
-    accept = None if extra is None else lambda row: extra(_view(row))
+    views: dict[str, RecordView] = {}
+
+    def view(row: Row[*tuple[Any, ...]]) -> RecordView:
+        # Once per record: the filter predicate and the page read the same view.
+        made = views.get(row.id)
+        if made is None:
+            made = views[row.id] = record_view(row)
+        return made
+
+    accept = None if extra is None else lambda row: extra(view(row))
     with store.connection(scope) as conn:
         found = search(
             conn,
@@ -106,7 +115,7 @@ def search_visible(
         evidence = _evidence(conn, scope, [c.id for c in page]) if with_evidence else {}
         out = [
             VisibleRecord(
-                _view(c.row),
+                view(c.row),
                 None
                 if c.retrieval is None
                 else (c.retrieval if rank_all else round(c.retrieval, 6)),
@@ -126,10 +135,6 @@ def search_visible(
                 },
             )
         return out
-
-
-def _view(row: Row[*tuple[Any, ...]]) -> RecordView:
-    return record_view(as_record(row))
 
 
 def _evidence(conn: Connection, scope: str, ids: list[str]) -> dict[str, list[str]]:

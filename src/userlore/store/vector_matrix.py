@@ -250,12 +250,13 @@ class ScopeMatrix:
 
     # -- search ---------------------------------------------------------------------------------
 
-    def top(self, query: Vector, k: int) -> list[tuple[str, float]]:
+    def top(self, query: Vector, k: int, *, exact: bool = False) -> list[tuple[str, float]]:
         """The ``k`` rows most similar to ``query``: ``(id, cosine)``, best first.
 
-        Exact below :attr:`ann_above` rows, before the approximate index is built, or when
-        ``k`` asks for a large part of the rows; otherwise the index's candidates (more than
-        ``k``) re-scored against the rows, best ``k`` kept.
+        Exact below :attr:`ann_above` rows, before the approximate index is built, when ``k``
+        asks for a large part of the rows, or when ``exact`` (a ranking read in windows must
+        not change order between them); otherwise the index's candidates (more than ``k``)
+        re-scored against the rows, best ``k`` kept.
         """
         with self._lock:
             count = len(self._ids)
@@ -266,7 +267,7 @@ class ScopeMatrix:
             # A search for most of the scope (a ranking of every record) is exact: the graph
             # would visit as much and could miss some.
             approximate = self.ann_above is not None and self.ann_above <= count
-            if ann is not None and approximate and wanted * 2 <= count:
+            if ann is not None and approximate and not exact and wanted * 2 <= count:
                 ann.tune(wanted)
                 labels = ann.search(query, wanted).astype(np.intp)
                 labels = labels[labels < count]

@@ -5,8 +5,9 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import ColumnElement, or_
+from sqlalchemy import ColumnElement, Row, or_
 
 from userlore.models import (
     Disclosure,
@@ -43,8 +44,8 @@ def path_clause(prefix: str | None) -> list[ColumnElement[bool]]:
     ]
 
 
-def record_view(row: MemoryRecord) -> RecordView:
-    """Freeze an ORM row into the public read-only view."""
+def record_view(row: MemoryRecord | Row[Any]) -> RecordView:
+    """Freeze an ORM row, or a Core row holding every record column, into the public view."""
     return RecordView(
         id=row.id,
         scope=row.scope,

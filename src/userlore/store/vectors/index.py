@@ -285,9 +285,19 @@ class VectorIndex(ScopeMatrices):
     # -- reads --------------------------------------------------------------------------------
 
     def search(
-        self, conn: Connection, scope: str, kind: VectorKind, query: Vector, k: int
+        self,
+        conn: Connection,
+        scope: str,
+        kind: VectorKind,
+        query: Vector,
+        k: int,
+        *,
+        exact: bool = False,
     ) -> list[tuple[str, float]]:
-        """The ``k`` ids of ``scope`` most similar to ``query``: ``(id, cosine)``, best first."""
+        """The ``k`` ids of ``scope`` most similar to ``query``: ``(id, cosine)``, best first.
+
+        ``exact`` skips the in-process approximate index (see :meth:`ScopeMatrix.top`).
+        """
         if k <= 0:
             return []
         if self.pgvector and kind != "field" and conn.dialect.name == "postgresql":
@@ -301,10 +311,10 @@ class VectorIndex(ScopeMatrices):
             return []
         if held.dims != query.shape[0]:
             self._check(self.model, int(query.shape[0]))
-        return held.top(query, k)
+        return held.top(query, k, exact=exact)
 
     def search_best(
-        self, conn: Connection, scope: str, query: Vector, k: int
+        self, conn: Connection, scope: str, query: Vector, k: int, *, exact: bool = False
     ) -> list[tuple[str, float]]:
         """:meth:`search` of record vectors, each record scored by its best indexed text.
 
@@ -312,11 +322,11 @@ class VectorIndex(ScopeMatrices):
         the others as field vectors (``<record_id>#<n>``): its score is the best cosine of all
         of them, as LangGraph's stores score an item by its best field.
         """
-        hits = self.search(conn, scope, "record", query, k)
+        hits = self.search(conn, scope, "record", query, k, exact=exact)
         if not self._has_fields(conn, scope):
             return hits
         best = dict(hits)
-        for field_id, cosine in self.search(conn, scope, "field", query, k):
+        for field_id, cosine in self.search(conn, scope, "field", query, k, exact=exact):
             record_id = field_id.partition("#")[0]
             if cosine > best.get(record_id, -2.0):
                 best[record_id] = cosine
