@@ -4,8 +4,12 @@ For each package below, the source distribution of the INSTALLED version is down
 PyPI with pip into ``.cache/langgraph-suites/`` (gitignored; reused while the version holds),
 unpacked, and its store tests run in their own pytest session with
 ``userlore_lg_plugin`` (which builds a ``UserloreStore`` wherever they build their store),
-once per user mode (``fixed`` and ``first-label``). Sync and async tests both run; every store
-is a SQLite file. The exit status is non-zero when any session fails.
+once per user mode (``fixed`` and ``first-label``). Sync and async tests both run. The
+``langgraph-checkpoint`` and ``-sqlite`` stores are SQLite files; the ``-postgres`` suites run on
+one PostgreSQL server (the test command's throwaway server with pgvector, started here, or
+``USERLORE_TEST_DATABASE_URL``; ``USERLORE_SKIP_POSTGRES=1`` skips them, saying so), each store a
+fresh database copied from one migrated template. The exit status is non-zero when any session
+fails.
 
 Usage: ``python tests/langgraph_suites/run.py [--mode fixed|first-label] [pytest args...]``
 """
@@ -19,6 +23,7 @@ import subprocess
 import sys
 import tarfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
@@ -27,15 +32,17 @@ ROOT = HERE.parents[1]
 CACHE = ROOT / ".cache" / "langgraph-suites"
 
 SUITES: dict[str, list[str]] = {
-    # distribution: its store test files (LangGraph's PostgreSQL suites need their own server
-    # fixtures and are not run here yet).
+    # distribution: its store test files (the checkpointer tests are not about stores).
     "langgraph-checkpoint": ["tests/test_store.py"],
     "langgraph-checkpoint-sqlite": [
         "tests/test_store.py",
         "tests/test_async_store.py",
         "tests/test_ttl.py",
     ],
+    "langgraph-checkpoint-postgres": ["tests/test_store.py", "tests/test_async_store.py"],
 }
+POSTGRES = "langgraph-checkpoint-postgres"
+TEMPLATE = "userlore_lg_template"
 MODES = ("fixed", "first-label")
 
 
@@ -72,9 +79,47 @@ def unpacked(dist: str) -> Path:
     return target
 
 
-def run(dist: str, mode: str, extra: list[str], root: Path) -> tuple[int, str]:
+def postgres_server() -> tuple[str, Callable[[], None]]:
+    """An admin URL of a server with a migrated ``TEMPLATE`` database, and how to stop it."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from userlore.store.engine import create_store_engine, setup
+    from userlore.testing.postgres import ThrowawayPostgres
+
+    external = os.environ.get("USERLORE_TEST_DATABASE_URL")
+    server = None if external else ThrowawayPostgres().start()
+    admin_url = external or server.admin_url  # type: ignore[union-attr]
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{TEMPLATE}" WITH (FORCE)'))
+        conn.execute(text(f'CREATE DATABASE "{TEMPLATE}"'))
+    admin.dispose()
+    url = make_url(admin_url).set(database=TEMPLATE).render_as_string(hide_password=False)
+    engine = create_store_engine(url)
+    setup(engine)  # migrated once; every store of the suites is a file copy of it
+    engine.dispose()
+
+    def stop() -> None:
+        if server is not None:
+            server.stop()
+        else:
+            cleanup = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+            with cleanup.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{TEMPLATE}" WITH (FORCE)'))
+            cleanup.dispose()
+
+    return admin_url, stop
+
+
+def run(
+    dist: str, mode: str, extra: list[str], root: Path, pg_admin: str | None = None
+) -> tuple[int, str]:
     """One pytest session: ``dist``'s store tests in user mode ``mode``; status and output."""
     env = dict(os.environ)
+    if pg_admin:
+        env["USERLORE_LG_PG_ADMIN"] = pg_admin
+        env["USERLORE_LG_PG_TEMPLATE"] = TEMPLATE
     env["USERLORE_LG_USER"] = mode
     env["USERLORE_LG_PACKAGE"] = dist
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env.get("PYTHONPATH")]))
@@ -112,17 +157,32 @@ def main() -> int:
     parser.add_argument("--package", choices=sorted(SUITES), action="append")
     parser.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1))
     args, extra = parser.parse_known_args()
-    roots = {dist: unpacked(dist) for dist in args.package or SUITES}
+    packages = list(args.package or SUITES)
+    if POSTGRES in packages and os.environ.get("USERLORE_SKIP_POSTGRES") == "1":
+        print(f"== {POSTGRES}: SKIPPED (USERLORE_SKIP_POSTGRES=1)", flush=True)
+        packages.remove(POSTGRES)
+    roots = {dist: unpacked(dist) for dist in packages}
     sessions = [(dist, mode) for dist in roots for mode in args.mode or MODES]
+    pg_admin, stop = postgres_server() if POSTGRES in roots else (None, lambda: None)
     failed = []
-    # Sessions are independent (each store is its own SQLite file): run them side by side.
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = {pool.submit(run, d, m, extra, roots[d]): (d, m) for d, m in sessions}
-        for future in as_completed(futures):
-            code, output = future.result()
-            print(output, flush=True)
-            if code != 0:
-                failed.append(futures[future])
+    # Sessions are independent (each store is its own SQLite file or PostgreSQL database): run
+    # them side by side.
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            futures = {
+                pool.submit(run, d, m, extra, roots[d], pg_admin if d == POSTGRES else None): (
+                    d,
+                    m,
+                )
+                for d, m in sessions
+            }
+            for future in as_completed(futures):
+                code, output = future.result()
+                print(output, flush=True)
+                if code != 0:
+                    failed.append(futures[future])
+    finally:
+        stop()
     for dist, mode in failed:
         print(f"FAILED: LangGraph suite {dist} in user mode {mode}", file=sys.stderr)
     return 1 if failed else 0

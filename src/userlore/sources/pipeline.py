@@ -72,7 +72,7 @@ from userlore.sources.synthesis import (
     retrieval_cues,
     thread_contexts,
     workspace_fact,
-    write_daily_note,
+    write_daily_notes,
 )
 from userlore.sources.views import PipelineReport
 from userlore.store.governed import GovernedStore
@@ -341,17 +341,16 @@ class ConnectedKnowledgePipeline(LeaseHolder):
             if source not in labels:
                 state = session.get(KnowledgeSourceState, (scope, source))
                 labels[source] = str((state.meta or {}).get("label") or source) if state else source
-            for day in sorted(ds):
-                rep.notes += write_daily_note(
-                    store,
-                    session,
-                    scope,
-                    source,
-                    labels[source],
-                    day,
-                    now,
-                    max_chars=self.note_max_chars,
-                )
+            rep.notes += write_daily_notes(
+                store,
+                session,
+                scope,
+                source,
+                labels[source],
+                ds,
+                now,
+                max_chars=self.note_max_chars,
+            )
         return rep
 
     @staticmethod

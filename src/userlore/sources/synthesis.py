@@ -11,14 +11,14 @@ lists a source's items of one day, bounded, and is linked to each item it lists.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as dtime
 from typing import Any, Literal
 
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
 from userlore.models import (
@@ -35,6 +35,7 @@ from userlore.sources.normalize import bound, one_line
 from userlore.store.concurrency import hold_write_lock
 from userlore.store.governed import GovernedStore
 from userlore.store.schema import KnowledgeSourceItem
+from userlore.understanding import BatchItem, govern_upsert_batch
 
 __all__ = [
     "FactEnrichment",
@@ -47,6 +48,7 @@ __all__ = [
     "thread_contexts",
     "workspace_fact",
     "write_daily_note",
+    "write_daily_notes",
 ]
 
 FACT_MAX_CHARS = 1_200
@@ -316,34 +318,96 @@ def write_daily_note(
 ) -> int:
     """Write (or revise, or archive when nothing is left) the daily note of one source and day;
     1 when a note version was written."""
-    start = datetime.combine(day, dtime.min, tzinfo=UTC)
-    key = note_key(source, day)
+    return write_daily_notes(store, session, scope, source, label, [day], now, max_chars=max_chars)
+
+
+def write_daily_notes(
+    store: GovernedStore,
+    session: Session,
+    scope: str,
+    source: str,
+    label: str,
+    days: Iterable[date],
+    now: datetime,
+    *,
+    max_chars: int,
+) -> int:
+    """Write (or revise, or archive) the daily notes of one source for ``days``; how many note
+    versions were written.
+
+    A batch of 200 items touches a few days, and one note at a time cost a read and about eight
+    round trips each (on PostgreSQL, most of synthesis's statements): the days' items are read
+    in one statement, and the notes go through one governed batch (a note whose key the scope
+    holds is revised by the per-item path inside it; the policy still decides note by note).
+    """
+    ordered = sorted(set(days))
+    if not ordered:
+        return 0
     # Two workers may rebuild one day's note at once: they take turns on the scope's write lock
     # (taken once per transaction, and first, as every governed write of the scope takes it)
     # instead of colliding on the one-active-record-per-key index. A lock per day taken here
     # cost a round trip per note and could be taken before the scope's lock by one worker and
     # after it by another.
     hold_write_lock(session, scope)
+    by_day = _items_by_day(session, scope, source, ordered)
+    written = 0
+    batch: list[BatchItem] = []
+    for day in ordered:
+        rows = by_day.get(day)
+        if not rows:
+            key = note_key(source, day)
+            written += len(store.archive_key(session, scope, key, reason="source_deleted"))
+            continue
+        batch.append(_note(source, label, day, rows, now, max_chars))
+    for result in govern_upsert_batch(store, scope, batch, session=session):
+        if result.error is not None:
+            raise result.error  # as govern_upsert would have: the caller's transaction fails
+        assert result.outcome is not None
+        written += int(result.outcome.action in (WriteAction.CREATED, WriteAction.SUPERSEDING))
+    return written
+
+
+_DAYS_PER_READ = 100
+"""Days whose items one statement reads (an ``OR`` of day ranges on the time index)."""
+
+
+def _items_by_day(
+    session: Session, scope: str, source: str, days: Sequence[date]
+) -> dict[date, list[Any]]:
+    """The live items of ``source`` on each of ``days``, in note order (time, external id)."""
     t = KnowledgeSourceItem
-    rows = (
-        session.connection()
-        .execute(
-            select(t.id, t.title, t.text)
+    out: dict[date, list[Any]] = {}
+    for i in range(0, len(days), _DAYS_PER_READ):
+        starts = [datetime.combine(d, dtime.min, tzinfo=UTC) for d in days[i : i + _DAYS_PER_READ]]
+        rows = session.connection().execute(
+            select(t.id, t.title, t.text, t.occurred_at)
             .where(
                 t.scope == scope,
                 t.source_instance_id == source,
-                t.occurred_at >= start,
-                t.occurred_at < start + timedelta(days=1),
+                or_(
+                    *(
+                        and_(t.occurred_at >= s, t.occurred_at < s + timedelta(days=1))
+                        for s in starts
+                    )
+                ),
                 t.deleted_at.is_(None),
                 t.blocked.is_(False),
                 t.pipeline == Pipeline.CONNECTED_KNOWLEDGE.value,
             )
             .order_by(t.occurred_at, t.external_id)
         )
-        .all()
-    )
-    if not rows:
-        return len(store.archive_key(session, scope, key, reason="source_deleted"))
+        for row in rows:
+            at = row.occurred_at
+            at = at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
+            out.setdefault(at.date(), []).append(row)
+    return out
+
+
+def _note(
+    source: str, label: str, day: date, rows: Sequence[Any], now: datetime, max_chars: int
+) -> BatchItem:
+    """The bounded note of one day's ``rows``, linked to each item it lists."""
+    start = datetime.combine(day, dtime.min, tzinfo=UTC)
     header = f"{day.isoformat()} · {one_line(label)[:80]} · {len(rows)} item(s)"
     lines: list[str] = [header]
     used = len(header)
@@ -359,26 +423,20 @@ def write_daily_note(
         lines.append(line)
         used += 1 + len(line)
         listed.append(row.id)
-    outcome = store.govern_upsert(
-        session,
-        scope,
-        CandidateInput(
-            kind="daily_note",
-            content="\n".join(lines),
-            canonical_key=key,
-            memory_type=MemoryType.EPISODIC,
-            explicitness=Explicitness.EXPLICIT,
-            confidence=0.8,
-            importance=0.3,
-            durability="episodic",
-            producer=Producer.SOURCE,
-            pipeline=Pipeline.CONNECTED_KNOWLEDGE,
-            valid_from=min(start, now),
-        ),
-        evidence=listed,
-        evidence_relation="summarized_in",
+    candidate = CandidateInput(
+        kind="daily_note",
+        content="\n".join(lines),
+        canonical_key=note_key(source, day),
+        memory_type=MemoryType.EPISODIC,
+        explicitness=Explicitness.EXPLICIT,
+        confidence=0.8,
+        importance=0.3,
+        durability="episodic",
+        producer=Producer.SOURCE,
+        pipeline=Pipeline.CONNECTED_KNOWLEDGE,
+        valid_from=min(start, now),
     )
-    return int(outcome.action in (WriteAction.CREATED, WriteAction.SUPERSEDING))
+    return BatchItem(candidate, tuple(listed), "summarized_in")
 
 
 def enrich(structured: Any, item: ClaimedItem) -> FactEnrichment:
