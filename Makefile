@@ -57,6 +57,12 @@ test: $(STAMP) $(LG_STAMP) chromium
 langgraph-suites: $(STAMP)
 	$(BIN)/python tests/langgraph_suites/run.py
 
+# langgraph-checkpoint-postgres's store suites on the throwaway PostgreSQL server with pgvector
+# (~9 min per user mode on 2 cores, so not part of `make test`).
+.PHONY: langgraph-suites-postgres
+langgraph-suites-postgres: $(STAMP)
+	$(BIN)/python tests/langgraph_suites/run.py --package langgraph-checkpoint-postgres
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests cookbook benchmarks graphs
 	$(BIN)/ruff format --check src tests cookbook benchmarks graphs

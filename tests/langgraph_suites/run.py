@@ -7,9 +7,12 @@ unpacked, and its store tests run in their own pytest session with
 once per user mode (``fixed`` and ``first-label``). Sync and async tests both run. The
 ``langgraph-checkpoint`` and ``-sqlite`` stores are SQLite files; the ``-postgres`` suites run on
 one PostgreSQL server (the test command's throwaway server with pgvector, started here, or
-``USERLORE_TEST_DATABASE_URL``; ``USERLORE_SKIP_POSTGRES=1`` skips them, saying so), each store a
-fresh database copied from one migrated template. The exit status is non-zero when any session
-fails.
+``USERLORE_TEST_DATABASE_URL``), each store a fresh database copied from one migrated template.
+They take ~9 minutes per user mode on this 2-core machine (a database per test), so they run
+only when named (``--package langgraph-checkpoint-postgres``, ``make langgraph-suites-postgres``)
+or with ``USERLORE_LG_POSTGRES_SUITES=1``; otherwise the run says it left them out.
+``USERLORE_SKIP_POSTGRES=1`` skips them even when named. The exit status is non-zero when any
+session fails.
 
 Usage: ``python tests/langgraph_suites/run.py [--mode fixed|first-label] [pytest args...]``
 """
@@ -158,6 +161,13 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1))
     args, extra = parser.parse_known_args()
     packages = list(args.package or SUITES)
+    if not args.package and os.environ.get("USERLORE_LG_POSTGRES_SUITES") != "1":
+        print(
+            f"== {POSTGRES}: not run by default (~9 min per user mode here); "
+            "make langgraph-suites-postgres or USERLORE_LG_POSTGRES_SUITES=1 runs it",
+            flush=True,
+        )
+        packages.remove(POSTGRES)
     if POSTGRES in packages and os.environ.get("USERLORE_SKIP_POSTGRES") == "1":
         print(f"== {POSTGRES}: SKIPPED (USERLORE_SKIP_POSTGRES=1)", flush=True)
         packages.remove(POSTGRES)
