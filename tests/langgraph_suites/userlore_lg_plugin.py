@@ -101,16 +101,21 @@ class LoreSqliteStore(UserloreStore):
         """Migrations run when the ``Userlore`` opens."""
 
 
-class LoreAsyncSqliteStore(UserloreStore):
-    """Stands where the tests call ``AsyncSqliteStore.from_conn_string(...)``.
-
-    LangGraph's async stores name their awaitable sweeper methods like the sync ones; ours are
-    the ``a``-prefixed twins, bound here under the async store's names.
-    """
+class _AsyncSweeperNames(UserloreStore):
+    """LangGraph's async stores name their awaitable sweeper methods like the sync ones; ours
+    are the ``a``-prefixed twins, bound here under the async stores' names."""
 
     sweep_ttl = UserloreStore.asweep_ttl  # type: ignore[assignment]
     start_ttl_sweeper = UserloreStore.astart_ttl_sweeper  # type: ignore[assignment]
     stop_ttl_sweeper = UserloreStore.astop_ttl_sweeper  # type: ignore[assignment]
+
+
+class LoreAsyncSqliteStore(_AsyncSweeperNames):
+    """Stands where the tests call ``AsyncSqliteStore.from_conn_string(...)``.
+
+    LangGraph's async stores name their awaitable sweeper methods like the sync ones (see
+    :class:`_AsyncSweeperNames`).
+    """
 
     @classmethod
     @asynccontextmanager
@@ -229,14 +234,11 @@ class LorePostgresStore(UserloreStore):
             yield cur
 
 
-class LoreAsyncPostgresStore(UserloreStore):
+class LoreAsyncPostgresStore(_AsyncSweeperNames):
     """Stands where the tests call ``AsyncPostgresStore.from_conn_string(...)``."""
 
     MIGRATIONS = _NoClassMigrations()
     _libpq_url = ""
-    sweep_ttl = UserloreStore.asweep_ttl  # type: ignore[assignment]
-    start_ttl_sweeper = UserloreStore.astart_ttl_sweeper  # type: ignore[assignment]
-    stop_ttl_sweeper = UserloreStore.astop_ttl_sweeper  # type: ignore[assignment]
 
     @classmethod
     @asynccontextmanager
