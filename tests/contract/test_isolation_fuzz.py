@@ -303,6 +303,9 @@ class IsolationMachine(RuleBasedStateMachine):
         if observe:
             state["messages"] = [human, AIMessage("ok")]
             self.middleware.after_agent(state, runtime)  # type: ignore[arg-type]
+            # The observe job runs on the middleware's background thread: finish it inside
+            # this step, or it lands during the next actor's step and reads as a leak.
+            assert self.middleware.wait_idle(60.0)
         return seen
 
     # -- invariants -----------------------------------------------------------------------------
