@@ -126,9 +126,9 @@ def test_plan_reads_through_hnsw_for_a_large_scope_and_numpy_for_a_small_one(
 ) -> None:
     """A scope at ``exact_below`` or more is searched in SQL (no numpy matrix is loaded);
     below it, exactly in numpy."""
-    # A sentence with English function words: "axis:4:0:5 lunch plans" alone reads as Romanian
-    # to the language identifier, and the floor refuses a credential-shaped token in text it
-    # cannot read (docs/safety.md): a fail-closed false positive, not what this test is about.
+    # A sentence with English function words: a bare "axis:4:0:5 lunch plans" once read as
+    # Romanian (now English, since the short-segment rule), and the floor refuses a
+    # credential-shaped token in text it cannot read (docs/safety.md): not this test's subject.
     pg_lore.write("u1", CandidateInput(kind="note", content="axis:4:0:5 lunch plans with the team"))
     index = _index(pg_lore)
     index.clear()
