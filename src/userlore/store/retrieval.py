@@ -28,9 +28,9 @@ import math
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     ColumnElement,
@@ -244,6 +244,34 @@ class TermStatistics:
             self._cache.clear()
 
 
+_P = TypeVar("_P")
+
+
+def _choose_terms(
+    counts: Sequence[int], phrases: Sequence[_P], budget: int
+) -> tuple[list[tuple[int, _P]], bool] | None:
+    """The query terms to score, shared by FTS5 and the in-memory posting index.
+
+    Rarest first (ties in query order) while their postings fit ``budget``; ``None`` when no
+    term occurs. ``(rarest, True)`` when even the rarest is past the budget: the caller lists
+    that term's newest records instead of scoring.
+    """
+    sized = sorted(zip(counts, phrases, strict=True), key=lambda x: x[0])
+    sized = [(df, p) for df, p in sized if df > 0]
+    if not sized:
+        return None
+    if sized[0][0] > budget:
+        return [sized[0]], True
+    chosen: list[tuple[int, _P]] = []
+    total = 0
+    for df, phrase in sized:
+        if total + df > budget:
+            break
+        chosen.append((df, phrase))
+        total += df
+    return chosen, False
+
+
 def _hit_statement(
     conn: Connection, scope: str, query: str, stats: TermStatistics, posting_budget: int
 ) -> tuple[TextClause, dict[str, Any]] | None:
@@ -253,19 +281,12 @@ def _hit_statement(
     if not phrases:
         return None
     counts = stats.document_frequencies(conn, phrases, posting_budget)
-    sized = sorted(zip(counts, phrases, strict=True), key=lambda x: x[0])
-    sized = [(df, p) for df, p in sized if df > 0]
-    if not sized:
+    choice = _choose_terms(counts, phrases, posting_budget)
+    if choice is None:
         return None
-    if sized[0][0] > posting_budget:
-        return dialect.newest, {"scope": scope, "q": sized[0][1]}
-    chosen: list[tuple[int, str]] = []
-    total = 0
-    for df, phrase in sized:
-        if total + df > posting_budget:
-            break
-        chosen.append((df, phrase))
-        total += df
+    chosen, newest = choice
+    if newest:
+        return dialect.newest, {"scope": scope, "q": chosen[0][1]}
     params: dict[str, Any] = {"scope": scope, "q": dialect.or_join.join(p for _, p in chosen)}
     if dialect.weighted:
         size = max(stats.scope_size(conn, scope), max(df for df, _ in chosen))
@@ -293,20 +314,13 @@ def _in_memory(
     if not phrases:
         return postings, []
     counts = [min(df, posting_budget + 1) for df in postings.frequencies(phrases)]
-    sized = sorted(zip(counts, phrases, strict=True), key=lambda x: x[0])
-    sized = [(df, p) for df, p in sized if df > 0]
-    if not sized:
+    choice = _choose_terms(counts, phrases, posting_budget)
+    if choice is None:
         return postings, []
-    if sized[0][0] > posting_budget:
-        return postings, [(seq, NEWEST_SCORE) for seq in postings.newest(sized[0][1], k)]
-    chosen: list[tuple[str, ...]] = []
-    total = 0
-    for df, phrase in sized:
-        if total + df > posting_budget:
-            break
-        chosen.append(phrase)
-        total += df
-    return postings, postings.top(chosen, k)
+    chosen, newest = choice
+    if newest:
+        return postings, [(seq, NEWEST_SCORE) for seq in postings.newest(chosen[0][1], k)]
+    return postings, postings.top([phrase for _, phrase in chosen], k)
 
 
 _BY_SEQ = text("SELECT CAST(key AS INTEGER) AS seq, value AS score FROM json_each(:hits)")
