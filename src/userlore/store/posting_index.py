@@ -40,6 +40,8 @@ import numpy.typing as npt
 from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import OperationalError
 
+from userlore.store.driver import fetch_all
+
 __all__ = [
     "MAX_CACHED_ROWS",
     "POSTING_INDEX_ABOVE",
@@ -434,7 +436,7 @@ def scope_state(conn: Connection, scope: str, since: int) -> ScopeState | None:
     if conn.engine in _UNMIGRATED:
         return None
     try:
-        rows = conn.execute(_STATE, {"scope": scope, "held": since}).all()
+        rows = fetch_all(conn, _STATE, {"scope": scope, "held": since})
     except OperationalError:
         # A schema built without the migrations (no generation tables): FTS5 and no cache.
         # SQLite keeps the transaction after a failed statement.

@@ -47,6 +47,7 @@ from sqlalchemy import (
 from sqlalchemy.engine.result import result_tuple
 from sqlalchemy.orm import InstrumentedAttribute
 
+from userlore.store.driver import driver_execute
 from userlore.store.posting_index import ScopePostings, indexes_for, phrase_terms
 from userlore.store.schema import MemoryRecord
 from userlore.store.text import scoped_terms
@@ -359,14 +360,11 @@ class _DriverRead:
     make: Callable[[Iterable[Any]], Row[*tuple[Any, ...]]]
 
     def rows(self, conn: Connection, hits: str) -> list[Row[*tuple[Any, ...]]]:
-        raw = conn.connection.dbapi_connection
-        assert raw is not None  # an open connection in a transaction
         out = []
-        for values in raw.execute(self.sql, (hits,)):
-            if self.processors:
-                values = list(values)
-                for i, process in self.processors:
-                    values[i] = process(values[i])
+        for raw in driver_execute(conn, self.sql, (hits,)):
+            values = list(raw)
+            for i, process in self.processors:
+                values[i] = process(values[i])
             out.append(self.make(values))
         return out
 
