@@ -327,3 +327,23 @@ def test_hit_rows_through_the_driver_are_sqlalchemys_rows(lore: Userlore) -> Non
                 for r in direct
             )
         assert checked == 2 * len(seqs)
+
+
+def test_top_k_is_the_full_sorts_prefix_with_ties_at_the_cut() -> None:
+    """``top`` sorts only the records scoring at least the k-th best: the same k, same order
+    (score, then newest) as sorting every match, also when many tie at the cut."""
+    from userlore.store.posting_index import ScopePostings
+
+    rng = random.Random(3)
+    postings = ScopePostings(0, 0)
+    words = ["alpha", "beta", "gamma", "delta"]
+    postings.apply(
+        1, [(seq, tuple(rng.choices(words, k=rng.randint(1, 3)))) for seq in range(1, 600)]
+    )
+    phrases = [("alpha",), ("beta",), ("gamma",)]
+    for k in (1, 5, 40, 200, 1000):
+        got = postings.top(phrases, k)
+        everything = postings.top(phrases, 10**6)  # every match: no cut, the full sort
+        assert got == everything[:k]
+    scores = [s for _, s in postings.top(phrases, 10**6)]
+    assert len(scores) > len(set(scores)) * 5  # many ties: the cut falls inside them

@@ -294,6 +294,12 @@ class ScopePostings:
         every = np.concatenate(seq_parts)
         unique, inverse = np.unique(every, return_inverse=True)
         scores = np.bincount(inverse, weights=np.concatenate(score_parts))
+        if len(scores) > 2 * k:
+            # Only records scoring at least the k-th best can be among the k best (ties at the
+            # cut included, so the order below is the full sort's): sort those, not thousands.
+            cut = np.partition(scores, len(scores) - k)[len(scores) - k]
+            near = np.flatnonzero(scores >= cut)
+            unique, scores = unique[near], scores[near]
         order = np.lexsort((-unique, -scores))[:k]
         return list(zip(unique[order].tolist(), scores[order].tolist(), strict=True))
 
