@@ -44,7 +44,7 @@ MAX_QUEUED_TRACES = 512
 LINGER_SECONDS = 0.05
 """How long the flusher lets traces gather after the first before writing them together."""
 _BATCH = 64  # a batch this large is written without lingering further
-_IDLE_SECONDS = 30.0  # the flusher thread ends after this long with nothing to flush
+_IDLE_SECONDS = 2.0  # the flusher ends after this long idle (while alive it holds the store)
 
 
 class TraceFields(TypedDict, total=False):
