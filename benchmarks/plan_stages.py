@@ -47,10 +47,11 @@ STAGES: list[tuple[Any, str, str]] = [
     (retrieval_module, "_hit_statement", "    document frequencies (FTS5)"),
     (retrieval_module, "_in_memory", "    in-memory postings (delta + BM25)"),
     (posting_module.PostingIndexes, "current", "      posting index brought current"),
+    (retrieval_module.HitQuery, "load_by_seq", "    hit rows not in the row cache, read"),
     (search_module, "_with_standing", "  always-eligible profile"),
     (planner_module, "search_snippets", "episodic snippets"),
     (planner_module.ContextPlanner, "_place", "rerank, sections, render"),
-    (TraceLog, "trace_soon", "trace write"),
+    (TraceLog, "trace_soon", "trace write (queued since plancost3)"),
     (planner_module, "checked_session_key", "session key check"),
 ]
 

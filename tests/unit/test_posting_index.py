@@ -7,6 +7,7 @@ of change, and the policy filter is checked to stay exact while the index is in 
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 
@@ -277,3 +278,72 @@ def test_a_schema_without_generations_falls_back_to_fts5(lore: Userlore) -> None
         assert _ids(conn, "wombat") == [_id(written)]
         assert registry.rebuilds == 0
     assert _id(written) in lore.plan_context(SCOPE, "wombat burrow").selected_ids
+
+
+def test_hit_rows_through_the_driver_are_sqlalchemys_rows(lore: Userlore) -> None:
+    """The driver-level hit-row read (issue 23 item 5) returns what ``Connection.execute``
+    does: same names, same values, same types (tz-aware datetimes, JSON decoded), every
+    column of a record and the planner's narrower set."""
+    from datetime import UTC, datetime, timedelta
+
+    from userlore.planner.planner import PLAN_COLUMNS
+    from userlore.store.retrieval import _BY_SEQ
+
+    until = datetime(2031, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
+    lore.write(
+        SCOPE,
+        CandidateInput(
+            kind="preference",
+            canonical_key="food/breakfast",
+            value="porridge",
+            content="I eat porridge for breakfast",
+            valid_until=until,
+        ),
+    )
+    with lore.store.connection() as conn:
+        seqs = {
+            int(s): 0.5 + i
+            for i, s in enumerate(conn.scalars(text("SELECT seq FROM memory_records")))
+        }
+        checked = 0
+        for reader in (RECORD_HITS, PLAN_COLUMNS.hits):
+            direct = reader.load_by_seq(conn, seqs)
+            via = list(
+                conn.execute(
+                    reader._statement(conn, _BY_SEQ),
+                    {"hits": json.dumps({str(s): v for s, v in seqs.items()})},
+                )
+            )
+            assert len(direct) == len(via) == len(seqs) > 400
+            for a, b in zip(direct, via, strict=True):
+                assert tuple(a._fields) == tuple(b._fields)
+                assert tuple(a) == tuple(b)
+                assert [type(x) for x in a] == [type(x) for x in b]
+                checked += 1
+            dated = [r for r in direct if r.valid_until is not None]
+            assert [r.valid_until for r in dated] == [until]
+            assert all(
+                r.updated_at.tzinfo is not None and r.updated_at.utcoffset() == timedelta(0)
+                for r in direct
+            )
+        assert checked == 2 * len(seqs)
+
+
+def test_top_k_is_the_full_sorts_prefix_with_ties_at_the_cut() -> None:
+    """``top`` sorts only the records scoring at least the k-th best: the same k, same order
+    (score, then newest) as sorting every match, also when many tie at the cut."""
+    from userlore.store.posting_index import ScopePostings
+
+    rng = random.Random(3)
+    postings = ScopePostings(0, 0)
+    words = ["alpha", "beta", "gamma", "delta"]
+    postings.apply(
+        1, [(seq, tuple(rng.choices(words, k=rng.randint(1, 3)))) for seq in range(1, 600)]
+    )
+    phrases = [("alpha",), ("beta",), ("gamma",)]
+    for k in (1, 5, 40, 200, 1000):
+        got = postings.top(phrases, k)
+        everything = postings.top(phrases, 10**6)  # every match: no cut, the full sort
+        assert got == everything[:k]
+    scores = [s for _, s in postings.top(phrases, 10**6)]
+    assert len(scores) > len(set(scores)) * 5  # many ties: the cut falls inside them

@@ -35,6 +35,7 @@ from userlore.planner.search import VECTOR_FLOOR
 from userlore.policy.filter import REASONS, RejectionReason, rejection_reason
 from userlore.policy.govern import POLICY_REV, Assessment, assess_text
 from userlore.policy.quote_gate import quote_verdict
+from userlore.store.driver import fetch_all
 from userlore.store.schema import (
     EpisodicItem,
     KnowledgeSourceItem,
@@ -197,9 +198,11 @@ class EpisodicFrequencies:
         if not missing:
             return [df for df in out if df is not None]
         params: dict[str, Any] = {f"q{i}": p for i, p in enumerate(missing)}
-        row = conn.execute(
-            _statements(conn).frequencies(len(missing)), {**params, "cap": cap + 1, "scope": scope}
-        ).one()
+        [row] = fetch_all(
+            conn,
+            _statements(conn).frequencies(len(missing)),
+            {**params, "cap": cap + 1, "scope": scope},
+        )
         fresh = dict(zip(missing, (int(c) for c in row), strict=True))
         with self._lock:
             for phrase, df in fresh.items():

@@ -9,6 +9,7 @@ from sqlalchemy import Connection, bindparam, select
 from sqlalchemy.orm import Session
 
 from userlore.models import RecordState, RecordView, consent_category
+from userlore.store.driver import fetch_all
 from userlore.store.schema import ConsentGrant, MemoryRecord
 from userlore.store.traces import TraceLog
 from userlore.store.views import record_view
@@ -74,6 +75,8 @@ class ConsentLedger(TraceLog):
             return self.consents_in(session, scope)
 
     def consents_in(self, session: Session | Connection, scope: str) -> frozenset[str]:
+        if isinstance(session, Connection):  # the read path: through the driver on SQLite
+            return frozenset(row[0] for row in fetch_all(session, _CONSENTED, {"scope": scope}))
         return frozenset(session.scalars(_CONSENTED, {"scope": scope}))
 
     def consent_history(self, scope: str) -> list[ConsentPeriod]:

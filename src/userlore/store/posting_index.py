@@ -40,6 +40,8 @@ import numpy.typing as npt
 from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import OperationalError
 
+from userlore.store.driver import fetch_all
+
 __all__ = [
     "MAX_CACHED_ROWS",
     "POSTING_INDEX_ABOVE",
@@ -292,6 +294,12 @@ class ScopePostings:
         every = np.concatenate(seq_parts)
         unique, inverse = np.unique(every, return_inverse=True)
         scores = np.bincount(inverse, weights=np.concatenate(score_parts))
+        if len(scores) > 2 * k:
+            # Only records scoring at least the k-th best can be among the k best (ties at the
+            # cut included, so the order below is the full sort's): sort those, not thousands.
+            cut = np.partition(scores, len(scores) - k)[len(scores) - k]
+            near = np.flatnonzero(scores >= cut)
+            unique, scores = unique[near], scores[near]
         order = np.lexsort((-unique, -scores))[:k]
         return list(zip(unique[order].tolist(), scores[order].tolist(), strict=True))
 
@@ -434,7 +442,7 @@ def scope_state(conn: Connection, scope: str, since: int) -> ScopeState | None:
     if conn.engine in _UNMIGRATED:
         return None
     try:
-        rows = conn.execute(_STATE, {"scope": scope, "held": since}).all()
+        rows = fetch_all(conn, _STATE, {"scope": scope, "held": since})
     except OperationalError:
         # A schema built without the migrations (no generation tables): FTS5 and no cache.
         # SQLite keeps the transaction after a failed statement.

@@ -1,21 +1,26 @@
 """Trace events: ids, versions and reason codes of what the store did (never user text).
 
-A plan's trace must never make the read wait for a writer (issue 18). :meth:`TraceLog.trace_soon`
-writes the trace at once when that needs no wait: always on PostgreSQL (an insert never waits for
-another writer there) and on SQLite when no other connection holds the write lock (it tries with
-a zero busy timeout). Otherwise the row goes into a small bounded in-process queue that a
-background thread flushes as soon as the writer lets go. Every unit of work opened with
-:meth:`TraceLog.transaction` first flushes the queue if it can without waiting, listing traces
-(:meth:`TraceLog.traces`) flushes it waiting, and ``Userlore.close()`` flushes it
-(:meth:`TraceLog.close_background`), so reads of traces see them.
+A plan's trace is bookkeeping and must never make the read wait for a writer (issue 18), nor
+spend the read's time (issue 23 item 5: one INSERT and its commit were ~0.6 ms of a ~4.8 ms plan
+at 100k records). :meth:`TraceLog.trace_soon` therefore only queues the row (bounded, in
+process); a background thread writes what is queued in one transaction a moment later
+(:data:`LINGER_SECONDS`, so the traces of a burst of plans share a commit), waiting for the
+writer if it must. Every unit of work opened with :meth:`TraceLog.transaction` first flushes
+the queue if it can without waiting, listing traces (:meth:`TraceLog.traces`) and
+:meth:`TraceLog.flush_traces` flush it waiting, ``Userlore.close()`` flushes it
+(:meth:`TraceLog.close_background`), and so does interpreter exit, so reads of traces see them.
+A full queue makes the next plan write its trace itself: nothing is dropped.
 Durability: a crash may lose at most the queued traces, never a record.
 """
 
 from __future__ import annotations
 
+import atexit
 import functools
 import logging
 import threading
+import time
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -36,7 +41,10 @@ log = logging.getLogger(__name__)
 
 MAX_QUEUED_TRACES = 512
 """Traces waiting for the writer; a full queue makes the next read write its trace itself."""
-_IDLE_SECONDS = 2.0  # the flusher thread ends after this long with nothing to flush
+LINGER_SECONDS = 0.05
+"""How long the flusher lets traces gather after the first before writing them together."""
+_BATCH = 64  # a batch this large is written without lingering further
+_IDLE_SECONDS = 2.0  # the flusher ends after this long idle (while alive it holds the store)
 
 
 class TraceFields(TypedDict, total=False):
@@ -52,8 +60,10 @@ class TraceFields(TypedDict, total=False):
 class TraceQueue:
     """Trace rows waiting for the database writer, flushed by a short-lived daemon thread.
 
-    The thread starts when a row is queued and ends once the queue stays empty, so a store that
-    is never closed leaves no thread behind.
+    The thread starts when a row is queued and ends once the queue stays empty for
+    ``_IDLE_SECONDS``, so a store that is never closed leaves no thread behind. It writes
+    ``linger`` seconds after the first queued row (or at once past :data:`_BATCH` rows), so the
+    rows of a burst go in one transaction.
     """
 
     def __init__(
@@ -62,10 +72,12 @@ class TraceQueue:
         maxsize: int = MAX_QUEUED_TRACES,
         *,
         background: bool = True,
+        linger: float = LINGER_SECONDS,
     ) -> None:
         self._write = write  # waits for the writer
         self.maxsize = maxsize
         self.background = background  # False: only explicit flushes write (tests)
+        self.linger = linger
         self._rows: deque[dict[str, Any]] = deque()
         self._cond = threading.Condition()
         self._flush_lock = threading.Lock()  # one flush at a time keeps rows in order
@@ -86,7 +98,8 @@ class TraceQueue:
                     target=self._run, name="userlore-trace-flush", daemon=True
                 )
                 self._thread.start()
-            self._cond.notify()
+            if len(self._rows) in (1, _BATCH):  # the flusher waits for the first, or a batch
+                self._cond.notify()
             return True
 
     def flush(self, write: Callable[[list[dict[str, Any]]], bool] | None = None) -> int:
@@ -127,11 +140,24 @@ class TraceQueue:
     def _run(self) -> None:
         while True:
             with self._cond:
-                if not self._rows and not self._closed:
-                    self._cond.wait(_IDLE_SECONDS)
+                idle_since = time.monotonic()
+                # Woken with nothing queued (a unit of work flushed it first): wait on, and end
+                # only after an idle spell (starting a thread costs a plan ~0.1-1 ms).
+                while not self._rows and not self._closed:
+                    left = idle_since + _IDLE_SECONDS - time.monotonic()
+                    if left <= 0:
+                        break
+                    self._cond.wait(left)
                 if self._closed or not self._rows:
                     self._thread = None
                     return
+                # Let the traces of a burst gather: one transaction writes them all.
+                deadline = time.monotonic() + self.linger
+                while not self._closed and 0 < len(self._rows) < _BATCH:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    self._cond.wait(left)
             try:
                 self.flush()
             except Exception:  # the database is gone: keep the rows, retry after a pause
@@ -195,15 +221,13 @@ class TraceLog(StoreCore):
             return self.trace(session, scope, event_type, **fields)
 
     def trace_soon(self, scope: str, event_type: str, **fields: Unpack[TraceFields]) -> str:
-        """Write a trace without waiting for another writer; returns its id at once.
+        """Queue a trace for the background writer; returns its id at once.
 
-        For the read path: written now when that needs no wait, else queued (bounded) and
-        flushed off the hot path. A full queue is flushed here, so nothing is dropped.
+        For the read path: the trace is written off it, a moment later (see the module
+        docstring for when it is visible). A full queue is flushed here, so nothing is dropped.
         """
         validate_scope(scope)
         row = self._trace_row(scope, event_type, **fields)
-        if self._write_now(row):
-            return str(row["id"])
         if not self._trace_queue.put(row):
             self.flush_traces()
             self._write_rows([row])
@@ -253,7 +277,11 @@ class TraceLog(StoreCore):
 
     @functools.cached_property
     def _trace_queue(self) -> TraceQueue:
-        return TraceQueue(self._write_rows)
+        queue = TraceQueue(self._write_rows)
+        # Queued traces are written at interpreter exit too (the flusher is a daemon thread);
+        # the hook holds the store weakly, so it keeps no store alive.
+        atexit.register(_flush_at_exit, weakref.ref(self))
+        return queue
 
     def _flush_before_work(self) -> None:
         """Queued traces go in before a unit of work, unless that means waiting for a writer
@@ -272,12 +300,6 @@ class TraceLog(StoreCore):
     def _write_rows(self, rows: list[dict[str, Any]]) -> None:
         with super().transaction() as session:
             session.execute(insert(MemoryTraceEvent), rows)
-
-    def _write_now(self, row: dict[str, Any]) -> bool:
-        """Insert ``row`` unless that means waiting for another connection's write lock."""
-        if len(self.__dict__.get("_trace_queue", ())):
-            return False  # keep the order of queued traces
-        return self.execute_without_waiting(None, insert(MemoryTraceEvent), row) is not None
 
     def execute_without_waiting(
         self, scope: str | None, stmt: Executable, params: Any = None
@@ -345,3 +367,13 @@ class TraceLog(StoreCore):
                 }
                 for t in session.scalars(stmt)
             ]
+
+
+def _flush_at_exit(ref: weakref.ReferenceType[TraceLog]) -> None:
+    store = ref()
+    if store is None or "_trace_queue" not in store.__dict__ or not len(store._trace_queue):
+        return
+    try:
+        store.flush_traces()
+    except Exception:  # the engine may be gone at exit: the traces are lost, not the records
+        log.warning("%d queued trace(s) not written at exit", len(store._trace_queue))
