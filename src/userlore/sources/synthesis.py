@@ -229,8 +229,7 @@ def thread_contexts(
             elif len(part) == 1:
                 out[part[0].id] = thread_context(session, part[0], seen)
             else:
-                cut = max(range(1, len(part)), key=lambda n: _when(part[n]) - _when(part[n - 1]))
-                parts += [part[cut:], part[:cut]]
+                parts += _halves(part)
     return out
 
 
@@ -241,6 +240,17 @@ _MIN_STRETCH = 1_000
 def _stretch_cap(items: int) -> int:
     """The most rows between a stretch's first and last item read for ``items`` items."""
     return max(4 * items, _MIN_STRETCH) + 2 * NEIGHBOUR_WINDOW
+
+
+def _halves(part: list[ClaimedItem]) -> list[list[ClaimedItem]]:
+    """``part`` cut at its widest gap in time, the one nearest its middle among equals (an
+    evenly spread part halves, so the parts read stay few)."""
+    mid = len(part) / 2
+    cut = max(
+        range(1, len(part)),
+        key=lambda n: (_when(part[n]) - _when(part[n - 1]), -abs(n - mid)),
+    )
+    return [part[cut:], part[:cut]]
 
 
 def _when(item: ClaimedItem) -> datetime:
