@@ -33,13 +33,14 @@ import random
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from plan_latency import TextGen, database_urls, percentile
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, event, text
 
 from userlore import Userlore
 from userlore.sources import ConnectedKnowledgePipeline, ItemListSource, SourceItem
@@ -240,7 +241,8 @@ def bench_memory(n: int, url: str, kind: str = "prose") -> dict[str, Any]:
             lambda: lore.sources.ingest(SCOPE, ItemListSource("bench", items), synthesize=False)
         )
         assert fresh.counts.added == n
-        synth, t_synth = timed(lambda: pipeline.drain(scope=SCOPE))
+        with counted(lore) as statements:
+            synth, t_synth = timed(lambda: pipeline.drain(scope=SCOPE))
         assert synth.created == n, synth
         zero, t_zero = timed(lambda: lore.sources.ingest(SCOPE, ItemListSource("bench", items)))
         assert zero.counts.unchanged == n and zero.counts.changed == 0
@@ -256,6 +258,7 @@ def bench_memory(n: int, url: str, kind: str = "prose") -> dict[str, Any]:
             "ingest_items_per_s": n / t_ingest,
             "synthesis_s": t_synth,
             "synthesis_items_per_s": n / t_synth,
+            "synthesis_statements": statements[0],
             "fresh_end_to_end_items_per_s": n / (t_ingest + t_synth),
             "resync_0_changes_s": t_zero,
             "resync_1pct_changes_s": t_one,
@@ -263,6 +266,23 @@ def bench_memory(n: int, url: str, kind: str = "prose") -> dict[str, Any]:
         }
     finally:
         lore.close()
+
+
+@contextmanager
+def counted(lore: Userlore) -> Iterator[list[int]]:
+    """Count the statements sent while the block runs (``[n]``): round trips do not move
+    with the machine's load, so a regression in them shows even in a noisy run."""
+    box = [0]
+
+    def count(*_: Any) -> None:
+        box[0] += 1
+
+    engine = lore.memory.store.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield box
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
 
 
 def bench_vault(n: int, folder: Path, url: str, kind: str = "prose") -> dict[str, Any]:
@@ -390,6 +410,11 @@ def ratio_lines(rows: Sequence[dict[str, Any]]) -> list[str]:
             f"{k.removesuffix('_items_per_s')} {pg[k]:,.0f}/{lite[k]:,.0f} = {pg[k] / lite[k]:.2f}x"
             for k in ("ingest_items_per_s", "synthesis_items_per_s")
         ]
+        if "synthesis_statements" in pg:
+            parts.append(
+                f"synthesis statements {pg['synthesis_statements']:,}"
+                f"/{lite['synthesis_statements']:,}"
+            )
         lines.append(f"postgres/sqlite items/s, {source}: " + "; ".join(parts))
     return lines
 
