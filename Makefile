@@ -58,7 +58,7 @@ langgraph-suites: $(STAMP)
 	$(BIN)/python tests/langgraph_suites/run.py
 
 # langgraph-checkpoint-postgres's store suites on the throwaway PostgreSQL server with pgvector
-# (~14 min per user mode on 2 cores under load, mostly the tests' own puts: not part of `make test`).
+# (~9 min per user mode on 2 cores, so not part of `make test`).
 .PHONY: langgraph-suites-postgres
 langgraph-suites-postgres: $(STAMP)
 	$(BIN)/python tests/langgraph_suites/run.py --package langgraph-checkpoint-postgres

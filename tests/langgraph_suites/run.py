@@ -7,11 +7,10 @@ unpacked, and its store tests run in their own pytest session with
 once per user mode (``fixed`` and ``first-label``). Sync and async tests both run. The
 ``langgraph-checkpoint`` and ``-sqlite`` stores are SQLite files; the ``-postgres`` suites run on
 one PostgreSQL server (the test command's throwaway server with pgvector, started here, or
-``USERLORE_TEST_DATABASE_URL``), one database per session copied from one migrated template.
-They take ~14 minutes per user mode on this 2-core machine under load (most of it the tests'
-own bulk puts and TTL waits, not setup), so they run only when named (``--package
-langgraph-checkpoint-postgres``, ``make langgraph-suites-postgres``) or with
-``USERLORE_LG_POSTGRES_SUITES=1``; otherwise the run says it left them out.
+``USERLORE_TEST_DATABASE_URL``), each store a fresh database copied from one migrated template.
+They take ~9 minutes per user mode on this 2-core machine (a database per test), so they run
+only when named (``--package langgraph-checkpoint-postgres``, ``make langgraph-suites-postgres``)
+or with ``USERLORE_LG_POSTGRES_SUITES=1``; otherwise the run says it left them out.
 ``USERLORE_SKIP_POSTGRES=1`` skips them even when named. The exit status is non-zero when any
 session fails.
 
@@ -164,7 +163,7 @@ def main() -> int:
     packages = list(args.package or SUITES)
     if not args.package and os.environ.get("USERLORE_LG_POSTGRES_SUITES") != "1":
         print(
-            f"== {POSTGRES}: not run by default (~14 min per user mode under load here); "
+            f"== {POSTGRES}: not run by default (~9 min per user mode here); "
             "make langgraph-suites-postgres or USERLORE_LG_POSTGRES_SUITES=1 runs it",
             flush=True,
         )

@@ -10,12 +10,10 @@ live at once, as in LangGraph's stores). No upstream file is copied or edited.
 The ``langgraph-checkpoint-postgres`` suites build their store on a database they create on
 the server their ``tests.conftest.DEFAULT_URI`` names: that name is pointed at the server
 ``run.py`` started (``USERLORE_LG_PG_ADMIN``), and ``PostgresStore`` / ``AsyncPostgresStore``
-become classes that open a ``UserloreStore`` on one database per pytest session instead, copied
-once from the migrated template (``USERLORE_LG_PG_TEMPLATE``) and emptied of every scoped row
-when each store closes (the tests run one after another, so none sees another's rows; each
-store still opens its own ``Userlore``, so its vectors and caches are its own). The test's own
-database stays empty: ``_cursor()`` hands the tests a psycopg cursor on it (so their setup
-statements run; their statements on PostgresStore's ``store`` table fail, listed).
+become classes that replace the test's empty database, the first time it is opened, with a copy
+of the migrated template (``USERLORE_LG_PG_TEMPLATE``) and open a ``UserloreStore`` on it; the
+test's own fixture drops it. ``_cursor()`` hands the tests a psycopg cursor on that database (so
+their setup statements run; their statements on PostgresStore's ``store`` table fail, listed).
 
 ``USERLORE_LG_USER`` picks whose items they are: ``fixed`` (one user for every call, the
 resolver's default, as a run that names its user) or ``first-label`` (the first namespace
@@ -41,14 +39,12 @@ from typing import Any
 import psycopg
 import pytest
 from psycopg.rows import dict_row
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from userlore import Userlore
 from userlore.integrations.langgraph_store import UserloreStore
 from userlore.integrations.scope import ScopeResolver
-from userlore.store.engine import create_store_engine
-from userlore.store.schema import Base
 
 MODE = os.environ.get("USERLORE_LG_USER", "fixed")
 PACKAGE = os.environ.get("USERLORE_LG_PACKAGE", "")
@@ -140,7 +136,7 @@ class LoreAsyncSqliteStore(_AsyncSweeperNames):
 
 PG_ADMIN = os.environ.get("USERLORE_LG_PG_ADMIN", "")
 PG_TEMPLATE = os.environ.get("USERLORE_LG_PG_TEMPLATE", "")
-_SHARED: dict[str, Engine] = {}
+_PREPARED: set[str] = set()
 
 
 def _libpq(url: str) -> str:
@@ -148,46 +144,45 @@ def _libpq(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def _shared_engine() -> Engine:
-    """The engine of this session's one database, copied from the migrated template once.
-
-    Every store of the session opens its ``Userlore`` on it (its own vectors and caches, the
-    engine's pool shared), and leaves it empty when it closes (:func:`_empty`): the tests run
-    one after another, so no test sees another's rows, and no test pays for a database.
-    """
-    if "engine" not in _SHARED:
-        if not PG_ADMIN:
-            raise pytest.UsageError(
-                "the PostgreSQL suites run through run.py (USERLORE_LG_PG_ADMIN)"
-            )
-        name = f"userlore_lg_{MODE.replace('-', '_')}_{os.getpid()}"
+def _open_pg(conn_string: str) -> tuple[Userlore, str]:
+    """A ``Userlore`` on the test's database, made a copy of the migrated template once."""
+    if not PG_ADMIN:
+        raise pytest.UsageError("the PostgreSQL suites run through run.py (USERLORE_LG_PG_ADMIN)")
+    url = make_url(conn_string).set(drivername="postgresql+psycopg")
+    name = url.database or ""
+    if name not in _PREPARED:
+        # The test created it empty; it becomes a file copy of the template (faster than
+        # migrating, and the schema is exactly the one `Userlore.open` would make).
         admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{PG_TEMPLATE}"'))
+            conn.execute(
+                text(f'CREATE DATABASE "{name}" TEMPLATE "{PG_TEMPLATE}" STRATEGY FILE_COPY')
+            )
         admin.dispose()
-        url = make_url(PG_ADMIN).set(drivername="postgresql+psycopg", database=name)
-        _SHARED["engine"] = create_store_engine(url.render_as_string(hide_password=False))
-    return _SHARED["engine"]
+        _PREPARED.add(name)
+    rendered = url.render_as_string(hide_password=False)
+    return Userlore.open(rendered, config=_CONFIG), _libpq(rendered)
 
 
-def _open_pg(conn_string: str) -> tuple[Userlore, str]:
-    """A ``Userlore`` on the session's shared database; the libpq URI of the test's own
-    (empty) database, where ``_cursor()`` runs the tests' statements on PostgresStore's tables."""
-    lore = Userlore.open(engine=_shared_engine(), config=_CONFIG)
-    return lore, _libpq(make_url(conn_string).render_as_string(hide_password=False))
+def _end_sessions(conn_string: str) -> None:
+    """End the sessions a failed test's still-running calls hold on its database.
 
-
-def _empty(engine: Engine) -> None:
-    """Delete every scoped row (dependents first) so the next store starts from nothing.
-
-    The model registry (``embedding_model``) stays: every suite store embeds with the same
-    character embeddings.
+    The test's fixture drops the database after the store closes; a call a failed ``gather``
+    left running in a worker thread would otherwise hold a connection and turn the test's
+    failure into a second error at teardown.
     """
-    with engine.begin() as conn:
-        for table in reversed(Base.metadata.sorted_tables):
-            if "scope" in table.c:
-                conn.execute(table.delete())
+    name = make_url(conn_string).database
+    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(
+            text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = :name AND pid <> pg_backend_pid()"
+            ),
+            {"name": name},
+        )
+    admin.dispose()
 
 
 class _NoClassMigrations:
@@ -226,7 +221,7 @@ class LorePostgresStore(UserloreStore):
         finally:
             store.stop_ttl_sweeper(timeout=5)
             lore.close()
-            _empty(_shared_engine())
+            _end_sessions(conn_string)
 
     def setup(self) -> None:
         """Migrations run when the ``Userlore`` opens."""
@@ -258,7 +253,7 @@ class LoreAsyncPostgresStore(_AsyncSweeperNames):
         finally:
             await store.astop_ttl_sweeper(timeout=5)
             lore.close()
-            _empty(_shared_engine())
+            _end_sessions(conn_string)
 
     async def setup(self) -> None:
         """Migrations run when the ``Userlore`` opens."""
@@ -356,15 +351,6 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """A stale exception entry fails the run: the list must stay short and true. The
-    session's shared database is dropped."""
-    engine = _SHARED.pop("engine", None)
-    if engine is not None:
-        name = engine.url.database
-        engine.dispose()
-        admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    """A stale exception entry fails the run: the list must stay short and true."""
     if session.config.stash.get(_UNUSED, []) and exitstatus == 0:
         session.exitstatus = 1
