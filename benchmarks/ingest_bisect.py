@@ -61,7 +61,7 @@ def run(url: str, n: int) -> tuple[float, list[tuple[str, int, float]]]:
 
     event.listen(engine, "before_cursor_execute", before)
     event.listen(engine, "after_cursor_execute", after)
-    items = make_items(n, Words())
+    items = make_items(n, Words(kind="synthetic"))
     t0 = time.perf_counter()
     lore.sources.ingest(SCOPE, ItemListSource("bench", items), synthesize=False)
     wall = time.perf_counter() - t0

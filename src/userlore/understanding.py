@@ -38,6 +38,7 @@ from userlore.store.concurrency import hold_write_lock
 from userlore.store.governed import GovernedStore
 from userlore.store.ids import derived_id
 from userlore.store.record_batch import FreshRecord
+from userlore.store.revisions import Revision, held_rows
 from userlore.store.schema import KnowledgeSourceItem, MemoryRecord
 from userlore.store.views import record_view
 from userlore.validation import (
@@ -202,16 +203,9 @@ def govern_upsert_batch(
             admitted[n] = verdict
     if admitted:
         hold_write_lock(session, scope)  # which keys the scope holds is read below
-    keys = {items[n].candidate.canonical_key for n in admitted}
-    held: set[str | None] = set()
-    for part in _parts(keys):
-        held.update(
-            session.scalars(
-                select(MemoryRecord.canonical_key)
-                .where(MemoryRecord.scope == scope, MemoryRecord.canonical_key.in_(part))
-                .distinct()
-            )
-        )
+    held = held_rows(
+        session, scope, sorted({items[n].candidate.canonical_key or "" for n in admitted})
+    )
     wanted = {i for n in admitted for i in (items[n].candidate.source_item_id, *items[n].evidence)}
     known: set[str] = set()
     for part in _parts(wanted - {None}):
@@ -223,13 +217,19 @@ def govern_upsert_batch(
             )
         )
     fresh: dict[int, tuple[tuple[str, str], ...]] = {}
+    revise: list[int] = []
     slow: list[int] = []
+    seen: set[str] = set()
     for n in admitted:
-        key = items[n].candidate.canonical_key
-        if key in held or items[n].candidate.evidence_text:
-            slow.append(n)  # revised in place, or evidence text to store as an item first
+        key = items[n].candidate.canonical_key or ""
+        if key in seen or items[n].candidate.evidence_text:
+            slow.append(n)  # a repeat of a key revises what the batch wrote; or evidence text
+            seen.add(key)  # to store as an item first: the per-item path, after the batch
             continue
-        held.add(key)  # a repeat of this key in the batch revises the record written here
+        seen.add(key)
+        if key in held:
+            revise.append(n)  # revised in place, in bulk below
+            continue
         links = _links(items[n], known)
         if links is None:
             results[n] = BatchOutcome(
@@ -245,7 +245,29 @@ def govern_upsert_batch(
     )
     for n, row in zip(fresh, rows, strict=True):
         results[n] = BatchOutcome(WriteOutcome(WriteAction.CREATED, record_view(row)))
-    for n in slow:
+    revised = store.revise_held(
+        session,
+        scope,
+        [
+            Revision(
+                items[n].candidate,
+                admitted[n],
+                held[items[n].candidate.canonical_key or ""],
+                items[n].evidence,
+                items[n].evidence_relation,
+                missing=_links(items[n], known) is None,
+            )
+            for n in revise
+        ],
+    )
+    for n, result in zip(revise, revised, strict=True):
+        if isinstance(result, WriteOutcome):
+            results[n] = BatchOutcome(result)
+        elif result is not None:
+            results[n] = BatchOutcome(None, result)
+        else:
+            slow.append(n)  # no live record of the key: govern_upsert decides (a new one)
+    for n in sorted(slow):
         item = items[n]
         try:
             with session.begin_nested():

@@ -646,3 +646,59 @@ def test_coordinator_option_sets_the_lease(connected: Userlore, clock: FakeClock
     [held] = coordinator.pipeline.claim()
     assert stored_items(connected)["msg-0"].lease_expires_at == clock.now + timedelta(seconds=15)
     assert coordinator.pipeline.release([held]) == 1
+
+
+def test_a_spread_claim_reads_stretches_not_items(
+    connected: Userlore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A claim spread thinly over a source's time (PostgreSQL claims follow the heap) finds
+    the same thread neighbours as the per-item walk, in a few statements, not two per item."""
+    from sqlalchemy import event
+
+    from userlore.sources import synthesis
+    from userlore.sources.leases import ClaimedItem
+
+    threads = ("a", "b", "c")
+    chat = [turn(n, f"Message {n} of the chat.", threads[n % 3]) for n in range(240)]
+    connected.sources.ingest("u1", ItemListSource("chat", chat), synthesize=False)
+    store = connected.memory.store
+    t = KnowledgeSourceItem
+    with store.transaction("u1") as s:
+        rows = s.execute(select(t).where(t.scope == "u1").order_by(t.occurred_at)).scalars()
+        picked = [
+            ClaimedItem(
+                id=r.id,
+                scope=r.scope,
+                source_instance_id=r.source_instance_id,
+                external_id=r.external_id,
+                title=r.title,
+                text=r.text,
+                meta=dict(r.meta or {}),
+                occurred_at=r.occurred_at,
+                pipeline=Pipeline(r.pipeline),
+                blocked=False,
+                deleted=False,
+                attempts=1,
+                lease_token="t",
+            )
+            for n, r in enumerate(rows)
+            if n % 12 == 0 or 100 <= n < 110  # 20 spread thinly, 10 side by side
+        ]
+    # A stretch may hold 4 rows per item (no floor of 1,000 here): the spread ones split.
+    monkeypatch.setattr(synthesis, "_MIN_STRETCH", 0)
+    statements: list[str] = []
+    listener = lambda *a: statements.append(a[2])  # noqa: E731
+    event.listen(store.engine, "before_cursor_execute", listener)
+    with store.transaction("u1") as s:
+        got = synthesis.thread_contexts(s, picked, {})
+    event.remove(store.engine, "before_cursor_execute", listener)
+    batched = len(statements)
+    event.listen(store.engine, "before_cursor_execute", listener)
+    with store.transaction("u1") as s:
+        walked = {i.id: synthesis.thread_context(s, i, {}) for i in picked}
+    event.remove(store.engine, "before_cursor_execute", listener)
+    assert got == walked
+    assert sum(1 for ctx, ids in got.values() if ids) == len(picked)  # every one has neighbours
+    per_item = len(statements) - batched
+    assert per_item >= 2 * len(picked)
+    assert batched <= per_item / 2, (batched, per_item)

@@ -200,13 +200,15 @@ def thread_contexts(
     items: Sequence[ClaimedItem],
     seen: dict[str, Neighbour],
 ) -> dict[str, tuple[str | None, list[str]]]:
-    """:func:`thread_context` of many items, reading each source's stretch of time once.
+    """:func:`thread_context` of many items, reading each stretch of a source's time once.
 
     The items of one source are read in one range query over the (scope, source, time) index,
     plus :data:`NEIGHBOUR_WINDOW` items on each side; each item's neighbours are then searched
-    within :data:`NEIGHBOUR_WINDOW` positions of it, as :func:`thread_context` does. A stretch
-    much denser than the batch (other items interleaved in time) falls back to the per-item
-    walk, so the read stays bounded.
+    within :data:`NEIGHBOUR_WINDOW` positions of it, as :func:`thread_context` does. A claim is
+    not in time order (on PostgreSQL it follows the heap), so a batch may be spread thinly over
+    a long stretch: a stretch denser than its items allow (:func:`_stretch_cap`) is split at its
+    widest gap in time and each part read alone, down to one item, which takes the per-item
+    walk. The read stays bounded, and a spread batch costs a few statements, not two per item.
     """
     out: dict[str, tuple[str | None, list[str]]] = {}
     groups: dict[tuple[str, str], list[ClaimedItem]] = {}
@@ -216,50 +218,102 @@ def thread_contexts(
             groups.setdefault((item.scope, item.source_instance_id), []).append(item)
         else:
             out[item.id] = (None, [])
-    t = KnowledgeSourceItem
     for (scope, source), group in groups.items():
-        times = [i.occurred_at for i in group if i.occurred_at is not None]
-        lo, hi = min(times), max(times)
-        base = select(t.id, t.text, t.meta, t.occurred_at, t.external_id).where(
-            t.scope == scope,
-            t.source_instance_id == source,
-            t.deleted_at.is_(None),
-            t.blocked.is_(False),
-        )
-        cap = 4 * len(group) + 2 * NEIGHBOUR_WINDOW
-        conn = session.connection()
-        middle = conn.execute(
-            base.where(t.occurred_at >= lo, t.occurred_at <= hi)
-            .order_by(t.occurred_at, t.external_id)
-            .limit(cap + 1)
-        ).all()
-        if len(middle) > cap:
-            out |= {i.id: thread_context(session, i, seen) for i in group}
+        group.sort(key=_when)
+        parts = [group]
+        while parts:
+            part = parts.pop()
+            rows = _stretch(session, scope, source, part)
+            if rows is not None:
+                out |= _contexts_in(session, part, rows, seen)
+            elif len(part) == 1:
+                out[part[0].id] = thread_context(session, part[0], seen)
+            else:
+                parts += _halves(part)
+    return out
+
+
+_MIN_STRETCH = 1_000
+"""Rows one stretch may always read, however few items it serves (a bounded read)."""
+
+
+def _stretch_cap(items: int) -> int:
+    """The most rows between a stretch's first and last item read for ``items`` items."""
+    return max(4 * items, _MIN_STRETCH) + 2 * NEIGHBOUR_WINDOW
+
+
+def _halves(part: list[ClaimedItem]) -> list[list[ClaimedItem]]:
+    """``part`` cut at its widest gap in time, the one nearest its middle among equals (an
+    evenly spread part halves, so the parts read stay few)."""
+    mid = len(part) / 2
+    cut = max(
+        range(1, len(part)),
+        key=lambda n: (_when(part[n]) - _when(part[n - 1]), -abs(n - mid)),
+    )
+    return [part[cut:], part[:cut]]
+
+
+def _when(item: ClaimedItem) -> datetime:
+    assert item.occurred_at is not None  # grouped only with a time
+    return item.occurred_at
+
+
+def _stretch(
+    session: Session, scope: str, source: str, part: Sequence[ClaimedItem]
+) -> list[Any] | None:
+    """The live items of ``source`` from :data:`NEIGHBOUR_WINDOW` before ``part``'s first
+    item to as many after its last, in time order; ``None`` when that is over the cap."""
+    t = KnowledgeSourceItem
+    lo, hi = _when(part[0]), _when(part[-1])
+    base = select(t.id, t.text, t.meta, t.occurred_at, t.external_id).where(
+        t.scope == scope,
+        t.source_instance_id == source,
+        t.deleted_at.is_(None),
+        t.blocked.is_(False),
+    )
+    cap = _stretch_cap(len(part))
+    conn = session.connection()
+    middle = conn.execute(
+        base.where(t.occurred_at >= lo, t.occurred_at <= hi)
+        .order_by(t.occurred_at, t.external_id)
+        .limit(cap + 1)
+    ).all()
+    if len(middle) > cap:
+        return None
+    before = conn.execute(
+        base.where(t.occurred_at < lo).order_by(t.occurred_at.desc()).limit(NEIGHBOUR_WINDOW)
+    ).all()
+    after = conn.execute(
+        base.where(t.occurred_at > hi).order_by(t.occurred_at).limit(NEIGHBOUR_WINDOW)
+    ).all()
+    return [*reversed(before), *middle, *after]
+
+
+def _contexts_in(
+    session: Session,
+    part: Sequence[ClaimedItem],
+    rows: Sequence[Any],
+    seen: dict[str, Neighbour],
+) -> dict[str, tuple[str | None, list[str]]]:
+    """The thread contexts of ``part``'s items, found in their stretch ``rows``."""
+    out: dict[str, tuple[str | None, list[str]]] = {}
+    position = {r.id: n for n, r in enumerate(rows)}
+    for item in part:
+        p = position.get(item.id)
+        if p is None:  # changed since it was claimed: the per-item walk decides
+            out[item.id] = thread_context(session, item, seen)
             continue
-        before = conn.execute(
-            base.where(t.occurred_at < lo).order_by(t.occurred_at.desc()).limit(NEIGHBOUR_WINDOW)
-        ).all()
-        after = conn.execute(
-            base.where(t.occurred_at > hi).order_by(t.occurred_at).limit(NEIGHBOUR_WINDOW)
-        ).all()
-        rows = [*reversed(before), *middle, *after]
-        position = {r.id: n for n, r in enumerate(rows)}
-        for item in group:
-            p = position.get(item.id)
-            if p is None:  # changed since it was claimed: the per-item walk decides
-                out[item.id] = thread_context(session, item, seen)
-                continue
-            thread = item.meta[THREAD_KEY]
-            parts: list[str] = []
-            ids: list[str] = []
-            for side in (
-                rows[max(0, p - NEIGHBOUR_WINDOW) : p][::-1],
-                rows[p + 1 : p + 1 + NEIGHBOUR_WINDOW],
-            ):
-                row = next((r for r in side if (r.meta or {}).get(THREAD_KEY) == thread), None)
-                if row is not None:
-                    _add_neighbour(row, seen, parts, ids)
-            out[item.id] = ((" … ".join(parts) or None), ids)
+        thread = item.meta[THREAD_KEY]
+        parts: list[str] = []
+        ids: list[str] = []
+        for side in (
+            rows[max(0, p - NEIGHBOUR_WINDOW) : p][::-1],
+            rows[p + 1 : p + 1 + NEIGHBOUR_WINDOW],
+        ):
+            row = next((r for r in side if (r.meta or {}).get(THREAD_KEY) == thread), None)
+            if row is not None:
+                _add_neighbour(row, seen, parts, ids)
+        out[item.id] = ((" … ".join(parts) or None), ids)
     return out
 
 

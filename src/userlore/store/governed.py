@@ -35,6 +35,7 @@ from userlore.store.core import Clock, IdFactory
 from userlore.store.moves import LifecycleMoves
 from userlore.store.reads import RecordReads
 from userlore.store.record_batch import EvidenceText, FreshRecord
+from userlore.store.revisions import HeldRevisions
 from userlore.store.schema import KnowledgeSourceItem, MemoryEvidence, MemoryRecord
 from userlore.store.text import content_key, normalize_value
 from userlore.store.transitions import LIVE_STATES, TRANSITIONS
@@ -60,7 +61,7 @@ __all__ = [
 # Old private names, kept until the learning package (owned elsewhere) switches to the public ones.
 
 
-class GovernedStore(LifecycleMoves, RecordReads):
+class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
     """Governed writes, lifecycle transitions, consent and traces over one database."""
 
     def write(self, scope: str, candidate: CandidateInput) -> WriteOutcome:

@@ -324,7 +324,11 @@ class RecordWriter(BatchInserts):
         value: str | None,
         author: CandidateInput,
         now: datetime,
+        *,
+        flush: bool = True,
     ) -> None:
+        """Make ``content`` version n+1 of ``row`` and snapshot it; ``flush=False`` leaves the
+        update to the caller's next flush (a batch writes many in one)."""
         old = row.content
         parent = row.version
         row.content = content.strip()
@@ -346,6 +350,7 @@ class RecordWriter(BatchInserts):
         # (an approval with edits) keeps the previous one rather than inventing fields.
         if any(who):
             (row.author_agent_id, row.author_client, row.author_device, row.author_instance) = who
-        session.flush()
+        if flush:
+            session.flush()
         self._stage_vector(session, "record", row.scope, row.id, row.content, version=row.version)
         self._snapshot(session, row, parent, word_diff(old, row.content), now)
