@@ -50,6 +50,7 @@ def test_short_covered_lines_of_the_fresh_set_are_quotable() -> None:
 def test_short_sensitive_and_held_out_lines_are_still_withheld(row: dict[str, Any]) -> None:
     text = str(row["text"])
     assert not quote_verdict(text).quotable
+    assert not any(str(v) in redact(text) for v in row["values"])
 
 
 @pytest.mark.parametrize(
