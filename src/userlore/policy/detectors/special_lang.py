@@ -80,6 +80,10 @@ def covered_languages() -> frozenset[str]:
 # ``denied`` ("I don't have diabetes") is no statement for the floor, but still health talk about
 # the user: the gate does not clear it.
 _SELF, _OTHER, _DENIED, _UNCLEAR = "self", "other", "denied", "unclear"
+# A determiner before the term and no speaker anywhere ("The Democrats passed…"): no statement
+# for the floor, but not clearly someone else's either ("Started the chemo in May." leaves its
+# subject out), so the gate does not clear it.
+_DETERMINED = "determined"
 
 
 def _sentences(t: str) -> Iterator[tuple[int, int]]:
@@ -135,7 +139,7 @@ def _attribute(lang: _Language, t: str, s: int, term_start: int, term_end: int) 
     if "self" not in kinds and kinds & {"other", "topic"}:
         return _OTHER  # "ラマダンについての本", "Diabetes in children": a topic, told later
     if "self" not in kinds and lang.determiner is not None and lang.determiner.search(before):
-        return _OTHER  # "The Democrats passed...": a determiner, no speaker anywhere
+        return _DETERMINED  # "The Democrats passed...": a determiner, no speaker anywhere
     if lang.pro_drop:
         return _SELF  # "5月からインスリン注射をしている": the subject left out is the speaker
     if lang.implied is not None and lang.implied.search(before):
