@@ -3,7 +3,8 @@
 only "dialysis"/"diálise". First run on the class (15 statements, all seven languages): 10/15
 flagged and withheld; now 13/15 — left: "tô fazendo hemodiálise" (withheld by the gate, not
 flagged by the floor: no first-person form "tô") and "Comecei a hemodiálise em maio." (the
-Portuguese determiner rule reads "a <term>" as a topic; reported to the vocabulary owners).
+floor reads "a <term>" with no speaker as a topic; the gate now withholds it,
+``test_gate_determiner.py``).
 """
 
 from __future__ import annotations
