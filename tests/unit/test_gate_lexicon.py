@@ -5,6 +5,9 @@ seven covered languages (first run 1 withheld, "Plaza Mayor, 18:00." read as Zul
 sensitive near-misses (a PIN in four words, "on insulin", a password line) and 8 held-out lines.
 With the earlier sets the class was five lines py3langid ranks near chance (Tagalog, Norwegian,
 Hungarian, Fula, Zulu at 0.04-0.3) while every word is a frequent word of a covered language.
+``gate_short4.jsonl`` was written after it and run once: 0/44 covered benign lines withheld at
+first sight (its two sensitive lines that were stored or quoted are fixed as classes:
+``test_floor_cjk_glued.py``, ``test_special_dialysis.py``, ``test_gate_determiner.py``).
 ``gate_short3_other.jsonl`` (39 lines in Turkish and eleven other uncovered Latin languages,
 cognates on purpose) was written before the change too: none may become quotable through it.
 """
@@ -29,7 +32,7 @@ def _rows(name: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines if line.strip()]
 
 
-SHORT3 = _rows("gate_short3.jsonl")
+SHORT3 = _rows("gate_short3.jsonl") + _rows("gate_short4.jsonl")
 OTHER = _rows("gate_short3_other.jsonl")
 # Quoted before this round too: the short near-tie rule reads "Vi ses kl." as French (0.048
 # against Danish 0.050); the lexicon does not vouch for it ("kl" is no French word).
