@@ -7,8 +7,10 @@ most of them: Hangul is Korean, kana is Japanese, Han without kana is Chinese, C
 Devanagari and the rest are none of the covered languages. Only Latin-script segments need a
 statistical identifier: ``py3langid`` (a packaged naive-Bayes model, 97 languages, no download),
 chosen over ``lingua-language-detector`` by measurement on short and code-switched turns
-(``benchmarks/language_id.py``, ``docs/benchmarks.md``). A segment with no letters (numbers, a
-URL, punctuation) has no language: the language-agnostic detectors judge it.
+(``benchmarks/language_id.py``, ``docs/benchmarks.md``). A short segment the model cannot place
+is also read by its words against ``wordfreq``'s lists of the covered languages
+(:func:`lexicon_language`). A segment with no letters (numbers, a URL, punctuation) has no
+language: the language-agnostic detectors judge it.
 """
 
 from __future__ import annotations
