@@ -7,13 +7,17 @@ most of them: Hangul is Korean, kana is Japanese, Han without kana is Chinese, C
 Devanagari and the rest are none of the covered languages. Only Latin-script segments need a
 statistical identifier: ``py3langid`` (a packaged naive-Bayes model, 97 languages, no download),
 chosen over ``lingua-language-detector`` by measurement on short and code-switched turns
-(``benchmarks/language_id.py``, ``docs/benchmarks.md``). A segment with no letters (numbers, a
-URL, punctuation) has no language: the language-agnostic detectors judge it.
+(``benchmarks/language_id.py``, ``docs/benchmarks.md``). A short segment the model cannot place
+is also read by its words against ``wordfreq``'s lists of the covered languages
+(:func:`lexicon_language`). A segment with no letters (numbers, a URL, punctuation) has no
+language: the language-agnostic detectors judge it.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -335,8 +339,83 @@ def decide(
 
 @functools.lru_cache(maxsize=16_384)
 def identify(text: str) -> str:
-    """ISO 639-1 code of a segment by the packaged model (``und`` when it cannot place it)."""
+    """ISO 639-1 code of a segment by the packaged model (``und`` when it cannot place it);
+    a short segment the model cannot place is read by the covered lexicons too
+    (:func:`lexicon_language`)."""
     folded = unicodedata.normalize("NFKC", text).strip()
     if not folded:
         return UNDETERMINED
-    return decide(_py3langid()(folded), short=_letters(folded) < SHORT_LETTERS)
+    ranking = _py3langid()(folded)
+    short = _letters(folded) < SHORT_LETTERS
+    language = decide(ranking, short=short)
+    if short and language not in COVERED_LANGUAGES:
+        return lexicon_language(folded, ranking) or language
+    return language
+
+
+LEXICON_ZIPF: Final = 3.0
+LEXICON_ZIPF_SHORT_WORD: Final = 4.0
+"""A word is a frequent word of a language at this Zipf frequency or above in ``wordfreq``'s
+list for it (3.0: once per million words); a word of three letters or fewer ("om", "vid",
+"kl"), which unrelated languages share by chance, must be a function word of it (4.0)."""
+
+LEXICON_NAMES: Final = 0.5
+"""At most this share of a segment's letters may be in names (capitalised words after the
+first that are no frequent word of the language): a line is not read from its names."""
+
+
+def lexicon_language(
+    text: str, ranking: list[tuple[str, float]], covered: frozenset[str] = COVERED_LANGUAGES
+) -> str | None:
+    """The covered language a short segment the identifier cannot place is written in, by its
+    words: every word a frequent word of that language, or a name.
+
+    On two or three words ("Call Priya at 5:30 pm.", "Plaza Mayor, 18:00.") py3langid's best
+    guess is close to chance (0.04-0.3 for Tagalog, Zulu, Norwegian...) and the covered language
+    may rank 13th. A line whose every word is a frequent word of a covered language is read by
+    that language's rules word for word, so it is quotable as that language. Never when the
+    identifier is sure (best guess at least :data:`SURE_TOP`) or puts the language under
+    :data:`SURE_RATIO` of its best guess ("grazie mille" is no German): the lexicon breaks the
+    model's uncertainty, it does not overrule it. Lexicons come from ``wordfreq`` for the
+    covered languages written in Latin script; no other language's list is read.
+    """
+    if not ranking or ranking[0][1] >= SURE_TOP:
+        return None
+    words = _WORDS.findall(text)
+    if not words:
+        return None
+    p_top = ranking[0][1]
+    for language, p in ranking:
+        if language not in covered or p < SURE_RATIO * p_top:
+            continue
+        lexicon = _lexicon(language)
+        if lexicon is None:
+            continue
+        names = 0
+        for i, word in enumerate(words):
+            floor = LEXICON_ZIPF_SHORT_WORD if len(word) <= 3 else LEXICON_ZIPF
+            if lexicon.get(word.casefold(), 0.0) >= floor:
+                continue
+            if i == 0 or not word[0].isupper():
+                break
+            names += len(word)
+        else:
+            if names <= LEXICON_NAMES * sum(len(w) for w in words):
+                return language
+    return None
+
+
+@functools.cache
+def _lexicon(language: str) -> dict[str, float] | None:
+    """``wordfreq``'s small list of ``language`` as word -> Zipf frequency, or ``None`` when it
+    has none or the language is not written in Latin script (its list's most frequent words
+    are not Latin: Chinese, Japanese), loaded once on first use."""
+    import wordfreq
+
+    if language not in wordfreq.available_languages("small"):
+        return None
+    freqs: dict[str, float] = wordfreq.get_frequency_dict(language, wordlist="small")
+    top = list(itertools.islice(freqs, 100))
+    if sum(1 for w in top if all(_script(ch) in (None, "Latn") for ch in w)) < len(top) / 2:
+        return None
+    return {w: math.log10(f) + 9.0 for w, f in freqs.items() if f > 0}

@@ -211,15 +211,15 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
     if ocr != folded.text:
         # "4S26 O181 …": letters a scan or a keyboard puts for digits, read as the digits.
         mapped.extend((h, folded) for h in _detect(ocr, special))
-    if _ANY_DIGIT.search(text):
-        # Text in a language no rule reads: values by shape, on the caller's text (folding
-        # turns Cyrillic lookalikes into Latin, which would split a Russian sentence's script).
-        # Where a dedicated rule already names the value, its verdict stands.
+    # Text in a language no rule reads: values by shape or said digit by digit, on the
+    # caller's text (folding turns Cyrillic lookalikes into Latin, which would split a Russian
+    # sentence's script); it returns at once on a text with neither. Where a dedicated rule
+    # already names the value, its verdict stands.
+    uncovered = list(uncovered_values(text))
+    if uncovered:
         named = [view.span(h[2], h[3]) for h, view in mapped if h[0] in _BLOCKING]
         mapped.extend(
-            (h, _SAME)
-            for h in uncovered_values(text)
-            if not any(s < h[3] and h[2] < e for s, e in named)
+            (h, _SAME) for h in uncovered if not any(s < h[3] and h[2] < e for s, e in named)
         )
     if not mapped:
         return _EMPTY

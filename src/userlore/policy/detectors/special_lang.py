@@ -8,6 +8,8 @@ as "told me" / "me dijo"), third parties ("my sister", "mi padre"), topic and re
 openers that imply the speaker ("On insulin since May"). The code below only reads those lists, so
 adding a language is adding a file and its class tests.
 
+The vocabularies are compiled in :mod:`.special_lang_vocab`; this module matches them.
+
 The gate (issue 29) needs a stricter question than the floor: is *any* cue present, whoever it is
 about (:func:`special_cues`), and is the text clearly about someone else or a topic
 (:func:`about_someone_else_or_topic`). The floor asks the narrower one: which cues are said about
@@ -16,309 +18,26 @@ the user (:func:`_lang_special`).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from importlib.resources.abc import Traversable
 from typing import Final
 
-from userlore.errors import ConfigError
 from userlore.policy.detectors.common import _Hit
-from userlore.policy.findings import _SPECIAL, SPECIAL_CATEGORIES
+from userlore.policy.detectors.special_lang_vocab import (
+    _TOKEN,
+    DATA_PACKAGE,
+    _Language,
+    load_languages,
+)
+from userlore.policy.findings import _SPECIAL
 from userlore.policy.literal_gate import LiteralGate
 
-DATA_PACKAGE: Final = "userlore.policy.data.special"
-"""Package whose ``*.json`` files are the per-language vocabularies."""
-
-_MARKER_KINDS: Final = (
-    "profession",
-    "other",
-    "topic",
-    "negation",
-    "self",
-)  # first wins at one spot
-_KEYS: Final = frozenset(
-    {"language", "spaced", "pro_drop", "terms", "self_terms", "as_a", "as_a_suffix",
-     "implied_start", "determiners", "negation_after", "compounds", "self_copula",
-     "patient_nouns", "beneficiary", "script", "reported_self", *_MARKER_KINDS}
-)  # fmt: skip
-_TOKEN = re.compile(r"\w+")
-# Every regex term holds a literal run of three or more letters ("descent", "afiliad", "vot"),
-# and any match contains one of its language's runs: a cheap test before the regex runs.
-_RUN = re.compile(r"(?<![\\?])(?<!\(\?P<)[^\W\d_]{3,}")
 _SENTENCE_BREAK = re.compile(r"[.!?。！？\n]+(?:\s+|$)|[;；]")
 _NEGATION_REACH: Final = 3  # words (twice as many characters unspaced) a denial reaches
 _IMPLIED_REACH: Final = 6  # words (or 12 characters unspaced) from the clause opener to the term
-_COMPOUND_MIN: Final = 4  # letters a term needs before it is looked for inside a compound
 _COMPOUND_REST: Final = 3  # letters the rest of the compound needs (no "Krebse" plurals)
-
-
-@dataclass(frozen=True, slots=True)
-class _Language:
-    """One language's compiled vocabulary."""
-
-    code: str
-    terms: re.Pattern[str] | None
-    term_category: dict[str, str]
-    lexicon: dict[str, list[tuple[tuple[str, ...], str, bool]]]
-    first_chars: frozenset[str] | None
-    regex_terms: tuple[tuple[re.Pattern[str], str, bool], ...]
-    run_finder: re.Pattern[str] | None
-    run_terms: dict[str, tuple[int, ...]]
-    markers: re.Pattern[str]
-    as_a: re.Pattern[str] | None
-    implied: re.Pattern[str] | None
-    determiner: re.Pattern[str] | None
-    negation_after: re.Pattern[str] | None
-    pro_drop: bool
-    spaced: bool
-    compound_heads: dict[str, list[tuple[str, bool]]]
-    """German-style compounds: single-word terms found as the first or last part of a longer
-    word ("Krebsdiagnose", "Insulinpumpe"), for languages whose file sets ``compounds``."""
-    self_copula: re.Pattern[str] | None
-    """The speaker naming themselves ("I'm a", "我是", "私は") right before a term."""
-    patient_after: re.Pattern[str] | None
-    """A patient noun right after a term ("cancer patient", "糖尿病患者")."""
-    patient_before: re.Pattern[str] | None
-    """Copula, article and patient noun right before a term ("je suis un patient diabétique")."""
-    beneficiary: re.Pattern[str] | None = None
-    """A word that names whom a thing is for ("for", "für", "pour"), looked for just after a
-    term: "insulin for my daughter" is the daughter's, not the speaker's."""
-    head_lengths: tuple[int, ...] = ()
-    """The lengths of ``compound_heads`` (at least ``_COMPOUND_MIN``), ascending."""
-    compound_memo: dict[str, tuple[str, bool] | None] = field(
-        default_factory=dict, compare=False, hash=False
-    )
-    """Words already looked up in ``compound_heads`` (a pure function of the word)."""
-    ascii_terms: re.Pattern[str] | None = None
-    """``terms`` with only the phrases an ASCII sentence can match (every character ASCII or
-    matching one case-insensitively): the same matches on such a sentence, at a fraction of the
-    scan ("HIV" among a few hundred CJK phrases). None: no phrase can."""
-    speaker: re.Pattern[str] | None = None
-    """Any form that can make a clause the speaker's (``self``, ``self_copula``, ``as_a``,
-    ``as_a_suffix``, and for a ``pro_drop`` language any character of its ``script``): the
-    clause splitter's cheap test before it reads a clause (:func:`may_be_the_speakers`). Not
-    ``implied_start``: a clause cut from its sentence ("我是护士，在肿瘤科照顾化疗病人") loses
-    the subject the sentence named, and would read as the speaker's."""
-    reported_self: re.Pattern[str] | None = None
-    """Reported speech about the speaker ("the doctor told me I have", "said I'm"): someone
-    else's words, but the fact is the speaker's (:func:`reported_about_the_speaker`)."""
-
-
-def _alternation(phrases: list[str], *, spaced: bool) -> str:
-    """One regex alternative per phrase; ``re:`` entries are regex fragments, the rest literal."""
-    parts: list[str] = []
-    for phrase in sorted(set(phrases), key=len, reverse=True):
-        body = phrase[3:] if phrase.startswith("re:") else re.escape(phrase).replace(r"\ ", r"\s+")
-        parts.append(body)
-    inner = "|".join(parts) or r"(?!x)x"
-    if spaced:
-        return r"(?<!\w)(?:" + inner + r")(?:(?<=['’])|(?!\w))"
-    return "(?:" + inner + ")"
-
-
-def _compile(code: str, data: dict[str, object]) -> _Language:
-    spaced = bool(data.get("spaced", True))
-    terms_src = data.get("terms", {})
-    if not isinstance(terms_src, dict) or not set(terms_src) <= SPECIAL_CATEGORIES:
-        raise ConfigError(f"special vocabulary {code}: terms must map special categories")
-    groups: list[str] = []
-    ascii_groups: list[str] = []
-    term_category: dict[str, str] = {}
-    lexicon: dict[str, list[tuple[tuple[str, ...], str, bool]]] = {}
-    regex_terms: list[tuple[re.Pattern[str], str, bool]] = []
-    term_runs: list[frozenset[str]] = []
-    self_src = data.get("self_terms", {})
-    if not isinstance(self_src, dict) or not set(self_src) <= SPECIAL_CATEGORIES:
-        raise ConfigError(f"special vocabulary {code}: self_terms must map special categories")
-    # Self terms carry their own first person ("salgo de cuentas", "I keep kosher"): named
-    # ``s<i>`` so attribution can tell them from plain cues (``c<i>``).
-    for prefix, source in (("s", self_src), ("c", terms_src)):
-        for i, (category, phrases) in enumerate(sorted(source.items())):
-            if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):
-                raise ConfigError(f"special vocabulary {code}: {category} must list strings")
-            if spaced:  # literal phrases: a word lookup, far cheaper than a big alternation
-                for phrase in phrases:
-                    words = tuple(_TOKEN.findall(phrase.casefold()))
-                    if words and not phrase.startswith("re:"):
-                        lexicon.setdefault(words[0], []).append((words, category, prefix == "s"))
-                for p in phrases:
-                    if p.startswith("re:"):
-                        pattern = re.compile(_alternation([p], spaced=True), re.IGNORECASE)
-                        regex_terms.append((pattern, category, prefix == "s"))
-                        term_runs.append(frozenset(_RUN.findall(p[3:].casefold())))
-                continue
-            if phrases:
-                name = f"{prefix}{i}"
-                term_category[name] = category
-                groups.append(f"(?P<{name}>{_alternation(list(phrases), spaced=spaced)})")
-                ascii_phrases = [p for p in phrases if _ascii_matchable(p)]
-                if ascii_phrases:
-                    ascii_groups.append(f"(?P<{name}>{_alternation(ascii_phrases, spaced=spaced)})")
-    for entries in lexicon.values():
-        entries.sort(key=lambda e: -len(e[0]))
-    first_chars = None
-    if not spaced and not any(
-        p.startswith("re:") for src in (self_src, terms_src) for ps in src.values() for p in ps
-    ):
-        first_chars = frozenset(
-            c for src in (self_src, terms_src) for ps in src.values() for p in ps for c in p[:1]
-        ) | frozenset(
-            c.swapcase() for src in (self_src, terms_src) for ps in src.values() for p in ps
-            for c in p[:1]
-        )  # fmt: skip
-    marker_groups = [
-        f"(?P<{kind}>{_alternation(_str_list(data, kind), spaced=spaced)})"
-        for kind in _MARKER_KINDS
-    ]
-    as_a = _str_list(data, "as_a")
-    as_a_suffix = _str_list(data, "as_a_suffix")
-    as_a_re = None
-    if as_a or as_a_suffix:
-        alts = []
-        gap = r"(?:[\w'’\-]+\s+){0,2}?" if spaced else r".{0,6}?"
-        if as_a:
-            alts.append(
-                r"(?:^|[,:，、]\s*)" + _alternation(as_a, spaced=spaced) + r"\s*" + gap + "$"
-            )
-        if as_a_suffix:
-            alts.append("^" + _alternation(as_a_suffix, spaced=False))
-        as_a_re = re.compile("|".join(alts), re.IGNORECASE)
-    implied = _str_list(data, "implied_start")
-    determiners = _str_list(data, "determiners")
-    compound_heads: dict[str, list[tuple[str, bool]]] = {}
-    if data.get("compounds"):
-        for words, category, own in (e for es in lexicon.values() for e in es):
-            if len(words) == 1 and len(words[0]) >= _COMPOUND_MIN:
-                compound_heads.setdefault(words[0], []).append((category, own))
-    copula = _str_list(data, "self_copula")
-    patients = _str_list(data, "patient_nouns")
-    copula_alt = _alternation(copula, spaced=spaced) if copula else None
-    patient_alt = _alternation(patients, spaced=spaced) if patients else None
-    speaker_alts = [
-        _alternation(own, spaced=spaced)
-        for own in (
-            _str_list(data, "self") + copula + as_a,
-            as_a_suffix,
-        )
-        if own
-    ]
-    script = data.get("script")
-    if script is not None and not isinstance(script, str):
-        raise ConfigError(f"special vocabulary {code}: script must be a character class")
-    if script and data.get("pro_drop"):
-        speaker_alts.append(script)
-    reported = _str_list(data, "reported_self")
-    return _Language(
-        code=code,
-        speaker=re.compile("|".join(speaker_alts), re.IGNORECASE) if speaker_alts else None,
-        reported_self=(
-            re.compile(_alternation(reported, spaced=spaced), re.IGNORECASE) if reported else None
-        ),
-        terms=re.compile("|".join(groups), re.IGNORECASE) if groups else None,
-        ascii_terms=re.compile("|".join(ascii_groups), re.IGNORECASE) if ascii_groups else None,
-        term_category=term_category,
-        lexicon=lexicon,
-        first_chars=first_chars,
-        regex_terms=tuple(regex_terms),
-        run_finder=_run_finder(term_runs),
-        run_terms=_run_terms(term_runs),
-        markers=re.compile("|".join(marker_groups), re.IGNORECASE),
-        as_a=as_a_re,
-        implied=(
-            re.compile(r"^\W*" + _alternation(implied, spaced=spaced), re.IGNORECASE)
-            if implied
-            else None
-        ),
-        determiner=(
-            re.compile(_alternation(determiners, spaced=spaced) + r"\s*$", re.IGNORECASE)
-            if determiners
-            else None
-        ),
-        negation_after=(
-            re.compile(_alternation(_str_list(data, "negation_after"), spaced=False))
-            if data.get("negation_after")
-            else None
-        ),
-        pro_drop=bool(data.get("pro_drop", False)),
-        spaced=spaced,
-        compound_heads=compound_heads,
-        head_lengths=tuple(sorted({len(h) for h in compound_heads})),
-        self_copula=(
-            re.compile(r"(?:^|[\s,，、。])" + copula_alt + r"\s*$", re.IGNORECASE)
-            if copula_alt
-            else None
-        ),
-        patient_after=re.compile(r"\s*" + patient_alt, re.IGNORECASE) if patient_alt else None,
-        beneficiary=(
-            re.compile(_alternation(_str_list(data, "beneficiary"), spaced=spaced), re.IGNORECASE)
-            if data.get("beneficiary")
-            else None
-        ),
-        patient_before=(
-            re.compile(
-                r"(?:^|[\s,，、。])" + copula_alt + r"\s*" + patient_alt + r"\s*$", re.IGNORECASE
-            )
-            if copula_alt and patient_alt
-            else None
-        ),
-    )
-
-
-_ASCII: Final = tuple(chr(i) for i in range(128))
-
-
-@cache
-def _matches_ascii(c: str) -> bool:
-    """Whether the literal ``c`` matches some ASCII character case-insensitively ("K")."""
-    return c.isascii() or any(re.fullmatch(re.escape(c), a, re.IGNORECASE) for a in _ASCII)
-
-
-def _ascii_matchable(phrase: str) -> bool:
-    """Whether a literal phrase can match inside a pure-ASCII text (see ``ascii_terms``)."""
-    return not phrase.startswith("re:") and all(_matches_ascii(c) for c in phrase)
-
-
-def _run_finder(term_runs: list[frozenset[str]]) -> re.Pattern[str] | None:
-    """Finds, at every position, the longest letter run any regex term holds (overlaps too)."""
-    runs = sorted(frozenset().union(*term_runs), key=len, reverse=True)
-    return re.compile("(?=(" + "|".join(map(re.escape, runs)) + "))") if runs else None
-
-
-def _run_terms(term_runs: list[frozenset[str]]) -> dict[str, tuple[int, ...]]:
-    """For each run, the regex terms that one of its substrings opens: every match of a term
-    contains one of its runs, and a run found inside a longer one is found with it."""
-    every = frozenset().union(*term_runs) if term_runs else frozenset()
-    return {
-        big: tuple(i for i, runs in enumerate(term_runs) if any(r in big for r in runs))
-        for big in every
-    }
-
-
-def _str_list(data: dict[str, object], key: str) -> list[str]:
-    value = data.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"special vocabulary: {key} must be a list of strings")
-    return [v for v in value if v]
-
-
-def load_languages(directory: Traversable) -> tuple[_Language, ...]:
-    """Compile every ``<code>.json`` vocabulary in ``directory``, sorted by code."""
-    found: list[_Language] = []
-    for entry in sorted(directory.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".json"):
-            code = entry.name.removesuffix(".json")
-            try:
-                data = json.loads(entry.read_text(encoding="utf-8"))
-            except json.JSONDecodeError as exc:
-                raise ConfigError(f"special vocabulary {code}: not JSON ({exc})") from exc
-            if not isinstance(data, dict) or set(data) - _KEYS:
-                raise ConfigError(f"special vocabulary {code}: unknown keys")
-            found.append(_compile(code, data))
-    return tuple(found)
 
 
 @cache
@@ -361,6 +80,10 @@ def covered_languages() -> frozenset[str]:
 # ``denied`` ("I don't have diabetes") is no statement for the floor, but still health talk about
 # the user: the gate does not clear it.
 _SELF, _OTHER, _DENIED, _UNCLEAR = "self", "other", "denied", "unclear"
+# A determiner before the term and no speaker anywhere ("The Democrats passed…"): no statement
+# for the floor, but not clearly someone else's either ("Started the chemo in May." leaves its
+# subject out), so the gate does not clear it.
+_DETERMINED = "determined"
 
 
 def _sentences(t: str) -> Iterator[tuple[int, int]]:
@@ -416,7 +139,7 @@ def _attribute(lang: _Language, t: str, s: int, term_start: int, term_end: int) 
     if "self" not in kinds and kinds & {"other", "topic"}:
         return _OTHER  # "ラマダンについての本", "Diabetes in children": a topic, told later
     if "self" not in kinds and lang.determiner is not None and lang.determiner.search(before):
-        return _OTHER  # "The Democrats passed...": a determiner, no speaker anywhere
+        return _DETERMINED  # "The Democrats passed...": a determiner, no speaker anywhere
     if lang.pro_drop:
         return _SELF  # "5月からインスリン注射をしている": the subject left out is the speaker
     if lang.implied is not None and lang.implied.search(before):

@@ -18,7 +18,8 @@ _EN_LEXICON_SRC: Final = {
         diabetes|diabetic|prediabetes|prediabetic|insulin|metformin|ozempic|wegovy|mounjaro
         |semaglutide|hypertension|high blood pressure|high cholesterol|asthma|asthmatic|inhaler
         |epilepsy|epileptic|seizures|seizure disorder|migraine|migraines|cancer|leukemia|lymphoma
-        |melanoma|tumor|tumour|chemo|chemotherapy|radiation therapy|radiotherapy|dialysis|hiv
+        |melanoma|tumor|tumour|chemo|chemotherapy|radiation therapy|radiotherapy|dialysis
+        |hemodialysis|haemodialysis|hiv
         |hiv positive|hepatitis|tuberculosis|lupus|multiple sclerosis|crohn's|crohns|colitis|ibs
         |celiac|coeliac|arthritis|rheumatoid|fibromyalgia|chronic fatigue|endometriosis|pcos
         |infertility|infertile|ivf|pregnant|pregnancy|miscarriage|trimester|postpartum|menopause

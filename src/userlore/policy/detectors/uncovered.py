@@ -16,7 +16,12 @@ an uncovered language the floor redacts
   without a thousands dot or comma (a house number or a postcode);
 - an amount: a number beside a currency sign, or beside a magnitude word of that language
   taken from CLDR's compact number formats through ``babel`` ("3 млн", "5 लाख", "2억",
-  "120 bin"). These are Unicode's data for every locale, not a list written for a language.
+  "120 bin"). These are Unicode's data for every locale, not a list written for a language;
+- a value said digit by digit: four or more digit words of that language in a row ("семь три
+  ноль два", "dört yedi bir iki"), the words taken from CLDR's spell-out rules through
+  ``unicode-rbnf`` (87 locales), not a count ("bir iki üç dört") nor a year. A digit-free
+  segment has no other value, so the guards below (which keep a misread covered sentence's
+  postcodes) do not apply to it.
 
 A Latin-script segment that holds a frequent function word of a covered language ("the", "mi",
 "ist", ``function_words`` in ``policy/data/quote_cues.yaml``) is a short covered sentence the
@@ -27,7 +32,8 @@ Polish street or an Icelandic name); all are left to the covered rules. These gu
 only in a turn with no other uncovered script: a Latin token inside Russian or Korean text
 ("мой пароль Zx7!kLm2q") is judged with it. A segment with no linguistic content (``zxx``:
 keys, hashes, URLs) is left to the token rules, which know public keys and placeholders.
-Number words in an uncovered language are not read (that would need its vocabulary):
+Numbers said in words other than digit by digit ("сорок семь девяносто два"), and digit words
+of a language CLDR does not spell out, are not read (that would need a vocabulary):
 ``docs/safety.md`` lists this as what the floor cannot do.
 """
 
@@ -37,7 +43,7 @@ import functools
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from typing import Final
 
 from userlore.policy.cue_data import cues
@@ -195,12 +201,89 @@ def _amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
             yield where[m.start()], end
 
 
+# A word of a digit run said aloud: anything between spaces, commas, dashes and sentence marks
+# (not ``\w``, which splits Devanagari at its vowel signs).
+_SAID = re.compile(r"[^\s,;:.!?、。，\-–—/()\[\]\"'“”«»]+")
+_SAID_GAP = re.compile(r"[\s,\-–—]*")
+SAID_MIN_WORDS: Final = 4
+"""A run of this many digit words or more is a value ("семь три ноль два"), as four digits
+are: a count or a time takes one or two ("два или три", "saat yedi")."""
+
+
+@functools.cache
+def _digit_words(language: str) -> dict[str, str] | None:
+    """The words for 0-9 of ``language`` (every cardinal form CLDR's spell-out rules give,
+    marks stripped, lower-cased) -> the digit, or ``None`` when CLDR has no rules for it.
+    Unicode's data for every locale, as the magnitude words above; no list written here."""
+    from unicode_rbnf import RbnfEngine
+
+    try:
+        engine = RbnfEngine.for_language(language)
+    except ValueError:
+        return None
+    words: dict[str, str] = {}
+    for digit in range(10):
+        for ruleset, said in engine.format_number(digit).text_by_ruleset.items():
+            if "ordinal" in ruleset or "year" in ruleset:
+                continue
+            word = _strip_marks(said.casefold())[0]
+            if word and _SAID.fullmatch(word):
+                words.setdefault(word, str(digit))
+    return words or None
+
+
+@functools.cache
+def _all_digit_words() -> frozenset[str]:
+    """Digit words of every language CLDR spells out: a digit-free text without four of them
+    in a row holds no value said aloud, and needs no language identification."""
+    from unicode_rbnf import RbnfEngine
+
+    found: set[str] = set()
+    for language in RbnfEngine.get_supported_languages():
+        found.update(_digit_words(language) or ())
+    return frozenset(found)
+
+
+def _said_runs(text: str, vocabulary: Container[str]) -> Iterator[tuple[int, int, str]]:
+    """Runs of :data:`SAID_MIN_WORDS` words or more of ``vocabulary`` next to each other
+    (spaces, commas and dashes between), as ``(start, end, words)``."""
+    run: list[re.Match[str]] = []
+    for m in itertools.chain(_SAID.finditer(text), [None]):
+        word = None if m is None else _strip_marks(m.group(0).casefold())[0]
+        adjacent = (
+            m is not None
+            and bool(run)
+            and _SAID_GAP.fullmatch(text, run[-1].end(), m.start()) is not None
+        )
+        if m is not None and word in vocabulary and (adjacent or not run):
+            run.append(m)
+            continue
+        if len(run) >= SAID_MIN_WORDS:
+            yield run[0].start(), run[-1].end(), " ".join(r.group(0) for r in run)
+        run = [m] if m is not None and word in vocabulary else []
+
+
+def _said_values(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
+    """Values said digit by digit in the number words of one of ``languages`` (CLDR spell-out
+    data): not a count ("bir iki üç dört") nor a year, as for digits."""
+    for language in languages:
+        words = _digit_words(language)
+        if words is None:
+            continue
+        for start, end, said in _said_runs(text, words):
+            digits = "".join(words[_strip_marks(w.casefold())[0]] for w in _SAID.findall(said))
+            if is_year(digits) or _counting(" ".join(digits)):
+                continue
+            yield start, end
+
+
 def uncovered_values(t: str) -> Iterator[_Hit]:
     """Values in the segments of ``t`` in an uncovered language (see the module docstring)."""
-    if not any(ch.isdigit() for ch in t):
+    if not any(ch.isdigit() for ch in t) and not any(_said_runs(t, _all_digit_words())):
         # Every value this reads holds a digit (a credential-shaped token, a number run, an
-        # amount), and ``isdigit`` is true of every character ``\d`` matches: nothing to find,
-        # so no segment need be identified (most of an ingest's floor time before).
+        # amount; ``isdigit`` is true of every character ``\d`` matches) or is a run of digit
+        # words: nothing to find, so no segment need be identified (most of an ingest's floor
+        # time before).
         return
     if t.isascii() and all(
         len(_PLAIN_WORD.findall(t[start:end])) < 2 for start, end, _ in pieces(t)
@@ -219,6 +302,13 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         if seg.language in _NO_LANGUAGE:
             continue
         text = t[seg.start : seg.end]
+        if not any(ch.isdigit() for ch in text):
+            # Every other value below holds a digit. A run of the language's own digit words
+            # is no covered sentence misread (the guards below): it is read whatever they say.
+            for start, end in _said_values(text, _candidate_languages(seg, text)):
+                rule = "value_uncovered_language"
+                yield (_REGULATED, rule, seg.start + start, seg.start + end, None)
+            continue
         if seg.script == "Latn" and not other_script:
             if len(_PLAIN_WORD.findall(text)) < 2:
                 continue  # "slack:C024BE91L:1700000000.000100": an id, not a sentence
