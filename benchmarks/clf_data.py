@@ -6,7 +6,11 @@ money), ``special`` (a first-person special-category statement) and ``benign`` (
 someone else's or a topic's health, prices, times, counts, flight and order numbers, talk about
 passwords without one). Every value is drawn from a seeded RNG, so the file is reproducible:
 
-    python benchmarks/clf_data.py > tests/data/clf_train.jsonl
+    python benchmarks/clf_data.py --round-1 > tests/data/clf_train.jsonl
+    python benchmarks/clf_data.py > tests/data/clf_train_r2.jsonl
+
+(round 1: the first training set; round 2 adds the classes the first evaluation set showed
+missing, see ``ROUND_2``).
 
 Only the seven covered languages are written here: the languages the classifier is evaluated on
 as held out (``tests/data/clf_eval.jsonl``) never appear in training.
@@ -496,6 +500,147 @@ TEMPLATES: dict[str, dict[str, list[str]]] = {
 }
 
 
+ROUND_2: dict[str, dict[str, list[str]]] = {
+    "en": {
+        "secret": [
+            "the bike lock combination is {pin}",
+            "the safe in the closet opens with {pin}",
+            "work laptop: user dlee, pass {pw}",
+        ],
+        "special": [
+            "started dialysis last month, three mornings a week",
+            "after my stroke I walk with a cane",
+            "being trans, I dread filling in forms",
+        ],
+        "benign": [
+            "my dad always forgets his password",
+            "my coworker wrote her PIN on a sticky note, terrible idea",
+            "how do I change the wifi password on this router?",
+            "terminal {small}, gate C{price}, seat {small}F",
+            "spent {price} dollars on pizza last night",
+            "my neighbour's son has autism and loves trains",
+        ],
+    },
+    "zh": {
+        "secret": ["自行车锁的密码是{pin}", "保险箱开锁数字是{pin}", "公司电脑账号wang，口令{pw}"],
+        "special": ["上个月开始做透析", "中风以后我走路要拄拐", "我是跨性别者"],
+        "benign": [
+            "我爸老是忘记自己的密码",
+            "同事把银行卡密码写在便利贴上，太危险了",
+            "路由器的wifi密码怎么改？",
+            "{small}号航站楼，C{price}登机口，座位{small}F",
+            "昨晚吃披萨花了{price}块",
+            "邻居家孩子有自闭症，很喜欢火车",
+        ],
+    },
+    "es": {
+        "secret": [
+            "la combinación del candado de la bici es {pin}",
+            "la caja fuerte se abre con {pin}",
+            "portátil del trabajo: usuario dlee, clave {pw}",
+        ],
+        "special": [
+            "empecé la diálisis el mes pasado",
+            "desde el ictus camino con bastón",
+            "como persona trans, odio los formularios",
+        ],
+        "benign": [
+            "mi padre siempre olvida su contraseña",
+            "mi compañera apuntó el PIN en un pósit, qué peligro",
+            "¿cómo cambio la contraseña del wifi del router?",
+            "terminal {small}, puerta C{price}, asiento {small}F",
+            "anoche gasté {price} euros en pizza",
+            "el hijo del vecino tiene autismo y le encantan los trenes",
+        ],
+    },
+    "de": {
+        "secret": [
+            "die Zahlenkombination vom Fahrradschloss ist {pin}",
+            "der Safe im Schrank geht mit {pin} auf",
+            "Dienstlaptop: Benutzer dlee, Kennwort {pw}",
+        ],
+        "special": [
+            "seit letztem Monat bin ich an der Dialyse",
+            "nach meinem Schlaganfall gehe ich am Stock",
+            "als trans Person hasse ich Formulare",
+        ],
+        "benign": [
+            "mein Vater vergisst ständig sein Passwort",
+            "meine Kollegin hat ihre PIN auf einen Zettel geschrieben, gefährlich",
+            "wie ändere ich das WLAN-Passwort am Router?",
+            "Terminal {small}, Gate C{price}, Sitz {small}F",
+            "gestern Abend {price} Euro für Pizza ausgegeben",
+            "der Sohn vom Nachbarn ist Autist und liebt Züge",
+        ],
+    },
+    "fr": {
+        "secret": [
+            "la combinaison de l'antivol du vélo est {pin}",
+            "le coffre-fort s'ouvre avec {pin}",
+            "PC du boulot : utilisateur dlee, mdp {pw}",
+        ],
+        "special": [
+            "j'ai commencé la dialyse le mois dernier",
+            "depuis mon AVC je marche avec une canne",
+            "en tant que personne trans, je déteste les formulaires",
+        ],
+        "benign": [
+            "mon père oublie tout le temps son mot de passe",
+            "ma collègue a noté son code PIN sur un post-it, quelle idée",
+            "comment changer le mot de passe wifi de la box ?",
+            "terminal {small}, porte C{price}, siège {small}F",
+            "hier soir j'ai dépensé {price} euros en pizza",
+            "le fils du voisin est autiste et adore les trains",
+        ],
+    },
+    "ja": {
+        "secret": [
+            "自転車のダイヤルロックは{pin}",
+            "金庫は{pin}で開きます",
+            "会社のPC、ユーザーはsato、パスは{pw}",
+        ],
+        "special": [
+            "先月から人工透析を始めました",
+            "脳卒中のあと杖をついて歩いています",
+            "トランスジェンダーです",
+        ],
+        "benign": [
+            "父はいつもパスワードを忘れる",
+            "同僚が暗証番号を付箋に書いていて危ない",
+            "ルーターのWi-Fiパスワードはどう変えるの？",
+            "第{small}ターミナル、C{price}ゲート、座席{small}F",
+            "昨日の夜ピザに{price}ドル使った",
+            "隣の家の子は自閉症で電車が大好き",
+        ],
+    },
+    "pt": {
+        "secret": [
+            "o segredo do cadeado da bike é {pin}",
+            "o cofre abre com {pin}",
+            "notebook do trabalho: usuário dlee, senha {pw}",
+        ],
+        "special": [
+            "comecei a diálise no mês passado",
+            "depois do AVC ando de bengala",
+            "como pessoa trans, odeio formulários",
+        ],
+        "benign": [
+            "meu pai sempre esquece a senha dele",
+            "minha colega anotou o PIN num post-it, perigoso",
+            "como eu mudo a senha do wifi no roteador?",
+            "terminal {small}, portão C{price}, assento {small}F",
+            "gastei {price} reais em pizza ontem",
+            "o filho do vizinho é autista e adora trens",
+        ],
+    },
+}
+"""Added after the first evaluation set (``tests/data/clf_eval.jsonl``) showed classes the
+first round lacked: talk about someone else's password with no value, travel codes and small
+spending (benign), combination locks and safes, treatments and identities said without a
+diagnosis word (sensitive). Generated after round 1 with the same RNG, so round 1 is unchanged;
+judged on ``tests/data/clf_eval2.jsonl``, written after this round was trained."""
+
+
 PREFIXES: dict[str, list[str]] = {
     "en": ["", "", "btw ", "just so you know, ", "fyi: ", "ok so "],
     "zh": ["", "", "顺便说一下，", "跟你说，", "对了，"],
@@ -508,34 +653,39 @@ PREFIXES: dict[str, list[str]] = {
 """Openers drawn for each example, so a template without slots still varies."""
 
 
-def generate(seed: int = SEED, fills: int = FILLS) -> list[dict[str, object]]:
+def generate(
+    seed: int = SEED, fills: int = FILLS, *, with_round_2: bool = True
+) -> list[dict[str, object]]:
     """Every template filled ``fills`` times (deduplicated), in a fixed order."""
     rng = random.Random(seed)
     seen: set[str] = set()
     out: list[dict[str, object]] = []
-    for lang, classes in TEMPLATES.items():
-        for cls, templates in classes.items():
-            for t, template in enumerate(templates):
-                for _ in range(fills):
-                    text = rng.choice(PREFIXES[lang]) + template.format(
-                        **{k: f(rng) for k, f in SLOTS.items()}
-                    )
-                    if text in seen:
-                        continue
-                    seen.add(text)
-                    label = int(cls != "benign")
-                    row = {
-                        "lang": lang,
-                        "class": cls,
-                        "label": label,
-                        "template": f"{lang}-{cls}-{t}",
-                    }
-                    out.append({**row, "text": text})
+    rounds = [(lang, cls, "", ts) for lang, c in TEMPLATES.items() for cls, ts in c.items()]
+    if with_round_2:
+        rounds += [(lang, cls, "r2-", ts) for lang, c in ROUND_2.items() for cls, ts in c.items()]
+    for lang, cls, tag, templates in rounds:
+        for t, template in enumerate(templates):
+            for _ in range(fills):
+                text = rng.choice(PREFIXES[lang]) + template.format(
+                    **{k: f(rng) for k, f in SLOTS.items()}
+                )
+                if text in seen:
+                    continue
+                seen.add(text)
+                label = int(cls != "benign")
+                row = {
+                    "lang": lang,
+                    "class": cls,
+                    "label": label,
+                    "template": f"{tag}{lang}-{cls}-{t}",
+                }
+                out.append({**row, "text": text})
     return out
 
 
 def main() -> None:
-    for row in generate():
+    round_1 = "--round-1" in sys.argv[1:]
+    for row in generate(with_round_2=not round_1):
         sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 

@@ -176,10 +176,12 @@ def report(name: str, rows: dict[str, dict[str, dict[str, int]]]) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--train", type=Path, default=TRAIN)
     parser.add_argument("--features", nargs="+", default=["chargram", "use", "e5"])
     parser.add_argument("--eval", type=Path, nargs="*", default=[])
+    parser.add_argument("--dump", action="store_true", help="one line per misjudged item")
     args = parser.parse_args()
-    train = _load(TRAIN)
+    train = _load(args.train)
     calibration = [c for c in _load(CALIBRATION) if c["class"] != "benign"]
     calibration_benign = [c for c in _load(CALIBRATION) if c["class"] == "benign"]
     cases = [c for path in args.eval for c in _load(path)]
@@ -214,6 +216,14 @@ def main() -> None:
         scores = head.predict_proba(feats([c["text"] for c in cases]))[:, 1]
         for line in report(name, evaluate(cases, scores, flag, vouch)):
             print(line)
+        if args.dump:
+            for case, score in zip(cases, scores, strict=True):
+                gate = gate_withholds(case["text"])
+                benign = case["class"] == "benign"
+                if (benign and (gate or score >= flag)) or (not benign and not gate):
+                    print(
+                        f"  {name} {case['id']} gate={int(gate)} score={score:.2f}: {case['text']}"
+                    )
         samples = []
         for case in cases:
             t0 = time.perf_counter()
