@@ -15,7 +15,7 @@ does not import is skipped with a message.
 
 Thresholds are fixed from data the evaluation never sees:
 - ``flag``: the lowest score at which out-of-fold benign examples (5-fold, grouped by template,
-  so a fold's templates are unseen) are flagged at most 2 % of the time;
+  so a fold's templates are unseen) are flagged at most 2 % of the time (``--benign-fp``);
 - ``vouch``: the classifier may call a text of an uncovered language benign only below the
   lowest score it gives any sensitive item of ``tests/data/gate_heldout.jsonl`` (Russian,
   Arabic, Hindi, Turkish, Korean: languages it was not trained on); recall-first.
@@ -87,8 +87,10 @@ def _head() -> Any:
     return LogisticRegression(C=4.0, class_weight="balanced", max_iter=2000)
 
 
-def flag_threshold(x: Any, y: np.ndarray, groups: list[str]) -> tuple[float, dict[str, float]]:
-    """The lowest threshold whose out-of-fold benign flag rate is at most ``BENIGN_FP``."""
+def flag_threshold(
+    x: Any, y: np.ndarray, groups: list[str], benign_fp: float = BENIGN_FP
+) -> tuple[float, dict[str, float]]:
+    """The lowest threshold whose out-of-fold benign flag rate is at most ``benign_fp``."""
     from sklearn.model_selection import GroupKFold
 
     oof = np.zeros(len(y))
@@ -96,7 +98,7 @@ def flag_threshold(x: Any, y: np.ndarray, groups: list[str]) -> tuple[float, dic
         head = _head().fit(x[train], y[train])
         oof[test] = head.predict_proba(x[test])[:, 1]
     benign = np.sort(oof[y == 0])
-    allowed = int(BENIGN_FP * len(benign))
+    allowed = int(benign_fp * len(benign))
     threshold = float(benign[len(benign) - 1 - allowed]) + 1e-6 if allowed < len(benign) else 0.5
     threshold = max(threshold, 0.5)
     recall = float((oof[y == 1] >= threshold).mean())
@@ -179,6 +181,7 @@ def main() -> None:
     parser.add_argument("--train", type=Path, default=TRAIN)
     parser.add_argument("--features", nargs="+", default=["chargram", "use", "e5"])
     parser.add_argument("--eval", type=Path, nargs="*", default=[])
+    parser.add_argument("--benign-fp", type=float, default=BENIGN_FP, help="out-of-fold bound")
     parser.add_argument("--dump", action="store_true", help="one line per misjudged item")
     args = parser.parse_args()
     train = _load(args.train)
@@ -199,7 +202,7 @@ def main() -> None:
         start = time.perf_counter()
         x = feats([r["text"] for r in train])
         encode_s = time.perf_counter() - start
-        flag, oof = flag_threshold(x, y, groups)
+        flag, oof = flag_threshold(x, y, groups, args.benign_fp)
         head = _head().fit(x, y)
         cal = head.predict_proba(feats([c["text"] for c in calibration]))[:, 1]
         vouch = float(cal.min())
