@@ -41,7 +41,7 @@ def test_training_holds_covered_languages_only_and_no_evaluation_text() -> None:
     assert {row["lang"] for row in train} <= COVERED_LANGUAGES
     assert {row["label"] for row in train} == {0, 1}
     texts = {row["text"].casefold() for row in train}
-    for name in ("clf_eval.jsonl", "clf_eval2.jsonl"):
+    for name in ("clf_eval.jsonl", "clf_eval2.jsonl", "clf_eval3.jsonl"):
         cases = _load(name)
         assert len(cases) >= 80
         held_out = {c["lang"] for c in cases if c["group"] == "held_out"}
