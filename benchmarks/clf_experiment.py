@@ -87,16 +87,21 @@ def _head() -> Any:
     return LogisticRegression(C=4.0, class_weight="balanced", max_iter=2000)
 
 
-def flag_threshold(
-    x: Any, y: np.ndarray, groups: list[str], benign_fp: float = BENIGN_FP
-) -> tuple[float, dict[str, float]]:
-    """The lowest threshold whose out-of-fold benign flag rate is at most ``benign_fp``."""
+def out_of_fold(x: Any, y: np.ndarray, groups: list[str]) -> np.ndarray:
+    """Scores of every training example from a head that never saw its template (5 folds)."""
     from sklearn.model_selection import GroupKFold
 
     oof = np.zeros(len(y))
     for train, test in GroupKFold(n_splits=5).split(x, y, groups):
         head = _head().fit(x[train], y[train])
         oof[test] = head.predict_proba(x[test])[:, 1]
+    return oof
+
+
+def flag_threshold(
+    oof: np.ndarray, y: np.ndarray, benign_fp: float = BENIGN_FP
+) -> tuple[float, dict[str, float]]:
+    """The lowest threshold whose out-of-fold benign flag rate is at most ``benign_fp``."""
     benign = np.sort(oof[y == 0])
     allowed = int(benign_fp * len(benign))
     threshold = float(benign[len(benign) - 1 - allowed]) + 1e-6 if allowed < len(benign) else 0.5
@@ -181,7 +186,9 @@ def main() -> None:
     parser.add_argument("--train", type=Path, default=TRAIN)
     parser.add_argument("--features", nargs="+", default=["chargram", "use", "e5"])
     parser.add_argument("--eval", type=Path, nargs="*", default=[])
-    parser.add_argument("--benign-fp", type=float, default=BENIGN_FP, help="out-of-fold bound")
+    parser.add_argument(
+        "--benign-fp", type=float, nargs="+", default=[BENIGN_FP], help="out-of-fold bounds"
+    )
     parser.add_argument("--dump", action="store_true", help="one line per misjudged item")
     args = parser.parse_args()
     train = _load(args.train)
@@ -202,31 +209,35 @@ def main() -> None:
         start = time.perf_counter()
         x = feats([r["text"] for r in train])
         encode_s = time.perf_counter() - start
-        flag, oof = flag_threshold(x, y, groups, args.benign_fp)
+        oof_scores = out_of_fold(x, y, groups)
         head = _head().fit(x, y)
         cal = head.predict_proba(feats([c["text"] for c in calibration]))[:, 1]
         vouch = float(cal.min())
         cal_b = head.predict_proba(feats([c["text"] for c in calibration_benign]))[:, 1]
-        print(
-            f"{name:9s} trained on {len(train)} ({encode_s:.1f} s to encode); flag >= {flag:.3f}"
-            f" {json.dumps(oof)}; vouch < {vouch:.3f} (lowest of {len(calibration)} held-out"
-            f" sensitive); calibration benign vouched {int((cal_b < vouch).sum())}"
-            f"/{len(cal_b)}, calibration sensitive flagged {int((cal >= flag).sum())}"
-            f"/{len(cal)}"
-        )
+        scores = head.predict_proba(feats([c["text"] for c in cases]))[:, 1] if cases else None
+        for bound in args.benign_fp:
+            flag, oof = flag_threshold(oof_scores, y, bound)
+            label = f"{name}@{bound:g}"
+            print(
+                f"{label:9s} trained on {len(train)} ({encode_s:.1f} s to encode);"
+                f" flag >= {flag:.3f} {json.dumps(oof)}; vouch < {vouch:.3f} (lowest of"
+                f" {len(calibration)} held-out sensitive); calibration benign vouched"
+                f" {int((cal_b < vouch).sum())}/{len(cal_b)}, calibration sensitive flagged"
+                f" {int((cal >= flag).sum())}/{len(cal)}"
+            )
+            if scores is None:
+                continue
+            for line in report(label, evaluate(cases, scores, flag, vouch)):
+                print(line)
+            if args.dump:
+                for case, score in zip(cases, scores, strict=True):
+                    gate = gate_withholds(case["text"])
+                    benign = case["class"] == "benign"
+                    if (benign and (gate or score >= flag)) or (not benign and not gate):
+                        what = f"gate={int(gate)} score={score:.2f}"
+                        print(f"  {label} {case['id']} {what}: {case['text']}")
         if not cases:
             continue
-        scores = head.predict_proba(feats([c["text"] for c in cases]))[:, 1]
-        for line in report(name, evaluate(cases, scores, flag, vouch)):
-            print(line)
-        if args.dump:
-            for case, score in zip(cases, scores, strict=True):
-                gate = gate_withholds(case["text"])
-                benign = case["class"] == "benign"
-                if (benign and (gate or score >= flag)) or (not benign and not gate):
-                    print(
-                        f"  {name} {case['id']} gate={int(gate)} score={score:.2f}: {case['text']}"
-                    )
         samples = []
         for case in cases:
             t0 = time.perf_counter()
