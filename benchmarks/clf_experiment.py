@@ -111,6 +111,25 @@ def flag_threshold(
     return threshold, {"oof_recall": round(recall, 3), "oof_benign_flagged": round(fp, 3)}
 
 
+def locomo_turns(path: Path, sample: int) -> list[str]:
+    """Every k-th LoCoMo turn as the harness stores it (redacted by the floor) that the gate
+    quotes with the ``health`` consent the LoCoMo harness grants: the classifier's flags among
+    them are benign turns it would newly withhold (a binary head cannot honour a consent)."""
+    from userlore.policy.quote_gate import quote_verdict
+    from userlore.policy.sensitivity import redact
+    from userlore.sources.adapters.locomo import LocomoTranscriptAdapter, turn_text
+
+    turns = [
+        redact(turn_text(turn))
+        for item in json.loads(path.read_text(encoding="utf-8"))
+        for _, _, session in LocomoTranscriptAdapter(item).sessions()
+        for turn in session
+    ]
+    picked = turns[:: max(1, len(turns) // sample)][:sample]
+    consented = frozenset({"health"})
+    return [t for t in picked if quote_verdict(t, consented=consented).quotable]
+
+
 def _pcts(samples: list[float]) -> str:
     ms = sorted(s * 1000 for s in samples)
     p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
@@ -189,12 +208,15 @@ def main() -> None:
     parser.add_argument(
         "--benign-fp", type=float, nargs="+", default=[BENIGN_FP], help="out-of-fold bounds"
     )
+    parser.add_argument("--locomo", type=Path, help="LoCoMo JSON: flags among quoted turns")
+    parser.add_argument("--locomo-sample", type=int, default=400)
     parser.add_argument("--dump", action="store_true", help="one line per misjudged item")
     args = parser.parse_args()
     train = _load(args.train)
     calibration = [c for c in _load(CALIBRATION) if c["class"] != "benign"]
     calibration_benign = [c for c in _load(CALIBRATION) if c["class"] == "benign"]
     cases = [c for path in args.eval for c in _load(path)]
+    locomo = locomo_turns(args.locomo, args.locomo_sample) if args.locomo else []
     y = np.array([r["label"] for r in train])
     groups = [r["template"] for r in train]
     if cases:
@@ -215,6 +237,7 @@ def main() -> None:
         vouch = float(cal.min())
         cal_b = head.predict_proba(feats([c["text"] for c in calibration_benign]))[:, 1]
         scores = head.predict_proba(feats([c["text"] for c in cases]))[:, 1] if cases else None
+        chat = head.predict_proba(feats(locomo))[:, 1] if locomo else np.zeros(0)
         for bound in args.benign_fp:
             flag, oof = flag_threshold(oof_scores, y, bound)
             label = f"{name}@{bound:g}"
@@ -225,6 +248,13 @@ def main() -> None:
                 f" {int((cal_b < vouch).sum())}/{len(cal_b)}, calibration sensitive flagged"
                 f" {int((cal >= flag).sum())}/{len(cal)}"
             )
+            if locomo:
+                flagged = int((chat >= flag).sum())
+                print(
+                    f"{label:9s} LoCoMo: flags {flagged}/{len(locomo)} turns the gate quotes"
+                    f" ({flagged / len(locomo):.1%}; health consented; evenly spaced sample of"
+                    f" {args.locomo_sample} turns)"
+                )
             if scores is None:
                 continue
             for line in report(label, evaluate(cases, scores, flag, vouch)):
