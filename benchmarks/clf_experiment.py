@@ -26,8 +26,16 @@ gate OR classifier (flag at or above ``flag``); benign withheld for both; and, f
 group, what vouching would let through. Cost per snippet (p50/p95, single text, under whatever
 load the machine has) for the gate and each feature.
 
+``--locomo FILE`` also counts, among an evenly spaced sample of LoCoMo turns that the gate
+quotes (with the ``health`` consent the LoCoMo harness grants), how many the classifier flags.
+
+Runs behind ``docs/benchmarks.md`` ("Issue 29 item 4b"): round 1 on set 1, round 2 on set 2,
+round 2 with ``--benign-fp 0.02 0.005`` on set 3 (0.5 % pre-registered before set 3 was written).
+
 Usage: PYTHONPATH=<sklearn and encoder packages> python benchmarks/clf_experiment.py \
            --features chargram use e5 --eval tests/data/clf_eval.jsonl
+       ... --train tests/data/clf_train_r2.jsonl --features use e5 --benign-fp 0.02 0.005 \
+           --eval tests/data/clf_eval3.jsonl --locomo ../shared/data/locomo/locomo_public.json
 """
 
 from __future__ import annotations
