@@ -240,6 +240,10 @@ class Tally:
         }
 
 
+_LINE = re.compile(r"(\d{4}-\d{2}-\d{2} )?\[")
+"""A line of entries: a JSON list, after the day its entries share when they are dated."""
+
+
 class EntryParts:
     """Where a plan's characters go: the frame, section headers, and each entry by part."""
 
@@ -259,11 +263,13 @@ class EntryParts:
             if line.startswith("## "):
                 self.total["section headers"] += len(line) + 1
                 rest -= len(line) + 1
-            elif line.startswith("["):
-                entries = json.loads(line)
+            elif match := _LINE.match(line):
+                day = len(match.group(1) or "")
+                entries = json.loads(line[day:])
                 spent = sum(self._entry(entry) for entry in entries)
                 self.entries += len(entries)
-                self.total["list brackets and commas"] += len(line) + 1 - spent
+                self.total["line date"] += day
+                self.total["list brackets and commas"] += len(line) + 1 - spent - day
                 rest -= len(line) + 1
         self.total["frame (fence, preamble)"] += rest
 
