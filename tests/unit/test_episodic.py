@@ -13,6 +13,7 @@ from sqlalchemy import Connection, update
 from tests.conftest import FakeClock
 from userlore import CandidateInput, Userlore
 from userlore.errors import InvalidInputError
+from userlore.planner.episodic import withheld
 from userlore.planner.planner import EPISODES, ContextPlanner
 from userlore.sources.base import ItemListSource, SourceItem
 from userlore.store.schema import KnowledgeSourceItem
@@ -76,6 +77,31 @@ def test_a_special_category_turn_needs_consent(auto_lore: Userlore) -> None:
     auto_lore.consent.grant("u1", "health")
     plan = auto_lore.plan_context("u1", "salad")
     assert said.source_item_id in {s.item_id for s in plan.snippets}
+
+
+def test_withheld_gives_the_verdict_a_snippet_gets(auto_lore: Userlore) -> None:
+    """What a baseline over raw turns must leave out: the plan's own reasons, per item."""
+    health = auto_lore.observe("u1", "user", "I was diagnosed with diabetes, so the salad it is")
+    secret = auto_lore.observe("u1", "user", f"for the salad order my api key is {SECRET}")
+    plain = auto_lore.observe("u1", "user", PICK)
+    forgotten = auto_lore.observe("u1", "user", "I always use pnpm for installs")
+    auto_lore.records.forget("u1", forgotten.candidates[0].id)
+    ids = [str(t.source_item_id) for t in (health, secret, plain, forgotten)]
+    store = auto_lore.memory.store
+
+    def verdicts() -> dict[str, str]:
+        with store.engine.connect() as conn:
+            consented = store.consents_in(conn, "u1")
+            found = withheld(conn, "u1", ids, now=store.clock(), consented=consented)
+        return {item: r.reason for item, r in found.items()}
+
+    assert verdicts() == {ids[0]: "consent_required", ids[3]: "deleted"}
+    assert "salad" in auto_lore.plan_context("u1", "salad order api key").text
+    assert snippet_reasons(auto_lore, "u1")[ids[0]] == "consent_required"  # the plan agrees
+    auto_lore.consent.grant("u1", "health")
+    assert verdicts() == {ids[3]: "deleted"}
+    with store.engine.connect() as conn:  # another scope's ids are not this scope's to judge
+        assert withheld(conn, "u2", ids, now=store.clock(), consented=frozenset()) == {}
 
 
 def test_another_scopes_turns_are_never_read(auto_lore: Userlore) -> None:
