@@ -17,7 +17,13 @@ characters (one turn per line); every baseline row (BM25, dense, hybrid) fills t
 6,000 characters the same way (``fill``).
 
 Each conversation is its own scope; the benchmark grants the ``health`` consent in those scopes
-(a few turns mention allergies) and says so in its output. Questions without evidence are skipped.
+(a few turns mention allergies) and says so in its output; ``--consents none|health|all`` picks
+the grant (``all``: every special category), so the policy's share of the gap can be read. The
+row ``hybrid_turns_gated`` holds hybrid over raw turns to the plan's policy: the turns a plan may
+not quote under the same consents (policy filter and quote gate, ``episodic.withheld``) are left
+out before filling. ``entry_parts`` says where a plan's characters go (frame, section headers,
+and per entry its id, version, date, key, the JSON around the text, and the text itself).
+Questions without evidence are skipped.
 
 With ``--embeddings local`` (the bundled all-MiniLM-L6-v2, ``userlore[local]``) every record and
 turn is embedded by the write path and the same run reports, over the same turns and vectors:
@@ -55,14 +61,20 @@ from sqlalchemy import select
 
 from userlore import Userlore
 from userlore.extract.time import question_window
-from userlore.planner.episodic import nearest_evidence, search_snippets
+from userlore.models import ConsentCategory
+from userlore.planner.episodic import nearest_evidence, search_snippets, withheld
 from userlore.planner.fusion import rrf_fuse
 from userlore.sources.adapters.locomo import LocomoTranscriptAdapter, turn_text
 from userlore.store.schema import KnowledgeSourceItem, MemoryEvidence
 
 BUDGET = 6_000
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
-CONSENTS = ("health",)
+CONSENT_GRANTS: dict[str, tuple[str, ...]] = {
+    "none": (),
+    "health": ("health",),
+    "all": tuple(sorted(c.value for c in ConsentCategory)),
+}
+"""What ``--consents`` grants in every conversation's scope (default ``health``)."""
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _STOP = frozenset(
     {
@@ -228,6 +240,72 @@ class Tally:
         }
 
 
+_LINE = re.compile(r"(\d{4}-\d{2}-\d{2} )?\[")
+"""A line of entries: a JSON list, after the day its entries share when they are dated."""
+
+
+class EntryParts:
+    """Where a plan's characters go: the frame, section headers, and each entry by part."""
+
+    FIELDS = ("id", "v", "date", "key")
+
+    def __init__(self) -> None:
+        self.plans = 0
+        self.entries = 0
+        self.total: Counter[str] = Counter()
+
+    def add(self, text: str) -> None:
+        if not text:
+            return
+        self.plans += 1
+        rest = len(text)
+        for line in text.splitlines():
+            if line.startswith("## "):
+                self.total["section headers"] += len(line) + 1
+                rest -= len(line) + 1
+            elif match := _LINE.match(line):
+                day = len(match.group(1) or "")
+                entries = json.loads(line[day:])
+                spent = sum(self._entry(entry) for entry in entries)
+                self.entries += len(entries)
+                self.total["line date"] += day
+                self.total["list brackets and commas"] += len(line) + 1 - spent - day
+                rest -= len(line) + 1
+        self.total["frame (fence, preamble)"] += rest
+
+    def _entry(self, entry: dict[str, Any] | list[Any]) -> int:
+        full = len(json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
+        if not isinstance(entry, dict):
+            self.total["entry: other"] += full
+            return full
+        text = entry.get("text", "")
+        content = len(json.dumps(text, ensure_ascii=False)) - 2
+        self.total["entry: text content"] += content
+        spent = content
+        for name in self.FIELDS:
+            if name in entry:
+                part = len(json.dumps({name: entry[name]}, ensure_ascii=False)) - 2 + 1
+                self.total[f"entry: {name}"] += part
+                spent += part
+        self.total["entry: text key, braces"] += full - spent
+        return full
+
+    def summary(self) -> dict[str, Any]:
+        if not self.plans:
+            return {}
+        per_plan = {k: round(v / self.plans, 1) for k, v in sorted(self.total.items())}
+        per_entry = {
+            k.removeprefix("entry: "): round(v / self.entries, 1)
+            for k, v in sorted(self.total.items())
+            if k.startswith("entry: ")
+        }
+        return {
+            "entries_per_plan": round(self.entries / self.plans, 1),
+            "chars_per_plan": per_plan,
+            "chars_per_entry": per_entry,
+        }
+
+
 def evidence_map(lore: Userlore, scope: str) -> dict[str, set[str]]:
     """record id -> the dia_ids of the turns it states (``stated_in`` evidence)."""
     stmt = (
@@ -349,11 +427,17 @@ def run(
     cache: Path | None = DEFAULT_CACHE,
     quote_uncovered: bool = False,
     misses: bool = False,
+    consents: str = "health",
 ) -> dict[str, Any]:
-    """Run every row over ``data``; with ``misses`` also the miss breakdown per category."""
+    """Run every row over ``data``; with ``misses`` also the miss breakdown per category.
+
+    ``consents`` names what is granted in every scope (:data:`CONSENT_GRANTS`).
+    """
+    granted = CONSENT_GRANTS[consents]
     ours, base = Tally(), Tally()
     breakdown: dict[str, Counter[str]] = defaultdict(Counter)
-    plain, dense, fused = Tally(), Tally(), Tally()
+    plain, dense, fused, gated = Tally(), Tally(), Tally(), Tally()
+    parts = EntryParts()
     ingest_s = 0.0
     plan_ms: list[float] = []
     turns_total = 0
@@ -370,7 +454,7 @@ def run(
         for sample in data:
             adapter = LocomoTranscriptAdapter(sample)
             scope = "locomo-" + re.sub(r"[^A-Za-z0-9_.-]", "-", str(sample.get("sample_id")))
-            for category in CONSENTS:
+            for category in granted:
                 lore.consent.grant(scope, category)
             t0 = time.perf_counter()
             lore.sources.ingest(scope, adapter)
@@ -391,6 +475,17 @@ def run(
             texts = [text for _, text in turns]
             position = {dia: i for i, (dia, _) in enumerate(turns)}
             turn_of_item = item_turns(lore, scope) if index is not None else {}
+            # The turns the plan's policy lets a plan quote under these consents.
+            with store.engine.connect() as conn:
+                blocked = withheld(
+                    conn,
+                    scope,
+                    list(quoted),
+                    now=store.clock(),
+                    consented=store.consents_in(conn, scope),
+                    quote_uncovered=quote_uncovered,
+                )
+            quotable = {dia for item, dia in quoted.items() if item not in blocked}
             for qa in sample.get("qa", []):
                 gold = gold_ids(qa.get("evidence") or [])
                 if not gold:
@@ -405,6 +500,7 @@ def run(
                 plan_ms.append((time.perf_counter() - t1) * 1000)
                 held = plan_turns(plan, stated, quoted)
                 ours.add(category, gold, held, plan.chars)
+                parts.add(plan.text)
                 lexical = bm25.rank(question)
                 chosen, used = fill(texts, lexical, BUDGET)
                 base.add(category, gold, {turns[i][0] for i in chosen}, used)
@@ -431,6 +527,9 @@ def run(
                 chosen, used = fill(texts, order, BUDGET)
                 raw_found = {turns[i][0] for i in chosen}
                 fused.add(category, gold, raw_found, used)
+                allowed = [i for i in order if turns[i][0] in quotable]
+                chosen, used = fill(texts, allowed, BUDGET)
+                gated.add(category, gold, {turns[i][0] for i in chosen}, used)
                 missed = (gold & raw_found) - held
                 if misses and missed:
                     for reason in miss_reasons(
@@ -446,6 +545,7 @@ def run(
             "userlore_bm25": plain.summary(),
             "dense": dense.summary(),
             "hybrid_turns": fused.summary(),
+            "hybrid_turns_gated": gated.summary(),
         }
     )
     return {
@@ -460,7 +560,8 @@ def run(
             "ingest_and_synthesis_s": round(ingest_s, 2),
             "plan_ms_p50": round(plan_ms[len(plan_ms) // 2], 2) if plan_ms else None,
             "plan_ms_p95": round(plan_ms[int(len(plan_ms) * 0.95)], 2) if plan_ms else None,
-            "consent_granted": list(CONSENTS),
+            "consent_granted": list(granted),
+            "entry_parts": parts.summary(),
             "budget_chars": BUDGET,
             "embeddings": embeddings,
             "quote_uncovered_languages": quote_uncovered,
@@ -498,6 +599,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="opt in to quoting languages the quote gate cannot read (its cost on recall)",
     )
+    parser.add_argument(
+        "--consents",
+        choices=sorted(CONSENT_GRANTS),
+        default="health",
+        help="special categories granted in every scope: none, health (default) or all",
+    )
     add_embedding_arguments(parser)
     args = parser.parse_args(argv)
     raw = json.loads(Path(args.data).read_text(encoding="utf-8"))
@@ -514,6 +621,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         cache=Path(args.embedding_cache) if args.embedding_cache else None,
         quote_uncovered=args.quote_uncovered,
         misses=args.misses,
+        consents=args.consents,
     )
     info = result.pop("_run")
     print(json.dumps({"run": info}, indent=2))

@@ -29,8 +29,10 @@ output.
 
 With ``--embeddings local`` (the bundled all-MiniLM-L6-v2, ``userlore[local]``) the plans are
 hybrid (BM25 + stored vectors fused by RRF) and the same run adds ``userlore_bm25`` (the same
-database planned with the vectors switched off) and ``dense`` (the user's raw turns ranked by
-cosine to the question, filled to 6,000 characters like the BM25 baseline).
+database planned with the vectors switched off), ``dense`` (the user's raw turns ranked by
+cosine to the question, filled to 6,000 characters like the BM25 baseline) and ``hybrid_turns``
+(the raw turns' BM25 and cosine rankings fused by RRF, filled the same way: the retriever that
+knows nothing about the user, at the same budget).
 
 Usage:
     python benchmarks/prefeval.py --data ../shared/data/prefeval [--embeddings local|none]
@@ -60,6 +62,7 @@ from sqlalchemy import select
 
 from userlore import Userlore
 from userlore.facade import MAX_TURN_CHARS
+from userlore.planner.fusion import rrf_fuse
 from userlore.store.schema import MemoryEvidence, MemoryRecord
 
 FORMS = ("explicit", "choice", "persona")
@@ -282,7 +285,11 @@ def run_level(
     names = sorted(topics)
     stream = filler[:level]
     ours, base = Score(), Score()
-    extra = {"userlore_bm25": Score(), "dense": Score()} if vectors is not None else {}
+    extra = (
+        {"userlore_bm25": Score(), "dense": Score(), "hybrid_turns": Score()}
+        if vectors is not None
+        else {}
+    )
     turn_of_item: dict[str, int] = {}  # evidence item id -> index into its user's raw turns
     owner_of: dict[str, str] = {}  # preference turn item id -> its user, for leak checks
     plans: list[tuple[str, Item, set[str], list[Turn]]] = []
@@ -335,7 +342,8 @@ def run_level(
             if index is None:
                 index = bm25_cache[scope] = BM25([t.text for t in raw_turns])
             gold_turns = {id(t) for t in item.turns if t.gold}
-            _fill(index.rank(item.question), raw_turns, gold_turns, base)
+            lexical = index.rank(item.question)
+            _fill(lexical, raw_turns, gold_turns, base)
             if vectors is None:
                 continue
             store.vectors = None  # the same database, planned by BM25 alone
@@ -349,6 +357,8 @@ def run_level(
                 near = vectors.search(conn, scope, "evidence", query, len(raw_turns))
             order = [turn_of_item[iid] for iid, _ in near if iid in turn_of_item]
             _fill(order, raw_turns, gold_turns, extra["dense"])
+            fused = [i for i, _ in rrf_fuse([lexical, order])]
+            _fill(fused, raw_turns, gold_turns, extra["hybrid_turns"])
         return ours, base, special, extra
     finally:
         lore.close()
@@ -375,6 +385,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             {
                 "userlore_bm25": {"recall": {}, "mean_rank": {}, "mean_chars": {}},
                 "dense": {"recall": {}, "mean_rank": {}, "mean_chars": {}},
+                "hybrid_turns": {"recall": {}, "mean_rank": {}, "mean_chars": {}},
             }
             if model is not None
             else {}

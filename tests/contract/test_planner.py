@@ -20,8 +20,9 @@ def note(content: str, **kw: Any) -> CandidateInput:
 def entries(plan_text: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for line in plan_text.splitlines():
-        if line.startswith("["):
-            out.extend(json.loads(line))
+        start = line.find("[")  # a dated line opens with its day: "2023-05-08 [...]"
+        if start in (0, 11):
+            out.extend(json.loads(line[start:]))
     return out
 
 

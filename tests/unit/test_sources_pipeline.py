@@ -500,8 +500,10 @@ def test_sensitive_neighbours_never_spread(connected: Userlore) -> None:
 def _entries(plan_text: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for line in plan_text.splitlines():
-        if line.startswith("["):
-            out.extend(json.loads(line))
+        start = line.find("[")  # a dated line opens with its day: "2023-05-08 [...]"
+        if start in (0, 11):
+            day = {"date": line[:10]} if start else {}
+            out.extend(entry | day for entry in json.loads(line[start:]))
     return out
 
 

@@ -57,6 +57,7 @@ __all__ = [
     "search_snippets",
     "seed_terms",
     "seeded_evidence",
+    "withheld",
 ]
 
 POSTING_BUDGET = 1_000
@@ -381,17 +382,9 @@ def search_snippets(
         hit = rows.get(item_id)
         if hit is None:
             continue  # a ranking named an item this scope does not hold
-        reason = _reason(hit, scope, now, consented, withdrawn)
-        if reason is None:
-            # Quoted word for word: the quote gate judges it (and its budget goes on).
-            verdict = quote_verdict(
-                _body(hit.title, hit.text), consented=consented, quote_uncovered=quote_uncovered
-            )
-            if verdict.reason is not None:
-                found.rejected.append(Rejection(item_id, verdict.reason, verdict.category))
-                continue
-        else:
-            found.rejected.append(Rejection(item_id, reason))
+        rejection = _withheld(hit, scope, now, consented, withdrawn, quote_uncovered)
+        if rejection is not None:
+            found.rejected.append(rejection)
             continue
         found.kept.append(
             Snippet(
@@ -407,6 +400,60 @@ def search_snippets(
         if limit is not None and len(found.kept) >= limit:
             break
     return found
+
+
+def withheld(
+    conn: Connection,
+    scope: str,
+    item_ids: Sequence[str],
+    *,
+    now: datetime,
+    consented: frozenset[str],
+    quote_uncovered: bool = False,
+) -> dict[str, Rejection]:
+    """The items of ``item_ids`` a plan may not quote now, with the reason for each.
+
+    The same verdict :func:`search_snippets` gives a candidate (policy filter, then the quote
+    gate), without a query: what a baseline over raw turns must leave out to be held to the
+    plan's policy.
+    """
+    if not item_ids:
+        return {}
+    ids = sorted(set(item_ids))
+    rows = {row.id: row for row in conn.execute(_BY_ID, {"scope": scope, "ids": ids})}
+    withdrawn: dict[str, RejectionReason] = {}
+    for item_id, state, user_state, valid_until in conn.execute(
+        _WITHDRAWN, {"scope": scope, "ids": ids, "now": now}
+    ):
+        expired = valid_until is not None and state == RecordState.ACTIVE.value
+        withdrawn[item_id] = _withdrawal(state, user_state, withdrawn.get(item_id), expired=expired)
+    out: dict[str, Rejection] = {}
+    for item_id, row in rows.items():
+        rejection = _withheld(row, scope, now, consented, withdrawn, quote_uncovered)
+        if rejection is not None:
+            out[item_id] = rejection
+    return out
+
+
+def _withheld(
+    row: Any,
+    scope: str,
+    now: datetime,
+    consented: frozenset[str],
+    withdrawn: dict[str, RejectionReason],
+    quote_uncovered: bool,
+) -> Rejection | None:
+    """Why an item may not be quoted: the policy filter first, then (its words quoted verbatim)
+    the quote gate; ``None`` when it may."""
+    reason = _reason(row, scope, now, consented, withdrawn)
+    if reason is not None:
+        return Rejection(row.id, reason)
+    verdict = quote_verdict(
+        _body(row.title, row.text), consented=consented, quote_uncovered=quote_uncovered
+    )
+    if verdict.reason is not None:
+        return Rejection(row.id, verdict.reason, verdict.category)
+    return None
 
 
 _WITHDRAWAL_ORDER = (

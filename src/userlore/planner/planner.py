@@ -314,11 +314,12 @@ class ContextPlanner:
 
     # -- episodic snippets ---------------------------------------------------------------------
 
-    def _snippet_entry(self, snippet: Snippet, query: str) -> str:
+    def _snippet_entry(self, snippet: Snippet, query: str) -> tuple[str, str | None]:
+        """The snippet's entry and its day (the day the turn was said)."""
         cfg = self.store.config.planner
         cap = min(cfg.max_record_chars, cfg.episodic_chars)
-        date = snippet.occurred_at.date().isoformat() if snippet.occurred_at else None
-        return render_snippet(snippet.item_id, excerpt(snippet.text, query, cap), date=date)
+        day = snippet.occurred_at.date().isoformat() if snippet.occurred_at else None
+        return render_snippet(snippet.item_id, excerpt(snippet.text, query, cap)), day
 
     # -- one placement: rerank, fuse with snippets, budget ------------------------------------
 
@@ -394,19 +395,20 @@ class ContextPlanner:
             if c.id in rendered:
                 return rendered[c.id]
             rec = c.rec
-            dated = c.section in ("memories", "workspace", "notes") and rec.valid_from
-            date = rec.valid_from.date().isoformat() if dated else None
             rendered[c.id] = render_entry(
                 c.id,
-                rec.version,
                 texts.get(c.id, rec.content),
                 # Workspace facts and notes are keyed by their source item (an opaque digest):
-                # the id and date identify them, the key would only spend budget.
+                # the id and day identify them, the key would only spend budget.
                 key=None if c.section in _KEYLESS else rec.canonical_key,
-                date=date,
                 max_chars=cfg.max_record_chars,
             )
             return rendered[c.id]
+
+        def day(c: _Ranked) -> str | None:
+            """The day a dated section shows the record under (when it became true)."""
+            dated = c.section in ("memories", "workspace", "notes") and c.rec.valid_from
+            return c.rec.valid_from.date().isoformat() if dated else None
 
         def place(c: _Ranked, cap_chars: int) -> RejectionReason | None:
             nonlocal overflow_used
@@ -419,7 +421,7 @@ class ContextPlanner:
             over = cap is not None and used >= cap
             if over and overflow_used >= OVERFLOW_POOL:
                 return RejectionReason.CLASS_BUDGET
-            if not builder.try_add(c.section, entry(c), cap_chars):
+            if not builder.try_add(c.section, entry(c), cap_chars, day(c)):
                 return RejectionReason.BUDGET
             class_used[kind] = used + 1
             overflow_used += int(over)
@@ -432,15 +434,15 @@ class ContextPlanner:
                 return RejectionReason.DUPLICATE
             if len(shown) >= max_snippets:
                 return RejectionReason.CLASS_BUDGET
-            text = self._snippet_entry(snippet, query)
-            cost = builder.cost(EPISODES, text)
+            text, when = self._snippet_entry(snippet, query)
+            cost = builder.cost(EPISODES, text, when)
             # Without overflow the section keeps to its own count and characters; with it,
             # snippets compete for the whole budget like records.
             if not cfg.episodic_overflow and (
                 len(shown) >= cfg.episodic_snippets or section_used[0] + cost > cfg.episodic_chars
             ):
                 return RejectionReason.CLASS_BUDGET
-            if not builder.try_add(EPISODES, text, limit):
+            if not builder.try_add(EPISODES, text, limit, when):
                 return RejectionReason.BUDGET
             section_used[0] += cost
             quoted.add(snippet.item_id)
