@@ -2,7 +2,8 @@
 
 The same N one-sentence items (Zipf vocabulary, as ``plan_latency.py``), the same deterministic
 embeddings (``HashingEmbeddings``, 256 dimensions) and the same ``IndexConfig`` for all three
-stores; ``UserloreStore`` and ``SqliteStore`` on a SQLite file each. It measures:
+stores; ``UserloreStore`` and ``SqliteStore`` on a SQLite file each (``SqliteStore`` with its
+sqlite-vec index, through ``peers.sqlite_store``: it ranks by cosine too). It measures:
 
 - bulk puts: ``batch([PutOp, ...])`` in chunks of 500, items/s;
 - ``search(prefix, query=..., limit=10)``: p50 / p95 over 60 queries (10 warm-up), and for
@@ -34,7 +35,7 @@ from typing import Any
 
 from langgraph.store.base import BaseStore, PutOp
 from langgraph.store.memory import InMemoryStore
-from langgraph.store.sqlite import SqliteStore
+from peers import sqlite_store
 from plan_latency import TextGen, timed
 
 from userlore import Userlore
@@ -120,14 +121,8 @@ def run(items: int, n_queries: int, cycles: int, memory_max: int) -> dict[str, A
             f"sqlite:///{Path(tmp) / 'userlore.db'}", config={"memory": {"mode": "auto"}}
         )
         ours = UserloreStore(lore, namespace_template=("{user_id}",), index=index)
-        sqlite_name = "SqliteStore"
-        with SqliteStore.from_conn_string(str(Path(tmp) / "lg.db"), index=index) as sqlite:
-            try:
-                sqlite.setup()
-            except AttributeError:  # this Python's sqlite3 cannot load sqlite-vec
-                sqlite.index_config = sqlite.embeddings = None
-                sqlite.setup()
-                sqlite_name = "SqliteStore (no vectors: sqlite3 cannot load sqlite-vec here)"
+        sqlite_name = "SqliteStore (sqlite-vec)"
+        with sqlite_store(Path(tmp) / "lg.db", index) as sqlite:
             memory = InMemoryStore(index=index)
             stores: dict[str, BaseStore] = {
                 "UserloreStore": ours,
@@ -142,9 +137,7 @@ def run(items: int, n_queries: int, cycles: int, memory_max: int) -> dict[str, A
                 search = timed(lambda q, s=store: s.search((USER,), query=q, limit=10), queries)
                 cycle = after_put(store, queries, cycles)
                 out[name] = {"put_items_per_s": round(rate), **search, **cycle}
-            with SqliteStore.from_conn_string(str(Path(tmp) / "lg.db"), index=index) as again:
-                if sqlite.index_config is None:
-                    again.index_config = again.embeddings = None
+            with sqlite_store(Path(tmp) / "lg.db", index) as again:
                 out[sqlite_name]["first_search_after_open_ms"] = first_search(
                     lambda: again, queries[1]
                 )
