@@ -211,7 +211,9 @@ def search(
     exact = canonical_key is not None or record_id is not None
     # Without a newest-first fallback a query without terms simply has no hits: skip the check.
     if rank_all and query and not exact:
-        candidates = _everything(conn, read, scope, query, k, stats, vectors, path_prefix)
+        candidates = _everything(
+            conn, read, scope, query, k, stats, vectors, path_prefix, limit or _SCAN_CHUNK
+        )
     elif query and not exact and (not newest or query_terms(query)):
         hits = read.hits.search(conn, scope, query, k, stats)
         if path_prefix or memory_type is not None:
@@ -313,28 +315,40 @@ def _everything(
     stats: TermStatistics,
     vectors: VectorIndex | None,
     path_prefix: str,
+    first: int,
 ) -> Iterator[Candidate]:
-    """Every active record under ``path_prefix``: ranked ones first (cosine, else BM25)."""
+    """Every active record under ``path_prefix``: ranked ones first (cosine, else BM25).
+
+    ``first`` is how many records the caller expects to keep: the first rows read by id.
+    """
     seen: set[str] = set()
     if vectors is not None:
         query_vector = vectors.embed_query(query)
         window = _FIRST_WINDOW
+        size = max(1, min(first, _SCAN_CHUNK))
+        # The state is checked in Python, not in SQL: with ``state = 'active'`` beside the ids,
+        # SQLite walks the (scope, state) index over the whole scope (170 ms at 100k records)
+        # instead of looking the ids up by (scope, id) (3 ms).
+        by_id = select(*read.hits.columns).where(
+            MemoryRecord.scope == scope,
+            MemoryRecord.id.in_(bindparam("ids", expanding=True)),
+            *path_clause(path_prefix),
+        )
         while True:
             # Exact top-``window`` rankings, widened only when the caller reads past one: a
             # search for 10 items of a 100k scope sorts and loads a few dozen rows, not all.
             ranked = vectors.search_best(conn, scope, query_vector, window, exact=True)
             fresh = [(rid, cosine) for rid, cosine in ranked if rid not in seen]
-            for start in range(0, len(fresh), _SCAN_CHUNK):
-                chunk = fresh[start : start + _SCAN_CHUNK]
-                # The state is checked here, not in SQL: with ``state = 'active'`` beside the
-                # ids, SQLite walks the (scope, state) index over the whole scope (170 ms at
-                # 100k records) instead of looking the ids up by (scope, id) (3 ms).
-                stmt = select(*read.hits.columns).where(
-                    MemoryRecord.scope == scope,
-                    MemoryRecord.id.in_([rid for rid, _ in chunk]),
-                    *path_clause(path_prefix),
-                )
-                rows = {row.id: row for row in conn.execute(stmt) if row.state == _ACTIVE}
+            start = 0
+            while start < len(fresh):
+                # Rows by id in chunks that start at what the caller keeps and double: a
+                # search for 10 items reads 10 rows when the filter passes them (every row
+                # read is a record's columns decoded), not the window's 64.
+                chunk = fresh[start : start + size]
+                start += size
+                size = min(size * 2, _SCAN_CHUNK)
+                found = conn.execute(by_id, {"ids": [rid for rid, _ in chunk]})
+                rows = {row.id: row for row in found if row.state == _ACTIVE}
                 for rid, cosine in chunk:
                     seen.add(rid)
                     row = rows.get(rid)

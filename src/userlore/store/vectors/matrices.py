@@ -50,14 +50,21 @@ class ScopeMatrices:
         :meth:`warm`) waits for it."""
         key: tuple[str, VectorKind] = (scope, kind)
         known = self._generation(conn, key)
-        if known is None:
-            return None
+        return None if known is None else self._matrix_at(conn, key, known)
+
+    def _matrix_at(
+        self, conn: Connection, key: tuple[str, VectorKind], known: tuple[int, int]
+    ) -> ScopeMatrix | None:
+        """:meth:`_matrix` with the scope's generation already read (``(generation, reset)``):
+        a search of several kinds reads it once."""
+        scope, kind = key
         held = self._current(key, *known)
         if held is None:
             with self._loader(key):
-                known = self._generation(conn, key)  # what the load this read waited for saw
-                if known is None:
+                again = self._generation(conn, key)  # what the load this read waited for saw
+                if again is None:
                     return None
+                known = again
                 held = self._current(key, *known)
                 if held is None:
                     stale = self._removed_since(key, *known)
@@ -83,11 +90,12 @@ class ScopeMatrices:
                 VectorGeneration.scope == key[0]
             )
         ).one_or_none()
-        if known is None:
+        if known is None:  # no vectors of any kind: drop whatever the scope had
             with self._lock:
-                gone = self._cache.pop(key, None)
-            if gone is not None:
-                gone.close()
+                gone = [self._cache.pop((key[0], kind), None) for kind in TABLES]
+            for matrix in gone:
+                if matrix is not None:
+                    matrix.close()
             return None
         return int(known[0]), int(known[1])
 
