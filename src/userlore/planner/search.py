@@ -60,6 +60,8 @@ _ALL = 2**31 - 1
 _FIRST_WINDOW = 64
 """Ids a rank-all vector search sorts and loads first; it widens by :data:`_WINDOW_GROWTH`."""
 _WINDOW_GROWTH = 8
+_BY_ID_PREFIXES = 256
+"""Path prefixes whose by-id statement :class:`ReadColumns` keeps composed."""
 
 VECTOR_FLOOR = 0.2
 """Least cosine similarity for a vector candidate: below it a record is unrelated (for unit
@@ -133,6 +135,25 @@ class ReadColumns:
             .limit(RECENT_NOTES),
         )
         """The always-eligible records, each statement bound by ``scope`` and ``kinds``."""
+        self._by_id: dict[str, Select[*tuple[Any, ...]]] = {}
+
+    def by_id(self, prefix: str) -> Select[*tuple[Any, ...]]:
+        """Records under ``prefix`` with the ids bound as ``ids`` (any state; ``scope`` bound).
+
+        Composed once per prefix (a store's searches use a handful): building the statement
+        and its cache key cost more than looking up ten rows.
+        """
+        stmt = self._by_id.get(prefix)
+        if stmt is None:
+            stmt = select(*self.hits.columns).where(
+                MemoryRecord.scope == bindparam("scope"),
+                MemoryRecord.id.in_(bindparam("ids", expanding=True)),
+                *path_clause(prefix),
+            )
+            if len(self._by_id) >= _BY_ID_PREFIXES:
+                self._by_id.clear()
+            self._by_id[prefix] = stmt
+        return stmt
 
     def newest(
         self,
@@ -329,11 +350,7 @@ def _everything(
         # The state is checked in Python, not in SQL: with ``state = 'active'`` beside the ids,
         # SQLite walks the (scope, state) index over the whole scope (170 ms at 100k records)
         # instead of looking the ids up by (scope, id) (3 ms).
-        by_id = select(*read.hits.columns).where(
-            MemoryRecord.scope == scope,
-            MemoryRecord.id.in_(bindparam("ids", expanding=True)),
-            *path_clause(path_prefix),
-        )
+        by_id = read.by_id(path_prefix)
         while True:
             # Exact top-``window`` rankings, widened only when the caller reads past one: a
             # search for 10 items of a 100k scope sorts and loads a few dozen rows, not all.
@@ -347,7 +364,7 @@ def _everything(
                 chunk = fresh[start : start + size]
                 start += size
                 size = min(size * 2, _SCAN_CHUNK)
-                found = conn.execute(by_id, {"ids": [rid for rid, _ in chunk]})
+                found = conn.execute(by_id, {"scope": scope, "ids": [rid for rid, _ in chunk]})
                 rows = {row.id: row for row in found if row.state == _ACTIVE}
                 for rid, cosine in chunk:
                     seen.add(rid)

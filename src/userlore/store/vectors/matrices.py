@@ -10,7 +10,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 import numpy as np
-from sqlalchemy import Connection, Engine, func, select
+from sqlalchemy import Connection, Engine, bindparam, func, select
 
 from userlore.store.schema import VectorGeneration
 from userlore.store.vector_matrix import ScopeMatrix
@@ -22,6 +22,11 @@ log = logging.getLogger("userlore.store.vectors")
 
 _CACHE_BYTES = 512 * 1024 * 1024
 """Most bytes of per-scope matrices kept in memory (least recently used scopes go first)."""
+
+_GENERATION = select(VectorGeneration.generation, VectorGeneration.reset).where(
+    VectorGeneration.scope == bindparam("scope")
+)
+"""A scope's ``(generation, reset)``, composed once: every vector search reads it."""
 
 WARM_MIN_VECTORS = 20_000
 """Scopes this large are loaded in the background when a database opens (:meth:`warm`)."""
@@ -85,11 +90,7 @@ class ScopeMatrices:
         return held
 
     def _generation(self, conn: Connection, key: tuple[str, str]) -> tuple[int, int] | None:
-        known = conn.execute(
-            select(VectorGeneration.generation, VectorGeneration.reset).where(
-                VectorGeneration.scope == key[0]
-            )
-        ).one_or_none()
+        known = conn.execute(_GENERATION, {"scope": key[0]}).one_or_none()
         if known is None:  # no vectors of any kind: drop whatever the scope had
             with self._lock:
                 gone = [self._cache.pop((key[0], kind), None) for kind in TABLES]
