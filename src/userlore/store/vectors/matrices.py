@@ -13,8 +13,8 @@ import numpy as np
 from sqlalchemy import Connection, Engine, bindparam, func, select
 
 from userlore.store.schema import VectorGeneration
-from userlore.store.vector_matrix import ScopeMatrix
-from userlore.store.vectors.codec import TABLES, VectorKind, unpack
+from userlore.store.vector_matrix import ScopeMatrix, room_for
+from userlore.store.vectors.codec import TABLES, Vector, VectorKind, unpack
 
 __all__ = ["WARM_MIN_VECTORS", "ScopeMatrices"]
 
@@ -27,6 +27,9 @@ _GENERATION = select(VectorGeneration.generation, VectorGeneration.reset).where(
     VectorGeneration.scope == bindparam("scope")
 )
 """A scope's ``(generation, reset)``, composed once: every vector search reads it."""
+
+_LOAD_CHUNK = 4096
+"""Rows a whole-scope load copies at a time (a few MB of blobs held at once)."""
 
 WARM_MIN_VECTORS = 20_000
 """Scopes this large are loaded in the background when a database opens (:meth:`warm`)."""
@@ -159,16 +162,10 @@ class ScopeMatrices:
             return self._loading.setdefault(key, threading.Lock())
 
     def _load(self, conn: Connection, key: tuple[str, VectorKind], generation: int) -> ScopeMatrix:
-        table, id_column = TABLES[key[1]]
-        rows = conn.execute(
-            select(id_column, table.vector).where(table.scope == key[0], table.model == self.model)
-        ).all()
-        if rows:
-            flat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4")
-            matrix = flat.reshape(len(rows), -1)
-        else:
-            matrix = np.zeros((0, self.dims or 1), dtype=np.float32)
-        held = ScopeMatrix(generation, [str(r[0]) for r in rows], matrix, ann_above=self.ann_above)
+        ids, buffer = self._read_whole(conn, key)
+        if buffer is None:
+            buffer = np.zeros((0, self.dims or 1), dtype=np.float32)
+        held = ScopeMatrix(generation, ids, buffer, ann_above=self.ann_above, adopt=True)
         dropped: list[ScopeMatrix] = []
         with self._lock:
             self.loads += 1  # counted once the matrix is there to search
@@ -185,6 +182,43 @@ class ScopeMatrices:
         for old in dropped:
             old.close()  # stops its index build, frees the index
         return held
+
+    def _read_whole(
+        self, conn: Connection, key: tuple[str, VectorKind]
+    ) -> tuple[list[str], Vector | None]:
+        """Every stored vector of ``key``: the ids, and a buffer with room whose first rows are
+        the vectors (``None`` when there are none).
+
+        The first read of a large scope (issue 30, cold start): the count first (the scope's
+        index alone), so each chunk of rows is copied once, straight into the buffer; the
+        driver's rows are read as they come, without a result row object per vector, and no
+        whole-scope list of rows or joined copy is ever held.
+        """
+        table, id_column = TABLES[key[1]]
+        expected = conn.execute(
+            select(func.count()).select_from(table).where(table.scope == key[0])
+        ).scalar_one()
+        result = conn.execute(
+            select(id_column, table.vector).where(table.scope == key[0], table.model == self.model)
+        )
+        ids: list[str] = []
+        buffer: Vector | None = None
+        try:
+            while chunk := result.cursor.fetchmany(_LOAD_CHUNK):
+                block = np.frombuffer(b"".join(row[1] for row in chunk), dtype="<f4")
+                block = block.reshape(len(chunk), -1)
+                at, end = len(ids), len(ids) + len(chunk)
+                if buffer is None:
+                    buffer = np.empty((room_for(max(expected, end)), block.shape[1]), np.float32)
+                elif end > buffer.shape[0]:  # rows the count did not see: grow, as a put would
+                    grown = np.empty((room_for(2 * end), buffer.shape[1]), np.float32)
+                    grown[:at] = buffer[:at]
+                    buffer = grown
+                buffer[at:end] = block
+                ids.extend(row[0] for row in chunk)
+        finally:
+            result.close()
+        return ids, buffer
 
     def warm(self, engine: Engine) -> Callable[[], None]:
         """Load the largest scopes' matrices in a background thread, so opening a database
