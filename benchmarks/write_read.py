@@ -34,9 +34,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pysqlite3  # type: ignore[import-not-found]
 from langgraph.store.base import PutOp
-from langgraph.store.sqlite import SqliteStore
+from peers import sqlite_store
 
 from userlore import CandidateInput, Userlore
 from userlore.integrations.langgraph_store import UserloreStore
@@ -154,12 +153,7 @@ def peer_side(
 ) -> dict[str, Any]:
     embed = HashingEmbeddings(dims=DIMS)
     index: Any = {"dims": DIMS, "embed": embed, "fields": ["content"]}
-    # This Python's sqlite3 cannot load sqlite-vec; pysqlite3 (the dev extra) can.
-    conn = pysqlite3.connect(str(folder / "peer.db"), check_same_thread=False, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
-    peer = SqliteStore(conn, index=index)
-    try:
-        peer.setup()
+    with sqlite_store(folder / "peer.db", index) as peer:
         t0 = time.perf_counter()
         for start in range(0, len(texts), 500):
             peer.batch(
@@ -174,8 +168,6 @@ def peer_side(
         for i in range(cycles):
             peer.put(NS, f"new{i}", {"content": fresh[i]})
             after_put.append(timed(lambda i=i: peer.search(NS, query=queries[i], limit=10)))
-    finally:
-        conn.close()
     return {
         "fill_s": round(filled, 1),
         "search_warm": pct(warm),

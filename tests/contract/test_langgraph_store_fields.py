@@ -76,3 +76,37 @@ def test_a_per_put_field_list_overrides_the_default(make_lore: Callable[..., Use
     only = {h.key: h.score for h in store.search(("u1",), query="alpha", limit=5)}
     assert only["a"] == pytest.approx(1.0, abs=1e-5)
     assert only["b"] is not None and only["b"] < 0.99  # b's body is not indexed
+
+
+def test_a_scope_searched_without_field_vectors_sees_the_first_ones_written(
+    make_lore: Callable[..., Userlore],
+) -> None:
+    # A search remembers that the scope held no field vectors at its generation; the put that
+    # writes the first ones moves the generation, so the next search reads them.
+    store = _store(make_lore, ["title", "body"])
+    store.put(NS, "a", {"title": "harbour lights"})
+    store.put(NS, "b", {"title": "quiet library"})
+    assert _count(store, FieldVector) == 0
+    assert store.search(("u1",), query="blue whale song", limit=1)[0].score != pytest.approx(1.0)
+    store.put(NS, "c", {"title": "stone bridge", "body": "blue whale song"})
+    assert _count(store, FieldVector) == 1
+    hit = store.search(("u1",), query="blue whale song", limit=1)[0]
+    assert hit.key == "c" and hit.score == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_filter_that_rejects_the_best_ranked_reads_on_down_the_ranking(
+    make_lore: Callable[..., Userlore],
+) -> None:
+    # Rows are read by id in chunks that start at the limit, from a ranking window of 64: the
+    # 70 best-ranked items fail the filter, so the search reads past several chunks and widens
+    # the window to fill 3.
+    store = _store(make_lore, ["title"])
+    for i in range(80):
+        words = "blue whale song" if i < 70 else f"item {i} of whale song"
+        store.put(NS, f"k{i}", {"title": words, "n": i, "keep": i >= 70})
+    hits = store.search(("u1",), query="blue whale song", filter={"keep": True}, limit=3)
+    assert len(hits) == 3 and all(h.value["keep"] for h in hits)
+    everything = store.search(("u1",), query="blue whale song", limit=80)
+    kept = [h.key for h in everything if h.value["keep"]]
+    assert [h.key for h in hits] == kept[:3]
+    assert [h.score for h in everything] == sorted((h.score for h in everything), reverse=True)

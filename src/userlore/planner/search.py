@@ -60,6 +60,8 @@ _ALL = 2**31 - 1
 _FIRST_WINDOW = 64
 """Ids a rank-all vector search sorts and loads first; it widens by :data:`_WINDOW_GROWTH`."""
 _WINDOW_GROWTH = 8
+_BY_ID_PREFIXES = 256
+"""Path prefixes whose by-id statement :class:`ReadColumns` keeps composed."""
 
 VECTOR_FLOOR = 0.2
 """Least cosine similarity for a vector candidate: below it a record is unrelated (for unit
@@ -133,6 +135,25 @@ class ReadColumns:
             .limit(RECENT_NOTES),
         )
         """The always-eligible records, each statement bound by ``scope`` and ``kinds``."""
+        self._by_id: dict[str, Select[*tuple[Any, ...]]] = {}
+
+    def by_id(self, prefix: str) -> Select[*tuple[Any, ...]]:
+        """Records under ``prefix`` with the ids bound as ``ids`` (any state; ``scope`` bound).
+
+        Composed once per prefix (a store's searches use a handful): building the statement
+        and its cache key cost more than looking up ten rows.
+        """
+        stmt = self._by_id.get(prefix)
+        if stmt is None:
+            stmt = select(*self.hits.columns).where(
+                MemoryRecord.scope == bindparam("scope"),
+                MemoryRecord.id.in_(bindparam("ids", expanding=True)),
+                *path_clause(prefix),
+            )
+            if len(self._by_id) >= _BY_ID_PREFIXES:
+                self._by_id.clear()
+            self._by_id[prefix] = stmt
+        return stmt
 
     def newest(
         self,
@@ -211,7 +232,9 @@ def search(
     exact = canonical_key is not None or record_id is not None
     # Without a newest-first fallback a query without terms simply has no hits: skip the check.
     if rank_all and query and not exact:
-        candidates = _everything(conn, read, scope, query, k, stats, vectors, path_prefix)
+        candidates = _everything(
+            conn, read, scope, query, k, stats, vectors, path_prefix, limit or _SCAN_CHUNK
+        )
     elif query and not exact and (not newest or query_terms(query)):
         hits = read.hits.search(conn, scope, query, k, stats)
         if path_prefix or memory_type is not None:
@@ -313,28 +336,36 @@ def _everything(
     stats: TermStatistics,
     vectors: VectorIndex | None,
     path_prefix: str,
+    first: int,
 ) -> Iterator[Candidate]:
-    """Every active record under ``path_prefix``: ranked ones first (cosine, else BM25)."""
+    """Every active record under ``path_prefix``: ranked ones first (cosine, else BM25).
+
+    ``first`` is how many records the caller expects to keep: the first rows read by id.
+    """
     seen: set[str] = set()
     if vectors is not None:
         query_vector = vectors.embed_query(query)
         window = _FIRST_WINDOW
+        size = max(1, min(first, _SCAN_CHUNK))
+        # The state is checked in Python, not in SQL: with ``state = 'active'`` beside the ids,
+        # SQLite walks the (scope, state) index over the whole scope (170 ms at 100k records)
+        # instead of looking the ids up by (scope, id) (3 ms).
+        by_id = read.by_id(path_prefix)
         while True:
             # Exact top-``window`` rankings, widened only when the caller reads past one: a
             # search for 10 items of a 100k scope sorts and loads a few dozen rows, not all.
             ranked = vectors.search_best(conn, scope, query_vector, window, exact=True)
             fresh = [(rid, cosine) for rid, cosine in ranked if rid not in seen]
-            for start in range(0, len(fresh), _SCAN_CHUNK):
-                chunk = fresh[start : start + _SCAN_CHUNK]
-                # The state is checked here, not in SQL: with ``state = 'active'`` beside the
-                # ids, SQLite walks the (scope, state) index over the whole scope (170 ms at
-                # 100k records) instead of looking the ids up by (scope, id) (3 ms).
-                stmt = select(*read.hits.columns).where(
-                    MemoryRecord.scope == scope,
-                    MemoryRecord.id.in_([rid for rid, _ in chunk]),
-                    *path_clause(path_prefix),
-                )
-                rows = {row.id: row for row in conn.execute(stmt) if row.state == _ACTIVE}
+            start = 0
+            while start < len(fresh):
+                # Rows by id in chunks that start at what the caller keeps and double: a
+                # search for 10 items reads 10 rows when the filter passes them (every row
+                # read is a record's columns decoded), not the window's 64.
+                chunk = fresh[start : start + size]
+                start += size
+                size = min(size * 2, _SCAN_CHUNK)
+                found = conn.execute(by_id, {"scope": scope, "ids": [rid for rid, _ in chunk]})
+                rows = {row.id: row for row in found if row.state == _ACTIVE}
                 for rid, cosine in chunk:
                     seen.add(rid)
                     row = rows.get(rid)

@@ -75,6 +75,9 @@ def attach_index(lore: Userlore, index: IndexConfig | Mapping[str, Any]) -> Stor
         vectors = VectorIndex(embeddings)
         vectors.attach(store.engine)
         store.vectors = vectors
+        # As ``Userlore.open`` does for its own embeddings: a large scope's matrix loads in
+        # the background, so the first search after opening waits for that load at most.
+        store.on_close(vectors.warm(store.engine))
     if store.vectors.dims is not None and store.vectors.dims != dims:
         raise EmbeddingMismatchError(
             f"index['dims'] is {dims} but this database's vectors have {store.vectors.dims}"

@@ -88,11 +88,19 @@ class ReadOps(ScopedStore):
     def _search(self, scope: str, path_hint: str, op: SearchOp) -> list[SearchItem]:
         filters = dict(op.filter or {})
         prefix = tuple(op.namespace_prefix)
+        # Each record's namespace and value, worked out once: the filter and the item share them.
+        shown: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {}
+
+        def namespace_value(record: RecordView) -> tuple[tuple[str, ...], dict[str, Any]]:
+            made = shown.get(record.id)
+            if made is None:
+                made = shown[record.id] = (self.namespace_of(record), self._value(record))
+            return made
 
         def matches(record: RecordView) -> bool:
-            if self.namespace_of(record)[: len(prefix)] != prefix:
+            namespace, value = namespace_value(record)
+            if namespace[: len(prefix)] != prefix:
                 return False
-            value = self._value(record)
             return all(matches_filter(value_at(value, k), v) for k, v in filters.items())
 
         hits = search_visible(
@@ -110,17 +118,20 @@ class ReadOps(ScopedStore):
             refresh_ttl(
                 self.lore, scope, [h.record.id for h in hits if h.record.valid_until is not None]
             )
-        return [
-            SearchItem(
-                namespace=self.namespace_of(h.record),
-                key=self._key(h.record),
-                value=self._value(h.record),
-                created_at=h.record.created_at,
-                updated_at=h.record.updated_at,
-                score=h.score,
+        items = []
+        for h in hits:
+            namespace, value = namespace_value(h.record)
+            items.append(
+                SearchItem(
+                    namespace=namespace,
+                    key=self._key(h.record),
+                    value=value,
+                    created_at=h.record.created_at,
+                    updated_at=h.record.updated_at,
+                    score=h.score,
+                )
             )
-            for h in hits
-        ]
+        return items
 
     def _list_namespaces(self, scope: str, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         if self.lore.config.memory.mode is MemoryMode.OFF:

@@ -47,6 +47,9 @@ _MODEL = cast(Table, EmbeddingModel.__table__)
 _QUERY_CACHE = 64
 """Recent query vectors kept per index (a plan asks twice for the same query)."""
 
+_FIELDLESS_SCOPES = 4096
+"""Scopes whose "no field vectors at this generation" is remembered (a few bytes each)."""
+
 
 class VectorIndex(ScopeMatrices):
     """One embedding model bound to the database: writes vectors and searches them.
@@ -88,6 +91,8 @@ class VectorIndex(ScopeMatrices):
         # A plan embeds its query once for records and once for episodic evidence: the second
         # call is answered from here (a few recent queries, per process).
         self._queries: OrderedDict[str, Vector] = OrderedDict()
+        # scope -> a generation at which it held no field vectors (most scopes hold none).
+        self._fieldless: OrderedDict[str, int] = OrderedDict()
 
     # -- the database's model -----------------------------------------------------------------
 
@@ -306,7 +311,11 @@ class VectorIndex(ScopeMatrices):
             ).scalar_one()
             if size >= self.exact_below:
                 return self._pgvector_search(conn, scope, kind, query, k)
-        held = self._matrix(conn, scope, kind)
+        return self._top(self._matrix(conn, scope, kind), query, k, exact)
+
+    def _top(
+        self, held: ScopeMatrix | None, query: Vector, k: int, exact: bool
+    ) -> list[tuple[str, float]]:
         if held is None or not held.size:
             return []
         if held.dims != query.shape[0]:
@@ -322,16 +331,49 @@ class VectorIndex(ScopeMatrices):
         the others as field vectors (``<record_id>#<n>``): its score is the best cosine of all
         of them, as LangGraph's stores score an item by its best field.
         """
-        hits = self.search(conn, scope, "record", query, k, exact=exact)
-        if not self._has_fields(conn, scope):
+        if k <= 0:
+            return []
+        if self.pgvector and conn.dialect.name == "postgresql":
+            hits = self.search(conn, scope, "record", query, k, exact=exact)
+            has_fields = self._has_fields(conn, scope)
+            fields = self.search(conn, scope, "field", query, k, exact=exact) if has_fields else []
+        else:
+            # One generation read for both kinds, and no field query while the scope's
+            # generation is one at which it held no field vectors (every field write bumps it).
+            known = self._generation(conn, (scope, "record"))
+            if known is None:
+                return []
+            hits = self._top(self._matrix_at(conn, (scope, "record"), known), query, k, exact)
+            fields = self._top(self._field_matrix(conn, scope, known), query, k, exact)
+        if not fields:
             return hits
         best = dict(hits)
-        for field_id, cosine in self.search(conn, scope, "field", query, k, exact=exact):
+        for field_id, cosine in fields:
             record_id = field_id.partition("#")[0]
             if cosine > best.get(record_id, -2.0):
                 best[record_id] = cosine
         ranked = sorted(best.items(), key=lambda hit: -hit[1])
         return ranked[:k]
+
+    def _field_matrix(
+        self, conn: Connection, scope: str, known: tuple[int, int]
+    ) -> ScopeMatrix | None:
+        """``scope``'s field vectors at generation ``known``; ``None`` when it holds none."""
+        key: tuple[str, VectorKind] = (scope, "field")
+        with self._lock:
+            held = self._cache.get(key)
+            fieldless = self._fieldless.get(scope)
+        if held is None:
+            if fieldless == known[0]:
+                return None
+            if not self._has_fields(conn, scope):
+                with self._lock:
+                    self._fieldless[scope] = known[0]
+                    self._fieldless.move_to_end(scope)
+                    while len(self._fieldless) > _FIELDLESS_SCOPES:
+                        self._fieldless.popitem(last=False)
+                return None
+        return self._matrix_at(conn, key, known)
 
     def _has_fields(self, conn: Connection, scope: str) -> bool:
         """Whether ``scope`` holds field vectors (a cached matrix says so without a query)."""

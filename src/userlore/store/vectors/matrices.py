@@ -10,11 +10,11 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 import numpy as np
-from sqlalchemy import Connection, Engine, func, select
+from sqlalchemy import Connection, Engine, bindparam, func, select
 
 from userlore.store.schema import VectorGeneration
-from userlore.store.vector_matrix import ScopeMatrix
-from userlore.store.vectors.codec import TABLES, VectorKind, unpack
+from userlore.store.vector_matrix import ScopeMatrix, room_for
+from userlore.store.vectors.codec import TABLES, Vector, VectorKind, unpack
 
 __all__ = ["WARM_MIN_VECTORS", "ScopeMatrices"]
 
@@ -22,6 +22,14 @@ log = logging.getLogger("userlore.store.vectors")
 
 _CACHE_BYTES = 512 * 1024 * 1024
 """Most bytes of per-scope matrices kept in memory (least recently used scopes go first)."""
+
+_GENERATION = select(VectorGeneration.generation, VectorGeneration.reset).where(
+    VectorGeneration.scope == bindparam("scope")
+)
+"""A scope's ``(generation, reset)``, composed once: every vector search reads it."""
+
+_LOAD_CHUNK = 4096
+"""Rows a whole-scope load copies at a time (a few MB of blobs held at once)."""
 
 WARM_MIN_VECTORS = 20_000
 """Scopes this large are loaded in the background when a database opens (:meth:`warm`)."""
@@ -50,14 +58,21 @@ class ScopeMatrices:
         :meth:`warm`) waits for it."""
         key: tuple[str, VectorKind] = (scope, kind)
         known = self._generation(conn, key)
-        if known is None:
-            return None
+        return None if known is None else self._matrix_at(conn, key, known)
+
+    def _matrix_at(
+        self, conn: Connection, key: tuple[str, VectorKind], known: tuple[int, int]
+    ) -> ScopeMatrix | None:
+        """:meth:`_matrix` with the scope's generation already read (``(generation, reset)``):
+        a search of several kinds reads it once."""
+        scope, kind = key
         held = self._current(key, *known)
         if held is None:
             with self._loader(key):
-                known = self._generation(conn, key)  # what the load this read waited for saw
-                if known is None:
+                again = self._generation(conn, key)  # what the load this read waited for saw
+                if again is None:
                     return None
+                known = again
                 held = self._current(key, *known)
                 if held is None:
                     stale = self._removed_since(key, *known)
@@ -78,16 +93,13 @@ class ScopeMatrices:
         return held
 
     def _generation(self, conn: Connection, key: tuple[str, str]) -> tuple[int, int] | None:
-        known = conn.execute(
-            select(VectorGeneration.generation, VectorGeneration.reset).where(
-                VectorGeneration.scope == key[0]
-            )
-        ).one_or_none()
-        if known is None:
+        known = conn.execute(_GENERATION, {"scope": key[0]}).one_or_none()
+        if known is None:  # no vectors of any kind: drop whatever the scope had
             with self._lock:
-                gone = self._cache.pop(key, None)
-            if gone is not None:
-                gone.close()
+                gone = [self._cache.pop((key[0], kind), None) for kind in TABLES]
+            for matrix in gone:
+                if matrix is not None:
+                    matrix.close()
             return None
         return int(known[0]), int(known[1])
 
@@ -150,16 +162,10 @@ class ScopeMatrices:
             return self._loading.setdefault(key, threading.Lock())
 
     def _load(self, conn: Connection, key: tuple[str, VectorKind], generation: int) -> ScopeMatrix:
-        table, id_column = TABLES[key[1]]
-        rows = conn.execute(
-            select(id_column, table.vector).where(table.scope == key[0], table.model == self.model)
-        ).all()
-        if rows:
-            flat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4")
-            matrix = flat.reshape(len(rows), -1)
-        else:
-            matrix = np.zeros((0, self.dims or 1), dtype=np.float32)
-        held = ScopeMatrix(generation, [str(r[0]) for r in rows], matrix, ann_above=self.ann_above)
+        ids, buffer = self._read_whole(conn, key)
+        if buffer is None:
+            buffer = np.zeros((0, self.dims or 1), dtype=np.float32)
+        held = ScopeMatrix(generation, ids, buffer, ann_above=self.ann_above, adopt=True)
         dropped: list[ScopeMatrix] = []
         with self._lock:
             self.loads += 1  # counted once the matrix is there to search
@@ -176,6 +182,43 @@ class ScopeMatrices:
         for old in dropped:
             old.close()  # stops its index build, frees the index
         return held
+
+    def _read_whole(
+        self, conn: Connection, key: tuple[str, VectorKind]
+    ) -> tuple[list[str], Vector | None]:
+        """Every stored vector of ``key``: the ids, and a buffer with room whose first rows are
+        the vectors (``None`` when there are none).
+
+        The first read of a large scope (issue 30, cold start): the count first (the scope's
+        index alone), so each chunk of rows is copied once, straight into the buffer; the
+        driver's rows are read as they come, without a result row object per vector, and no
+        whole-scope list of rows or joined copy is ever held.
+        """
+        table, id_column = TABLES[key[1]]
+        expected = conn.execute(
+            select(func.count()).select_from(table).where(table.scope == key[0])
+        ).scalar_one()
+        result = conn.execute(
+            select(id_column, table.vector).where(table.scope == key[0], table.model == self.model)
+        )
+        ids: list[str] = []
+        buffer: Vector | None = None
+        try:
+            while chunk := result.cursor.fetchmany(_LOAD_CHUNK):
+                block = np.frombuffer(b"".join(row[1] for row in chunk), dtype="<f4")
+                block = block.reshape(len(chunk), -1)
+                at, end = len(ids), len(ids) + len(chunk)
+                if buffer is None:
+                    buffer = np.empty((room_for(max(expected, end)), block.shape[1]), np.float32)
+                elif end > buffer.shape[0]:  # rows the count did not see: grow, as a put would
+                    grown = np.empty((room_for(2 * end), buffer.shape[1]), np.float32)
+                    grown[:at] = buffer[:at]
+                    buffer = grown
+                buffer[at:end] = block
+                ids.extend(row[0] for row in chunk)
+        finally:
+            result.close()
+        return ids, buffer
 
     def warm(self, engine: Engine) -> Callable[[], None]:
         """Load the largest scopes' matrices in a background thread, so opening a database
