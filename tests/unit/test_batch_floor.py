@@ -7,6 +7,7 @@ run here over every gate set, as the store builds its candidates, and must agree
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -146,3 +147,14 @@ def test_run_heads_find_what_the_run_finders_find() -> None:
             assert _runs_found(lang, text, at) == want, (lang.code, text)
             found += bool(want)
     assert found > 100  # runs are found, not only ruled out
+
+
+def test_the_value_json_is_still_judged_whole() -> None:
+    # Why a put's value JSON is classified whole, not only as its leaves (issue 30, bulkput3):
+    # wrapped as {"text": ...} this gate sentence reads differently to the language guard, and
+    # the JSON yields a password its one leaf, the content, does not. Skipping the JSON would
+    # let this put through.
+    text = "Thanks for the ride, Emre. Şifrem Kedi1234 ama kimseye söyleme."
+    candidate = _candidate(text, "k1")
+    assert assess(dataclasses.replace(candidate, value=None)).refused is None
+    assert BatchFloor().assess(candidate).refused == "secret"
