@@ -7,6 +7,7 @@ run here over every gate set, as the store builds its candidates, and must agree
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -122,3 +123,38 @@ def test_literal_gates_answer_like_their_alternation() -> None:
     for text in texts:  # the gate in front of cued_values: no literal, no credential match
         if credential.search(text) is not None:
             assert cues().credential_words.search(text), text
+
+
+def test_run_heads_find_what_the_run_finders_find() -> None:
+    # _cues tries each language's run finder only where a head stands (issue 30, bulkput3):
+    # the same runs as findall over the whole sentence, on every gate text and on texts
+    # built to hold runs at the edges, overlapping and back to back.
+    from userlore.policy.detectors.special_lang import _run_heads, _runs_found, languages
+
+    heads = _run_heads()
+    assert heads.n >= 2
+    langs = [lang for lang in languages() if lang.run_finder is not None]
+    runs = sorted({r for lang in langs for r in lang.run_terms})
+    built = [runs[i] + runs[(i * 7) % len(runs)] for i in range(len(runs))]
+    built += [" ".join(runs[i : i + 3]) + "x" for i in range(0, len(runs), 3)]
+    texts = [t.casefold() for t in TEXTS] + built + ["", "a", "ab"]
+    found = 0
+    for text in texts:
+        at = heads.at(text)
+        for lang in langs:
+            assert lang.run_finder is not None
+            want = set(lang.run_finder.findall(text))
+            assert _runs_found(lang, text, at) == want, (lang.code, text)
+            found += bool(want)
+    assert found > 100  # runs are found, not only ruled out
+
+
+def test_the_value_json_is_still_judged_whole() -> None:
+    # Why a put's value JSON is classified whole, not only as its leaves (issue 30, bulkput3):
+    # wrapped as {"text": ...} this gate sentence reads differently to the language guard, and
+    # the JSON yields a password its one leaf, the content, does not. Skipping the JSON would
+    # let this put through.
+    text = "Thanks for the ride, Emre. Şifrem Kedi1234 ama kimseye söyleme."
+    candidate = _candidate(text, "k1")
+    assert assess(dataclasses.replace(candidate, value=None)).refused is None
+    assert BatchFloor().assess(candidate).refused == "secret"

@@ -214,12 +214,14 @@ def _join_short_latin(text: str, pieces: list[tuple[int, int, str]]) -> list[tup
     while changed:
         changed = False
         for i, (s, e, script) in enumerate(out):
-            if script != "Latn" or not _short(text[s:e]) or _sure_uncovered(text[s:e]):
+            if script != "Latn" or not _short(text[s:e]):
                 continue
             j = next((k for k in range(i + 1, len(out)) if out[k][2] == "Latn"), None)
             if j is None:
                 j = next((k for k in range(i - 1, -1, -1) if out[k][2] == "Latn"), None)
-            if j is None:
+            # The identifier last: a run with no Latin neighbour ("ns#k17", a store key) stays
+            # alone whatever it says, and asking it cost ~1 ms a key (issue 30, bulkput3).
+            if j is None or _sure_uncovered(text[s:e]):
                 continue
             lo, hi = min(i, j), max(i, j)
             if any(out[k][2] not in ("Latn", "Zyyy") for k in range(lo + 1, hi)):

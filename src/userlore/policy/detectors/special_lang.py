@@ -189,6 +189,7 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
         tokens: list[tuple[str, int, int]] | None = None
         low: str | None = None
         runs_here = False
+        at: list[int] | None = None
         found: list[tuple[int, _Language, list[tuple[str, bool, int, int]]]] = []
         words: set[str] | None = None
         ascii_sentence: bool | None = None
@@ -204,10 +205,11 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
             if lang.run_finder is not None:
                 if low is None:
                     low = t[s:e].casefold()
-                    runs_here = _any_run().search(low)
+                    at = _run_heads().at(low)
+                    runs_here = _any_run().search(low) if at is None else bool(at)
                 # No language's run in the sentence: no regex term of any can match.
                 opened = (
-                    {i for r in lang.run_finder.findall(low) for i in lang.run_terms[r]}
+                    {i for r in _runs_found(lang, low, at) for i in lang.run_terms[r]}
                     if runs_here
                     else set()
                 )
@@ -233,6 +235,49 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
             if n == best:
                 for category, own, start, end in cues:
                     yield lang, category, own, s, start, end
+
+
+@dataclass(frozen=True, slots=True)
+class _RunHeads:
+    """Where a letter run of any language may start, found once per sentence.
+
+    Every run starts with one of its language's heads (its first ``n`` characters, ``n`` the
+    shortest run's length up to 3), so ``run_finder.findall`` (the longest run at every
+    position) finds runs only at positions that hold a head: trying its lookahead there alone
+    gives the same runs, without five alternations scanned over every sentence (issue 30).
+    """
+
+    n: int
+    heads: frozenset[str]
+    by_language: dict[str, frozenset[str]]
+
+    def at(self, low: str) -> list[int] | None:
+        """Positions of ``low`` where some language's head stands (``None``: no shortcut)."""
+        n, heads = self.n, self.heads
+        if n < 2:
+            return None
+        return [i for i in range(len(low) - n + 1) if low[i : i + n] in heads]
+
+
+@cache
+def _run_heads() -> _RunHeads:
+    runs = {lang.code: frozenset(lang.run_terms) for lang in languages()}
+    n = min([3, *(len(r) for rs in runs.values() for r in rs)])
+    by_language = {code: frozenset(r[:n] for r in rs) for code, rs in runs.items()}
+    return _RunHeads(n, frozenset().union(*by_language.values()), by_language)
+
+
+def _runs_found(lang: _Language, low: str, at: list[int] | None) -> set[str]:
+    """``set(lang.run_finder.findall(low))``, tried only where this language's head stands."""
+    finder = lang.run_finder
+    assert finder is not None
+    if at is None:
+        return set(finder.findall(low))
+    heads = _run_heads()
+    mine, n = heads.by_language[lang.code], heads.n
+    return {
+        m.group(1) for i in at if low[i : i + n] in mine and (m := finder.match(low, i)) is not None
+    }
 
 
 @cache

@@ -285,11 +285,15 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         # words: nothing to find, so no segment need be identified (most of an ingest's floor
         # time before).
         return
-    if t.isascii() and all(
-        len(_PLAIN_WORD.findall(t[start:end])) < 2 for start, end, _ in pieces(t)
+    if t.isascii() and (
+        len(_PLAIN_WORD.findall(t)) < 2
+        or all(len(_PLAIN_WORD.findall(t[start:end])) < 2 for start, end, _ in pieces(t))
     ):
         # Only Latin and neutral runs, none of two plain words: each Latin segment would be
         # skipped below whatever its language, so identifying them is wasted ("ns#k123").
+        # The whole text first: an ASCII text's pieces are its sentences (or runs of them),
+        # each cut where the text has a space or a line break, so a plain word of a piece is
+        # one of the text; fewer than two in the text is fewer than two in every piece.
         return
     found = uncovered_segments(t)
     if not found:

@@ -1,0 +1,165 @@
+"""Bulk puts in CPU time: where a ``UserloreStore`` put goes, beside LangGraph's stores.
+
+Wall-clock rates on a shared machine move with the load (the same code measured 148 and 1,153
+items/s); the process's CPU time does not, so this prints items per CPU-second for
+``UserloreStore`` (split into the floor, ``_prepare_put``, and the batched write,
+``_put_many``), ``SqliteStore`` and ``InMemoryStore`` in one run, and the floor's
+``classify`` per text (a put's content, its value JSON, its store key). Same items and
+embeddings as ``store_api.py``: one-sentence values ``{"text": ...}``, ``HashingEmbeddings``
+(256 dimensions), ``batch([PutOp...])`` in chunks of 500 on SQLite files.
+
+Compare two versions of the code by running this on each, alternately, a few times.
+
+Usage: python benchmarks/bulk_puts.py [--items 2000]
+Prints one line per measure, then one JSON object on the last line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from langgraph.store.base import BaseStore, PutOp
+from langgraph.store.memory import InMemoryStore
+from langgraph.store.sqlite import SqliteStore
+from plan_latency import TextGen
+
+from userlore import Userlore
+from userlore.integrations.langgraph_store import UserloreStore
+from userlore.integrations.langgraph_store import puts as puts_module
+from userlore.policy.sensitivity import classify
+from userlore.testing.embeddings import HashingEmbeddings
+
+CHUNK = 500
+NAMESPACE = ("bench-user", "notes")
+
+
+def warm(store: BaseStore, texts: list[str]) -> None:
+    """A first small batch in another namespace (imports, caches, tables)."""
+    store.batch(
+        [PutOp(("bench-user", "warm"), f"w{i}", {"text": t}) for i, t in enumerate(texts[:20])]
+    )
+
+
+def load(store: BaseStore, texts: list[str]) -> float:
+    """CPU seconds to bulk-put ``texts`` in chunks."""
+    start = time.process_time()
+    for at in range(0, len(texts), CHUNK):
+        store.batch(
+            [
+                PutOp(NAMESPACE, f"k{at + i}", {"text": text})
+                for i, text in enumerate(texts[at : at + CHUNK])
+            ]
+        )
+    return time.process_time() - start
+
+
+def phases() -> tuple[dict[str, float], Callable[[], None]]:
+    """CPU seconds spent in ``_prepare_put`` and ``_put_many`` from now on (and an undo)."""
+    spent = {"floor": 0.0, "write": 0.0}
+    prepare, many = puts_module.PutOps._prepare_put, puts_module.PutOps._put_many
+
+    def timed(name: str, fn: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            start = time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[name] += time.process_time() - start
+
+        return run
+
+    puts_module.PutOps._prepare_put = timed("floor", prepare)  # type: ignore[method-assign]
+    puts_module.PutOps._put_many = timed("write", many)  # type: ignore[method-assign]
+
+    def undo() -> None:
+        puts_module.PutOps._prepare_put = prepare  # type: ignore[method-assign]
+        puts_module.PutOps._put_many = many  # type: ignore[method-assign]
+
+    return spent, undo
+
+
+def per_text(texts: list[str], special: bool = True) -> float:
+    """CPU ms of one ``classify`` over ``texts``."""
+    for text in texts[:20]:
+        classify(text, special=special)
+    start = time.process_time()
+    for text in texts:
+        classify(text, special=special)
+    return (time.process_time() - start) / len(texts) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--items", type=int, default=2000)
+    args = parser.parse_args()
+    gen = TextGen(seed=11)
+    texts = [gen.sentence(gen.rng.randint(6, 14)) for _ in range(args.items)]
+    values = [
+        json.dumps({"text": t}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        for t in texts
+    ]
+    out: dict[str, Any] = {"items": args.items}
+    index: Any = {"dims": 256, "embed": HashingEmbeddings(dims=256), "fields": ["text"]}
+    with tempfile.TemporaryDirectory() as tmp:
+        lore = Userlore.open(
+            f"sqlite:///{Path(tmp) / 'userlore.db'}", config={"memory": {"mode": "auto"}}
+        )
+        ours = UserloreStore(lore, namespace_template=("{user_id}",), index=index)
+        spent, undo = phases()
+        warm(ours, texts)
+        spent.update(floor=0.0, write=0.0)
+        cpu = load(ours, texts)
+        undo()
+        lore.close()
+        n = args.items
+        out["UserloreStore"] = {
+            "items_per_cpu_s": round(n / cpu),
+            "cpu_ms_per_put": round(cpu / n * 1000, 3),
+            "floor_ms_per_put": round(spent["floor"] / n * 1000, 3),
+            "write_ms_per_put": round(spent["write"] / n * 1000, 3),
+        }
+        with SqliteStore.from_conn_string(str(Path(tmp) / "lg.db"), index=index) as sqlite:
+            try:
+                sqlite.setup()
+            except AttributeError:  # this Python's sqlite3 cannot load sqlite-vec
+                sqlite.index_config = sqlite.embeddings = None
+                sqlite.setup()
+            warm(sqlite, texts)
+            out["SqliteStore"] = {"items_per_cpu_s": round(n / load(sqlite, texts))}
+        memory = InMemoryStore(index=index)
+        warm(memory, texts)
+        out["InMemoryStore"] = {"items_per_cpu_s": round(n / load(memory, texts))}
+    # Keys no put used: the identifier memoises what it has seen (a put meets a new key).
+    keys = [f"store:notes#m{i}" for i in range(len(texts))]
+    out["classify_cpu_ms"] = {
+        "content": round(per_text(texts), 3),
+        "value_json": round(per_text(values), 3),
+        "store_key": round(per_text(keys, special=False), 3),
+    }
+    ours_row = out["UserloreStore"]
+    print(f"Bulk puts, {n:,} items, CPU time (a shared machine: CPU, not wall clock)")
+    print(
+        f"UserloreStore {ours_row['items_per_cpu_s']:,} items/CPU-s: "
+        f"{ours_row['cpu_ms_per_put']:.3f} ms a put = floor {ours_row['floor_ms_per_put']:.3f}"
+        f" + write {ours_row['write_ms_per_put']:.3f} (+ grouping the ops)"
+    )
+    for peer in ("SqliteStore", "InMemoryStore"):
+        rate = out[peer]["items_per_cpu_s"]
+        ratio = ours_row["items_per_cpu_s"] / rate
+        print(f"{peer} {rate:,} items/CPU-s (UserloreStore {ratio:.3f}x)")
+    per = out["classify_cpu_ms"]
+    print(
+        f"classify per text: content {per['content']:.3f} ms, value JSON "
+        f"{per['value_json']:.3f} ms, store key {per['store_key']:.3f} ms"
+    )
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
