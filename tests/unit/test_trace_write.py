@@ -8,9 +8,10 @@ fail at once instead of waiting its turn, so each pooled connection is checked a
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 
-from sqlalchemy import insert
+from sqlalchemy import insert, select
 
 from userlore import Userlore
 from userlore.store.schema import MemoryTraceEvent
@@ -60,5 +61,24 @@ def test_every_plan_trace_is_written_with_writes_between_plans(tmp_path: Path) -
             ids.append(lore.plan_context("u1", "when is my standup?", session_key="s").trace_id)
         listed = [t["id"] for t in lore.traces.list("u1", event_type="plan")]
         assert sorted(listed) == sorted(ids) and None not in ids
+    finally:
+        lore.close()
+
+
+def test_an_in_memory_store_writes_a_plan_trace_on_the_calling_thread() -> None:
+    # One connection serves every thread of an in-memory store: a flusher thread writing on it
+    # ended transactions that the caller's own `engine.connect()` held (LoCoMo's harness failed
+    # with "cannot rollback - no transaction is active"), so the trace is written at once.
+    lore = Userlore.open("sqlite://", config={"memory": {"mode": "auto"}})
+    try:
+        lore.observe("u1", "user", "I moved my standup to 9 am on weekdays.")
+        trace_id = lore.plan_context("u1", "when is my standup?", session_key="s").trace_id
+        flushers = [t for t in threading.enumerate() if t.name == "userlore-trace-flush"]
+        with lore.store.engine.connect() as conn:  # no flush: the row must already be there
+            stored = conn.execute(
+                select(MemoryTraceEvent.id).where(MemoryTraceEvent.id == trace_id)
+            ).all()
+        assert stored == [(trace_id,)]
+        assert flushers == []
     finally:
         lore.close()

@@ -225,9 +225,15 @@ class TraceLog(StoreCore):
 
         For the read path: the trace is written off it, a moment later (see the module
         docstring for when it is visible). A full queue is flushed here, so nothing is dropped.
+        An in-memory SQLite store (one connection for every thread) writes it at once.
         """
         validate_scope(scope)
         row = self._trace_row(scope, event_type, **fields)
+        if self._lock is not None:
+            # One in-memory connection shared by every thread: a flusher thread on it would
+            # end transactions other users of the engine hold, so the trace is written here.
+            self._write_rows([row])
+            return str(row["id"])
         if not self._trace_queue.put(row):
             self.flush_traces()
             self._write_rows([row])
