@@ -22,7 +22,6 @@ from userlore.config import MemoryMode
 from userlore.errors import InvalidInputError, RecordNotFoundError
 from userlore.models import (
     CandidateInput,
-    Disclosure,
     RecordState,
     UserState,
     WriteAction,
@@ -35,7 +34,7 @@ from userlore.store.core import Clock, IdFactory
 from userlore.store.moves import LifecycleMoves
 from userlore.store.reads import RecordReads
 from userlore.store.record_batch import EvidenceText, FreshRecord
-from userlore.store.revisions import HeldRevisions
+from userlore.store.revisions import HeldRevisions, held_key_skipped
 from userlore.store.schema import KnowledgeSourceItem, MemoryEvidence, MemoryRecord
 from userlore.store.text import content_key, normalize_value
 from userlore.store.transitions import LIVE_STATES, TRANSITIONS
@@ -304,10 +303,9 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
                 .order_by(MemoryRecord.seq.desc())
             )
         )
-        if any(r.user_state == UserState.FORGOTTEN.value for r in rows):
-            return WriteOutcome(WriteAction.SKIPPED, reason="forgotten")
-        if rows and rows[0].state == RecordState.DELETED.value:
-            return WriteOutcome(WriteAction.SKIPPED, reason="deleted")
+        skipped = held_key_skipped(rows)
+        if skipped is not None:
+            return skipped
         item_id = self._evidence_item(session, scope, candidate)
         live = next((r for r in rows if r.state in LIVE_STATES), None)
         if live is None:
@@ -324,17 +322,8 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
                 parent=None,
             )
             action = WriteAction.CREATED
-        elif live.content == candidate.content.strip() and live.value == candidate.value:
-            row, action = live, WriteAction.REINFORCED
         else:
-            row, action = live, WriteAction.SUPERSEDING
-            self._new_version(session, row, candidate.content, candidate.value, candidate, now)
-            row.sensitivity = verdict.sensitivity.value
-            row.sensitivity_category = verdict.category
-            if row.disclosure != Disclosure.NEVER.value:
-                row.disclosure = verdict.disclosure.value
-            row.valid_from = candidate.valid_from or row.valid_from
-            row.importance, row.confidence = candidate.importance, candidate.confidence
+            row, action = live, self._revise_live(session, live, candidate, verdict, now)
         fresh = not rows  # nothing ever held this key: no links to look up, nothing to archive
         if fresh and item_id is not None:
             session.add(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, select
@@ -34,7 +35,7 @@ from userlore.store.schema import MemoryEvidence, MemoryRecord
 from userlore.store.transitions import LIVE_STATES
 from userlore.store.views import record_view
 
-__all__ = ["HeldRevisions", "Revision"]
+__all__ = ["HeldRevisions", "Revision", "held_key_skipped"]
 
 _EVIDENCE = cast(Table, MemoryEvidence.__table__)
 _PART = 1_000
@@ -74,11 +75,9 @@ class HeldRevisions(RecordWriter):
         live: list[tuple[int, MemoryRecord]] = []
         for n, rev in enumerate(revisions):
             rows = rev.rows
-            if any(r.user_state == UserState.FORGOTTEN.value for r in rows):
-                out.append(WriteOutcome(WriteAction.SKIPPED, reason="forgotten"))
-                continue
-            if rows and rows[0].state == RecordState.DELETED.value:
-                out.append(WriteOutcome(WriteAction.SKIPPED, reason="deleted"))
+            skipped = held_key_skipped(rows)
+            if skipped is not None:
+                out.append(skipped)
                 continue
             row = next((r for r in rows if r.state in LIVE_STATES), None)
             if rev.missing:
@@ -93,17 +92,7 @@ class HeldRevisions(RecordWriter):
         for n, row in live:
             rev = revisions[n]
             c = rev.candidate
-            if row.content == c.content.strip() and row.value == c.value:
-                action = WriteAction.REINFORCED
-            else:
-                action = WriteAction.SUPERSEDING
-                self._new_version(session, row, c.content, c.value, c, now, flush=False)
-                row.sensitivity = rev.verdict.sensitivity.value
-                row.sensitivity_category = rev.verdict.category
-                if row.disclosure != Disclosure.NEVER.value:
-                    row.disclosure = rev.verdict.disclosure.value
-                row.valid_from = c.valid_from or row.valid_from
-                row.importance, row.confidence = c.importance, c.confidence
+            action = self._revise_live(session, row, c, rev.verdict, now, flush=False)
             wanted = [(c.source_item_id, "stated_in")] if c.source_item_id else []
             wanted += [
                 (i, rev.evidence_relation) for i in sorted(set(rev.evidence) - {c.source_item_id})
@@ -136,6 +125,31 @@ class HeldRevisions(RecordWriter):
             )
         return out
 
+    def _revise_live(
+        self,
+        session: Session,
+        row: MemoryRecord,
+        candidate: CandidateInput,
+        verdict: Assessment,
+        now: datetime,
+        *,
+        flush: bool = True,
+    ) -> WriteAction:
+        """Reinforce ``row`` (same content and value) or make the candidate its next version,
+        with the verdict's sensitivity; a disclosure the user set to never stays never."""
+        if row.content == candidate.content.strip() and row.value == candidate.value:
+            return WriteAction.REINFORCED
+        self._new_version(
+            session, row, candidate.content, candidate.value, candidate, now, flush=flush
+        )
+        row.sensitivity = verdict.sensitivity.value
+        row.sensitivity_category = verdict.category
+        if row.disclosure != Disclosure.NEVER.value:
+            row.disclosure = verdict.disclosure.value
+        row.valid_from = candidate.valid_from or row.valid_from
+        row.importance, row.confidence = candidate.importance, candidate.confidence
+        return WriteAction.SUPERSEDING
+
     @staticmethod
     def _links(
         session: Session, scope: str, record_ids: Sequence[str]
@@ -151,6 +165,16 @@ class HeldRevisions(RecordWriter):
             ):
                 out.setdefault(record_id, set()).add((item_id, relation))
         return out
+
+
+def held_key_skipped(rows: Sequence[MemoryRecord]) -> WriteOutcome | None:
+    """Why a keyed revision of ``rows`` (newest first) is skipped, if it is: the user forgot
+    the key, or deleted its latest record (a tombstone is not undone by an upstream edit)."""
+    if any(r.user_state == UserState.FORGOTTEN.value for r in rows):
+        return WriteOutcome(WriteAction.SKIPPED, reason="forgotten")
+    if rows and rows[0].state == RecordState.DELETED.value:
+        return WriteOutcome(WriteAction.SKIPPED, reason="deleted")
+    return None
 
 
 def held_rows(
