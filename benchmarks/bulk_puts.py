@@ -28,15 +28,13 @@ from langgraph.store.base import BaseStore, PutOp
 from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
 from plan_latency import TextGen
+from store_api import put_seconds
 
 from userlore import Userlore
 from userlore.integrations.langgraph_store import UserloreStore
 from userlore.integrations.langgraph_store import puts as puts_module
 from userlore.policy.sensitivity import classify
 from userlore.testing.embeddings import HashingEmbeddings
-
-CHUNK = 500
-NAMESPACE = ("bench-user", "notes")
 
 
 def warm(store: BaseStore, texts: list[str]) -> None:
@@ -47,16 +45,8 @@ def warm(store: BaseStore, texts: list[str]) -> None:
 
 
 def load(store: BaseStore, texts: list[str]) -> float:
-    """CPU seconds to bulk-put ``texts`` in chunks."""
-    start = time.process_time()
-    for at in range(0, len(texts), CHUNK):
-        store.batch(
-            [
-                PutOp(NAMESPACE, f"k{at + i}", {"text": text})
-                for i, text in enumerate(texts[at : at + CHUNK])
-            ]
-        )
-    return time.process_time() - start
+    """CPU seconds to bulk-put ``texts`` in chunks (``store_api``'s loader, by CPU time)."""
+    return put_seconds(store, texts, clock=time.process_time)
 
 
 def phases() -> tuple[dict[str, float], Callable[[], None]]:
