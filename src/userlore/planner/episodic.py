@@ -29,18 +29,15 @@ from typing import Any
 from sqlalchemy import Connection, TextClause, bindparam, select, text
 
 from userlore.extract.time import TimeWindow
-from userlore.models import Disclosure, RecordState, Rejection, Sensitivity, UserState
+from userlore.models import Rejection
 from userlore.planner.fusion import rrf_fuse
 from userlore.planner.search import VECTOR_FLOOR
-from userlore.policy.filter import REASONS, RejectionReason, rejection_reason
-from userlore.policy.govern import POLICY_REV, Assessment, assess_text
-from userlore.policy.quote_gate import quote_verdict
+from userlore.planner.snippet_policy import quoted_body, refusal, withdrawals
 from userlore.store.driver import fetch_all
 from userlore.store.schema import (
     EpisodicItem,
     KnowledgeSourceItem,
     MemoryEvidence,
-    MemoryRecord,
 )
 from userlore.store.text import query_terms, scoped_terms
 from userlore.store.vectors import VectorIndex
@@ -88,23 +85,6 @@ class SnippetsFound:
 
     kept: list[Snippet] = field(default_factory=list)
     rejected: list[Rejection] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class _SnippetFields:
-    """A source item as the policy filter's input, with today's verdict on its text."""
-
-    scope: str
-    content: str
-    valid_from: datetime | None
-    state: str = RecordState.ACTIVE.value
-    user_state: str = UserState.AUTO.value
-    valid_until: datetime | None = None
-    disclosure: str = Disclosure.NORMAL.value
-    sensitivity: str = Sensitivity.NONE.value
-    sensitivity_category: str | None = None
-    policy_rev: int = POLICY_REV  # assessed just now with today's rules (``_assessed``)
-    value: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,29 +227,6 @@ _IN_WINDOW = (
     .order_by(KnowledgeSourceItem.occurred_at.desc())
     .limit(bindparam("k"))
 )
-_WITHDRAWN = (
-    # An item stays out while a record drawn from it is not live: pending review or rejected
-    # (confirmWrite keeps it out of context until approved), superseded, forgotten, deleted or
-    # expired (a TTL or a stated "until Friday" that has passed).
-    select(
-        MemoryEvidence.source_item_id,
-        MemoryRecord.state,
-        MemoryRecord.user_state,
-        MemoryRecord.valid_until,
-    )
-    .join(
-        MemoryRecord,
-        (MemoryRecord.scope == MemoryEvidence.scope)
-        & (MemoryRecord.id == MemoryEvidence.record_id),
-    )
-    .where(
-        MemoryEvidence.scope == bindparam("scope"),
-        MemoryEvidence.source_item_id.in_(bindparam("ids", expanding=True)),
-        (MemoryRecord.user_state == UserState.FORGOTTEN.value)
-        | (MemoryRecord.state != RecordState.ACTIVE.value)
-        | (MemoryRecord.valid_until <= bindparam("now")),
-    )
-)
 _EVIDENCE_OF = select(MemoryEvidence.source_item_id).where(
     MemoryEvidence.scope == bindparam("scope"),
     MemoryEvidence.record_id.in_(bindparam("ids", expanding=True)),
@@ -366,15 +323,7 @@ def search_snippets(
         for row in conn.execute(_BY_ID, {"scope": scope, "ids": missing}):
             rows[row.id] = row
     fused = rrf_fuse([lexical_ids, *extra, window_ids, *later])
-    withdrawn: dict[str, RejectionReason] = {}
-    if rows:
-        for item_id, state, user_state, valid_until in conn.execute(
-            _WITHDRAWN, {"scope": scope, "ids": sorted(rows), "now": now}
-        ):
-            expired = valid_until is not None and state == RecordState.ACTIVE.value
-            withdrawn[item_id] = _withdrawal(
-                state, user_state, withdrawn.get(item_id), expired=expired
-            )
+    withdrawn = withdrawals(conn, scope, sorted(rows), now) if rows else {}
     lexical_rank = {iid: n for n, iid in enumerate(lexical_ids, 1)}
     vector_rank = {iid: n for n, iid in enumerate(extra[0], 1)} if extra else {}
     found = SnippetsFound()
@@ -382,14 +331,14 @@ def search_snippets(
         hit = rows.get(item_id)
         if hit is None:
             continue  # a ranking named an item this scope does not hold
-        rejection = _withheld(hit, scope, now, consented, withdrawn, quote_uncovered)
+        rejection = refusal(hit, scope, now, consented, withdrawn, quote_uncovered)
         if rejection is not None:
             found.rejected.append(rejection)
             continue
         found.kept.append(
             Snippet(
                 item_id,
-                _body(hit.title, hit.text),
+                quoted_body(hit.title, hit.text),
                 hit.occurred_at,
                 score,
                 lexical_rank.get(item_id),
@@ -421,105 +370,13 @@ def withheld(
         return {}
     ids = sorted(set(item_ids))
     rows = {row.id: row for row in conn.execute(_BY_ID, {"scope": scope, "ids": ids})}
-    withdrawn: dict[str, RejectionReason] = {}
-    for item_id, state, user_state, valid_until in conn.execute(
-        _WITHDRAWN, {"scope": scope, "ids": ids, "now": now}
-    ):
-        expired = valid_until is not None and state == RecordState.ACTIVE.value
-        withdrawn[item_id] = _withdrawal(state, user_state, withdrawn.get(item_id), expired=expired)
+    withdrawn = withdrawals(conn, scope, ids, now)
     out: dict[str, Rejection] = {}
     for item_id, row in rows.items():
-        rejection = _withheld(row, scope, now, consented, withdrawn, quote_uncovered)
+        rejection = refusal(row, scope, now, consented, withdrawn, quote_uncovered)
         if rejection is not None:
             out[item_id] = rejection
     return out
-
-
-def _withheld(
-    row: Any,
-    scope: str,
-    now: datetime,
-    consented: frozenset[str],
-    withdrawn: dict[str, RejectionReason],
-    quote_uncovered: bool,
-) -> Rejection | None:
-    """Why an item may not be quoted: the policy filter first, then (its words quoted verbatim)
-    the quote gate; ``None`` when it may."""
-    reason = _reason(row, scope, now, consented, withdrawn)
-    if reason is not None:
-        return Rejection(row.id, reason)
-    verdict = quote_verdict(
-        _body(row.title, row.text), consented=consented, quote_uncovered=quote_uncovered
-    )
-    if verdict.reason is not None:
-        return Rejection(row.id, verdict.reason, verdict.category)
-    return None
-
-
-_WITHDRAWAL_ORDER = (
-    RejectionReason.DELETED,
-    RejectionReason.FORGOTTEN,
-    RejectionReason.NOT_ACTIVE,
-    RejectionReason.EXPIRED,
-)
-
-
-def _withdrawal(
-    state: str, user_state: str, earlier: RejectionReason | None, *, expired: bool = False
-) -> RejectionReason:
-    """The reason a record that is not live gives its evidence item (the strongest of several)."""
-    if state == RecordState.DELETED.value:
-        reason = RejectionReason.DELETED
-    elif user_state == UserState.FORGOTTEN.value:
-        reason = RejectionReason.FORGOTTEN
-    elif expired:
-        reason = RejectionReason.EXPIRED
-    else:
-        reason = RejectionReason.NOT_ACTIVE
-    if earlier is None:
-        return reason
-    return min(reason, earlier, key=_WITHDRAWAL_ORDER.index)
-
-
-def _body(title: str | None, body: str) -> str:
-    return f"{title}: {body}" if title and not body.startswith(title) else body
-
-
-def _reason(
-    row: Any,
-    scope: str,
-    now: datetime,
-    consented: frozenset[str],
-    withdrawn: dict[str, RejectionReason],
-) -> RejectionReason | None:
-    if row.deleted_at is not None:
-        return RejectionReason.DELETED
-    if row.id in withdrawn:
-        return withdrawn[row.id]
-    refused = (row.meta or {}).get("refused")
-    if refused:
-        # A statement of this turn was refused (understanding.record_turn): never quote it.
-        return RejectionReason(refused[0]) if refused[0] in REASONS else RejectionReason.SECRET
-    body = _body(row.title, row.text)
-    verdict = _assessed(body)
-    if verdict.refused is not None:
-        return RejectionReason(verdict.refused)
-    fields = _SnippetFields(
-        row.scope,
-        body,
-        row.created_at,
-        disclosure=verdict.disclosure.value,
-        sensitivity=verdict.sensitivity.value,
-        sensitivity_category=verdict.category,
-    )
-    return rejection_reason(fields, scope=scope, now=now, consented=consented)
-
-
-@functools.lru_cache(maxsize=8_192)
-def _assessed(body: str) -> Assessment:
-    """Today's sensitivity verdict on a snippet's text (the rules are fixed for a process, so
-    a turn read by many plans is classified once)."""
-    return assess_text(body)
 
 
 def evidence_of(conn: Connection, scope: str, record_ids: Sequence[str]) -> frozenset[str]:
