@@ -81,14 +81,15 @@ def test_the_policy_filter_is_called_only_by_the_search() -> None:
     """A reader that filtered on its own would bypass the one search (and its reasons).
 
     Records are read through ``search``; episodic snippets (source items, not records) through
-    ``planner/episodic.py``, which runs the same filter on each snippet.
+    ``planner/episodic.py``, whose ``planner/snippet_policy.py`` runs the same filter on each
+    snippet.
     """
     users = sorted(
         str(p.relative_to(SRC))
         for p in SRC.rglob("*.py")
         if "rejection_reason(" in p.read_text(encoding="utf-8")
     )
-    assert users == ["planner/episodic.py", "planner/search.py", "policy/filter.py"]
+    assert users == ["planner/search.py", "planner/snippet_policy.py", "policy/filter.py"]
 
 
 def test_every_reason_a_trace_holds_is_an_enum_member(
