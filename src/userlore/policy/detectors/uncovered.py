@@ -90,6 +90,22 @@ def _strip_marks(text: str) -> tuple[str, list[int]]:
     return "".join(kept), where
 
 
+def _bare(word: str) -> str:
+    """``_strip_marks(word.casefold())[0]``: an ASCII word has no nonspacing mark to strip."""
+    folded = word.casefold()
+    return folded if folded.isascii() else _strip_marks(folded)[0]
+
+
+_ASCII_DIGIT = re.compile(r"[0-9]")
+
+
+def _has_digit(t: str) -> bool:
+    """``any(ch.isdigit() for ch in t)``; in ASCII text only 0-9 are digits."""
+    if t.isascii():
+        return _ASCII_DIGIT.search(t) is not None
+    return any(ch.isdigit() for ch in t)
+
+
 @functools.lru_cache(maxsize=256)
 def _magnitudes(language: str) -> re.Pattern[str] | None:
     """Magnitude words of ``language`` (CLDR compact decimal formats: "млн", "लाख", "만") after
@@ -247,20 +263,23 @@ def _all_digit_words() -> frozenset[str]:
 def _said_runs(text: str, vocabulary: Container[str]) -> Iterator[tuple[int, int, str]]:
     """Runs of :data:`SAID_MIN_WORDS` words or more of ``vocabulary`` next to each other
     (spaces, commas and dashes between), as ``(start, end, words)``."""
+    said = list(_SAID.finditer(text))
+    known = [_bare(m.group(0)) in vocabulary for m in said]
+    if sum(known) < SAID_MIN_WORDS:
+        return  # fewer such words in the whole text than a run needs
     run: list[re.Match[str]] = []
-    for m in itertools.chain(_SAID.finditer(text), [None]):
-        word = None if m is None else _strip_marks(m.group(0).casefold())[0]
+    for m, here in itertools.chain(zip(said, known, strict=True), [(None, False)]):
         adjacent = (
             m is not None
             and bool(run)
             and _SAID_GAP.fullmatch(text, run[-1].end(), m.start()) is not None
         )
-        if m is not None and word in vocabulary and (adjacent or not run):
+        if m is not None and here and (adjacent or not run):
             run.append(m)
             continue
         if len(run) >= SAID_MIN_WORDS:
             yield run[0].start(), run[-1].end(), " ".join(r.group(0) for r in run)
-        run = [m] if m is not None and word in vocabulary else []
+        run = [m] if m is not None and here else []
 
 
 def _said_values(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
@@ -271,7 +290,7 @@ def _said_values(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
         if words is None:
             continue
         for start, end, said in _said_runs(text, words):
-            digits = "".join(words[_strip_marks(w.casefold())[0]] for w in _SAID.findall(said))
+            digits = "".join(words[_bare(w)] for w in _SAID.findall(said))
             if is_year(digits) or _counting(" ".join(digits)):
                 continue
             yield start, end
@@ -279,7 +298,7 @@ def _said_values(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
 
 def uncovered_values(t: str) -> Iterator[_Hit]:
     """Values in the segments of ``t`` in an uncovered language (see the module docstring)."""
-    if not any(ch.isdigit() for ch in t) and not any(_said_runs(t, _all_digit_words())):
+    if not _has_digit(t) and not any(_said_runs(t, _all_digit_words())):
         # Every value this reads holds a digit (a credential-shaped token, a number run, an
         # amount; ``isdigit`` is true of every character ``\d`` matches) or is a run of digit
         # words: nothing to find, so no segment need be identified (most of an ingest's floor

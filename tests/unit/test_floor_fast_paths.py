@@ -1,0 +1,135 @@
+"""The bulk-put fast paths answer exactly as the loops they replace (issue 30, bulkput4).
+
+Each shortcut here is performance only: the floor's findings and the index text must not move.
+Every test compares the shortcut with the plain loop it replaced (written out below) over the
+gate sets and texts built to reach the edge cases.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Container, Iterator
+from pathlib import Path
+
+import pytest
+
+from userlore.policy.detectors.uncovered import (
+    _SAID,
+    _SAID_GAP,
+    SAID_MIN_WORDS,
+    _all_digit_words,
+    _digit_words,
+    _has_digit,
+    _said_runs,
+    _strip_marks,
+)
+from userlore.policy.literal_gate import head_positions, slices
+from userlore.store.text import _CJK, _IS_CJK, _tokens, search_text
+
+_DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def _texts() -> list[str]:
+    out: list[str] = []
+    for path in sorted(_DATA.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                case = json.loads(line)
+                if isinstance(case.get("text"), str):
+                    out.append(case["text"])
+                out.extend(v for v in case.get("values") or [] if isinstance(v, str))
+    return out
+
+
+TEXTS = _texts()
+EDGES = ["", "a", "ab", "²", "①②③④", "٤٥٦٧", "x²y", "ß", "Straße", "İstanbul", "ǅ"]
+
+
+def _said_runs_loop(text: str, vocabulary: Container[str]) -> Iterator[tuple[int, int, str]]:
+    """The loop ``_said_runs`` was before the whole-text count (bulkput3)."""
+    run: list[re.Match[str]] = []
+    for m in itertools.chain(_SAID.finditer(text), [None]):
+        word = None if m is None else _strip_marks(m.group(0).casefold())[0]
+        adjacent = (
+            m is not None
+            and bool(run)
+            and _SAID_GAP.fullmatch(text, run[-1].end(), m.start()) is not None
+        )
+        if m is not None and word in vocabulary and (adjacent or not run):
+            run.append(m)
+            continue
+        if len(run) >= SAID_MIN_WORDS:
+            yield run[0].start(), run[-1].end(), " ".join(r.group(0) for r in run)
+        run = [m] if m is not None and word in vocabulary else []
+
+
+def test_texts_are_there() -> None:
+    assert len(TEXTS) > 3000
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_slices_and_head_positions_are_the_python_slices(n: int) -> None:
+    heads = {t[:n] for t in TEXTS[::7] if len(t) >= n} | {"ab", "ß", "①②"}
+    hits = 0
+    for text in TEXTS + EDGES:
+        low = text.casefold()
+        assert list(slices(low, n)) == [low[i : i + n] for i in range(len(low) - n + 1)]
+        want = [i for i in range(len(low) - n + 1) if low[i : i + n] in heads]
+        assert list(head_positions(low, n, heads)) == want, (n, text)
+        hits += bool(want)
+    assert hits > 100
+
+
+def test_has_digit_is_any_isdigit() -> None:
+    texts = TEXTS + EDGES + ["abc", "abc7", "no digits here", "٣", "𝟕"]
+    found = [_has_digit(t) for t in texts]
+    assert found == [any(ch.isdigit() for ch in t) for t in texts]
+    assert any(found) and not all(found)
+
+
+def test_said_runs_match_the_word_by_word_loop() -> None:
+    vocabularies = [_all_digit_words()]
+    vocabularies += [w for lang in ("tr", "ru", "hi", "pl", "ko") if (w := _digit_words(lang))]
+    spoken = [
+        " ".join(words[i % len(words)] for i in range(k))
+        for words in ([*v][:10] for v in vocabularies[1:])
+        for k in (3, 4, 6)
+    ]
+    texts = TEXTS + EDGES + spoken + [s.upper() + ", " + s for s in spoken]
+    found = 0
+    for vocabulary in vocabularies:
+        for text in texts:
+            want = list(_said_runs_loop(text, vocabulary))
+            assert list(_said_runs(text, vocabulary)) == want, text
+            found += bool(want)
+    assert found > 20  # runs are found, not only ruled out
+
+
+def _search_text_loop(scope: str, *parts: str | None) -> str:
+    """``search_text`` before the memo and the no-CJK join (bulkput3)."""
+    from userlore.store.text import scope_prefix
+
+    prefix = scope_prefix(scope)
+    out: list[str] = []
+    for part in parts:
+        if not part:
+            continue
+        for token in _tokens(part.replace("/", " ").replace("_", " ")):
+            if _IS_CJK.match(token):
+                out.extend(prefix + ch for ch in token)
+            else:
+                out.append(prefix + token)
+    return " ".join(out)
+
+
+def test_search_text_matches_the_token_loop() -> None:
+    assert _CJK
+    long = " ".join(TEXTS[:40])  # above the memo's length: the unremembered path
+    parts = [*TEXTS, *EDGES, long, "abc中文 def", "我有糖尿病", "㈠ x", "a/b_c", "!!", "   "]
+    for text in parts:
+        for args in ((text,), (text, '{"text":"x"}', None, "store:k#1", "a/b"), (None, text)):
+            want = _search_text_loop("u1", *args)
+            assert search_text("u1", *args) == want, text
+            assert search_text("u1", *args) == want  # remembered: same answer
