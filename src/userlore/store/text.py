@@ -7,6 +7,7 @@ single-character tokens, and queries turn a CJK run into a phrase of those chara
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -163,6 +164,7 @@ _CJK_STOP = frozenset("的了是在和就都而及与着或一个也这那吗呢
 MAX_QUERY_TERMS = 32
 
 
+@functools.lru_cache(maxsize=1024)
 def scope_prefix(scope: str) -> str:
     """Letters prepended to every indexed token of a scope.
 
@@ -180,16 +182,37 @@ def _tokens(text: str) -> list[str]:
 def search_text(scope: str, *parts: str | None) -> str:
     """Index text for a record: scope-prefixed words, CJK split into single characters."""
     prefix = scope_prefix(scope)
+    return " ".join(filter(None, (_indexed(prefix, part) for part in parts if part)))
+
+
+_MEMO_CHARS = 2000
+
+
+def _indexed(prefix: str, part: str) -> str:
+    """The index text of one part; a short part's is remembered (a batch indexes a put's
+    content twice: its record and its quote)."""
+    if len(part) > _MEMO_CHARS:
+        return _index_part(prefix, part)
+    return _index_short(prefix, part)
+
+
+def _index_part(prefix: str, part: str) -> str:
+    norm = unicodedata.normalize("NFKC", part.replace("/", " ").replace("_", " ")).casefold()
+    tokens: list[str] = _TOKEN.findall(norm)
+    if not tokens:
+        return ""
+    if _IS_CJK.search(norm) is None:  # no token starts with a CJK character
+        return prefix + (" " + prefix).join(tokens)
     out: list[str] = []
-    for part in parts:
-        if not part:
-            continue
-        for token in _tokens(part.replace("/", " ").replace("_", " ")):
-            if _IS_CJK.match(token):
-                out.extend(prefix + ch for ch in token)
-            else:
-                out.append(prefix + token)
+    for token in tokens:
+        if _IS_CJK.match(token):
+            out.extend(prefix + ch for ch in token)
+        else:
+            out.append(prefix + token)
     return " ".join(out)
+
+
+_index_short = functools.lru_cache(maxsize=2048)(_index_part)
 
 
 def query_terms(query: str) -> list[str]:

@@ -7,6 +7,7 @@ real model would treat as related ("salad" and "greens") without loading one.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Mapping
@@ -25,6 +26,13 @@ def _stem(word: str) -> str:
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
             return word[: -len(suffix)]
     return word
+
+
+@functools.lru_cache(maxsize=65536)
+def _bucket(stem: str, dims: int) -> int:
+    """The coordinate a stem counts in (a hash, so remembered: texts repeat words)."""
+    digest = hashlib.blake2b(stem.encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest[:4], "little") % dims
 
 
 class HashingEmbeddings(Embeddings):
@@ -49,14 +57,13 @@ class HashingEmbeddings(Embeddings):
         vec = np.zeros(self.dims, dtype=np.float64)
         for word in _WORD.findall(text.lower()):
             stem = _stem(word)
-            stem = self._synonyms.get(stem, stem)
-            digest = hashlib.blake2b(stem.encode("utf-8"), digest_size=8).digest()
-            vec[int.from_bytes(digest[:4], "little") % self.dims] += 1.0
+            vec[_bucket(self._synonyms.get(stem, stem), self.dims)] += 1.0
         norm = float(np.linalg.norm(vec))
         if norm == 0.0:
             vec[0] = 1.0
             norm = 1.0
-        return [float(x) for x in vec / norm]
+        out: list[float] = (vec / norm).tolist()  # Python floats, as float(x) of each
+        return out
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """One vector per text, in one call (recorded in :attr:`calls`)."""
