@@ -27,6 +27,7 @@ from userlore.policy.detectors.uncovered import (
 )
 from userlore.policy.literal_gate import head_positions, slices
 from userlore.store.text import _CJK, _IS_CJK, _tokens, search_text
+from userlore.testing.embeddings import HashingEmbeddings
 
 _DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -133,3 +134,55 @@ def test_search_text_matches_the_token_loop() -> None:
             want = _search_text_loop("u1", *args)
             assert search_text("u1", *args) == want, text
             assert search_text("u1", *args) == want  # remembered: same answer
+
+
+def _vector_loop(emb: HashingEmbeddings, text: str) -> list[float]:
+    """``HashingEmbeddings._vector`` before the word memo and ``bincount`` (bulkput3)."""
+    import hashlib
+
+    import numpy as np
+
+    from userlore.testing.embeddings import _WORD, _stem
+
+    vec = np.zeros(emb.dims, dtype=np.float64)
+    for word in _WORD.findall(text.lower()):
+        stem = _stem(word)
+        stem = emb._synonyms.get(stem, stem)
+        digest = hashlib.blake2b(stem.encode("utf-8"), digest_size=8).digest()
+        vec[int.from_bytes(digest[:4], "little") % emb.dims] += 1.0
+    norm = float(np.linalg.norm(vec))
+    if norm == 0.0:
+        vec[0] = 1.0
+        norm = 1.0
+    return [float(x) for x in vec / norm]
+
+
+def test_hashing_embeddings_match_the_word_loop() -> None:
+    texts = [*TEXTS[::3], *EDGES, "salad greens salads", "running runs ran run"]
+    for emb in (HashingEmbeddings(dims=64, synonyms={"salad": "greens"}), HashingEmbeddings()):
+        want = [_vector_loop(emb, t) for t in texts]
+        assert emb.embed_documents(texts) == want
+        assert emb.embed_documents(texts) == want  # words remembered: same vectors
+
+
+def test_utc_datetime_binds_like_its_processor_when_a_value_repeats() -> None:
+    from datetime import UTC, datetime, timedelta, timezone
+
+    from sqlalchemy.dialects import postgresql, sqlite
+    from sqlalchemy.types import TypeDecorator
+
+    from userlore.store.schema.base import UTCDateTime
+
+    now = datetime(2026, 12, 5, 12, 0, 1, 250, tzinfo=UTC)
+    values = [now, now, None, now, now + timedelta(seconds=1), None, None]
+    values += [datetime(2026, 1, 1, 3, tzinfo=timezone(timedelta(hours=2)))] * 2
+    for dialect in (sqlite.dialect(), postgresql.dialect()):
+        process = UTCDateTime().bind_processor(dialect)
+        plain = TypeDecorator.bind_processor(UTCDateTime(), dialect)
+        if plain is None:  # psycopg binds datetimes itself: only process_bind_param runs
+            assert process is None or [process(v) for v in values] == [
+                UTCDateTime().process_bind_param(v, dialect) for v in values
+            ]
+            continue
+        assert process is not None
+        assert [process(v) for v in values] == [plain(v) for v in values]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -12,6 +13,9 @@ from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 
 __all__ = ["Base", "JSONType", "UTCDateTime", "item_fk", "record_fk"]
+
+
+_UNSET: Any = object()
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -27,6 +31,25 @@ class UTCDateTime(TypeDecorator[datetime]):
             raise ValueError("naive datetime given to a UTC column")
         value = value.astimezone(UTC)
         return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def bind_processor(self, dialect: Dialect) -> Callable[[Any], Any] | None:
+        """The type's bind processor, remembering its last answer: a batch's rows all carry
+        the transaction's one ``now`` (a bulk put binds it about six times a row)."""
+        inner = super().bind_processor(dialect)
+        if inner is None:  # pragma: no cover - a TypeDecorator with process_bind_param has one
+            return None
+        memo: tuple[Any, Any] = (_UNSET, None)
+
+        def process(value: Any) -> Any:
+            nonlocal memo
+            last = memo  # one read: another thread may replace it meanwhile
+            if value is last[0]:  # the same immutable datetime object: the same answer
+                return last[1]
+            out = inner(value)
+            memo = (value, out)
+            return out
+
+        return process
 
     def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
