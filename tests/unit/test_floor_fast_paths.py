@@ -13,8 +13,6 @@ import re
 from collections.abc import Container, Iterator
 from pathlib import Path
 
-import pytest
-
 from userlore.policy.detectors.uncovered import (
     _SAID,
     _SAID_GAP,
@@ -25,7 +23,6 @@ from userlore.policy.detectors.uncovered import (
     _said_runs,
     _strip_marks,
 )
-from userlore.policy.literal_gate import head_positions, slices
 from userlore.store.text import _CJK, _IS_CJK, _tokens, search_text
 from userlore.testing.embeddings import HashingEmbeddings
 
@@ -68,19 +65,6 @@ def _said_runs_loop(text: str, vocabulary: Container[str]) -> Iterator[tuple[int
 
 def test_texts_are_there() -> None:
     assert len(TEXTS) > 3000
-
-
-@pytest.mark.parametrize("n", [1, 2, 3, 4])
-def test_slices_and_head_positions_are_the_python_slices(n: int) -> None:
-    heads = {t[:n] for t in TEXTS[::7] if len(t) >= n} | {"ab", "ß", "①②"}
-    hits = 0
-    for text in TEXTS + EDGES:
-        low = text.casefold()
-        assert list(slices(low, n)) == [low[i : i + n] for i in range(len(low) - n + 1)]
-        want = [i for i in range(len(low) - n + 1) if low[i : i + n] in heads]
-        assert list(head_positions(low, n, heads)) == want, (n, text)
-        hits += bool(want)
-    assert hits > 100
 
 
 def test_has_digit_is_any_isdigit() -> None:

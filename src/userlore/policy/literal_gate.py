@@ -10,33 +10,12 @@ as ``re.search`` of the alternation (performance only, issue 30).
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterable, Iterator
-from itertools import compress, count
+from collections.abc import Iterable
 from typing import Final
 
-__all__ = ["LiteralGate", "head_positions", "slices"]
+__all__ = ["LiteralGate"]
 
 _HEAD: Final = 3
-
-
-def slices(text: str, n: int) -> Iterator[str]:
-    """``text[i : i + n]`` for every ``i`` that leaves ``n`` characters, in order, built in C.
-
-    The same strings as ``(text[i : i + n] for i in range(len(text) - n + 1))`` (``zip``
-    stops at the shortest shifted copy), a few times faster than slicing in Python.
-    """
-    if n == 1:
-        return iter(text)
-    return map("".join, zip(*(text[k:] for k in range(n)), strict=False))
-
-
-def head_positions(text: str, n: int, heads: Container[str]) -> Iterator[int]:
-    """The positions ``i`` of ``text`` whose ``text[i : i + n]`` is in ``heads``, in order.
-
-    ``(i for i in range(len(text) - n + 1) if text[i : i + n] in heads)``, with the slicing,
-    the lookups and the selection done in C: the floor asks this of every sentence.
-    """
-    return compress(count(), map(heads.__contains__, slices(text, n)))
 
 
 class LiteralGate:
@@ -59,5 +38,8 @@ class LiteralGate:
         n = self._head
         if n < 2:
             return self.pattern.search(text) is not None
-        match = self.pattern.match
-        return any(match(text, i) is not None for i in head_positions(text, n, self._heads))
+        heads, match = self._heads, self.pattern.match
+        return any(
+            text[i : i + n] in heads and match(text, i) is not None
+            for i in range(len(text) - n + 1)
+        )

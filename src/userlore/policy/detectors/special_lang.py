@@ -33,7 +33,7 @@ from userlore.policy.detectors.special_lang_vocab import (
     load_languages,
 )
 from userlore.policy.findings import _SPECIAL
-from userlore.policy.literal_gate import LiteralGate, head_positions
+from userlore.policy.literal_gate import LiteralGate
 
 _SENTENCE_BREAK = re.compile(r"[.!?。！？\n]+(?:\s+|$)|[;；]")
 _NEGATION_REACH: Final = 3  # words (twice as many characters unspaced) a denial reaches
@@ -257,7 +257,7 @@ class _RunHeads:
         n, heads = self.n, self.heads
         if n < 2:
             return None
-        return list(head_positions(low, n, heads))
+        return [i for i in range(len(low) - n + 1) if low[i : i + n] in heads]
 
 
 @cache
