@@ -84,6 +84,10 @@ class _Language:
     clause splitter's cheap test before it reads a clause (:func:`may_be_the_speakers`). Not
     ``implied_start``: a clause cut from its sentence ("我是护士，在肿瘤科照顾化疗病人") loses
     the subject the sentence named, and would read as the speaker's."""
+    own_script: re.Pattern[str] | None = None
+    """The language's own script (``script``): its Latin-letter terms ("LGBT", "AA") read only
+    a sentence that holds one of these characters, so a French or English sentence is not read
+    as Japanese whose left-out subject is the speaker."""
     reported_self: re.Pattern[str] | None = None
     """Reported speech about the speaker ("the doctor told me I have", "said I'm"): someone
     else's words, but the fact is the speaker's (:func:`reported_about_the_speaker`)."""
@@ -199,6 +203,7 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
         reported_self=(
             re.compile(_alternation(reported, spaced=spaced), re.IGNORECASE) if reported else None
         ),
+        own_script=re.compile(script) if script else None,
         terms=re.compile("|".join(groups), re.IGNORECASE) if groups else None,
         ascii_terms=re.compile("|".join(ascii_groups), re.IGNORECASE) if ascii_groups else None,
         term_category=term_category,
