@@ -32,8 +32,9 @@ _KEYS: Final = frozenset(
 )  # fmt: skip
 _TOKEN = re.compile(r"\w+")
 # Every regex term holds a literal run of three or more letters ("descent", "afiliad", "vot"),
-# and any match contains one of its language's runs: a cheap test before the regex runs.
-_RUN = re.compile(r"(?<![\\?])(?<!\(\?P<)[^\W\d_]{3,}")
+# and any match contains one of its language's runs: a cheap test before the regex runs. A letter
+# made optional ("eleitora?") is no part of the run: "eleitor do PT" must still open the term.
+_RUN = re.compile(r"(?<![\\?])(?<!\(\?P<)[^\W\d_]{3,}(?![?*{])")
 _COMPOUND_MIN: Final = 4  # letters a term needs before it is looked for inside a compound
 
 
