@@ -135,7 +135,9 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
                     if p.startswith("re:"):
                         pattern = re.compile(_alternation([p], spaced=True), re.IGNORECASE)
                         regex_terms.append((pattern, category, prefix == "s"))
-                        term_runs.append(frozenset(_RUN.findall(p[3:].casefold())))
+                        term_runs.append(
+                            frozenset(_RUN.findall(_without_lookarounds(p[3:]).casefold()))
+                        )
                 continue
             if phrases:
                 name = f"{prefix}{i}"
@@ -267,6 +269,33 @@ def _matches_ascii(c: str) -> bool:
 def _ascii_matchable(phrase: str) -> bool:
     """Whether a literal phrase can match inside a pure-ASCII text (see ``ascii_terms``)."""
     return not phrase.startswith("re:") and all(_matches_ascii(c) for c in phrase)
+
+
+_LOOKAROUND: Final = ("(?=", "(?!", "(?<=", "(?<!")
+
+
+def _without_lookarounds(pattern: str) -> str:
+    """``pattern`` without its lookaround groups: a match holds none of their letters ("came
+    out(?!\\s+(?:of|with|well))" must not be tried on every sentence that says "with")."""
+    out: list[str] = []
+    i, depth = 0, 0  # depth > 0: inside a lookaround (and groups nested in it)
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            if depth == 0:
+                out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if depth == 0 and pattern.startswith(_LOOKAROUND, i):
+            depth = 1
+            i += 3
+            continue
+        if depth:
+            depth += (ch == "(") - (ch == ")")
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
 
 
 def _run_finder(term_runs: list[frozenset[str]]) -> re.Pattern[str] | None:
