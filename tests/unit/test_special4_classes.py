@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from userlore.policy.detectors import special_lang, special_lang_vocab
+from userlore.policy.detectors.special_lang_vocab import required_runs
 from userlore.policy.findings import SPECIAL_CATEGORIES
 from userlore.policy.quote_gate import quote_verdict
 
@@ -112,3 +114,37 @@ def test_every_set_has_thirty_items_per_class_in_seven_languages() -> None:
 )
 def test_class_edges(text: str, quotable: bool) -> None:
     assert quote_verdict(text).quotable is quotable
+
+
+@pytest.mark.parametrize(
+    ("pattern", "runs"),
+    [
+        (r"canvass(?:ed|ing)?\s+for", {"canvass"}),  # "for" is no reason to try it
+        (r"(?:i|since\s+i)\s+came\s+out(?!\s+(?:of|from))", {"came"}),
+        (r"eleitora?\s+(?:do|da)\s+(?:pt|psol)", {"eleitor"}),  # "a" is optional
+        (r"(?<!bebida\s)alcoh[óo]lic[oa]", {"alcoh"}),
+        (r"vot(?:e|ed)\s+(?:for\s+)?(?:labour|tory)", {"labour", "tory"}),
+        (r"[^\W\d_]+x", set()),  # nothing required: the caller falls back to every run
+    ],
+)
+def test_required_runs(pattern: str, runs: set[str]) -> None:
+    assert required_runs(pattern) == runs
+
+
+def test_required_runs_open_every_term_the_union_opened(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The prefilter by required runs finds the same cues as the looser union of all runs."""
+    texts = [str(r["text"]) for _, r in ROWS]
+
+    def cues() -> list[object]:
+        special_lang.languages.cache_clear()
+        special_lang._run_heads.cache_clear()
+        special_lang._any_run.cache_clear()
+        return [[c[1:] for c in special_lang._cues(t)] for t in texts]
+
+    try:
+        tight = cues()
+        monkeypatch.setattr(special_lang_vocab, "required_runs", lambda _p: frozenset())
+        assert cues() == tight
+    finally:
+        monkeypatch.undo()
+        cues()

@@ -136,7 +136,8 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
                         pattern = re.compile(_alternation([p], spaced=True), re.IGNORECASE)
                         regex_terms.append((pattern, category, prefix == "s"))
                         term_runs.append(
-                            frozenset(_RUN.findall(_without_lookarounds(p[3:]).casefold()))
+                            required_runs(p[3:].casefold())
+                            or frozenset(_RUN.findall(_without_lookarounds(p[3:]).casefold()))
                         )
                 continue
             if phrases:
@@ -335,3 +336,102 @@ def load_languages(directory: Traversable) -> tuple[_Language, ...]:
                 raise ConfigError(f"special vocabulary {code}: unknown keys")
             found.append(_compile(code, data))
     return tuple(found)
+
+
+# -- which literal runs does every match of a regex term hold? --------------------------------
+
+# ("lit", letter, least) | ("other", None, least) | ("group", branches, least); ``least`` is the
+# fewest times the item occurs (0: optional).
+_Item = tuple[str, object, int]
+_QUANT = re.compile(r"\?|\*|\+|\{(\d*)(?:,\d*)?\}")
+
+
+def _parse(p: str, i: int = 0) -> tuple[list[list[_Item]], int]:
+    """The branches of ``p`` from ``i`` to its closing parenthesis (or end), as items."""
+    branches: list[list[_Item]] = [[]]
+    while i < len(p):
+        ch = p[i]
+        if ch == ")":
+            return branches, i + 1
+        if ch == "|":
+            branches.append([])
+            i += 1
+            continue
+        kind: str
+        value: object = None
+        if ch == "\\":
+            kind, i = "other", i + 2
+        elif ch == "[":
+            j = i + 1 + (p[i + 1 : i + 2] == "^")
+            j = p.index("]", j + 1 if p[j : j + 1] == "]" else j)
+            kind, i = "other", j + 1
+        elif ch == "(":
+            look = p.startswith(("(?=", "(?!", "(?<=", "(?<!"), i)
+            if p.startswith("(?P<", i):
+                start = p.index(">", i) + 1
+            elif p.startswith("(?:", i):
+                start = i + 3
+            elif look:
+                start = i + (4 if p.startswith(("(?<=", "(?<!"), i) else 3)
+            else:
+                start = i + 1
+            inner, i = _parse(p, start)
+            kind, value = ("other", None) if look else ("group", inner)
+            if look:  # a lookaround matches no text: it neither breaks nor holds a run
+                continue
+        elif ch.isalpha():
+            kind, value, i = "lit", ch.casefold(), i + 1
+        else:
+            kind, i = "other", i + 1
+        least = 1
+        q = _QUANT.match(p, i)
+        if q:
+            least = (
+                0
+                if q.group(0) in ("?", "*")
+                else int(q.group(1) or 0)
+                if q.group(1) is not None
+                else 1
+            )
+            i = q.end() + (p[q.end() : q.end() + 1] in ("?", "+"))
+        branches[-1].append((kind, value, least))
+    return branches, i
+
+
+def _branch_runs(items: list[_Item]) -> frozenset[str] | None:
+    """Runs one of which every match of ``items`` holds, the rarest such set; None if none."""
+    candidates: list[frozenset[str]] = []
+    run = ""
+    for kind, value, least in [*items, ("other", None, 1)]:
+        if kind == "lit" and least >= 1:
+            run += str(value)
+            continue
+        if len(run) >= 3:
+            candidates.append(frozenset({run}))
+        run = ""
+        if kind == "group" and least >= 1:
+            assert isinstance(value, list)
+            found = _alternative_runs(value)
+            if found is not None:
+                candidates.append(found)
+    if not candidates:
+        return None
+    return max(candidates, key=lambda c: (min(map(len, c)), -len(c)))
+
+
+def _alternative_runs(branches: list[list[_Item]]) -> frozenset[str] | None:
+    sets = [_branch_runs(b) for b in branches]
+    if any(s is None for s in sets):
+        return None
+    return frozenset().union(*(s for s in sets if s is not None))
+
+
+def required_runs(pattern: str) -> frozenset[str]:
+    """Literal runs (three or more letters) one of which every match of ``pattern`` holds,
+    chosen rare (longest shortest run): the prefilter opens the term only where one occurs.
+    Empty when no such set is found (the caller falls back to every run of the pattern)."""
+    try:
+        branches, _ = _parse(pattern)
+    except ValueError:
+        return frozenset()
+    return _alternative_runs(branches) or frozenset()
