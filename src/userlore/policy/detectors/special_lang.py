@@ -229,6 +229,9 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
                         for m in terms.finditer(t, s, e)
                         if (g := m.lastgroup or "c0")
                     )
+            if cues and lang.own_script is not None and not lang.own_script.search(t, s, e):
+                # Not this language's sentence: only its own-script terms may be read here.
+                cues = [c for c in cues if not t[c[2] : c[3]].isascii()]
             if cues:
                 found.append((sum(1 for _ in lang.markers.finditer(t, s, e)), lang, cues))
         best = max((n for n, _, _ in found), default=0)

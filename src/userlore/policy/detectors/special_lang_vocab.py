@@ -32,8 +32,9 @@ _KEYS: Final = frozenset(
 )  # fmt: skip
 _TOKEN = re.compile(r"\w+")
 # Every regex term holds a literal run of three or more letters ("descent", "afiliad", "vot"),
-# and any match contains one of its language's runs: a cheap test before the regex runs.
-_RUN = re.compile(r"(?<![\\?])(?<!\(\?P<)[^\W\d_]{3,}")
+# and any match contains one of its language's runs: a cheap test before the regex runs. A letter
+# made optional ("eleitora?") is no part of the run: "eleitor do PT" must still open the term.
+_RUN = re.compile(r"(?<![\\?])(?<!\(\?P<)[^\W\d_]{3,}(?![?*{])")
 _COMPOUND_MIN: Final = 4  # letters a term needs before it is looked for inside a compound
 
 
@@ -84,6 +85,10 @@ class _Language:
     clause splitter's cheap test before it reads a clause (:func:`may_be_the_speakers`). Not
     ``implied_start``: a clause cut from its sentence ("我是护士，在肿瘤科照顾化疗病人") loses
     the subject the sentence named, and would read as the speaker's."""
+    own_script: re.Pattern[str] | None = None
+    """The language's own script (``script``): its Latin-letter terms ("LGBT", "AA") read only
+    a sentence that holds one of these characters, so a French or English sentence is not read
+    as Japanese whose left-out subject is the speaker."""
     reported_self: re.Pattern[str] | None = None
     """Reported speech about the speaker ("the doctor told me I have", "said I'm"): someone
     else's words, but the fact is the speaker's (:func:`reported_about_the_speaker`)."""
@@ -130,7 +135,10 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
                     if p.startswith("re:"):
                         pattern = re.compile(_alternation([p], spaced=True), re.IGNORECASE)
                         regex_terms.append((pattern, category, prefix == "s"))
-                        term_runs.append(frozenset(_RUN.findall(p[3:].casefold())))
+                        term_runs.append(
+                            required_runs(p[3:].casefold())
+                            or frozenset(_RUN.findall(_without_lookarounds(p[3:]).casefold()))
+                        )
                 continue
             if phrases:
                 name = f"{prefix}{i}"
@@ -199,6 +207,7 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
         reported_self=(
             re.compile(_alternation(reported, spaced=spaced), re.IGNORECASE) if reported else None
         ),
+        own_script=re.compile(script) if script else None,
         terms=re.compile("|".join(groups), re.IGNORECASE) if groups else None,
         ascii_terms=re.compile("|".join(ascii_groups), re.IGNORECASE) if ascii_groups else None,
         term_category=term_category,
@@ -263,6 +272,33 @@ def _ascii_matchable(phrase: str) -> bool:
     return not phrase.startswith("re:") and all(_matches_ascii(c) for c in phrase)
 
 
+_LOOKAROUND: Final = ("(?=", "(?!", "(?<=", "(?<!")
+
+
+def _without_lookarounds(pattern: str) -> str:
+    """``pattern`` without its lookaround groups: a match holds none of their letters ("came
+    out(?!\\s+(?:of|with|well))" must not be tried on every sentence that says "with")."""
+    out: list[str] = []
+    i, depth = 0, 0  # depth > 0: inside a lookaround (and groups nested in it)
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            if depth == 0:
+                out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if depth == 0 and pattern.startswith(_LOOKAROUND, i):
+            depth = 1
+            i += 3
+            continue
+        if depth:
+            depth += (ch == "(") - (ch == ")")
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
 def _run_finder(term_runs: list[frozenset[str]]) -> re.Pattern[str] | None:
     """Finds, at every position, the longest letter run any regex term holds (overlaps too)."""
     runs = sorted(frozenset().union(*term_runs), key=len, reverse=True)
@@ -300,3 +336,102 @@ def load_languages(directory: Traversable) -> tuple[_Language, ...]:
                 raise ConfigError(f"special vocabulary {code}: unknown keys")
             found.append(_compile(code, data))
     return tuple(found)
+
+
+# -- which literal runs does every match of a regex term hold? --------------------------------
+
+# ("lit", letter, least) | ("other", None, least) | ("group", branches, least); ``least`` is the
+# fewest times the item occurs (0: optional).
+_Item = tuple[str, object, int]
+_QUANT = re.compile(r"\?|\*|\+|\{(\d*)(?:,\d*)?\}")
+
+
+def _parse(p: str, i: int = 0) -> tuple[list[list[_Item]], int]:
+    """The branches of ``p`` from ``i`` to its closing parenthesis (or end), as items."""
+    branches: list[list[_Item]] = [[]]
+    while i < len(p):
+        ch = p[i]
+        if ch == ")":
+            return branches, i + 1
+        if ch == "|":
+            branches.append([])
+            i += 1
+            continue
+        kind: str
+        value: object = None
+        if ch == "\\":
+            kind, i = "other", i + 2
+        elif ch == "[":
+            j = i + 1 + (p[i + 1 : i + 2] == "^")
+            j = p.index("]", j + 1 if p[j : j + 1] == "]" else j)
+            kind, i = "other", j + 1
+        elif ch == "(":
+            look = p.startswith(("(?=", "(?!", "(?<=", "(?<!"), i)
+            if p.startswith("(?P<", i):
+                start = p.index(">", i) + 1
+            elif p.startswith("(?:", i):
+                start = i + 3
+            elif look:
+                start = i + (4 if p.startswith(("(?<=", "(?<!"), i) else 3)
+            else:
+                start = i + 1
+            inner, i = _parse(p, start)
+            kind, value = ("other", None) if look else ("group", inner)
+            if look:  # a lookaround matches no text: it neither breaks nor holds a run
+                continue
+        elif ch.isalpha():
+            kind, value, i = "lit", ch.casefold(), i + 1
+        else:
+            kind, i = "other", i + 1
+        least = 1
+        q = _QUANT.match(p, i)
+        if q:
+            least = (
+                0
+                if q.group(0) in ("?", "*")
+                else int(q.group(1) or 0)
+                if q.group(1) is not None
+                else 1
+            )
+            i = q.end() + (p[q.end() : q.end() + 1] in ("?", "+"))
+        branches[-1].append((kind, value, least))
+    return branches, i
+
+
+def _branch_runs(items: list[_Item]) -> frozenset[str] | None:
+    """Runs one of which every match of ``items`` holds, the rarest such set; None if none."""
+    candidates: list[frozenset[str]] = []
+    run = ""
+    for kind, value, least in [*items, ("other", None, 1)]:
+        if kind == "lit" and least >= 1:
+            run += str(value)
+            continue
+        if len(run) >= 3:
+            candidates.append(frozenset({run}))
+        run = ""
+        if kind == "group" and least >= 1:
+            assert isinstance(value, list)
+            found = _alternative_runs(value)
+            if found is not None:
+                candidates.append(found)
+    if not candidates:
+        return None
+    return max(candidates, key=lambda c: (min(map(len, c)), -len(c)))
+
+
+def _alternative_runs(branches: list[list[_Item]]) -> frozenset[str] | None:
+    sets = [_branch_runs(b) for b in branches]
+    if any(s is None for s in sets):
+        return None
+    return frozenset().union(*(s for s in sets if s is not None))
+
+
+def required_runs(pattern: str) -> frozenset[str]:
+    """Literal runs (three or more letters) one of which every match of ``pattern`` holds,
+    chosen rare (longest shortest run): the prefilter opens the term only where one occurs.
+    Empty when no such set is found (the caller falls back to every run of the pattern)."""
+    try:
+        branches, _ = _parse(pattern)
+    except ValueError:
+        return frozenset()
+    return _alternative_runs(branches) or frozenset()
