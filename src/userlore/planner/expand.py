@@ -98,17 +98,20 @@ def expand_snippets(
     for ranking in rankings:
         for rank, item_id in enumerate(ranking, start=1):
             credit[item_id] = credit.get(item_id, 0.0) + SECOND_WEIGHT / (RRF_K + rank)
+    kept = [replace(s, score=s.score + credit.get(s.item_id, 0.0)) for s in first.kept]
+    # Screen (the costly part: today's verdict on each text) only what could still enter.
+    lifted = sorted((s.score for s in kept), reverse=True)
+    floor = lifted[limit - 1] if limit is not None and 0 < limit <= len(lifted) else -1.0
     known = {s.item_id for s in first.kept} | {r.id for r in first.rejected}
     added = _screen(
         conn,
         scope,
-        sorted(credit.keys() - known),
+        sorted(i for i in credit.keys() - known if credit[i] > floor),
         now=now,
         consented=consented,
         quote_uncovered=quote_uncovered,
         window=window,
     )
-    kept = [replace(s, score=s.score + credit.get(s.item_id, 0.0)) for s in first.kept]
     rejected = list(first.rejected)
     for item_id, verdict in added.items():
         if isinstance(verdict, Rejection):
