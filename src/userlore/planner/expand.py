@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Connection
+from sqlalchemy import Connection, bindparam, select
 
 from userlore.extract.time import TimeWindow
 from userlore.models import Rejection
@@ -33,12 +33,13 @@ from userlore.planner.episodic import (
     EpisodicFrequencies,
     Snippet,
     SnippetsFound,
+    _lexical,
     seed_terms,
-    seeded_evidence,
 )
 from userlore.planner.fusion import RRF_K
 from userlore.planner.search import VECTOR_FLOOR
 from userlore.planner.snippet_policy import quoted_body, refusal, withdrawals
+from userlore.store.schema import EpisodicItem
 from userlore.store.vectors import VectorIndex
 
 __all__ = ["SECOND_K", "SECOND_WEIGHT", "SEED_SNIPPETS", "expand_snippets"]
@@ -88,7 +89,7 @@ def expand_snippets(
     rankings: list[list[str]] = []
     seed = seed_terms([*records, *(s.text for s in seeds)], query)
     if seed:
-        rankings.append(list(seeded_evidence(seed, stats)(conn, scope, query, SECOND_K)))
+        rankings.append(_entity_hits(conn, scope, seed, stats))
     if vectors is not None and seeds:
         rankings.append(_nearest_seeds(conn, scope, vectors, query, [s.item_id for s in seeds]))
     rankings = [r for r in rankings if r]
@@ -120,6 +121,22 @@ def expand_snippets(
             kept.append(replace(verdict, score=credit[item_id]))
     kept.sort(key=lambda s: -s.score)
     return SnippetsFound(kept[:limit] if limit is not None else kept, rejected)
+
+
+_ITEM_OF_SEQ = select(EpisodicItem.seq, EpisodicItem.item_id).where(
+    EpisodicItem.scope == bindparam("scope"),
+    EpisodicItem.seq.in_(bindparam("seqs", expanding=True)),
+)
+"""Index row -> item id, without the item's text (the pass only ranks; screening reads it)."""
+
+
+def _entity_hits(conn: Connection, scope: str, seed: str, stats: EpisodicFrequencies) -> list[str]:
+    """Items holding the seed's entities, best first (the episodic index, rarest terms first)."""
+    seqs = _lexical(conn, scope, seed, SECOND_K, stats)
+    if not seqs:
+        return []
+    ids = {seq: item for seq, item in conn.execute(_ITEM_OF_SEQ, {"scope": scope, "seqs": seqs})}
+    return [ids[s] for s in seqs if s in ids]
 
 
 def _nearest_seeds(
