@@ -44,9 +44,8 @@ from userlore.planner.episodic import (
     excerpt,
     nearest_evidence,
     search_snippets,
-    seed_terms,
-    seeded_evidence,
 )
+from userlore.planner.expand import expand_snippets
 from userlore.planner.fusion import best_rank_fuse
 from userlore.planner.render import BlockBuilder, render_entry, render_snippet
 from userlore.planner.search import Candidate, ReadColumns, search
@@ -224,11 +223,8 @@ class ContextPlanner:
                 else {}
             )
             wanted = cfg.planner.episodic_snippets
-            # Multi-hop: the entities of the best records the question matched seed a second
-            # lexical pass over what the user said, fused with the first.
+            # Multi-hop: the best records the question matched seed a second pass (expand.py).
             seeds = [c.row.content for c in found.kept if c.retrieval is not None][:SEED_RECORDS]
-            seed = seed_terms(seeds, query) if query else ""
-            second = (seeded_evidence(seed, self.episodic_stats),) if seed else ()
             # Snippets compete with records for the whole budget (one fused ranking), so they
             # are screened as deep as the records are.
             pool = max(cfg.planner.retrieval_k, wanted + cfg.planner.episodic_overflow)
@@ -241,7 +237,6 @@ class ContextPlanner:
                     now=now,
                     consented=consented,
                     rankings=(*nearest_evidence(self.store.vectors), *self.evidence_rankings),
-                    seeded=second,
                     window=window,
                     limit=pool,
                     stats=self.episodic_stats,
@@ -250,6 +245,21 @@ class ContextPlanner:
                 if wanted and cfg.planner.episodic_chars
                 else SnippetsFound()
             )
+            if wanted and cfg.planner.episodic_chars:
+                snippets = expand_snippets(
+                    conn,
+                    scope,
+                    query,
+                    snippets,
+                    seeds,
+                    vectors=self.store.vectors,
+                    stats=self.episodic_stats,
+                    now=now,
+                    consented=consented,
+                    quote_uncovered=cfg.planner.quote_uncovered_languages,
+                    window=window,
+                    limit=pool,
+                )
             selected, dropped, builder, sections, shown, snippet_rejected = self._place(
                 conn, scope, found.kept, snippets, query, now, limit, found.near
             )

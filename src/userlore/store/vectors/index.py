@@ -26,6 +26,7 @@ from userlore.store.vectors.codec import (
     literal,
     pack,
     unit_rows,
+    unpack,
 )
 from userlore.store.vectors.generations import bump
 from userlore.store.vectors.matrices import ScopeMatrices
@@ -321,6 +322,24 @@ class VectorIndex(ScopeMatrices):
         if held.dims != query.shape[0]:
             self._check(self.model, int(query.shape[0]))
         return held.top(query, k, exact=exact)
+
+    def stored(
+        self, conn: Connection, scope: str, kind: VectorKind, ids: Sequence[str]
+    ) -> dict[str, Vector]:
+        """The stored vectors of ``ids`` in ``scope`` under this model (absent ids left out).
+
+        A read by key, so a caller can search near what it already found without embedding
+        that text again (the planner's multi-hop pass, ``planner/expand.py``).
+        """
+        if not ids:
+            return {}
+        table, id_column = TABLES[kind]
+        rows = conn.execute(
+            select(id_column, table.vector).where(
+                table.scope == scope, table.model == self.model, id_column.in_(list(ids))
+            )
+        )
+        return {str(item_id): unpack(blob) for item_id, blob in rows}
 
     def search_best(
         self, conn: Connection, scope: str, query: Vector, k: int, *, exact: bool = False
