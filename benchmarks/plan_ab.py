@@ -5,7 +5,8 @@ On a shared machine the load drifts between two runs; alternating the read path 
 posting index and the cached profile) puts both under the same load. A governed note write
 (untimed) precedes every plan, as an agent's turns do.
 
-Usage: python benchmarks/plan_ab.py --database FILE [--queries 120] [--before-src DIR]
+Usage: python benchmarks/plan_ab.py --database FILE [--queries 120]
+       [--before-src DIR | --before-package DIR [--records 100000]]
 (FILE: a SQLite database ``plan_latency.py``/``plan_stages.py`` built, copied before use.)
 
 ``--before-src DIR`` (a ``git archive`` of an older commit's ``src``) makes "before" that
