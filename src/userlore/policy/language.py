@@ -34,6 +34,7 @@ __all__ = [
     "segments",
     "sentences",
     "uncovered_segments",
+    "vouched_language",
 ]
 
 COVERED_LANGUAGES: Final = frozenset({"en", "zh", "es", "de", "fr", "ja", "pt"})
@@ -352,7 +353,82 @@ def identify(text: str) -> str:
     language = decide(ranking, short=short)
     if short and language not in COVERED_LANGUAGES:
         return lexicon_language(folded, ranking) or language
+    if language in COVERED_LANGUAGES and _unsure(ranking, language):
+        return vouched_language(folded, language, ranking)
     return language
+
+
+VOUCH_ZIPF: Final = 2.5
+VOUCH_ZIPF_SHORT_WORD: Final = 3.0
+"""A word is known to a covered language at this Zipf frequency or above in ``wordfreq``'s
+large list for it (2.5: once in three million words, so "bookshelf" and "bungee" are English);
+a word of up to three letters, which languages share by chance, at 3.0."""
+
+
+def _unsure(ranking: list[tuple[str, float]], language: str) -> bool:
+    """The identifier is not sure of ``language``: its best guess is under :data:`SURE_TOP`,
+    or a language outside the covered ones is among its :data:`SHORT_RANK` best guesses with at
+    least :data:`SHORT_RATIO` of ``language``'s probability (Romanian "parola de la email este
+    …" ranks Spanish 0.42, Romanian 0.16)."""
+    if not ranking:
+        return False
+    if ranking[0][1] < SURE_TOP:
+        return True
+    p_language = dict(ranking).get(language, 0.0)
+    return any(
+        lang not in COVERED_LANGUAGES and p >= SHORT_RATIO * p_language
+        for lang, p in ranking[:SHORT_RANK]
+    )
+
+
+def vouched_language(
+    text: str, language: str, ranking: list[tuple[str, float]]
+) -> str:
+    """The covered language an unsure identifier's verdict may stand for, or the uncovered
+    language it then reads as (issue 29, gate4: an uncovered language read as a covered one).
+
+    The gate's rules read a covered language word by word; a segment whose words that language
+    does not know was written in another one, whatever the identifier's best guess ("parola de
+    la email este Vulpe_Rosie9" is Romanian, read as Spanish, and its password passed). So an
+    unsure verdict stands only when every word is known to it (a name, a capitalised word after
+    the first that it does not know, is skipped); else the first covered language in the
+    ranking that knows every word ("comprei 3 quilos de laranja" is Portuguese); else the
+    identifier's best language outside the covered ones (``und`` when it names none).
+    """
+    words = _WORDS.findall(text)
+    candidates = [language] + [
+        lang for lang, _ in ranking if lang in COVERED_LANGUAGES and lang != language
+    ]
+    if _vouch_lexicon(language) is None:
+        return language  # no list to read it by: the identifier's word stands
+    for candidate in candidates:
+        lexicon = _vouch_lexicon(candidate)
+        if lexicon is not None and all(_known(word, i, lexicon) for i, word in enumerate(words)):
+            return candidate
+    return next((lang for lang, _ in ranking if lang not in COVERED_LANGUAGES), UNDETERMINED)
+
+
+def _known(word: str, index: int, lexicon: dict[str, float]) -> bool:
+    if len(word) < 2:
+        return True
+    floor = VOUCH_ZIPF_SHORT_WORD if len(word) <= 3 else VOUCH_ZIPF
+    if lexicon.get(word.casefold(), 0.0) >= floor:
+        return True
+    return index > 0 and word[0].isupper()  # a name
+
+
+@functools.cache
+def _vouch_lexicon(language: str) -> dict[str, float] | None:
+    """``wordfreq``'s large list of ``language`` (its small one where it has no large one) as
+    word -> Zipf frequency, or ``None`` for a language not written in Latin script."""
+    import wordfreq
+
+    if _lexicon(language) is None:
+        return None
+    if language not in wordfreq.available_languages("large"):
+        return _lexicon(language)
+    freqs: dict[str, float] = wordfreq.get_frequency_dict(language, wordlist="large")
+    return {w: math.log10(f) + 9.0 for w, f in freqs.items() if f > 0}
 
 
 LEXICON_ZIPF: Final = 3.0
