@@ -353,27 +353,23 @@ def identify(text: str) -> str:
     language = decide(ranking, short=short)
     if short and language not in COVERED_LANGUAGES:
         return lexicon_language(folded, ranking) or language
-    if language in COVERED_LANGUAGES and _unsure(ranking, language):
+    if language in COVERED_LANGUAGES and ranking and _unsure(ranking, language):
         return vouched_language(folded, language, ranking)
     return language
 
 
-VOUCH_ZIPF: Final = 2.5
+VOUCH_ZIPF: Final = 2.0
 VOUCH_ZIPF_SHORT_WORD: Final = 3.0
 """A word is known to a covered language at this Zipf frequency or above in ``wordfreq``'s
-large list for it (2.5: once in three million words, so "bookshelf" and "bungee" are English);
-a word of up to three letters, which languages share by chance, at 3.0."""
+large list for it (2.0: once in ten million words, so rare inflections and compounds such as
+"ahorrados", "Avísale" or "misspoke" are known; Romanian "parola" is not Spanish at 1.86); a
+word of up to three letters, which languages share by chance, at 3.0."""
 
 
 def _unsure(ranking: list[tuple[str, float]], language: str) -> bool:
-    """The identifier is not sure of ``language``: its best guess is under :data:`SURE_TOP`,
-    or a language outside the covered ones is among its :data:`SHORT_RANK` best guesses with at
-    least :data:`SHORT_RATIO` of ``language``'s probability (Romanian "parola de la email este
-    …" ranks Spanish 0.42, Romanian 0.16)."""
-    if not ranking:
-        return False
-    if ranking[0][1] < SURE_TOP:
-        return True
+    """The identifier names a language outside the covered ones among its
+    :data:`SHORT_RANK` best guesses with at least :data:`SHORT_RATIO` of ``language``'s
+    probability: Romanian "parola de la email este …" ranks Spanish 0.42, Romanian 0.16."""
     p_language = dict(ranking).get(language, 0.0)
     return any(
         lang not in COVERED_LANGUAGES and p >= SHORT_RATIO * p_language
@@ -381,31 +377,48 @@ def _unsure(ranking: list[tuple[str, float]], language: str) -> bool:
     )
 
 
-def vouched_language(
-    text: str, language: str, ranking: list[tuple[str, float]]
-) -> str:
+def vouched_language(text: str, language: str, ranking: list[tuple[str, float]]) -> str:
     """The covered language an unsure identifier's verdict may stand for, or the uncovered
     language it then reads as (issue 29, gate4: an uncovered language read as a covered one).
 
-    The gate's rules read a covered language word by word; a segment whose words that language
-    does not know was written in another one, whatever the identifier's best guess ("parola de
-    la email este Vulpe_Rosie9" is Romanian, read as Spanish, and its password passed). So an
-    unsure verdict stands only when every word is known to it (a name, a capitalised word after
-    the first that it does not know, is skipped); else the first covered language in the
-    ranking that knows every word ("comprei 3 quilos de laranja" is Portuguese); else the
-    identifier's best language outside the covered ones (``und`` when it names none).
+    The gate's rules read a covered language word by word; a segment with a word that language
+    does not know, while the identifier ranks an uncovered language close behind it, was
+    written in that other language ("parola de la email este Vulpe_Rosie9" is Romanian, read
+    as Spanish, and its password passed). So an unsure verdict stands only when every word is
+    known to it (names, tokens with digits or symbols and words of one letter are skipped);
+    else a covered language close behind in the ranking (as :func:`decide`'s near tie) that
+    knows every word ("comprei 3 quilos de laranja" is Portuguese); else the identifier's
+    best language outside the covered ones.
     """
-    words = _WORDS.findall(text)
-    candidates = [language] + [
-        lang for lang, _ in ranking if lang in COVERED_LANGUAGES and lang != language
-    ]
     if _vouch_lexicon(language) is None:
         return language  # no list to read it by: the identifier's word stands
+    words = _plain_words(text)
+    p_top = ranking[0][1]
+    candidates = [language] + [
+        lang
+        for lang, p in ranking[:SHORT_RANK]
+        if lang in COVERED_LANGUAGES and lang != language and p >= SHORT_RATIO * p_top
+    ]
     for candidate in candidates:
         lexicon = _vouch_lexicon(candidate)
-        if lexicon is not None and all(_known(word, i, lexicon) for i, word in enumerate(words)):
+        if lexicon is not None and all(_known(word, i, lexicon) for i, word in words):
             return candidate
     return next((lang for lang, _ in ranking if lang not in COVERED_LANGUAGES), UNDETERMINED)
+
+
+_EDGE_PUNCTUATION: Final = ".,;:!?¡¿()[]{}\"'“”«»…"
+
+
+def _plain_words(text: str) -> list[tuple[int, str]]:
+    """``(position, word)`` of the tokens that are words: letters only once edge punctuation
+    is stripped, split at hyphens and apostrophes ("l'email", "e-mail"); an id, a password or
+    a brand with digits ("Vulpe_Rosie9", "23andMe") is not a word of any language."""
+    out: list[tuple[int, str]] = []
+    for i, token in enumerate(text.split()):
+        for part in re.split(r"[-'’]", token.strip(_EDGE_PUNCTUATION)):
+            if part.isalpha():
+                out.append((i, part))
+    return out
 
 
 def _known(word: str, index: int, lexicon: dict[str, float]) -> bool:

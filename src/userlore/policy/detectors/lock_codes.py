@@ -35,9 +35,7 @@ __all__ = ["lock_codes"]
 
 _AFTER = 50
 # A run of 4–12 digits with single separators; "・" and "·" are how Japanese lists digits.
-_RUN = re.compile(
-    r"(?<![A-Za-z0-9_.,:/\-])\d(?:[ \-./・·]?\d){3,11}(?![A-Za-z0-9_]|[.,:/\-]\d)"
-)
+_RUN = re.compile(r"(?<![A-Za-z0-9_.,:/\-])\d(?:[ \-./・·]?\d){3,11}(?![A-Za-z0-9_]|[.,:/\-]\d)")
 _TIME = re.compile(r"\d{1,2}[:.h]\d{2}")
 _SINGLES = re.compile(r"\d(?:[ \-./・·]\d){3,}")
 _SENTENCE_END = re.compile(r"[!?。！？\n;]|\.(?!\d)")
