@@ -341,10 +341,16 @@ def decide(
 
 
 @functools.lru_cache(maxsize=16_384)
-def identify(text: str) -> str:
+def identify(text: str, *, vouch: bool = True) -> str:
     """ISO 639-1 code of a segment by the packaged model (``und`` when it cannot place it);
     a short segment the model cannot place is read by the covered lexicons too
-    (:func:`lexicon_language`)."""
+    (:func:`lexicon_language`).
+
+    Args:
+        vouch: Read an unsure covered verdict by its words (:func:`vouched_language`). The
+            floor's whole-turn guard passes False: it asks whether a turn is a covered message
+            quoting a foreign name or street, where the names are the unknown words.
+    """
     folded = unicodedata.normalize("NFKC", text).strip()
     if not folded:
         return UNDETERMINED
@@ -353,7 +359,7 @@ def identify(text: str) -> str:
     language = decide(ranking, short=short)
     if short and language not in COVERED_LANGUAGES:
         return lexicon_language(folded, ranking) or language
-    if language in COVERED_LANGUAGES and ranking and _unsure(ranking, language):
+    if vouch and language in COVERED_LANGUAGES and ranking and _unsure(ranking, language):
         return vouched_language(folded, language, ranking)
     return language
 

@@ -35,6 +35,7 @@ from typing import Final
 from userlore.models import TurnSafety
 from userlore.policy.cue_data import Cues
 from userlore.policy.cue_data import cues as _cues
+from userlore.policy.detectors.common import is_year
 from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
 from userlore.policy.filter import RejectionReason
 from userlore.policy.govern import Assessment, assess_text
@@ -193,8 +194,11 @@ _AMOUNT = re.compile(
 
 
 def _amount(sentence: str, counts: frozenset[str]) -> bool:
-    """An amount in ``sentence`` that is not a count ("La salle compte 1 980 places")."""
+    """An amount in ``sentence`` that is not a count ("La salle compte 1 980 places"), a
+    year or a percentage."""
     for m in _AMOUNT.finditer(sentence):
+        if is_year(m.group(0)) or sentence[m.end() : m.end() + 2].strip().startswith("%"):
+            continue  # "Die Rente steigt 2025 um 4,57 %": a year, a rate
         after = _WORD_AFTER.match(sentence, m.end())
         if after is None or after.group(1).casefold() not in counts:
             return True

@@ -50,6 +50,7 @@ class _LockCues:
     objects: re.Pattern[str]
     devices: re.Pattern[str]
     opening: re.Pattern[str]
+    relations: frozenset[str]
     places: frozenset[str]
     units: frozenset[str]
     literals: LiteralGate
@@ -68,6 +69,7 @@ def _cues() -> _LockCues:
         objects=re.compile(alternation(_flat(data["objects"]))),
         devices=re.compile(alternation(_flat(data["devices"]))),
         opening=re.compile(alternation(_flat(data["opening"]))),
+        relations=frozenset(_flat(data["relations"])),
         places=frozenset(_flat(data["places"])),
         units=frozenset(_flat(data["units"])),
         literals=LiteralGate(t.strip("*") for t in things),
@@ -89,6 +91,8 @@ def lock_codes(t: str, lowered: str) -> Iterator[_Hit]:
             for run in _RUN.finditer(t, m.end(), end):
                 if run.start() in seen or not _is_code(t, lowered, run, c):
                     continue
+                if opened is None and not _related(t, lowered, m.end(), run.start(), c):
+                    continue  # "Das Schloss Neuschwanstein hat 1869 angefangen"
                 if not is_object and opened is None and not _SINGLES.fullmatch(run.group(0)):
                     continue
                 if is_year(run.group(0)) and not _SINGLES.fullmatch(run.group(0)):
@@ -106,13 +110,29 @@ def _sentence_start(t: str, pos: int) -> int:
     return start
 
 
+_GAP_END = re.compile(r"[:：=]\s*$|^\s*$")
+
+
+def _related(t: str, lowered: str, lo: int, hi: int, c: _LockCues) -> bool:
+    """The run is stated as the thing's: nothing, a colon or "=" between them, or a copula or
+    a combination word just before the run."""
+    if _GAP_END.search(t[lo:hi]):
+        return True
+    before = _WORD_BEFORE.search(lowered, lo, hi)
+    if before is None:
+        return False
+    word = before.group(1)
+    return word in c.relations or any(word.endswith(r) for r in c.relations if not r.isascii())
+
+
 def _is_code(t: str, lowered: str, run: re.Match[str], c: _LockCues) -> bool:
     """Not a time, a price, a place or a count."""
     value = run.group(0)
     if _TIME.fullmatch(value) or sum(ch.isdigit() for ch in value) < 4:
         return False
     before = _WORD_BEFORE.search(lowered, max(0, run.start() - 24), run.start())
-    if before is not None:
+    verb = c.opening.search(lowered, max(0, run.start() - 12), run.start())
+    if before is not None and not (verb is not None and verb.end() >= before.end(1)):
         word = before.group(1)
         if word in c.places or any(word.endswith(p) for p in c.places if not p.isascii()):
             return False

@@ -341,7 +341,7 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
             guarded = cues().function_words.search(text.casefold()) is not None
             if not guarded:
                 if whole is None:
-                    whole = identify(_latin_only(t))
+                    whole = identify(_latin_only(t), vouch=False)
                 guarded = whole in COVERED_LANGUAGES
             if guarded:
                 # Perhaps a covered sentence misread: its postcodes and prices are kept, but
