@@ -114,7 +114,7 @@ _OWN_MONEY_GATE = re.compile(
     r"|net|neto|l[íi]quido|limpo|limpio|after tax|take home|brut|paie|paye|versicherung|riester"
     r"|rürup|ruerup|pgbl|vgbl|ideco|nisa|isa\b|per\b|pea\b|bafög|rückzahlung|repay|rembours"
     r"|reembols|devolv|parcela|cuota|mensualit|raten|borrow|lent me|prest|geliehen|emprunt"
-    r"|devendo|financ|税后|到手|养老|社保|医保|理财|基金|借|还款|还贷|奨学金|返済|保険料|退職金|税引"
+    r"|steuern|impuestos|impôt|impot|impostos|devendo|financ|税后|到手|养老|社保|医保|理财|基金|借|还款|还贷|奨学金|返済|保険料|退職金|税引"
 )
 
 

@@ -78,6 +78,8 @@ _PERSONAL = re.compile(
     r"|hypothek|verdien\w*"
     # Pay said as what is left after tax, and pension, savings and loan products (gate4).
     r"|net|nets?|netto|neto|netos|l[íi]quidos?|limpos|limpios|after[- ]tax(?:es)?|take home"
+    r"|nach (?:abzug der )?steuern|despu[ée]s de impuestos|apr[èe]s imp[ôo]ts?"
+    r"|depois d(?:os|e) impostos|livre de impostos"
     r"|brutto|bruto|brut|paie|paye|\w*versicherung|riester|r[üu]rup|bausparvertrag|\w*sparplan"
     r"|plan d'[ée]pargne|plan de ahorro|pgbl|vgbl|ideco|nisa|isa|pension pot|student loans?"
     r"|bafög\w*|r[üu]ckzahlung|repayments?|rembourse\w*|reembols\w*|devolv\w*|parcelas?"
