@@ -54,6 +54,7 @@ class _LockCues:
     places: frozenset[str]
     units: frozenset[str]
     literals: LiteralGate
+    non_ascii: re.Pattern[str]
 
 
 def _flat(section: dict[str, list[Any]]) -> list[str]:
@@ -72,14 +73,17 @@ def _cues() -> _LockCues:
         relations=frozenset(_flat(data["relations"])),
         places=frozenset(_flat(data["places"])),
         units=frozenset(_flat(data["units"])),
-        literals=LiteralGate(t.strip("*") for t in things),
+        # ASCII words behind the literal gate; the others (CJK ones of one character would
+        # turn its shortcut off) as one pattern, which only a non-ASCII text can match.
+        literals=LiteralGate(t.strip("*") for t in things if t.isascii()),
+        non_ascii=re.compile("|".join(re.escape(t.strip("*")) for t in things if not t.isascii())),
     )
 
 
 def lock_codes(t: str, lowered: str) -> Iterator[_Hit]:
     """Secret hits for the codes of lockable things in ``t`` (see the module docstring)."""
     c = _cues()
-    if not c.literals.search(lowered):
+    if not c.literals.search(lowered) and (lowered.isascii() or not c.non_ascii.search(lowered)):
         return
     seen: set[int] = set()
     for pattern, is_object in ((c.objects, True), (c.devices, False)):
