@@ -82,6 +82,8 @@ def _cues() -> _LockCues:
 
 def lock_codes(t: str, lowered: str) -> Iterator[_Hit]:
     """Secret hits for the codes of lockable things in ``t`` (see the module docstring)."""
+    if _RUN.search(t) is None:
+        return  # no run of four digits: no code, whatever the words
     c = _cues()
     if not c.literals.search(lowered) and (lowered.isascii() or not c.non_ascii.search(lowered)):
         return
