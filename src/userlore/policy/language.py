@@ -433,6 +433,8 @@ def _known(word: str, index: int, lexicon: dict[str, float]) -> bool:
     floor = VOUCH_ZIPF_SHORT_WORD if len(word) <= 3 else VOUCH_ZIPF
     if lexicon.get(word.casefold(), 0.0) >= floor:
         return True
+    if any(ch.isupper() for ch in word[1:]):
+        return True  # an acronym or a brand ("RDV", "ExoticsCon"), anywhere in the line
     return index > 0 and word[0].isupper()  # a name
 
 

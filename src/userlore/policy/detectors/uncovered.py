@@ -282,14 +282,15 @@ _SINGLE_DIGITS = re.compile(r"(?<!\S)\d(?:[ \-]\d){3,}(?=[\s.,;:!?]|$)")
 
 def _unmistakable(text: str, offset: int) -> Iterator[_Hit]:
     """Values in a segment that may be a misread covered sentence: a credential-shaped token
-    with a symbol or a case change beside its digits ("Vulpe_Rosie9"), and digits said one by
-    one ("4 8 1 6", not "1 2 3 4")."""
+    with a symbol (not an underscore alone) or a case change beside its digits
+    ("Vulpe_Rosie9", "tiger!3274"), and digits said one by one ("4 8 1 6", not "1 2 3 4")."""
     for tok in _TOKEN.finditer(text):
         word = tok.group(0).strip(_EDGES)
-        symbol = any(not ch.isalnum() and ch not in "-." for ch in word)
+        # Not "_": a covered sentence quoting code holds "NAME_2", "kubernetes_ingress_v1".
+        symbol = any(not ch.isalnum() and ch not in "-._" for ch in word)
         case = any(ch.isupper() for ch in word[1:]) and any(ch.islower() for ch in word)
-        if not _shaped(word) or not (symbol or case):
-            continue
+        if not _shaped(word) or not (symbol or case) or "\\" in word:
+            continue  # a backslash: an escape in quoted code ("\\u2B12"), not a password
         start = tok.start() + tok.group(0).find(word)
         rule = "credential_uncovered_language"
         yield (_SECRET, rule, offset + start, offset + start + len(word), None)
