@@ -35,6 +35,7 @@ from typing import Final
 from userlore.models import TurnSafety
 from userlore.policy.cue_data import Cues
 from userlore.policy.cue_data import cues as _cues
+from userlore.policy.detectors.common import is_year
 from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
 from userlore.policy.filter import RejectionReason
 from userlore.policy.govern import Assessment, assess_text
@@ -119,7 +120,7 @@ def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> Quo
     for sentence in sentences(text):
         lowered = sentence.casefold()
         cleared = cues.about_others(lowered)
-        if cues.money.search(lowered) and _AMOUNT.search(sentence) and not cleared:
+        if cues.money.search(lowered) and _amount(sentence, cues.counts) and not cleared:
             return QuoteVerdict(RejectionReason.QUOTE_MONEY, "financial")
         found = sorted(special_cues(sentence) - consented)
         if found and not about_someone_else_or_topic(sentence):
@@ -190,6 +191,18 @@ _AMOUNT = re.compile(
     r"|euros?|dollars?|reais|real\b|yuan|yen|pesos?|pounds?|bucks)"
     r"|\d{1,3}(?:[.,\s]\d{3})+|\d{4,}|[一二三四五六七八九十两百千]+[万千億亿]"
 )
+
+
+def _amount(sentence: str, counts: frozenset[str]) -> bool:
+    """An amount in ``sentence`` that is not a count ("La salle compte 1 980 places"), a
+    year or a percentage."""
+    for m in _AMOUNT.finditer(sentence):
+        if is_year(m.group(0)) or sentence[m.end() : m.end() + 2].strip().startswith("%"):
+            continue  # "Die Rente steigt 2025 um 4,57 %": a year, a rate
+        after = _WORD_AFTER.match(sentence, m.end())
+        if after is None or after.group(1).casefold() not in counts:
+            return True
+    return False
 
 
 def _value_like(window: str, counts: frozenset[str]) -> bool:

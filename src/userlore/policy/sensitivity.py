@@ -29,6 +29,7 @@ from userlore.policy.detectors.financial import (
     _financial,
 )
 from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy, _split_keys
+from userlore.policy.detectors.lock_codes import lock_codes
 from userlore.policy.detectors.money import own_money
 from userlore.policy.detectors.national_ids import (
     _ID_GATE_CJK,
@@ -109,6 +110,11 @@ _OWN_MONEY_GATE = re.compile(
     r"|余额|欠|贷|账户|公积金|透支|給料|給与|年収|月収|手取り|貯金|預金|借金|ローン|残高|年金"
     r"|401k|ira\b|pension|portfolio|left|debo|devo|dois|schulde|reste|queda|resta|sobra|übrig"
     r"|livret|dispo|spar|depot|descubierto|previd|découvert"
+    # gate4: net pay, pension and savings products, repayments, the user's debts
+    r"|net|neto|l[íi]quido|limpo|limpio|after tax|take home|brut|paie|paye|versicherung|riester"
+    r"|rürup|ruerup|pgbl|vgbl|ideco|nisa|isa\b|per\b|pea\b|bafög|rückzahlung|repay|rembours"
+    r"|reembols|devolv|parcela|cuota|mensualit|raten|borrow|lent me|prest|geliehen|emprunt"
+    r"|steuern|impuestos|impôt|impot|impostos|devendo|financ|税后|到手|养老|社保|医保|理财|基金|借|还款|还贷|奨学金|返済|保険料|退職金|税引"
 )
 
 
@@ -173,6 +179,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     ):
         hits.extend(_financial(t))
     if _ANY_DIGIT.search(t):
+        hits.extend(lock_codes(t, lowered))
         # After every dedicated rule: where one already names the value, its verdict stands.
         named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
         hits.extend(h for h in cued_values(t) if not any(s < h[3] and h[2] < e for s, e in named))

@@ -22,7 +22,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from userlore.policy.cue_data import cues
+from userlore.policy.cue_data import Cues, cues
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.findings import _REGULATED
 
@@ -62,6 +62,7 @@ _FIRST_PERSON = re.compile(
 )
 _JA_PERSONAL = re.compile(
     r"給料|月給|年収|年俸|手取り|貯金|借金|ローン|口座残高|預金|収入|ボーナス|残高|年金|積立"
+    r"|奨学金|返済|借り|iDeCo|NISA|ニーサ|イデコ|保険料|退職金|税引き後"
 )
 # A money noun that is the speaker's by itself when no one else is named (an implied subject).
 # French "dois" (I owe) only with its subject: alone it is Portuguese "two" ("Dois cafés, R$ 9").
@@ -75,20 +76,42 @@ _PERSONAL = re.compile(
     r"|sueldo|salario|n[óo]mina|ahorr\w*|deudas?|hipoteca|pr[ée]stamo|saldo|cuenta|cr[ée]dito"
     r"|\w*gehalt\w*|einkommen|\w*konto\w*|erspar\w*|gespart|\w*schulden|\w*kredit\w*"
     r"|hypothek|verdien\w*"
+    # Pay said as what is left after tax, and pension, savings and loan products (gate4).
+    r"|net|nets?|netto|neto|netos|l[íi]quidos?|limpos|limpios|after[- ]tax(?:es)?|take home"
+    r"|nach (?:abzug der )?steuern|despu[ée]s de impuestos|apr[èe]s imp[ôo]ts?"
+    r"|depois d(?:os|e) impostos|livre de impostos"
+    r"|brutto|bruto|brut|paie|paye|\w*versicherung|riester|r[üu]rup|bausparvertrag|\w*sparplan"
+    r"|plan d'[ée]pargne|plan de ahorro|pgbl|vgbl|ideco|nisa|isa|pension pot|student loans?"
+    r"|bafög\w*|r[üu]ckzahlung|repayments?|rembourse\w*|reembols\w*|devolv\w*|parcelas?"
+    r"|cuotas?|mensualit[ée]s?|raten|monatsrate"
     r"|salaire|revenus?|[ée]pargne|[ée]conomies|dettes?|pr[êe]t|hypoth[èe]que|solde|compte"
     r"|cr[ée]dit|sal[áa]rio|poupan[çc]a|d[íi]vidas?|empr[ée]stimo|conta|financiamento"
     r")(?!\w)|工资|薪水|月薪|年薪|收入|存款|余额|欠|贷款|房贷|车贷|信用卡|账户|存了|公积金|透支"
+    r"|税后|到手|养老保险|养老金|社保|医保|理财|基金|借了|还款|还贷|助学贷款"
 )
 _BARE = re.compile(
-    r"(?<![\w.,])(?:\d+(?:[.,]\d+)?\s?(?:[kK]|万|千|億|亿|mil|Mio\.?)(?![A-Za-z])"
-    r"|\d{1,3}(?:[.,\u00a0 ]\d{3})+(?:[.,]\d{1,2})?|\d{4,}(?:[.,]\d{1,2})?)(?![\w])"
+    r"(?<![A-Za-z0-9_.,])(?:\d+(?:[.,]\d+)?\s?(?:[kK]|万|千|億|亿|mil|Mio\.?)(?![A-Za-z])"
+    r"|\d{1,3}(?:[.,\u00a0 ]\d{3})+(?:[.,]\d{1,2})?|\d{4,}(?:[.,]\d{1,2})?"
+    # A smaller sum said per month or week ("repayments are 380 a month", "130 € im Monat").
+    r"|\d{2,3}(?:[.,]\d{1,2})?(?=\s?(?:€|euros?|\$|reais)?\s?(?i:a|per|/|al|im|pro|par|por|each)"
+    r"\s?(?i:month|mo|week|mes|monat|mois|m[eê]s|semana|woche|semaine)))(?![A-Za-z0-9_])"
+)
+# The user's own debt: a relative as the creditor does not make it someone else's money
+# ("debo casi 6.000 € a mi hermano", "I borrowed 5,000 from my dad", "兄に50万円借りてる").
+_OWN_DEBT = re.compile(
+    r"(?i)(?<!\w)(?:i (?:still |now )?owe|i(?:'ve| have)? borrowed|(?:lent|loaned) me"
+    r"|(?:le |les )?debo|me prest\w+|ped[íi] prestad\w+|ich schulde|schulde ich"
+    r"|(?:hat|haben) mir [^.!?]{0,30}geliehen|je (?:lui |leur )?dois|j'en dois"
+    r"|m'(?:a|ont) pr[êe]t[ée]|j'ai emprunt[ée]|devo|devendo|me emprestou|peguei emprestado)(?!\w)"
+    r"|我欠|我[^。！？]{0,6}借了|[跟向][^。！？]{1,4}借了|に[^。！？]{0,12}借り"
 )
 _MONEY_NOUNS = re.compile(
     r"(?i)salary|income|savings|saved|debt|owe|earn|balance|pay|konto|gehalt|verdien|schulden"
     r"|erspar|einkommen|salaire|gagne|épargne|dette|je dois|j'en dois|solde|revenu|sueldo"
     r"|salario|gano|deuda"
     r"|ahorr|saldo|ingreso|sal[áa]rio|ganho|devo|d[íi]vida|conta|poupan|renda|tenho|habe|have"
-    r"|tengo|j'ai|工资|月薪|年薪|存款|欠|收入|余额|贷款|給料|貯金|借金|年収|月給|手取り"
+    r"|tengo|j'ai|recebo|cobro|touche|bekomme|kriege|netto|net|neto|l[íi]quido|borrowed"
+    r"|工资|月薪|年薪|存款|欠|收入|余额|贷款|給料|貯金|借金|年収|月給|手取り"
 )
 _NOT_OWN = re.compile(
     r"(?i)(?<!\w)(?:her|his|their|its|son|sa|ses|leur|su|sus|sein\w*|ihr\w*|dela|dele|deles"
@@ -96,6 +119,11 @@ _NOT_OWN = re.compile(
     r"|costs?|kostet|co[uû]te|cuesta|custa|price|preis|prix|precio|pre[çc]o|raised|company"
     r"|fees?|geb[üu]hr\w*|frais|comisi[óo]n|tarifa|taxa|tarif|restaurant\w*|jantar|almo[çc]o|cena|d[îi]ner|addition|firma|empresa|entreprise)(?!\w)|彼|她|他的|平均|価格|値段|カメラ|公司|价格|价钱|售价|多少钱|手续费|手数料"
 )
+# Savings and pension products named by their acronyms, in capitals only ("PER" is "per").
+_PRODUCTS = re.compile(r"(?<!\w)(?:PER|PEA|PERP|PERCO|ISA|SIPP|PGBL|VGBL|FGTS|IRA)(?!\w)")
+# "il y a", "es gibt", "there is": no one's subject ("sur mon PER il y a 14 000 €").
+_IMPERSONAL = re.compile(r"\bil y a\b|\bil me reste\b|\bes gibt\b|\bthere (?:is|are)\b")
+_NEXT_WORD = re.compile(r"\s?([^\W\d_]+)")
 _CLAUSE = re.compile(r"[.!?。！？\n;]")
 
 
@@ -109,20 +137,43 @@ def own_money(t: str) -> Iterator[_Hit]:
         if Price.fromstring(m.group(0)).amount is None:
             continue
         clause = _clause(t, m.start(), m.end())
-        if _NOT_OWN.search(clause) or c.about_others(clause.casefold()):
+        if _others_money(clause, c):
             continue
         own = _FIRST_PERSON.search(clause) is not None and _MONEY_NOUNS.search(clause) is not None
-        if own or _JA_PERSONAL.search(clause) or _PERSONAL.search(clause):
+        if own or _personal(clause):
             seen.append(m.span())
             yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
     for m in _BARE.finditer(t):
         if any(s <= m.start() < e for s, e in seen) or is_year(m.group(0)):
             continue
         clause = _clause(t, m.start(), m.end())
-        if _NOT_OWN.search(clause) or c.about_others(clause.casefold()):
+        if _others_money(clause, c):
             continue
-        if _JA_PERSONAL.search(clause) or _PERSONAL.search(clause):
+        after = _NEXT_WORD.match(t, m.end())
+        if after is not None and after.group(1).casefold() in c.counts:
+            continue  # a count ("1 980 places", "23.000 Einwohner")
+        if _personal(clause):
             yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
+
+
+def _personal(clause: str) -> bool:
+    """A money noun, product or debt that is the speaker's by itself (an implied subject)."""
+    return (
+        _JA_PERSONAL.search(clause) is not None
+        or _PERSONAL.search(clause) is not None
+        or _PRODUCTS.search(clause) is not None
+        or _OWN_DEBT.search(clause) is not None
+    )
+
+
+def _others_money(clause: str, c: Cues) -> bool:
+    """Someone else's money, a price or an average, unless the clause states the user's own
+    debt (a creditor who is a relative is still someone the user owes)."""
+    if _OWN_DEBT.search(clause):
+        return False
+    if _NOT_OWN.search(clause) is not None:
+        return True
+    return c.about_others(_IMPERSONAL.sub(" ", clause.casefold()))
 
 
 def _clause(t: str, lo: int, hi: int) -> str:

@@ -152,8 +152,51 @@ _ID_SPECS: Final = (
         "ca_sin",
         r"social\s+insurance\s+number|sin",
         rf"\d{{3}}{_SEP}?\d{{3}}{_SEP}?\d{{3}}",
-        ("ca.sin",),
+        None,  # beside its own words, a SIN that fails the check is still a SIN
         "ca_sin",
+        "government_id",
+    ),
+    # gate4: identifiers with no check digit to try, or one the registry does not know, taken
+    # by their format beside their own words.
+    (
+        "jp_license",
+        r"運転免許証?(?:の)?(?:番号)?|免許証?(?:の)?(?:番号)?",
+        r"\d(?:[ \-]?\d){11}",
+        None,
+        "jp_drivers_license",
+        "government_id",
+    ),
+    (
+        "br_rg",
+        r"rg|registro\s+geral|carteira\s+de\s+identidade|c[ée]dula\s+de\s+identidade",
+        r"\d{1,2}\.?\d{3}\.?\d{3}-?[\dXx]",
+        None,
+        "br_rg",
+        "government_id",
+    ),
+    (
+        "br_cnh",
+        r"cnh|carteira\s+de\s+motorista|carteira\s+de\s+habilita[çc][ãa]o",
+        r"\d{11}",
+        None,
+        "br_cnh",
+        "government_id",
+    ),
+    (
+        "es_nss",
+        r"(?:n[uú]mero\s+(?:de\s+(?:la\s+)?)?)?seguridad\s+social|n[uú]mero\s+de\s+afiliaci[oó]n"
+        r"|afiliaci[oó]n|nss|naf",
+        r"\d{2}[/ \-]?\d{7,8}[/ \-]?\d{2}",
+        None,
+        "es_social_security",
+        "government_id",
+    ),
+    (
+        "mx_curp",
+        r"curp",
+        r"[A-Za-z]{4}\d{6}[HMhm][A-Za-z]{5}[A-Za-z0-9]\d",
+        None,
+        "mx_curp",
         "government_id",
     ),
     ("nl_bsn", r"bsn|burgerservicenummer", r"\d{9}", ("nl.bsn",), "nl_bsn", "government_id"),
@@ -237,10 +280,12 @@ _ID_GATE_WORDS: Final = _words(
     savings sort konto kontonummer bankleitzahl cuenta compte conta ssn itin tin ni nino nhs dni
     nie nif pan nir sin bsn cpf dl aba bsb blz rib id number mynumber individual rrn
     registration paspoort paspoortnummer pasaport paszport passi pass
+    rg registro identidade cnh motorista habilitação habilitacao seguridad afiliación afiliacion
+    nss naf curp
     """
 )
 _ID_GATE_CJK = re.compile(
-    r"マイナンバー|パスポート|個人番号|주민|여권|旅券|安全码|护照|護照|通行证|旅行证件|身份|證|证件|驾驶|驾照|医保|社保|卡|账|帳|आधार"
+    r"免許|マイナンバー|パスポート|個人番号|주민|여권|旅券|安全码|护照|護照|通行证|旅行证件|身份|證|证件|驾驶|驾照|医保|社保|卡|账|帳|आधार"
 )
 _ID_KEYWORDS = re.compile(  # run on the lowercased text
     r"(?<![a-z])(?:" + "|".join(f"(?P<{g}>{kw})" for g, kw, *_ in _ID_SPECS) + r")(?![a-z])"

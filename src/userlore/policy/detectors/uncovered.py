@@ -296,6 +296,29 @@ def _said_values(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
             yield start, end
 
 
+_SINGLE_DIGITS = re.compile(r"(?<!\S)\d(?:[ \-]\d){3,}(?=[\s.,;:!?]|$)")
+
+
+def _unmistakable(text: str, offset: int) -> Iterator[_Hit]:
+    """Values in a segment that may be a misread covered sentence: a credential-shaped token
+    with a symbol (not an underscore alone) or a case change beside its digits
+    ("Vulpe_Rosie9", "tiger!3274"), and digits said one by one ("4 8 1 6", not "1 2 3 4")."""
+    for tok in _TOKEN.finditer(text):
+        word = tok.group(0).strip(_EDGES)
+        # Not "_": a covered sentence quoting code holds "NAME_2", "kubernetes_ingress_v1".
+        symbol = any(not ch.isalnum() and ch not in "-._" for ch in word)
+        case = any(ch.isupper() for ch in word[1:]) and any(ch.islower() for ch in word)
+        if not _shaped(word) or not (symbol or case) or "\\" in word:
+            continue  # a backslash: an escape in quoted code ("\\u2B12"), not a password
+        start = tok.start() + tok.group(0).find(word)
+        rule = "credential_uncovered_language"
+        yield (_SECRET, rule, offset + start, offset + start + len(word), None)
+    for m in _SINGLE_DIGITS.finditer(text):
+        if not _counting(m.group(0).replace("-", " ")):
+            rule = "value_uncovered_language"
+            yield (_REGULATED, rule, offset + m.start(), offset + m.end(), None)
+
+
 def uncovered_values(t: str) -> Iterator[_Hit]:
     """Values in the segments of ``t`` in an uncovered language (see the module docstring)."""
     if not _has_digit(t) and not any(_said_runs(t, _all_digit_words())):
@@ -335,11 +358,16 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         if seg.script == "Latn" and not other_script:
             if len(_PLAIN_WORD.findall(text)) < 2:
                 continue  # "slack:C024BE91L:1700000000.000100": an id, not a sentence
-            if cues().function_words.search(text.casefold()):
-                continue
-            if whole is None:
-                whole = identify(_latin_only(t))
-            if whole in COVERED_LANGUAGES:
+            guarded = cues().function_words.search(text.casefold()) is not None
+            if not guarded:
+                if whole is None:
+                    whole = identify(_latin_only(t), vouch=False)
+                guarded = whole in COVERED_LANGUAGES
+            if guarded:
+                # Perhaps a covered sentence misread: its postcodes and prices are kept, but
+                # not what no covered sentence holds by chance (gate4: "parola de la email
+                # este Vulpe_Rosie9", "codul de la seif este 4 8 1 6").
+                yield from _unmistakable(text, seg.start)
                 continue
         spans: list[tuple[int, int, str]] = []
         for tok in _TOKEN.finditer(text):

@@ -1,0 +1,151 @@
+"""What opens a lock, said with no PIN or code word: "the padlock opens with 4-1-8-2", "der
+Tresor geht mit 2 7 7 4 auf", "スマホのロック解除は２４６８", "门禁是五三八一".
+
+The credential words of ``quote_cues.yaml`` name the secret ("PIN", "code"); a combination,
+a key-box code or a phone's unlock code is often told by naming the thing it opens instead, and
+passed both the floor and the gate (issue 29, gate4). The cue here is the lockable thing plus
+an opening verb or relation near a run of four digits or more (spaced, dashed or dotted; digits
+said in words arrive as digits through the floor's spoken view). Two kinds of thing, from
+``policy/data/lock_cues.yaml``:
+
+- *objects* whose number is their code (a safe, a padlock, a key box, an alarm): a run after
+  one is its code unless it says where the thing is, what it cost or weighs, or when;
+- *devices* with numbers of their own (a phone, a door, a locker, a gate): only with an opening
+  verb in the sentence, or with the digits said one by one ("gym locker is 3-1-7-9"), since
+  "my phone is 0612 345 678" is a phone number and "gate 1204" a place.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import yaml  # type: ignore[import-untyped]
+
+from userlore.policy.cue_data import alternation
+from userlore.policy.detectors.common import _Hit, is_year
+from userlore.policy.findings import _SECRET
+from userlore.policy.literal_gate import LiteralGate
+
+__all__ = ["lock_codes"]
+
+_AFTER = 50
+# A run of 4–12 digits with single separators; "・" and "·" are how Japanese lists digits.
+_RUN = re.compile(r"(?<![A-Za-z0-9_.,:/\-])\d(?:[ \-./・·]?\d){3,11}(?![A-Za-z0-9_]|[.,:/\-]\d)")
+_TIME = re.compile(r"\d{1,2}[:.h]\d{2}")
+_SINGLES = re.compile(r"\d(?:[ \-./・·]\d){3,}")
+_SENTENCE_END = re.compile(r"[!?。！？\n;]|\.(?!\d)")
+# The word just before a run; after a colon the run is a value, not a place ("de l'appart : …").
+_WORD_BEFORE = re.compile(r"([^\W\d_]+|[\u3040-\u30ff\u4e00-\u9fff]+)[\s#]*$")
+_WORD_AFTER = re.compile(r"\s*([^\W\d_]+|[\u3040-\u30ff\u4e00-\u9fff]{1,3})")
+_CURRENCY = re.compile(r"[$€£¥￥₹]|r\$|\bus\$")
+
+
+@dataclass(frozen=True, slots=True)
+class _LockCues:
+    objects: re.Pattern[str]
+    devices: re.Pattern[str]
+    opening: re.Pattern[str]
+    relations: frozenset[str]
+    places: frozenset[str]
+    units: frozenset[str]
+    literals: LiteralGate
+    non_ascii: re.Pattern[str]
+
+
+def _flat(section: dict[str, list[Any]]) -> list[str]:
+    return [str(term).casefold() for terms in section.values() for term in terms]
+
+
+@functools.cache
+def _cues() -> _LockCues:
+    source = resources.files("userlore.policy").joinpath("data/lock_cues.yaml")
+    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    things = _flat(data["objects"]) + _flat(data["devices"])
+    return _LockCues(
+        objects=re.compile(alternation(_flat(data["objects"]))),
+        devices=re.compile(alternation(_flat(data["devices"]))),
+        opening=re.compile(alternation(_flat(data["opening"]))),
+        relations=frozenset(_flat(data["relations"])),
+        places=frozenset(_flat(data["places"])),
+        units=frozenset(_flat(data["units"])),
+        # ASCII words behind the literal gate; the others (CJK ones of one character would
+        # turn its shortcut off) as one pattern, which only a non-ASCII text can match.
+        literals=LiteralGate(t.strip("*") for t in things if t.isascii()),
+        non_ascii=re.compile("|".join(re.escape(t.strip("*")) for t in things if not t.isascii())),
+    )
+
+
+def lock_codes(t: str, lowered: str) -> Iterator[_Hit]:
+    """Secret hits for the codes of lockable things in ``t`` (see the module docstring)."""
+    if _RUN.search(t) is None:
+        return  # no run of four digits: no code, whatever the words
+    c = _cues()
+    if not c.literals.search(lowered) and (lowered.isascii() or not c.non_ascii.search(lowered)):
+        return
+    seen: set[int] = set()
+    for pattern, is_object in ((c.objects, True), (c.devices, False)):
+        for m in pattern.finditer(lowered):
+            stop = _SENTENCE_END.search(t, m.end())
+            end = min(len(t), m.end() + _AFTER, stop.start() if stop else len(t))
+            sentence_start = _sentence_start(t, m.start())
+            opened = c.opening.search(lowered, sentence_start, stop.start() if stop else len(t))
+            for run in _RUN.finditer(t, m.end(), end):
+                if run.start() in seen or not _is_code(t, lowered, run, c):
+                    continue
+                if opened is None and not _related(t, lowered, m.end(), run.start(), c):
+                    continue  # "Das Schloss Neuschwanstein hat 1869 angefangen"
+                if not is_object and opened is None and not _SINGLES.fullmatch(run.group(0)):
+                    continue
+                if is_year(run.group(0)) and not _SINGLES.fullmatch(run.group(0)):
+                    before = _WORD_BEFORE.search(lowered, m.end(), run.start())
+                    if opened is None or (before is not None and before.group(1) in c.places):
+                        continue
+                seen.add(run.start())
+                yield (_SECRET, "lock_code", run.start(), run.end(), None)
+
+
+def _sentence_start(t: str, pos: int) -> int:
+    start = pos
+    while start > 0 and not _SENTENCE_END.match(t, start - 1):
+        start -= 1
+    return start
+
+
+_GAP_END = re.compile(r"[:：=]\s*$|^\s*$")
+
+
+def _related(t: str, lowered: str, lo: int, hi: int, c: _LockCues) -> bool:
+    """The run is stated as the thing's: nothing, a colon or "=" between them, or a copula or
+    a combination word just before the run."""
+    if _GAP_END.search(t[lo:hi]):
+        return True
+    before = _WORD_BEFORE.search(lowered, lo, hi)
+    if before is None:
+        return False
+    word = before.group(1)
+    return word in c.relations or any(word.endswith(r) for r in c.relations if not r.isascii())
+
+
+def _is_code(t: str, lowered: str, run: re.Match[str], c: _LockCues) -> bool:
+    """Not a time, a price, a place or a count."""
+    value = run.group(0)
+    if _TIME.fullmatch(value) or sum(ch.isdigit() for ch in value) < 4:
+        return False
+    before = _WORD_BEFORE.search(lowered, max(0, run.start() - 24), run.start())
+    verb = c.opening.search(lowered, max(0, run.start() - 12), run.start())
+    if before is not None and not (verb is not None and verb.end() >= before.end(1)):
+        word = before.group(1)
+        if word in c.places or any(word.endswith(p) for p in c.places if not p.isascii()):
+            return False
+    after = _WORD_AFTER.match(lowered, run.end())
+    if after is not None:
+        word = after.group(1)
+        if word in c.units or any(word.startswith(u) for u in c.units if not u.isascii()):
+            return False
+    near = lowered[max(0, run.start() - 3) : run.end() + 3]
+    return _CURRENCY.search(near) is None
