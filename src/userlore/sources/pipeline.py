@@ -76,6 +76,7 @@ from userlore.sources.synthesis import (
 )
 from userlore.sources.views import PipelineReport
 from userlore.store.governed import GovernedStore
+from userlore.store.planner_stats import stats_watch
 from userlore.store.schema import KnowledgeSourceItem, KnowledgeSourceState
 from userlore.understanding import BatchItem, govern_upsert_batch, record_turn
 
@@ -268,6 +269,7 @@ class ConnectedKnowledgePipeline(LeaseHolder):
             with self.store.transaction() as session:
                 done = self._apply(session, todo, enrichment)
             report.add(done)  # counted only once the transaction committed
+            stats_watch(self.store.engine).wrote("memory_records", len(todo))
         except Exception:
             # Isolate the failing item: one transaction per item, failures recorded one by one.
             for item in todo:
