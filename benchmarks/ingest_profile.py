@@ -88,22 +88,38 @@ def listened(lore: Userlore, stats: Stats) -> Iterator[None]:
 _TICK = os.sysconf("SC_CLK_TCK")
 
 
-def server_cpu() -> collections.Counter[str]:
-    """CPU seconds so far of every PostgreSQL process on this machine, by role: ``backend``
-    (a client's server process: the statements' own cost) or its title (``autovacuum
-    worker``, ``walwriter``...). Read from ``/proc``; empty where there is none."""
+def _stat(pid: int | str) -> list[str]:
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()
+
+
+def postmaster(lore: Userlore) -> int | None:
+    """The pid of the server that serves ``lore`` (the parent of its connection's process)."""
+    engine = lore.memory.store.engine
+    if engine.dialect.name != "postgresql":
+        return None
+    with engine.connect() as conn:
+        pid = int(conn.exec_driver_sql("SELECT pg_backend_pid()").scalar_one())
+    return int(_stat(pid)[1])
+
+
+def server_cpu(parent: int | None) -> collections.Counter[str]:
+    """CPU seconds so far of the server's processes (children of ``parent``; other servers on
+    the machine are left out), by role: ``backend`` (a client's server process: the
+    statements' own cost) or its title (``autovacuum worker``, ``walwriter``...)."""
     out: collections.Counter[str] = collections.Counter()
+    if parent is None:
+        return out
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/cmdline", "rb") as f:
                 title = f.read().split(b"\0")[0].decode(errors="replace")
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
+            fields = _stat(entry)
         except OSError:
             continue
-        if not title.startswith("postgres: "):
+        if int(fields[1]) != parent or not title.startswith("postgres: "):
             continue
         role = title.removeprefix("postgres: ")
         role = "backend" if "127.0.0.1" in role or "[local]" in role else role.split(" ")[0]
@@ -112,9 +128,9 @@ def server_cpu() -> collections.Counter[str]:
 
 
 def phase(
-    fn: Callable[[], Any], profile: cProfile.Profile | None = None
+    fn: Callable[[], Any], parent: int | None, profile: cProfile.Profile | None = None
 ) -> tuple[float, float, collections.Counter[str]]:
-    s0 = server_cpu()
+    s0 = server_cpu(parent)
     w0, c0 = time.perf_counter(), time.thread_time()
     if profile is not None:
         profile.enable()
@@ -122,7 +138,7 @@ def phase(
     if profile is not None:
         profile.disable()
     wall, cpu = time.perf_counter() - w0, time.thread_time() - c0
-    s1 = server_cpu()
+    s1 = server_cpu(parent)
     s1.subtract(s0)
     return wall, cpu, +s1
 
@@ -132,6 +148,7 @@ def measure(url: str, n: int, text_kind: str, profile: bool) -> dict[str, Any]:
     lore = Userlore.open(url, config=CONFIG)
     pipeline = ConnectedKnowledgePipeline(lore.memory.store, batch_size=200)
     out: dict[str, Any] = {}
+    parent = postmaster(lore)
     try:
         for name, fn in (
             (
@@ -145,7 +162,7 @@ def measure(url: str, n: int, text_kind: str, profile: bool) -> dict[str, Any]:
             stats = Stats()
             prof = cProfile.Profile(time.perf_counter) if profile and name == "synthesis" else None
             with listened(lore, stats):
-                wall, cpu, server = phase(fn, prof)
+                wall, cpu, server = phase(fn, parent, prof)
             out[name] = (wall, cpu, stats, prof, server)
     finally:
         lore.close()

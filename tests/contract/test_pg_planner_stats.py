@@ -176,8 +176,8 @@ def test_the_watch_checks_at_100_rows_then_every_fourfold() -> None:
     watch.enabled = True
     asked: list[tuple[str, int]] = []
     watch._refresh = lambda table, written: asked.append((table, written))  # type: ignore[method-assign]
-    for rows in (60, 60, 200, 200, 100, 1_000):
+    for rows in (60, 60, 200, 200, 100, 1_000, 500):
         watch.wrote("memory_records", rows)
     watch.wrote("episodic_items", 5_000)  # not a watched parent table
-    assert asked == [("memory_records", 120), ("memory_records", 520), ("memory_records", 1_620)]
+    assert asked == [("memory_records", 120), ("memory_records", 520), ("memory_records", 2_120)]
     engine.dispose()
