@@ -181,3 +181,16 @@ def test_the_watch_checks_at_100_rows_then_every_fourfold() -> None:
     watch.wrote("episodic_items", 5_000)  # not a watched parent table
     assert asked == [("memory_records", 120), ("memory_records", 520), ("memory_records", 2_120)]
     engine.dispose()
+
+
+def test_a_failed_check_is_logged_and_the_write_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    """Statistics are an optimisation: a check that fails (here SQLite has no ``pg_class``)
+    is a warning, never an error for the write that already committed."""
+    engine = create_engine("sqlite://")
+    watch = StatsWatch(engine)
+    watch.enabled = True
+    with caplog.at_level("WARNING", logger="userlore.store.planner_stats"):
+        watch.wrote("memory_records", 200)
+    assert watch.analyzed["memory_records"] == 0
+    assert "could not analyze memory_records" in caplog.text
+    engine.dispose()

@@ -269,7 +269,6 @@ class ConnectedKnowledgePipeline(LeaseHolder):
             with self.store.transaction() as session:
                 done = self._apply(session, todo, enrichment)
             report.add(done)  # counted only once the transaction committed
-            stats_watch(self.store.engine).wrote("memory_records", len(todo))
         except Exception:
             # Isolate the failing item: one transaction per item, failures recorded one by one.
             for item in todo:
@@ -279,6 +278,9 @@ class ConnectedKnowledgePipeline(LeaseHolder):
                     report.add(done)
                 except Exception as exc:
                     failures[item.id] = exc
+        else:  # outside the try: the batch is committed, never to be applied again
+            # About one record an item (its fact; daily notes add a few): the watch's unit.
+            stats_watch(self.store.engine).wrote("memory_records", len(todo))
         by_id = {i.id: i for i in claimed}
         for item_id, error in failures.items():
             self._fail(by_id[item_id], error, report)

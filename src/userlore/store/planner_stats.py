@@ -24,7 +24,7 @@ import weakref
 from collections import Counter
 
 from sqlalchemy import Engine, text
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import SQLAlchemyError
 
 __all__ = ["FIRST_CHECK", "WATCHED", "StatsWatch", "stats_watch"]
 
@@ -76,7 +76,7 @@ class StatsWatch:
                 conn.execute(text(f'ANALYZE "{table}"'))  # a name from WATCHED, not input
                 conn.commit()
             self.analyzed[table] += 1
-        except DBAPIError as exc:  # statistics are an optimisation: the write already committed
+        except SQLAlchemyError as exc:  # statistics are an optimisation: the write committed
             log.warning("could not analyze %s: %s", table, exc)
 
 
