@@ -59,6 +59,7 @@ from userlore.sources.normalize import (
 from userlore.sources.views import PipelineReport, SyncCounts, SyncReport
 from userlore.store.episodic_index import index_rows
 from userlore.store.governed import GovernedStore, validate_scope
+from userlore.store.planner_stats import stats_watch
 from userlore.store.schema import KnowledgeSourceItem, KnowledgeSourceState, KnowledgeSyncRun
 
 __all__ = ["KnowledgeIngestionService", "ProgressCallback", "connected_enabled"]
@@ -382,6 +383,7 @@ class KnowledgeIngestionService:
                     store.vectors.stage(session, "evidence", scope, row["id"], row["text"], now)
             self.ledger.lock(session, scope)
             self.ledger.append(session, changes)
+        stats_watch(store.engine).wrote("knowledge_source_items", len(inserts))
 
     @staticmethod
     def _stored_values(

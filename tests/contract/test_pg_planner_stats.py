@@ -1,0 +1,196 @@
+"""PostgreSQL: a first load's foreign-key checks read one row each, not the whole scope.
+
+Every connected item's change row and episodic row, and every record's version and evidence,
+is checked against its ``(scope, id)`` parent by a query PostgreSQL plans once per connection.
+Planned on a table with no statistics it used a scope-only index (O(N²) over a first load);
+:mod:`userlore.store.planner_stats` analyzes the parent tables early. These tests count the
+rows the parent tables' index scans read, and check that the analysis changes nothing stored.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, create_engine, text
+
+from tests.conftest import FakeClock, PostgresDatabases, sequential_ids
+from userlore import Userlore
+from userlore.sources import ConnectedKnowledgePipeline, ItemListSource, SourceItem
+from userlore.store import planner_stats
+from userlore.store.planner_stats import StatsWatch
+
+CONNECTED = {"memory": {"mode": "auto", "sources": ["session", "curated", "connected"]}}
+SCOPE = "u1"
+_PEOPLE = ("Maya", "Tom", "Priya", "Jonas")
+_THINGS = ("the release notes", "the sync job", "the pricing page", "the test plan")
+
+
+def _items(start: int, n: int) -> list[SourceItem]:
+    """Chat lines over a few days and threads (the shape the ingest benchmark writes)."""
+    first = datetime(2026, 1, 1, 9, tzinfo=UTC)
+    return [
+        SourceItem(
+            external_id=f"msg-{i:05d}",
+            text=f"{_PEOPLE[i % 4]}: can we move the review of {_THINGS[i % 3]} to Friday? ({i})",
+            occurred_at=first + timedelta(hours=i // 40, seconds=i),
+            meta={"thread": f"channel-{i % 7}"},
+        )
+        for i in range(start, start + n)
+    ]
+
+
+def _load(lore: Userlore, start: int, n: int) -> None:
+    lore.sources.ingest(SCOPE, ItemListSource("chat", _items(start, n)), synthesize=False)
+    ConnectedKnowledgePipeline(lore.memory.store, batch_size=100).drain(scope=SCOPE)
+
+
+@pytest.fixture
+def admin(postgres_url: str) -> Iterator[Engine]:
+    engine = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    yield engine
+    engine.dispose()
+
+
+def _index_rows_read(admin: Engine, table: str) -> int:
+    """Rows the table's index scans have read since the last reset."""
+    time.sleep(0.5)  # the closed connections' server processes report as they exit
+    with admin.connect() as conn:
+        conn.execute(text("SELECT pg_stat_clear_snapshot()"))
+        return int(
+            conn.scalar(
+                text(
+                    "SELECT coalesce(sum(idx_tup_read), 0) FROM pg_stat_user_indexes "
+                    "WHERE relname = :table"
+                ),
+                {"table": table},
+            )
+        )
+
+
+@pytest.fixture
+def watch_off(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+    def off() -> None:
+        monkeypatch.setattr(planner_stats.StatsWatch, "wrote", lambda *_: None)
+
+    return off
+
+
+def _first_load_reads(url: str, admin: Engine) -> tuple[int, int]:
+    """Rows read by index scans of the items and the records while 400 items are ingested and
+    synthesized after a first 100 (statistics flushed by closing the store's connections)."""
+    lore = Userlore.open(url, config=CONNECTED, clock=FakeClock(), ids=sequential_ids())
+    try:
+        _load(lore, 0, 100)
+        with admin.connect() as conn:
+            conn.execute(text("SELECT pg_stat_reset()"))
+        _load(lore, 100, 400)
+    finally:
+        lore.close()  # a server process sends its statistics when it ends
+    return _index_rows_read(admin, "knowledge_source_items"), _index_rows_read(
+        admin, "memory_records"
+    )
+
+
+def test_a_first_load_checks_each_foreign_key_with_one_index_row(
+    postgres_url: str, admin: Engine
+) -> None:
+    """400 items after the first 100: their ~1,700 foreign-key checks against the items and
+    the records read about one index row each."""
+    items_read, records_read = _first_load_reads(postgres_url, admin)
+    # 800 checks from change and episodic rows, ~900 from evidence and versions, plus the
+    # pipeline's own reads (claims, thread neighbours, daily notes): all well under 10k.
+    assert items_read < 10_000, items_read
+    assert records_read < 10_000, records_read
+
+
+@pytest.mark.slow
+def test_without_the_watch_the_checks_scan_the_scope(
+    postgres_url: str, admin: Engine, watch_off: Callable[[], None]
+) -> None:
+    """The code before: every check read the scope's rows through a scope-only index (shows
+    that the test above measures the cause)."""
+    watch_off()
+    items_read, records_read = _first_load_reads(postgres_url, admin)
+    assert items_read > 100_000 and records_read > 20_000, (items_read, records_read)
+
+
+def _stored(url: str) -> dict[str, list[tuple[Any, ...]]]:
+    engine = create_engine(url)
+    queries = {
+        "records": "SELECT id, kind, canonical_key, content, value, state, sensitivity, version, "
+        "evidence_count, valid_from, created_at FROM memory_records ORDER BY id",
+        "versions": "SELECT record_id, version, content, value FROM memory_record_versions "
+        "ORDER BY record_id, version",
+        "evidence": "SELECT record_id, source_item_id, relation FROM memory_evidence "
+        "ORDER BY record_id, source_item_id, relation",
+        "items": "SELECT id, external_id, text, synthesis_state FROM knowledge_source_items "
+        "ORDER BY id",
+        "episodic": "SELECT item_id, search_text FROM episodic_items ORDER BY item_id",
+    }
+    try:
+        with engine.connect() as conn:
+            return {k: [tuple(r) for r in conn.execute(text(q))] for k, q in queries.items()}
+    finally:
+        engine.dispose()
+
+
+def test_analyzing_changes_nothing_stored(
+    postgres_databases: PostgresDatabases, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same 300 items with and without the watch store the same records, versions,
+    evidence, items and episodic rows (ids from the same sequence, the same fixed clock)."""
+    runs: list[dict[str, list[tuple[Any, ...]]]] = []
+    analyzed: list[int] = []
+    for watched in (True, False):
+        url = postgres_databases.fresh()
+        try:
+            with monkeypatch.context() as patch:
+                if not watched:
+                    patch.setattr(planner_stats.StatsWatch, "wrote", lambda *_: None)
+                lore = Userlore.open(url, config=CONNECTED, clock=FakeClock(), ids=sequential_ids())
+                try:
+                    _load(lore, 0, 300)
+                    watch = planner_stats.stats_watch(lore.memory.store.engine)
+                    analyzed.append(sum(watch.analyzed.values()))
+                finally:
+                    lore.close()
+            runs.append(_stored(url))
+        finally:
+            postgres_databases.drop(url)
+    assert analyzed[0] >= 2 and analyzed[1] == 0  # items and records were analyzed once each
+    assert runs[0]["records"] and runs[0]["evidence"]
+    assert runs[0] == runs[1]
+
+
+def test_the_watch_checks_at_100_rows_then_every_fourfold() -> None:
+    """The schedule, on a watch whose refresh only records what it was asked (no database)."""
+    engine = create_engine("sqlite://")
+    watch = StatsWatch(engine)
+    assert not watch.enabled  # SQLite: never analyzed
+    watch.wrote("memory_records", 1_000)
+    assert watch.written["memory_records"] == 0
+    watch.enabled = True
+    asked: list[tuple[str, int]] = []
+    watch._refresh = lambda table, written: asked.append((table, written))  # type: ignore[method-assign]
+    for rows in (60, 60, 200, 200, 100, 1_000, 500):
+        watch.wrote("memory_records", rows)
+    watch.wrote("episodic_items", 5_000)  # not a watched parent table
+    assert asked == [("memory_records", 120), ("memory_records", 520), ("memory_records", 2_120)]
+    engine.dispose()
+
+
+def test_a_failed_check_is_logged_and_the_write_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    """Statistics are an optimisation: a check that fails (here SQLite has no ``pg_class``)
+    is a warning, never an error for the write that already committed."""
+    engine = create_engine("sqlite://")
+    watch = StatsWatch(engine)
+    watch.enabled = True
+    with caplog.at_level("WARNING", logger="userlore.store.planner_stats"):
+        watch.wrote("memory_records", 200)
+    assert watch.analyzed["memory_records"] == 0
+    assert "could not analyze memory_records" in caplog.text
+    engine.dispose()
