@@ -17,6 +17,7 @@ gate's reason code and category (never its text) and the next candidate takes it
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import threading
 import time
@@ -435,7 +436,7 @@ _STEM = 5
 
 
 def sentence_window(text_: str, query: str | None) -> str:
-    """``text_`` cut to its sentences that hold a question term, in order, joined by " … ".
+    """``text_`` cut to its sentences that hold a question term, in order ("…" marks a gap).
 
     The speaker prefix ("Mel: ") stays. Unchanged when the text is short, when no sentence or
     every sentence holds a term (a vector match: nothing tells which part matters), or when
@@ -449,10 +450,13 @@ def sentence_window(text_: str, query: str | None) -> str:
     speaker = _SPEAKER.match(text_)
     head = speaker.group(0) if speaker else ""
     sentences = [p for p in _SENTENCE.split(text_[len(head) :]) if p.strip()]
-    kept = [p for p in sentences if _holds(p, terms)]
+    kept = [n for n, p in enumerate(sentences) if _holds(p, terms)]
     if not kept or len(kept) == len(sentences):
         return text_
-    cut = head + " … ".join(kept)
+    parts = [sentences[kept[0]]]
+    for before, n in itertools.pairwise(kept):
+        parts.append(("" if n == before + 1 else "… ") + sentences[n])
+    cut = head + " ".join(parts)
     return cut if len(cut) < 0.8 * len(text_) else text_
 
 

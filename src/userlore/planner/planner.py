@@ -381,7 +381,7 @@ class ContextPlanner:
                 SECTION_OF_KIND.get(c.row.kind, "memories"),
                 _score(c.row, c.retrieval or 0.0, now, half_life),
                 c.retrieval or 0.0,
-                c.retrieval is not None and not _weak(c, near),
+                c.retrieval is not None,
             )
             for c in candidates
         ]
@@ -579,13 +579,6 @@ class ContextPlanner:
         for c in placed:
             sections.setdefault(c.section, []).append(c.id)
         return selected, rejected, builder, sections, shown, snippet_rejected
-
-
-def _weak(c: Candidate, near: dict[str, int] | None) -> bool:
-    """A record the question matched by words alone while its vector is among the nearest
-    but below the floor: it shares a word, not a topic (PrefEval: "trip" in a filler turn's
-    preference against "where should I go for my trip?"), so it stands with the unmatched."""
-    return near is not None and c.vector_rank is None and c.id in near
 
 
 def _applies(rec: Row[*tuple[Any, ...]]) -> bool:
