@@ -369,7 +369,8 @@ def miss_reasons(
     policy filter or quote gate withheld the turn), ``displaced by records`` (no room left, and
     non-standing records took part of it), ``cut by budget`` (no room, only snippets and the
     standing profile before it), ``snippet cap`` (the count of snippets was reached),
-    ``duplicate``, ``record dropped: REASON`` (the turn's record was a candidate, its snippet
+    ``duplicate``, ``weak relevance`` (found by words alone, its cosine below the vector
+    floor), ``record dropped: REASON`` (the turn's record was a candidate, its snippet
     was not), ``ranked low`` (not among the plan's candidates, but within the first
     ``MISS_DEPTH`` of its rankings) and ``never retrieved``.
     """
