@@ -288,6 +288,7 @@ def search_snippets(
     stats: EpisodicFrequencies | None = None,
     quote_uncovered: bool = False,
     seeded: Sequence[EvidenceRanking] = (),
+    judged: bool = False,
 ) -> SnippetsFound:
     """Source items of ``scope`` that may be shown now for ``query``, best first.
 
@@ -304,6 +305,8 @@ def search_snippets(
         stats: Document-frequency cache (the planner keeps one; default: count every time).
         quote_uncovered: The app's opt-in to quoting languages the quote gate cannot read.
         seeded: Second-pass rankings (:func:`seeded_evidence`): fused, never reported as a rank.
+        judged: The first of ``rankings`` is :func:`nearest_evidence`, which lists every item
+            above the vector floor: an item only the words found is then ``Snippet.weak``.
     """
     lexical = (
         _lexical(conn, scope, query, k, stats or EpisodicFrequencies(ttl_s=0)) if query else []
@@ -354,7 +357,7 @@ def search_snippets(
                 lexical_rank.get(item_id),
                 vector_rank.get(item_id),
                 window is not None and hit.occurred_at in window,
-                bool(deep) and item_id not in related,
+                judged and item_id not in related,
             )
         )
         if limit is not None and len(found.kept) >= limit:
