@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
+import pytest
 from langchain_core.embeddings import Embeddings
 from sqlalchemy import select
 
 from tests.conftest import FakeClock
 from userlore import Userlore
 from userlore.models import ContextPlan
+from userlore.planner import planner as planner_module
 from userlore.planner.episodic import evidence_pairs, seed_terms, sentence_window
 from userlore.planner.fusion import best_rank_fuse, rrf_fuse
 from userlore.planner.planner import EPISODES, UNMATCHED_SHARE
+from userlore.policy.filter import RejectionReason
+from userlore.policy.quote_gate import QuoteVerdict
 from userlore.sources.base import ItemListSource, SourceItem
 from userlore.store.schema import MemoryRecord
 from userlore.testing.embeddings import HashingEmbeddings
@@ -283,3 +288,32 @@ def test_a_long_turn_is_quoted_by_the_sentences_the_question_names(
     assert said.source_item_id in {s.item_id for s in plan.snippets}
     assert "sailing on the lake with my cousin Ola" in plan.text
     assert "four hours in traffic" not in plan.text
+
+
+def test_a_cut_the_quote_gate_would_withhold_is_not_placed_the_full_turn_is(
+    make_lore: Callable[..., Userlore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A cut can drop the words that made a cue about someone else: the gate judges the cut
+    # itself. Here the gate withholds every cut text (the full turn passed it when retrieved).
+    seen: list[str] = []
+    real = planner_module.quote_verdict
+
+    def gate(text: str, **kwargs: Any) -> QuoteVerdict:
+        seen.append(text)
+        if "…" in text or not text.startswith("Hi!"):
+            return QuoteVerdict(RejectionReason.QUOTE_SPECIAL, "health")
+        return real(text, **kwargs)
+
+    monkeypatch.setattr(planner_module, "quote_verdict", gate)
+    lore = make_lore("auto", planner={"episodicOverflow": 10})
+    turn = (
+        "Hi! Nice to hear from you again after all this time away from home. "
+        "Last week I finally went sailing on the lake with my cousin Ola. "
+        "The weather was grey and the drive back took four hours in traffic. "
+        "Anyway, how have you been since we last talked about work?"
+    )
+    said = lore.observe("u1", "user", turn)
+    plan = lore.plan_context("u1", "Who did I go sailing with?")
+    assert seen, "the cut went through the gate"
+    assert said.source_item_id in {s.item_id for s in plan.snippets}
+    assert "four hours in traffic" in plan.text  # the full turn, not the withheld cut
