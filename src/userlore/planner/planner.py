@@ -52,7 +52,7 @@ from userlore.planner.fusion import best_rank_fuse
 from userlore.planner.render import BlockBuilder, render_entry, render_snippet
 from userlore.planner.search import Candidate, ReadColumns, search
 from userlore.policy.filter import RejectionReason
-from userlore.policy.quote_gate import QUOTED_KINDS, quote_verdict
+from userlore.policy.quote_gate import quote_verdict
 from userlore.policy.session_keys import checked_session_key
 from userlore.store.governed import GovernedStore, validate_scope
 from userlore.store.retrieval import HitQuery, TermStatistics
@@ -416,7 +416,7 @@ class ContextPlanner:
                 return rendered[c.id]
             rec = c.rec
             body = texts.get(c.id, rec.content)
-            if rec.kind in QUOTED_KINDS:  # a turn quoted as a record: cut like a snippet
+            if rec.kind == "workspace_fact":  # a turn quoted as a record: cut like a snippet
                 body = self._window(body, query, consented)
             rendered[c.id] = render_entry(
                 c.id,
