@@ -350,7 +350,7 @@ def plan_turns(plan: Any, stated: dict[str, set[str]], quoted: dict[str, str]) -
 
 MISS_DEPTH = 200
 """How deep the diagnosis looks for a turn the plan never listed (\"ranked low\" vs never)."""
-_PLACEMENT = {"budget", "class_budget", "duplicate"}
+_PLACEMENT = {"budget", "class_budget", "duplicate", "weak_relevance"}
 _STANDING = ("instructions", "profile")
 
 
@@ -369,7 +369,8 @@ def miss_reasons(
     policy filter or quote gate withheld the turn), ``displaced by records`` (no room left, and
     non-standing records took part of it), ``cut by budget`` (no room, only snippets and the
     standing profile before it), ``snippet cap`` (the count of snippets was reached),
-    ``duplicate``, ``record dropped: REASON`` (the turn's record was a candidate, its snippet
+    ``duplicate``, ``weak relevance`` (found by words alone, its cosine below the vector
+    floor), ``record dropped: REASON`` (the turn's record was a candidate, its snippet
     was not), ``ranked low`` (not among the plan's candidates, but within the first
     ``MISS_DEPTH`` of its rankings) and ``never retrieved``.
     """
@@ -392,7 +393,8 @@ def miss_reasons(
             elif reason == "budget":
                 out.append("displaced by records" if records_placed else "cut by budget")
             else:
-                out.append("snippet cap" if reason == "class_budget" else reason)
+                named = {"class_budget": "snippet cap", "weak_relevance": "weak relevance"}
+                out.append(named.get(reason, reason))
             continue
         dropped = [
             record_reason[r] for r, turns in stated.items() if dia in turns and r in record_reason

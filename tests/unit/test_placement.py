@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
+import pytest
 from langchain_core.embeddings import Embeddings
 from sqlalchemy import select
 
 from tests.conftest import FakeClock
 from userlore import Userlore
 from userlore.models import ContextPlan
-from userlore.planner.episodic import evidence_pairs, seed_terms
+from userlore.planner import planner as planner_module
+from userlore.planner.episodic import evidence_pairs, seed_terms, sentence_window
 from userlore.planner.fusion import best_rank_fuse, rrf_fuse
 from userlore.planner.planner import EPISODES, UNMATCHED_SHARE
+from userlore.policy.filter import RejectionReason
+from userlore.policy.quote_gate import QuoteVerdict
 from userlore.sources.base import ItemListSource, SourceItem
 from userlore.store.schema import MemoryRecord
 from userlore.testing.embeddings import HashingEmbeddings
@@ -189,3 +194,126 @@ def test_an_unmatched_allergy_is_placed_past_the_share_of_unmatched_likes(
         assert "peanut allergy" in plan.text
         likes = _preference_chars(lore, plan)
         assert sum(likes) - max(likes) <= plan.budget * UNMATCHED_SHARE  # the likes: their share
+
+
+# -- quality4: weak relevance and the sentence window -------------------------------------------
+
+
+def test_sentence_window_keeps_the_speaker_and_the_sentences_the_question_names() -> None:
+    turn = (
+        "Jon: Hi Tim! Nice to hear from you. Glad you could reconnect with everyone. "
+        "Last week I had a crazy basketball game in Seattle. The weather was grey all week "
+        "and the hotel was far too loud for a good night's sleep. We won the game by two."
+    )
+    cut = sentence_window(turn, "When was Jon in Seattle for a game?")
+    assert cut.startswith("Jon: ")
+    assert "basketball game in Seattle" in cut
+    assert "Nice to hear from you" not in cut
+    # "game" names two sentences; the one between them is dropped and the gap marked.
+    assert cut.count(" … ") == 1 and "weather" not in cut
+
+
+def test_sentence_window_leaves_a_text_alone_when_it_cannot_tell_what_matters() -> None:
+    short = "Jon: I played a game in Seattle."
+    assert sentence_window(short, "Seattle game?") is short
+    long_ = "Tim: " + " ".join(f"Sentence {n} is about the weather here." for n in range(9))
+    assert sentence_window(long_, "Which team won the final?") is long_  # no sentence named
+    assert sentence_window(long_, "What was the weather like?") is long_  # every one named
+
+
+class _Topics(Embeddings):
+    """Texts about sport point one way, everything else at right angles: a turn that shares
+    the word "match" with a sport question but is about a lighter has cosine 0 to it."""
+
+    model_name = "fake:topics"
+
+    def _vector(self, text: str) -> list[float]:
+        sport = any(w in text.lower() for w in ("tennis", "football", "score"))
+        return [1.0, 0.0] if sport else [0.0, 1.0]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._vector(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)
+
+
+def _said(embeddings: Embeddings | None, clock: FakeClock) -> tuple[Userlore, str, str]:
+    lore = Userlore.open(
+        "sqlite://",
+        config={"memory": {"mode": "auto"}, "planner": {"episodicOverflow": 10}},
+        embeddings=embeddings,
+        clock=clock,
+    )
+    sport = lore.observe("u1", "user", "The tennis match went to a third set, what a score.")
+    light = lore.observe("u1", "user", "Do you have a match? The lighter ran out at the cabin.")
+    assert sport.source_item_id and light.source_item_id
+    return lore, sport.source_item_id, light.source_item_id
+
+
+def test_a_turn_found_by_a_shared_word_alone_is_not_shown_when_vectors_call_it_unrelated(
+    clock: FakeClock,
+) -> None:
+    lore, sport, light = _said(_Topics(), clock)
+    with lore:
+        plan = lore.plan_context("u1", "Who won the tennis match?")
+        shown = {s.item_id for s in plan.snippets}
+        assert sport in shown
+        assert light not in shown and "lighter" not in plan.text
+        lore.memory.store.flush_traces()
+        trace = lore.traces.get("u1", plan.trace_id)["payload"]
+        reasons = {r["id"]: r["reason"] for r in trace["episodic"]["rejected"]}
+        assert reasons[light] == "weak_relevance"
+
+
+def test_without_embeddings_a_shared_word_still_finds_a_turn(clock: FakeClock) -> None:
+    lore, sport, light = _said(None, clock)
+    with lore:
+        plan = lore.plan_context("u1", "Who won the tennis match?")
+        assert {sport, light} <= {s.item_id for s in plan.snippets}
+
+
+def test_a_long_turn_is_quoted_by_the_sentences_the_question_names(
+    make_lore: Callable[..., Userlore],
+) -> None:
+    lore = make_lore("auto", planner={"episodicOverflow": 10})
+    turn = (
+        "Hi! Nice to hear from you again after all this time away from home. "
+        "Last week I finally went sailing on the lake with my cousin Ola. "
+        "The weather was grey and the drive back took four hours in traffic. "
+        "Anyway, how have you been since we last talked about work?"
+    )
+    said = lore.observe("u1", "user", turn)
+    plan = lore.plan_context("u1", "Who did I go sailing with?")
+    assert said.source_item_id in {s.item_id for s in plan.snippets}
+    assert "sailing on the lake with my cousin Ola" in plan.text
+    assert "four hours in traffic" not in plan.text
+
+
+def test_a_cut_the_quote_gate_would_withhold_is_not_placed_the_full_turn_is(
+    make_lore: Callable[..., Userlore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A cut can drop the words that made a cue about someone else: the gate judges the cut
+    # itself. Here the gate withholds every cut text (the full turn passed it when retrieved).
+    seen: list[str] = []
+    real = planner_module.quote_verdict
+
+    def gate(text: str, **kwargs: Any) -> QuoteVerdict:
+        seen.append(text)
+        if "…" in text or not text.startswith("Hi!"):
+            return QuoteVerdict(RejectionReason.QUOTE_SPECIAL, "health")
+        return real(text, **kwargs)
+
+    monkeypatch.setattr(planner_module, "quote_verdict", gate)
+    lore = make_lore("auto", planner={"episodicOverflow": 10})
+    turn = (
+        "Hi! Nice to hear from you again after all this time away from home. "
+        "Last week I finally went sailing on the lake with my cousin Ola. "
+        "The weather was grey and the drive back took four hours in traffic. "
+        "Anyway, how have you been since we last talked about work?"
+    )
+    said = lore.observe("u1", "user", turn)
+    plan = lore.plan_context("u1", "Who did I go sailing with?")
+    assert seen, "the cut went through the gate"
+    assert said.source_item_id in {s.item_id for s in plan.snippets}
+    assert "four hours in traffic" in plan.text  # the full turn, not the withheld cut

@@ -17,6 +17,7 @@ gate's reason code and category (never its text) and the next candidate takes it
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import threading
 import time
@@ -54,6 +55,7 @@ __all__ = [
     "search_snippets",
     "seed_terms",
     "seeded_evidence",
+    "sentence_window",
     "withheld",
 ]
 
@@ -77,6 +79,9 @@ class Snippet:
     lexical_rank: int | None = None
     vector_rank: int | None = None
     in_window: bool = False
+    weak: bool = False
+    """Found by the question's words alone while its cosine to the question is below the
+    vector floor (:func:`search_snippets`): a shared word, not a shared topic."""
 
 
 @dataclass(slots=True)
@@ -283,6 +288,7 @@ def search_snippets(
     stats: EpisodicFrequencies | None = None,
     quote_uncovered: bool = False,
     seeded: Sequence[EvidenceRanking] = (),
+    judged: bool = False,
 ) -> SnippetsFound:
     """Source items of ``scope`` that may be shown now for ``query``, best first.
 
@@ -299,6 +305,8 @@ def search_snippets(
         stats: Document-frequency cache (the planner keeps one; default: count every time).
         quote_uncovered: The app's opt-in to quoting languages the quote gate cannot read.
         seeded: Second-pass rankings (:func:`seeded_evidence`): fused, never reported as a rank.
+        judged: The first of ``rankings`` is :func:`nearest_evidence`, which lists every item
+            above the vector floor: an item only the words found is then ``Snippet.weak``.
     """
     lexical = (
         _lexical(conn, scope, query, k, stats or EpisodicFrequencies(ttl_s=0)) if query else []
@@ -310,7 +318,11 @@ def search_snippets(
             rows[row.id] = row
         by_seq = {row.seq: row.id for row in rows.values()}
         lexical_ids = [by_seq[s] for s in lexical if s in by_seq]
-    extra = [list(rank(conn, scope, query, k)) if query else [] for rank in rankings]
+    # A ranking may list more than ``k`` (the nearest vectors list every item above the floor
+    # up to ``WEAK_DEPTH`` times ``k``): the first ``k`` are fused, the rest only vouch that an
+    # item the words found is related (see ``Snippet.weak``).
+    deep = [list(rank(conn, scope, query, k)) if query else [] for rank in rankings]
+    extra = [ranking[:k] for ranking in deep]
     later = [list(rank(conn, scope, query, k)) if query else [] for rank in seeded]
     window_ids: list[str] = []
     if window is not None:
@@ -325,6 +337,7 @@ def search_snippets(
     fused = rrf_fuse([lexical_ids, *extra, window_ids, *later])
     withdrawn = withdrawals(conn, scope, sorted(rows), now) if rows else {}
     lexical_rank = {iid: n for n, iid in enumerate(lexical_ids, 1)}
+    related = {i for ranking in (*deep, window_ids, *later) for i in ranking}
     vector_rank = {iid: n for n, iid in enumerate(extra[0], 1)} if extra else {}
     found = SnippetsFound()
     for item_id, score in fused:
@@ -344,6 +357,7 @@ def search_snippets(
                 lexical_rank.get(item_id),
                 vector_rank.get(item_id),
                 window is not None and hit.occurred_at in window,
+                judged and item_id not in related,
             )
         )
         if limit is not None and len(found.kept) >= limit:
@@ -414,6 +428,47 @@ def excerpt(text_: str, query: str | None, max_chars: int) -> str:
     return text_[start : start + max_chars]
 
 
+TRIM_ABOVE = 200
+"""Texts longer than this are cut to their sentences that hold a question term (see
+:func:`sentence_window`): a long turn's other sentences spend the budget another turn could."""
+_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])|\s+(?=\[image:)")
+_SPEAKER = re.compile(r"^[^\s:]{1,30}(?: [^\s:]{1,30})?: ")
+_WORD = re.compile(r"\w+")
+_STEM = 5
+"""Leading characters two words share to count as one (camping, camped; no stemmer needed)."""
+
+
+def sentence_window(text_: str, query: str | None) -> str:
+    """``text_`` cut to its sentences that hold a question term, in order ("…" marks a gap).
+
+    The speaker prefix ("Mel: ") stays. Unchanged when the text is short, when no sentence or
+    every sentence holds a term (a vector match: nothing tells which part matters), or when
+    the cut saves too little to pay for itself.
+    """
+    if len(text_) <= TRIM_ABOVE or not query:
+        return text_
+    terms = [t[:_STEM] for t in query_terms(query)]
+    if not terms:
+        return text_
+    speaker = _SPEAKER.match(text_)
+    head = speaker.group(0) if speaker else ""
+    sentences = [p for p in _SENTENCE.split(text_[len(head) :]) if p.strip()]
+    kept = [n for n, p in enumerate(sentences) if _holds(p, terms)]
+    if not kept or len(kept) == len(sentences):
+        return text_
+    parts = [sentences[kept[0]]]
+    for before, n in itertools.pairwise(kept):
+        parts.append(("" if n == before + 1 else "… ") + sentences[n])
+    cut = head + " ".join(parts)
+    return cut if len(cut) < 0.8 * len(text_) else text_
+
+
+def _holds(sentence: str, terms: list[str]) -> bool:
+    folded = sentence.casefold()
+    words = {w[:_STEM] for w in _WORD.findall(folded)}
+    return any(t in words or (not t.isascii() and t in folded) for t in terms)
+
+
 _ENTITY = re.compile(r"(?<![.!?:]\s)(?<!^)\b([A-Z][\w'-]+|\d{2,4})\b(?!:)")
 """A capitalised word that does not open a sentence or name a speaker (``"Mel:"``), or a
 number: names, places and times, the joins a multi-hop question leaves unsaid."""
@@ -456,16 +511,24 @@ def seeded_evidence(seed: str, stats: EpisodicFrequencies) -> EvidenceRanking:
     return ranking
 
 
+WEAK_DEPTH = 5
+"""How many times ``k`` nearest evidence vectors :func:`nearest_evidence` lists: deep enough
+that an item missing from the list is below the vector floor, not merely past ``k``."""
+
+
 def nearest_evidence(vectors: VectorIndex | None) -> tuple[EvidenceRanking, ...]:
     """The ranking of stored evidence vectors nearest a query (none without embeddings).
 
-    Put first among a read's rankings: its place is what the trace calls ``vector_rank``.
+    Put first among a read's rankings: its place is what the trace calls ``vector_rank``. It
+    lists every item at or above :data:`VECTOR_FLOOR` up to ``WEAK_DEPTH * k``; a read fuses
+    the first ``k`` and reads the rest only to tell a related item from a shared word.
     """
     if vectors is None:
         return ()
 
     def ranking(conn: Connection, scope: str, query: str, k: int) -> list[str]:
-        hits = vectors.search(conn, scope, "evidence", vectors.embed_query(query), k)
+        depth = k * WEAK_DEPTH
+        hits = vectors.search(conn, scope, "evidence", vectors.embed_query(query), depth)
         return [item_id for item_id, cosine in hits if cosine >= VECTOR_FLOOR]
 
     return (ranking,)

@@ -44,12 +44,14 @@ from userlore.planner.episodic import (
     excerpt,
     nearest_evidence,
     search_snippets,
+    sentence_window,
 )
 from userlore.planner.expand import expand_snippets
 from userlore.planner.fusion import best_rank_fuse
 from userlore.planner.render import BlockBuilder, render_entry, render_snippet
 from userlore.planner.search import Candidate, ReadColumns, search
 from userlore.policy.filter import RejectionReason
+from userlore.policy.quote_gate import quote_verdict
 from userlore.policy.session_keys import checked_session_key
 from userlore.store.governed import GovernedStore, validate_scope
 from userlore.store.retrieval import HitQuery, TermStatistics
@@ -237,6 +239,7 @@ class ContextPlanner:
                     now=now,
                     consented=consented,
                     rankings=(*nearest_evidence(self.store.vectors), *self.evidence_rankings),
+                    judged=self.store.vectors is not None,
                     window=window,
                     limit=pool,
                     stats=self.episodic_stats,
@@ -261,7 +264,7 @@ class ContextPlanner:
                     limit=pool,
                 )
             selected, dropped, builder, sections, shown, snippet_rejected = self._place(
-                conn, scope, found.kept, snippets, query, now, limit, found.near
+                conn, scope, found.kept, snippets, query, now, limit, found.near, consented
             )
             if shown:
                 sections[EPISODES] = [s.item_id for s in shown]
@@ -324,12 +327,28 @@ class ContextPlanner:
 
     # -- episodic snippets ---------------------------------------------------------------------
 
-    def _snippet_entry(self, snippet: Snippet, query: str) -> tuple[str, str | None]:
+    def _snippet_entry(
+        self, snippet: Snippet, query: str, consented: frozenset[str]
+    ) -> tuple[str, str | None]:
         """The snippet's entry and its day (the day the turn was said)."""
         cfg = self.store.config.planner
         cap = min(cfg.max_record_chars, cfg.episodic_chars)
         day = snippet.occurred_at.date().isoformat() if snippet.occurred_at else None
-        return render_snippet(snippet.item_id, excerpt(snippet.text, query, cap)), day
+        body = self._window(snippet.text, query, consented)
+        return render_snippet(snippet.item_id, excerpt(body, query, cap)), day
+
+    def _window(self, text: str, query: str, consented: frozenset[str]) -> str:
+        """A long quoted text cut to the sentences the question names, if the quote gate
+        passes the cut too (a cut can drop the words that made a cue about someone else)."""
+        cut = sentence_window(text, query)
+        if cut is text:
+            return text
+        verdict = quote_verdict(
+            cut,
+            consented=consented,
+            quote_uncovered=self.store.config.planner.quote_uncovered_languages,
+        )
+        return cut if verdict.reason is None else text
 
     # -- one placement: rerank, fuse with snippets, budget ------------------------------------
 
@@ -343,6 +362,7 @@ class ContextPlanner:
         now: datetime,
         limit: int,
         near: dict[str, int] | None = None,
+        consented: frozenset[str] = frozenset(),
     ) -> tuple[
         list[SelectedRecord],
         list[Rejection],
@@ -408,9 +428,12 @@ class ContextPlanner:
             if c.id in rendered:
                 return rendered[c.id]
             rec = c.rec
+            body = texts.get(c.id, rec.content)
+            if rec.kind == "workspace_fact":  # a turn quoted as a record: cut like a snippet
+                body = self._window(body, query, consented)
             rendered[c.id] = render_entry(
                 c.id,
-                texts.get(c.id, rec.content),
+                body,
                 # Workspace facts and notes are keyed by their source item (an opaque digest):
                 # the id and day identify them, the key would only spend budget.
                 key=None if c.section in _KEYLESS else rec.canonical_key,
@@ -443,11 +466,13 @@ class ContextPlanner:
             return None
 
         def show(snippet: Snippet) -> RejectionReason | None:
+            if snippet.weak:
+                return RejectionReason.WEAK_RELEVANCE
             if snippet.item_id in quoted:
                 return RejectionReason.DUPLICATE
             if len(shown) >= max_snippets:
                 return RejectionReason.CLASS_BUDGET
-            text, when = self._snippet_entry(snippet, query)
+            text, when = self._snippet_entry(snippet, query, consented)
             cost = builder.cost(EPISODES, text, when)
             # Without overflow the section keeps to its own count and characters; with it,
             # snippets compete for the whole budget like records.

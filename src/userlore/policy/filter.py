@@ -44,6 +44,9 @@ class RejectionReason(StrEnum):
     """The quote gate: a special-category cue not clearly about someone else or a topic."""
     QUOTE_LANGUAGE = "quote_language"
     """The quote gate: a segment in a language its vocabularies do not cover."""
+    WEAK_RELEVANCE = "weak_relevance"
+    """The planner: found by the question's words alone, its cosine to the question below the
+    vector floor (a shared word, not a shared topic)."""
 
 
 REASONS = frozenset(RejectionReason)
