@@ -54,7 +54,6 @@ __all__ = [
     "excerpt",
     "search_snippets",
     "seed_terms",
-    "seeded_evidence",
     "sentence_window",
     "withheld",
 ]
@@ -287,7 +286,6 @@ def search_snippets(
     limit: int | None = None,
     stats: EpisodicFrequencies | None = None,
     quote_uncovered: bool = False,
-    seeded: Sequence[EvidenceRanking] = (),
     judged: bool = False,
 ) -> SnippetsFound:
     """Source items of ``scope`` that may be shown now for ``query``, best first.
@@ -304,7 +302,6 @@ def search_snippets(
         limit: Stop once this many snippets are kept.
         stats: Document-frequency cache (the planner keeps one; default: count every time).
         quote_uncovered: The app's opt-in to quoting languages the quote gate cannot read.
-        seeded: Second-pass rankings (:func:`seeded_evidence`): fused, never reported as a rank.
         judged: The first of ``rankings`` is :func:`nearest_evidence`, which lists every item
             above the vector floor: an item only the words found is then ``Snippet.weak``.
     """
@@ -323,21 +320,20 @@ def search_snippets(
     # item the words found is related (see ``Snippet.weak``).
     deep = [list(rank(conn, scope, query, k)) if query else [] for rank in rankings]
     extra = [ranking[:k] for ranking in deep]
-    later = [list(rank(conn, scope, query, k)) if query else [] for rank in seeded]
     window_ids: list[str] = []
     if window is not None:
         params = {"scope": scope, "start": window.start, "end": window.end, "k": k}
         for row in conn.execute(_IN_WINDOW, params):
             rows.setdefault(row.id, row)
             window_ids.append(row.id)
-    missing = sorted({i for ranking in (*extra, *later) for i in ranking} - rows.keys())
+    missing = sorted({i for ranking in extra for i in ranking} - rows.keys())
     if missing:
         for row in conn.execute(_BY_ID, {"scope": scope, "ids": missing}):
             rows[row.id] = row
-    fused = rrf_fuse([lexical_ids, *extra, window_ids, *later])
+    fused = rrf_fuse([lexical_ids, *extra, window_ids])
     withdrawn = withdrawals(conn, scope, sorted(rows), now) if rows else {}
     lexical_rank = {iid: n for n, iid in enumerate(lexical_ids, 1)}
-    related = {i for ranking in (*deep, window_ids, *later) for i in ranking}
+    related = {i for ranking in (*deep, window_ids) for i in ranking}
     vector_rank = {iid: n for n, iid in enumerate(extra[0], 1)} if extra else {}
     found = SnippetsFound()
     for item_id, score in fused:
@@ -492,23 +488,6 @@ def seed_terms(texts: Sequence[str], query: str) -> str:
             if word.casefold() not in asked:
                 seen.setdefault(word, None)
     return " ".join(list(seen)[:SEED_TERMS])
-
-
-def seeded_evidence(seed: str, stats: EpisodicFrequencies) -> EvidenceRanking:
-    """A second, lexical pass over evidence for ``seed`` (the first pass's entities).
-
-    Fused like any further ranking: it can add the other side of a join, never remove a hit.
-    """
-
-    def ranking(conn: Connection, scope: str, query: str, k: int) -> list[str]:
-        seqs = _lexical(conn, scope, seed, k, stats) if seed else []
-        if not seqs:
-            return []
-        rows = conn.execute(_BY_SEQ, {"scope": scope, "seqs": seqs})
-        by_seq = {row.seq: row.id for row in rows}
-        return [by_seq[s] for s in seqs if s in by_seq]
-
-    return ranking
 
 
 WEAK_DEPTH = 5
