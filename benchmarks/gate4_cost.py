@@ -15,40 +15,11 @@ Usage: python benchmarks/gate4_cost.py [--rounds 2]
 from __future__ import annotations
 
 import argparse
-import json
-import statistics
-import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
+
+from floor_words_cost import summary, texts, timed
 
 from userlore.policy import language, sensitivity
-
-DATA = Path(__file__).parents[1] / "tests" / "data"
-
-
-def texts() -> list[str]:
-    found: set[str] = set()
-    for path in DATA.glob("*.jsonl"):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line) if line.strip() else None
-            if isinstance(row, dict) and isinstance(row.get("text"), str):
-                found.add(row["text"])
-    return sorted(found)
-
-
-def timed(fn: Callable[[str], object], items: list[str]) -> list[float]:
-    out: list[float] = []
-    for item in items:
-        start = time.perf_counter()
-        fn(item)
-        out.append((time.perf_counter() - start) * 1000)
-    return out
-
-
-def summary(name: str, samples: list[float]) -> tuple[float, float]:
-    p50, p95 = statistics.median(samples), statistics.quantiles(samples, n=20)[18]
-    print(f"{name:36s} n={len(samples):5d} p50 {p50:.3f} ms  p95 {p95:.3f} ms")
-    return p50, p95
 
 
 def _none(t: str, lowered: str) -> Iterator[sensitivity._Hit]:
@@ -76,7 +47,7 @@ def main() -> None:
     old: list[float] = []
     for i in range(args.rounds):  # alternate which goes first
         first, second = (with_rule, without) if i % 2 == 0 else (without, with_rule)
-        a, b = timed(first, items), timed(second, items)
+        a, b = timed(first, items, 1), timed(second, items, 1)
         new += a if first is with_rule else b
         old += b if first is with_rule else a
     sensitivity.lock_codes = rule
@@ -98,8 +69,8 @@ def main() -> None:
     vouched: list[float] = []
     plain: list[float] = []
     for _ in range(args.rounds):
-        vouched += timed(lambda s: raw(s, vouch=True), segments)
-        plain += timed(lambda s: raw(s, vouch=False), segments)
+        vouched += timed(lambda s: raw(s, vouch=True), segments, 1)
+        plain += timed(lambda s: raw(s, vouch=False), segments, 1)
     v50, v95 = summary("identify, vouched", vouched)
     p50, p95 = summary("identify, unvouched (peer)", plain)
     print(f"ratio p50 {v50 / p50:.2f}  p95 {v95 / p95:.2f}")
