@@ -17,7 +17,7 @@ import yaml  # type: ignore[import-untyped]
 
 from userlore.policy.literal_gate import LiteralGate
 
-__all__ = ["Cues", "alternation", "cues"]
+__all__ = ["Cues", "alternation", "cues", "flat"]
 
 
 def alternation(terms: list[str]) -> str:
@@ -90,7 +90,8 @@ class Cues:
         return not self.self_subject.search(masked)
 
 
-def _flat(section: dict[str, list[Any]]) -> list[str]:
+def flat(section: dict[str, list[Any]]) -> list[str]:
+    """A cue file's section (terms grouped by language) as one casefolded list."""
     return [str(term).casefold() for terms in section.values() for term in terms]
 
 
@@ -100,14 +101,14 @@ def cues() -> Cues:
     source = resources.files("userlore.policy").joinpath("data/quote_cues.yaml")
     data = yaml.safe_load(source.read_text(encoding="utf-8"))
     return Cues(
-        credential=re.compile(alternation(_flat(data["credential"]))),
-        credential_words=LiteralGate(_cores(_flat(data["credential"]))),
-        identifier=re.compile(alternation(_flat(data["identifier"]))),
-        not_credential=re.compile(alternation(_flat(data["not_credential"]))),
-        counts=frozenset(_flat(data["count_units"])),
-        money=re.compile(alternation(_flat(data["money"]))),
-        others=re.compile(alternation(_flat(data["others"]))),
-        topics=re.compile(alternation(_flat(data["topics"]))),
-        self_subject=re.compile(alternation(_flat(data["self"]))),
-        function_words=re.compile(alternation(_flat(data["function_words"]))),
+        credential=re.compile(alternation(flat(data["credential"]))),
+        credential_words=LiteralGate(_cores(flat(data["credential"]))),
+        identifier=re.compile(alternation(flat(data["identifier"]))),
+        not_credential=re.compile(alternation(flat(data["not_credential"]))),
+        counts=frozenset(flat(data["count_units"])),
+        money=re.compile(alternation(flat(data["money"]))),
+        others=re.compile(alternation(flat(data["others"]))),
+        topics=re.compile(alternation(flat(data["topics"]))),
+        self_subject=re.compile(alternation(flat(data["self"]))),
+        function_words=re.compile(alternation(flat(data["function_words"]))),
     )

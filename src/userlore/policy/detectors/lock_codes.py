@@ -22,11 +22,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
 
 import yaml  # type: ignore[import-untyped]
 
-from userlore.policy.cue_data import alternation
+from userlore.policy.cue_data import alternation, flat
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.findings import _SECRET
 from userlore.policy.literal_gate import LiteralGate
@@ -57,22 +56,18 @@ class _LockCues:
     non_ascii: re.Pattern[str]
 
 
-def _flat(section: dict[str, list[Any]]) -> list[str]:
-    return [str(term).casefold() for terms in section.values() for term in terms]
-
-
 @functools.cache
 def _cues() -> _LockCues:
     source = resources.files("userlore.policy").joinpath("data/lock_cues.yaml")
     data = yaml.safe_load(source.read_text(encoding="utf-8"))
-    things = _flat(data["objects"]) + _flat(data["devices"])
+    things = flat(data["objects"]) + flat(data["devices"])
     return _LockCues(
-        objects=re.compile(alternation(_flat(data["objects"]))),
-        devices=re.compile(alternation(_flat(data["devices"]))),
-        opening=re.compile(alternation(_flat(data["opening"]))),
-        relations=frozenset(_flat(data["relations"])),
-        places=frozenset(_flat(data["places"])),
-        units=frozenset(_flat(data["units"])),
+        objects=re.compile(alternation(flat(data["objects"]))),
+        devices=re.compile(alternation(flat(data["devices"]))),
+        opening=re.compile(alternation(flat(data["opening"]))),
+        relations=frozenset(flat(data["relations"])),
+        places=frozenset(flat(data["places"])),
+        units=frozenset(flat(data["units"])),
         # ASCII words behind the literal gate; the others (CJK ones of one character would
         # turn its shortcut off) as one pattern, which only a non-ASCII text can match.
         literals=LiteralGate(t.strip("*") for t in things if t.isascii()),
