@@ -55,9 +55,25 @@ def admin(postgres_url: str) -> Iterator[Engine]:
     engine.dispose()
 
 
+def _others_gone(admin: Engine) -> None:
+    """Wait until every other server process of the database has ended: a process sends its
+    statistics at most once a second while it lives, and all of them as it exits."""
+    deadline = time.monotonic() + 30
+    with admin.connect() as conn:
+        while conn.scalar(
+            text(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        ):
+            assert time.monotonic() < deadline, "the store's server processes did not end"
+            time.sleep(0.05)
+    time.sleep(0.2)  # an exiting process is gone from the view just before it reports
+
+
 def _index_rows_read(admin: Engine, table: str) -> int:
     """Rows the table's index scans have read since the last reset."""
-    time.sleep(0.5)  # the closed connections' server processes report as they exit
+    _others_gone(admin)
     with admin.connect() as conn:
         conn.execute(text("SELECT pg_stat_clear_snapshot()"))
         return int(
@@ -85,6 +101,10 @@ def _first_load_reads(url: str, admin: Engine) -> tuple[int, int]:
     lore = Userlore.open(url, config=CONNECTED, clock=FakeClock(), ids=sequential_ids())
     try:
         _load(lore, 0, 100)
+        # The first load's last reads could otherwise arrive after the reset and be counted
+        # as the second load's: end its server processes before resetting.
+        lore.store.engine.dispose()
+        _others_gone(admin)
         with admin.connect() as conn:
             conn.execute(text("SELECT pg_stat_reset()"))
         _load(lore, 100, 400)
@@ -102,8 +122,10 @@ def test_a_first_load_checks_each_foreign_key_with_one_index_row(
     the records read about one index row each."""
     items_read, records_read = _first_load_reads(postgres_url, admin)
     # 800 checks from change and episodic rows, ~900 from evidence and versions, plus the
-    # pipeline's own reads (claims, thread neighbours, daily notes): all well under 10k.
-    assert items_read < 10_000, items_read
+    # pipeline's own reads (claims, thread neighbours, daily notes): ~8.4k items and ~1.8k
+    # records read here (without the watch: over 100k and 20k, the test below), so the bounds
+    # keep room for the pipeline's batching under load and still fail the scans.
+    assert items_read < 15_000, items_read
     assert records_read < 10_000, records_read
 
 
