@@ -114,8 +114,13 @@ _PW_STOPWORDS: Final = _words(
     about around like please cannot can't doesn't won't isn't wasn't don't should must will
     would could may might working broken case sensitive la el los las un una uno muy que le
     les une est der die das ein eine nicht zu sehr ist war demasiado trop incorrecte
-    incorrecta falsch richtig dans sur chez im auf em na no en
+    incorrecta falsch richtig geheim secreto secreta segredo dans sur chez im auf em na no en
     """
+)
+# Participles in the covered languages, said of a password rather than being one.
+_PARTICIPLE = re.compile(
+    r"(?:ab|an|auf|aus|ein|um|zu|vor|nach|weg|zurück)?ge\w+(?:t|en)|\w+iert"
+    r"|\w+(?:ado|ada|ido|ida|ados|adas|é|ée|és)"
 )
 _DIGITS_ONLY = re.compile(r"\d{4,12}")
 _CODE_VALUE = re.compile(r"[A-Za-z0-9]{4,12}|\d{1,3}(?:[-/ ]\d{1,3}){2,3}")
@@ -150,6 +155,8 @@ def _password_value_ok(
     if sep_s in {"=", "->", "→", "=>", ":="} and _LOWER_IDENT.fullmatch(value) and not env_style:
         return False  # ``password = pw``: a variable, not a value (``DB_PASSWORD=x`` is config)
     if value.isalpha() and value.islower():
+        if _PARTICIPLE.fullmatch(lowered):
+            return False  # "Passwort ist deaktiviert", "la contraseña está bloqueada"
         if sep_s in {":", "：", "="}:
             return not lowered.endswith(("ed", "ing", "ly"))
         return not lowered.endswith(("ed", "ing", "ly", "ful", "less", "ous", "able", "ible"))
