@@ -3,7 +3,7 @@
 "my Netflix login is jo.miller / Pancake!2024", "usuario ana_r, pass Luna.Roja42", "Apple-ID ist
 jo.b@kmail.com, Passwort Eichhorn.Blau3", "解除コードは３３８１": the gate withheld these but the
 floor left the password (or the full-width code) in stored evidence. Every item of
-``tests/data/floor5_prose.jsonl`` must hold: a sensitive one withheld by the gate with every
+``tests/data/floor5_prose*.jsonl`` must hold: a sensitive one withheld by the gate with every
 value gone from the floor's redaction; a benign near-miss (a username or public handle alone,
 "I forgot my password", a placeholder) left untouched by the floor.
 """
@@ -19,9 +19,12 @@ from userlore.policy.quote_gate import quote_verdict
 from userlore.policy.sensitivity import redact
 
 DATA = Path(__file__).resolve().parents[1] / "data"
+# ``floor5_prose`` was written before the rule (first run), ``floor5_prose2`` after it (first
+# sight); ``docs/benchmarks.md`` has both rates.
 CASES = [
     json.loads(line)
-    for line in (DATA / "floor5_prose.jsonl").read_text(encoding="utf-8").splitlines()
+    for name in ("floor5_prose.jsonl", "floor5_prose2.jsonl")
+    for line in (DATA / name).read_text(encoding="utf-8").splitlines()
     if line.strip()
 ]
 
@@ -51,6 +54,12 @@ def test_the_set_covers_the_seven_languages() -> None:
     langs = {c["lang"] for c in CASES}
     assert langs == {"en", "zh", "es", "de", "fr", "ja", "pt"}
     assert sum(c["class"] == "benign" for c in CASES) >= 15
+
+
+def test_a_participle_after_the_password_word_is_not_its_value() -> None:
+    text = "Login über Benutzer / Passwort ist deaktiviert."
+    assert redact(text) == text
+    assert "sonnenblume" not in redact("Das Passwort ist sonnenblume")
 
 
 def test_the_password_not_the_account_name_is_redacted() -> None:
