@@ -62,6 +62,7 @@ from userlore.policy.detectors.special_vocab import _EN_WORD
 from userlore.policy.detectors.tokens import (
     _TOKEN_GATE,
     _VENDOR,
+    LOGIN_WORDS,
     _credential_pairs,
     _private_key_blocks,
     _query_secrets,
@@ -147,7 +148,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(_recovery_codes(t, lowered))
     if len(lowered) == len(t):
         hits.extend(_described_pins(lowered))
-    if "/" in t and ("login" in lowered or "cred" in lowered or "user" in lowered):
+    if "/" in t and LOGIN_WORDS.search(t) is not None:
         hits.extend(_credential_pairs(t))
     six_digits = _DIGIT_GATE.search(t) is not None
     id_words = not _ID_GATE_WORDS.isdisjoint(words) or (cjk and _ID_GATE_CJK.search(t) is not None)

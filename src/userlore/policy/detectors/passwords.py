@@ -15,13 +15,14 @@ from userlore.policy.findings import _SECRET, _words
 
 _PW_KEYWORDS = (
     r"(?P<pw>pass(?:word|wd|phrase|code)s?|pass[ \-](?:word|phrase|code)|pwd|pw|p/w|passkey"
-    r"|pass(?=\s*(?:[:=：]|is\s|was\s))|clave del cajero|clave"
+    r"|pass(?=\s*(?:[:=：]|is\s|was\s)|\s+\S*[\d!#$%@&*])|clave del cajero|clave"
     r"|contraseña|contrasena|clave de acceso|mot de passe|mdp|passwort|kennwort|senha"
     r"|wachtwoord|parola d'ordine|пароль|密码|密碼|口令|パスワード|비밀번호"
     r"|(?:wi-?fi|network|router) (?:key|password|pass)|wlan-schlüssel|wlan-passwort"
     r"|wpa[23]?(?:[ -]?(?:psk|key|passphrase))?)"
     r"|(?P<pin>pin(?: ?(?:code|number|no\.?|#))?|pin-code|código pin|code pin|geheimzahl"
-    r"|暗証番号|暗証コード|パスコード|pinコード|code (?:de (?:la )?)?carte(?: bleue)?"
+    r"|暗証番号|暗証コード|パスコード|pinコード|(?:解除|解錠|開錠|警報)コード"
+    r"|code (?:de (?:la )?)?carte(?: bleue)?"
     r"|code confidentiel|código (?:do|da) (?:portão|porta|cartão|alarme)|senha do cartão"
     r"|(?:door|gate|alarm|garage|keypad|lock|safe|locker|entry|building|unlock|access|security)"
     r" (?:code|combination)|combination|支付密码|取款密码|门禁密码|pin码|digicode"
@@ -36,7 +37,7 @@ _PW_KEYWORDS = (
 _PW_GATE = re.compile(
     r"pass|pw|p/w|wpa|digicode|contrase|clave|mdp|kennwort|senha|wachtwoord|parola|пароль|密|口令"
     r"|パスワード|비밀번호|pin|code|combination|geheimzahl|otp|验证码|código|phrase|mnemonic|助记词"
-    r"|schlüssel|暗証|パスコード"
+    r"|schlüssel|暗証|パスコード|解除コード|解錠コード|開錠コード|警報コード"
 )
 # Words that can follow "password" without naming the account it belongs to.
 _NOT_A_NAME = (
@@ -87,6 +88,7 @@ _CODE_REF = re.compile(
     r"\w\(|\w\[|\bos\.|environ|getenv|process\.env|\benv\b|^\$[A-Z_]|^%\w|::|^self\.|^args\.|^this\."
 )
 _ATTR_ACCESS = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_DOTTED_PASSWORD = re.compile(r"(?=.*[A-Z])(?=.*\d)[A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)+")
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _LOWER_IDENT = re.compile(r"[a-z_]+")
 _BAD_SUFFIX = re.compile(
@@ -112,8 +114,13 @@ _PW_STOPWORDS: Final = _words(
     about around like please cannot can't doesn't won't isn't wasn't don't should must will
     would could may might working broken case sensitive la el los las un una uno muy que le
     les une est der die das ein eine nicht zu sehr ist war demasiado trop incorrecte
-    incorrecta falsch richtig
+    incorrecta falsch richtig geheim secreto secreta segredo dans sur chez im auf em na no en
     """
+)
+# Participles in the covered languages, said of a password rather than being one.
+_PARTICIPLE = re.compile(
+    r"(?:ab|an|auf|aus|ein|um|zu|vor|nach|weg|zurück)?ge\w+(?:t|en)|\w+iert"
+    r"|\w+(?:ado|ada|ido|ida|ados|adas|é|ée|és)"
 )
 _DIGITS_ONLY = re.compile(r"\d{4,12}")
 _CODE_VALUE = re.compile(r"[A-Za-z0-9]{4,12}|\d{1,3}(?:[-/ ]\d{1,3}){2,3}")
@@ -138,14 +145,18 @@ def _password_value_ok(
     bare_sep = sep.strip() == ""
     if bare_sep and not dashed and not _looks_like_password(value):
         return False
-    if _CODE_REF.search(value) or _ATTR_ACCESS.fullmatch(value) or _ENV_NAME.fullmatch(value):
+    if _CODE_REF.search(value) or _ENV_NAME.fullmatch(value):
         return False
+    if _ATTR_ACCESS.fullmatch(value) and not _DOTTED_PASSWORD.fullmatch(value):
+        return False  # ``cfg.db_pass``, not "Olas.Azules8" (capitals and a digit: a password)
     if len(value) < 4:
         return False
     sep_s = sep.strip()
     if sep_s in {"=", "->", "→", "=>", ":="} and _LOWER_IDENT.fullmatch(value) and not env_style:
         return False  # ``password = pw``: a variable, not a value (``DB_PASSWORD=x`` is config)
     if value.isalpha() and value.islower():
+        if _PARTICIPLE.fullmatch(lowered):
+            return False  # "Passwort ist deaktiviert", "la contraseña está bloqueada"
         if sep_s in {":", "：", "="}:
             return not lowered.endswith(("ed", "ing", "ly"))
         return not lowered.endswith(("ed", "ing", "ly", "ful", "less", "ous", "able", "ible"))
@@ -360,6 +371,7 @@ _EXAMPLE_BEFORE = re.compile(
 )
 _VERSION_LIKE = re.compile(r"[vV]?\d+(?:[.\-]\d+)*[a-z]?|[a-z]{1,3}-?\d{1,2}|\d{1,2}[a-zA-Z]{1,3}")
 _NEAR_WINDOW: Final = 90
+_NAMED_ID = re.compile(r"(?i)[a-z]+-id")  # "Apple-ID", "Google-ID": an account's name
 
 
 def _near_password_token(token: str) -> bool:
@@ -367,7 +379,7 @@ def _near_password_token(token: str) -> bool:
     token = token.rstrip("?.-")
     if len(token) < 5 or _is_placeholder(token) or token.lower() in _TECH_TOKENS:
         return False
-    if _VERSION_LIKE.fullmatch(token) or token.isdigit():
+    if _VERSION_LIKE.fullmatch(token) or token.isdigit() or _NAMED_ID.fullmatch(token):
         return False
     has_digit = any(c.isdigit() for c in token)
     has_alpha = any(c.isalpha() for c in token)

@@ -121,6 +121,18 @@ _CREDENTIAL_PAIR = re.compile(
     r"(?i)\b(?:login|log-in|credentials?|creds|username|user(?:name)?\s*/\s*pass(?:word)?)"
     r"\s*[:=]\s*[^\s/]{2,64}\s*/\s*(?P<pw>[^\s/]{4,128})"
 )
+# The same pair said in prose, in the covered languages: "my Netflix login is jo.miller /
+# Pancake!2024", "usuario del banco: jlopez77 / Tortuga!2022", "管理者は admin / Fuji!san88".
+# A login word, a few words of the same clause, a user part, a slash, then the password.
+LOGIN_WORDS = re.compile(
+    r"(?i)(?:\b(?:login|log-in|credentials?|creds|username|user|usuario|usuário|utilisateur"
+    r"|identifiant|benutzer(?:name)?|admin|zugang|zugangsdaten|conta|cuenta|compte|account)\b"
+    r"|ログイン|ユーザー|管理者|账号|帳號|用户|登录|登錄)"
+)
+_PROSE_PAIR = re.compile(
+    LOGIN_WORDS.pattern + r"[^\n/.;!?。]{0,40}?(?:\s|[:=：は是])\s*(?P<user>[^\s/]{2,64})"
+    r"\s*/\s*(?P<pw>[^\s/]{4,128})"
+)
 _CLI_CREDS = re.compile(
     r"(?<!\S)(?:-u|--user)\s*[\"']?[^\s:\"']{1,64}:(?P<pw>[^\s\"']{1,128})"
     r"|\bsshpass\s+-p\s*[\"']?(?P<pw2>[^\s\"']{1,128})"
@@ -134,6 +146,10 @@ def _credential_pairs(t: str) -> Iterator[_Hit]:
     for m in _CREDENTIAL_PAIR.finditer(t):
         pw = m.group("pw").rstrip(".,;)")
         if not _is_placeholder(pw) and (_looks_like_password(pw) or _char_classes(pw) >= 2):
+            yield (_SECRET, "password_in_prose", m.start("pw"), m.start("pw") + len(pw), None)
+    for m in _PROSE_PAIR.finditer(t):
+        pw = m.group("pw").rstrip(".,;)?。")  # "!" stays: "Coqueiro7!" ends with one
+        if not _is_placeholder(pw) and _looks_like_password(pw):
             yield (_SECRET, "password_in_prose", m.start("pw"), m.start("pw") + len(pw), None)
 
 
