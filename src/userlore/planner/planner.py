@@ -14,7 +14,6 @@ week", "上周") resolve against it.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -26,11 +25,9 @@ from userlore.config import MemoryMode
 from userlore.extract.time import question_window
 from userlore.models import (
     ContextPlan,
-    Explicitness,
     Rejection,
     SelectedRecord,
     SelectedSnippet,
-    Sensitivity,
     UserState,
 )
 from userlore.planner.dedupe import render_texts
@@ -49,6 +46,7 @@ from userlore.planner.episodic import (
 from userlore.planner.expand import expand_snippets
 from userlore.planner.fusion import best_rank_fuse
 from userlore.planner.render import BlockBuilder, render_entry, render_snippet
+from userlore.planner.scoring import applies, score
 from userlore.planner.search import Candidate, ReadColumns, search
 from userlore.policy.filter import RejectionReason
 from userlore.policy.quote_gate import quote_verdict
@@ -106,9 +104,6 @@ sharing a word with it), but unmatched they are the weakest candidates of the pl
 share each one only spends characters, however much budget is left (PrefEval: a plan that
 needs one preference was filled with 15 unrelated ones). Without embeddings nothing tells a
 weak one from a needed one, and all stay eligible."""
-ALWAYS_APPLY = frozenset({"instruction", "style", "veto", "channel", "identity"})
-"""Standing kinds that apply to every answer (how to reply, who the user is): placed matched
-or not, within their class budgets."""
 EPISODES = "episodes"
 """The plan section of episodic snippets."""
 
@@ -390,7 +385,7 @@ class ContextPlanner:
                 c.row,
                 c.id,
                 SECTION_OF_KIND.get(c.row.kind, "memories"),
-                _score(c.row, c.retrieval or 0.0, now, half_life),
+                score(c.row, c.retrieval or 0.0, now, half_life),
                 c.retrieval or 0.0,
                 c.retrieval is not None,
             )
@@ -513,13 +508,13 @@ class ContextPlanner:
         standing.sort(
             key=lambda c: (
                 not c.matched,
-                not _applies(c.rec),
+                not applies(c.rec),
                 near.get(c.id, far) if near is not None else 0,
             )
         )
         unmatched_left = int(limit * UNMATCHED_SHARE)
         for cand in standing:
-            topical = near is not None and not cand.matched and not _applies(cand.rec)
+            topical = near is not None and not cand.matched and not applies(cand.rec)
             if topical and len(entry(cand)) > unmatched_left:
                 dropped[cand.id] = RejectionReason.BUDGET
                 continue
@@ -593,33 +588,3 @@ class ContextPlanner:
         for c in placed:
             sections.setdefault(c.section, []).append(c.id)
         return selected, rejected, builder, sections, shown, snippet_rejected
-
-
-def _applies(rec: Row[*tuple[Any, ...]]) -> bool:
-    """A standing record placed whether the question matched it or not: how to reply and who
-    the user is (:data:`ALWAYS_APPLY`), and special-category facts the user consented to show
-    (an allergy, a faith's diet): costly to miss and rarely worded like the question they
-    constrain ("what should I try in Thailand?" against a nut allergy; cosine 0.08)."""
-    return rec.kind in ALWAYS_APPLY or rec.sensitivity == Sensitivity.SPECIAL.value
-
-
-def _score(
-    rec: Row[*tuple[Any, ...]], retrieval: float, now: datetime, half_life_days: float
-) -> float:
-    """Rerank by retrieval score, confidence, importance, explicitness and freshness."""
-    age_days = max(0.0, (now - rec.updated_at).total_seconds() / 86_400)
-    fresh = math.exp(_NEG_LN2 * age_days / half_life_days)
-    score: float = (
-        0.5 * retrieval
-        + 0.15 * rec.confidence
-        + 0.15 * rec.importance
-        + 0.1 * (1.0 if rec.explicitness == _EXPLICIT else 0.6)
-        + 0.1 * fresh
-    )
-    return score + (0.5 if rec.user_state == _PINNED else 0.0)
-
-
-# Read once: an enum member's ``.value`` is a descriptor call, ~40 of them per plan.
-_NEG_LN2 = -math.log(2)
-_EXPLICIT = Explicitness.EXPLICIT.value
-_PINNED = UserState.PINNED.value
