@@ -55,6 +55,13 @@ def summary(name: str, samples: list[float]) -> tuple[float, float]:
     return p50, p95
 
 
+def compare(name: str, samples: list[float], peer: str, peer_samples: list[float]) -> None:
+    """Both summaries and their ratio (the rule against itself switched off, one run)."""
+    n50, n95 = summary(name, samples)
+    o50, o95 = summary(peer, peer_samples)
+    print(f"ratio p50 {n50 / o50:.2f}  p95 {n95 / o95:.2f}")
+
+
 def _old_uncovered(t: str) -> Iterator[uncovered._Hit]:
     if not any(ch.isdigit() for ch in t):
         return iter(())
@@ -88,9 +95,7 @@ def main() -> None:
         new += timed(classify_new, items, 1)
         old += timed(classify_old, items, 1)
     sensitivity.uncovered_values = _new_uncovered  # type: ignore[attr-defined]
-    n50, n95 = summary("classify, digit words read", new)
-    o50, o95 = summary("classify, digits only (peer)", old)
-    print(f"ratio p50 {n50 / o50:.2f}  p95 {n95 / o95:.2f}")
+    compare("classify, digit words read", new, "classify, digits only (peer)", old)
 
     shorts = sorted(
         {
@@ -116,9 +121,7 @@ def main() -> None:
         new += timed(ident_new, shorts, 1)
         old += timed(ident_old, shorts, 1)
     language.lexicon_language = lexicon
-    n50, n95 = summary("identify short, lexicon", new)
-    o50, o95 = summary("identify short, model only (peer)", old)
-    print(f"ratio p50 {n50 / o50:.2f}  p95 {n95 / o95:.2f}")
+    compare("identify short, lexicon", new, "identify short, model only (peer)", old)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 
-from floor_words_cost import summary, texts, timed
+from floor_words_cost import compare, texts, timed
 
 from userlore.policy import language, sensitivity
 
@@ -51,9 +51,7 @@ def main() -> None:
         new += a if first is with_rule else b
         old += b if first is with_rule else a
     sensitivity.lock_codes = rule
-    n50, n95 = summary("classify, lock codes", new)
-    o50, o95 = summary("classify, no lock codes (peer)", old)
-    print(f"ratio p50 {n50 / o50:.2f}  p95 {n95 / o95:.2f}")
+    compare("classify, lock codes", new, "classify, no lock codes (peer)", old)
 
     segments = sorted(
         {
@@ -71,9 +69,7 @@ def main() -> None:
     for _ in range(args.rounds):
         vouched += timed(lambda s: raw(s, vouch=True), segments, 1)
         plain += timed(lambda s: raw(s, vouch=False), segments, 1)
-    v50, v95 = summary("identify, vouched", vouched)
-    p50, p95 = summary("identify, unvouched (peer)", plain)
-    print(f"ratio p50 {v50 / p50:.2f}  p95 {v95 / p95:.2f}")
+    compare("identify, vouched", vouched, "identify, unvouched (peer)", plain)
 
 
 if __name__ == "__main__":
