@@ -668,21 +668,7 @@ def test_a_spread_claim_reads_stretches_not_items(
     with store.transaction("u1") as s:
         rows = s.execute(select(t).where(t.scope == "u1").order_by(t.occurred_at)).scalars()
         picked = [
-            ClaimedItem(
-                id=r.id,
-                scope=r.scope,
-                source_instance_id=r.source_instance_id,
-                external_id=r.external_id,
-                title=r.title,
-                text=r.text,
-                meta=dict(r.meta or {}),
-                occurred_at=r.occurred_at,
-                pipeline=Pipeline(r.pipeline),
-                blocked=False,
-                deleted=False,
-                attempts=1,
-                lease_token="t",
-            )
+            ClaimedItem.from_row(r, "t")
             for n, r in enumerate(rows)
             if n % 12 == 0 or 100 <= n < 110  # 20 spread thinly, 10 side by side
         ]

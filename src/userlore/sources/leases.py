@@ -145,6 +145,25 @@ class ClaimedItem:
     attempts: int
     lease_token: str
 
+    @classmethod
+    def from_row(cls, row: Any, lease_token: str) -> ClaimedItem:
+        """The claimed view of a source-item row (a result row or an ORM object)."""
+        return cls(
+            id=row.id,
+            scope=row.scope,
+            source_instance_id=row.source_instance_id,
+            external_id=row.external_id,
+            title=row.title,
+            text=row.text,
+            meta=dict(row.meta or {}),
+            occurred_at=row.occurred_at,
+            pipeline=Pipeline(row.pipeline),
+            blocked=bool(row.blocked),
+            deleted=row.deleted_at is not None,
+            attempts=int(row.synthesis_attempts),
+            lease_token=lease_token,
+        )
+
 
 def default_worker_id() -> str:
     """A worker name unique enough for lease tokens: host, pid and a random suffix."""
@@ -259,24 +278,7 @@ class LeaseHolder:
         )
         with store.connection() as conn:
             rows = conn.execute(stmt).all()
-        claimed = [
-            ClaimedItem(
-                id=r.id,
-                scope=r.scope,
-                source_instance_id=r.source_instance_id,
-                external_id=r.external_id,
-                title=r.title,
-                text=r.text,
-                meta=dict(r.meta or {}),
-                occurred_at=r.occurred_at,
-                pipeline=Pipeline(r.pipeline),
-                blocked=bool(r.blocked),
-                deleted=r.deleted_at is not None,
-                attempts=int(r.synthesis_attempts),
-                lease_token=token,
-            )
-            for r in rows
-        ]
+        claimed = [ClaimedItem.from_row(r, token) for r in rows]
         claimed.sort(key=lambda c: (c.occurred_at or now, c.id))
         return claimed
 
