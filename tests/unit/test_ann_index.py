@@ -305,3 +305,32 @@ def test_a_process_that_exits_during_a_build_exits_cleanly(tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr[-2000:]
     assert "exiting mid-build" in done.stdout
     assert "terminate called" not in done.stderr
+
+
+def test_a_scope_past_the_cache_budget_stays_held_beside_smaller_reads(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A plan reads a scope's record vectors and then its (here empty) evidence vectors. With the
+    # record matrix alone past the budget, the evidence read used to evict it: every plan
+    # reloaded the whole scope and the index build never finished (found at 1M records).
+    from userlore.store.vectors import matrices as vectors_module
+
+    rows = {"a": _data(250, seed=1), "b": _data(20, seed=2)}
+    index = VectorIndex(_Given(rows), model="given")  # type: ignore[arg-type]
+    index.ann_above = 200
+    index.attach(engine)
+    _put(index, engine, "u", [f"a:{i}" for i in range(250)])
+    _put(index, engine, "v", [f"b:{i}" for i in range(20)])
+    monkeypatch.setattr(vectors_module, "_CACHE_BYTES", 1)
+    with engine.connect() as conn:
+        for _ in range(3):
+            assert index.search(conn, "u", "record", rows["a"][3], 1)[0][0] == "a:3"
+            index.search(conn, "u", "evidence", rows["a"][3], 1)
+        held = index._cache[("u", "record")]
+        _ready(held)
+        assert index.loads == 2  # the record matrix and the empty evidence one, once each
+        # A smaller scope still obeys the budget: it is not kept beside the largest.
+        assert index.search(conn, "v", "record", rows["b"][4], 1)[0][0] == "b:4"
+        assert ("v", "record") not in index._cache
+        assert index.search(conn, "u", "record", rows["a"][7], 1)[0][0] == "a:7"
+    assert index._cache[("u", "record")] is held and held.ann_ready

@@ -21,7 +21,8 @@ __all__ = ["WARM_MIN_VECTORS", "ScopeMatrices"]
 log = logging.getLogger("userlore.store.vectors")
 
 _CACHE_BYTES = 512 * 1024 * 1024
-"""Most bytes of per-scope matrices kept in memory (least recently used scopes go first)."""
+"""Most bytes of per-scope matrices kept in memory besides the largest one, which is held even
+past it (least recently used scopes go first)."""
 
 _GENERATION = select(VectorGeneration.generation, VectorGeneration.reset).where(
     VectorGeneration.scope == bindparam("scope")
@@ -174,14 +175,33 @@ class ScopeMatrices:
                 dropped.append(replaced)
             self._cache[key] = held
             self._cache.move_to_end(key)
-            total = sum(m.nbytes for m in self._cache.values())
-            while total > _CACHE_BYTES and len(self._cache) > 1:
-                _, evicted = self._cache.popitem(last=False)
-                total -= evicted.nbytes
-                dropped.append(evicted)
+            dropped.extend(self._evict())
         for old in dropped:
             old.close()  # stops its index build, frees the index
         return held
+
+    def _evict(self) -> list[ScopeMatrix]:
+        """Under the lock: take least recently used matrices out until those left, the largest
+        one aside, fit :data:`_CACHE_BYTES`; returns them (the caller closes them).
+
+        The largest is exempt because it alone may exceed the budget (:meth:`warm` loads it
+        regardless): counting it let any second matrix of the same process, even the empty
+        evidence matrix every plan reads, evict a 1M-vector scope and stop its index build, so
+        each plan reloaded the whole scope (``docs/benchmarks.md``, "The plan at 1M records").
+        """
+        sizes = {key: held.nbytes for key, held in self._cache.items()}
+        if len(sizes) < 2:
+            return []
+        largest = max(sizes, key=lambda key: sizes[key])
+        total = sum(sizes.values()) - sizes[largest]
+        evicted: list[ScopeMatrix] = []
+        for key in list(self._cache):  # least recently used first
+            if total <= _CACHE_BYTES:
+                break
+            if key != largest:
+                evicted.append(self._cache.pop(key))
+                total -= sizes[key]
+        return evicted
 
     def _read_whole(
         self, conn: Connection, key: tuple[str, VectorKind]
