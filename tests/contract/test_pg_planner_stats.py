@@ -15,13 +15,16 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from langgraph.store.base import PutOp
 from sqlalchemy import Engine, create_engine, text
 
 from tests.conftest import FakeClock, PostgresDatabases, sequential_ids
 from userlore import Userlore
+from userlore.integrations.langgraph_store import UserloreStore
 from userlore.sources import ConnectedKnowledgePipeline, ItemListSource, SourceItem
 from userlore.store import planner_stats
 from userlore.store.planner_stats import StatsWatch
+from userlore.understanding import govern_batch
 
 CONNECTED = {"memory": {"mode": "auto", "sources": ["session", "curated", "connected"]}}
 SCOPE = "u1"
@@ -216,3 +219,49 @@ def test_a_failed_check_is_logged_and_the_write_goes_on(caplog: pytest.LogCaptur
     assert watch.analyzed["memory_records"] == 0
     assert "could not analyze memory_records" in caplog.text
     engine.dispose()
+
+
+def test_a_bulk_put_into_a_fresh_database_analyzes_the_records(postgres_url: str) -> None:
+    """``UserloreStore.batch`` writes through the shared batched write, which counts what it
+    inserts: 300 puts into a fresh database analyze the records and the evidence items
+    (their statistics then describe the rows), with no call in the store itself."""
+    lore = Userlore.open(postgres_url, config={"memory": {"mode": "auto"}})
+    try:
+        store = UserloreStore(lore, namespace_template=("{user_id}",))
+        store.batch(
+            [
+                PutOp(("u1", "notes"), f"k{i}", {"text": f"Note {i} about {_THINGS[i % 3]}."})
+                for i in range(300)
+            ]
+        )
+        watch = planner_stats.stats_watch(lore.memory.store.engine)
+        assert watch.written["memory_records"] == 300
+        assert watch.analyzed["memory_records"] == 1
+        assert watch.analyzed["knowledge_source_items"] == 1
+        with lore.memory.store.engine.connect() as conn:
+            described = conn.scalar(
+                text("SELECT reltuples FROM pg_class WHERE oid = 'memory_records'::regclass")
+            )
+        assert described is not None and described >= 300
+    finally:
+        lore.close()
+
+
+def test_a_rolled_back_batch_counts_nothing(postgres_url: str) -> None:
+    """A batched write whose transaction rolls back wrote no rows: the watch is not told."""
+    lore = Userlore.open(postgres_url, config={"memory": {"mode": "auto"}})
+    try:
+        store = UserloreStore(lore, namespace_template=("{user_id}",))
+        ops = [PutOp(("u1", "notes"), f"k{i}", {"text": f"Note {i}."}) for i in range(150)]
+        store_ = lore.memory.store
+        with pytest.raises(RuntimeError), store_.transaction("u1") as session:
+            govern_batch(
+                store_, "u1", [store._prepare_put(op).candidate for op in ops], session=session
+            )
+            raise RuntimeError("the caller fails after the write")
+        watch = planner_stats.stats_watch(store_.engine)
+        assert watch.written["memory_records"] == 0
+        store.batch(ops)  # the same rows, committed this time
+        assert watch.written["memory_records"] == 150
+    finally:
+        lore.close()

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Final
 
 from userlore.models import CandidateInput, Disclosure, Explicitness, Sensitivity
+from userlore.policy.detectors.uncovered import _has_digit
 from userlore.policy.sensitivity import (
     SPECIAL_CATEGORIES,
     SensitivityLevel,
@@ -21,7 +23,16 @@ from userlore.policy.sensitivity import (
     classify,
 )
 
-__all__ = ["POLICY_REV", "Assessment", "BatchFloor", "assess", "assess_text", "key_refusal"]
+__all__ = [
+    "POLICY_REV",
+    "WRAPPER_KEYS",
+    "Assessment",
+    "BatchFloor",
+    "assess",
+    "assess_text",
+    "key_refusal",
+    "value_is_content",
+]
 
 Classifier = Callable[..., SensitivityReport]
 """:func:`classify` or a memo of it (``text, *, special=True``)."""
@@ -152,10 +163,40 @@ class BatchFloor:
         return _assess(candidate, self.classify)
 
 
+WRAPPER_KEYS: Final = ("content", "text", "memory")
+"""Value keys that name a text and nothing about it: a store put's text fields."""
+
+
+def value_is_content(value: str | None, content: str) -> bool:
+    """Whether the value JSON is ``{"<wrapper key>":"<content>"}`` exactly (one key of
+    :data:`WRAPPER_KEYS`, nothing escaped) and the content holds no digit.
+
+    Such a value adds to the content only the wrapper, and the floor then reads the content
+    alone (one pass, not two; issue 30). Judged whole, the wrapper can change a verdict only
+    through a digit or an escape in the content: on the 11,698 texts of the floor's corpus
+    (test data sets, presidio, LoCoMo, bench sentences) under each key, the 26 texts that the
+    content alone judged more leniently all hold one (address blocks whose escaped line breaks
+    join a postcode, "Şifrem Kedi1234" identified apart from its English neighbour), and none
+    of the 22,350 digit-free, escape-free forms differs, 2,208 of them with a verdict
+    (``benchmarks/floor_one_pass.py``, ``tests/unit/test_floor_one_pass.py``). Everything
+    else is still judged twice.
+    """
+    if not content or value is None or not value.endswith('"}') or _has_digit(content):
+        return False
+    head = len(value) - len(content) - 2
+    return head > 0 and value[:head] in _WRAPPER_HEADS and value[head:-2] == content
+
+
+_WRAPPER_HEADS: Final = frozenset(f'{{"{key}":"' for key in WRAPPER_KEYS)
+
+
 def _assess(candidate: CandidateInput, classify: Classifier) -> Assessment:
-    result = _assess_text(
-        (candidate.content, candidate.value), candidate.sensitivity_claim, classify
+    texts: tuple[str | None, ...] = (
+        (candidate.content,)
+        if value_is_content(candidate.value, candidate.content)
+        else (candidate.content, candidate.value)
     )
+    result = _assess_text(texts, candidate.sensitivity_claim, classify)
     if (
         result.refused is None
         and result.sensitivity is Sensitivity.NONE

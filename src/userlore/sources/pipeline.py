@@ -76,7 +76,6 @@ from userlore.sources.synthesis import (
 )
 from userlore.sources.views import PipelineReport
 from userlore.store.governed import GovernedStore
-from userlore.store.planner_stats import stats_watch
 from userlore.store.schema import KnowledgeSourceItem, KnowledgeSourceState
 from userlore.understanding import BatchItem, govern_upsert_batch, record_turn
 
@@ -278,9 +277,6 @@ class ConnectedKnowledgePipeline(LeaseHolder):
                     report.add(done)
                 except Exception as exc:
                     failures[item.id] = exc
-        else:  # outside the try: the batch is committed, never to be applied again
-            # About one record an item (its fact; daily notes add a few): the watch's unit.
-            stats_watch(self.store.engine).wrote("memory_records", len(todo))
         by_id = {i.id: i for i in claimed}
         for item_id, error in failures.items():
             self._fail(by_id[item_id], error, report)

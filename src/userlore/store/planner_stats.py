@@ -13,7 +13,9 @@ rows, and the insert of 500 episodic rows grew from 0.18 s (first chunk) to 2.1 
 :class:`StatsWatch` counts the rows a process writes to such tables and, at 100 rows and then at
 every fourfold, analyzes a table whose statistics describe fewer than half of them. SQLite has
 no such planner cache (and is left alone); a role that may not analyze a table gets a warning
-from the server, not an error, and the write goes on as before.
+from the server, not an error, and the write goes on as before. The shared batched write counts
+what it inserts with :func:`count_on_commit`, so every caller of it (store puts, synthesis,
+the connected pipeline) is watched without a call of its own.
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ import logging
 import threading
 import weakref
 from collections import Counter
+from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, event, text
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, SessionTransaction
 
-__all__ = ["FIRST_CHECK", "WATCHED", "StatsWatch", "stats_watch"]
+__all__ = ["FIRST_CHECK", "WATCHED", "StatsWatch", "count_on_commit", "stats_watch"]
 
 log = logging.getLogger(__name__)
 
@@ -91,3 +95,42 @@ def stats_watch(engine: Engine) -> StatsWatch:
         if watch is None:
             watch = _WATCHES[engine] = StatsWatch(engine)
         return watch
+
+
+_PENDING = "userlore.stats_pending"
+"""``Session.info`` key: the engine and the rows written in the session's open transaction."""
+
+
+def count_on_commit(session: Session, table: str, rows: int) -> None:
+    """Count ``rows`` inserted into ``table`` in ``session``'s transaction once it commits.
+
+    The watch reads committed rows only, and a rolled-back write wrote nothing: the count is
+    handed to :meth:`StatsWatch.wrote` after the outermost commit and dropped otherwise.
+    PostgreSQL only (nothing is registered on SQLite).
+    """
+    if rows <= 0:
+        return
+    pending: tuple[Engine, Counter[str]] | None = session.info.get(_PENDING)
+    if pending is None:
+        bind: Any = session.get_bind()
+        engine: Engine = bind if isinstance(bind, Engine) else bind.engine
+        if engine.dialect.name != "postgresql":
+            return
+        pending = session.info[_PENDING] = (engine, Counter())
+        if not event.contains(session, "after_commit", _report):
+            event.listen(session, "after_commit", _report)
+            event.listen(session, "after_transaction_end", _drop)
+    pending[1][table] += rows
+
+
+def _report(session: Session) -> None:
+    pending: tuple[Engine, Counter[str]] | None = session.info.pop(_PENDING, None)
+    if pending is not None:
+        watch = stats_watch(pending[0])
+        for table, rows in pending[1].items():
+            watch.wrote(table, rows)
+
+
+def _drop(session: Session, transaction: SessionTransaction) -> None:
+    if transaction.parent is None:  # the outermost ended without a commit: nothing written
+        session.info.pop(_PENDING, None)

@@ -30,6 +30,7 @@ from userlore.store.admission import CandidateGate
 from userlore.store.concurrency import dialect_insert
 from userlore.store.episodic_index import index_rows
 from userlore.store.ids import derived_id, scoped_digest
+from userlore.store.planner_stats import count_on_commit
 from userlore.store.schema import (
     KnowledgeSourceItem,
     MemoryEvidence,
@@ -200,6 +201,7 @@ class BatchInserts(CandidateGate):
                 if found[(row["source_instance_id"], row["external_id"])] == row["id"]
             ]
             index_rows(session, written)
+            count_on_commit(session, "knowledge_source_items", len(written))
             for row in written:
                 self._stage_vector(session, "evidence", scope, row["id"], row["text"])
         return [found[key] for key in keys]
@@ -271,6 +273,8 @@ class BatchInserts(CandidateGate):
         # statement, 3x faster here than the multi-row VALUES ("insertmanyvalues") RETURNING
         # asks for (200 records: 51-75 ms against 144-412 ms, benchmarks/ingest.py row).
         session.execute(insert(_RECORDS), rows)
+        # Every caller of the batched write (puts, synthesis, the pipeline) is watched here.
+        count_on_commit(session, "memory_records", len(rows))
         session.execute(
             insert(_VERSIONS),
             [
