@@ -606,3 +606,46 @@ def test_long_object_is_cut_at_its_reason() -> None:
     st_ = _only("I have a strong dislike for crowded beaches due to the noise.")
     assert st_.canonical_key == "preference/crowded_beaches"
     assert st_.content == "I have a strong dislike for crowded beaches due to the noise"
+
+
+# -- a sentence about others is not an instruction ----------------------------------------------
+# A comma before "always"/"never" splits off a clause that reads like an imperative; when the
+# sentence opens with a noun phrase that agrees with its verb, that phrase is the subject and the
+# sentence says something about others (PrefEval's filler placed one such "instruction" in every
+# plan). Fronted adverbials, lead-ins, a singular topic before a plain verb, and sentences that
+# name the user or the assistant stay instructions.
+
+SAID_OF_OTHERS = [
+    "Works of art, regardless of their theme or object, always carry a piece of reality as it "
+    "is perceived by the artist or the author.",
+    "Good teachers, in my experience, always listen before they speak.",
+    "Cats, unlike dogs, never come when they are called.",
+    "Classical music, for many listeners, always evokes strong memories.",
+    "Politicians, during campaigns, never answer the question directly.",
+    "Children, especially toddlers, never sit still for long.",
+    "艺术作品，无论主题如何，总是带有艺术家所感知的一部分现实。",
+    "河流，经过千万年，总会找到最容易的路。",
+]
+
+STILL_INSTRUCTIONS = [
+    "For code, always add type hints.",
+    "In general, never use emojis in replies.",
+    "Python code, always use type hints.",
+    "Please, always cite your sources.",
+    "When you summarize, always keep it under five bullet points.",
+    "Spreadsheets, always freeze the header row for me.",
+    "写报告的时候，总是先给结论。",
+    "在邮件里，总是用我的名字署名。",
+]
+
+_DIRECTIVE_KINDS = {"instruction", "style", "veto"}
+
+
+@pytest.mark.parametrize("text", SAID_OF_OTHERS)
+def test_a_sentence_about_others_is_not_an_instruction(text: str) -> None:
+    assert not {k for k, _, _ in _facts(text)} & _DIRECTIVE_KINDS, _facts(text)
+
+
+@pytest.mark.parametrize("text", STILL_INSTRUCTIONS)
+def test_fronted_adverbials_and_topics_stay_instructions(text: str) -> None:
+    assert {k for k, _, _ in _facts(text)} & _DIRECTIVE_KINDS, text

@@ -16,7 +16,7 @@ from userlore.models import ContextPlan
 from userlore.planner import planner as planner_module
 from userlore.planner.episodic import evidence_pairs, seed_terms, sentence_window
 from userlore.planner.fusion import best_rank_fuse, rrf_fuse
-from userlore.planner.planner import EPISODES, UNMATCHED_SHARE
+from userlore.planner.planner import EPISODES, JOINED_SNIPPETS, UNMATCHED_SHARE
 from userlore.policy.filter import RejectionReason
 from userlore.policy.quote_gate import QuoteVerdict
 from userlore.sources.base import ItemListSource, SourceItem
@@ -104,6 +104,34 @@ def test_a_join_question_finds_the_other_side_through_the_first_sides_entities(
     assert "climbing gym" in plan.text
     # its own entry (a record or the quoted turn), not only the day's note listing it
     assert '"text":"Priya gave me The Martian, her favourite novel."' in plan.text
+
+
+def test_the_second_pass_shows_at_most_its_share_of_turns_the_question_never_reached(
+    make_lore: Callable[..., Userlore],
+) -> None:
+    # Four turns share the join's name (Priya) and nothing with the question: past
+    # JOINED_SNIPPETS of them the second pass would spend the plan on the user's other news.
+    lore = make_lore("auto", memory={"mode": "auto", "sources": ["session", "connected"]})
+    joins = [
+        "Priya gave me The Martian, her favourite novel.",
+        "Priya moved to Lisbon in May.",
+        "Priya has a sister who plays the cello.",
+        "Priya bakes sourdough every Sunday.",
+    ]
+    items = [
+        SourceItem("a", "Last month I met Priya at the climbing gym downtown."),
+        *(SourceItem(f"f{n}", f"Filler note {n} about groceries and rent.") for n in range(20)),
+        *(SourceItem(f"b{n}", text) for n, text in enumerate(joins)),
+    ]
+    lore.sources.ingest("u1", ItemListSource("notes", items))
+    plan = lore.plan_context("u1", "What did the friend from the climbing gym suggest reading?")
+    quoted = [s for s in plan.snippets if s.lexical_rank is None and s.vector_rank is None]
+    assert 1 <= len(quoted) == JOINED_SNIPPETS < len(joins)
+    lore.memory.store.flush_traces()
+    episodic = lore.traces.get("u1", plan.trace_id)["payload"]["episodic"]
+    capped = [r for r in episodic["rejected"] if r["reason"] == RejectionReason.CLASS_BUDGET]
+    assert len(capped) >= len(joins) - JOINED_SNIPPETS
+    assert plan.chars < plan.budget  # room was left: the share, not the budget, stopped them
 
 
 def test_seed_terms_are_the_entities_the_question_lacks() -> None:

@@ -110,6 +110,9 @@ class _Clause:
     # Someone's words about the user ("the doctor told me I have …"): only a special-category
     # fact is read from it, never a preference or an instruction.
     reported_self: bool = False
+    # The sentence's text before this clause when the clause does not open it: an opening noun
+    # phrase there may be the clause's subject ("Works of art, …, always carry …").
+    before: str = ""
 
 
 def _sentences(norm: str) -> Iterator[tuple[int, int, bool]]:
@@ -261,4 +264,5 @@ def _clauses(norm: str) -> Iterator[_Clause]:
                 past_or_negated=_cue(_PAST_OR_NEGATED, text, words, zh),
                 polite_question=polite,
                 reported_self=reported_self,
+                before=norm[s_start:c_start] if index else "",
             )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from userlore.extract.clauses import _Clause
+from userlore.extract.clauses import _Clause, _strip_lead
 from userlore.extract.cues import _NEGATOR_EN, _NEGATOR_ZH, _POLARITY_BOUNDARY
 from userlore.extract.lexical import _rx, _words
 from userlore.extract.match_identity import _Hit
@@ -216,6 +216,8 @@ _ZH_THIRD_PARTY = re.compile(r"[我他她它]|别人")
 def _directive(c: _Clause) -> tuple[bool, str]:
     """Is the clause an instruction to the assistant? Also returns its main verb (EN)."""
     if c.zh:
+        if c.before and _said_of_others_zh(c.before, c.body):
+            return False, ""
         third_party = _ZH_THIRD_PARTY.match(c.body)
         return bool(
             _DIRECTIVE_ZH.match(c.body)
@@ -227,6 +229,67 @@ def _directive(c: _Clause) -> tuple[bool, str]:
         return False, ""
     verb = m.group("verb").lower()
     prefixed = m.start("verb") > 0
+    if c.before and _said_of_others(c.before, c.body, verb):
+        return False, verb
     if verb in _DIRECTIVE_VERBS or (prefixed and verb not in _NOT_VERBS):
         return True, verb
     return False, verb
+
+
+# A sentence that opens with these is an adverbial or a lead-in ("For code, always …"), not the
+# subject of the clause after the comma.
+_FRONTED_EN = _rx(
+    r"^(?:for|in|on|at|by|with|without|within|when|whenever|if|unless|after|before|during|from|"
+    r"to|once|while|as|since|about|regarding|across|under|over|per|except|every|each|outside|"
+    r"inside|whatever|wherever|whichever|regardless|no\s+matter|please|pls|kindly|and|so|also|"
+    r"ok|okay|oh|well|now|then|again|otherwise|generally|usually|honestly|seriously)\b"
+)
+_PERSON_EN = _rx(r"\b(?:i|i'm|me|my|mine|we|our|us|you|your|yours)\b")
+_NP_END = _rx(
+    r"\s(?:of|in|on|at|from|with|for|by|about|like|unlike|across|under|over|during|to|"
+    r"regardless|especially|even|no)\b"
+)
+_PLURAL_EN = _words("children people men women mice geese feet teeth folks")
+_NOT_PLURAL_S = ("ss", "us", "is", "'s")
+
+
+_HABIT_ZH = re.compile(r"^(?:总是|总会|从来|从不|永远|一直|始终|往往|通常|常常|经常)")
+_FRONTED_ZH = re.compile(
+    r"^(?:在|当|对于|对|关于|如果|要是|每|以后|今后|从|除了|无论|不管|凡是|回答|回复)|"
+    r"(?:时|时候|的话|之后|以后|之前|中|里|上)$"
+)
+_PERSON_ZH = re.compile(r"[我你您请]")
+
+
+def _said_of_others_zh(before: str, body: str) -> bool:
+    """The Chinese form of :func:`_said_of_others`: a clause that opens with a habitual adverb
+    (总是, 从来, 一直…) after a noun phrase that opens the sentence ("艺术作品，…，总是带有…"),
+    naming neither the user nor the assistant, describes others."""
+    first = re.split(r"[，,]", before, maxsplit=1)[0].strip()
+    if not first or not _HABIT_ZH.match(body) or _FRONTED_ZH.search(first):
+        return False
+    return not (_PERSON_ZH.search(first) or _PERSON_ZH.search(body))
+
+
+def _plural(word: str) -> bool:
+    """A plural head noun: an irregular plural, or -s that is not -ss, -us, -is or 's."""
+    return word in _PLURAL_EN or (word.endswith("s") and not word.endswith(_NOT_PLURAL_S))
+
+
+def _said_of_others(before: str, body: str, verb: str) -> bool:
+    """The clause is the predicate of the noun phrase that opens its sentence: a statement
+    about others, not an instruction ("Works of art, regardless of their theme, always carry a
+    piece of reality"; "Cats, unlike dogs, never come"). Subject and verb agree (a plural
+    subject and a plain verb, a singular one and a verb in -s); a singular topic before a
+    plain verb is an imperative ("Python code, always use type hints"), and a sentence that
+    names the user or the assistant is addressed to the assistant."""
+    first = before.split(",", 1)[0].strip()
+    if not first or _FRONTED_EN.match(first) or not _strip_lead(first):
+        return False
+    if _PERSON_EN.search(first) or _PERSON_EN.search(body):
+        return False
+    words = _NP_END.split(first, maxsplit=1)[0].split()
+    if not words or len(words) > 4:
+        return False  # not a short noun phrase: a clause of its own
+    third_person = verb.endswith("s") and not verb.endswith(_NOT_PLURAL_S)
+    return _plural(words[-1].lower()) != third_person

@@ -81,6 +81,9 @@ class Snippet:
     weak: bool = False
     """Found by the question's words alone while its cosine to the question is below the
     vector floor (:func:`search_snippets`): a shared word, not a shared topic."""
+    joined: bool = False
+    """Found only by the multi-hop second pass (``planner/expand.py``): the other side of a
+    join, which the question itself did not reach."""
 
 
 @dataclass(slots=True)

@@ -118,7 +118,7 @@ def expand_snippets(
         if isinstance(verdict, Rejection):
             rejected.append(verdict)
         else:
-            kept.append(replace(verdict, score=credit[item_id]))
+            kept.append(replace(verdict, score=credit[item_id], joined=True))
     kept.sort(key=lambda s: -s.score)
     return SnippetsFound(kept[:limit] if limit is not None else kept, rejected)
 
