@@ -31,9 +31,10 @@ from sqlalchemy import Connection, TextClause, bindparam, select, text
 
 from userlore.extract.time import TimeWindow
 from userlore.models import Rejection
-from userlore.planner.fusion import rrf_fuse
+from userlore.planner.fusion import RRF_K, rrf_fuse
 from userlore.planner.search import VECTOR_FLOOR
 from userlore.planner.snippet_policy import quoted_body, refusal, withdrawals
+from userlore.planner.speakers import OWN_WEIGHT, named_speakers, own_rankings, speaker_of
 from userlore.store.driver import fetch_all
 from userlore.store.schema import (
     EpisodicItem,
@@ -287,6 +288,7 @@ def search_snippets(
     stats: EpisodicFrequencies | None = None,
     quote_uncovered: bool = False,
     judged: bool = False,
+    own: bool = False,
 ) -> SnippetsFound:
     """Source items of ``scope`` that may be shown now for ``query``, best first.
 
@@ -304,6 +306,8 @@ def search_snippets(
         quote_uncovered: The app's opt-in to quoting languages the quote gate cannot read.
         judged: The first of ``rankings`` is :func:`nearest_evidence`, which lists every item
             above the vector floor: an item only the words found is then ``Snippet.weak``.
+        own: A question naming one speaker gives that speaker's turns a share
+            (:func:`~userlore.planner.speakers.own_turns`, over the rankings' full depth).
     """
     lexical = (
         _lexical(conn, scope, query, k, stats or EpisodicFrequencies(ttl_s=0)) if query else []
@@ -331,6 +335,10 @@ def search_snippets(
         for row in conn.execute(_BY_ID, {"scope": scope, "ids": missing}):
             rows[row.id] = row
     fused = rrf_fuse([lexical_ids, *extra, window_ids])
+    if own and query:
+        fused = _with_own_turns(
+            conn, scope, query, fused, [lexical_ids, *deep, window_ids], rows, k
+        )
     withdrawn = withdrawals(conn, scope, sorted(rows), now) if rows else {}
     lexical_rank = {iid: n for n, iid in enumerate(lexical_ids, 1)}
     related = {i for ranking in (*deep, window_ids) for i in ranking}
@@ -359,6 +367,33 @@ def search_snippets(
         if limit is not None and len(found.kept) >= limit:
             break
     return found
+
+
+def _with_own_turns(
+    conn: Connection,
+    scope: str,
+    query: str,
+    fused: list[tuple[str, float]],
+    deep: list[list[str]],
+    rows: dict[str, Any],
+    k: int,
+) -> list[tuple[str, float]]:
+    """``fused`` with the named speaker's turns credited as one more ranking (``rows`` grows)."""
+    if not named_speakers(query, {s for r in rows.values() if (s := speaker_of(r))}):
+        return fused  # nobody named among the candidates: no deeper read
+    order = [i for i, _ in rrf_fuse(deep)]
+    missing = sorted(set(order) - rows.keys())
+    if missing:
+        for row in conn.execute(_BY_ID, {"scope": scope, "ids": missing}):
+            rows[row.id] = row
+    rankings = own_rankings(query, order, rows, k=k)
+    if not rankings:
+        return fused
+    score = dict(fused)
+    for ranking in rankings:
+        for rank, item_id in enumerate(ranking, start=1):
+            score[item_id] = score.get(item_id, 0.0) + OWN_WEIGHT / (RRF_K + rank)
+    return sorted(score.items(), key=lambda item: -item[1])
 
 
 def withheld(
