@@ -34,7 +34,7 @@ from userlore.models import Rejection
 from userlore.planner.fusion import RRF_K, rrf_fuse
 from userlore.planner.search import VECTOR_FLOOR
 from userlore.planner.snippet_policy import quoted_body, refusal, withdrawals
-from userlore.planner.speakers import OWN_WEIGHT, named_speakers, own_rankings, speaker_of
+from userlore.planner.speakers import OWN_WEIGHT, named_speaker, own_turns, speaker_of
 from userlore.store.driver import fetch_all
 from userlore.store.schema import (
     EpisodicItem,
@@ -379,20 +379,19 @@ def _with_own_turns(
     k: int,
 ) -> list[tuple[str, float]]:
     """``fused`` with the named speaker's turns credited as one more ranking (``rows`` grows)."""
-    if not named_speakers(query, {s for r in rows.values() if (s := speaker_of(r))}):
+    if named_speaker(query, {s for r in rows.values() if (s := speaker_of(r))}) is None:
         return fused  # nobody named among the candidates: no deeper read
     order = [i for i, _ in rrf_fuse(deep)]
     missing = sorted(set(order) - rows.keys())
     if missing:
         for row in conn.execute(_BY_ID, {"scope": scope, "ids": missing}):
             rows[row.id] = row
-    rankings = own_rankings(query, order, rows, k=k)
-    if not rankings:
+    ranking = own_turns(query, order, rows, k=k)
+    if not ranking:
         return fused
     score = dict(fused)
-    for ranking in rankings:
-        for rank, item_id in enumerate(ranking, start=1):
-            score[item_id] = score.get(item_id, 0.0) + OWN_WEIGHT / (RRF_K + rank)
+    for rank, item_id in enumerate(ranking, start=1):
+        score[item_id] = score.get(item_id, 0.0) + OWN_WEIGHT / (RRF_K + rank)
     return sorted(score.items(), key=lambda item: -item[1])
 
 

@@ -68,18 +68,3 @@ def own_turns(question: str, order: Sequence[str], rows: Mapping[str, Any], *, k
     if named is None:
         return []
     return [i for i in order if speaker.get(i) == named][:k]
-
-
-EACH_PART = False
-"""Also give each speaker a share when the question names several (off: under trial)."""
-
-
-def own_rankings(
-    question: str, order: Sequence[str], rows: Mapping[str, Any], *, k: int
-) -> list[list[str]]:
-    """One :func:`own_turns`-like ranking per speaker the question names."""
-    speaker = {i: speaker_of(rows[i]) for i in order if i in rows}
-    named = named_speakers(question, {s for s in speaker.values() if s})
-    if len(named) != 1 and not (EACH_PART and named):
-        return []
-    return [[i for i in order if speaker.get(i) == who][:k] for who in named]
