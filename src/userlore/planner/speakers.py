@@ -2,12 +2,13 @@
 
 "What activities does Melanie partake in?", "Would Caroline likely enjoy a national park?": a
 question that names one person of a conversation is, far more often than not, answered by what
-that person said about themselves (LoCoMo: 97% of the evidence of multi-hop and single-hop
-questions naming one speaker, all of open-domain's). The words and vectors of the question
-rank both speakers' turns alike, and the other speaker's replies ("That's great, Mel!") crowd
-the pool. :func:`own_turns` lists the named speaker's turns among a read's candidates, best
-first, as one more ranking to fuse: it adds credit, it never removes a turn, so a question
-about what one person told the other still finds the other's turn.
+that person said about themselves (LoCoMo: 95–97% of the evidence of multi-hop, single-hop
+and temporal questions naming one speaker, all of open-domain's). The words and vectors of
+the question rank both speakers' turns alike, and the other speaker's replies ("That's great,
+Mel!") crowd the pool. :func:`own_turns` lists the named speaker's turns among a read's
+candidates, best first, as one more ranking to fuse: it adds credit, it never removes a turn,
+so a question about what one person told the other still finds the other's turn (adversarial
+questions, which do, lose a little: 25% of their evidence is the named person's).
 
 A speaker is read from the item's ``speaker`` metadata (a transcript adapter sets it) or from
 the ``"Name: "`` prefix a chat turn is stored with; a question names a speaker when the name
