@@ -5,9 +5,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from userlore import Userlore
-from userlore.planner.episodic import search_snippets
+from userlore.planner.episodic import nearest_evidence, search_snippets
 from userlore.planner.speakers import named_speaker, own_turns, speaker_of
 from userlore.sources.base import ItemListSource, SourceItem
+from userlore.testing.embeddings import HashingEmbeddings
 
 FILLER = [SourceItem(f"f{n}", f"Filler note {n} about groceries and rent.") for n in range(20)]
 
@@ -86,3 +87,42 @@ def test_a_withheld_turn_of_the_named_speaker_stays_withheld() -> None:
     with lore:
         texts = _order(lore, "What happened to Melanie on the hiking trip?", own=True)
         assert all("diabetes" not in t for t in texts)
+
+
+def test_the_share_reaches_past_the_first_k_through_the_nearest_vectors() -> None:
+    # The other speaker's replies fill the first k of both rankings but one; the named
+    # speaker's other turn is only deeper in the vector list (5 x k), and the share brings it in.
+    replies = [
+        SourceItem(f"c{n}", f"Caroline: Which hiking trails do I like? All hiking trails {n}!")
+        for n in range(6)
+    ]
+    named = SourceItem("n", "Melanie: Which hiking trails do I like? Hiking trails, all of them!")
+    mine = SourceItem("m", "Melanie: We walked the lake trails with the kids.")
+    lore = Userlore.open(
+        "sqlite://",
+        config={"memory": {"mode": "auto", "sources": ["session", "connected"]}},
+        embeddings=HashingEmbeddings(),
+    )
+    lore.sources.ingest("u1", ItemListSource("chat", [named, *replies, *FILLER, mine]))
+    store = lore.memory.store
+    query = "Which hiking trails does Melanie like?"
+    with lore, store.connection("u1") as conn:
+        found = {
+            own: search_snippets(
+                conn,
+                "u1",
+                query,
+                k=2,
+                now=store.clock(),
+                consented=frozenset(),
+                rankings=nearest_evidence(store.vectors),
+                judged=True,
+                own=own,
+            )
+            for own in (False, True)
+        }
+    plain = [s.text for s in found[False].kept]
+    lifted = [s.text for s in found[True].kept]
+    assert named.text in plain and mine.text not in plain
+    assert mine.text in lifted
+    assert set(plain) <= set(lifted)

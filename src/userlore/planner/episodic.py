@@ -27,14 +27,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, TextClause, bindparam, select, text
+from sqlalchemy import Connection, TextClause, bindparam, func, select, text
 
 from userlore.extract.time import TimeWindow
 from userlore.models import Rejection
 from userlore.planner.fusion import RRF_K, rrf_fuse
 from userlore.planner.search import VECTOR_FLOOR
 from userlore.planner.snippet_policy import quoted_body, refusal, withdrawals
-from userlore.planner.speakers import OWN_WEIGHT, named_speaker, own_turns, speaker_of
+from userlore.planner.speakers import OWN_WEIGHT, SPEAKER_HEAD, named_speaker, own_turns, speaker_of
 from userlore.store.driver import fetch_all
 from userlore.store.schema import (
     EpisodicItem,
@@ -224,6 +224,15 @@ _ITEMS = (
 )
 _BY_SEQ = _ITEMS.where(EpisodicItem.seq.in_(bindparam("seqs", expanding=True)))
 _BY_ID = _ITEMS.where(EpisodicItem.item_id.in_(bindparam("ids", expanding=True)))
+_HEADS = select(
+    KnowledgeSourceItem.id,
+    KnowledgeSourceItem.meta,
+    func.substr(KnowledgeSourceItem.text, 1, SPEAKER_HEAD).label("text"),
+).where(
+    KnowledgeSourceItem.scope == bindparam("scope"),
+    KnowledgeSourceItem.id.in_(bindparam("ids", expanding=True)),
+)
+"""Enough of an item to tell who said it (``speakers.speaker_of``), without its whole text."""
 _IN_WINDOW = (
     _ITEMS.where(
         KnowledgeSourceItem.occurred_at >= bindparam("start"),
@@ -382,13 +391,18 @@ def _with_own_turns(
     if named_speaker(query, {s for r in rows.values() if (s := speaker_of(r))}) is None:
         return fused  # nobody named among the candidates: no deeper read
     order = [i for i, _ in rrf_fuse(deep)]
+    heads: dict[str, Any] = dict(rows)
     missing = sorted(set(order) - rows.keys())
-    if missing:
-        for row in conn.execute(_BY_ID, {"scope": scope, "ids": missing}):
-            rows[row.id] = row
-    ranking = own_turns(query, order, rows, k=k)
+    if missing:  # who said each deeper item: its metadata and the head of its text only
+        for row in conn.execute(_HEADS, {"scope": scope, "ids": missing}):
+            heads[row.id] = row
+    ranking = own_turns(query, order, heads, k=k)
     if not ranking:
         return fused
+    unread = sorted(set(ranking) - rows.keys())
+    if unread:  # the whole row only for what the ranking lists (it may be screened)
+        for row in conn.execute(_BY_ID, {"scope": scope, "ids": unread}):
+            rows[row.id] = row
     score = dict(fused)
     for rank, item_id in enumerate(ranking, start=1):
         score[item_id] = score.get(item_id, 0.0) + OWN_WEIGHT / (RRF_K + rank)

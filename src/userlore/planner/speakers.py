@@ -12,8 +12,10 @@ questions, which do, lose a little: 25% of their evidence is the named person's)
 
 A speaker is read from the item's ``speaker`` metadata (a transcript adapter sets it) or from
 the ``"Name: "`` prefix a chat turn is stored with; a question names a speaker when the name
-appears as a word in it. Only when exactly one speaker among the candidates is named does the
-ranking apply (naming both says nothing about whose turns answer).
+appears as a word in it. Only when exactly one speaker among the read's first candidates (the
+first ``k`` of each ranking) is named does the ranking apply (naming both says nothing about
+whose turns answer); only then are the deeper candidates' speakers read, from the head of
+their text (:data:`SPEAKER_HEAD`), and whole rows only for the turns the ranking lists.
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["OWN_WEIGHT", "named_speaker", "own_turns", "speaker_of"]
+__all__ = ["OWN_WEIGHT", "SPEAKER_HEAD", "named_speaker", "own_turns", "speaker_of"]
 
 OWN_WEIGHT = 1.0
 """The own-turns ranking's RRF credit relative to the question's other rankings."""
 
+SPEAKER_HEAD = 64
+"""Characters of a text that hold its speaker prefix (two words of at most 30, ``": "``)."""
 _PREFIX = re.compile(r"^([^\s:]{1,30}(?: [^\s:]{1,30})?): ")
 """A chat turn's speaker prefix (``"Mel: "``, ``"Ana Ruiz: "``), as the sentence window reads it."""
 
