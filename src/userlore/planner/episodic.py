@@ -27,13 +27,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, TextClause, bindparam, select, text
+from sqlalchemy import Connection, TextClause, bindparam, func, select, text
 
 from userlore.extract.time import TimeWindow
 from userlore.models import Rejection
-from userlore.planner.fusion import rrf_fuse
+from userlore.planner.fusion import RRF_K, rrf_fuse
 from userlore.planner.search import VECTOR_FLOOR
 from userlore.planner.snippet_policy import quoted_body, refusal, withdrawals
+from userlore.planner.speakers import OWN_WEIGHT, SPEAKER_HEAD, named_speaker, own_turns, speaker_of
 from userlore.store.driver import fetch_all
 from userlore.store.schema import (
     EpisodicItem,
@@ -226,6 +227,15 @@ _ITEMS = (
 )
 _BY_SEQ = _ITEMS.where(EpisodicItem.seq.in_(bindparam("seqs", expanding=True)))
 _BY_ID = _ITEMS.where(EpisodicItem.item_id.in_(bindparam("ids", expanding=True)))
+_HEADS = select(
+    KnowledgeSourceItem.id,
+    KnowledgeSourceItem.meta,
+    func.substr(KnowledgeSourceItem.text, 1, SPEAKER_HEAD).label("text"),
+).where(
+    KnowledgeSourceItem.scope == bindparam("scope"),
+    KnowledgeSourceItem.id.in_(bindparam("ids", expanding=True)),
+)
+"""Enough of an item to tell who said it (``speakers.speaker_of``), without its whole text."""
 _IN_WINDOW = (
     _ITEMS.where(
         KnowledgeSourceItem.occurred_at >= bindparam("start"),
@@ -290,6 +300,7 @@ def search_snippets(
     stats: EpisodicFrequencies | None = None,
     quote_uncovered: bool = False,
     judged: bool = False,
+    own: bool = False,
 ) -> SnippetsFound:
     """Source items of ``scope`` that may be shown now for ``query``, best first.
 
@@ -307,6 +318,8 @@ def search_snippets(
         quote_uncovered: The app's opt-in to quoting languages the quote gate cannot read.
         judged: The first of ``rankings`` is :func:`nearest_evidence`, which lists every item
             above the vector floor: an item only the words found is then ``Snippet.weak``.
+        own: A question naming one speaker gives that speaker's turns a share
+            (:func:`~userlore.planner.speakers.own_turns`, over the rankings' full depth).
     """
     lexical = (
         _lexical(conn, scope, query, k, stats or EpisodicFrequencies(ttl_s=0)) if query else []
@@ -334,6 +347,10 @@ def search_snippets(
         for row in conn.execute(_BY_ID, {"scope": scope, "ids": missing}):
             rows[row.id] = row
     fused = rrf_fuse([lexical_ids, *extra, window_ids])
+    if own and query:
+        fused = _with_own_turns(
+            conn, scope, query, fused, [lexical_ids, *deep, window_ids], rows, k
+        )
     withdrawn = withdrawals(conn, scope, sorted(rows), now) if rows else {}
     lexical_rank = {iid: n for n, iid in enumerate(lexical_ids, 1)}
     related = {i for ranking in (*deep, window_ids) for i in ranking}
@@ -362,6 +379,37 @@ def search_snippets(
         if limit is not None and len(found.kept) >= limit:
             break
     return found
+
+
+def _with_own_turns(
+    conn: Connection,
+    scope: str,
+    query: str,
+    fused: list[tuple[str, float]],
+    deep: list[list[str]],
+    rows: dict[str, Any],
+    k: int,
+) -> list[tuple[str, float]]:
+    """``fused`` with the named speaker's turns credited as one more ranking (``rows`` grows)."""
+    if named_speaker(query, {s for r in rows.values() if (s := speaker_of(r))}) is None:
+        return fused  # nobody named among the candidates: no deeper read
+    order = [i for i, _ in rrf_fuse(deep)]
+    heads: dict[str, Any] = dict(rows)
+    missing = sorted(set(order) - rows.keys())
+    if missing:  # who said each deeper item: its metadata and the head of its text only
+        for row in conn.execute(_HEADS, {"scope": scope, "ids": missing}):
+            heads[row.id] = row
+    ranking = own_turns(query, order, heads, k=k)
+    if not ranking:
+        return fused
+    unread = sorted(set(ranking) - rows.keys())
+    if unread:  # the whole row only for what the ranking lists (it may be screened)
+        for row in conn.execute(_BY_ID, {"scope": scope, "ids": unread}):
+            rows[row.id] = row
+    score = dict(fused)
+    for rank, item_id in enumerate(ranking, start=1):
+        score[item_id] = score.get(item_id, 0.0) + OWN_WEIGHT / (RRF_K + rank)
+    return sorted(score.items(), key=lambda item: -item[1])
 
 
 def withheld(

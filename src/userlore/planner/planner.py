@@ -244,6 +244,7 @@ class ContextPlanner:
                     consented=consented,
                     rankings=(*nearest_evidence(self.store.vectors), *self.evidence_rankings),
                     judged=self.store.vectors is not None,
+                    own=True,
                     window=window,
                     limit=pool,
                     stats=self.episodic_stats,
