@@ -358,6 +358,27 @@ def _lang_special(t: str) -> Iterator[_Hit]:
     for lang, category, own, s, start, end in _cues(t):
         if _verdict(lang, t, own, s, start, end) == _SELF:
             yield (_SPECIAL, category, _subject_start(lang, t, s, start), end, category)
+    yield from _same_sex_couple(t)
+
+
+_ORIENTATION: Final = "sexual_orientation"
+
+
+def _same_sex_couple(t: str) -> Iterator[_Hit]:
+    """The speaker's partner and the speaker's own gender, the same, anywhere in one text ("My
+    boyfriend and I … I'm a guy", "彼氏と同棲中、自分も男"): a same-sex couple stated without
+    an orientation word. Recall first: a man who says "my boyfriend" and never his own gender
+    is not caught; one who names both is, in whichever order and sentence."""
+    for lang in languages():
+        for partner, own in lang.couple:
+            p = partner.search(t)
+            if p is None:
+                continue
+            o = own.search(t)
+            if o is not None:
+                start, end = min(p.start(), o.start()), max(p.end(), o.end())
+                yield (_SPECIAL, _ORIENTATION, start, end, _ORIENTATION)
+                return
 
 
 def _subject_start(lang: _Language, t: str, s: int, term_start: int) -> int:
