@@ -119,8 +119,8 @@ def _attribute(lang: _Language, t: str, s: int, term_start: int, term_end: int) 
             return _SELF  # "Je suis un patient diabétique": the speaker is the patient
         if lang.self_copula.search(before) and lang.patient_after.match(t, term_end):
             return _SELF  # "I'm a cancer patient", "我是糖尿病患者", "私は糖尿病患者"
-    if lang.as_a is not None and (
-        lang.as_a.search(before) or lang.as_a.match(t, term_end, sentence_end)
+    if (lang.as_a is not None and lang.as_a.search(before)) or (
+        lang.as_a_after is not None and lang.as_a_after.match(t, term_end, sentence_end)
     ):
         return _SELF if last in (None, "self") else _OTHER  # "As a Muslim", "ムスリムとして"
     nxt = lang.markers.search(t, term_end, sentence_end)

@@ -52,6 +52,10 @@ class _Language:
     run_terms: dict[str, tuple[int, ...]]
     markers: re.Pattern[str]
     as_a: re.Pattern[str] | None
+    as_a_after: re.Pattern[str] | None
+    """``as_a_suffix`` right after a term ("ムスリムとして", "糖尿病患者として"), tried with
+    ``match`` at the term's end (``as_a``'s own suffix branch is anchored by ``^`` for its
+    ``search`` of the text before the term, and ``^`` never matches at a later position)."""
     implied: re.Pattern[str] | None
     determiner: re.Pattern[str] | None
     negation_after: re.Pattern[str] | None
@@ -223,6 +227,11 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
         run_terms=_run_terms(term_runs),
         markers=re.compile("|".join(marker_groups), re.IGNORECASE),
         as_a=as_a_re,
+        as_a_after=(
+            re.compile(_alternation(as_a_suffix, spaced=False), re.IGNORECASE)
+            if as_a_suffix
+            else None
+        ),
         implied=(
             re.compile(r"^\W*" + _alternation(implied, spaced=spaced), re.IGNORECASE)
             if implied
