@@ -97,7 +97,9 @@ def _sentences(t: str) -> Iterator[tuple[int, int]]:
         yield start, len(t)
 
 
-def _attribute(lang: _Language, t: str, s: int, term_start: int, term_end: int) -> str:
+def _attribute(
+    lang: _Language, t: str, s: int, term_start: int, term_end: int, *, own: bool = False
+) -> str:
     """``self``, ``other`` (a third party, a topic, a profession) or ``unclear`` for one cue."""
     sentence_end = next((e for ss, e in _sentences(t) if ss <= term_start < e), len(t))
     before = t[s:term_start]
@@ -129,6 +131,8 @@ def _attribute(lang: _Language, t: str, s: int, term_start: int, term_end: int) 
         return _OTHER  # "伊斯兰教历史", "diabetes research": the term names a topic
     if _for_someone_else(lang, t, term_end, sentence_end):
         return _OTHER  # "Asthmaspray für meinen Sohn": the term is bought or fetched for them
+    if own and (opener := lang.markers.match(t, term_start)) and opener.lastgroup == "self":
+        return _SELF  # "…à ma mère que j'aimais les filles": the term opens with the speaker
     if last == "self":
         return _SELF
     if last == "negation":
@@ -173,7 +177,7 @@ def _for_someone_else(lang: _Language, t: str, term_end: int, sentence_end: int)
 
 def _verdict(lang: _Language, t: str, own: bool, s: int, start: int, end: int) -> str:
     """A self term is the speaker's unless a profession frames the sentence; others attributed."""
-    verdict = _attribute(lang, t, s, start, end)
+    verdict = _attribute(lang, t, s, start, end, own=own)
     if own and verdict == _UNCLEAR:
         return _SELF
     return verdict
