@@ -158,6 +158,14 @@ def test_same_sex_couple(text: str, flagged: bool) -> None:
         # Pride named as an event, not taken part in: quotable; taken part in: withheld.
         ("Pride and Prejudice is my favorite book.", True),
         ("I'm marching at Pride with my running club this year.", False),
+        # Everyday words that share a term's letters stay quotable (LoCoMo, near-misses).
+        ("Wanna do a family outing this summer?", True),
+        ("Which is why my meetings are so exciting!", True),
+        ("I go by bus now.", True),
+        ("Start the free trial before the trial period ends.", True),
+        ("J'ai nettoyé le clavier à l'air comprimé.", True),
+        ("我们把代码移植到了新平台。", True),
+        ("ゲームの移植版が出た。", True),
     ],
 )
 def test_class_edges(text: str, quotable: bool) -> None:
