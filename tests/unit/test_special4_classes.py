@@ -34,12 +34,6 @@ KNOWN_MISSES: frozenset[str] = frozenset(
     {
         # "we" is a third party to the vocabularies: a family's or a couple's practice is missed.
         "Because we go to the Kingdom Hall on Sunday mornings, schedule calls after noon.",
-        # A same-sex couple told by the partner noun and the speaker's own gender: no rule
-        # (flagging every "my husband"/"my boyfriend" would withhold every partner mention).
-        "My boyfriend and I have been together six years; I'm a guy, in case the bot assumes "
-        "otherwise.",
-        "和男朋友在一起五年了，我们都是男的。",
-        "彼氏と同棲中、ちなみに自分も男。",
         # Japanese: a third party anywhere in the sentence makes a pro-drop cue theirs.
         "弁護士からは罰金で済むだろうと言われた。",
         "妻には参政党に投票したことを言っていない。",

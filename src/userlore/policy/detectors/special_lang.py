@@ -97,7 +97,9 @@ def _sentences(t: str) -> Iterator[tuple[int, int]]:
         yield start, len(t)
 
 
-def _attribute(lang: _Language, t: str, s: int, term_start: int, term_end: int) -> str:
+def _attribute(
+    lang: _Language, t: str, s: int, term_start: int, term_end: int, *, own: bool = False
+) -> str:
     """``self``, ``other`` (a third party, a topic, a profession) or ``unclear`` for one cue."""
     sentence_end = next((e for ss, e in _sentences(t) if ss <= term_start < e), len(t))
     before = t[s:term_start]
@@ -119,8 +121,8 @@ def _attribute(lang: _Language, t: str, s: int, term_start: int, term_end: int) 
             return _SELF  # "Je suis un patient diabétique": the speaker is the patient
         if lang.self_copula.search(before) and lang.patient_after.match(t, term_end):
             return _SELF  # "I'm a cancer patient", "我是糖尿病患者", "私は糖尿病患者"
-    if lang.as_a is not None and (
-        lang.as_a.search(before) or lang.as_a.match(t, term_end, sentence_end)
+    if (lang.as_a is not None and lang.as_a.search(before)) or (
+        lang.as_a_after is not None and lang.as_a_after.match(t, term_end, sentence_end)
     ):
         return _SELF if last in (None, "self") else _OTHER  # "As a Muslim", "ムスリムとして"
     nxt = lang.markers.search(t, term_end, sentence_end)
@@ -129,6 +131,8 @@ def _attribute(lang: _Language, t: str, s: int, term_start: int, term_end: int) 
         return _OTHER  # "伊斯兰教历史", "diabetes research": the term names a topic
     if _for_someone_else(lang, t, term_end, sentence_end):
         return _OTHER  # "Asthmaspray für meinen Sohn": the term is bought or fetched for them
+    if own and (opener := lang.markers.match(t, term_start)) and opener.lastgroup == "self":
+        return _SELF  # "…à ma mère que j'aimais les filles": the term opens with the speaker
     if last == "self":
         return _SELF
     if last == "negation":
@@ -173,7 +177,7 @@ def _for_someone_else(lang: _Language, t: str, term_end: int, sentence_end: int)
 
 def _verdict(lang: _Language, t: str, own: bool, s: int, start: int, end: int) -> str:
     """A self term is the speaker's unless a profession frames the sentence; others attributed."""
-    verdict = _attribute(lang, t, s, start, end)
+    verdict = _attribute(lang, t, s, start, end, own=own)
     if own and verdict == _UNCLEAR:
         return _SELF
     return verdict
@@ -358,6 +362,27 @@ def _lang_special(t: str) -> Iterator[_Hit]:
     for lang, category, own, s, start, end in _cues(t):
         if _verdict(lang, t, own, s, start, end) == _SELF:
             yield (_SPECIAL, category, _subject_start(lang, t, s, start), end, category)
+    yield from _same_sex_couple(t)
+
+
+_ORIENTATION: Final = "sexual_orientation"
+
+
+def _same_sex_couple(t: str) -> Iterator[_Hit]:
+    """The speaker's partner and the speaker's own gender, the same, anywhere in one text ("My
+    boyfriend and I … I'm a guy", "彼氏と同棲中、自分も男"): a same-sex couple stated without
+    an orientation word. Recall first: a man who says "my boyfriend" and never his own gender
+    is not caught; one who names both is, in whichever order and sentence."""
+    for lang in languages():
+        for partner, own in lang.couple:
+            p = partner.search(t)
+            if p is None:
+                continue
+            o = own.search(t)
+            if o is not None:
+                start, end = min(p.start(), o.start()), max(p.end(), o.end())
+                yield (_SPECIAL, _ORIENTATION, start, end, _ORIENTATION)
+                return
 
 
 def _subject_start(lang: _Language, t: str, s: int, term_start: int) -> int:

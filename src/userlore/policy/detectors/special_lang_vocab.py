@@ -28,7 +28,7 @@ _MARKER_KINDS: Final = (
 _KEYS: Final = frozenset(
     {"language", "spaced", "pro_drop", "terms", "self_terms", "as_a", "as_a_suffix",
      "implied_start", "determiners", "negation_after", "compounds", "self_copula",
-     "patient_nouns", "beneficiary", "script", "reported_self", *_MARKER_KINDS}
+     "patient_nouns", "beneficiary", "script", "reported_self", "couple", *_MARKER_KINDS}
 )  # fmt: skip
 _TOKEN = re.compile(r"\w+")
 # Every regex term holds a literal run of three or more letters ("descent", "afiliad", "vot"),
@@ -52,6 +52,10 @@ class _Language:
     run_terms: dict[str, tuple[int, ...]]
     markers: re.Pattern[str]
     as_a: re.Pattern[str] | None
+    as_a_after: re.Pattern[str] | None
+    """``as_a_suffix`` right after a term ("ムスリムとして", "糖尿病患者として"), tried with
+    ``match`` at the term's end (``as_a``'s own suffix branch is anchored by ``^`` for its
+    ``search`` of the text before the term, and ``^`` never matches at a later position)."""
     implied: re.Pattern[str] | None
     determiner: re.Pattern[str] | None
     negation_after: re.Pattern[str] | None
@@ -92,6 +96,10 @@ class _Language:
     reported_self: re.Pattern[str] | None = None
     """Reported speech about the speaker ("the doctor told me I have", "said I'm"): someone
     else's words, but the fact is the speaker's (:func:`reported_about_the_speaker`)."""
+    couple: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = ()
+    """A same-sex couple told without an orientation word (``couple``): for each gender, the
+    speaker's partner noun ("my boyfriend", "mi novia") and the speaker's own gender ("I'm a
+    guy", "自分も男"). Both anywhere in one text state the speaker's orientation."""
 
 
 def _alternation(phrases: list[str], *, spaced: bool) -> str:
@@ -203,6 +211,7 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
     reported = _str_list(data, "reported_self")
     return _Language(
         code=code,
+        couple=_couple(code, data.get("couple"), spaced=spaced),
         speaker=re.compile("|".join(speaker_alts), re.IGNORECASE) if speaker_alts else None,
         reported_self=(
             re.compile(_alternation(reported, spaced=spaced), re.IGNORECASE) if reported else None
@@ -218,6 +227,11 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
         run_terms=_run_terms(term_runs),
         markers=re.compile("|".join(marker_groups), re.IGNORECASE),
         as_a=as_a_re,
+        as_a_after=(
+            re.compile(_alternation(as_a_suffix, spaced=False), re.IGNORECASE)
+            if as_a_suffix
+            else None
+        ),
         implied=(
             re.compile(r"^\W*" + _alternation(implied, spaced=spaced), re.IGNORECASE)
             if implied
@@ -313,6 +327,26 @@ def _run_terms(term_runs: list[frozenset[str]]) -> dict[str, tuple[int, ...]]:
         big: tuple(i for i, runs in enumerate(term_runs) if any(r in big for r in runs))
         for big in every
     }
+
+
+_GENDERS: Final = ("male", "female")
+
+
+def _couple(
+    code: str, src: object, *, spaced: bool
+) -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
+    """The ``couple`` entry: for each gender a partner list and a self list (see ``couple``)."""
+    if src is None:
+        return ()
+    keys = {f"{g}_{k}" for g in _GENDERS for k in ("partner", "self")}
+    if not isinstance(src, dict) or set(src) != keys:
+        raise ConfigError(f"special vocabulary {code}: couple must name {sorted(keys)}")
+    pairs = []
+    for gender in _GENDERS:
+        lists = [_str_list(src, f"{gender}_{k}") for k in ("partner", "self")]
+        partner, own = (re.compile(_alternation(x, spaced=spaced), re.IGNORECASE) for x in lists)
+        pairs.append((partner, own))
+    return tuple(pairs)
 
 
 def _str_list(data: dict[str, object], key: str) -> list[str]:
