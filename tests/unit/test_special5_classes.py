@@ -17,19 +17,15 @@ quoted? With consent to every special category, no special category withholds it
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
+from tests.support import special_sets
 from userlore.policy.filter import RejectionReason
-from userlore.policy.findings import SPECIAL_CATEGORIES
 from userlore.policy.quote_gate import quote_verdict
 from userlore.policy.sensitivity import classify
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "special"
 SETS = ("special5_a.jsonl", "special5_b.jsonl", "special5_c.jsonl")
-EVERY_CATEGORY = frozenset(SPECIAL_CATEGORIES)
+EVERY_CATEGORY = special_sets.EVERY_CATEGORY
 LANGUAGES = {"en", "zh", "es", "de", "fr", "ja", "pt"}
 
 # Statements still quoted (see docs/benchmarks.md for why each is hard):
@@ -73,30 +69,12 @@ KNOWN_WITHHELD: frozenset[str] = frozenset(
 )
 
 
-def _rows() -> list[tuple[str, dict[str, str | None]]]:
-    rows = []
-    for name in SETS:
-        with (DATA / name).open(encoding="utf-8") as fh:
-            rows.extend((name, json.loads(line)) for line in fh if line.strip())
-    return rows
-
-
-ROWS = _rows()
+ROWS = special_sets.load(SETS)
 
 
 @pytest.mark.parametrize(("name", "row"), ROWS, ids=[str(r["id"]) for _, r in ROWS])
-def test_statement_withheld_near_miss_quoted(name: str, row: dict[str, str | None]) -> None:
-    text = str(row["text"])
-    verdict = quote_verdict(text)
-    if row["expect"] and text in KNOWN_MISSES:
-        assert verdict.quotable, f"{text!r} is withheld now: drop it from KNOWN_MISSES"
-    elif row["expect"]:
-        assert not verdict.quotable, (name, row["class"], text)
-        assert quote_verdict(text, consented=EVERY_CATEGORY).category not in EVERY_CATEGORY
-    elif text in KNOWN_WITHHELD:
-        assert not verdict.quotable, f"{text!r} is quoted now: drop it from KNOWN_WITHHELD"
-    else:
-        assert verdict.quotable, (name, row["class"], text, verdict)
+def test_statement_withheld_near_miss_quoted(name: str, row: special_sets.Row) -> None:
+    special_sets.check(name, row, KNOWN_MISSES, KNOWN_WITHHELD)
 
 
 def test_every_set_has_thirty_items_per_class_in_seven_languages() -> None:
