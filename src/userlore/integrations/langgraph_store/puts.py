@@ -136,7 +136,7 @@ class PutOps(ScopedStore):
             if p.candidate is not None
         ]
         verdicts = [p.verdict for p in puts if p.verdict is not None]
-        with store.transaction(scope) as session:
+        with store.transaction(scope, write_lock=True) as session:
             outcomes = govern_batch(
                 store,
                 scope,
