@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import resource
 import shutil
 import tempfile
 import tomllib
@@ -495,8 +496,10 @@ _UNUSED = pytest.StashKey[list[str]]()
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     """Name the store and the user mode, and any exception entry that matched no test."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
     terminalreporter.write_line(
-        f"userlore: LangGraph suite of {PACKAGE} against UserloreStore, user mode {MODE!r}"
+        f"userlore: LangGraph suite of {PACKAGE} against UserloreStore, user mode {MODE!r} "
+        f"(this session's CPU: {used.ru_utime + used.ru_stime:.0f} s)"
     )
     if _POOL is not None:
         terminalreporter.write_line(
