@@ -44,21 +44,23 @@ chromium:
 	       exit 1; }; \
 	  test -x $(CHROMIUM) || { echo "error: $(CHROMIUM) still missing after apt-get" >&2; exit 1; }; }
 
+# pytest and LangGraph's store suites run side by side (run.py --beside): pytest's output live,
+# the suites' sessions on the second core, their output when pytest ends.
 test: $(STAMP) $(LG_STAMP) chromium
 	$(BIN)/ruff check src tests cookbook benchmarks graphs
 	$(BIN)/mypy src
-	$(BIN)/pytest
-	$(MAKE) langgraph-suites
+	$(BIN)/python tests/langgraph_suites/run.py --beside $(BIN)/pytest
 
-# LangGraph's own store tests (from the sdists of the installed langgraph-checkpoint and
-# langgraph-checkpoint-sqlite, downloaded once into .cache/langgraph-suites/) against
-# UserloreStore; the by-design exceptions are tests/langgraph_suites/exceptions.toml.
+# LangGraph's own store tests (from the sdists of the installed langgraph-checkpoint,
+# langgraph-checkpoint-sqlite and langgraph-checkpoint-postgres, downloaded once into
+# .cache/langgraph-suites/) against UserloreStore, on SQLite files and on the throwaway
+# PostgreSQL server with pgvector; the by-design exceptions are
+# tests/langgraph_suites/exceptions.toml.
 .PHONY: langgraph-suites
 langgraph-suites: $(STAMP)
 	$(BIN)/python tests/langgraph_suites/run.py
 
-# langgraph-checkpoint-postgres's store suites on the throwaway PostgreSQL server with pgvector
-# (~9 min per user mode on 2 cores, so not part of `make test`).
+# Only langgraph-checkpoint-postgres's store suites (both user modes).
 .PHONY: langgraph-suites-postgres
 langgraph-suites-postgres: $(STAMP)
 	$(BIN)/python tests/langgraph_suites/run.py --package langgraph-checkpoint-postgres

@@ -7,14 +7,18 @@ unpacked, and its store tests run in their own pytest session with
 once per user mode (``fixed`` and ``first-label``). Sync and async tests both run. The
 ``langgraph-checkpoint`` and ``-sqlite`` stores are SQLite files; the ``-postgres`` suites run on
 one PostgreSQL server (the test command's throwaway server with pgvector, started here, or
-``USERLORE_TEST_DATABASE_URL``), each store a fresh database copied from one migrated template.
-They take ~9 minutes per user mode on this 2-core machine (a database per test), so they run
-only when named (``--package langgraph-checkpoint-postgres``, ``make langgraph-suites-postgres``)
-or with ``USERLORE_LG_POSTGRES_SUITES=1``; otherwise the run says it left them out.
-``USERLORE_SKIP_POSTGRES=1`` skips them even when named. The exit status is non-zero when any
-session fails.
+``USERLORE_TEST_DATABASE_URL``), each test's store on a database of a per-session pool that is
+the migrated template (copied once, then emptied and checked between tests).
+``USERLORE_SKIP_POSTGRES=1`` skips the PostgreSQL suites and says so. The exit status is
+non-zero when any session fails.
 
-Usage: ``python tests/langgraph_suites/run.py [--mode fixed|first-label] [pytest args...]``
+``--beside COMMAND`` runs COMMAND (``make test``: the main pytest run) at the same time, its
+output live, and the suites' sessions beside it (the longest first), their output printed when
+COMMAND ends; the exit status is non-zero when either fails. The suites mostly wait on the
+database and the main run on one core, so side by side they use the machine's second core.
+
+Usage: ``python tests/langgraph_suites/run.py [--mode fixed|first-label] [--package DIST]
+[--beside COMMAND] [pytest args...]``
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from __future__ import annotations
 import argparse
 import importlib.metadata
 import os
+import shlex
 import subprocess
 import sys
 import tarfile
@@ -105,6 +110,9 @@ def postgres_server() -> tuple[str, Callable[[], None]]:
 
     def stop() -> None:
         if server is not None:
+            cpu = _server_cpu(server.root)
+            if cpu is not None:
+                print(f"== {POSTGRES}: the PostgreSQL server's CPU: {cpu:.0f} s", flush=True)
             server.stop()
         else:
             cleanup = create_engine(admin_url, isolation_level="AUTOCOMMIT")
@@ -113,6 +121,28 @@ def postgres_server() -> tuple[str, Callable[[], None]]:
             cleanup.dispose()
 
     return admin_url, stop
+
+
+def _server_cpu(root: Path | None) -> float | None:
+    """CPU seconds the throwaway server's processes used so far (Linux ``/proc``), if known."""
+    try:
+        pid = int((root / "data" / "postmaster.pid").read_text().split()[0])  # type: ignore[operator]
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0
+        for proc in Path("/proc").iterdir():
+            if not proc.name.isdigit():
+                continue
+            try:
+                fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(proc.name) == pid:  # its own time and that of its exited children
+                total += sum(int(f) for f in fields[11:15])
+            elif int(fields[1]) == pid:
+                total += int(fields[11]) + int(fields[12])
+        return total / ticks
+    except (OSError, ValueError, TypeError, IndexError):
+        return None
 
 
 def run(
@@ -159,43 +189,59 @@ def main() -> int:
     parser.add_argument("--mode", choices=MODES, action="append")
     parser.add_argument("--package", choices=sorted(SUITES), action="append")
     parser.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1))
+    parser.add_argument("--beside", metavar="COMMAND", help="run COMMAND at the same time")
     args, extra = parser.parse_known_args()
+    started = time.monotonic()
+    beside = subprocess.Popen(shlex.split(args.beside)) if args.beside else None
     packages = list(args.package or SUITES)
-    if not args.package and os.environ.get("USERLORE_LG_POSTGRES_SUITES") != "1":
-        print(
-            f"== {POSTGRES}: not run by default (~9 min per user mode here); "
-            "make langgraph-suites-postgres or USERLORE_LG_POSTGRES_SUITES=1 runs it",
-            flush=True,
-        )
-        packages.remove(POSTGRES)
     if POSTGRES in packages and os.environ.get("USERLORE_SKIP_POSTGRES") == "1":
         print(f"== {POSTGRES}: SKIPPED (USERLORE_SKIP_POSTGRES=1)", flush=True)
         packages.remove(POSTGRES)
-    roots = {dist: unpacked(dist) for dist in packages}
-    sessions = [(dist, mode) for dist in roots for mode in args.mode or MODES]
-    pg_admin, stop = postgres_server() if POSTGRES in roots else (None, lambda: None)
-    failed = []
-    # Sessions are independent (each store is its own SQLite file or PostgreSQL database): run
-    # them side by side.
+    failed: list[tuple[str, str]] = []
+    outputs: list[str] = []
     try:
-        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            futures = {
-                pool.submit(run, d, m, extra, roots[d], pg_admin if d == POSTGRES else None): (
-                    d,
-                    m,
-                )
-                for d, m in sessions
-            }
-            for future in as_completed(futures):
-                code, output = future.result()
-                print(output, flush=True)
-                if code != 0:
-                    failed.append(futures[future])
+        roots = {dist: unpacked(dist) for dist in packages}
+        # The PostgreSQL sessions are the longest: they start first.
+        sessions = sorted(
+            ((dist, mode) for dist in roots for mode in args.mode or MODES),
+            key=lambda s: s[0] != POSTGRES,
+        )
+        pg_admin, stop = postgres_server() if POSTGRES in roots else (None, lambda: None)
+        # Sessions are independent (each store is its own SQLite file or PostgreSQL
+        # database): run them side by side.
+        try:
+            with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+                futures = {
+                    pool.submit(run, d, m, extra, roots[d], pg_admin if d == POSTGRES else None): (
+                        d,
+                        m,
+                    )
+                    for d, m in sessions
+                }
+                for future in as_completed(futures):
+                    code, output = future.result()
+                    if beside is None:
+                        print(output, flush=True)
+                    else:
+                        outputs.append(output)
+                    if code != 0:
+                        failed.append(futures[future])
+        finally:
+            stop()
+        suites_done = time.monotonic() - started
     finally:
-        stop()
+        status = 0 if beside is None else beside.wait()
+    if beside is not None:
+        for output in outputs:
+            print(output, flush=True)
+        print(
+            f"== LangGraph suites done {suites_done:.0f} s after the start; "
+            f"{args.beside} beside them: exit {status} after {time.monotonic() - started:.0f} s",
+            flush=True,
+        )
     for dist, mode in failed:
         print(f"FAILED: LangGraph suite {dist} in user mode {mode}", file=sys.stderr)
-    return 1 if failed else 0
+    return 1 if failed or status != 0 else 0
 
 
 if __name__ == "__main__":

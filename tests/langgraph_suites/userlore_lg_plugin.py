@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import resource
 import shutil
 import tempfile
 import tomllib
@@ -136,7 +137,33 @@ class LoreAsyncSqliteStore(_AsyncSweeperNames):
 
 PG_ADMIN = os.environ.get("USERLORE_LG_PG_ADMIN", "")
 PG_TEMPLATE = os.environ.get("USERLORE_LG_PG_TEMPLATE", "")
-_PREPARED: set[str] = set()
+REUSE_BELOW = 16 * 1024 * 1024
+"""A database this much larger than the template is dropped, not emptied (a large-batch test's
+rows and dead tuples are slower to delete than a fresh copy is to make)."""
+
+# What makes two databases of this schema the same: every relation, column, constraint, policy
+# and trigger of the public schema, and whether each sequence was ever used.
+_SIGNATURE = """
+SELECT md5(string_agg(x, ',' ORDER BY x)) FROM (
+  SELECT c.relname || ':' || c.relkind::text || ':' || c.relrowsecurity::text
+         || c.relforcerowsecurity::text
+         || coalesce(':' || a.attname || ':' || format_type(a.atttypid, a.atttypmod)
+                     || ':' || a.attnotnull::text, '') AS x
+    FROM pg_class c
+    LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+   WHERE c.relnamespace = 'public'::regnamespace
+  UNION ALL SELECT conrelid::regclass || ':' || conname || ':' || pg_get_constraintdef(oid)
+    FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+  UNION ALL SELECT tablename || ':' || policyname || ':' || coalesce(qual, '')
+    FROM pg_policies WHERE schemaname = 'public'
+  UNION ALL SELECT c.relname || ':' || g.tgname
+    FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid
+   WHERE NOT g.tgisinternal AND c.relnamespace = 'public'::regnamespace
+  UNION ALL SELECT sequencename || ':' || coalesce(last_value::text, 'unused')
+    FROM pg_sequences WHERE schemaname = 'public'
+  UNION ALL SELECT 'version:' || version_num FROM alembic_version
+) s
+"""
 
 
 def _libpq(url: str) -> str:
@@ -144,23 +171,152 @@ def _libpq(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def _open_pg(conn_string: str) -> tuple[Userlore, str]:
-    """A ``Userlore`` on the test's database, made a copy of the migrated template once."""
-    if not PG_ADMIN:
-        raise pytest.UsageError("the PostgreSQL suites run through run.py (USERLORE_LG_PG_ADMIN)")
-    url = make_url(conn_string).set(drivername="postgresql+psycopg")
-    name = url.database or ""
-    if name not in _PREPARED:
-        # The test created it empty; it becomes a file copy of the template (faster than
-        # migrating, and the schema is exactly the one `Userlore.open` would make).
-        admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            conn.execute(
-                text(f'CREATE DATABASE "{name}" TEMPLATE "{PG_TEMPLATE}" STRATEGY FILE_COPY')
+class _Databases:
+    """Migrated databases for the stores of one pytest session, emptied and reused per test.
+
+    A test's fixture creates an empty database and opens the store on it (once or twice: the
+    ``store`` fixture opens it to set up, then again for the test). The store opens instead on
+    a database of this pool that is exactly the migrated template: a copy made with ``CREATE
+    DATABASE ... TEMPLATE`` the first time, afterwards the one the previous test used, emptied
+    in one round trip (its rows deleted, its sequences reset, the ``vector`` columns an index
+    config added dropped) and then compared with the template's catalog signature
+    (:data:`_SIGNATURE`); any difference, or a database grown past :data:`REUSE_BELOW`, and it
+    is dropped and a fresh copy made. Every name a test opens maps to one pooled database
+    until the next test starts.
+    """
+
+    def __init__(self) -> None:
+        if not PG_ADMIN:
+            raise pytest.UsageError(
+                "the PostgreSQL suites run through run.py (USERLORE_LG_PG_ADMIN)"
             )
-        admin.dispose()
-        _PREPARED.add(name)
+        self.admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+        self._held: dict[str, str] = {}  # the test's database name -> ours
+        self._free: list[str] = []
+        self._all: list[str] = []
+        self._count = iter(range(1_000_000))
+        self._template_sig = ""
+        self._template_size = 0
+        self._empty = ""  # the statements that empty a used database
+        self.copies = self.reuses = 0
+
+    def url(self, name: str) -> str:
+        return make_url(PG_ADMIN).set(database=name).render_as_string(hide_password=False)
+
+    def _learn_template(self) -> None:
+        """The template's signature and size, and the one script that empties a database."""
+        with psycopg.connect(_libpq(self.url(PG_TEMPLATE)), autocommit=True) as conn:
+            self._template_sig = conn.execute(_SIGNATURE).fetchone()[0]  # type: ignore[index]
+            self._template_size = conn.execute(  # type: ignore[index]
+                "SELECT pg_database_size(current_database())"
+            ).fetchone()[0]
+            # Children before parents (foreign keys), alembic_version kept.
+            tables = [r[0] for r in conn.execute(_TABLES_CHILDREN_FIRST)]
+            sequences = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT schemaname || '.' || sequencename FROM pg_sequences "
+                    "WHERE schemaname = 'public'"
+                )
+            ]
+        script = [
+            f"ALTER TABLE {t} DROP COLUMN IF EXISTS embedding"
+            for t in ("memory_record_vectors", "memory_evidence_vectors")
+        ]
+        script += [f'DELETE FROM "{t}"' for t in tables if t != "alembic_version"]
+        script += [f"SELECT setval('{s}', 1, false)" for s in sequences]
+        self._empty = ";\n".join(script)
+
+    def acquire(self, test_db: str) -> str:
+        """The pooled database standing for the test's ``test_db`` (the same one all test)."""
+        if test_db in self._held:
+            return self._held[test_db]
+        if not self._empty:
+            self._learn_template()
+        name = None
+        while self._free and name is None:
+            candidate = self._free.pop()
+            if self._reset(candidate):
+                name = candidate
+                self.reuses += 1
+            else:
+                self._drop(candidate)
+        if name is None:
+            name = f"userlore_lg_{os.getpid()}_{next(self._count)}"
+            with self.admin.connect() as conn:
+                conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{PG_TEMPLATE}"'))
+            self._all.append(name)
+            self.copies += 1
+        self._held[test_db] = name
+        return name
+
+    def release(self) -> None:
+        """A new test starts: every database the last one used may be emptied and reused."""
+        self._free.extend(self._held.values())
+        self._held.clear()
+
+    def end_sessions(self, name: str) -> None:
+        """End every session still connected to ``name`` (see :func:`_end_sessions`)."""
+        with self.admin.connect() as conn:
+            conn.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = :name AND pid <> pg_backend_pid()"
+                ),
+                {"name": name},
+            )
+
+    def _reset(self, name: str) -> bool:
+        """Empty ``name``; true if it is now the template's twin (else it is to be dropped)."""
+        self.end_sessions(name)
+        with psycopg.connect(_libpq(self.url(name)), autocommit=True) as conn:
+            size = conn.execute("SELECT pg_database_size(current_database())").fetchone()
+            if size is None or size[0] > self._template_size + REUSE_BELOW:
+                return False
+            conn.execute(self._empty.encode())  # one round trip (simple query protocol)
+            sig = conn.execute(_SIGNATURE).fetchone()
+        return sig is not None and sig[0] == self._template_sig
+
+    def _drop(self, name: str) -> None:
+        with self.admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        self._all.remove(name)
+
+    def close(self) -> None:
+        """Drop every database of the pool (the server may be the user's own)."""
+        for name in list(self._all):
+            self._drop(name)
+        self.admin.dispose()
+
+
+_TABLES_CHILDREN_FIRST = """
+WITH RECURSIVE t AS (
+  SELECT c.oid, c.relname FROM pg_class c
+   WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p')
+), depth(oid, d) AS (
+  SELECT oid, 0 FROM t
+  UNION ALL
+  SELECT con.conrelid, depth.d + 1 FROM pg_constraint con JOIN depth ON con.confrelid = depth.oid
+   WHERE con.contype = 'f' AND con.conrelid <> con.confrelid AND depth.d < 50
+)
+SELECT t.relname FROM t JOIN depth USING (oid) GROUP BY t.relname ORDER BY max(d) DESC, 1
+"""
+
+_POOL: _Databases | None = None
+
+
+def _pool() -> _Databases:
+    global _POOL
+    if _POOL is None:
+        _POOL = _Databases()
+    return _POOL
+
+
+def _open_pg(conn_string: str) -> tuple[Userlore, str]:
+    """A ``Userlore`` on the pooled database standing for the test's, and its libpq URI."""
+    pool = _pool()
+    name = pool.acquire(make_url(conn_string).database or "")
+    url = make_url(pool.url(name)).set(drivername="postgresql+psycopg")
     rendered = url.render_as_string(hide_password=False)
     return Userlore.open(rendered, config=_CONFIG), _libpq(rendered)
 
@@ -168,21 +324,18 @@ def _open_pg(conn_string: str) -> tuple[Userlore, str]:
 def _end_sessions(conn_string: str) -> None:
     """End the sessions a failed test's still-running calls hold on its database.
 
-    The test's fixture drops the database after the store closes; a call a failed ``gather``
-    left running in a worker thread would otherwise hold a connection and turn the test's
-    failure into a second error at teardown.
+    A call a failed ``gather`` left running in a worker thread would otherwise hold a
+    connection to the database the next test is to reuse.
     """
-    name = make_url(conn_string).database
-    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(
-            text(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = :name AND pid <> pg_backend_pid()"
-            ),
-            {"name": name},
-        )
-    admin.dispose()
+    pool = _pool()
+    name = pool.acquire(make_url(conn_string).database or "")
+    pool.end_sessions(name)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A new test: the databases the last one used go back to the pool."""
+    if _POOL is not None:
+        _POOL.release()
 
 
 class _NoClassMigrations:
@@ -343,14 +496,23 @@ _UNUSED = pytest.StashKey[list[str]]()
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     """Name the store and the user mode, and any exception entry that matched no test."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
     terminalreporter.write_line(
-        f"userlore: LangGraph suite of {PACKAGE} against UserloreStore, user mode {MODE!r}"
+        f"userlore: LangGraph suite of {PACKAGE} against UserloreStore, user mode {MODE!r} "
+        f"(this session's CPU: {used.ru_utime + used.ru_stime:.0f} s)"
     )
+    if _POOL is not None:
+        terminalreporter.write_line(
+            f"userlore: PostgreSQL databases: {_POOL.copies} copied from the template, "
+            f"{_POOL.reuses} reused (emptied, catalog identical to the template's)"
+        )
     for pattern in config.stash.get(_UNUSED, []):
         terminalreporter.write_line(f"userlore: stale exception (matches no test): {pattern}")
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """A stale exception entry fails the run: the list must stay short and true."""
+    if _POOL is not None:
+        _POOL.close()
     if session.config.stash.get(_UNUSED, []) and exitstatus == 0:
         session.exitstatus = 1

@@ -20,10 +20,25 @@ from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
-__all__ = ["dialect_insert", "hold_write_lock"]
+__all__ = ["bind_scope_and_lock", "dialect_insert", "hold_write_lock"]
 
 _SCOPE_LOCK = text("SELECT pg_advisory_xact_lock(:key)")
+_BIND_AND_LOCK = text(
+    "SELECT set_config('userlore.scope', :scope, true), pg_advisory_xact_lock(:key)"
+)
 _HELD = "userlore.write_locks"
+
+
+def _lock_key(scope: str) -> int:
+    digest = hashlib.blake2b(scope.encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def bind_scope_and_lock(session: Session, scope: str) -> None:
+    """PostgreSQL: bind ``scope`` for row-level security and take its write lock in one round
+    trip, at the start of a transaction that will write (see :func:`hold_write_lock`)."""
+    session.execute(_BIND_AND_LOCK, {"scope": scope, "key": _lock_key(scope)})
+    session.info.setdefault(_HELD, set()).add(scope)
 
 
 def dialect_insert(executor: Session | Connection, table: Table) -> SqliteInsert | PgInsert:
@@ -44,8 +59,7 @@ def hold_write_lock(session: Session, scope: str) -> None:
     if conn.dialect.name == "postgresql":
         held: set[str] = session.info.setdefault(_HELD, set())
         if scope not in held:  # held until the transaction ends: once per scope is enough
-            digest = hashlib.blake2b(scope.encode("utf-8"), digest_size=8).digest()
-            conn.execute(_SCOPE_LOCK, {"key": int.from_bytes(digest, "big", signed=True)})
+            conn.execute(_SCOPE_LOCK, {"key": _lock_key(scope)})
             held.add(scope)
         return
     if conn.dialect.name != "sqlite":  # pragma: no cover - the store runs on the two above

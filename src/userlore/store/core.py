@@ -24,6 +24,7 @@ from userlore.errors import (
     RecordNotFoundError,
     StorageError,
 )
+from userlore.store.concurrency import bind_scope_and_lock
 from userlore.store.schema import MemoryRecord
 from userlore.validation import validate_scope
 
@@ -72,7 +73,9 @@ class StoreCore:
         )
 
     @contextmanager
-    def transaction(self, scope: str | None = None) -> Iterator[Session]:
+    def transaction(
+        self, scope: str | None = None, *, write_lock: bool = False
+    ) -> Iterator[Session]:
         """One unit of work: committed on success, rolled back entirely on any error.
 
         Args:
@@ -80,6 +83,8 @@ class StoreCore:
                 transaction (``userlore.scope``), so row-level security hides and refuses every
                 other scope's rows even if a query forgot its scope filter. Leave it out for
                 work that spans scopes (workers claiming across scopes, migrations).
+            write_lock: The unit will take the scope's write lock (a governed write): on
+                PostgreSQL it is taken now, with the scope's binding, in one round trip.
 
         Raises:
             StorageError: the database failed.
@@ -87,7 +92,9 @@ class StoreCore:
                 duplicate); the message never names the rows involved.
         """
         with self._guarded(), self._sessions() as session, session.begin():
-            if scope is not None:
+            if scope is not None and write_lock and self.engine.dialect.name == "postgresql":
+                bind_scope_and_lock(session, validate_scope(scope))
+            elif scope is not None:
                 self._bind_scope(session, scope)
             yield session
 

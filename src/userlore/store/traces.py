@@ -270,10 +270,12 @@ class TraceLog(StoreCore):
         return []
 
     @contextmanager
-    def transaction(self, scope: str | None = None) -> Iterator[Session]:
+    def transaction(
+        self, scope: str | None = None, *, write_lock: bool = False
+    ) -> Iterator[Session]:
         """:meth:`StoreCore.transaction`, after flushing queued traces so reads see them."""
         self._flush_before_work()
-        with super().transaction(scope) as session:
+        with super().transaction(scope, write_lock=write_lock) as session:
             depth = getattr(self._flushing, "depth", 0)
             self._flushing.depth = depth + 1
             try:

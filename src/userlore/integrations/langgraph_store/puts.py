@@ -9,9 +9,11 @@ TTL windows and vectors in the same transaction.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from langgraph.store.base import (
@@ -121,9 +123,20 @@ class PutOps(ScopedStore):
         """Governed writes of ``puts`` (one user's) in one transaction: all land or none."""
         store = self.lore.memory.store
         indexed: list[IndexedPut] = []
-        candidates = [p.candidate for p in puts if p.candidate is not None]
+        now = store.clock()
+        # A put with a TTL writes its window with the record (no UPDATE after the insert); a
+        # put that reaches a record another way (a repeat that only reinforces it, a pending
+        # candidate revised) still has its window set below.
+        windows = [None if p.ttl is None else (now, now + timedelta(minutes=p.ttl)) for p in puts]
+        candidates = [
+            p.candidate
+            if w is None
+            else dataclasses.replace(p.candidate, valid_from=w[0], valid_until=w[1])
+            for p, w in zip(puts, windows, strict=True)
+            if p.candidate is not None
+        ]
         verdicts = [p.verdict for p in puts if p.verdict is not None]
-        with store.transaction(scope) as session:
+        with store.transaction(scope, write_lock=True) as session:
             outcomes = govern_batch(
                 store,
                 scope,
@@ -131,7 +144,7 @@ class PutOps(ScopedStore):
                 verdicts=verdicts if len(verdicts) == len(candidates) else None,
                 session=session,
             )
-            for put, outcome in zip(puts, outcomes, strict=True):
+            for put, window, outcome in zip(puts, windows, outcomes, strict=True):
                 if outcome.action is WriteAction.REFUSED:  # pragma: no cover - see _prepare_put
                     raise PolicyViolationError(f"put refused: the value is {outcome.reason}")
                 record = outcome.record
@@ -147,7 +160,8 @@ class PutOps(ScopedStore):
                             put.candidate.content,
                         )
                     )
-                if put.ttl is not None or record.valid_until is not None:
+                written = window is not None and (record.valid_from, record.valid_until) == window
+                if not written and (put.ttl is not None or record.valid_until is not None):
                     set_ttl(self.lore, scope, record.id, put.ttl, session=session)
             if self._index is not None:
                 index_puts(self.lore, self._index, session, scope, indexed)
