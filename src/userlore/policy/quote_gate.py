@@ -35,7 +35,7 @@ from typing import Final
 from userlore.models import TurnSafety
 from userlore.policy.cue_data import Cues
 from userlore.policy.cue_data import cues as _cues
-from userlore.policy.detectors.common import is_year
+from userlore.policy.detectors.common import _is_placeholder, is_year
 from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
 from userlore.policy.filter import RejectionReason
 from userlore.policy.govern import Assessment, assess_text
@@ -199,10 +199,24 @@ def _amount(sentence: str, counts: frozenset[str]) -> bool:
     for m in _AMOUNT.finditer(sentence):
         if is_year(m.group(0)) or sentence[m.end() : m.end() + 2].strip().startswith("%"):
             continue  # "Die Rente steigt 2025 um 4,57 %": a year, a rate
-        after = _WORD_AFTER.match(sentence, m.end())
-        if after is None or after.group(1).casefold() not in counts:
+        if not _counted(sentence, m.end(), counts):
             return True
     return False
+
+
+def _counted(text: str, end: int, counts: frozenset[str]) -> bool:
+    """The number ending at ``end`` is followed by a count unit ("6 digits"); Chinese and
+    Japanese write the unit into the clause after it ("12文字以上"), so a CJK word counts
+    when it starts with one."""
+    after = _WORD_AFTER.match(text, end)
+    if after is None:
+        return False
+    word = after.group(1).casefold()
+    if word in counts:
+        return True
+    return _CJK_OR_PUNCT.match(word) is not None and any(
+        word.startswith(unit) for unit in counts if _CJK_OR_PUNCT.match(unit)
+    )
 
 
 def _value_like(window: str, counts: frozenset[str]) -> bool:
@@ -210,8 +224,7 @@ def _value_like(window: str, counts: frozenset[str]) -> bool:
     script (not a count), a run said in words, spelled or in NATO words (the shared normaliser,
     :mod:`userlore.policy.spoken`), a quoted string, or a run that is not a word."""
     for m in _DIGIT_RUN.finditer(window):
-        after = _WORD_AFTER.match(window, m.end())
-        if after is None or after.group(1).casefold() not in counts:
+        if not _counted(window, m.end(), counts):
             return True
     if _QUOTED.search(window) or spoken_spans(window):
         return True
@@ -221,9 +234,16 @@ def _value_like(window: str, counts: frozenset[str]) -> bool:
 def _mixed(tok: str) -> bool:
     """A run that is not a word: letters with digits or symbols, or a case change inside one
     of its parts. Hyphens, apostrophes and dots join words ("e-mail", "l'enveloppe",
-    "Handy-PIN"), so they do not count as symbols."""
-    if len(tok) < 6 or not any(ch.isalpha() for ch in tok):
+    "Handy-PIN"), so they do not count as symbols. Chinese and Japanese write no spaces, so a
+    "token" there is a clause: its Han and kana and their punctuation are words and commas,
+    and only the runs between them are judged ("，得重置一下" is no value, "是Abc!123x" holds
+    one). A placeholder ("<password>", "****") is no value."""
+    if _CJK_OR_PUNCT.search(tok):
+        return any(_mixed(part) for part in _CJK_OR_PUNCT.split(tok) if part)
+    if len(tok) < 6 or not any(ch.isalpha() for ch in tok) or _is_placeholder(tok):
         return False
+    if _HANDLE.fullmatch(tok):
+        return False  # "@ana_r", "@joao.s": a public handle, said to be followed
     if any(ch.isdigit() for ch in tok):
         return True
     if any(
@@ -238,6 +258,12 @@ def _mixed(tok: str) -> bool:
 
 
 _JOINERS: Final = frozenset("-'’.")
+_HANDLE = re.compile(r"@[^\W\d_]+(?:[._][^\W\d_]+)*")
+# Han, kana, Hangul and the CJK and full-width punctuation (not full-width letters or digits).
+_CJK_OR_PUNCT = re.compile(
+    r"[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+    r"\uff01-\uff0f\uff1a-\uff20\uff5b-\uff65]+"
+)
 
 
 def _credential_near_value(cues: Cues, text: str) -> bool:

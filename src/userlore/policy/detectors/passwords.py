@@ -403,8 +403,8 @@ def _passwords_nearby(t: str, lowered: str) -> Iterator[_Hit]:
         lo = lo if para_start < 0 else para_start
         hi = hi if para_end < 0 else para_end
         for m in _PW_TOKEN.finditer(t, lo, hi):
-            if kw.start() <= m.start() < kw.end():
-                continue
+            if m.start() < kw.end() and kw.start() < m.end():
+                continue  # the word itself or its compound ("WLAN-Passwort"), not a value
             token = m.group(0)
             if not _near_password_token(token):
                 continue
@@ -414,3 +414,49 @@ def _passwords_nearby(t: str, lowered: str) -> Iterator[_Hit]:
             while end > m.start() and t[end - 1] in ".,;:)":
                 end -= 1
             yield (_SECRET, "password_in_prose", m.start(), end, None)
+
+
+# --------------------------------------------------------------------------------------------
+# Secrets: a password after a short or borrowed word for it (issue 29, values5): "pw:", "pwd",
+# "mdp", "la contra", "PW vom Laptop ist", "creds", "identifiants", "邮箱密", "口令", "暗証",
+# "パスは". Short words are also units, brands and everyday words ("pass the salt", "120 PW",
+# "バスのパス"), so the value must follow closely and read as a password: letters with digits,
+# or with symbols and a case change (a price or a count never does).
+# --------------------------------------------------------------------------------------------
+
+_ABBREV_LATIN = re.compile(  # lowercased text
+    r"(?<![a-z0-9])(?:pw|pwd|pwds|pass|mdp|contra|clave|kennwort|senha|creds|identifiants"
+    r"|zugangsdaten|login)(?![a-z])"
+)
+# CJK: the word then a value within a separator or two; 密 alone only straight before one
+# ("邮箱密 Tiger#2288", "wifi密是 …"), so 秘密, 加密 or 密度 never reach the token test.
+_ABBREV_CJK = re.compile(
+    r"(?:密|口令|暗証|(?<![ァ-ヺー])パス(?![ァ-ヺー]))(?:\s*(?:是|为|為|は|も|:|：|=)\s*|\s+)"
+)
+_ABBREV_GATE = re.compile(r"pw|pass|mdp|contra|clave|kennwort|senha|creds|identifiants"
+                          r"|zugangsdaten|login|密|口令|暗証|パス")
+_ABBREV_WINDOW: Final = 40
+# As ``_PW_TOKEN``, but a colon may stand before it ("パス：kumo#7788sora", folded to ":").
+_ABBREV_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9_@./%=\-])[A-Za-z0-9][A-Za-z0-9!@#$%^&*_+?\-]{3,63}(?![A-Za-z0-9_@/:%=])"
+)
+
+
+def _abbreviated_passwords(t: str, lowered: str) -> Iterator[_Hit]:
+    """Passwords after a short or borrowed word for one (see the block comment above)."""
+    if not _ABBREV_GATE.search(lowered):
+        return
+    starts = [(m.end(), _ABBREV_WINDOW) for m in _ABBREV_LATIN.finditer(lowered)]
+    starts += [(m.end(), 1) for m in _ABBREV_CJK.finditer(lowered)]
+    for end, window in starts:
+        for m in _ABBREV_TOKEN.finditer(t, end, min(len(t), end + window + 64)):
+            if m.start() > end + window:
+                break
+            token = m.group(0)
+            if not _near_password_token(token) or _EXAMPLE_BEFORE.search(t, end, m.start()):
+                continue
+            stop = m.end()
+            while stop > m.start() and t[stop - 1] in ".,;:)":
+                stop -= 1
+            yield (_SECRET, "password_in_prose", m.start(), stop, None)
+            break
