@@ -39,7 +39,14 @@ from userlore.policy.detectors.common import _is_placeholder, is_year
 from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
 from userlore.policy.filter import RejectionReason
 from userlore.policy.govern import Assessment, assess_text
-from userlore.policy.language import sentences, uncovered_segments
+from userlore.policy.language import (
+    COVERED_LANGUAGES,
+    UNDETERMINED,
+    read_by_its_words,
+    segments,
+    sentences,
+    uncovered_segments,
+)
 from userlore.policy.sensitivity import SensitivityLevel, classify, redact
 from userlore.policy.spoken import spoken_spans
 
@@ -125,6 +132,10 @@ def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> Quo
         found = sorted(special_cues(sentence) - consented)
         if found and not about_someone_else_or_topic(sentence):
             return QuoteVerdict(RejectionReason.QUOTE_SPECIAL, found[0])
+    if not quote_uncovered and not uncovered:
+        misread = _misread_with_value(_REDACTED.sub(" ", text))
+        if misread is not None:
+            return QuoteVerdict(RejectionReason.QUOTE_LANGUAGE, misread)
     if uncovered and not quote_uncovered:
         # Last: what the cues above could read has been judged; the rest is withheld.
         return QuoteVerdict(RejectionReason.QUOTE_LANGUAGE, uncovered[0].language)
@@ -280,3 +291,25 @@ def _credential_near_value(cues: Cues, text: str) -> bool:
         if _value_like(before, cues.counts) or _value_like(after, cues.counts):
             return True
     return False
+
+
+def _misread_with_value(text: str) -> str | None:
+    """``und`` when a Latin segment read as a covered language holds a value (a credential-
+    shaped run, a number of four digits or more, an amount) beside words that language does not
+    know: a close relative read as the covered language (issue 29, values5; see
+    :func:`userlore.policy.language.read_by_its_words`). The gate cannot read it, so it
+    withholds it as a language it does not cover."""
+    for seg in segments(text):
+        if seg.script != "Latn" or seg.language not in COVERED_LANGUAGES:
+            continue
+        chunk = text[seg.start : seg.end]
+        if not any(ch.isdigit() for ch in chunk) and not any(
+            _mixed(tok.strip(_EDGES)) for tok in _TOKEN.findall(chunk)
+        ):
+            continue
+        valued = any(_mixed(tok.strip(_EDGES)) for tok in _TOKEN.findall(chunk)) or any(
+            sum(ch.isdigit() for ch in m.group(0)) >= 4 for m in _DIGIT_RUN.finditer(chunk)
+        )
+        if valued and not read_by_its_words(chunk, seg.language):
+            return UNDETERMINED
+    return None

@@ -433,8 +433,10 @@ _ABBREV_LATIN = re.compile(  # lowercased text
 _ABBREV_CJK = re.compile(
     r"(?:密|口令|暗証|(?<![ァ-ヺー])パス(?![ァ-ヺー]))(?:\s*(?:是|为|為|は|も|:|：|=)\s*|\s+)"
 )
-_ABBREV_GATE = re.compile(r"pw|pass|mdp|contra|clave|kennwort|senha|creds|identifiants"
-                          r"|zugangsdaten|login|密|口令|暗証|パス")
+_ABBREV_GATE = re.compile(
+    r"pw|pass|mdp|contra|clave|kennwort|senha|creds|identifiants"
+    r"|zugangsdaten|login|密|口令|暗証|パス"
+)
 _ABBREV_WINDOW: Final = 40
 # As ``_PW_TOKEN``, but a colon may stand before it ("パス：kumo#7788sora", folded to ":").
 _ABBREV_TOKEN = re.compile(
