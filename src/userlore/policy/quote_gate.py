@@ -190,7 +190,7 @@ _WORD_AFTER = re.compile(r"\s*([^\W\d_]+)")
 _TOKEN = re.compile(r"[^\s\"'`“”«»「」]+")
 # A quoted value: a quote mark that opens (not an apostrophe inside "l'enveloppe").
 _QUOTED = re.compile(r"(?<![^\W\d_])[\"'`“”«»「」『』][^\"'`“”«»「」『』\s]{3,}")
-_EDGES = ".,;:!?()[]{}"
+_EDGES = ".,;:!?¡¿()[]{}"
 _REDACTED = re.compile(r"\[REDACTED:[\w-]+\]")
 _WINDOW_BEFORE = 40
 _WINDOW_AFTER = 80

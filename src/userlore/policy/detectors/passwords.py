@@ -371,7 +371,8 @@ _EXAMPLE_BEFORE = re.compile(
 )
 _VERSION_LIKE = re.compile(r"[vV]?\d+(?:[.\-]\d+)*[a-z]?|[a-z]{1,3}-?\d{1,2}|\d{1,2}[a-zA-Z]{1,3}")
 _NEAR_WINDOW: Final = 90
-_NAMED_ID = re.compile(r"(?i)[a-z]+-id")  # "Apple-ID", "Google-ID": an account's name
+_NAMED_ID = re.compile(r"(?i)[a-z]+-id")
+_CASED_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+")  # "Apple-ID", "Google-ID": an account's name
 
 
 def _near_password_token(token: str) -> bool:
@@ -385,6 +386,8 @@ def _near_password_token(token: str) -> bool:
     has_alpha = any(c.isalpha() for c in token)
     has_symbol = any(not c.isalnum() for c in token.strip("-"))
     mixed_case = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
+    if not has_digit and all(_CASED_WORD.fullmatch(part) for part in token.split("-")):
+        return False  # "Wi-Fi", "E-Mail", "WLAN-Router": words joined by hyphens
     return has_alpha and (has_digit or (has_symbol and mixed_case))
 
 
@@ -438,6 +441,7 @@ _ABBREV_GATE = re.compile(
     r"|zugangsdaten|login|密|口令|暗証|パス"
 )
 _ABBREV_WINDOW: Final = 40
+_ABBREV_DIGITS = re.compile(r"\d(?:[ \-]?\d){3,11}(?!\d)")
 # As ``_PW_TOKEN``, but a colon may stand before it ("パス：kumo#7788sora", folded to ":").
 _ABBREV_TOKEN = re.compile(
     r"(?<![A-Za-z0-9_@./%=\-])[A-Za-z0-9][A-Za-z0-9!@#$%^&*_+?\-]{3,63}(?![A-Za-z0-9_@/:%=])"
@@ -449,7 +453,11 @@ def _abbreviated_passwords(t: str, lowered: str) -> Iterator[_Hit]:
     if not _ABBREV_GATE.search(lowered):
         return
     starts = [(m.end(), _ABBREV_WINDOW) for m in _ABBREV_LATIN.finditer(lowered)]
-    starts += [(m.end(), 1) for m in _ABBREV_CJK.finditer(lowered)]
+    for m in _ABBREV_CJK.finditer(lowered):
+        starts.append((m.end(), 1))
+        digits = _ABBREV_DIGITS.match(t, m.end())
+        if digits is not None:  # "暗証：5 2 8 8", "口令 8 3 0 6": a code said as digits
+            yield (_SECRET, "pin_code", digits.start(), digits.end(), None)
     for end, window in starts:
         for m in _ABBREV_TOKEN.finditer(t, end, min(len(t), end + window + 64)):
             if m.start() > end + window:

@@ -206,11 +206,12 @@ def _counting(run: str) -> bool:
 
 @functools.cache
 def _currency_words(language: str) -> tuple[frozenset[str], tuple[str, ...]] | None:
-    """Words of the currency names CLDR gives in ``language`` (every currency, singular and
-    plural forms, through ``babel``: "euro", "lei", "złotych", "korun", "рублей"), casefolded,
-    as (words of up to four letters, matched whole; longer words, matched as a word's start so
-    an inflection counts: "forintot"), or ``None`` when babel has no such locale. Unicode's
-    data for every locale, not a list written for a language."""
+    """First and last words of the currency names CLDR gives in ``language`` (every
+    currency, singular and plural forms, through ``babel``: "euro", "lei", "złotych", "korun",
+    "рублей"), casefolded and without marks, as (words of up to four letters, matched whole;
+    longer words, matched as a word's start so an inflection counts: "forintot"), or ``None``
+    when babel has no such locale. Unicode's data for every locale, not a list written for a
+    language; a word of a territory's name ("Bahamas") is left out."""
     from babel import Locale, UnknownLocaleError
 
     try:
@@ -220,7 +221,15 @@ def _currency_words(language: str) -> tuple[frozenset[str], tuple[str, ...]] | N
     names = list(loc.currencies.values())
     for forms in loc._data["currency_names_plural"].values():
         names.extend(forms.values())
-    words = {_unaccented(w) for name in names for w in _WORD.findall(name) if len(w) >= 3}
+    places = {_unaccented(w) for name in loc.territories.values() for w in _WORD.findall(name)}
+    words: set[str] = set()
+    for name in names:
+        found = _WORD.findall(name)
+        # The noun is first or last ("dollaro delle Bahamas", "česká koruna"): the words
+        # between ("delle", "des") and a country's name are no currency.
+        for w in {found[0], found[-1]} if found else ():
+            if len(w) >= 3 and _unaccented(w) not in places:
+                words.add(_unaccented(w))
     if not words:
         return None
     return frozenset(w for w in words if len(w) <= 4), tuple(w for w in words if len(w) > 4)
@@ -401,15 +410,16 @@ def _unmistakable(text: str, offset: int, languages: list[str]) -> Iterator[_Hit
     for start, end in _currency_amounts(text, languages, GUARDED_AMOUNT_DIGITS):
         yield (_REGULATED, "value_uncovered_language", offset + start, offset + end, None)
     sign = _currency_signs()
-    for m in re.finditer(rf"{sign}\s?\d[\d.,]{{3,}}\d|\d[\d.,]{{3,}}\d\s?{sign}", text):
-        if sum(ch.isdigit() for ch in m.group(0)) >= GUARDED_AMOUNT_DIGITS:
-            yield (
-                _REGULATED,
-                "value_uncovered_language",
-                offset + m.start(),
-                offset + m.end(),
-                None,
-            )
+    found = [
+        m.span() for m in re.finditer(rf"{sign}\s?\d[\d.,]{{3,}}\d|\d[\d.,]{{3,}}\d\s?{sign}", text)
+    ]
+    for language in languages:  # lettered symbols too ("R45 000", "120 000 Kč")
+        symbols = _currency_symbols(language)
+        if symbols is not None:
+            found.extend(m.span() for m in symbols.finditer(text))
+    for start, end in found:
+        if sum(ch.isdigit() for ch in text[start:end]) >= GUARDED_AMOUNT_DIGITS:
+            yield (_REGULATED, "value_uncovered_language", offset + start, offset + end, None)
 
 
 def uncovered_values(t: str) -> Iterator[_Hit]:
