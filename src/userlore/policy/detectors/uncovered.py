@@ -261,7 +261,7 @@ def _currency_symbols(language: str) -> re.Pattern[str] | None:
 
 # A number, at most one short word ("de", "di"), then the word a currency name may be.
 _NUMBER_THEN_WORD = re.compile(
-    r"(?<![\w.,])(\d(?:[\d.,' \u00a0\u202f]{0,12}\d)?)\s?(?:[^\W\d_]{1,3}\s)?([^\W\d_]+)"
+    r"(?<![\w.,])(\d(?:[\d.,' \u00a0\u202f]{0,12}\d)?)\s?([^\W\d_]+)(?:\s([^\W\d_]+))?"
 )
 
 
@@ -276,9 +276,12 @@ def _currency_amounts(
     for m in _NUMBER_THEN_WORD.finditer(text):
         if sum(ch.isdigit() for ch in m.group(1)) < min_digits or is_year(m.group(1)):
             continue
-        word = _unaccented(m.group(2))
-        if any(word in short or word.startswith(longs) for short, longs in found):
-            yield m.start(), m.end()
+        # The word after the number, or after one short word ("3.500 de lei").
+        for group in (2, 3) if len(m.group(2)) <= 3 and m.group(3) else (2,):
+            word = _unaccented(m.group(group))
+            if any(word in short or word.startswith(longs) for short, longs in found):
+                yield m.start(), m.end(group)
+                break
 
 
 def _amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
