@@ -392,12 +392,23 @@ redacted from four digits on ("12.000 euro", "3.500 de lei"): a shop's price ("3
 chilo") is kept, as the covered rules keep it."""
 
 
-def _unmistakable(text: str, offset: int, languages: list[str]) -> Iterator[_Hit]:
+SAID_PASSWORD_MAX: Final = 24
+"""In a covered verdict read by its words (a close relative, values5), a credential-shaped
+token longer than this is a key or an id, left to the key and vendor rules, which know the
+public ones ("pk_test_TYooMQauvdEDq54NiTphI7jx"): a password a person states is shorter."""
+
+
+def _unmistakable(
+    text: str, offset: int, languages: list[str], longest: int | None = None
+) -> Iterator[_Hit]:
     """Values in a segment that may be a misread covered sentence: a credential-shaped token
     with a symbol (not an underscore alone) or a case change beside its digits
-    ("Vulpe_Rosie9", "tiger!3274"), and digits said one by one ("4 8 1 6", not "1 2 3 4")."""
+    ("Vulpe_Rosie9", "tiger!3274"; up to ``longest`` characters when given), digits said one
+    by one ("4 8 1 6", not "1 2 3 4"), and amounts of four digits or more."""
     for tok in _TOKEN.finditer(text):
         word = tok.group(0).strip(_EDGES)
+        if longest is not None and len(word) > longest:
+            continue
         # Not "_": a covered sentence quoting code holds "NAME_2", "kubernetes_ingress_v1".
         symbol = any(not ch.isalnum() and ch not in "-._" for ch in word)
         case = any(ch.isupper() for ch in word[1:]) and any(ch.islower() for ch in word)
@@ -455,7 +466,9 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
             and _has_digit(text)
             and not read_by_its_words(text, seg.language)
         ):
-            yield from _unmistakable(text, seg.start, _candidate_languages(seg, text))
+            yield from _unmistakable(
+                text, seg.start, _candidate_languages(seg, text), SAID_PASSWORD_MAX
+            )
     found = [
         s for s in everything if s.language is not None and s.language not in COVERED_LANGUAGES
     ]
