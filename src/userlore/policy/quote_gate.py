@@ -35,11 +35,18 @@ from typing import Final
 from userlore.models import TurnSafety
 from userlore.policy.cue_data import Cues
 from userlore.policy.cue_data import cues as _cues
-from userlore.policy.detectors.common import is_year
+from userlore.policy.detectors.common import _is_placeholder, is_year
 from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
 from userlore.policy.filter import RejectionReason
 from userlore.policy.govern import Assessment, assess_text
-from userlore.policy.language import sentences, uncovered_segments
+from userlore.policy.language import (
+    COVERED_LANGUAGES,
+    UNDETERMINED,
+    read_by_its_words,
+    segments,
+    sentences,
+    uncovered_segments,
+)
 from userlore.policy.sensitivity import SensitivityLevel, classify, redact
 from userlore.policy.spoken import spoken_spans
 
@@ -125,6 +132,10 @@ def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> Quo
         found = sorted(special_cues(sentence) - consented)
         if found and not about_someone_else_or_topic(sentence):
             return QuoteVerdict(RejectionReason.QUOTE_SPECIAL, found[0])
+    if not quote_uncovered and not uncovered:
+        misread = _misread_with_value(_REDACTED.sub(" ", text))
+        if misread is not None:
+            return QuoteVerdict(RejectionReason.QUOTE_LANGUAGE, misread)
     if uncovered and not quote_uncovered:
         # Last: what the cues above could read has been judged; the rest is withheld.
         return QuoteVerdict(RejectionReason.QUOTE_LANGUAGE, uncovered[0].language)
@@ -179,7 +190,7 @@ _WORD_AFTER = re.compile(r"\s*([^\W\d_]+)")
 _TOKEN = re.compile(r"[^\s\"'`“”«»「」]+")
 # A quoted value: a quote mark that opens (not an apostrophe inside "l'enveloppe").
 _QUOTED = re.compile(r"(?<![^\W\d_])[\"'`“”«»「」『』][^\"'`“”«»「」『』\s]{3,}")
-_EDGES = ".,;:!?()[]{}"
+_EDGES = ".,;:!?¡¿()[]{}"
 _REDACTED = re.compile(r"\[REDACTED:[\w-]+\]")
 _WINDOW_BEFORE = 40
 _WINDOW_AFTER = 80
@@ -199,10 +210,24 @@ def _amount(sentence: str, counts: frozenset[str]) -> bool:
     for m in _AMOUNT.finditer(sentence):
         if is_year(m.group(0)) or sentence[m.end() : m.end() + 2].strip().startswith("%"):
             continue  # "Die Rente steigt 2025 um 4,57 %": a year, a rate
-        after = _WORD_AFTER.match(sentence, m.end())
-        if after is None or after.group(1).casefold() not in counts:
+        if not _counted(sentence, m.end(), counts):
             return True
     return False
+
+
+def _counted(text: str, end: int, counts: frozenset[str]) -> bool:
+    """The number ending at ``end`` is followed by a count unit ("6 digits"); Chinese and
+    Japanese write the unit into the clause after it ("12文字以上"), so a CJK word counts
+    when it starts with one."""
+    after = _WORD_AFTER.match(text, end)
+    if after is None:
+        return False
+    word = after.group(1).casefold()
+    if word in counts:
+        return True
+    return _CJK_OR_PUNCT.match(word) is not None and any(
+        word.startswith(unit) for unit in counts if _CJK_OR_PUNCT.match(unit)
+    )
 
 
 def _value_like(window: str, counts: frozenset[str]) -> bool:
@@ -210,8 +235,7 @@ def _value_like(window: str, counts: frozenset[str]) -> bool:
     script (not a count), a run said in words, spelled or in NATO words (the shared normaliser,
     :mod:`userlore.policy.spoken`), a quoted string, or a run that is not a word."""
     for m in _DIGIT_RUN.finditer(window):
-        after = _WORD_AFTER.match(window, m.end())
-        if after is None or after.group(1).casefold() not in counts:
+        if not _counted(window, m.end(), counts):
             return True
     if _QUOTED.search(window) or spoken_spans(window):
         return True
@@ -221,9 +245,16 @@ def _value_like(window: str, counts: frozenset[str]) -> bool:
 def _mixed(tok: str) -> bool:
     """A run that is not a word: letters with digits or symbols, or a case change inside one
     of its parts. Hyphens, apostrophes and dots join words ("e-mail", "l'enveloppe",
-    "Handy-PIN"), so they do not count as symbols."""
-    if len(tok) < 6 or not any(ch.isalpha() for ch in tok):
+    "Handy-PIN"), so they do not count as symbols. Chinese and Japanese write no spaces, so a
+    "token" there is a clause: its Han and kana and their punctuation are words and commas,
+    and only the runs between them are judged ("，得重置一下" is no value, "是Abc!123x" holds
+    one). A placeholder ("<password>", "****") is no value."""
+    if _CJK_OR_PUNCT.search(tok):
+        return any(_mixed(part) for part in _CJK_OR_PUNCT.split(tok) if part)
+    if len(tok) < 6 or not any(ch.isalpha() for ch in tok) or _is_placeholder(tok):
         return False
+    if _HANDLE.fullmatch(tok):
+        return False  # "@ana_r", "@joao.s": a public handle, said to be followed
     if any(ch.isdigit() for ch in tok):
         return True
     if any(
@@ -238,6 +269,12 @@ def _mixed(tok: str) -> bool:
 
 
 _JOINERS: Final = frozenset("-'’.")
+_HANDLE = re.compile(r"@[^\W\d_]+(?:[._][^\W\d_]+)*")
+# Han, kana, Hangul and the CJK and full-width punctuation (not full-width letters or digits).
+_CJK_OR_PUNCT = re.compile(
+    r"[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+    r"\uff01-\uff0f\uff1a-\uff20\uff5b-\uff65]+"
+)
 
 
 def _credential_near_value(cues: Cues, text: str) -> bool:
@@ -254,3 +291,25 @@ def _credential_near_value(cues: Cues, text: str) -> bool:
         if _value_like(before, cues.counts) or _value_like(after, cues.counts):
             return True
     return False
+
+
+def _misread_with_value(text: str) -> str | None:
+    """``und`` when a Latin segment read as a covered language holds a value (a credential-
+    shaped run, a number of four digits or more, an amount) beside words that language does not
+    know: a close relative read as the covered language (issue 29, values5; see
+    :func:`userlore.policy.language.read_by_its_words`). The gate cannot read it, so it
+    withholds it as a language it does not cover."""
+    for seg in segments(text):
+        if seg.script != "Latn" or seg.language not in COVERED_LANGUAGES:
+            continue
+        chunk = text[seg.start : seg.end]
+        if not any(ch.isdigit() for ch in chunk) and not any(
+            _mixed(tok.strip(_EDGES)) for tok in _TOKEN.findall(chunk)
+        ):
+            continue
+        valued = any(_mixed(tok.strip(_EDGES)) for tok in _TOKEN.findall(chunk)) or any(
+            sum(ch.isdigit() for ch in m.group(0)) >= 4 for m in _DIGIT_RUN.finditer(chunk)
+        )
+        if valued and not read_by_its_words(chunk, seg.language):
+            return UNDETERMINED
+    return None

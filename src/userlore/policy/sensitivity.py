@@ -40,6 +40,7 @@ from userlore.policy.detectors.national_ids import (
 from userlore.policy.detectors.passwords import (
     _CJK,
     _PW_GATE,
+    _abbreviated_passwords,
     _described_pins,
     _passwords,
     _passwords_nearby,
@@ -145,6 +146,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     if _PW_GATE.search(lowered):
         hits.extend(_passwords(t, lowered))
         hits.extend(_passwords_nearby(t, lowered))
+    hits.extend(_abbreviated_passwords(t, lowered))
     hits.extend(_recovery_codes(t, lowered))
     if len(lowered) == len(t):
         hits.extend(_described_pins(lowered))

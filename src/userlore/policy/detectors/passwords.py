@@ -371,7 +371,8 @@ _EXAMPLE_BEFORE = re.compile(
 )
 _VERSION_LIKE = re.compile(r"[vV]?\d+(?:[.\-]\d+)*[a-z]?|[a-z]{1,3}-?\d{1,2}|\d{1,2}[a-zA-Z]{1,3}")
 _NEAR_WINDOW: Final = 90
-_NAMED_ID = re.compile(r"(?i)[a-z]+-id")  # "Apple-ID", "Google-ID": an account's name
+_NAMED_ID = re.compile(r"(?i)[a-z]+-id")
+_CASED_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+")  # "Apple-ID", "Google-ID": an account's name
 
 
 def _near_password_token(token: str) -> bool:
@@ -385,6 +386,8 @@ def _near_password_token(token: str) -> bool:
     has_alpha = any(c.isalpha() for c in token)
     has_symbol = any(not c.isalnum() for c in token.strip("-"))
     mixed_case = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
+    if not has_digit and all(_CASED_WORD.fullmatch(part) for part in token.split("-")):
+        return False  # "Wi-Fi", "E-Mail", "WLAN-Router": words joined by hyphens
     return has_alpha and (has_digit or (has_symbol and mixed_case))
 
 
@@ -403,8 +406,8 @@ def _passwords_nearby(t: str, lowered: str) -> Iterator[_Hit]:
         lo = lo if para_start < 0 else para_start
         hi = hi if para_end < 0 else para_end
         for m in _PW_TOKEN.finditer(t, lo, hi):
-            if kw.start() <= m.start() < kw.end():
-                continue
+            if m.start() < kw.end() and kw.start() < m.end():
+                continue  # the word itself or its compound ("WLAN-Passwort"), not a value
             token = m.group(0)
             if not _near_password_token(token):
                 continue
@@ -414,3 +417,56 @@ def _passwords_nearby(t: str, lowered: str) -> Iterator[_Hit]:
             while end > m.start() and t[end - 1] in ".,;:)":
                 end -= 1
             yield (_SECRET, "password_in_prose", m.start(), end, None)
+
+
+# --------------------------------------------------------------------------------------------
+# Secrets: a password after a short or borrowed word for it (issue 29, values5): "pw:", "pwd",
+# "mdp", "la contra", "PW vom Laptop ist", "creds", "identifiants", "邮箱密", "口令", "暗証",
+# "パスは". Short words are also units, brands and everyday words ("pass the salt", "120 PW",
+# "バスのパス"), so the value must follow closely and read as a password: letters with digits,
+# or with symbols and a case change (a price or a count never does).
+# --------------------------------------------------------------------------------------------
+
+_ABBREV_LATIN = re.compile(  # lowercased text
+    r"(?<![a-z0-9])(?:pw|pwd|pwds|pass|mdp|contra|clave|kennwort|senha|creds|identifiants"
+    r"|zugangsdaten|login)(?![a-z])"
+)
+# CJK: the word then a value within a separator or two; 密 alone only straight before one
+# ("邮箱密 Tiger#2288", "wifi密是 …"), so 秘密, 加密 or 密度 never reach the token test.
+_ABBREV_CJK = re.compile(
+    r"(?:密|口令|暗証|(?<![ァ-ヺー])パス(?![ァ-ヺー]))(?:\s*(?:是|为|為|は|も|:|：|=)\s*|\s+)"
+)
+_ABBREV_GATE = re.compile(
+    r"pw|pass|mdp|contra|clave|kennwort|senha|creds|identifiants"
+    r"|zugangsdaten|login|密|口令|暗証|パス"
+)
+_ABBREV_WINDOW: Final = 40
+_ABBREV_DIGITS = re.compile(r"\d(?:[ \-]?\d){3,11}(?!\d)")
+# As ``_PW_TOKEN``, but a colon may stand before it ("パス：kumo#7788sora", folded to ":").
+_ABBREV_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9_@./%=\-])[A-Za-z0-9][A-Za-z0-9!@#$%^&*_+?\-]{3,63}(?![A-Za-z0-9_@/:%=])"
+)
+
+
+def _abbreviated_passwords(t: str, lowered: str) -> Iterator[_Hit]:
+    """Passwords after a short or borrowed word for one (see the block comment above)."""
+    if not _ABBREV_GATE.search(lowered):
+        return
+    starts = [(m.end(), _ABBREV_WINDOW) for m in _ABBREV_LATIN.finditer(lowered)]
+    for m in _ABBREV_CJK.finditer(lowered):
+        starts.append((m.end(), 1))
+        digits = _ABBREV_DIGITS.match(t, m.end())
+        if digits is not None:  # "暗証：5 2 8 8", "口令 8 3 0 6": a code said as digits
+            yield (_SECRET, "pin_code", digits.start(), digits.end(), None)
+    for end, window in starts:
+        for m in _ABBREV_TOKEN.finditer(t, end, min(len(t), end + window + 64)):
+            if m.start() > end + window:
+                break
+            token = m.group(0)
+            if not _near_password_token(token) or _EXAMPLE_BEFORE.search(t, end, m.start()):
+                continue
+            stop = m.end()
+            while stop > m.start() and t[stop - 1] in ".,;:)":
+                stop -= 1
+            yield (_SECRET, "password_in_prose", m.start(), stop, None)
+            break

@@ -55,7 +55,8 @@ from userlore.policy.language import (
     _py3langid,
     identify,
     pieces,
-    uncovered_segments,
+    read_by_its_words,
+    segments,
 )
 
 _NO_LANGUAGE: Final = frozenset({"zxx"})
@@ -170,7 +171,7 @@ def _shaped(tok: str) -> bool:
     tok = tok.strip(_EDGES)
     if len(tok) < 6 or _is_placeholder(tok) or "://" in tok:
         return False
-    letters = sum(ch.isascii() and ch.isalpha() for ch in tok)
+    letters = sum(ch.isalpha() for ch in tok)  # any script: "ЛунаСвет2023", "Θάλασσα2024!"
     digits = sum(ch.isdigit() for ch in tok)
     if not letters or not digits:
         return False
@@ -203,10 +204,96 @@ def _counting(run: str) -> bool:
     return all(b == a + 1 for a, b in itertools.pairwise(nums))
 
 
+@functools.cache
+def _currency_words(language: str) -> tuple[frozenset[str], tuple[str, ...]] | None:
+    """First and last words of the currency names CLDR gives in ``language`` (every
+    currency, singular and plural forms, through ``babel``: "euro", "lei", "złotych", "korun",
+    "рублей"), casefolded and without marks, as (words of up to four letters, matched whole;
+    longer words, matched as a word's start so an inflection counts: "forintot"), or ``None``
+    when babel has no such locale. Unicode's data for every locale, not a list written for a
+    language; a word of a territory's name ("Bahamas") is left out."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        loc = Locale.parse(language)
+    except (UnknownLocaleError, ValueError):
+        return None
+    names = list(loc.currencies.values())
+    for forms in loc._data["currency_names_plural"].values():
+        names.extend(forms.values())
+    places = {_unaccented(w) for name in loc.territories.values() for w in _WORD.findall(name)}
+    words: set[str] = set()
+    for name in names:
+        found = _WORD.findall(name)
+        # The noun is first or last ("dollaro delle Bahamas", "česká koruna"): the words
+        # between ("delle", "des") and a country's name are no currency.
+        for w in {found[0], found[-1]} if found else ():
+            if len(w) >= 3 and _unaccented(w) not in places:
+                words.add(_unaccented(w))
+    if not words:
+        return None
+    return frozenset(w for w in words if len(w) <= 4), tuple(w for w in words if len(w) > 4)
+
+
+def _unaccented(word: str) -> str:
+    """``word`` casefolded, decomposed and without its marks ("èuros" -> "euros")."""
+    return _strip_marks(unicodedata.normalize("NFD", word.casefold()))[0]
+
+
+@functools.cache
+def _currency_symbols(language: str) -> re.Pattern[str] | None:
+    """A currency symbol with letters that ``language``'s CLDR data writes before or after an
+    amount ("R18 500", "450 Ft", "38 000 Kč", "zł", "kr"), or ISO codes ("EUR 500")."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        loc = Locale.parse(language)
+    except (UnknownLocaleError, ValueError):
+        return None
+    symbols = {v for v in loc.currency_symbols.values() if any(ch.isalpha() for ch in v)}
+    symbols.update(loc.currencies)  # the ISO codes
+    alt = "|".join(re.escape(v) for v in sorted(symbols, key=len, reverse=True))
+    return re.compile(
+        rf"(?<![\w.,])(?:(?:{alt})\s?{_SMALL}(?:[ .,\u00a0]\d{{3}})*"
+        rf"|{_SMALL}(?:[ .,\u00a0]\d{{3}})*\s?(?:{alt}))(?!\w)"
+    )
+
+
+# A number, at most one short word ("de", "di"), then the word a currency name may be.
+_NUMBER_THEN_WORD = re.compile(
+    r"(?<![\w.,])(\d(?:[\d.,' \u00a0\u202f]{0,12}\d)?)\s?([^\W\d_]+)(?:\s([^\W\d_]+))?"
+)
+
+
+def _currency_amounts(
+    text: str, languages: list[str], min_digits: int = 1
+) -> Iterator[tuple[int, int]]:
+    """A number (``min_digits`` digits or more) before a currency word of one of
+    ``languages`` ("12.000 euro", "3.500 de lei", "42 000 kronor")."""
+    found = [w for w in map(_currency_words, languages) if w is not None]
+    if not found:
+        return
+    for m in _NUMBER_THEN_WORD.finditer(text):
+        if sum(ch.isdigit() for ch in m.group(1)) < min_digits or is_year(m.group(1)):
+            continue
+        # The word after the number, or after one short word ("3.500 de lei").
+        for group in (2, 3) if len(m.group(2)) <= 3 and m.group(3) else (2,):
+            word = _unaccented(m.group(group))
+            if any(word in short or word.startswith(longs) for short, longs in found):
+                yield m.start(), m.end(group)
+                break
+
+
 def _amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
     sign = _currency_signs()
     for m in re.finditer(rf"{sign}\s?{_SMALL}|{_SMALL}\s?{sign}", text):
         yield m.span()
+    yield from _currency_amounts(text, languages)
+    for language in languages:
+        symbols = _currency_symbols(language)
+        if symbols is not None:
+            for m in symbols.finditer(text):
+                yield m.span()
     stripped, where = _strip_marks(text)
     for language in languages:
         pattern = _magnitudes(language)
@@ -299,12 +386,29 @@ def _said_values(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
 _SINGLE_DIGITS = re.compile(r"(?<!\S)\d(?:[ \-]\d){3,}(?=[\s.,;:!?]|$)")
 
 
-def _unmistakable(text: str, offset: int) -> Iterator[_Hit]:
+GUARDED_AMOUNT_DIGITS: Final = 4
+"""In a segment that may be a misread covered sentence, an amount with a currency word is
+redacted from four digits on ("12.000 euro", "3.500 de lei"): a shop's price ("3 euro al
+chilo") is kept, as the covered rules keep it."""
+
+
+SAID_PASSWORD_MAX: Final = 24
+"""In a covered verdict read by its words (a close relative, values5), a credential-shaped
+token longer than this is a key or an id, left to the key and vendor rules, which know the
+public ones ("pk_test_TYooMQauvdEDq54NiTphI7jx"): a password a person states is shorter."""
+
+
+def _unmistakable(
+    text: str, offset: int, languages: list[str], longest: int | None = None
+) -> Iterator[_Hit]:
     """Values in a segment that may be a misread covered sentence: a credential-shaped token
     with a symbol (not an underscore alone) or a case change beside its digits
-    ("Vulpe_Rosie9", "tiger!3274"), and digits said one by one ("4 8 1 6", not "1 2 3 4")."""
+    ("Vulpe_Rosie9", "tiger!3274"; up to ``longest`` characters when given), digits said one
+    by one ("4 8 1 6", not "1 2 3 4"), and amounts of four digits or more."""
     for tok in _TOKEN.finditer(text):
         word = tok.group(0).strip(_EDGES)
+        if longest is not None and len(word) > longest:
+            continue
         # Not "_": a covered sentence quoting code holds "NAME_2", "kubernetes_ingress_v1".
         symbol = any(not ch.isalnum() and ch not in "-._" for ch in word)
         case = any(ch.isupper() for ch in word[1:]) and any(ch.islower() for ch in word)
@@ -317,6 +421,19 @@ def _unmistakable(text: str, offset: int) -> Iterator[_Hit]:
         if not _counting(m.group(0).replace("-", " ")):
             rule = "value_uncovered_language"
             yield (_REGULATED, rule, offset + m.start(), offset + m.end(), None)
+    for start, end in _currency_amounts(text, languages, GUARDED_AMOUNT_DIGITS):
+        yield (_REGULATED, "value_uncovered_language", offset + start, offset + end, None)
+    sign = _currency_signs()
+    found = [
+        m.span() for m in re.finditer(rf"{sign}\s?\d[\d.,]{{3,}}\d|\d[\d.,]{{3,}}\d\s?{sign}", text)
+    ]
+    for language in languages:  # lettered symbols too ("R45 000", "120 000 Kč")
+        symbols = _currency_symbols(language)
+        if symbols is not None:
+            found.extend(m.span() for m in symbols.finditer(text))
+    for start, end in found:
+        if sum(ch.isdigit() for ch in text[start:end]) >= GUARDED_AMOUNT_DIGITS:
+            yield (_REGULATED, "value_uncovered_language", offset + start, offset + end, None)
 
 
 def uncovered_values(t: str) -> Iterator[_Hit]:
@@ -337,7 +454,24 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         # each cut where the text has a space or a line break, so a plain word of a piece is
         # one of the text; fewer than two in the text is fewer than two in every piece.
         return
-    found = uncovered_segments(t)
+    everything = segments(t)
+    for seg in everything:
+        # A covered verdict on words the language does not know: perhaps a close relative
+        # (values5). Read as a possibly misread covered sentence: only what none holds by
+        # chance is redacted.
+        text = t[seg.start : seg.end]
+        if (
+            seg.script == "Latn"
+            and seg.language in COVERED_LANGUAGES
+            and _has_digit(text)
+            and not read_by_its_words(text, seg.language)
+        ):
+            yield from _unmistakable(
+                text, seg.start, _candidate_languages(seg, text), SAID_PASSWORD_MAX
+            )
+    found = [
+        s for s in everything if s.language is not None and s.language not in COVERED_LANGUAGES
+    ]
     if not found:
         return
     # A Latin segment is read against the whole turn too: an English message quoting a Polish
@@ -367,7 +501,7 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
                 # Perhaps a covered sentence misread: its postcodes and prices are kept, but
                 # not what no covered sentence holds by chance (gate4: "parola de la email
                 # este Vulpe_Rosie9", "codul de la seif este 4 8 1 6").
-                yield from _unmistakable(text, seg.start)
+                yield from _unmistakable(text, seg.start, _candidate_languages(seg, text))
                 continue
         spans: list[tuple[int, int, str]] = []
         for tok in _TOKEN.finditer(text):
