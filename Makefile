@@ -45,7 +45,7 @@ chromium:
 	  test -x $(CHROMIUM) || { echo "error: $(CHROMIUM) still missing after apt-get" >&2; exit 1; }; }
 
 # pytest and LangGraph's store suites run side by side (run.py --beside): pytest's output live,
-# the suites' sessions on the second core, their output when pytest ends.
+# the suites' sessions at nice 10 on the core pytest leaves, their output when pytest ends.
 test: $(STAMP) $(LG_STAMP) chromium
 	$(BIN)/ruff check src tests cookbook benchmarks graphs
 	$(BIN)/mypy src

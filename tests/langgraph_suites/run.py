@@ -14,8 +14,10 @@ non-zero when any session fails.
 
 ``--beside COMMAND`` runs COMMAND (``make test``: the main pytest run) at the same time, its
 output live, and the suites' sessions beside it (the longest first), their output printed when
-COMMAND ends; the exit status is non-zero when either fails. The suites mostly wait on the
-database and the main run on one core, so side by side they use the machine's second core.
+COMMAND ends; the exit status is non-zero when either fails. The main run is the longest
+serial path, so once it has started everything else (this process, the PostgreSQL server it
+starts, the suites' sessions) runs at a lower priority (``nice`` 10) and takes the core the
+main run leaves: on 2 cores the suites had taken three quarters of it.
 
 Usage: ``python tests/langgraph_suites/run.py [--mode fixed|first-label] [--package DIST]
 [--beside COMMAND] [pytest args...]``
@@ -193,6 +195,8 @@ def main() -> int:
     args, extra = parser.parse_known_args()
     started = time.monotonic()
     beside = subprocess.Popen(shlex.split(args.beside)) if args.beside else None
+    if beside is not None and hasattr(os, "nice"):
+        os.nice(10)  # inherited by the server and the sessions started below, not by COMMAND
     packages = list(args.package or SUITES)
     if POSTGRES in packages and os.environ.get("USERLORE_SKIP_POSTGRES") == "1":
         print(f"== {POSTGRES}: SKIPPED (USERLORE_SKIP_POSTGRES=1)", flush=True)
