@@ -15,12 +15,10 @@ To compare two revisions, run it with ``PYTHONPATH=<other checkout>/src`` as the
 from __future__ import annotations
 
 import argparse
-import os
 import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from pathlib import Path
 
 from sqlalchemy import create_engine, event, text
 
@@ -30,24 +28,6 @@ from userlore.integrations.scope import ScopeResolver
 from userlore.testing.postgres import ThrowawayPostgres
 
 TTL = {"default_ttl": 5 / 60, "refresh_on_read": True}
-
-
-def server_cpu(root: Path) -> float:
-    """CPU seconds of the server's processes so far (live ones, and exited children's)."""
-    pid = int((root / "data" / "postmaster.pid").read_text().split()[0])
-    total = 0
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(proc.name) == pid:
-            total += sum(int(f) for f in fields[11:15])
-        elif int(fields[1]) == pid:
-            total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
 
 
 def measure(url: str, label: str, n: int, server: Callable[[], float]) -> None:
@@ -113,9 +93,13 @@ def main() -> None:
         with admin.connect() as conn:
             conn.execute(text("CREATE DATABASE round_trips"))
         admin.dispose()
-        assert pg.root is not None
-        root = pg.root
-        measure(pg.url("round_trips"), "postgres", args.n, lambda: server_cpu(root))
+
+        def server_cpu() -> float:
+            cpu = pg.cpu_seconds()
+            assert cpu is not None, "the server's CPU time cannot be read here"
+            return cpu
+
+        measure(pg.url("round_trips"), "postgres", args.n, server_cpu)
     finally:
         pg.stop()
 

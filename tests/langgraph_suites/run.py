@@ -112,7 +112,7 @@ def postgres_server() -> tuple[str, Callable[[], None]]:
 
     def stop() -> None:
         if server is not None:
-            cpu = _server_cpu(server.root)
+            cpu = server.cpu_seconds()
             if cpu is not None:
                 print(f"== {POSTGRES}: the PostgreSQL server's CPU: {cpu:.0f} s", flush=True)
             server.stop()
@@ -123,28 +123,6 @@ def postgres_server() -> tuple[str, Callable[[], None]]:
             cleanup.dispose()
 
     return admin_url, stop
-
-
-def _server_cpu(root: Path | None) -> float | None:
-    """CPU seconds the throwaway server's processes used so far (Linux ``/proc``), if known."""
-    try:
-        pid = int((root / "data" / "postmaster.pid").read_text().split()[0])  # type: ignore[operator]
-        ticks = os.sysconf("SC_CLK_TCK")
-        total = 0
-        for proc in Path("/proc").iterdir():
-            if not proc.name.isdigit():
-                continue
-            try:
-                fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(proc.name) == pid:  # its own time and that of its exited children
-                total += sum(int(f) for f in fields[11:15])
-            elif int(fields[1]) == pid:
-                total += int(fields[11]) + int(fields[12])
-        return total / ticks
-    except (OSError, ValueError, TypeError, IndexError):
-        return None
 
 
 def run(

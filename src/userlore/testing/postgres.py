@@ -85,6 +85,30 @@ class ThrowawayPostgres:
     def url(self, database: str) -> str:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"
 
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds the server's processes used so far (Linux ``/proc``), or None if unknown.
+
+        The postmaster's own time and its exited children's, plus its live children's: what a
+        benchmark or the test command reports as the server's share beside the client's.
+        """
+        try:
+            pid = int((self.root / "data" / "postmaster.pid").read_text().split()[0])  # type: ignore[operator]
+            total = 0
+            for proc in Path("/proc").iterdir():
+                if not proc.name.isdigit():
+                    continue
+                try:
+                    fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(proc.name) == pid:
+                    total += sum(int(f) for f in fields[11:15])
+                elif int(fields[1]) == pid:
+                    total += int(fields[11]) + int(fields[12])
+            return total / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, TypeError, IndexError):
+            return None
+
     def _run(self, *args: str) -> None:
         proc = subprocess.run(
             [*self._prefix, *args], capture_output=True, text=True, timeout=120, check=False
