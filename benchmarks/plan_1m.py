@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
-from plan_latency import SCOPE, TextGen, percentile
+from plan_latency import SCOPE, TextGen, percentile, write_profile
 from plan_stages import STAGES, instrument
 from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.exc import OperationalError
@@ -147,29 +147,9 @@ def fill(database: Path, records: int, chunk: int) -> None:
                     f"{written / (time.process_time() - cpu0):,.0f} items/CPU-s)",
                     flush=True,
                 )
-        profile(lore, gen)
+        write_profile(lore, lambda i: f"profile fact {i}: x{i}")
     finally:
         lore.close()
-
-
-def profile(lore: Userlore, gen: TextGen) -> None:
-    """Standing instructions and facets, as ``plan_latency.populate`` writes (always eligible)."""
-    for i, (kind, key) in enumerate(
-        [
-            ("style", "style/format"),
-            ("style", "style/verbosity"),
-            ("identity", "identity/role"),
-            ("tooling", "tooling/editor"),
-            ("veto", "veto/jest"),
-            ("goal", "goal/ship"),
-        ]
-    ):
-        lore.write(
-            SCOPE,
-            CandidateInput(
-                kind=kind, canonical_key=key, value=f"v{i}", content=f"profile fact {i}: x{i}"
-            ),
-        )
 
 
 def rss_mb() -> tuple[float, float]:

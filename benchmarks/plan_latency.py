@@ -209,6 +209,25 @@ class Recorded(Embeddings):
         return [self.embed_query(t) for t in texts]
 
 
+PROFILE_KEYS = (
+    ("style", "style/format"),
+    ("style", "style/verbosity"),
+    ("identity", "identity/role"),
+    ("tooling", "tooling/editor"),
+    ("veto", "veto/jest"),
+    ("goal", "goal/ship"),
+)
+"""The profile a benchmark scope carries: standing instructions and facets, always eligible."""
+
+
+def write_profile(lore: Userlore, content: Callable[[int], str]) -> None:
+    """Write :data:`PROFILE_KEYS` to the scope, the i-th with value ``v{i}``, ``content(i)``."""
+    for i, (kind, key) in enumerate(PROFILE_KEYS):
+        lore.write(
+            SCOPE, CandidateInput(kind=kind, canonical_key=key, value=f"v{i}", content=content(i))
+        )
+
+
 def populate(lore: Userlore, gen: TextGen, n: int) -> list[str]:
     texts = [gen.sentence(gen.rng.randint(8, 24)) for _ in range(n)]
     store = lore.memory.store
@@ -218,25 +237,7 @@ def populate(lore: Userlore, gen: TextGen, n: int) -> list[str]:
             for text in texts[start : start + batch]:
                 store.govern(session, SCOPE, CandidateInput(kind="note", content=text))
     # a realistic profile: standing instructions and facets are always eligible
-    for i, (kind, key) in enumerate(
-        [
-            ("style", "style/format"),
-            ("style", "style/verbosity"),
-            ("identity", "identity/role"),
-            ("tooling", "tooling/editor"),
-            ("veto", "veto/jest"),
-            ("goal", "goal/ship"),
-        ]
-    ):
-        lore.write(
-            SCOPE,
-            CandidateInput(
-                kind=kind,
-                canonical_key=key,
-                value=f"v{i}",
-                content=f"profile fact {i}: {gen.sentence(6)}",
-            ),
-        )
+    write_profile(lore, lambda i: f"profile fact {i}: {gen.sentence(6)}")
     return texts
 
 
