@@ -7,25 +7,18 @@ known misses and withheld near-misses of a round must stay as they are, so a fix
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
+from tests.support import data_sets
 from userlore.policy.findings import SPECIAL_CATEGORIES
 from userlore.policy.quote_gate import quote_verdict
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "special"
 EVERY_CATEGORY = frozenset(SPECIAL_CATEGORIES)
 
 Row = dict[str, str | None]
 
 
 def load(sets: tuple[str, ...]) -> list[tuple[str, Row]]:
-    """Every row of the named sets, with its set's file name."""
-    rows: list[tuple[str, Row]] = []
-    for name in sets:
-        with (DATA / name).open(encoding="utf-8") as fh:
-            rows.extend((name, json.loads(line)) for line in fh if line.strip())
-    return rows
+    """Every row of the named sets (under ``tests/data/special``), with its set's file name."""
+    return [(name, row) for name in sets for row in data_sets.rows(f"special/{name}")]
 
 
 def check(

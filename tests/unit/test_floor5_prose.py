@@ -10,23 +10,15 @@ value gone from the floor's redaction; a benign near-miss (a username or public 
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
+from tests.support import data_sets
 from userlore.policy.quote_gate import quote_verdict
 from userlore.policy.sensitivity import redact
 
-DATA = Path(__file__).resolve().parents[1] / "data"
 # ``floor5_prose`` was written before the rule (first run), ``floor5_prose2`` after it (first
 # sight); ``docs/benchmarks.md`` has both rates.
-CASES = [
-    json.loads(line)
-    for name in ("floor5_prose.jsonl", "floor5_prose2.jsonl")
-    for line in (DATA / name).read_text(encoding="utf-8").splitlines()
-    if line.strip()
-]
+CASES = data_sets.rows("floor5_prose.jsonl", "floor5_prose2.jsonl")
 
 
 @pytest.mark.parametrize(

@@ -17,17 +17,15 @@ unflagged.
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
+from tests.support import data_sets
 from userlore.extract.time import question_window
 from userlore.policy.quote_gate import quote_verdict
 from userlore.policy.sensitivity import classify, redact
 
-DATA = Path(__file__).resolve().parents[1] / "data"
 SETS = [
     "gate4_codes.jsonl",
     "gate4_codes2.jsonl",
@@ -38,16 +36,7 @@ SETS = [
 ]
 
 
-def _cases() -> list[dict[str, object]]:
-    out = []
-    for name in SETS:
-        for line in (DATA / name).read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                out.append(json.loads(line))
-    return out
-
-
-CASES = _cases()
+CASES = data_sets.rows(*SETS)
 
 
 @pytest.mark.parametrize(

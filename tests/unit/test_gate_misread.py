@@ -11,27 +11,17 @@ seven) stand for every language nobody wrote rules for.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
+from tests.support import data_sets
 from userlore.policy.language import READ_AS_COVERED, identify, segments
 from userlore.policy.quote_gate import quote_verdict
 from userlore.policy.sensitivity import redact
 
-DATA = Path(__file__).resolve().parents[1] / "data"
-
-
-def _cases(name: str) -> list[dict[str, object]]:
-    lines = (DATA / name).read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
-
-
 HELD_OUT = [
     c
     for name in ("gate4_misread.jsonl", "gate4_misread2.jsonl")
-    for c in _cases(name)
+    for c in data_sets.rows(name)
     if c["lang"] not in READ_AS_COVERED  # Galician is read as Portuguese: a documented risk
 ]
 

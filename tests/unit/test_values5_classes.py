@@ -19,15 +19,12 @@ score it in ``benchmarks/gate_classes.py``, except the misses listed in ``KNOWN_
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
+from tests.support import data_sets
 from userlore.policy.quote_gate import quote_verdict
 from userlore.policy.sensitivity import redact
 
-DATA = Path(__file__).resolve().parents[1] / "data"
 SETS = (
     "values5_abbrev.jsonl",
     "values5_abbrev2.jsonl",
@@ -53,16 +50,7 @@ KNOWN_MISSES = frozenset(
 )
 
 
-def _cases() -> list[dict[str, object]]:
-    out: list[dict[str, object]] = []
-    for name in SETS:
-        for line in (DATA / name).read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                out.append(json.loads(line))
-    return out
-
-
-CASES = _cases()
+CASES = data_sets.rows(*SETS)
 SENSITIVE = [c for c in CASES if c["class"] != "benign" and c["id"] not in KNOWN_MISSES]
 COVERED_BENIGN = [c for c in CASES if c["class"] == "benign" and c["group"] == "covered"]
 
