@@ -102,20 +102,25 @@ def test_value_is_content(value: str | None, content: str, expected: bool) -> No
     assert value_is_content(value, content) is expected
 
 
-def test_other_values_are_still_judged_whole() -> None:
-    """A value whose key names what the text is (``password``) is refused through its JSON,
-    as before: the one pass is only for wrappers."""
-    candidate = CandidateInput(
+def _put(content: str, value: str) -> CandidateInput:
+    """A store put's candidate: key ``k1`` under ``notes``, ``content`` and its JSON ``value``."""
+    return CandidateInput(
         kind="note",
-        content='{"password":"Zebra!Cross"}',
+        content=content,
         canonical_key="store:notes#k1",
-        value='{"password":"Zebra!Cross"}',
+        value=value,
         memory_type=MemoryType.SEMANTIC,
         path="notes",
         explicitness=Explicitness.EXPLICIT,
         confidence=0.9,
         producer=Producer.TOOL,
     )
+
+
+def test_other_values_are_still_judged_whole() -> None:
+    """A value whose key names what the text is (``password``) is refused through its JSON,
+    as before: the one pass is only for wrappers."""
+    candidate = _put('{"password":"Zebra!Cross"}', '{"password":"Zebra!Cross"}')
     assert assess(candidate).refused == "secret"
     assert BatchFloor().assess(candidate).refused == "secret"
 
@@ -123,17 +128,7 @@ def test_other_values_are_still_judged_whole() -> None:
 def test_one_pass_reads_the_content_once() -> None:
     """The batch floor classifies a wrapped put's content and its key, not its JSON."""
     floor = BatchFloor()
-    candidate = CandidateInput(
-        kind="note",
-        content="Prefers short answers.",
-        canonical_key="store:notes#k1",
-        value='{"text":"Prefers short answers."}',
-        memory_type=MemoryType.SEMANTIC,
-        path="notes",
-        explicitness=Explicitness.EXPLICIT,
-        confidence=0.9,
-        producer=Producer.TOOL,
-    )
+    candidate = _put("Prefers short answers.", '{"text":"Prefers short answers."}')
     floor.assess(candidate)
     assert ('{"text":"Prefers short answers."}', True) not in floor._memo
     assert ("Prefers short answers.", True) in floor._memo

@@ -301,17 +301,20 @@ def test_without_embeddings_a_shared_word_still_finds_a_turn(clock: FakeClock) -
         assert {sport, light} <= {s.item_id for s in plan.snippets}
 
 
+# A turn over 200 characters whose one sentence answers "Who did I go sailing with?".
+SAILING_TURN = (
+    "Hi! Nice to hear from you again after all this time away from home. "
+    "Last week I finally went sailing on the lake with my cousin Ola. "
+    "The weather was grey and the drive back took four hours in traffic. "
+    "Anyway, how have you been since we last talked about work?"
+)
+
+
 def test_a_long_turn_is_quoted_by_the_sentences_the_question_names(
     make_lore: Callable[..., Userlore],
 ) -> None:
     lore = make_lore("auto", planner={"episodicOverflow": 10})
-    turn = (
-        "Hi! Nice to hear from you again after all this time away from home. "
-        "Last week I finally went sailing on the lake with my cousin Ola. "
-        "The weather was grey and the drive back took four hours in traffic. "
-        "Anyway, how have you been since we last talked about work?"
-    )
-    said = lore.observe("u1", "user", turn)
+    said = lore.observe("u1", "user", SAILING_TURN)
     plan = lore.plan_context("u1", "Who did I go sailing with?")
     assert said.source_item_id in {s.item_id for s in plan.snippets}
     assert "sailing on the lake with my cousin Ola" in plan.text
@@ -334,13 +337,7 @@ def test_a_cut_the_quote_gate_would_withhold_is_not_placed_the_full_turn_is(
 
     monkeypatch.setattr(planner_module, "quote_verdict", gate)
     lore = make_lore("auto", planner={"episodicOverflow": 10})
-    turn = (
-        "Hi! Nice to hear from you again after all this time away from home. "
-        "Last week I finally went sailing on the lake with my cousin Ola. "
-        "The weather was grey and the drive back took four hours in traffic. "
-        "Anyway, how have you been since we last talked about work?"
-    )
-    said = lore.observe("u1", "user", turn)
+    said = lore.observe("u1", "user", SAILING_TURN)
     plan = lore.plan_context("u1", "Who did I go sailing with?")
     assert seen, "the cut went through the gate"
     assert said.source_item_id in {s.item_id for s in plan.snippets}
