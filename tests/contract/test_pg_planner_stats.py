@@ -139,6 +139,11 @@ def test_without_the_watch_the_checks_scan_the_scope(
     """The code before: every check read the scope's rows through a scope-only index (shows
     that the test above measures the cause)."""
     watch_off()
+    # Under a loaded CI machine the load can outlast autovacuum's naptime, and its ANALYZE
+    # would describe the tables the way the watch does: keep it out of the comparison.
+    with admin.connect() as conn:
+        for table in ("knowledge_source_items", "memory_records"):
+            conn.exec_driver_sql(f'ALTER TABLE "{table}" SET (autovacuum_enabled = off)')
     items_read, records_read = _first_load_reads(postgres_url, admin)
     assert items_read > 100_000 and records_read > 20_000, (items_read, records_read)
 
