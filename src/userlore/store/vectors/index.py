@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from userlore.embeddings import model_name
 from userlore.errors import EmbeddingError, EmbeddingMismatchError
+from userlore.store.bulk_rows import insert_rows
 from userlore.store.concurrency import dialect_insert
 from userlore.store.schema import EmbeddingModel, FieldVector
 from userlore.store.vector_matrix import ANN_ABOVE, ScopeMatrix
@@ -227,11 +228,12 @@ class VectorIndex(ScopeMatrices):
                     row["record_id"] = item_id.partition("#")[0]
                 rows.append(row)
             # Insert or replace in one statement: two writers of one vector never collide.
-            stmt = dialect_insert(executor, table.__table__)
-            replaced = {c: stmt.excluded[c] for c in rows[0] if c not in ("scope", id_column.key)}
-            executor.execute(
-                stmt.on_conflict_do_update(index_elements=["scope", id_column.key], set_=replaced),
+            insert_rows(
+                executor,
+                table.__table__,
                 rows,
+                on_conflict="update",
+                index_elements=("scope", id_column.key),
             )
             if self.pgvector and kind != "field":  # field vectors are always scored in numpy
                 executor.execute(
