@@ -200,7 +200,9 @@ class VectorIndex(ScopeMatrices):
         unique = list(dict.fromkeys(items[key].text for key in keys))
         embedded = self.embed(unique)
         where = {t: i for i, t in enumerate(unique)}
-        matrix = embedded[[where[items[key].text] for key in keys]]
+        slots = [where[items[key].text] for key in keys]
+        matrix = embedded[slots]
+        blobs = [pack(vector) for vector in embedded]  # each text's bytes once, shared
         now = max(p.now for p in items.values())
         self.record_model(executor, int(matrix.shape[1]), now)
         # The bump comes first: its generation stamps the rows, and on PostgreSQL its row lock
@@ -218,7 +220,7 @@ class VectorIndex(ScopeMatrices):
                     id_column.key: item_id,
                     "model": self.model,
                     "dims": int(matrix.shape[1]),
-                    "vector": pack(matrix[i]),
+                    "vector": blobs[slots[i]],
                     "updated_at": items[key].now,
                     "generation": generations[scope],
                 }
