@@ -9,6 +9,7 @@ read back row for row the same, raw, as SQLite holds it.
 from __future__ import annotations
 
 import sqlite3
+import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -87,7 +88,7 @@ def driver_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
             calls.append(args[1].name)
         return plan
 
-    monkeypatch.setattr(bulk_rows, "_PLANS", {})
+    monkeypatch.setattr(bulk_rows, "_PLANS", weakref.WeakKeyDictionary())
     monkeypatch.setattr(bulk_rows, "_compile", counting)
     yield calls
 
@@ -109,7 +110,7 @@ def test_driver_path_stores_what_sqlalchemy_stores(
         "memory_field_vectors",
     } <= set(driver_calls)
     monkeypatch.setattr(bulk_rows, "_compile", lambda *args: None)
-    monkeypatch.setattr(bulk_rows, "_PLANS", {})
+    monkeypatch.setattr(bulk_rows, "_PLANS", weakref.WeakKeyDictionary())
     slow = _written(make_lore)
     assert all(fast[t] for t in TABLES)  # every table was written
     for table in TABLES:

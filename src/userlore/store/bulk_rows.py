@@ -12,6 +12,7 @@ SQLAlchemy's path (psycopg pipelines it).
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -37,7 +38,10 @@ class _Plan:
     """(position, bind processor) of the columns whose type processes a bound value."""
 
 
-_PLANS: dict[tuple[Any, ...], _Plan | None] = {}
+_PLANS: weakref.WeakKeyDictionary[Dialect, dict[tuple[Any, ...], _Plan | None]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Compiled statements per engine's dialect (its processors are that dialect's)."""
 _LOCK = threading.Lock()
 
 
@@ -105,14 +109,13 @@ def _plan(
     index_elements: tuple[str, ...],
 ) -> _Plan | None:
     """The compiled statement for these keys (cached); ``None``: let SQLAlchemy run it."""
-    memo = (id(dialect), table.name, keys, on_conflict, index_elements)
-    try:
-        return _PLANS[memo]
-    except KeyError:
-        pass
+    memo = (table.name, keys, on_conflict, index_elements)
+    plans = _PLANS.get(dialect)
+    if plans is not None and memo in plans:
+        return plans[memo]
     plan = _compile(dialect, table, keys, on_conflict, index_elements)
     with _LOCK:
-        _PLANS[memo] = plan
+        _PLANS.setdefault(dialect, {})[memo] = plan
     return plan
 
 
