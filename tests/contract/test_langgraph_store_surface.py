@@ -5,7 +5,9 @@ tell "awaiting approval" from "lost" under ``confirmWrite`` (issues 26 and 30)."
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -108,6 +110,28 @@ def test_async_sweeper_twins_sweep_until_stopped(
     assert [r.content for r in lore.records.trash("u1")] == ["Swept by the task"]
     assert asyncio.run(store.asweep_ttl()) == 0
     assert asyncio.run(store.astop_ttl_sweeper()) is True  # not running: nothing to stop
+
+
+class _AwaitableSweepStore(UserloreStore):
+    """Names its awaitable sweeper methods like the sync ones, as LangGraph's async stores
+    (and the suites' plugin) do."""
+
+    sweep_ttl = UserloreStore.asweep_ttl  # type: ignore[assignment]
+
+
+def test_an_awaitable_sweep_ttl_sweeps_and_leaves_no_coroutine_unawaited(
+    make_lore: Callable[..., Userlore], clock: FakeClock
+) -> None:
+    lore = make_lore("auto")
+    store = _AwaitableSweepStore(lore, namespace_template=USER_FIRST, ttl={"default_ttl": 1})
+    store.put(("u1",), "a", {"content": "Swept by the awaited sweep"})
+    clock.advance(minutes=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        swept = asyncio.run(store.sweep_ttl())
+        gc.collect()  # a dropped coroutine warns when it is collected
+    assert swept == 1
+    assert [r.content for r in lore.records.trash("u1")] == ["Swept by the awaited sweep"]
 
 
 def test_dotted_filter_keys_reach_nested_values(make_lore: Callable[..., Userlore]) -> None:

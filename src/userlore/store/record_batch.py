@@ -13,7 +13,7 @@ from datetime import datetime
 from types import SimpleNamespace
 from typing import Any, cast
 
-from sqlalchemy import Table, insert, select
+from sqlalchemy import Table, select
 from sqlalchemy.orm import Session
 
 from userlore.models import (
@@ -27,7 +27,7 @@ from userlore.models import (
 from userlore.policy.govern import POLICY_REV, Assessment
 from userlore.policy.sensitivity import redact
 from userlore.store.admission import CandidateGate
-from userlore.store.concurrency import dialect_insert
+from userlore.store.bulk_rows import insert_rows
 from userlore.store.episodic_index import index_rows
 from userlore.store.ids import derived_id, scoped_digest
 from userlore.store.planner_stats import count_on_commit
@@ -188,19 +188,24 @@ class BatchInserts(CandidateGate):
         new = [row for key, row in wanted.items() if key not in found]
         if new:
             session.flush()
-            session.execute(
-                dialect_insert(session, _ITEMS).on_conflict_do_nothing(
-                    index_elements=["scope", "source_instance_id", "external_id"]
-                ),
+            inserted = insert_rows(
+                session,
+                _ITEMS,
                 new,
+                on_conflict="nothing",
+                index_elements=("scope", "source_instance_id", "external_id"),
             )
-            found.update(self._item_ids(session, scope, [k for k in wanted if k not in found]))
-            written = [
-                row
-                for row in new
-                if found[(row["source_instance_id"], row["external_id"])] == row["id"]
-            ]
-            index_rows(session, written)
+            if inserted == len(new):  # every row landed: no other writer's item to read back
+                written = new
+                found.update({(r["source_instance_id"], r["external_id"]): r["id"] for r in new})
+            else:
+                found.update(self._item_ids(session, scope, [k for k in wanted if k not in found]))
+                written = [
+                    row
+                    for row in new
+                    if found[(row["source_instance_id"], row["external_id"])] == row["id"]
+                ]
+            index_rows(session, written, fresh_items=True)  # ids made above: no rows yet
             count_on_commit(session, "knowledge_source_items", len(written))
             for row in written:
                 self._stage_vector(session, "evidence", scope, row["id"], row["text"])
@@ -272,11 +277,12 @@ class BatchInserts(CandidateGate):
         # A plain executemany, no RETURNING: psycopg 3 sends it as one pipeline of one prepared
         # statement, 3x faster here than the multi-row VALUES ("insertmanyvalues") RETURNING
         # asks for (200 records: 51-75 ms against 144-412 ms, benchmarks/ingest.py row).
-        session.execute(insert(_RECORDS), rows)
+        insert_rows(session, _RECORDS, rows)
         # Every caller of the batched write (puts, synthesis, the pipeline) is watched here.
         count_on_commit(session, "memory_records", len(rows))
-        session.execute(
-            insert(_VERSIONS),
+        insert_rows(
+            session,
+            _VERSIONS,
             [
                 {
                     "record_id": r["id"],
@@ -296,7 +302,7 @@ class BatchInserts(CandidateGate):
             ],
         )
         if links:
-            session.execute(insert(_EVIDENCE), links)
+            insert_rows(session, _EVIDENCE, links)
         for r in rows:  # embedded with the rest of the transaction's texts, in one call
             self._stage_vector(session, "record", scope, r["id"], r["content"], version=1)
         # The attribute view record_view needs; not a session object (nothing to flush).

@@ -64,7 +64,7 @@ from userlore.planner.visible import MAX_VISIBLE
 from userlore.policy.govern import BatchFloor
 
 from .index import StoreIndex, attach_index
-from .namespaces import STORE_KEY_PREFIX, NamespaceTemplate
+from .namespaces import STORE_KEY_PREFIX, Location, NamespaceTemplate
 from .puts import PUT_CHUNK, PutOps, _Put
 from .reads import _Read
 from .surface import ItemStatus, SurfaceOps
@@ -161,7 +161,8 @@ class UserloreStore(PutOps, SurfaceOps):
         transaction (one commit, one embedding call), each still through the governed write.
         """
         floor = BatchFloor()  # the batch's texts classified once each (a shared path)
-        prepared = [self._prepare(op, floor) for op in list(ops)]
+        places: dict[tuple[str, ...], Location] = {}  # a batch's puts share their namespace
+        prepared = [self._prepare(op, floor, places) for op in list(ops)]
         results: list[Result] = [None] * len(prepared)
         at = 0
         while at < len(prepared):
@@ -188,7 +189,12 @@ class UserloreStore(PutOps, SurfaceOps):
         """Async twin of :meth:`batch` (same body, in a worker thread that keeps the run)."""
         return await asyncio.to_thread(self.batch, list(ops))
 
-    def _prepare(self, op: Op, floor: BatchFloor | None = None) -> _Put | _Read:
+    def _prepare(
+        self,
+        op: Op,
+        floor: BatchFloor | None = None,
+        places: dict[tuple[str, ...], Location] | None = None,
+    ) -> _Put | _Read:
         validate_op_namespace(op)
         if isinstance(op, GetOp):
             where = self._locate(op.namespace)
@@ -203,7 +209,7 @@ class UserloreStore(PutOps, SurfaceOps):
         if isinstance(op, ListNamespacesOp):
             return _Read(self._listing_scope(op), op)
         if isinstance(op, PutOp):
-            return self._prepare_put(op, floor)
+            return self._prepare_put(op, floor, places)
         raise InvalidInputError(f"unknown store operation {type(op).__name__}")
 
     def _run(self, ready: _Put | _Read) -> Result:

@@ -67,12 +67,26 @@ class _Put:
 class PutOps(ScopedStore):
     """Prepare, write and delete store items."""
 
-    def _prepare_put(self, op: PutOp, floor: BatchFloor | None = None) -> _Put:
-        """Validate ``op`` and run the floor on it (with the batch's memo ``floor``, if any)."""
+    def _prepare_put(
+        self,
+        op: PutOp,
+        floor: BatchFloor | None = None,
+        places: dict[tuple[str, ...], Location] | None = None,
+    ) -> _Put:
+        """Validate ``op`` and run the floor on it (with the batch's memo ``floor``, if any).
+
+        ``places``: the batch's namespaces already located (the run and the layout, hence
+        each namespace's user and path, do not change within one ``batch`` call).
+        """
         if not op.namespace or op.namespace[0] == "langgraph":
             raise InvalidNamespaceError(f"invalid namespace {op.namespace!r} for a put")
         ttl = check_ttl(op.ttl)
-        where = self._locate(op.namespace)
+        known = places if places is not None and type(op.namespace) is tuple else None
+        where = None if known is None else known.get(op.namespace)
+        if where is None:
+            where = self._locate(op.namespace)
+            if known is not None:
+                known[op.namespace] = where
         if not isinstance(op.key, str) or not op.key:
             raise InvalidInputError("key must be a non-empty string")
         if op.value is None:

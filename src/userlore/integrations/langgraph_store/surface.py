@@ -68,8 +68,13 @@ class SurfaceOps(ReadOps):
         return sweep_ttl(self.lore)
 
     async def asweep_ttl(self) -> int:
-        """Async twin of :meth:`sweep_ttl` (LangGraph's async stores await their sweep)."""
-        return await asyncio.to_thread(self.sweep_ttl)
+        """Async twin of :meth:`sweep_ttl` (LangGraph's async stores await their sweep).
+
+        Calls the sweep function, not ``self.sweep_ttl``: a subclass that names its awaitable
+        sweep ``sweep_ttl``, as LangGraph's async stores do, would make the thread return a
+        coroutine nobody awaits (nothing swept, a RuntimeWarning when the loop closes).
+        """
+        return await asyncio.to_thread(sweep_ttl, self.lore)
 
     def _sweep_minutes(self, sweep_interval_minutes: float | None) -> float:
         minutes = check_ttl(sweep_interval_minutes) or (self.ttl_config or {}).get(

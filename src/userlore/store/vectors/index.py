@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from userlore.embeddings import model_name
 from userlore.errors import EmbeddingError, EmbeddingMismatchError
+from userlore.store.bulk_rows import insert_rows
 from userlore.store.concurrency import dialect_insert
 from userlore.store.schema import EmbeddingModel, FieldVector
 from userlore.store.vector_matrix import ANN_ABOVE, ScopeMatrix
@@ -199,7 +200,9 @@ class VectorIndex(ScopeMatrices):
         unique = list(dict.fromkeys(items[key].text for key in keys))
         embedded = self.embed(unique)
         where = {t: i for i, t in enumerate(unique)}
-        matrix = embedded[[where[items[key].text] for key in keys]]
+        slots = [where[items[key].text] for key in keys]
+        matrix = embedded[slots]
+        blobs = [pack(vector) for vector in embedded]  # each text's bytes once, shared
         now = max(p.now for p in items.values())
         self.record_model(executor, int(matrix.shape[1]), now)
         # The bump comes first: its generation stamps the rows, and on PostgreSQL its row lock
@@ -217,7 +220,7 @@ class VectorIndex(ScopeMatrices):
                     id_column.key: item_id,
                     "model": self.model,
                     "dims": int(matrix.shape[1]),
-                    "vector": pack(matrix[i]),
+                    "vector": blobs[slots[i]],
                     "updated_at": items[key].now,
                     "generation": generations[scope],
                 }
@@ -227,11 +230,12 @@ class VectorIndex(ScopeMatrices):
                     row["record_id"] = item_id.partition("#")[0]
                 rows.append(row)
             # Insert or replace in one statement: two writers of one vector never collide.
-            stmt = dialect_insert(executor, table.__table__)
-            replaced = {c: stmt.excluded[c] for c in rows[0] if c not in ("scope", id_column.key)}
-            executor.execute(
-                stmt.on_conflict_do_update(index_elements=["scope", id_column.key], set_=replaced),
+            insert_rows(
+                executor,
+                table.__table__,
                 rows,
+                on_conflict="update",
+                index_elements=("scope", id_column.key),
             )
             if self.pgvector and kind != "field":  # field vectors are always scored in numpy
                 executor.execute(
