@@ -50,14 +50,19 @@ from userlore.policy.cue_data import cues
 from userlore.policy.detectors.common import _Hit, _is_placeholder, is_year
 from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.language import (
+    CANTONESE,
     COVERED_LANGUAGES,
+    RELATIVES,
     Segment,
     _py3langid,
+    cantonese,
     identify,
     pieces,
     read_by_its_words,
+    relative_money_words,
     segments,
 )
+from userlore.policy.spoken import spoken_spans
 
 _NO_LANGUAGE: Final = frozenset({"zxx"})
 _TOKEN = re.compile(r"[^\s\"'`“”«»()\[\]{}<>,;]+")
@@ -214,15 +219,16 @@ def _currency_words(language: str) -> tuple[frozenset[str], tuple[str, ...]] | N
     language; a word of a territory's name ("Bahamas") is left out."""
     from babel import Locale, UnknownLocaleError
 
+    # A relative's own words for its money ("stutz", "naira"; policy/data/relatives.yaml).
+    words: set[str] = {_unaccented(w.strip(".")) for w in relative_money_words(language)}
     try:
         loc = Locale.parse(language)
     except (UnknownLocaleError, ValueError):
-        return None
+        return _split_currency_words(words)
     names = list(loc.currencies.values())
     for forms in loc._data["currency_names_plural"].values():
         names.extend(forms.values())
     places = {_unaccented(w) for name in loc.territories.values() for w in _WORD.findall(name)}
-    words: set[str] = set()
     for name in names:
         found = _WORD.findall(name)
         # The noun is first or last ("dollaro delle Bahamas", "česká koruna"): the words
@@ -230,6 +236,10 @@ def _currency_words(language: str) -> tuple[frozenset[str], tuple[str, ...]] | N
         for w in {found[0], found[-1]} if found else ():
             if len(w) >= 3 and _unaccented(w) not in places:
                 words.add(_unaccented(w))
+    return _split_currency_words(words)
+
+
+def _split_currency_words(words: set[str]) -> tuple[frozenset[str], tuple[str, ...]] | None:
     if not words:
         return None
     return frozenset(w for w in words if len(w) <= 4), tuple(w for w in words if len(w) > 4)
@@ -436,9 +446,43 @@ def _unmistakable(
             yield (_REGULATED, "value_uncovered_language", offset + start, offset + end, None)
 
 
+# A number grouped by apostrophes, as Swiss German writes it ("6'800", "45’000").
+_APOSTROPHE_GROUPED = re.compile(r"(?<![\w.,'’])\d{1,3}(?:['’]\d{3})+(?![\w'’]|[.,]\d)")
+
+RELATIVE_MIN_DIGITS: Final = 4
+"""In a segment read as a close relative (``policy/data/relatives.yaml``), an amount is
+redacted from four digits on, as in a possibly misread covered sentence: "7'200 Stutz",
+"380,000 naira", "三萬五" go, a coffee's "4.50 Franke" or a tea's "二十八蚊" stays."""
+
+
+def _relative_values(text: str, language: str, candidates: list[str]) -> Iterator[tuple[int, int]]:
+    """Values in a segment read as a close relative: numbers of four digits or more (grouped
+    by apostrophes too), amounts of four digits or more with a currency sign, a CLDR currency
+    name or the relative's own money word, and, in Cantonese, numbers said in Han numerals
+    of four digits or more ("四五七二", "三萬五", "二十萬"; not a year)."""
+    yield from _numbers(text)
+    for m in _APOSTROPHE_GROUPED.finditer(text):
+        yield m.span()
+    for start, end in _amounts(text, candidates):
+        if sum(ch.isdigit() for ch in text[start:end]) >= RELATIVE_MIN_DIGITS:
+            yield start, end
+    if language == CANTONESE:
+        for said in spoken_spans(text):
+            digits = said.value
+            if said.kind == "number" and len(digits) >= RELATIVE_MIN_DIGITS and not is_year(digits):
+                yield said.start, said.end
+
+
+_HAN_NUMERAL = re.compile(r"[零〇一二三四五六七八九十百千萬万億亿兩两]{2,}")
+
+
 def uncovered_values(t: str) -> Iterator[_Hit]:
     """Values in the segments of ``t`` in an uncovered language (see the module docstring)."""
-    if not _has_digit(t) and not any(_said_runs(t, _all_digit_words())):
+    if (
+        not _has_digit(t)
+        and not any(_said_runs(t, _all_digit_words()))
+        and not (_HAN_NUMERAL.search(t) and cantonese(t))
+    ):
         # Every value this reads holds a digit (a credential-shaped token, a number run, an
         # amount; ``isdigit`` is true of every character ``\d`` matches) or is a run of digit
         # words: nothing to find, so no segment need be identified (most of an ingest's floor
@@ -482,6 +526,21 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         if seg.language in _NO_LANGUAGE:
             continue
         text = t[seg.start : seg.end]
+        if seg.language in RELATIVES:
+            # Read as a close relative by its own words: no covered sentence misread, so none
+            # of the guards below; its shapes and its values of four digits or more go.
+            candidates = _candidate_languages(seg, text)
+            for tok in _TOKEN.finditer(text):
+                if _shaped(tok.group(0)):
+                    end = tok.end()
+                    while end > tok.start() and text[end - 1] in _EDGES:
+                        end -= 1
+                    rule = "credential_uncovered_language"
+                    yield (_SECRET, rule, seg.start + tok.start(), seg.start + end, None)
+            for start, end in _relative_values(text, seg.language, candidates):
+                rule = "value_uncovered_language"
+                yield (_REGULATED, rule, seg.start + start, seg.start + end, None)
+            continue
         if not any(ch.isdigit() for ch in text):
             # Every other value below holds a digit. A run of the language's own digit words
             # is no covered sentence misread (the guards below): it is read whatever they say.
