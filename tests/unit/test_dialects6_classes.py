@@ -23,7 +23,7 @@ from userlore.policy.language import cantonese, relative_of, segments
 from userlore.policy.quote_gate import quote_verdict
 from userlore.policy.sensitivity import redact
 
-SETS = ("dialects6_a.jsonl",)
+SETS = ("dialects6_a.jsonl", "dialects6_b.jsonl")
 KNOWN_MISSES = frozenset(
     {
         # Pidgin grammar in English words only ("I get … for my account"): read as English,

@@ -559,7 +559,9 @@ class _Relative:
     markers: frozenset[str]
     weak: frozenset[str]
     phrases: tuple[str, ...]
+    strong_phrases: tuple[str, ...]
     money: frozenset[str]
+    after_number: re.Pattern[str] | None
 
 
 @functools.cache
@@ -579,14 +581,17 @@ def _relatives() -> tuple[_Relative, ...]:
     for code, spec in _relatives_data()["relatives"].items():
         words = [str(w).casefold() for w in spec.get("markers", [])]
         weak = [str(w).casefold() for w in spec.get("weak", [])]
+        counted = [re.escape(str(w)) for w in spec.get("after_number", [])]
         out.append(
             _Relative(
                 str(code),
                 frozenset(spec["reads_as"]),
                 frozenset(w for w in words if " " not in w),
                 frozenset(w for w in weak if " " not in w),
-                tuple(w for w in (*words, *weak) if " " in w),
+                tuple(w for w in weak if " " in w),
+                tuple(w for w in words if " " in w),
                 frozenset(str(w).casefold() for w in spec.get("money", [])),
+                re.compile(rf"(?i)\d\s?(?:{'|'.join(counted)})(?![^\W\d_])") if counted else None,
             )
         )
     return tuple(out)
@@ -632,7 +637,9 @@ def relative_of(text: str, language: str) -> str | None:
     for rel in _relatives():
         if covered and language not in rel.reads_as:
             continue
-        if words & rel.markers:
+        if words & rel.markers or any(f" {p} " in joined for p in rel.strong_phrases):
+            return rel.code
+        if rel.after_number is not None and rel.after_number.search(text):
             return rel.code
         hits = len(words & rel.weak) + sum(1 for p in rel.phrases if f" {p} " in joined)
         if hits >= 2:

@@ -467,12 +467,19 @@ def _relative_values(text: str, language: str, candidates: list[str]) -> Iterato
         if sum(ch.isdigit() for ch in text[start:end]) >= RELATIVE_MIN_DIGITS:
             yield start, end
     if language == CANTONESE:
+        # Han is a word character: a number written against it ("得返8,500蚊") has no boundary.
+        for m in _DIGITS_IN_HAN.finditer(text):
+            run = m.group(0)
+            long_enough = sum(ch.isdigit() for ch in run) >= RELATIVE_MIN_DIGITS
+            if long_enough and not is_year(run) and not _DATE.fullmatch(run):
+                yield m.span()
         for said in spoken_spans(text):
             digits = said.value
             if said.kind == "number" and len(digits) >= RELATIVE_MIN_DIGITS and not is_year(digits):
                 yield said.start, said.end
 
 
+_DIGITS_IN_HAN = re.compile(r"(?<![0-9A-Za-z.,])\d(?:[\d,.]*\d)?(?![0-9A-Za-z])")
 _HAN_NUMERAL = re.compile(r"[零〇一二三四五六七八九十百千萬万億亿兩两]{2,}")
 
 
