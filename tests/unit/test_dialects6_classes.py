@@ -8,10 +8,15 @@ segment holding a relative's own words (``policy/data/relatives.yaml``) is now r
 relative: not covered, so withheld by the gate, and its credential shapes and values of four
 digits or more (Han numerals in Cantonese) are redacted by the floor.
 
-The sets (``tests/data/dialects6_*.jsonl``) were written before the rules (``_a``) and after
-them (``_b``, first sight); every item is checked here as ``benchmarks/gate_classes.py`` scores
-it, except the misses listed in ``KNOWN_MISSES`` (``docs/benchmarks.md``, "Issue 29: relatives
-read as covered, sixth round").
+The own money of a magnitude said in a word ("1.4 million dollars", "1,5 Millionen Euro",
+"1,3 millones de euros", "2 milhões de reais") was stored in all seven languages too (the
+number before the word is only its mantissa); ``detectors/money.py`` reads the word now.
+
+The sets (``tests/data/dialects6_*.jsonl``) were written before the rules (``_a``,
+``_magnitude``) and after them (``_b``, ``_magnitude2``, first sight); every item is checked
+here as ``benchmarks/gate_classes.py`` scores it, except those listed in ``KNOWN_MISSES`` and
+``KNOWN_WITHHELD`` (``docs/benchmarks.md``, "Issue 29: relatives read as covered, sixth
+round").
 """
 
 from __future__ import annotations
@@ -23,19 +28,30 @@ from userlore.policy.language import cantonese, relative_of, segments
 from userlore.policy.quote_gate import quote_verdict
 from userlore.policy.sensitivity import redact
 
-SETS = ("dialects6_a.jsonl", "dialects6_b.jsonl")
+SETS = (
+    "dialects6_a.jsonl",
+    "dialects6_b.jsonl",
+    "dialects6_magnitude.jsonl",
+    "dialects6_magnitude2.jsonl",
+)
 KNOWN_MISSES = frozenset(
     {
-        # Pidgin grammar in English words only ("I get … for my account"): read as English,
-        # and the English floor does not take "1.2 million naira" as the user's money.
-        "dialects6-a-pcm-money-012",
+        # A magnitude said in Scots words only ("hauf a million pound"): no digit to redact.
+        "dialects6-mag-sco-money-032",
+    }
+)
+KNOWN_WITHHELD = frozenset(
+    {
+        # A film's box office (興行収入) beside an amount: the gate's money rule withholds it
+        # (as on main); the floor keeps its text.
+        "dialects6-mag-ja-benign-029",
     }
 )
 
 CASES = data_sets.rows(*SETS)
 SENSITIVE = [c for c in CASES if c["class"] != "benign" and c["id"] not in KNOWN_MISSES]
 BENIGN = [c for c in CASES if c["class"] == "benign"]
-COVERED_BENIGN = [c for c in BENIGN if c["group"] == "covered"]
+COVERED_BENIGN = [c for c in BENIGN if c["group"] == "covered" and c["id"] not in KNOWN_WITHHELD]
 
 
 @pytest.mark.parametrize("case", SENSITIVE, ids=lambda c: str(c["id"]))
@@ -135,6 +151,19 @@ def test_a_relatives_small_price_stays_but_its_wage_goes() -> None:
     assert "7'200" not in redact("ich verdiene 7'200 Stutz im Monet")
     assert "二十八" in redact("呢杯奶茶要二十八蚊")
     assert "三萬五" not in redact("我份工一個月出三萬五蚊人工")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The city spent 3 million dollars on the new bridge",
+        "The stadium holds 50 thousand people",
+        "I have 2 million followers on my account",  # a count, not money
+        "la película recaudó 20 millones de dólares",
+    ],
+)
+def test_a_magnitude_that_is_not_the_users_money_is_kept(text: str) -> None:
+    assert redact(text) == text
 
 
 def test_the_swiss_social_security_number_is_taken_by_its_name() -> None:

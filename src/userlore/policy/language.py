@@ -561,6 +561,7 @@ class _Relative:
     phrases: tuple[str, ...]
     strong_phrases: tuple[str, ...]
     money: frozenset[str]
+    magnitudes: frozenset[str]
     after_number: re.Pattern[str] | None
 
 
@@ -591,6 +592,7 @@ def _relatives() -> tuple[_Relative, ...]:
                 tuple(w for w in weak if " " in w),
                 tuple(w for w in words if " " in w),
                 frozenset(str(w).casefold() for w in spec.get("money", [])),
+                frozenset(str(w).casefold() for w in spec.get("magnitudes", [])),
                 re.compile(rf"(?i)\d\s?(?:{'|'.join(counted)})(?![^\W\d_])") if counted else None,
             )
         )
@@ -645,6 +647,17 @@ def relative_of(text: str, language: str) -> str | None:
         if hits >= 2:
             return rel.code
     return None
+
+
+def relative_reads_as(code: str) -> tuple[str, ...]:
+    """The covered languages a relative is read as ("gsw" -> de): their CLDR data (currency
+    names, magnitude words) applies to it too."""
+    return next((tuple(sorted(r.reads_as)) for r in _relatives() if r.code == code), ())
+
+
+def relative_magnitudes(code: str) -> frozenset[str]:
+    """The relative's own magnitude words ("millione"), casefolded, beside CLDR's."""
+    return next((r.magnitudes for r in _relatives() if r.code == code), frozenset())
 
 
 def relative_money_words(code: str) -> frozenset[str]:

@@ -59,7 +59,9 @@ from userlore.policy.language import (
     identify,
     pieces,
     read_by_its_words,
+    relative_magnitudes,
     relative_money_words,
+    relative_reads_as,
     segments,
 )
 from userlore.policy.spoken import spoken_spans
@@ -463,9 +465,22 @@ def _relative_values(text: str, language: str, candidates: list[str]) -> Iterato
     yield from _numbers(text)
     for m in _APOSTROPHE_GROUPED.finditer(text):
         yield m.span()
+    candidates = [*candidates, *relative_reads_as(language)]
     for start, end in _amounts(text, candidates):
         if sum(ch.isdigit() for ch in text[start:end]) >= RELATIVE_MIN_DIGITS:
             yield start, end
+    if _names_currency(text, candidates):
+        # A magnitude word makes a short number large ("3 million naira", "1,2 Millione
+        # Franke"): beside a currency it is an amount whatever its digits.
+        stripped, where = _strip_marks(text)
+        own = relative_magnitudes(language)
+        patterns = [_magnitudes(lang) for lang in candidates]
+        if own:
+            alt = "|".join(re.escape(w) for w in sorted(own, key=len, reverse=True))
+            patterns.append(re.compile(rf"(?<![\w.,]){_SMALL}\s?(?:{alt})(?!\w)", re.IGNORECASE))
+        for pattern in patterns:
+            for m in pattern.finditer(stripped) if pattern is not None else ():
+                yield where[m.start()], where[m.end() - 1] + 1
     if language == CANTONESE:
         # Han is a word character: a number written against it ("得返8,500蚊") has no boundary.
         for m in _DIGITS_IN_HAN.finditer(text):
@@ -477,6 +492,19 @@ def _relative_values(text: str, language: str, candidates: list[str]) -> Iterato
             digits = said.value
             if said.kind == "number" and len(digits) >= RELATIVE_MIN_DIGITS and not is_year(digits):
                 yield said.start, said.end
+
+
+def _names_currency(text: str, languages: list[str]) -> bool:
+    """A currency sign, or a word that is a currency name of one of ``languages`` (CLDR's, and
+    a relative's own money words)."""
+    if re.search(_currency_signs(), text):
+        return True
+    found = [w for w in map(_currency_words, languages) if w is not None]
+    for word in _WORD.findall(text):
+        bare = _unaccented(word)
+        if any(bare in short or bare.startswith(longs) for short, longs in found):
+            return True
+    return False
 
 
 _DIGITS_IN_HAN = re.compile(r"(?<![0-9A-Za-z.,])\d(?:[\d,.]*\d)?(?![0-9A-Za-z])")
