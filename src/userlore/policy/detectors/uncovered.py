@@ -459,10 +459,18 @@ redacted from four digits on, as in a possibly misread covered sentence: "7'200 
 
 def _relative_values(text: str, language: str, candidates: list[str]) -> Iterator[tuple[int, int]]:
     """Values in a segment read as a close relative: numbers of four digits or more (grouped
-    by apostrophes too), amounts of four digits or more with a currency sign, a CLDR currency
-    name or the relative's own money word, and, in Cantonese, numbers said in Han numerals
-    of four digits or more ("四五七二", "三萬五", "二十萬"; not a year)."""
-    yield from _numbers(text)
+    by apostrophes too; not a house number or postcode among names), amounts of four digits
+    or more with a currency sign, a CLDR currency name or the relative's own money word, an
+    amount with a magnitude word beside a currency, and, in Cantonese, numbers of four digits
+    or more written against Han or said in Han numerals ("四五七二", "三萬五", "二十萬"; not a
+    year)."""
+    proper = _mostly_proper(text)
+    for start, end in _numbers(text):
+        run = text[start:end]
+        grouped = "." in run or "," in run
+        if proper and not grouped and sum(ch.isdigit() for ch in run) < _PROPER_MIN_DIGITS:
+            continue  # a house number or a postcode among names (an address block)
+        yield start, end
     for m in _APOSTROPHE_GROUPED.finditer(text):
         yield m.span()
     candidates = [*candidates, *relative_reads_as(language)]
