@@ -24,7 +24,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support import data_sets
-from userlore.policy.language import cantonese, relative_of, segments
+from userlore.policy.language import RELATIVES, _relatives_data, cantonese, relative_of, segments
 from userlore.policy.quote_gate import quote_verdict
 from userlore.policy.sensitivity import redact
 
@@ -143,6 +143,15 @@ def test_a_relatives_own_words_name_it(text: str, language: str, relative: str) 
 )
 def test_covered_text_names_no_relative(text: str, language: str) -> None:
     assert relative_of(text, language) is None
+
+
+def test_an_uncovered_verdict_keeps_its_own_words() -> None:
+    # Dutch "dat" is a Pidgin marker only where the identifier did not name Dutch.
+    assert relative_of("ik denk dat het morgen regent", "nl") is None
+
+
+def test_every_relative_of_the_data_file_is_named() -> None:
+    assert set(_relatives_data()["relatives"]) | {"yue"} == set(RELATIVES)
 
 
 def test_a_relatives_small_price_stays_but_its_wage_goes() -> None:

@@ -10,7 +10,10 @@ chosen over ``lingua-language-detector`` by measurement on short and code-switch
 (``benchmarks/language_id.py``, ``docs/benchmarks.md``). A short segment the model cannot place
 is also read by its words against ``wordfreq``'s lists of the covered languages
 (:func:`lexicon_language`). A segment with no letters (numbers, a URL, punctuation) has no
-language: the language-agnostic detectors judge it.
+language: the language-agnostic detectors judge it. Close relatives the identifier reads as a
+covered language (Swiss German, Luxembourgish, Nigerian Pidgin, Scots, Afrikaans) and
+Cantonese written in Han are read by their own words (:func:`relative_of`, :func:`cantonese`;
+``policy/data/relatives.yaml``): not covered.
 """
 
 from __future__ import annotations
@@ -611,8 +614,9 @@ def relative_of(text: str, language: str) -> str | None:
     words (``policy/data/relatives.yaml``): one marker ("isch", "dey", "dinnae", "ech"), or two
     distinct words of its markers and weak words ("aye … wee"), else ``None``. A covered
     ``language`` yields only a relative that reads as it; an uncovered one (Pidgin read as
-    Igbo, Luxembourgish as Estonian) any relative, so the floor reads it as that relative and
-    not as a covered sentence the identifier misread.
+    Igbo, Luxembourgish as Estonian) any relative, by its words that are not frequent words of
+    that language, so the floor reads it as that relative and not as a covered sentence the
+    identifier misread.
 
     The identifier leaves these relatives out of its candidates (:data:`READ_AS_COVERED`) or
     cannot tell them apart on a short turn, and ``wordfreq``'s large lists know many of their
@@ -632,6 +636,11 @@ def relative_of(text: str, language: str) -> str | None:
         if name and language != "de":
             continue
         found.append(word.casefold().replace("’", "'"))
+    if not covered:
+        # An uncovered verdict keeps its own words: Dutch "dat", "ons" are no Pidgin or
+        # Afrikaans markers in a segment read as Dutch.
+        lexicon = _lexicon(language) or {}
+        found = [w for w in found if lexicon.get(w, 0.0) < LEXICON_ZIPF]
     if not found:
         return None
     words = set(found)

@@ -23,6 +23,13 @@ an uncovered language the floor redacts
   segment has no other value, so the guards below (which keep a misread covered sentence's
   postcodes) do not apply to it.
 
+A segment read as a close relative by its own words (``language.relative_of``, Cantonese in
+Han by ``language.cantonese``; issue 29, dialects6) is no covered sentence misread: none of the
+guards below apply to it, and its credential shapes and its values of four digits or more
+(numbers, grouped by apostrophes too; amounts with a currency sign, CLDR name or its own money
+word; an amount with a magnitude word beside a currency; Han numerals in Cantonese) are
+redacted, while a house number among names and a small price stay.
+
 A Latin-script segment that holds a frequent function word of a covered language ("the", "mi",
 "ist", ``function_words`` in ``policy/data/quote_cues.yaml``) is a short covered sentence the
 identifier misread, and so is one with fewer than two plain words (an id such as
