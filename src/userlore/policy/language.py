@@ -629,8 +629,9 @@ def relative_of(text: str, language: str) -> str | None:
         return None
     covered = language in COVERED_LANGUAGES
     found: list[str] = []
-    for i, m in enumerate(_MARKER_WORD.finditer(text)):
-        word = m.group(0)
+    # Whole tokens of letters only: "sha" in "node@sha256:…" is part of an id, not a word.
+    tokens = (t.strip(_EDGE_PUNCTUATION) for t in text.split())
+    for i, word in enumerate(t for t in tokens if _MARKER_WORD.fullmatch(t)):
         # German capitalises its nouns ("Stutz", "Chind"): no name is skipped there.
         name = i > 0 and word[0].isupper() and "'" not in word and "’" not in word
         if name and language != "de":
