@@ -139,6 +139,7 @@ def test_a_relatives_own_words_name_it(text: str, language: str, relative: str) 
         ("My password manager is 1Password, it works great.", "en"),  # "my … is": English
         ("Wir treffen uns am Montag um acht", "de"),
         ("Ich habe Abi gemacht", "de"),
+        ("Ich fahre seit Jahren einen Mini", "de"),  # a capitalised German noun, no marker
         # "sha" of an id is no Pidgin "sha": only whole words count.
         ("pin the image to node@sha256:4f2a7c1e9b8d3a6f5e0c2b1a9d8e7f6a5b4c3d2e", "en"),
     ],
