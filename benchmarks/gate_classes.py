@@ -7,7 +7,7 @@ without values: the gate alone); a benign item is *withheld* when the gate withh
 *flagged* when the floor redacts anything. Used for the class rounds of issue 29 (gate4), where
 ``sensitivity.py --gate`` (the whole write and plan path) is the final check.
 
-Usage: ``python benchmarks/gate_classes.py FILE... [--misses]``.
+Usage: ``python benchmarks/gate_classes.py FILE... [--misses] [--by-lang]``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("files", type=Path, nargs="+")
     parser.add_argument("--misses", action="store_true", help="print the items missed")
+    parser.add_argument(
+        "--by-lang",
+        action="store_true",
+        help="one line per language too (class rounds per language)",
+    )
     args = parser.parse_args()
     from userlore.policy.quote_gate import quote_verdict
     from userlore.policy.sensitivity import redact
@@ -40,9 +45,12 @@ def main() -> None:
                 bad = gate or red != text
             else:
                 bad = not gate or any(v in red for v in case.get("values", []))
-            key = (path.stem, case["group"], case["class"])
-            rows[key][0] += 1
-            rows[key][1] += int(bad)
+            keys = [(path.stem, case["group"], case["class"])]
+            if args.by_lang:
+                keys.append((path.stem, case["group"] + ":" + case["lang"], case["class"]))
+            for key in keys:
+                rows[key][0] += 1
+                rows[key][1] += int(bad)
             if args.misses and bad:
                 what = "WITHHELD/FLAGGED" if benign else "MISSED"
                 print(f"  {what} gate={gate} {case['id']}: {text!r} -> {red!r}")

@@ -13,8 +13,8 @@
 
 The sets (``tests/data/values5_*.jsonl``) were written before the rules (first sets) and after
 them (second sets, first sight); every item of them is checked here as the gate and the floor
-score it in ``benchmarks/gate_classes.py``, except the misses listed in ``KNOWN_MISSES``
-(``docs/benchmarks.md``, "Issue 29: value classes, fifth round").
+score it in ``benchmarks/gate_classes.py`` (``docs/benchmarks.md``, "Issue 29: value classes,
+fifth round", and its sixth round, dialects6, which caught the last six).
 """
 
 from __future__ import annotations
@@ -35,23 +35,13 @@ SETS = (
     "values5_stored.jsonl",
     "values5_stored2.jsonl",
 )
-KNOWN_MISSES = frozenset(
-    {
-        # Swiss German read as German with every word known ("verdien", "Schulde"), Cantonese
-        # in Han read as Chinese (咗, 係, 蚊), Nigerian Pidgin as English: no rule is written
-        # for a held-out language, and its words do not give it away.
-        "values5-rel-gsw-money-024",
-        "values5-rel2-gsw-money-017",
-        "values5-rel-yue-secret-037",
-        "values5-rel-yue-money-038",
-        "values5-rel2-yue-money-026",
-        "values5-rel2-pcm-money-038",
-    }
-)
+# The six misses this round left (Swiss German, Cantonese in Han and Nigerian Pidgin read as
+# German, Chinese and English) are caught since dialects6 (``policy/data/relatives.yaml``):
+# every sensitive item is tested.
 
 
 CASES = data_sets.rows(*SETS)
-SENSITIVE = [c for c in CASES if c["class"] != "benign" and c["id"] not in KNOWN_MISSES]
+SENSITIVE = [c for c in CASES if c["class"] != "benign"]
 COVERED_BENIGN = [c for c in CASES if c["class"] == "benign" and c["group"] == "covered"]
 
 
@@ -69,20 +59,6 @@ def test_covered_benign_is_quoted_and_kept(case: dict[str, object]) -> None:
     text = str(case["text"])
     assert quote_verdict(text).quotable
     assert redact(text) == text
-
-
-def test_known_misses_are_still_misses() -> None:
-    """When a rule starts catching one, move it out of ``KNOWN_MISSES`` (it is then tested)."""
-    by_id = {c["id"]: c for c in CASES}
-    for key in KNOWN_MISSES:
-        case = by_id[key]
-        text = str(case["text"])
-        red = redact(text)
-        caught = not quote_verdict(text).quotable and all(
-            v not in red
-            for v in case["values"]  # type: ignore[attr-defined]
-        )
-        assert not caught, key
 
 
 @pytest.mark.parametrize(

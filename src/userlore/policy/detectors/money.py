@@ -29,6 +29,23 @@ from userlore.policy.findings import _REGULATED
 _LOCALES = ("en", "zh", "es", "de", "fr", "ja", "pt_BR", "pt_PT")
 _CODES = ("EUR", "USD", "GBP", "JPY", "CNY", "BRL", "MXN", "CHF")
 _WORDS = r"euros?|eur|reais|real|dólares|dolares|dollars?|d[oó]lares|pesos|francs?|yuan|rmb"
+# A magnitude said as a word, in the seven languages ("1.4 million", "1,3 millones de",
+# "1,2 million d'", "85 Tausend", "90 mil"; issue 29, dialects6): the number before it is
+# only its mantissa, so without it "1,5 Millionen Euro auf meinem Depot" was stored.
+_MAGNITUDE = (
+    r"(?i:thousand|millions?|billions?|tausend|millionen|mio\.?|milliarden?|mrd\.?|mil"
+    r"|mill[óo]n|millones|mil millones|mille|milliards?|milh[ãa]o|milh[õo]es|bilh[ãa]o"
+    r"|bilh[õo]es)"
+)
+# After a magnitude word the currency may be one the seven locales do not print ("2.1 million
+# pounds", "2 Millionen Franken", "1.2 million naira"): a weight or a region is not counted
+# in millions.
+_MAGNITUDE_OF = rf"\s{_MAGNITUDE}(?:\s(?i:de|of)\s|\sd['’]|\s)?"
+_MAGNITUDE_CURRENCY = r"pounds?|pfund|libras?|livres?|franken|naira|rand|yen"
+_AFTER_MAGNITUDE = (
+    r"(?i:de|d['’]|of|em|en|in|on|auf|bei|à|a|al|au|für|for|to|per|im|por|par|every|each|from"
+    r"|na|no|do|da|das|dos|im|pro|und|and|et|y|e)(?![A-Za-z])"
+)
 
 
 @functools.cache
@@ -49,8 +66,9 @@ def _amount() -> re.Pattern[str]:
     cur = _currency()
     number = r"\d{1,3}(?:(?:[.,\u00a0 ]\d{3})+|\d{0,6})(?:[.,]\d{1,2})?"
     return re.compile(
-        rf"(?<![A-Za-z0-9_.,])(?:(?:{cur})\s?{number}(?:\s?(?:万|千|k|K))?"
-        rf"|{number}\s?(?:万|千|億|亿)?\s?(?:{cur}|(?i:{_WORDS}))(?![A-Za-z]))"
+        rf"(?<![A-Za-z0-9_.,])(?:(?:{cur})\s?{number}(?:\s?(?:万|千|k|K)|\s{_MAGNITUDE}(?![A-Za-z]))?"
+        rf"|{number}\s?(?:万|千|億|亿)?\s?(?:{cur}|(?i:{_WORDS}))(?![A-Za-z])"
+        rf"|{number}{_MAGNITUDE_OF}(?:{cur}|(?i:{_WORDS}|{_MAGNITUDE_CURRENCY}))(?![A-Za-z]))"
     )
 
 
@@ -91,6 +109,9 @@ _PERSONAL = re.compile(
 )
 _BARE = re.compile(
     r"(?<![A-Za-z0-9_.,])(?:\d+(?:[.,]\d+)?\s?(?:[kK]|万|千|億|亿|mil|Mio\.?)(?![A-Za-z])"
+    # A magnitude said in a word, not counting a noun ("2 million followers"): at the clause's
+    # end or before a preposition ("2 millones de pesos", "1,2 Millionen auf dem Konto").
+    rf"|\d+(?:[.,]\d+)?\s{_MAGNITUDE}(?![A-Za-z])(?=\s*(?:$|[^\w\s]|{_AFTER_MAGNITUDE}))"
     r"|\d{1,3}(?:[.,\u00a0 ]\d{3})+(?:[.,]\d{1,2})?|\d{4,}(?:[.,]\d{1,2})?"
     # A smaller sum said per month or week ("repayments are 380 a month", "130 € im Monat").
     r"|\d{2,3}(?:[.,]\d{1,2})?(?=\s?(?:€|euros?|\$|reais)?\s?(?i:a|per|/|al|im|pro|par|por|each)"
@@ -117,7 +138,7 @@ _NOT_OWN = re.compile(
     r"(?i)(?<!\w)(?:her|his|their|its|son|sa|ses|leur|su|sus|sein\w*|ihr\w*|dela|dele|deles"
     r"|average|moyen\w*|promedio|medio|durchschnitt\w*|m[ée]dia|minimum|m[íi]nimo|mindest\w*"
     r"|costs?|kostet|co[uû]te|cuesta|custa|price|preis|prix|precio|pre[çc]o|raised|company"
-    r"|fees?|geb[üu]hr\w*|frais|comisi[óo]n|tarifa|taxa|tarif|restaurant\w*|jantar|almo[çc]o|cena|d[îi]ner|addition|firma|empresa|entreprise)(?!\w)|彼|她|他的|平均|価格|値段|カメラ|公司|价格|价钱|售价|多少钱|手续费|手数料"
+    r"|fees?|geb[üu]hr\w*|frais|comisi[óo]n|tarifa|taxa|tarif|restaurant\w*|jantar|almo[çc]o|cena|d[îi]ner|addition|firma|empresa|entreprise)(?!\w)|彼|她|他的|平均|価格|値段|カメラ|興行|公司|价格|价钱|售价|多少钱|手续费|手数料"
 )
 # Savings and pension products named by their acronyms, in capitals only ("PER" is "per").
 _PRODUCTS = re.compile(r"(?<!\w)(?:PER|PEA|PERP|PERCO|ISA|SIPP|PGBL|VGBL|FGTS|IRA)(?!\w)")

@@ -100,6 +100,7 @@ _SEPS = re.compile(r"[ \-./]")
 # Generic identity words of the seven languages, matched in the 40 characters before a run.
 _ID_WORDS = re.compile(
     r"(?i)(?:\bid\b|\bidentity|identification|\btax\b|tax\s+code|documento|identidad|identifica"
+    r"|\bahv|\bavs\b"  # the Swiss social-security number's German and French names
     r"|s[ée]cu\b|s[ée]curit[ée]\s+sociale|steuer|ausweis|fiscal|personal|pessoal|cidad[ãa]o"
     r"|身份|证件|個人番号|マイナンバー|身分)[^.!?\n。！？]{0,30}$"
 )

@@ -23,6 +23,13 @@ an uncovered language the floor redacts
   segment has no other value, so the guards below (which keep a misread covered sentence's
   postcodes) do not apply to it.
 
+A segment read as a close relative by its own words (``language.relative_of``, Cantonese in
+Han by ``language.cantonese``; issue 29, dialects6) is no covered sentence misread: none of the
+guards below apply to it, and its credential shapes and its values of four digits or more
+(numbers, grouped by apostrophes too; amounts with a currency sign, CLDR name or its own money
+word; an amount with a magnitude word beside a currency; Han numerals in Cantonese) are
+redacted, while a house number among names and a small price stay.
+
 A Latin-script segment that holds a frequent function word of a covered language ("the", "mi",
 "ist", ``function_words`` in ``policy/data/quote_cues.yaml``) is a short covered sentence the
 identifier misread, and so is one with fewer than two plain words (an id such as
@@ -50,14 +57,21 @@ from userlore.policy.cue_data import cues
 from userlore.policy.detectors.common import _Hit, _is_placeholder, is_year
 from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.language import (
+    CANTONESE,
     COVERED_LANGUAGES,
+    RELATIVES,
     Segment,
     _py3langid,
+    cantonese,
     identify,
     pieces,
     read_by_its_words,
+    relative_magnitudes,
+    relative_money_words,
+    relative_reads_as,
     segments,
 )
+from userlore.policy.spoken import spoken_spans
 
 _NO_LANGUAGE: Final = frozenset({"zxx"})
 _TOKEN = re.compile(r"[^\s\"'`“”«»()\[\]{}<>,;]+")
@@ -214,15 +228,16 @@ def _currency_words(language: str) -> tuple[frozenset[str], tuple[str, ...]] | N
     language; a word of a territory's name ("Bahamas") is left out."""
     from babel import Locale, UnknownLocaleError
 
+    # A relative's own words for its money ("stutz", "naira"; policy/data/relatives.yaml).
+    words: set[str] = {_unaccented(w.strip(".")) for w in relative_money_words(language)}
     try:
         loc = Locale.parse(language)
     except (UnknownLocaleError, ValueError):
-        return None
+        return _split_currency_words(words)
     names = list(loc.currencies.values())
     for forms in loc._data["currency_names_plural"].values():
         names.extend(forms.values())
     places = {_unaccented(w) for name in loc.territories.values() for w in _WORD.findall(name)}
-    words: set[str] = set()
     for name in names:
         found = _WORD.findall(name)
         # The noun is first or last ("dollaro delle Bahamas", "česká koruna"): the words
@@ -230,6 +245,10 @@ def _currency_words(language: str) -> tuple[frozenset[str], tuple[str, ...]] | N
         for w in {found[0], found[-1]} if found else ():
             if len(w) >= 3 and _unaccented(w) not in places:
                 words.add(_unaccented(w))
+    return _split_currency_words(words)
+
+
+def _split_currency_words(words: set[str]) -> tuple[frozenset[str], tuple[str, ...]] | None:
     if not words:
         return None
     return frozenset(w for w in words if len(w) <= 4), tuple(w for w in words if len(w) > 4)
@@ -436,9 +455,84 @@ def _unmistakable(
             yield (_REGULATED, "value_uncovered_language", offset + start, offset + end, None)
 
 
+# A number grouped by apostrophes, as Swiss German writes it ("6'800", "45’000").
+_APOSTROPHE_GROUPED = re.compile(r"(?<![\w.,'’])\d{1,3}(?:['’]\d{3})+(?![\w'’]|[.,]\d)")
+
+RELATIVE_MIN_DIGITS: Final = 4
+"""In a segment read as a close relative (``policy/data/relatives.yaml``), an amount is
+redacted from four digits on, as in a possibly misread covered sentence: "7'200 Stutz",
+"380,000 naira", "三萬五" go, a coffee's "4.50 Franke" or a tea's "二十八蚊" stays."""
+
+
+def _relative_values(text: str, language: str, candidates: list[str]) -> Iterator[tuple[int, int]]:
+    """Values in a segment read as a close relative: numbers of four digits or more (grouped
+    by apostrophes too; not a house number or postcode among names), amounts of four digits
+    or more with a currency sign, a CLDR currency name or the relative's own money word, an
+    amount with a magnitude word beside a currency, and, in Cantonese, numbers of four digits
+    or more written against Han or said in Han numerals ("四五七二", "三萬五", "二十萬"; not a
+    year)."""
+    proper = _mostly_proper(text)
+    for start, end in _numbers(text):
+        run = text[start:end]
+        grouped = "." in run or "," in run
+        if proper and not grouped and sum(ch.isdigit() for ch in run) < _PROPER_MIN_DIGITS:
+            continue  # a house number or a postcode among names (an address block)
+        yield start, end
+    for m in _APOSTROPHE_GROUPED.finditer(text):
+        yield m.span()
+    candidates = [*candidates, *relative_reads_as(language)]
+    for start, end in _amounts(text, candidates):
+        if sum(ch.isdigit() for ch in text[start:end]) >= RELATIVE_MIN_DIGITS:
+            yield start, end
+    if _names_currency(text, candidates):
+        # A magnitude word makes a short number large ("3 million naira", "1,2 Millione
+        # Franke"): beside a currency it is an amount whatever its digits.
+        stripped, where = _strip_marks(text)
+        own = relative_magnitudes(language)
+        patterns = [_magnitudes(lang) for lang in candidates]
+        if own:
+            alt = "|".join(re.escape(w) for w in sorted(own, key=len, reverse=True))
+            patterns.append(re.compile(rf"(?<![\w.,]){_SMALL}\s?(?:{alt})(?!\w)", re.IGNORECASE))
+        for pattern in patterns:
+            for m in pattern.finditer(stripped) if pattern is not None else ():
+                yield where[m.start()], where[m.end() - 1] + 1
+    if language == CANTONESE:
+        # Han is a word character: a number written against it ("得返8,500蚊") has no boundary.
+        for m in _DIGITS_IN_HAN.finditer(text):
+            run = m.group(0)
+            long_enough = sum(ch.isdigit() for ch in run) >= RELATIVE_MIN_DIGITS
+            if long_enough and not is_year(run) and not _DATE.fullmatch(run):
+                yield m.span()
+        for said in spoken_spans(text):
+            digits = said.value
+            if said.kind == "number" and len(digits) >= RELATIVE_MIN_DIGITS and not is_year(digits):
+                yield said.start, said.end
+
+
+def _names_currency(text: str, languages: list[str]) -> bool:
+    """A currency sign, or a word that is a currency name of one of ``languages`` (CLDR's, and
+    a relative's own money words)."""
+    if re.search(_currency_signs(), text):
+        return True
+    found = [w for w in map(_currency_words, languages) if w is not None]
+    for word in _WORD.findall(text):
+        bare = _unaccented(word)
+        if any(bare in short or bare.startswith(longs) for short, longs in found):
+            return True
+    return False
+
+
+_DIGITS_IN_HAN = re.compile(r"(?<![0-9A-Za-z.,])\d(?:[\d,.]*\d)?(?![0-9A-Za-z])")
+_HAN_NUMERAL = re.compile(r"[零〇一二三四五六七八九十百千萬万億亿兩两]{2,}")
+
+
 def uncovered_values(t: str) -> Iterator[_Hit]:
     """Values in the segments of ``t`` in an uncovered language (see the module docstring)."""
-    if not _has_digit(t) and not any(_said_runs(t, _all_digit_words())):
+    if (
+        not _has_digit(t)
+        and not any(_said_runs(t, _all_digit_words()))
+        and not (_HAN_NUMERAL.search(t) and cantonese(t))
+    ):
         # Every value this reads holds a digit (a credential-shaped token, a number run, an
         # amount; ``isdigit`` is true of every character ``\d`` matches) or is a run of digit
         # words: nothing to find, so no segment need be identified (most of an ingest's floor
@@ -482,6 +576,21 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         if seg.language in _NO_LANGUAGE:
             continue
         text = t[seg.start : seg.end]
+        if seg.language in RELATIVES:
+            # Read as a close relative by its own words: no covered sentence misread, so none
+            # of the guards below; its shapes and its values of four digits or more go.
+            candidates = _candidate_languages(seg, text)
+            for tok in _TOKEN.finditer(text):
+                if _shaped(tok.group(0)):
+                    end = tok.end()
+                    while end > tok.start() and text[end - 1] in _EDGES:
+                        end -= 1
+                    rule = "credential_uncovered_language"
+                    yield (_SECRET, rule, seg.start + tok.start(), seg.start + end, None)
+            for start, end in _relative_values(text, seg.language, candidates):
+                rule = "value_uncovered_language"
+                yield (_REGULATED, rule, seg.start + start, seg.start + end, None)
+            continue
         if not any(ch.isdigit() for ch in text):
             # Every other value below holds a digit. A run of the language's own digit words
             # is no covered sentence misread (the guards below): it is read whatever they say.
