@@ -14,6 +14,7 @@ report types in :mod:`userlore.policy.findings`.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any, Final
@@ -57,6 +58,7 @@ from userlore.policy.detectors.payment import (
     _split_cards,
     _ssns,
 )
+from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.registry import registry_ids
 from userlore.policy.detectors.special import _special
 from userlore.policy.detectors.special_vocab import _EN_WORD
@@ -208,7 +210,12 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
     """
     if not text:
         return _EMPTY
+    # Public key material and placeholder values are no secret: blanked (same length, so spans
+    # still map) before any rule reads the text (``detectors/public_material.py``).
     folded = fold(text)
+    masked = mask_public_material(folded.text)
+    if masked != folded.text:
+        folded = dataclasses.replace(folded, text=masked)
     mapped: list[tuple[_Hit, Folded | _Composed | _Identity]] = [
         (h, folded) for h in _detect(folded.text, special)
     ]
@@ -225,7 +232,7 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
     # caller's text (folding turns Cyrillic lookalikes into Latin, which would split a Russian
     # sentence's script); it returns at once on a text with neither. Where a dedicated rule
     # already names the value, its verdict stands.
-    uncovered = list(uncovered_values(text))
+    uncovered = list(uncovered_values(mask_public_material(text)))
     if uncovered:
         named = [view.span(h[2], h[3]) for h, view in mapped if h[0] in _BLOCKING]
         mapped.extend(
