@@ -76,6 +76,7 @@ from userlore.policy.detectors.tokens import (
     _vendor_tokens,
 )
 from userlore.policy.detectors.uncovered import uncovered_values
+from userlore.policy.detectors.uncovered_shapes import uncovered_shapes
 from userlore.policy.detectors.vendor_rules import maintained_vendor_tokens
 from userlore.policy.findings import (
     _BLOCKING,
@@ -237,7 +238,8 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
     # caller's text (folding turns Cyrillic lookalikes into Latin, which would split a Russian
     # sentence's script); it returns at once on a text with neither. Where a dedicated rule
     # already names the value, its verdict stands.
-    uncovered = list(uncovered_values(mask_public_material(text)))
+    unmasked = mask_public_material(text)
+    uncovered = [*uncovered_values(unmasked), *uncovered_shapes(unmasked)]
     if uncovered:
         named = [view.span(h[2], h[3]) for h, view in mapped if h[0] in _BLOCKING]
         mapped.extend(
