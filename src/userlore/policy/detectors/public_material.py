@@ -53,6 +53,11 @@ _FINGERPRINT_WORD = re.compile(
     r"(?i)(?:fingerprint|gpg|pgp|key ?id|fingerabdruck|empreinte|huella|impress[ãa]o digital"
     r"|指纹|指紋|フィンガープリント)[^.!?\n。]{0,30}$"
 )
+_KEY_FINGERPRINT = re.compile(
+    r"(?i)\b(?:gpg|pgp|ssh|host|tls|ssl|cert(?:ificate)?|(?:public |signing |server )?key)"
+    r"[ \t-]+fingerprints?\b"
+)
+_FINGERPRINT_NOUN = re.compile(r"(?i)\bfingerprints?\b")
 # An age recipient (bech32, 58 characters after ``age1``); a secret key is AGE-SECRET-KEY-1….
 _AGE_RECIPIENT = re.compile(r"(?<![\w-])age1[02-9ac-hj-np-z]{58}(?![0-9a-z])")
 
@@ -144,10 +149,19 @@ def public_spans(text: str) -> list[tuple[int, int]]:
         spans.extend(m.span() for m in _PEM_PUBLIC.finditer(text))
     if "age1" in text:
         spans.extend(m.span() for m in _AGE_RECIPIENT.finditer(text))
-    spans.extend(m.span() for m in _FINGERPRINT.finditer(text))
+    hexes = [m.span() for m in _FINGERPRINT.finditer(text)]
     for m in _HEX_ID.finditer(text):
         if _FINGERPRINT_WORD.search(text[max(0, m.start() - 40) : m.start()]):
-            spans.append(m.span())
+            hexes.append(m.span())
+    spans.extend(hexes)
+    # A key's fingerprint is no biometric: the word goes with the value it names ("my key
+    # fingerprint for signing releases: 4B2C …"), and a key's or host's fingerprint anywhere.
+    spans.extend(m.span() for m in _KEY_FINGERPRINT.finditer(text))
+    for start, _ in hexes:
+        spans.extend(
+            (max(0, start - 60) + w.start(), max(0, start - 60) + w.end())
+            for w in _FINGERPRINT_NOUN.finditer(text[max(0, start - 60) : start])
+        )
     spans.extend(m.span() for m in _PLACEHOLDER_TOKEN.finditer(text))
     cue: bool | None = None
     for m in _WEAK_VALUE.finditer(text):
