@@ -73,6 +73,9 @@ _PLACEHOLDER_TOKEN = re.compile(
     r"|change[-_]?me|change[-_]?this|replace[-_]?me|placeholder|insert[-_]\w+[-_]here))"
     r"(?![A-Za-z0-9_>}])"
 )
+# Every placeholder shape holds one of these: the cheap test before the alternation.
+_PLACEHOLDER_HINT = re.compile(r"(?i)[<{$*•_-]|xxxx|change|replace|placeholder")
+_ANY_DIGIT = re.compile(r"\d")
 # Values that are placeholders only beside a placeholder word: all one digit, a counting run,
 # or a documented test card number.
 _WEAK_VALUE = re.compile(
@@ -149,8 +152,9 @@ def public_spans(text: str) -> list[tuple[int, int]]:
         spans.extend(m.span() for m in _PEM_PUBLIC.finditer(text))
     if "age1" in text:
         spans.extend(m.span() for m in _AGE_RECIPIENT.finditer(text))
-    hexes = [m.span() for m in _FINGERPRINT.finditer(text)]
-    for m in _HEX_ID.finditer(text):
+    digits = _ANY_DIGIT.search(text) is not None
+    hexes = [m.span() for m in _FINGERPRINT.finditer(text)] if digits else []
+    for m in _HEX_ID.finditer(text) if digits else ():
         if _FINGERPRINT_WORD.search(text[max(0, m.start() - 40) : m.start()]):
             hexes.append(m.span())
     spans.extend(hexes)
@@ -162,7 +166,10 @@ def public_spans(text: str) -> list[tuple[int, int]]:
             (max(0, start - 60) + w.start(), max(0, start - 60) + w.end())
             for w in _FINGERPRINT_NOUN.finditer(text[max(0, start - 60) : start])
         )
-    spans.extend(m.span() for m in _PLACEHOLDER_TOKEN.finditer(text))
+    if _PLACEHOLDER_HINT.search(text):
+        spans.extend(m.span() for m in _PLACEHOLDER_TOKEN.finditer(text))
+    if not digits:
+        return sorted(spans)
     cue: bool | None = None
     for m in _WEAK_VALUE.finditer(text):
         value = m.group(0).strip()

@@ -81,7 +81,7 @@ def _may_say_amount(t: str) -> bool:
     if any("\u0e00" <= ch <= "\u0eff" for ch in t):
         return True  # Thai and Lao write no spaces: the segment's own spell-outs decide
     magnitudes = _all_magnitudes()
-    return any(_bare(w) in magnitudes for w in _WORD.findall(t))
+    return any((w.casefold() if w.isascii() else _bare(w)) in magnitudes for w in _WORD.findall(t))
 
 
 def _bare(text: str) -> str:
@@ -91,39 +91,58 @@ def _bare(text: str) -> str:
     return unicodedata.normalize("NFC", out).replace("'", "ʼ").replace("’", "ʼ")
 
 
+def _said(engine: object, n: int) -> set[str]:
+    """Every cardinal spell-out of ``n`` (not ordinals, not years), bare."""
+    out = set()
+    for ruleset, text in engine.format_number(n).text_by_ruleset.items():  # type: ignore[attr-defined]
+        if "ordinal" not in ruleset and "year" not in ruleset:
+            out.add(_bare(text))
+    return out
+
+
 @functools.cache
-def _spellouts(language: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...]] | None:
-    """(number words, magnitude words, whole spell-outs of the big numbers) of ``language``."""
+def _engine(language: str) -> object | None:
     from unicode_rbnf import RbnfEngine
 
     try:
-        engine = RbnfEngine.for_language(language)
+        return RbnfEngine.for_language(language)
     except ValueError:
         return None
 
-    def said(n: int) -> set[str]:
-        out = set()
-        for ruleset, text in engine.format_number(n).text_by_ruleset.items():
-            if "ordinal" not in ruleset and "year" not in ruleset:
-                out.add(_bare(text))
-        return out
 
-    small = {w for n in _SMALL for s in said(n) for w in re.split(r"[\s\-]+", s) if w}
-    big_texts = [s for n in _BIG for s in said(n)]
+def _words_of(engine: object, numbers: tuple[int, ...]) -> set[str]:
+    return {w for n in numbers for s in _said(engine, n) for w in re.split(r"[\s\-]+", s) if w}
+
+
+@functools.cache
+def _spellouts(language: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...]] | None:
+    """(number words, magnitude words, whole spell-outs of the big numbers) of ``language``."""
+    engine = _engine(language)
+    if engine is None:
+        return None
+    small = _words_of(engine, _SMALL)
+    big_texts = [s for n in _BIG for s in _said(engine, n)]
     big = {w for s in big_texts for w in re.split(r"[\s\-]+", s) if w}
     magnitudes = frozenset(w for w in big - small if len(w) >= 3)
     return frozenset(small | big), magnitudes, tuple(sorted(set(big_texts), key=len, reverse=True))
 
 
+_GATE_SMALL: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9)
+_GATE_BIG: Final = (1000, 2000, 10**6, 2 * 10**6)
+
+
 @functools.cache
 def _all_magnitudes() -> frozenset[str]:
+    """Magnitude words of every language CLDR spells out, from a few numbers each (the cheap
+    test of :func:`_may_say_amount`; a segment is then read with its own full spell-outs)."""
     from unicode_rbnf import RbnfEngine
 
     found: set[str] = set()
     for language in RbnfEngine.get_supported_languages():
-        data = _spellouts(language)
-        if data is not None:
-            found.update(data[1])
+        engine = _engine(language)
+        if engine is not None:
+            big = _words_of(engine, _GATE_BIG) - _words_of(engine, _GATE_SMALL)
+            found.update(w for w in big if len(w) >= 3)
     return frozenset(found)
 
 
