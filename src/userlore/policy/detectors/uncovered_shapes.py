@@ -21,6 +21,7 @@ their own cue rules, which know order numbers and populations).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -80,8 +81,12 @@ def _may_say_amount(t: str) -> bool:
     """A cheap test: the text holds some language's magnitude word (any CLDR spell-out)."""
     if any("\u0e00" <= ch <= "\u0eff" for ch in t):
         return True  # Thai and Lao write no spaces: the segment's own spell-outs decide
-    magnitudes = _all_magnitudes()
-    return any((w.casefold() if w.isascii() else _bare(w)) in magnitudes for w in _WORD.findall(t))
+    ends = _all_magnitudes()
+    for w in _WORD.findall(t):
+        bare = w.casefold() if w.isascii() else _bare(w)
+        if any(bare.endswith(m) for m in ends.get(bare[-3:], ())):
+            return True
+    return False
 
 
 def _bare(text: str) -> str:
@@ -131,19 +136,40 @@ _GATE_SMALL: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9)
 _GATE_BIG: Final = (1000, 2000, 10**6, 2 * 10**6)
 
 
+def _common_end(a: str, b: str) -> str:
+    """The longest end ``a`` and ``b`` share ("mila" of "duemila" and "tremila")."""
+    pairs = zip(a[::-1], b[::-1], strict=False)
+    n = sum(1 for _ in itertools.takewhile(lambda p: p[0] == p[1], pairs))
+    return a[len(a) - n :]
+
+
 @functools.cache
-def _all_magnitudes() -> frozenset[str]:
-    """Magnitude words of every language CLDR spells out, from a few numbers each (the cheap
-    test of :func:`_may_say_amount`; a segment is then read with its own full spell-outs)."""
+def _all_magnitudes() -> dict[str, tuple[str, ...]]:
+    """Magnitude words of every language CLDR spells out, from a few numbers each, and the
+    stems compounds end in (the common end of 2000's and 3000's one-word forms: "mila" of
+    "duemila"/"tremila", "duizend"): the cheap test of :func:`_may_say_amount`; a segment is
+    then read with its own full spell-outs. Keyed by their last three letters: a word holds
+    one when it ends in it ("twintigduizend")."""
     from unicode_rbnf import RbnfEngine
 
     found: set[str] = set()
     for language in RbnfEngine.get_supported_languages():
         engine = _engine(language)
-        if engine is not None:
-            big = _words_of(engine, _GATE_BIG) - _words_of(engine, _GATE_SMALL)
-            found.update(w for w in big if len(w) >= 3)
-    return frozenset(found)
+        if engine is None:
+            continue
+        big = _words_of(engine, _GATE_BIG) - _words_of(engine, _GATE_SMALL)
+        found.update(w for w in big if len(w) >= 3)
+        for n in (1000, 10**6):
+            two, three = _words_of(engine, (2 * n,)), _words_of(engine, (3 * n,))
+            for a in two:
+                for b in three:
+                    stem = _common_end(a, b)
+                    if len(stem) >= 3:
+                        found.add(stem)
+    by_end: dict[str, list[str]] = {}
+    for word in found:
+        by_end.setdefault(word[-3:], []).append(word)
+    return {end: tuple(words) for end, words in by_end.items()}
 
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’ʼ][^\W\d_]+)*")
