@@ -41,6 +41,7 @@ from userlore.models import (
 )
 from userlore.planner.episodic import Snippet, evidence_of, nearest_evidence, search_snippets
 from userlore.planner.search import RECORD_COLUMNS, search
+from userlore.policy.fence import neutralize
 from userlore.policy.filter import RejectionReason
 from userlore.policy.session_keys import checked_session_key
 from userlore.store.governed import GovernedStore, validate_path, validate_scope
@@ -518,7 +519,11 @@ class MemoryService:
                     | ({"category": r.category} if r.category else {})
                     for r in found_said.rejected
                 ]
-            heard = tuple(Episode(s.item_id, s.text, s.occurred_at, s.score) for s in said)
+            # What the user said is quoted to the model word for word: it passes the plan's
+            # fence fold first (lookalike tags, escapes, control tokens), as in a plan.
+            heard = tuple(
+                Episode(s.item_id, neutralize(s.text), s.occurred_at, s.score) for s in said
+            )
             trace_id = self.store.trace(
                 conn,
                 scope,
@@ -553,7 +558,7 @@ def _citation(r: Row[*tuple[Any, ...]], score: float) -> Citation:
     return Citation(
         id=r.id,
         version=r.version,
-        content=r.content,
+        content=neutralize(r.content),
         memory_type=MemoryType(r.memory_type),
         path=r.path,
         kind=r.kind,

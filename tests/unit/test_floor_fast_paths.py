@@ -18,10 +18,10 @@ from userlore.policy.detectors.uncovered import (
     _SAID_GAP,
     SAID_MIN_WORDS,
     _all_digit_words,
+    _bare,
     _digit_words,
     _has_digit,
     _said_runs,
-    _strip_marks,
 )
 from userlore.store.text import _CJK, _IS_CJK, _tokens, search_text
 from userlore.testing.embeddings import HashingEmbeddings
@@ -49,7 +49,7 @@ def _said_runs_loop(text: str, vocabulary: Container[str]) -> Iterator[tuple[int
     """The loop ``_said_runs`` was before the whole-text count (bulkput3)."""
     run: list[re.Match[str]] = []
     for m in itertools.chain(_SAID.finditer(text), [None]):
-        word = None if m is None else _strip_marks(m.group(0).casefold())[0]
+        word = None if m is None else _bare(m.group(0))
         adjacent = (
             m is not None
             and bool(run)

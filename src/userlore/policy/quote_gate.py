@@ -36,6 +36,7 @@ from userlore.models import TurnSafety
 from userlore.policy.cue_data import Cues
 from userlore.policy.cue_data import cues as _cues
 from userlore.policy.detectors.common import _is_placeholder, is_year
+from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
 from userlore.policy.filter import RejectionReason
 from userlore.policy.govern import Assessment, assess_text
@@ -108,6 +109,9 @@ def quote_verdict(
 
 @functools.lru_cache(maxsize=8_192)
 def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> QuoteVerdict:
+    # Public key material and placeholders are neither a value nor a language: every check
+    # below reads the text with them blanked (``detectors/public_material.py``).
+    text = mask_public_material(text)
     floor = _floor(text)
     if floor.refused is not None:
         return QuoteVerdict(RejectionReason(floor.refused), floor.refused)
@@ -242,15 +246,22 @@ def _value_like(window: str, counts: frozenset[str]) -> bool:
     return any(_mixed(tok.strip(_EDGES)) for tok in _TOKEN.findall(window))
 
 
-def _mixed(tok: str) -> bool:
+def _mixed(tok: str, names_ok: bool = False) -> bool:
     """A run that is not a word: letters with digits or symbols, or a case change inside one
     of its parts. Hyphens, apostrophes and dots join words ("e-mail", "l'enveloppe",
     "Handy-PIN"), so they do not count as symbols. Chinese and Japanese write no spaces, so a
     "token" there is a clause: its Han and kana and their punctuation are words and commas,
     and only the runs between them are judged ("，得重置一下" is no value, "是Abc!123x" holds
-    one). A placeholder ("<password>", "****") is no value."""
+    one). A placeholder ("<password>", "****") is no value, nor a setting's name before its
+    sign ("API_KEY=", "password:"); with ``names_ok``, nor a bare one ("authorized_keys"), for
+    a caller that asks whether a text holds a value at all rather than what a cue points to."""
     if _CJK_OR_PUNCT.search(tok):
-        return any(_mixed(part) for part in _CJK_OR_PUNCT.split(tok) if part)
+        return any(_mixed(part, names_ok) for part in _CJK_OR_PUNCT.split(tok) if part)
+    named = tok.rstrip("=:")  # "password=", "API_KEY:": a name and its sign, no value yet
+    if named != tok or names_ok:
+        if _IDENTIFIER.fullmatch(named):
+            return False  # "API_TOKEN=", "authorized_keys": a setting's or a file's name
+        tok = named
     if len(tok) < 6 or not any(ch.isalpha() for ch in tok) or _is_placeholder(tok):
         return False
     if _HANDLE.fullmatch(tok):
@@ -263,12 +274,30 @@ def _mixed(tok: str) -> bool:
     ):
         return True
     return any(
-        any(ch.isupper() for ch in part[1:]) and any(ch.islower() for ch in part)
+        any(ch.isupper() for ch in part[1:])
+        and any(ch.islower() for ch in part)
+        and not _known_name(part)
         for part in re.split(r"[-'’.]", tok)
     )
 
 
+KNOWN_NAME_ZIPF: Final = 3.0
+"""A mixed-case word this frequent in English text (``wordfreq``) is a name in common use
+("GitHub", "iPhone", "PayPal"), not a value: once in a million words or more."""
+
+
+@functools.lru_cache(maxsize=4_096)
+def _known_name(part: str) -> bool:
+    if not part.isalpha():
+        return False
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(part.casefold(), "en") >= KNOWN_NAME_ZIPF
+
+
 _JOINERS: Final = frozenset("-'’.")
+# A name in code or configuration: words of letters joined by underscores, all in one case.
+_IDENTIFIER = re.compile(r"[A-Z]+(?:_[A-Z]+)+|[a-z]+(?:_[a-z]+)+")
 _HANDLE = re.compile(r"@[^\W\d_]+(?:[._][^\W\d_]+)*")
 # Han, kana, Hangul and the CJK and full-width punctuation (not full-width letters or digits).
 _CJK_OR_PUNCT = re.compile(
@@ -286,11 +315,31 @@ def _credential_near_value(cues: Cues, text: str) -> bool:
     for m in cues.credential.finditer(lowered):
         if any(s <= m.start() < e for s, e in excluded):
             continue  # "zip code", "code source": a credential word naming no secret
-        before = text[max(0, m.start() - _WINDOW_BEFORE) : m.start()]
-        after = text[m.end() : m.end() + _WINDOW_AFTER]
+        start, end = _cue_token(text, m.start(), m.end())
+        before = text[max(0, start - _WINDOW_BEFORE) : start]
+        after = text[end : end + _WINDOW_AFTER]
         if _value_like(before, cues.counts) or _value_like(after, cues.counts):
             return True
     return False
+
+
+_ASSIGN = re.compile(r"[=:]")
+
+
+def _cue_token(text: str, start: int, end: int) -> tuple[int, int]:
+    """The cue widened to the identifier it is written in: a cue inside a name
+    ("authorized_keys", "~/.ssh/id_rsa.pub", "API_KEY=", "password=") is part of that name, and
+    the rest of it is no value; what follows its ``=`` or ``:`` is (``API_KEY=sk_live…``)."""
+    while start > 0 and text[start - 1] in _IDENT:
+        start -= 1
+    while end < len(text) and text[end] in _IDENT:
+        end += 1
+    assign = _ASSIGN.match(text, end)
+    return start, assign.end() if assign is not None else end
+
+
+_IDENT: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_~/.")
+_ASSIGN = re.compile(r"[=:]")
 
 
 def _misread_with_value(text: str) -> str | None:
@@ -304,12 +353,12 @@ def _misread_with_value(text: str) -> str | None:
             continue
         chunk = text[seg.start : seg.end]
         if not any(ch.isdigit() for ch in chunk) and not any(
-            _mixed(tok.strip(_EDGES)) for tok in _TOKEN.findall(chunk)
+            _mixed(tok.strip(_EDGES), names_ok=True) for tok in _TOKEN.findall(chunk)
         ):
             continue
-        valued = any(_mixed(tok.strip(_EDGES)) for tok in _TOKEN.findall(chunk)) or any(
-            sum(ch.isdigit() for ch in m.group(0)) >= 4 for m in _DIGIT_RUN.finditer(chunk)
-        )
+        valued = any(
+            _mixed(tok.strip(_EDGES), names_ok=True) for tok in _TOKEN.findall(chunk)
+        ) or any(sum(ch.isdigit() for ch in m.group(0)) >= 4 for m in _DIGIT_RUN.finditer(chunk))
         if valued and not read_by_its_words(chunk, seg.language):
             return UNDETERMINED
     return None

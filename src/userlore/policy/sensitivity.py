@@ -14,6 +14,7 @@ report types in :mod:`userlore.policy.findings`.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any, Final
@@ -57,6 +58,8 @@ from userlore.policy.detectors.payment import (
     _split_cards,
     _ssns,
 )
+from userlore.policy.detectors.prose_parts import prose_parts
+from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.registry import registry_ids
 from userlore.policy.detectors.special import _special
 from userlore.policy.detectors.special_vocab import _EN_WORD
@@ -73,6 +76,7 @@ from userlore.policy.detectors.tokens import (
     _vendor_tokens,
 )
 from userlore.policy.detectors.uncovered import uncovered_values
+from userlore.policy.detectors.uncovered_shapes import uncovered_shapes
 from userlore.policy.detectors.vendor_rules import maintained_vendor_tokens
 from userlore.policy.findings import (
     _BLOCKING,
@@ -186,6 +190,10 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         # After every dedicated rule: where one already names the value, its verdict stands.
         named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
         hits.extend(h for h in cued_values(t) if not any(s < h[3] and h[2] < e for s, e in named))
+    if _ANY_DIGIT.search(t):
+        # Told in parts: a word then a number, spaced digits, an account after its bank.
+        named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+        hits.extend(h for h in prose_parts(t) if not any(s < h[3] and h[2] < e for s, e in named))
     if _ANY_DIGIT.search(t) and (_MONEY_GATE.search(lowered) or _OWN_MONEY_GATE.search(lowered)):
         hits.extend(own_money(t))
     if special:
@@ -208,7 +216,12 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
     """
     if not text:
         return _EMPTY
+    # Public key material and placeholder values are no secret: blanked (same length, so spans
+    # still map) before any rule reads the text (``detectors/public_material.py``).
     folded = fold(text)
+    masked = mask_public_material(folded.text)
+    if masked != folded.text:
+        folded = dataclasses.replace(folded, text=masked)
     mapped: list[tuple[_Hit, Folded | _Composed | _Identity]] = [
         (h, folded) for h in _detect(folded.text, special)
     ]
@@ -225,7 +238,8 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
     # caller's text (folding turns Cyrillic lookalikes into Latin, which would split a Russian
     # sentence's script); it returns at once on a text with neither. Where a dedicated rule
     # already names the value, its verdict stands.
-    uncovered = list(uncovered_values(text))
+    unmasked = mask_public_material(text)
+    uncovered = [*uncovered_values(unmasked), *uncovered_shapes(unmasked)]
     if uncovered:
         named = [view.span(h[2], h[3]) for h, view in mapped if h[0] in _BLOCKING]
         mapped.extend(

@@ -37,7 +37,7 @@ _VENDOR_RULES: Final = (
     ("huggingface_token", r"hf_[A-Za-z0-9]{30,}|api_org_[A-Za-z0-9]{30,}"),
     ("twilio_api_key", r"SK[0-9a-fA-F]{32}(?![0-9a-fA-F])"),
     ("sendgrid_api_key", r"SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"),
-    ("mailgun_api_key", r"key-[0-9a-f]{32}"),
+    ("mailgun_api_key", r"key-[0-9a-z]{32}(?![0-9a-z])"),
     ("mailchimp_api_key", r"[0-9a-f]{32}-us\d{1,2}"),
     ("azure_client_secret", r"[A-Za-z0-9_~.\-]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}"),
     ("digitalocean_token", r"do[opr]_v1_[a-f0-9]{64}"),

@@ -108,7 +108,10 @@ def _strip_marks(text: str) -> tuple[str, list[int]]:
 def _bare(word: str) -> str:
     """``_strip_marks(word.casefold())[0]``: an ASCII word has no nonspacing mark to strip."""
     folded = word.casefold()
-    return folded if folded.isascii() else _strip_marks(folded)[0]
+    if folded.isascii():
+        return folded
+    # An apostrophe inside a word as CLDR writes it (Ukrainian "девʼять", U+02BC).
+    return _strip_marks(folded)[0].replace("'", "ʼ").replace("’", "ʼ")
 
 
 _ASCII_DIGIT = re.compile(r"[0-9]")
@@ -325,7 +328,7 @@ def _amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
 
 # A word of a digit run said aloud: anything between spaces, commas, dashes and sentence marks
 # (not ``\w``, which splits Devanagari at its vowel signs).
-_SAID = re.compile(r"[^\s,;:.!?、。，\-–—/()\[\]\"'“”«»]+")
+_SAID = re.compile(r"(?:[^\s,;:.!?、。，\-–—/()\[\]\"'’“”«»]|(?<=\w)['’](?=\w))+")
 _SAID_GAP = re.compile(r"[\s,\-–—]*")
 SAID_MIN_WORDS: Final = 4
 """A run of this many digit words or more is a value ("семь три ноль два"), as four digits
