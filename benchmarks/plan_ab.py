@@ -45,7 +45,7 @@ from userlore import CandidateInput, Userlore
 SWAPPED: list[tuple[str, str, list[str]]] = [
     ("userlore.store.traces", "TraceLog", ["trace_soon", "_write_now"]),
     ("userlore.store.retrieval", "HitQuery", ["_rows_of"]),
-    ("userlore.planner.planner", "ContextPlanner", ["plan", "_place"]),
+    ("userlore.planner.planner", "ContextPlanner", ["plan", "_place", "_window", "_snippet_entry"]),
     ("userlore.store.consent", "ConsentLedger", ["consents_in"]),
 ]
 """(module, class, functions) of the read path swapped for the ``--before-src`` commit's."""

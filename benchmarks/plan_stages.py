@@ -50,7 +50,7 @@ STAGES: list[tuple[Any, str, str]] = [
     (retrieval_module.HitQuery, "load_by_seq", "    hit rows not in the row cache, read"),
     (search_module, "_with_standing", "  always-eligible profile"),
     (planner_module, "search_snippets", "episodic snippets"),
-    (planner_module.ContextPlanner, "_place", "rerank, sections, render"),
+    (planner_module, "place", "rerank, sections, render"),
     (TraceLog, "trace_soon", "trace write (queued since plancost3)"),
     (planner_module, "checked_session_key", "session key check"),
 ]

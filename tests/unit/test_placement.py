@@ -13,7 +13,7 @@ from sqlalchemy import select
 from tests.conftest import FakeClock
 from userlore import Userlore
 from userlore.models import ContextPlan
-from userlore.planner import planner as planner_module
+from userlore.planner import placement as placement_module
 from userlore.planner.episodic import evidence_pairs, seed_terms, sentence_window
 from userlore.planner.fusion import best_rank_fuse, rrf_fuse
 from userlore.planner.planner import EPISODES, JOINED_SNIPPETS, UNMATCHED_SHARE
@@ -327,7 +327,7 @@ def test_a_cut_the_quote_gate_would_withhold_is_not_placed_the_full_turn_is(
     # A cut can drop the words that made a cue about someone else: the gate judges the cut
     # itself. Here the gate withholds every cut text (the full turn passed it when retrieved).
     seen: list[str] = []
-    real = planner_module.quote_verdict
+    real = placement_module.quote_verdict
 
     def gate(text: str, **kwargs: Any) -> QuoteVerdict:
         seen.append(text)
@@ -335,7 +335,7 @@ def test_a_cut_the_quote_gate_would_withhold_is_not_placed_the_full_turn_is(
             return QuoteVerdict(RejectionReason.QUOTE_SPECIAL, "health")
         return real(text, **kwargs)
 
-    monkeypatch.setattr(planner_module, "quote_verdict", gate)
+    monkeypatch.setattr(placement_module, "quote_verdict", gate)
     lore = make_lore("auto", planner={"episodicOverflow": 10})
     said = lore.observe("u1", "user", SAILING_TURN)
     plan = lore.plan_context("u1", "Who did I go sailing with?")
