@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from userlore.config import MemoryMode
 from userlore.errors import InvalidInputError, RecordNotFoundError, UserloreError
 from userlore.extract.explicit import Statement, extract_statements
-from userlore.extract.reversal import Reversal, find_reversals, naming, new_state
+from userlore.extract.reversal import Reversal, ended_value, find_reversals, naming, new_state
 from userlore.extract.time import validity
 from userlore.learning.producers.explicit import observe_statements
 from userlore.models import (
@@ -40,6 +40,7 @@ from userlore.store.ids import derived_id
 from userlore.store.record_batch import FreshRecord
 from userlore.store.revisions import Revision, held_rows
 from userlore.store.schema import KnowledgeSourceItem, MemoryRecord
+from userlore.store.text import normalize_value
 from userlore.store.views import record_view
 from userlore.validation import (
     optional_identifier,
@@ -517,14 +518,35 @@ def _end_reversed(
             for r in live
             if r.id not in own and r.id not in ended and r.state == RecordState.ACTIVE.value
         ]
+        # A resumption's own new value ("I've gone back to vim") ends what its key held.
+        resumed = {
+            st.canonical_key: normalize_value(st.value or st.content)
+            for st in statements
+            if rev.resumes and rev.span[0] <= st.span[0] < rev.span[1]
+        }
         scores = {r.id: naming(rev, r.canonical_key or "", r.value, r.content) for r in open_rows}
         best = max(scores.values(), default=0.0)
         for row in open_rows:
             key = row.canonical_key or ""
             named = best > 0 and scores[row.id] == best  # only the record it names closest
-            if not named and not (rev.obj == "" and key in restated):
+            replaced = key in resumed and resumed[key] != normalize_value(row.value or row.content)
+            if not named and not replaced and not (rev.obj == "" and key in restated):
                 continue
             ended.add(row.id)
+            store.trace(
+                session,
+                scope,
+                "governance",
+                reason_code="reversal",
+                session_key=session_key,
+                payload={
+                    "record_id": row.id,
+                    "v": row.version,
+                    "operation": "reverse",
+                    "form": rev.form,
+                    "rule": _reversal_rule(rev, key, named),
+                },
+            )
             if key not in restated:
                 done.append(
                     govern(
@@ -534,7 +556,7 @@ def _end_reversed(
                             kind=row.kind,
                             content=rev.content,
                             canonical_key=row.canonical_key,
-                            value=f"no longer {row.value}" if row.value else None,
+                            value=ended_value(row.value, resumed=rev.resumes),
                             memory_type=MemoryType(row.memory_type),
                             path=row.path,
                             confidence=row.confidence,
@@ -550,6 +572,16 @@ def _end_reversed(
             if row.state == RecordState.ACTIVE.value:
                 store.transition(row, RecordState.NEEDS_REVIEW, store.clock())
     return tuple(done)
+
+
+def _reversal_rule(rev: Reversal, key: str, named: bool) -> str:
+    """Why a reversal ended a record, as a fixed code for its trace (never user text)."""
+    if not named:
+        return "same_key"
+    cls = next((c for c, k in rev.opposes if k == key), None)
+    if cls is not None:
+        return f"class:{cls}"
+    return "resumed_named" if rev.resumes else "named"
 
 
 def review_counts(outcomes: Sequence[WriteOutcome]) -> dict[str, int]:

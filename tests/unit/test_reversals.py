@@ -25,7 +25,12 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 SCOPE = "u1"
 CASES = [
     json.loads(line)
-    for name in ("reversals_set1.jsonl", "reversals_set2.jsonl")
+    for name in (
+        "reversals_set1.jsonl",
+        "reversals_set2.jsonl",
+        "reversals_set3.jsonl",
+        "reversals_set4.jsonl",
+    )
     if (DATA / name).exists()
     for line in (DATA / name).read_text(encoding="utf-8").splitlines()
     if line.strip()
