@@ -513,6 +513,18 @@ def _end_reversed(
     done: list[WriteOutcome] = []
     ended: set[str] = set()
     for rev in reversals:
+        # A new value this sentence stated has already superseded its key's record ("I've gone
+        # back to vim" in auto): the trace still names the form that ended it.
+        for st, o in zip(statements, outcomes, strict=True):
+            if o.superseded_record_id is None or not rev.span[0] <= st.span[0] < rev.span[1]:
+                continue
+            gone = session.scalars(
+                select(MemoryRecord).where(
+                    MemoryRecord.scope == scope, MemoryRecord.id == o.superseded_record_id
+                )
+            ).first()
+            if gone is not None:
+                _trace_reversal(store, session, scope, session_key, gone, rev, "same_key")
         open_rows = [
             r
             for r in live
@@ -533,20 +545,8 @@ def _end_reversed(
             if not named and not replaced and not (rev.obj == "" and key in restated):
                 continue
             ended.add(row.id)
-            store.trace(
-                session,
-                scope,
-                "governance",
-                reason_code="reversal",
-                session_key=session_key,
-                payload={
-                    "record_id": row.id,
-                    "v": row.version,
-                    "operation": "reverse",
-                    "form": rev.form,
-                    "rule": _reversal_rule(rev, key, named),
-                },
-            )
+            rule = _reversal_rule(rev, key, named)
+            _trace_reversal(store, session, scope, session_key, row, rev, rule)
             if key not in restated:
                 done.append(
                     govern(
@@ -572,6 +572,32 @@ def _end_reversed(
             if row.state == RecordState.ACTIVE.value:
                 store.transition(row, RecordState.NEEDS_REVIEW, store.clock())
     return tuple(done)
+
+
+def _trace_reversal(
+    store: GovernedStore,
+    session: Session,
+    scope: str,
+    session_key: str | None,
+    row: MemoryRecord,
+    rev: Reversal,
+    rule: str,
+) -> None:
+    """Trace one record a reversal ended: which form, by which rule (fixed codes, no text)."""
+    store.trace(
+        session,
+        scope,
+        "governance",
+        reason_code="reversal",
+        session_key=session_key,
+        payload={
+            "record_id": row.id,
+            "v": row.version,
+            "operation": "reverse",
+            "form": rev.form,
+            "rule": rule,
+        },
+    )
 
 
 def _reversal_rule(rev: Reversal, key: str, named: bool) -> str:

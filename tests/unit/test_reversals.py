@@ -15,10 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from langchain.agents import create_agent
 from langgraph.checkpoint.memory import InMemorySaver
 
+from tests.support.chat_models import ScriptedChatModel
 from userlore import RecordState, Userlore
 from userlore.graph import build_understanding_graph
+from userlore.integrations import UserloreMiddleware
 from userlore.store.text import normalize_value
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -126,3 +129,66 @@ def test_a_reversal_ends_only_the_record_it_names_closest(
     assert _holds(
         lore, "goal/get_promoted_at_google", "get promoted at Google", (RecordState.ACTIVE,)
     )
+
+
+def _live(lore: Userlore) -> list[tuple[str | None, str | None]]:
+    rows = lore.records.list(SCOPE, state=RecordState.ACTIVE)
+    return sorted((r.canonical_key, r.value) for r in rows)
+
+
+@pytest.mark.parametrize("mode", ["auto", "confirmWrite"])
+def test_a_resumption_through_the_middleware_ends_the_avoidance(
+    make_lore: Callable[..., Userlore], mode: str
+) -> None:
+    # The middleware's observe job, not Userlore.observe called by hand: the same end.
+    lore = make_lore(mode)
+    middleware = UserloreMiddleware(lore, default_scope=SCOPE)
+    agent = create_agent(
+        ScriptedChatModel(replies=["noted", "noted"]),
+        tools=[],
+        system_prompt="You are a helpful assistant.",
+        middleware=[middleware],
+        checkpointer=InMemorySaver(),
+    )
+    thread = {"configurable": {"thread_id": "t"}}
+    agent.invoke({"messages": [{"role": "user", "content": "I'm vegan."}]}, thread)
+    assert middleware.wait_idle(30)
+    for r in lore.records.list(SCOPE, state=RecordState.CANDIDATE):
+        lore.records.approve(SCOPE, r.id)
+    assert _live(lore) == [("preference/animal_products", "avoid")]
+    agent.invoke({"messages": [{"role": "user", "content": "I eat cheese again."}]}, thread)
+    assert middleware.wait_idle(30)
+    if mode == "auto":
+        assert _live(lore) == [("preference/animal_products", "no longer avoid")]
+    else:  # the new state waits for approval; the avoidance is paused, never planned
+        assert _live(lore) == []
+        [paused] = lore.records.list(SCOPE, state=RecordState.NEEDS_REVIEW)
+        assert paused.value == "avoid"
+
+
+def test_the_trace_names_the_form_and_the_rule(make_lore: Callable[..., Userlore]) -> None:
+    lore = make_lore("auto")
+    _say(lore, "Please remember I'm vegetarian.", approve=True)
+    _say(lore, "I use Emacs.", approve=True)
+    _say(lore, "I'm a carnivore these days.", approve=False)
+    _say(lore, "I've gone back to vim.", approve=False)
+    _say(lore, "我又开始喝咖啡了", approve=False)  # names nothing held: no trace
+    ends = [
+        (t["payload"]["form"], t["payload"]["rule"])
+        for t in lore.traces.list(SCOPE, event_type="governance")
+        if t["reason_code"] == "reversal"
+    ]
+    assert sorted(ends) == [("back_to", "same_key"), ("these_days", "class:diet_meat")]
+
+
+def test_restating_the_avoided_state_again_is_not_a_resumption_of_it(
+    make_lore: Callable[..., Userlore],
+) -> None:
+    lore = make_lore("auto")
+    _say(lore, "Please remember I'm vegetarian.", approve=True)
+    _say(lore, "I eat meat again now.", approve=False)
+    assert _live(lore) == [("preference/meat", "no longer avoid")]
+    _say(lore, "I'm vegetarian again.", approve=False)
+    assert _live(lore) == [("preference/meat", "avoid")]
+    _say(lore, "I'm vegetarian again.", approve=False)  # said twice: still one live record
+    assert _live(lore) == [("preference/meat", "avoid")]

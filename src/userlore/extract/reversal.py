@@ -90,7 +90,7 @@ _EN_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "stopped",
         _rx(
             _SUBJ + _HAVE + r"\s+(?:stopped|quit|quitted|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|"
-            r"left|ditched|dropped|abandoned)\s+" + _OBJ + _END
+            r"left|ditched|dropped|abandoned|kicked|said\s+goodbye\s+to)\s+" + _OBJ + _END
         ),
     ),
     (
@@ -115,6 +115,7 @@ _EN_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # Named cessations in other frames: "I'm done with Emacs", "Sushi and I are done", "No
     # more coffee for me", "Windows is behind me now".
     ("done_with", _rx(_SUBJ + _BE + r"\s+(?:done|through|finished)\s+with\s+" + _OBJ + _END)),
+    ("off", _rx(_SUBJ + _BE + r"\s+(?:now\s+)?off\s+(?!to\b)" + _OBJ + _END)),
     (
         "done_with",
         _rx(
@@ -138,7 +139,7 @@ _EVENT = _rx(
     r"\b(?:today|tonight|for\s+now|for\s+the\s+day|this\s+(?:morning|afternoon|evening)|"
     r"thanks|thank\s+you)\b"
 )
-_ONE_OFF_FORMS = frozenset({"done_with", "no_more", "behind_me"})
+_ONE_OFF_FORMS = frozenset({"done_with", "no_more", "behind_me", "off"})
 
 # Resumptions: the sentence names the state the user takes up again, in words the record
 # need not share ("I eat meat again" after "I'm vegetarian"). Adverbs and auxiliaries may sit
@@ -221,6 +222,14 @@ _ZH_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("jie", re.compile(_ZH_SUBJ + r"戒(?:掉)?(?:了)?" + _ZH_OBJ + _ZH_END)),
     ("yiqian", re.compile(_ZH_SUBJ + r"(?:以前|过去|曾经)(?!不|没)" + _ZH_OBJ + _ZH_END)),
+    # "我跟咖啡说再见了", "我告别了烟": a goodbye to what is given up.
+    (
+        "gaobie",
+        re.compile(
+            _ZH_SUBJ + r"(?:跟|和|与|向)" + _ZH_OBJ + r"(?:说)?(?:再见|拜拜|告别|分手)" + _ZH_END
+        ),
+    ),
+    ("gaobie", re.compile(_ZH_SUBJ + r"告别了?" + _ZH_OBJ + _ZH_END)),
     # "可乐对我来说已经是过去式了": the thing given up is the subject.
     (
         "guoqu",
@@ -249,14 +258,19 @@ _ZH_RESUME: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "you_le",
-        re.compile(_ZH_SUBJ + r"(?:也|还)?(?:又|重新|再次|再度)(?:开始|恢复)?" + _ZH_OBJ + _ZH_LE),
+        re.compile(
+            _ZH_SUBJ
+            + r"(?:也|还)?(?:又|重新|再次|再度)(?:开始|恢复)?(?:能|可以)?"
+            + _ZH_OBJ
+            + _ZH_LE
+        ),
     ),
     ("kaishi_le", re.compile(_ZH_SUBJ + r"(?:开始|恢复)" + _ZH_OBJ + _ZH_LE)),
     (
         "xianzai_le",
         re.compile(
             r"(?:^|(?<=[，。,.;；!！?？\s]))(?:我们|我)(?:现在|如今|最近|这些天|这阵子)"
-            r"(?:也|又|都|还)?" + _ZH_OBJ + _ZH_LE
+            r"(?:也|又|都|还)?(?:能|可以)?" + _ZH_OBJ + _ZH_LE
         ),
     ),
 )
@@ -276,7 +290,7 @@ _EN_FILLER = _words(
     longer now today yesterday last this next year years month months week weeks ago since
     spring summer autumn fall winter january february march april may june july august
     september october november december for good ever again completely entirely totally
-    really actually already just all that it them"""
+    really actually already just all that it them days phase era habit habits"""
 )
 _ZH_LEAD = re.compile(r"^(?:在|用|使用|住在|住|喝|吃|做|当|是|去|开|也|都|还)+")
 _ZH_TAIL = re.compile(r"(?:工作|上班|了|的)+$")
@@ -369,9 +383,12 @@ def _opposes(obj: str) -> tuple[tuple[str, str], ...]:
         if _NOT_CLASS.search(low):
             return ()  # "meat-free burgers", "vegan cheese": not the class
         words = _resumed_words(obj)
-        raw = [w for w in (v.lower() for v in _WORD.findall(obj)) if w not in _RESUME_FILLER]
+        raw = {v.lower() for v in _WORD.findall(obj)} - _RESUME_FILLER
         hits = [
-            o for o in OPPOSITIONS if (words and words[-1] in o.en) or (raw and set(raw) <= o.bare)
+            o
+            for o in OPPOSITIONS
+            if (words and words[-1] in o.en)
+            or (raw & o.bare and not (raw - o.bare - _EN_FILLER))  # "drinking again last year"
         ]
     return tuple((o.name, key) for o in hits for key in o.ends)
 
@@ -487,7 +504,8 @@ def new_state(text: str, reversals: list[Reversal], found: list[Statement]) -> l
         for st in picks[:1]:
             if st.canonical_key not in taken:
                 taken.add(st.canonical_key)
-                out.append(_receipt(st, text, (s, e)))
+                # A resumption's receipt is the user's sentence ("I've gone back to vim.").
+                out.append(_receipt(st, text, rev.span if rev.resumes else (s, e)))
     return out + _vetoes(text, found)
 
 
@@ -498,7 +516,9 @@ def _resumed_statements(rev: Reversal, phrase: str) -> list[Statement]:
     zh = _CJK.search(phrase) is not None
     if rev.form in ("moved_back", "banhui"):
         probe = f"我住在{phrase}" if zh else f"I live in {phrase}."
-        return [s for s in extract_statements(probe) if s.canonical_key == "identity/location"]
+        home = [s for s in extract_statements(probe) if s.canonical_key == "identity/location"]
+        if home:
+            return home  # else "We've moved back to npm": a tool
     bare = _zh_core(phrase) if zh else _LEAD_EN.sub("", phrase)
     probe = f"我用{bare}" if zh else f"I use {bare}."
     return [s for s in extract_statements(probe) if s.kind == "tooling"]

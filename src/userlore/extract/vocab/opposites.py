@@ -55,6 +55,21 @@ OPPOSITIONS: tuple[Opposition, ...] = (
         ("preference/animal_products", "preference/dairy", "preference/奶"),
     ),
     Opposition(
+        "smoking",
+        _words("smoking smoke smokes cigarette cigarettes cigs cigar cigars tobacco vaping vape"),
+        ("烟",),
+        ("preference/smoking", "preference/cigarettes", "preference/vaping", "preference/烟"),
+    ),
+    Opposition(
+        "caffeine",
+        _words(
+            """coffee coffees caffeine espresso espressos latte lattes cappuccino cappuccinos
+            americano americanos"""
+        ),
+        ("咖啡", "拿铁"),
+        ("preference/caffeine", "preference/coffee", "preference/咖啡"),
+    ),
+    Opposition(
         "alcohol",
         _words("alcohol booze wine beer beers whisky whiskey vodka"),
         ("酒",),
