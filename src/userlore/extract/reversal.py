@@ -277,6 +277,7 @@ _ZH_RESUME: tuple[tuple[str, re.Pattern[str]], ...] = (
 _ZH_NOT_YET = re.compile(r"明天|下周|下个月|明年|将要|打算|准备|想要|不|没")
 # "I quit VS Code for Zed", "I left Google because…": what follows names no part of the object.
 _TRAIL = _rx(r"\s+(?:for|because|since|after|when|and|but|so)\b.*$")
+_TRAIL_RESUME = _rx(r"\s+(?:because|since|after|when|and|but|so)\b.*$")
 # "We relocated from Sydney to Perth": the place after "to" is where the user lives now.
 _MOVED_TO = _rx(r"\s+to\s+.*$")
 _SENTENCE = re.compile(r"[^.!?;。！？；\n]+[.!?;。！？；]*")
@@ -351,7 +352,8 @@ def _resumption(text: str, body: str, start: int, span: tuple[int, int]) -> Reve
         said = body[: m.end()]
         if (_ZH_NOT_YET if zh else _NOT_YET).search(said[m.start() :] if zh else said):
             continue  # planned, denied or not the user's own change
-        obj = m.group("x") if zh else _TRAIL.sub("", m.group("x")).strip()
+        # "I'm running for office again": for a resumption, "for …" is part of the object.
+        obj = m.group("x") if zh else _TRAIL_RESUME.sub("", m.group("x")).strip()
         if not zh:
             first = obj.split()[0].lower() if obj.split() else ""
             if first in _EVENT_VERBS or (form in ("again", "these_days") and first.endswith("ed")):
