@@ -169,6 +169,15 @@ _EN_RESUME: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"taken\s+up|picked\s+up|returned\s+to)\s+" + _OBJ + _END
         ),
     ),
+    ("become", _rx(_SUBJ + _AUX + r"\s+(?:become|became|turned\s+into)\s+" + _OBJ + _END)),
+    # "Sugar is back in my diet": the resumed thing is the subject, the user is "my".
+    (
+        "x_is_back",
+        _rx(
+            r"(?:^|(?<=[,;:]))\s*(?P<x>[^,;:.!?\n]{1,40}?)\s+(?:is|are|'s)\s+back\s+"
+            r"(?:in|on|into)\s+(?:my|our)\s+(?:life|lives|diet|menu|routine|plate)" + _END
+        ),
+    ),
     ("again", _rx(_SUBJ + _AUX + r"\s+" + _OBJ + r"\s+(?:once\s+)?(?:again|once\s+more)\b")),
     (
         "these_days",
@@ -267,6 +276,13 @@ _ZH_RESUME: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("kaishi_le", re.compile(_ZH_SUBJ + r"(?:开始|恢复)" + _ZH_OBJ + _ZH_LE)),
     (
+        "x_is_back",
+        re.compile(
+            r"(?:^|(?<=[，。,.;；!！?？\s]))(?P<x>[^，。,.;；!！?？\s]{1,12}?)(?:又|重新)?回到了?"
+            r"我们?的(?:生活|饮食|日常)(?:中|里)?了?(?=[，。,.;；!！?？\s]|$)"
+        ),
+    ),
+    (
         "xianzai_le",
         re.compile(
             r"(?:^|(?<=[，。,.;；!！?？\s]))(?:我们|我)(?:现在|如今|最近|这些天|这阵子)"
@@ -293,7 +309,7 @@ _EN_FILLER = _words(
     september october november december for good ever again completely entirely totally
     really actually already just all that it them days phase era habit habits"""
 )
-_ZH_LEAD = re.compile(r"^(?:在|用|使用|住在|住|喝|吃|做|当|是|去|开|也|都|还)+")
+_ZH_LEAD = re.compile(r"^(?:在|用|使用|住在|住|喝|吃|做|当|是|去|开|也|都|还|玩|打|看|听|抽|吸)+")
 _ZH_TAIL = re.compile(r"(?:工作|上班|了|的)+$")
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#.\-]*", re.IGNORECASE)
 

@@ -41,18 +41,43 @@ OPPOSITIONS: tuple[Opposition, ...] = (
     Opposition(
         "diet_meat",
         _words(
-            """meat meats chicken pork beef lamb mutton veal turkey duck fish seafood
-            shellfish shrimp prawns salmon tuna steak steaks bacon ham sausage sausages
-            burgers burger carnivore carnivores omnivore omnivores meat-eater meat-eaters"""
+            """meat meats chicken pork beef lamb mutton veal turkey duck steak steaks bacon ham
+            sausage sausages burgers burger carnivore carnivores omnivore omnivores meat-eater
+            meat-eaters"""
         ),
-        ("肉", "荤", "鱼", "海鲜", "虾"),
+        ("肉", "荤", "肉食", "肉食者", "杂食", "杂食者"),
         ("preference/meat", "preference/animal_products", "preference/肉"),
+    ),
+    # Fish ends a fish avoidance as well as "vegetarian"; chicken does not end "no fish".
+    # (``preference/meat`` holds "vegetarian" and "pescatarian" alike: eating fish ends both.)
+    Opposition(
+        "diet_fish",
+        _words(
+            """fish seafood shellfish shrimp prawns salmon tuna cod sardines oysters mussels
+            sushi"""
+        ),
+        ("鱼", "海鲜", "虾"),
+        (
+            "preference/meat",
+            "preference/animal_products",
+            "preference/肉",
+            "preference/fish",
+            "preference/seafood",
+            "preference/鱼",
+            "preference/海鲜",
+        ),
     ),
     Opposition(
         "diet_animal_products",
         _words("egg eggs cheese dairy milk butter yogurt yoghurt cream honey"),
         ("蛋", "奶", "奶酪", "乳制品", "蜂蜜"),
         ("preference/animal_products", "preference/dairy", "preference/奶"),
+    ),
+    Opposition(
+        "sugar",
+        _words("sugar sweets candy candies dessert desserts cake cakes soda sodas"),
+        ("糖", "甜食", "甜点", "蛋糕"),
+        ("preference/sugar", "preference/sweets", "preference/糖", "preference/甜食"),
     ),
     Opposition(
         "smoking",
