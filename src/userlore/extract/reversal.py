@@ -470,8 +470,11 @@ def _resumed(rev: Reversal, key: str, value: str | None) -> float:
     rest = (value or "").lower().removeprefix("no longer ")
     hay = f"{tail} {rest}".lower()
     if _CJK.search(rev.obj):
+        # The avoided thing must be in what is resumed: "我又吃牛肉了" ends "我不吃肉", but
+        # "我又吃肉了" never ends "我不吃牛肉".
         core = _zh_core(rev.obj).lower()
-        return 0.9 if core and core in hay else 0.0
+        said = [w for w in (tail.lower(), rest.strip()) if _CJK.search(w)]
+        return 0.9 if core and any(w in core for w in said) else 0.0
     words = _resumed_words(rev.obj)
     have = _content_words(hay) | set(hay.split())
     if not words or words[-1] not in have:

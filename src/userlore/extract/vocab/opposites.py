@@ -75,7 +75,7 @@ OPPOSITIONS: tuple[Opposition, ...] = (
     ),
     Opposition(
         "sugar",
-        _words("sugar sweets candy candies dessert desserts cake cakes soda sodas"),
+        _words("sugar sweets candy candies dessert desserts cake cakes"),
         ("糖", "甜食", "甜点", "蛋糕"),
         ("preference/sugar", "preference/sweets", "preference/糖", "preference/甜食"),
     ),
