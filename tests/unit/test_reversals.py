@@ -130,6 +130,9 @@ def test_the_understanding_graph_ends_a_reversed_fact_too(
     graph.invoke(say("We switched from MySQL to Postgres, and I use pnpm, not npm."), thread)
     assert _holds(lore, "tooling/database", "postgres", (RecordState.ACTIVE,))
     assert "veto/npm" in {r.canonical_key for r in lore.records.list(SCOPE, state="active")}
+    graph.invoke(say("We've gone back to MySQL."), thread)  # a resumption, in other words
+    assert _holds(lore, "tooling/database", "mysql", (RecordState.ACTIVE,))
+    assert not _holds(lore, "tooling/database", "postgres", (RecordState.ACTIVE,))
 
 
 def test_a_reversal_ends_only_the_record_it_names_closest(
