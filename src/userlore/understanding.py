@@ -516,14 +516,17 @@ def _end_reversed(
         # A new value this sentence stated has already superseded its key's record ("I've gone
         # back to vim" in auto): the trace still names the form that ended it.
         for st, o in zip(statements, outcomes, strict=True):
-            if o.superseded_record_id is None or not rev.span[0] <= st.span[0] < rev.span[1]:
+            took = o.record is not None and o.record.state is RecordState.ACTIVE
+            if not took or o.superseded_record_id is None:
+                continue  # a candidate supersedes nothing yet: the old record is paused below
+            if not rev.span[0] <= st.span[0] < rev.span[1]:
                 continue
             gone = session.scalars(
                 select(MemoryRecord).where(
                     MemoryRecord.scope == scope, MemoryRecord.id == o.superseded_record_id
                 )
             ).first()
-            if gone is not None:
+            if gone is not None and gone.state != RecordState.ACTIVE.value:
                 _trace_reversal(store, session, scope, session_key, gone, rev, "same_key")
         open_rows = [
             r
