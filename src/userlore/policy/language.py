@@ -284,15 +284,26 @@ Ranking = Callable[[str], list[tuple[str, float]]]
 @functools.cache
 def _py3langid() -> Ranking:
     """The packaged py3langid model, loaded once on first use (never at import)."""
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier  # type: ignore[import-untyped]
-
-    model = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-    model.set_languages([lang for lang in model.labels if lang not in READ_AS_COVERED])
+    model = _py3langid_model()
 
     def rank(text: str) -> list[tuple[str, float]]:
         return [(str(lang), float(p)) for lang, p in model.rank(text)]
 
     return rank
+
+
+@functools.cache
+def _py3langid_model() -> Any:
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier  # type: ignore[import-untyped]
+
+    model = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    model.set_languages([lang for lang in model.labels if lang not in READ_AS_COVERED])
+    return model
+
+
+def identifier_languages() -> frozenset[str]:
+    """Every language the identifier can name a segment (for data built per language)."""
+    return frozenset(str(lang) for lang in _py3langid_model().nb_classes)
 
 
 READ_AS_COVERED: Final = frozenset(

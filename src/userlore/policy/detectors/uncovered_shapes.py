@@ -79,6 +79,15 @@ def uncovered_shapes(t: str) -> Iterator[_Hit]:
 
 def _may_say_amount(t: str) -> bool:
     """A cheap test: the text holds some language's magnitude word (any CLDR spell-out)."""
+    if t.isascii():
+        # Every segment of an ASCII text is Latin or neutral, cut where the text has a space,
+        # so :func:`_amount_words` finds an amount only on a word that is exactly one of its
+        # language's magnitudes: test that, not the compound stems below ("been" ends in
+        # "een", which sent a fifth of English chat turns to the identifier).
+        every = _every_magnitude()
+        return any(
+            part in every for w in _WORD.findall(t) for part in _APOSTROPHE.split(w.casefold())
+        )
     if any("\u0e00" <= ch <= "\u0eff" for ch in t):
         return True  # Thai and Lao write no spaces: the segment's own spell-outs decide
     ends = _all_magnitudes()
@@ -141,6 +150,25 @@ def _common_end(a: str, b: str) -> str:
     pairs = zip(a[::-1], b[::-1], strict=False)
     n = sum(1 for _ in itertools.takewhile(lambda p: p[0] == p[1], pairs))
     return a[len(a) - n :]
+
+
+_APOSTROPHE = re.compile(r"['’ʼ]")
+
+
+@functools.cache
+def _every_magnitude() -> frozenset[str]:
+    """The magnitudes of :func:`_spellouts` for every language a Latin segment can be read
+    as (the identifier's, the relatives', and CLDR's), each part between apostrophes too."""
+    from unicode_rbnf import RbnfEngine
+
+    from userlore.policy.language import RELATIVES, identifier_languages
+
+    out: set[str] = set()
+    for language in {*RbnfEngine.get_supported_languages(), *identifier_languages(), *RELATIVES}:
+        data = _spellouts(language)
+        if data is not None:
+            out.update(p for w in data[1] for p in _APOSTROPHE.split(w.replace("ʼ", "'")))
+    return frozenset(out)
 
 
 @functools.cache
