@@ -60,6 +60,8 @@ class _Vocab:
     kana: re.Pattern[str]
     kana_digits: dict[str, str]
     cues: re.Pattern[str]
+    known: frozenset[str]
+    """Every word a run may hold: alphabet words, letter names and digit words."""
 
 
 @functools.cache
@@ -79,6 +81,13 @@ def _vocab() -> _Vocab:
         re.compile(rf"(?:{words})(?:[{sep}]+(?:{words})){{2,}}(?![ぁ-んァ-ン])"),
         kana,
         re.compile("|".join(re.escape(str(c)) for c in data["spelled_cues"])),
+        frozenset(
+            str(w).casefold()
+            for group in ("alphabets", "letter_names")
+            for a in data[group].values()
+            for w in a
+        )
+        | _DIGITS.keys(),
     )
 
 
@@ -87,11 +96,18 @@ def spelled_cues() -> re.Pattern[str]:
     return _vocab().cues
 
 
-def _runs(lowered: str) -> list[list[re.Match[str]]]:
-    """Runs of tokens separated only by short gaps of spaces and punctuation."""
+def _runs(lowered: str, known: frozenset[str]) -> list[list[re.Match[str]]]:
+    """Runs of words a spelling may hold (a single letter, a digit or a ``known`` word),
+    separated only by short gaps of spaces and punctuation."""
     runs: list[list[re.Match[str]]] = []
     run: list[re.Match[str]] = []
     for m in _TOKEN.finditer(lowered):
+        word = m.group(0)
+        if len(word) > 1 and word not in known:
+            if run:
+                runs.append(run)
+                run = []
+            continue
         if run and not _GAP.fullmatch(lowered, run[-1].end(), m.start()):
             runs.append(run)
             run = []
@@ -174,7 +190,7 @@ def spelling_spans(text: str, lowered: str) -> list[Spoken]:
     vocab = _vocab()
     found: list[tuple[int, int, str, str]] = []
     if _GATE_WORDS.search(lowered):
-        for run in _runs(lowered):
+        for run in _runs(lowered, vocab.known):
             if len(run) < 3:
                 continue
             found.extend(_alphabet_spans(run, vocab))

@@ -39,6 +39,7 @@ from userlore.policy.detectors.money import (
     _personal,
 )
 from userlore.policy.findings import _REGULATED, _SECRET
+from userlore.policy.literal_gate import LiteralGate
 
 __all__ = [
     "drop_connectives",
@@ -79,6 +80,8 @@ class _Data:
     cjk_amount: re.Pattern[str]
     context: re.Pattern[str]
     credential: re.Pattern[str]
+    unit_words: LiteralGate
+    next_words: LiteralGate
 
 
 @functools.cache
@@ -104,6 +107,10 @@ def _data() -> _Data:
         cjk_amount=re.compile(rf"[0-9一二三四五六七八九十百千万两〇零]+(?:{cjk_units})"),
         context=re.compile(_alternation([str(c) for c in money["context"]], escape=True)),
         credential=re.compile(_alternation([str(c) for c in raw["pieces"]["cues"]], escape=True)),
+        unit_words=LiteralGate(str(u) for u in money["units"]),
+        next_words=LiteralGate(
+            w for term in nxt for w in re.findall(r"[^\W\d_]{3,}|[\u3040-\u9fff]+", term)
+        ),
     )
 
 
@@ -199,6 +206,8 @@ def pieces(t: str, lowered: str) -> Iterator[_Hit]:
     join them) are the value, once one of them is value-like (a digit, a symbol)."""
     if len(lowered) != len(t):
         return
+    if not _data().next_words.search(lowered):
+        return  # no word that joins a second piece
     if "[REDACTED:" in t:  # a marker is no piece, and its rule name is no cue
         t = _MARKER.sub(lambda m: " " * len(m.group(0)), t)
         lowered = t.lower()
@@ -337,8 +346,10 @@ def money_words(t: str, lowered: str) -> Iterator[_Hit]:
     """The user's own money said with a currency word or slang ("zwölftausend Euro", "980
     balles", "dos mil pavos", "三百蚊"), in a clause that makes it the user's."""
     d = _data()
-    c = cues()
     spans: list[tuple[int, int]] = []
+    if not d.unit_words.search(lowered) and (t.isascii() or not d.cjk_amount.search(t)):
+        return
+    c = cues()
     for m in d.units.finditer(lowered):
         start = _amount_start(t, lowered, m.start())
         if start is not None:
