@@ -81,6 +81,7 @@ class _Data:
     context: re.Pattern[str]
     credential: re.Pattern[str]
     unit_words: LiteralGate
+    cue_words: LiteralGate
     next_words: LiteralGate
 
 
@@ -108,6 +109,7 @@ def _data() -> _Data:
         context=re.compile(_alternation([str(c) for c in money["context"]], escape=True)),
         credential=re.compile(_alternation([str(c) for c in raw["pieces"]["cues"]], escape=True)),
         unit_words=LiteralGate(str(u) for u in money["units"]),
+        cue_words=LiteralGate(str(c) for c in raw["pieces"]["cues"]),
         next_words=LiteralGate(
             w for term in nxt for w in re.findall(r"[^\W\d_]{3,}|[\u3040-\u9fff]+", term)
         ),
@@ -122,7 +124,10 @@ def _credential_windows(lowered: str) -> list[tuple[int, int]]:
     """``(start, end)`` of each credential cue of ``policy/data/quote_cues.yaml`` and of the
     short forms ``said_values.yaml`` adds ("pw", "mdp")."""
     c = cues()
-    extra = [m.span() for m in _data().credential.finditer(lowered)]
+    d = _data()
+    extra = (
+        [m.span() for m in d.credential.finditer(lowered)] if d.cue_words.search(lowered) else []
+    )
     if not c.credential_words.search(lowered):
         return extra
     excluded = [m.span() for m in c.not_credential.finditer(lowered)]
@@ -140,15 +145,18 @@ def spelled_values(t: str, lowered: str) -> Iterator[_Hit]:
     """A run spelled on purpose (an alphabet, letter names, NATO, kana digits, four or more
     CJK numerals read digit by digit) beside a credential cue, or beside a word that makes it
     a code ("金庫の番号", "router"), is the value."""
-    from userlore.policy.spelling import SPELLED_KINDS, spelled_cues
-    from userlore.policy.spoken import spoken_spans
+    from userlore.policy.spelling import spelled_cues, spelling_spans
+    from userlore.policy.spoken import _cjk_runs
 
-    runs = [
-        s
-        for s in spoken_spans(t)
-        if s.kind in SPELLED_KINDS
-        or (s.end - s.start >= 4 and _CJK_DIGITS.fullmatch(t, s.start, s.end))
-    ]
+    if len(lowered) != len(t):
+        return
+    runs = spelling_spans(t, lowered)
+    if not t.isascii():
+        runs += [
+            s
+            for s in _cjk_runs(t)
+            if s.end - s.start >= 4 and _CJK_DIGITS.fullmatch(t, s.start, s.end)
+        ]
     if not runs:
         return
     anchors = _credential_windows(lowered)
@@ -206,12 +214,14 @@ def pieces(t: str, lowered: str) -> Iterator[_Hit]:
     join them) are the value, once one of them is value-like (a digit, a symbol)."""
     if len(lowered) != len(t):
         return
-    if not _data().next_words.search(lowered):
+    d = _data()
+    if not (cues().credential_words.search(lowered) or d.cue_words.search(lowered)):
+        return  # no credential cue
+    if not d.next_words.search(lowered):
         return  # no word that joins a second piece
     if "[REDACTED:" in t:  # a marker is no piece, and its rule name is no cue
         t = _MARKER.sub(lambda m: " " * len(m.group(0)), t)
         lowered = t.lower()
-    d = _data()
     for _, cue_end in _credential_windows(lowered):
         region_end = min(len(t), cue_end + 2 * _WINDOW_AFTER)
         joins = list(d.next.finditer(lowered, cue_end, region_end))
