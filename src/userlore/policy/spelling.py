@@ -22,14 +22,11 @@ import functools
 import re
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import yaml  # type: ignore[import-untyped]
 
-if TYPE_CHECKING:
-    from userlore.policy.spoken import Spoken
-
-__all__ = ["SPELLED_KINDS", "spelled_cues", "spelling_spans"]
+__all__ = ["SPELLED_KINDS", "Run", "spelled_cues", "spelling_spans"]
 
 SPELLED_KINDS: Final = frozenset({"alphabet", "letters", "kana", "nato"})
 """Kinds of :class:`~userlore.policy.spoken.Spoken` run that spell a value on purpose: a
@@ -178,15 +175,18 @@ def _name_spans(run: list[re.Match[str]], vocab: _Vocab) -> list[tuple[int, int,
 _GATE_WORDS: Final = re.compile(r"[^\W\d_]{2,}")
 
 
-def spelling_spans(text: str, lowered: str) -> list[Spoken]:
+Run = tuple[int, int, str, str]
+"""``(start, end, value, kind)``: :func:`~userlore.policy.spoken.spoken_spans` makes each a
+:class:`~userlore.policy.spoken.Spoken` (this module does not import it: spoken imports this)."""
+
+
+def spelling_spans(text: str, lowered: str) -> list[Run]:
     """Runs of ``text`` spelled with an alphabet, letter names or kana digits.
 
     Args:
         text: The text, digits already folded to ASCII.
         lowered: Its lower-cased form, of the same length.
     """
-    from userlore.policy.spoken import Spoken
-
     vocab = _vocab()
     found: list[tuple[int, int, str, str]] = []
     if _GATE_WORDS.search(lowered):
@@ -201,4 +201,4 @@ def spelling_spans(text: str, lowered: str) -> list[Spoken]:
             words = [w for w in re.split(f"[{re.escape(_KANA_SEP)}]+", m.group(0)) if w]
             value = "".join(vocab.kana_digits[w] for w in words)
             found.append((m.start(), m.end(), value, "kana"))
-    return [Spoken(s, e, v, k) for s, e, v, k in found]
+    return found

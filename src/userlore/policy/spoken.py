@@ -369,7 +369,7 @@ def spoken_spans(text: str) -> list[Spoken]:
     # Spelling alphabets, letter names and kana digits (blindfix7): their own module and data.
     from userlore.policy.spelling import spelling_spans
 
-    found.extend(spelling_spans(t, lowered))
+    found.extend(Spoken(*run) for run in spelling_spans(t, lowered))
     found.sort(key=lambda s: (s.start, -(s.end - s.start)))
     out: list[Spoken] = []
     for s in found:

@@ -150,10 +150,10 @@ def spelled_values(t: str, lowered: str) -> Iterator[_Hit]:
 
     if len(lowered) != len(t):
         return
-    runs = spelling_spans(t, lowered)
+    runs = [(r[0], r[1]) for r in spelling_spans(t, lowered)]
     if not t.isascii():
         runs += [
-            s
+            (s.start, s.end)
             for s in _cjk_runs(t)
             if s.end - s.start >= 4 and _CJK_DIGITS.fullmatch(t, s.start, s.end)
         ]
@@ -161,11 +161,9 @@ def spelled_values(t: str, lowered: str) -> Iterator[_Hit]:
         return
     anchors = _credential_windows(lowered)
     anchors += [m.span() for m in spelled_cues().finditer(lowered)]
-    for run in runs:
-        if any(
-            run.start - _WINDOW_AFTER <= e and s <= run.end + _WINDOW_BEFORE for s, e in anchors
-        ):
-            yield (_SECRET, "spelled_credential", run.start, run.end, None)
+    for start, end in runs:
+        if any(start - _WINDOW_AFTER <= e and s <= end + _WINDOW_BEFORE for s, e in anchors):
+            yield (_SECRET, "spelled_credential", start, end, None)
 
 
 # -- values in pieces ----------------------------------------------------------------------------
@@ -178,13 +176,18 @@ _FILLER_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _COPULA = re.compile(r"[\s:：]*(?:は|是|:|：|is|es|ist|est|é|c'est|lautet|è)?[\s:：]*")
 
 
-def _piece_at(t: str, pos: int, fillers: frozenset[str]) -> tuple[int, int] | None:
-    """The token that starts a piece at ``pos`` (fillers and punctuation skipped)."""
+def _piece_at(
+    t: str, pos: int, fillers: frozenset[str], *, skip: bool = True
+) -> tuple[int, int] | None:
+    """The token that starts a piece at ``pos`` (fillers and punctuation skipped; with
+    ``skip`` off, a filler there means there is no piece: "la contraseña del correo")."""
     for _ in range(4):
         pos = _SKIP.match(t, pos).end()  # type: ignore[union-attr]
         word = _FILLER_WORD.match(t, pos)
         if word is None or word.group(0).casefold() not in fillers:
             break
+        if not skip:
+            return None
         pos = word.end()
     if pos < len(t) and _CJK_CHAR.match(t, pos):
         kana = _KANA_PIECE.match(t, pos)
@@ -198,6 +201,24 @@ def _piece_at(t: str, pos: int, fillers: frozenset[str]) -> tuple[int, int] | No
     while end > m.start() and t[end - 1] in ".:":
         end -= 1
     return (m.start(), end) if end > m.start() else None
+
+
+_BEFORE = re.compile(r"([^\s,;。、，．()（）]+)[\s,;、，]*$")
+
+
+def _piece_before(t: str, lo: int, pos: int, fillers: frozenset[str]) -> tuple[int, int] | None:
+    """The token just before ``pos`` (after ``lo``), past joining words ("Manzana y luego")."""
+    for _ in range(3):
+        m = _BEFORE.search(t, lo, pos)
+        if m is None:
+            return None
+        if m.group(1).casefold() not in fillers:
+            end = m.end(1)
+            while end > m.start(1) and t[end - 1] in ".:":
+                end -= 1
+            return (m.start(1), end) if end > m.start(1) else None
+        pos = m.start(1)
+    return None
 
 
 def _valued(piece: str) -> bool:
@@ -231,7 +252,9 @@ def pieces(t: str, lowered: str) -> Iterator[_Hit]:
         spans: list[tuple[int, int]] = []
         if not starts:
             head = _COPULA.match(lowered, cue_end)
-            first = _piece_at(t, head.end() if head else cue_end, d.fillers)
+            first = _piece_at(t, head.end() if head else cue_end, d.fillers, skip=False)
+            if first is None:
+                first = _piece_before(t, cue_end, joins[0].start(), d.fillers)
             if first is not None and first[1] <= joins[0].start():
                 spans.append(first)
         for m in [*starts, *joins]:
@@ -312,7 +335,7 @@ def grouped_ids(t: str, lowered: str) -> Iterator[_Hit]:
 
 # -- money in words and slang --------------------------------------------------------------------
 
-_NUMBER_BEFORE = re.compile(r"(\d(?:[\d.,\u00a0 ]*\d)?)\s?(?:k|mil|mille|tausend)?\s*$")
+_NUMBER_BEFORE = re.compile(r"(\d(?:[\d.,'’\u00a0 ]*\d)?)\s?(?:k|mil|mille|tausend)?\s*$")
 _GERMAN_NUMBER = re.compile(
     r"(?:ein|eine|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|zwanzig|dreißig"
     r"|vierzig|fünfzig|sechzig|siebzig|achtzig|neunzig|hundert|tausend|und|zehn|sech|sieb"
