@@ -240,6 +240,8 @@ def pieces(t: str, lowered: str) -> Iterator[_Hit]:
         return  # no credential cue
     if not d.next_words.search(lowered):
         return  # no word that joins a second piece
+    if "[REDACTED:password_in_pieces]" in t:
+        return  # the pieces are taken: a second pass would take the words beside them
     if "[REDACTED:" in t:  # a marker is no piece, and its rule name is no cue
         t = _MARKER.sub(lambda m: " " * len(m.group(0)), t)
         lowered = t.lower()
