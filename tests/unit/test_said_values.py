@@ -101,3 +101,14 @@ def test_an_order_number_that_validates_by_chance_is_no_id() -> None:
 def test_someone_elses_money_in_words_is_no_finding() -> None:
     text = "Mein Nachbar verdient dreitausend Euro, sagt er"
     assert not list(money_words(text, text.lower()))
+
+
+def test_the_word_after_the_cue_is_no_piece_when_it_is_a_filler() -> None:
+    red = redact("Te paso la contraseña del correo. Es Manzana y luego 7781 con un asterisco")
+    assert "contraseña del correo" in red
+    assert "Manzana" not in red and "7781" not in red
+
+
+def test_a_swiss_amount_is_redacted_whole() -> None:
+    red = redact("ich verdien 6'800 Stutz im Monat")
+    assert "6'" not in red and "800" not in red
