@@ -169,7 +169,7 @@ def spelled_values(t: str, lowered: str) -> Iterator[_Hit]:
 # -- values in pieces ----------------------------------------------------------------------------
 
 _MARKER = re.compile(r"\[REDACTED:[\w-]+\]")
-_LATIN_PIECE = re.compile(r"[^\s,;。、，．()（）\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+")
+_LATIN_PIECE = re.compile(r"[^\s,;。、，．()（）\"{}\[\]\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+")
 _KANA_PIECE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+?(?=[でをとがは、。，,\s]|$)")
 _SKIP = re.compile(r"[\s,:：、，]*")
 _FILLER_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
