@@ -39,10 +39,10 @@ KNOWN_MISSES = frozenset(
     {
         # Swiss German read as German with every word known ("verdien", "Schulde"), Cantonese
         # in Han read as Chinese (咗, 係, 蚊), Nigerian Pidgin as English: no rule is written
-        # for a held-out language, and its words do not give it away.
-        "values5-rel-gsw-money-024",
+        # for a held-out language, and its words do not give it away. (The Cantonese PIN in
+        # Han digits, yue-secret-037, and "6'800 Stutz", gsw-money-024, are caught since
+        # blindfix7's spelled-digit and currency-slang rules.)
         "values5-rel2-gsw-money-017",
-        "values5-rel-yue-secret-037",
         "values5-rel-yue-money-038",
         "values5-rel2-yue-money-026",
         "values5-rel2-pcm-money-038",
