@@ -61,6 +61,7 @@ from userlore.policy.detectors.payment import (
 from userlore.policy.detectors.prose_parts import prose_parts
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.registry import registry_ids
+from userlore.policy.detectors.said_values import drop_connectives, said_values
 from userlore.policy.detectors.special import _special
 from userlore.policy.detectors.special_vocab import _EN_WORD
 from userlore.policy.detectors.tokens import (
@@ -196,6 +197,9 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         hits.extend(h for h in prose_parts(t) if not any(s < h[3] and h[2] < e for s, e in named))
     if _ANY_DIGIT.search(t) and (_MONEY_GATE.search(lowered) or _OWN_MONEY_GATE.search(lowered)):
         hits.extend(own_money(t))
+    # Values said otherwise (blindfix7): spelled, in pieces, typed in groups, in slang.
+    hits.extend(said_values(t, lowered))
+    hits = drop_connectives(t, hits)
     if special:
         hits.extend(_special(t, lowered, words))
     return hits

@@ -366,6 +366,10 @@ def spoken_spans(text: str) -> list[Spoken]:
     if not t.isascii():
         found.extend(_cjk_runs(t))
     found.extend(_spelled_runs(t))
+    # Spelling alphabets, letter names and kana digits (blindfix7): their own module and data.
+    from userlore.policy.spelling import spelling_spans
+
+    found.extend(Spoken(*run) for run in spelling_spans(t, lowered))
     found.sort(key=lambda s: (s.start, -(s.end - s.start)))
     out: list[Spoken] = []
     for s in found:

@@ -1,0 +1,204 @@
+"""Values spelled with a spelling alphabet, letter names or kana number words (issue 29).
+
+``policy/spoken.py`` reads number words, single letters and the NATO alphabet. A user spells a
+password the way their country does it on the phone ("Martha Otto Siegfried drei drei",
+"Madrid Antonio Ramón", "eme, a, te, e, o"), and a Japanese user says a PIN in kana
+("さん・はち・いち・ろく"): each of those put a value in a plan (blind7). This module reads
+those runs from the vocabularies of ``policy/data/spelling.yaml`` and returns them as
+:class:`~userlore.policy.spoken.Spoken` runs, which :func:`~userlore.policy.spoken.spoken_spans`
+adds to its own, so the floor and the gate see the characters they spell.
+
+A run is taken only when it cannot be a sentence: three or more words of one alphabet in a
+row (or two with two digits or more after them), four or more letter names of one language
+with at least two that are not single letters, or three or more kana number words each set
+off by a separator
+("いちご", a strawberry, is no run). Whether the value is sensitive is decided elsewhere, by a
+credential cue near it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from importlib import resources
+from typing import Final
+
+import yaml  # type: ignore[import-untyped]
+
+__all__ = ["SPELLED_KINDS", "Run", "spelled_cues", "spelling_spans"]
+
+SPELLED_KINDS: Final = frozenset({"alphabet", "letters", "kana", "nato"})
+"""Kinds of :class:`~userlore.policy.spoken.Spoken` run that spell a value on purpose: a
+sentence is never said that way, so beside a credential cue the run is the value."""
+
+# Digit words said inside a spelled run, in the five Latin-script languages and Italian.
+_DIGITS: Final = {
+    word: str(digit)
+    for words in (
+        "zero one two three four five six seven eight nine",
+        "null eins zwei drei vier fünf sechs sieben acht neun",
+        "cero uno dos tres cuatro cinco seis siete ocho nueve",
+        "zéro un deux trois quatre cinq six sept huit neuf",
+        "zero um dois três quatro cinco seis sete oito nove",
+        "zero uno due tre quattro cinque sei sette otto nove",
+    )
+    for digit, word in enumerate(words.split())
+} | {"zwo": "2", "tres": "3", "fuenf": "5"}
+_TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)?|\d")
+_GAP = re.compile(r"[\s,;\-./·]{1,4}")
+_KANA_SEP = "・、,，/. 　"  # the folded view reads "・" as "."
+
+
+@dataclass(frozen=True, slots=True)
+class _Vocab:
+    alphabets: tuple[dict[str, str], ...]
+    names: tuple[dict[str, str], ...]
+    kana: re.Pattern[str]
+    kana_digits: dict[str, str]
+    cues: re.Pattern[str]
+    known: frozenset[str]
+    """Every word a run may hold: alphabet words, letter names and digit words."""
+
+
+@functools.cache
+def _vocab() -> _Vocab:
+    text = resources.files("userlore.policy.data").joinpath("spelling.yaml").read_text("utf-8")
+    data = yaml.safe_load(text)
+    kana = {str(k): str(v) for k, v in data["kana_digits"].items()}
+    words = "|".join(re.escape(w) for w in sorted(kana, key=len, reverse=True))
+    sep = re.escape(_KANA_SEP)
+    return _Vocab(
+        tuple(
+            {str(k).casefold(): str(v) for k, v in a.items()} for a in data["alphabets"].values()
+        ),
+        tuple(
+            {str(k).casefold(): str(v) for k, v in n.items()} for n in data["letter_names"].values()
+        ),
+        re.compile(rf"(?:{words})(?:[{sep}]+(?:{words})){{2,}}(?![ぁ-んァ-ン])"),
+        kana,
+        re.compile("|".join(re.escape(str(c)) for c in data["spelled_cues"])),
+        frozenset(
+            str(w).casefold()
+            for group in ("alphabets", "letter_names")
+            for a in data[group].values()
+            for w in a
+        )
+        | _DIGITS.keys(),
+    )
+
+
+def spelled_cues() -> re.Pattern[str]:
+    """The words beside which a spelled run is a code without a password word ("金庫の番号")."""
+    return _vocab().cues
+
+
+def _runs(lowered: str, known: frozenset[str]) -> list[list[re.Match[str]]]:
+    """Runs of words a spelling may hold (a single letter, a digit or a ``known`` word),
+    separated only by short gaps of spaces and punctuation."""
+    runs: list[list[re.Match[str]]] = []
+    run: list[re.Match[str]] = []
+    for m in _TOKEN.finditer(lowered):
+        word = m.group(0)
+        if len(word) > 1 and word not in known:
+            if run:
+                runs.append(run)
+                run = []
+            continue
+        if run and not _GAP.fullmatch(lowered, run[-1].end(), m.start()):
+            runs.append(run)
+            run = []
+        run.append(m)
+    if run:
+        runs.append(run)
+    return runs
+
+
+def _alphabet_spans(run: list[re.Match[str]], vocab: _Vocab) -> list[tuple[int, int, str, str]]:
+    """Spans of three or more words of one spelling alphabet, with the digits after them."""
+    out: list[tuple[int, int, str, str]] = []
+    i = 0
+    while i < len(run):
+        best: tuple[int, str] | None = None
+        for alphabet in vocab.alphabets:
+            j, letters, count = i, [], 0
+            while j < len(run):
+                w = run[j].group(0)
+                if w in alphabet:
+                    letters.append(alphabet[w])
+                    count += 1
+                elif count and (w.isdigit() or w in _DIGITS):
+                    letters.append(_DIGITS.get(w, w))
+                else:
+                    break
+                j += 1
+            if (count >= 3 or (count >= 2 and j - i >= 4)) and (best is None or j > best[0]):
+                best = (j, "".join(letters))
+        if best is not None:
+            out.append((run[i].start(), run[best[0] - 1].end(), best[1], "alphabet"))
+            i = best[0]
+        else:
+            i += 1
+    return out
+
+
+def _name_spans(run: list[re.Match[str]], vocab: _Vocab) -> list[tuple[int, int, str, str]]:
+    """Spans of four or more letter names of one language (at least two not single letters)."""
+    out: list[tuple[int, int, str, str]] = []
+    i = 0
+    while i < len(run):
+        best: tuple[int, str] | None = None
+        for names in vocab.names:
+            j, letters, named = i, [], 0
+            while j < len(run):
+                w = run[j].group(0)
+                if w in names:
+                    letters.append(names[w])
+                    named += len(w) > 1
+                elif len(w) == 1 and w.isalpha():
+                    letters.append(w)
+                elif w.isdigit() or w in _DIGITS:
+                    letters.append(_DIGITS.get(w, w))
+                else:
+                    break
+                j += 1
+            if j - i >= 4 and named >= 2 and (best is None or j > best[0]):
+                best = (j, "".join(letters))
+        if best is not None:
+            out.append((run[i].start(), run[best[0] - 1].end(), best[1], "letters"))
+            i = best[0]
+        else:
+            i += 1
+    return out
+
+
+_GATE_WORDS: Final = re.compile(r"[^\W\d_]{2,}")
+
+
+Run = tuple[int, int, str, str]
+"""``(start, end, value, kind)``: :func:`~userlore.policy.spoken.spoken_spans` makes each a
+:class:`~userlore.policy.spoken.Spoken` (this module does not import it: spoken imports this)."""
+
+
+def spelling_spans(text: str, lowered: str) -> list[Run]:
+    """Runs of ``text`` spelled with an alphabet, letter names or kana digits.
+
+    Args:
+        text: The text, digits already folded to ASCII.
+        lowered: Its lower-cased form, of the same length.
+    """
+    vocab = _vocab()
+    found: list[tuple[int, int, str, str]] = []
+    if _GATE_WORDS.search(lowered):
+        for run in _runs(lowered, vocab.known):
+            if len(run) < 3:
+                continue
+            found.extend(_alphabet_spans(run, vocab))
+            if len(run) >= 4:
+                found.extend(_name_spans(run, vocab))
+    if not text.isascii():
+        for m in vocab.kana.finditer(text):
+            words = [w for w in re.split(f"[{re.escape(_KANA_SEP)}]+", m.group(0)) if w]
+            value = "".join(vocab.kana_digits[w] for w in words)
+            found.append((m.start(), m.end(), value, "kana"))
+    return found
