@@ -266,7 +266,8 @@ def pieces(t: str, lowered: str) -> Iterator[_Hit]:
         spans = [
             (s, e)
             for s, e in spans
-            if lowered[s:e].strip("!?") not in d.not_values
+            if any(ch.isalnum() for ch in t[s:e])  # "token=" (a placeholder masked after it)
+            and lowered[s:e].strip("!?") not in d.not_values
             and lowered[s:e] not in d.fillers
             and not d.connective.fullmatch(lowered, s, e)
         ]
