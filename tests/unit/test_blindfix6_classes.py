@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import data_sets
+from tests.support import data_sets, value_sets
 from userlore.policy.detectors.public_material import mask_public_material, public_spans
 from userlore.policy.quote_gate import quote_verdict
 from userlore.policy.sensitivity import classify, redact
@@ -59,18 +59,12 @@ HELD_OUT_FLAGGED = frozenset({"bf6u1-hu-ben-000", "bf6u1-id-ben-000", "bf6u1-ru-
 
 @pytest.mark.parametrize("case", SENSITIVE, ids=lambda c: str(c["id"]))
 def test_withheld_and_every_value_redacted(case: dict[str, object]) -> None:
-    text = str(case["text"])
-    assert not quote_verdict(text).quotable
-    red = redact(text)
-    for value in case["values"]:  # type: ignore[attr-defined]
-        assert value not in red
+    value_sets.withheld_and_redacted(case)
 
 
 @pytest.mark.parametrize("case", COVERED_BENIGN, ids=lambda c: str(c["id"]))
 def test_covered_benign_is_quoted_and_kept(case: dict[str, object]) -> None:
-    text = str(case["text"])
-    assert quote_verdict(text).quotable
-    assert redact(text) == text
+    value_sets.quoted_and_kept(case)
 
 
 @pytest.mark.parametrize("case", HELD_OUT_BENIGN, ids=lambda c: str(c["id"]))

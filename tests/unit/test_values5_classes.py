@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import data_sets
+from tests.support import data_sets, value_sets
 from userlore.policy.quote_gate import quote_verdict
 from userlore.policy.sensitivity import redact
 
@@ -47,18 +47,12 @@ COVERED_BENIGN = [c for c in CASES if c["class"] == "benign" and c["group"] == "
 
 @pytest.mark.parametrize("case", SENSITIVE, ids=lambda c: str(c["id"]))
 def test_withheld_and_every_value_redacted(case: dict[str, object]) -> None:
-    text = str(case["text"])
-    assert not quote_verdict(text).quotable
-    red = redact(text)
-    for value in case["values"]:  # type: ignore[attr-defined]
-        assert value not in red
+    value_sets.withheld_and_redacted(case)
 
 
 @pytest.mark.parametrize("case", COVERED_BENIGN, ids=lambda c: str(c["id"]))
 def test_covered_benign_is_quoted_and_kept(case: dict[str, object]) -> None:
-    text = str(case["text"])
-    assert quote_verdict(text).quotable
-    assert redact(text) == text
+    value_sets.quoted_and_kept(case)
 
 
 @pytest.mark.parametrize(
