@@ -32,8 +32,7 @@ SPELLED_KINDS: Final = frozenset({"alphabet", "letters", "kana", "nato"})
 """Kinds of :class:`~userlore.policy.spoken.Spoken` run that spell a value on purpose: a
 sentence is never said that way, so beside a credential cue the run is the value."""
 
-# Digit words said inside a spelled run, in the five Latin-script languages and Italian.
-_DIGITS: Final = {
+DIGIT_WORDS: Final = {
     word: str(digit)
     for words in (
         "zero one two three four five six seven eight nine",
@@ -41,10 +40,30 @@ _DIGITS: Final = {
         "cero uno dos tres cuatro cinco seis siete ocho nueve",
         "zéro un deux trois quatre cinq six sept huit neuf",
         "zero um dois três quatro cinco seis sete oito nove",
-        "zero uno due tre quattro cinque sei sette otto nove",
     )
     for digit, word in enumerate(words.split())
-} | {"zwo": "2", "tres": "3", "fuenf": "5"}
+} | {"zwo": "2"}
+"""Digit words of the five Latin-script covered languages, read in a spelled run here and
+in :mod:`userlore.policy.spoken`'s NATO runs."""
+
+# Inside a spelled run Italian's too, and the spellings without accents.
+_ITALIAN_DIGITS: Final = (
+    "zero",
+    "uno",
+    "due",
+    "tre",
+    "quattro",
+    "cinque",
+    "sei",
+    "sette",
+    "otto",
+    "nove",
+)
+_DIGITS: Final = (
+    DIGIT_WORDS
+    | {word: str(digit) for digit, word in enumerate(_ITALIAN_DIGITS)}
+    | {"tres": "3", "fuenf": "5"}
+)
 _TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)?|\d")
 _GAP = re.compile(r"[\s,;\-./·]{1,4}")
 _KANA_SEP = "・、,，/. 　"  # the folded view reads "・" as "."

@@ -31,6 +31,7 @@ from typing import Final
 
 from userlore.policy.literal_gate import LiteralGate
 from userlore.policy.normalize import Folded
+from userlore.policy.spelling import DIGIT_WORDS
 
 __all__ = ["Spoken", "fold_digits", "spoken_spans", "spoken_values", "spoken_view"]
 
@@ -281,17 +282,7 @@ _CASE_WORDS: Final = {
     "capital": True, "uppercase": True, "upper": True, "big": True, "cap": True,
     "lowercase": False, "lower": False, "small": False,
 }  # fmt: skip
-_DIGIT_WORDS: Final = {
-    word: str(digit)
-    for words in (
-        "zero one two three four five six seven eight nine",
-        "null eins zwei drei vier fünf sechs sieben acht neun",
-        "cero uno dos tres cuatro cinco seis siete ocho nueve",
-        "zéro un deux trois quatre cinq six sept huit neuf",
-        "zero um dois três quatro cinco seis sete oito nove",
-    )
-    for digit, word in enumerate(words.split())
-} | {"niner": "9", "zwo": "2"}
+_DIGIT_WORDS: Final = DIGIT_WORDS | {"niner": "9"}
 _NATO_TOKEN = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)?|\d")
 
 
