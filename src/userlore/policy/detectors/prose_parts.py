@@ -83,10 +83,10 @@ def _secret_cue(lowered: str) -> bool:
     if not c.credential_words.search(lowered):
         return False
     idents = [m.span() for m in c.identifier.finditer(lowered)]
-    excluded = [m.span() for m in c.not_credential.finditer(lowered)]
+    excluded = [m.span() for m in c.not_credential_scan.finditer(lowered)]
     return any(
         not any(s <= m.start() < e for s, e in (*idents, *excluded))
-        for m in c.credential.finditer(lowered)
+        for m in c.credential_scan.finditer(lowered)
     )
 
 
