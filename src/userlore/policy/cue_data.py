@@ -145,6 +145,17 @@ class Cues:
     not_credential_scan: CueAlternation
     """``not_credential``'s matches, the same way."""
 
+    def credential_cues(self, lowered: str) -> list[re.Match[str]]:
+        """The credential cues of ``lowered`` that start in no compound naming no secret
+        ("zip code", "code source"): the one reading the floor's rules and the gate share."""
+        if not self.credential_words.search(lowered):
+            return []
+        found = list(self.credential_scan.finditer(lowered))
+        if not found:
+            return found
+        excluded = [m.span() for m in self.not_credential_scan.finditer(lowered)]
+        return [m for m in found if not any(s <= m.start() < e for s, e in excluded)]
+
     def about_others(self, lowered: str) -> bool:
         """Clearly a topic (reading about it, a study), or someone else's: an other-person cue
         and, once those are masked, no first-person subject left."""

@@ -111,19 +111,11 @@ _WINDOW_AFTER: Final = 80
 def _credential_windows(lowered: str) -> list[tuple[int, int]]:
     """``(start, end)`` of each credential cue of ``policy/data/quote_cues.yaml`` and of the
     short forms ``said_values.yaml`` adds ("pw", "mdp")."""
-    c = cues()
     d = _data()
     extra = (
         [m.span() for m in d.credential.finditer(lowered)] if d.cue_words.search(lowered) else []
     )
-    if not c.credential_words.search(lowered):
-        return extra
-    excluded = [m.span() for m in c.not_credential_scan.finditer(lowered)]
-    return extra + [
-        m.span()
-        for m in c.credential_scan.finditer(lowered)
-        if not any(s <= m.start() < e for s, e in excluded)
-    ]
+    return extra + [m.span() for m in cues().credential_cues(lowered)]
 
 
 # -- spelled runs --------------------------------------------------------------------------------
