@@ -9,15 +9,17 @@ once per user mode (``fixed`` and ``first-label``). Sync and async tests both ru
 one PostgreSQL server (the test command's throwaway server with pgvector, started here, or
 ``USERLORE_TEST_DATABASE_URL``), each test's store on a database of a per-session pool that is
 the migrated template (copied once, then emptied and checked between tests).
-``USERLORE_SKIP_POSTGRES=1`` skips the PostgreSQL suites and says so. The exit status is
-non-zero when any session fails.
+``USERLORE_SKIP_POSTGRES=1`` skips the PostgreSQL suites and says so. The PostgreSQL
+package's two large-batch tests run in a session of their own (``SPLIT``), beside one that
+deselects them; three sessions run at a time (``--jobs``). The exit status is non-zero when
+any session fails.
 
-``--beside COMMAND`` runs COMMAND (``make test``: the main pytest run) at the same time, its
-output live, and the suites' sessions beside it (the longest first), their output printed when
-COMMAND ends; the exit status is non-zero when either fails. The main run is the longest
-serial path, so once it has started everything else (this process, the PostgreSQL server it
-starts, the suites' sessions) runs at a lower priority (``nice`` 10) and takes the core the
-main run leaves: on 2 cores the suites had taken three quarters of it.
+``--beside COMMAND`` runs COMMAND (``make test``: the rest of the command, pytest last) at the
+same time, its output live, and the suites' sessions beside it (the longest first), their
+output printed when COMMAND ends; the exit status is non-zero when either fails. The main run
+is the longest serial path, so once it has started everything else (this process, the
+PostgreSQL server it starts, the suites' sessions) runs at a lower priority (``nice`` 10) and
+takes the core the main run leaves: on 2 cores the suites had taken three quarters of it.
 
 Usage: ``python tests/langgraph_suites/run.py [--mode fixed|first-label] [--package DIST]
 [--beside COMMAND] [pytest args...]``
