@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.support import data_sets
 from userlore.policy.detectors.special_abbrev import abbreviation_cues
 from userlore.policy.detectors.special_lang import _sentences, languages, special_cues
@@ -52,8 +54,27 @@ def test_special_classes_and_benign_topics() -> None:
     assert failing == SPECIAL_KNOWN, sorted(failing ^ SPECIAL_KNOWN)
 
 
-def test_held_out_money_is_redacted_from_evidence() -> None:
-    rows = data_sets.rows("blindfix8_heldout_money.jsonl")
+# The second fresh set, written after the rules: an abbreviation and a role no list names.
+SPECIAL2_KNOWN: frozenset[str] = frozenset({"bf8s2-en-01", "bf8s2-en-03"})
+
+
+def test_second_special_set() -> None:
+    rows = data_sets.rows("blindfix8_special2.jsonl")
+    failing = {c["id"] for c in rows if _bad_covered(c)}
+    assert failing == SPECIAL2_KNOWN, sorted(failing ^ SPECIAL2_KNOWN)
+
+
+@pytest.mark.parametrize(
+    ("name", "benign_redacted"),
+    [
+        ("blindfix8_heldout_money.jsonl", HELDOUT_BENIGN_REDACTED),
+        ("blindfix8_heldout_money2.jsonl", frozenset()),
+    ],
+)
+def test_held_out_money_is_redacted_from_evidence(
+    name: str, benign_redacted: frozenset[str]
+) -> None:
+    rows = data_sets.rows(name)
     missed = set()
     redacted_benign = set()
     for case in rows:
@@ -66,9 +87,7 @@ def test_held_out_money_is_redacted_from_evidence() -> None:
         elif any(v in red for v in case["values"]):
             missed.add(case["id"])
     assert missed == HELDOUT_MONEY_KNOWN, sorted(missed ^ HELDOUT_MONEY_KNOWN)
-    assert redacted_benign == HELDOUT_BENIGN_REDACTED, sorted(
-        redacted_benign ^ HELDOUT_BENIGN_REDACTED
-    )
+    assert redacted_benign == benign_redacted, sorted(redacted_benign ^ benign_redacted)
 
 
 def test_an_abbreviation_counts_only_in_its_case_and_language() -> None:
@@ -85,6 +104,7 @@ def test_an_abbreviation_counts_only_in_its_case_and_language() -> None:
     assert not cues("moro em Lisboa e ela também")  # pt "em", "ela": words, not conditions
     assert not cues("the MS Teams link is in the invite")  # a name, not multiple sclerosis
     assert cues("Mein Neurologe meinte, die MS Schübe sind seltener") == ["MS"]  # de nouns
+    assert cues("COPDだから階段はきつい") == ["COPD"]  # glued to kana
     assert "health" in special_cues("mon neurologue pense que la SEP progresse lentement")
     assert not quote_verdict("mon neurologue pense que la SEP progresse lentement").quotable
     assert quote_verdict("what does COPD stand for? it came up in a podcast").quotable

@@ -48,7 +48,11 @@ def _table() -> tuple[re.Pattern[str] | None, dict[str, tuple[re.Pattern[str], d
 
 def _pattern(tokens: Iterable[str]) -> re.Pattern[str]:
     alt = "|".join(re.escape(a) for a in sorted(tokens, key=len, reverse=True))
-    return re.compile(rf"(?<![\w/+.\-])(?:{alt})(?![\w/\-]|\+\w)")
+    # Bounded by Latin letters and digits only: Japanese and Chinese glue an abbreviation to
+    # the next character ("COPDだから", "ADHD患者").
+    return re.compile(
+        rf"(?<![A-Za-z0-9\u00c0-\u024f/+.\-])(?:{alt})(?![A-Za-z0-9\u00c0-\u024f/\-]|\+\w)"
+    )
 
 
 def abbreviation_cues(
