@@ -26,6 +26,7 @@ from importlib import resources
 from typing import Final
 
 from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.special_abbrev import abbreviation_cues
 from userlore.policy.detectors.special_lang_vocab import (
     _TOKEN,
     DATA_PACKAGE,
@@ -35,7 +36,9 @@ from userlore.policy.detectors.special_lang_vocab import (
 from userlore.policy.findings import _SPECIAL
 from userlore.policy.literal_gate import LiteralGate
 
-_SENTENCE_BREAK = re.compile(r"[.!?。！？\n]+(?:\s+|$)|[;；]")
+# A Spanish question or exclamation opened after a comma ("…, ¿habrá servicios mínimos?") is a
+# clause of its own: its speaker does not own the news before it.
+_SENTENCE_BREAK = re.compile(r"[.!?。！？\n]+(?:\s+|$)|[;；]|,\s*(?=[¿¡])")
 _NEGATION_REACH: Final = 3  # words (twice as many characters unspaced) a denial reaches
 _IMPLIED_REACH: Final = 6  # words (or 12 characters unspaced) from the clause opener to the term
 _COMPOUND_REST: Final = 3  # letters the rest of the compound needs (no "Krebse" plurals)
@@ -357,9 +360,15 @@ def in_professional_sentence(t: str, pos: int) -> bool:
     return False
 
 
+def _all_cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
+    """:func:`_cues` and the abbreviations read case-sensitively (:mod:`.special_abbrev`)."""
+    yield from _cues(t)
+    yield from abbreviation_cues(t, languages(), _sentences)
+
+
 def _lang_special(t: str) -> Iterator[_Hit]:
     """Floor hits: cues said about the user in any vocabulary's language."""
-    for lang, category, own, s, start, end in _cues(t):
+    for lang, category, own, s, start, end in _all_cues(t):
         if _verdict(lang, t, own, s, start, end) == _SELF:
             yield (_SPECIAL, category, _subject_start(lang, t, s, start), end, category)
     yield from _same_sex_couple(t)
@@ -402,7 +411,7 @@ def special_cues(text: str) -> frozenset[str]:
     The quote gate withholds a snippet on any of these unless
     :func:`about_someone_else_or_topic` clears it.
     """
-    return frozenset(cue[1] for cue in _cues(text))
+    return frozenset(cue[1] for cue in _all_cues(text))
 
 
 def about_someone_else_or_topic(text: str) -> bool:
@@ -412,6 +421,6 @@ def about_someone_else_or_topic(text: str) -> bool:
     False for it: the gate fails closed. Text without any cue is not "about" anything: False.
     """
     verdicts = [
-        _verdict(lang, text, own, s, start, end) for lang, _, own, s, start, end in _cues(text)
+        _verdict(lang, text, own, s, start, end) for lang, _, own, s, start, end in _all_cues(text)
     ]
     return bool(verdicts) and all(v == _OTHER for v in verdicts)

@@ -1,0 +1,94 @@
+"""Special-category abbreviations, read case-sensitively (issue 29, blindfix8b).
+
+"Mein Neurologe meinte, die MS schreitet nicht fort", "la EM está estable", "la SEP progresse":
+a condition named by its abbreviation. In lower case many abbreviations are common words
+(Portuguese "em" and "ela", German "als"), so they cannot join ``special/<lang>.json``, whose
+terms match in any case. ``policy/data/special_abbreviations.json`` lists them per language;
+a match counts for a language only where that language reads the sentence (one of its person,
+topic or profession words, or for Japanese and Chinese its own script), and whose fact it is
+is then decided by that language's attribution (:mod:`.special_lang`), like any other cue.
+An abbreviation before a capitalised word is a name ("MS Teams"), except in German, which
+capitalises its nouns.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache
+from importlib import resources
+
+from userlore.policy.detectors.special_lang_vocab import _Language
+
+__all__ = ["abbreviation_cues"]
+
+_CAPITALISED_NOUNS = frozenset({"de"})
+_NEXT_NAME = re.compile(r"\s+[A-Z][a-z]")
+
+
+@cache
+def _table() -> tuple[re.Pattern[str] | None, dict[str, tuple[re.Pattern[str], dict[str, str]]]]:
+    """(any abbreviation of any language, per language: its pattern and category by token)."""
+    raw = json.loads(
+        resources.files("userlore.policy.data")
+        .joinpath("special_abbreviations.json")
+        .read_text(encoding="utf-8")
+    )
+    table: dict[str, tuple[re.Pattern[str], dict[str, str]]] = {}
+    every: set[str] = set()
+    for code, categories in raw.items():
+        if code.startswith("_"):
+            continue
+        by_token = {a: category for category, items in categories.items() for a in items}
+        every.update(by_token)
+        table[code] = (_pattern(by_token), by_token)
+    return (_pattern(every) if every else None), table
+
+
+def _pattern(tokens: Iterable[str]) -> re.Pattern[str]:
+    alt = "|".join(re.escape(a) for a in sorted(tokens, key=len, reverse=True))
+    # Bounded by Latin letters and digits only: Japanese and Chinese glue an abbreviation to
+    # the next character ("COPDだから", "ADHD患者").
+    return re.compile(
+        rf"(?<![A-Za-z0-9\u00c0-\u024f/+.\-])(?:{alt})(?![A-Za-z0-9\u00c0-\u024f/\-]|\+\w)"
+    )
+
+
+def abbreviation_cues(
+    t: str,
+    languages: tuple[_Language, ...],
+    sentences: Callable[[str], Iterable[tuple[int, int]]],
+) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
+    """Cues as :func:`.special_lang._cues` gives them: (language, category, self term?,
+    sentence start, term start, term end), for the abbreviations of ``t``."""
+    every, table = _table()
+    if every is None or every.search(t) is None:
+        return
+    for s, e in sentences(t):
+        found: list[tuple[int, _Language, list[tuple[str, int, int]]]] = []
+        for lang in languages:
+            entry = table.get(lang.code)
+            if entry is None:
+                continue
+            pattern, by_token = entry
+            hits = [
+                (by_token[m.group(0)], m.start(), m.end())
+                for m in pattern.finditer(t, s, e)
+                if lang.code in _CAPITALISED_NOUNS or not _NEXT_NAME.match(t, m.end())
+            ]
+            if not hits:
+                continue
+            if lang.own_script is not None:
+                if not lang.own_script.search(t, s, e):
+                    continue
+                markers = 1
+            else:
+                markers = sum(1 for _ in lang.markers.finditer(t, s, e))
+            if markers:
+                found.append((markers, lang, hits))
+        best = max((n for n, _, _ in found), default=0)
+        for n, lang, hits in found:
+            if n == best:
+                for category, start, end in hits:
+                    yield lang, category, False, s, start, end
