@@ -24,8 +24,9 @@ from __future__ import annotations
 import pytest
 
 from tests.support import data_sets, value_sets
-from userlore.policy.language import RELATIVES, _relatives_data, cantonese, relative_of, segments
+from userlore.policy.language import segments
 from userlore.policy.quote_gate import quote_verdict
+from userlore.policy.relatives import RELATIVES, _relatives_data, cantonese, relative_of
 from userlore.policy.sensitivity import redact
 
 SETS = (

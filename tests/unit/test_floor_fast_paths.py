@@ -13,13 +13,11 @@ import re
 from collections.abc import Container, Iterator
 from pathlib import Path
 
+from userlore.policy.detectors.cldr_words import _SAID, _all_digit_words, _digit_words
 from userlore.policy.detectors.uncovered import (
-    _SAID,
     _SAID_GAP,
     SAID_MIN_WORDS,
-    _all_digit_words,
     _bare,
-    _digit_words,
     _has_digit,
     _said_runs,
 )

@@ -14,18 +14,35 @@ language: the language-agnostic detectors judge it. Close relatives the identifi
 covered language (Swiss German, Luxembourgish, Nigerian Pidgin, Scots, Afrikaans) and
 Cantonese written in Han are read by their own words (:func:`relative_of`, :func:`cantonese`;
 ``policy/data/relatives.yaml``): not covered.
+
+The parts this module builds on are their own modules (floorcost7): the script of a letter
+(``policy.scripts``), the covered languages and their ``wordfreq`` lists
+(``policy.word_lists``) and the relatives' rules (``policy.relatives``).
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
-import math
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
+
+from userlore.policy.relatives import CANTONESE
+from userlore.policy.relatives import RELATIVES as RELATIVES
+from userlore.policy.relatives import cantonese as cantonese
+from userlore.policy.relatives import relative_of as relative_of
+from userlore.policy.scripts import _runs, _script
+from userlore.policy.word_lists import (
+    _EDGE_PUNCTUATION,
+    LEXICON_ZIPF,
+    LEXICON_ZIPF_SHORT_WORD,
+    _lexicon,
+    _vouch_lexicon,
+)
+from userlore.policy.word_lists import COVERED_LANGUAGES as COVERED_LANGUAGES
+from userlore.policy.word_lists import UNDETERMINED as UNDETERMINED
 
 __all__ = [
     "COVERED_LANGUAGES",
@@ -43,47 +60,14 @@ __all__ = [
     "vouched_language",
 ]
 
-COVERED_LANGUAGES: Final = frozenset({"en", "zh", "es", "de", "fr", "ja", "pt"})
-"""Languages the floor's and the gate's vocabularies are written for (ISO 639-1)."""
-
 MIN_LETTERS: Final = 12
 """Latin segments shorter than this are joined to their Latin neighbours before they are
 identified: a statistical identifier guesses on two words ("ok thx")."""
-
-UNDETERMINED: Final = "und"
-"""The language of a segment the identifier cannot place (treated as not covered)."""
 
 # A sentence ends at .!?; followed by a space or the end (not inside "5.400" or "v1.2"), at
 # their CJK forms, or at a line break.
 _SENTENCE = re.compile(r"[^\n]*?(?:[.!?;]+(?=\s|$)|[。！？；]+|\n+|$)")
 
-# (first code point, last code point, script) for letters outside Latin-1; checked in order.
-_RANGES: Final = (
-    (0x0250, 0x02AF, "Latn"),
-    (0x0370, 0x03FF, "Grek"),
-    (0x0400, 0x052F, "Cyrl"),
-    (0x0530, 0x058F, "Armn"),
-    (0x0590, 0x05FF, "Hebr"),
-    (0x0600, 0x08FF, "Arab"),
-    (0x0900, 0x097F, "Deva"),
-    (0x0980, 0x0DFF, "Indic"),
-    (0x0E00, 0x0EFF, "Thai"),
-    (0x10A0, 0x10FF, "Geor"),
-    (0x1100, 0x11FF, "Hang"),
-    (0x1E00, 0x1EFF, "Latn"),
-    (0x3040, 0x30FF, "Kana"),
-    (0x3130, 0x318F, "Hang"),
-    (0x31F0, 0x31FF, "Kana"),
-    (0x3400, 0x4DBF, "Hani"),
-    (0x4E00, 0x9FFF, "Hani"),
-    (0xAC00, 0xD7AF, "Hang"),
-    (0xF900, 0xFAFF, "Hani"),
-    (0xFB50, 0xFEFF, "Arab"),
-    (0xFF21, 0xFF5A, "Latn"),
-    (0xFF66, 0xFF9F, "Kana"),
-    (0x20000, 0x3134F, "Hani"),
-)
-_CJK: Final = frozenset({"Hani", "Kana"})
 _SCRIPT_LANGUAGE: Final = {"Hang": "ko"}
 
 
@@ -104,38 +88,6 @@ class Segment:
     end: int
     script: str
     language: str | None
-
-
-def _script(ch: str) -> str | None:
-    """The script of a letter (``None`` for digits, spaces, punctuation and marks)."""
-    if not ch.isalpha():
-        return None
-    o = ord(ch)
-    if o < 0x0250:
-        return "Latn"
-    for lo, hi, script in _RANGES:
-        if lo <= o <= hi:
-            return script
-    return "Other"
-
-
-def _runs(text: str, start: int, end: int) -> Iterator[tuple[int, int, str]]:
-    """Runs of one script in ``text[start:end]``; neutral characters join the run before them
-    (or the first run); Han and kana form one CJK run."""
-    run_start, run_script = start, "Zyyy"
-    for i in range(start, end):
-        script = _script(text[i])
-        if script is None:
-            continue
-        if script in _CJK:
-            script = "Hani"
-        if run_script == "Zyyy":
-            run_script = script
-        elif script != run_script:
-            yield run_start, i, run_script
-            run_start, run_script = i, script
-    if end > run_start:
-        yield run_start, end, run_script
 
 
 def sentences(text: str) -> list[str]:
@@ -451,9 +403,6 @@ def read_by_its_words(text: str, language: str) -> bool:
     return all(_known(word, i, lexicon) for i, word in _plain_words(text))
 
 
-_EDGE_PUNCTUATION: Final = ".,;:!?¡¿()[]{}\"'“”«»…"
-
-
 def _plain_words(text: str) -> list[tuple[int, str]]:
     """``(position, word)`` of the tokens that are words: letters only once edge punctuation
     is stripped, split at hyphens and apostrophes ("l'email", "e-mail"); an id, a password or
@@ -476,26 +425,6 @@ def _known(word: str, index: int, lexicon: dict[str, float]) -> bool:
         return True  # an acronym or a brand ("RDV", "ExoticsCon"), anywhere in the line
     return index > 0 and word[0].isupper()  # a name
 
-
-@functools.cache
-def _vouch_lexicon(language: str) -> dict[str, float] | None:
-    """``wordfreq``'s large list of ``language`` (its small one where it has no large one) as
-    word -> Zipf frequency, or ``None`` for a language not written in Latin script."""
-    import wordfreq
-
-    if _lexicon(language) is None:
-        return None
-    if language not in wordfreq.available_languages("large"):
-        return _lexicon(language)
-    freqs: dict[str, float] = wordfreq.get_frequency_dict(language, wordlist="large")
-    return {w: math.log10(f) + 9.0 for w, f in freqs.items() if f > 0}
-
-
-LEXICON_ZIPF: Final = 3.0
-LEXICON_ZIPF_SHORT_WORD: Final = 4.0
-"""A word is a frequent word of a language at this Zipf frequency or above in ``wordfreq``'s
-list for it (3.0: once per million words); a word of three letters or fewer ("om", "vid",
-"kl"), which unrelated languages share by chance, must be a function word of it (4.0)."""
 
 LEXICON_NAMES: Final = 0.5
 """At most this share of a segment's letters may be in names (capitalised words after the
@@ -541,190 +470,3 @@ def lexicon_language(
             if names <= LEXICON_NAMES * sum(len(w) for w in words):
                 return language
     return None
-
-
-@functools.cache
-def _lexicon(language: str) -> dict[str, float] | None:
-    """``wordfreq``'s small list of ``language`` as word -> Zipf frequency, or ``None`` when it
-    has none or the language is not written in Latin script (its list's most frequent words
-    are not Latin: Chinese, Japanese), loaded once on first use."""
-    import wordfreq
-
-    if language not in wordfreq.available_languages("small"):
-        return None
-    freqs: dict[str, float] = wordfreq.get_frequency_dict(language, wordlist="small")
-    top = list(itertools.islice(freqs, 100))
-    if sum(1 for w in top if all(_script(ch) in (None, "Latn") for ch in w)) < len(top) / 2:
-        return None
-    return {w: math.log10(f) + 9.0 for w, f in freqs.items() if f > 0}
-
-
-# -- close relatives read through a covered word list (issue 29, dialects6) ---------------------
-
-CANTONESE: Final = "yue"
-"""Cantonese: written in Han, so the script rule would read it as Chinese (see
-:func:`cantonese`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Relative:
-    code: str
-    reads_as: frozenset[str]
-    markers: frozenset[str]
-    weak: frozenset[str]
-    phrases: tuple[str, ...]
-    strong_phrases: tuple[str, ...]
-    money: frozenset[str]
-    magnitudes: frozenset[str]
-    after_number: re.Pattern[str] | None
-
-
-@functools.cache
-def _relatives_data() -> dict[str, Any]:
-    from importlib import resources
-
-    import yaml  # type: ignore[import-untyped]
-
-    raw = resources.files("userlore.policy.data").joinpath("relatives.yaml").read_text("utf-8")
-    data: dict[str, Any] = yaml.safe_load(raw)
-    return data
-
-
-@functools.cache
-def _relatives() -> tuple[_Relative, ...]:
-    out: list[_Relative] = []
-    for code, spec in _relatives_data()["relatives"].items():
-        words = [str(w).casefold() for w in spec.get("markers", [])]
-        weak = [str(w).casefold() for w in spec.get("weak", [])]
-        counted = [re.escape(str(w)) for w in spec.get("after_number", [])]
-        out.append(
-            _Relative(
-                str(code),
-                frozenset(spec["reads_as"]),
-                frozenset(w for w in words if " " not in w),
-                frozenset(w for w in weak if " " not in w),
-                tuple(w for w in weak if " " in w),
-                tuple(w for w in words if " " in w),
-                frozenset(str(w).casefold() for w in spec.get("money", [])),
-                frozenset(str(w).casefold() for w in spec.get("magnitudes", [])),
-                re.compile(rf"(?i)\d\s?(?:{'|'.join(counted)})(?![^\W\d_])") if counted else None,
-            )
-        )
-    return tuple(out)
-
-
-RELATIVES: Final = frozenset({"gsw", "lb", "pcm", "sco", "af", CANTONESE})
-"""The relatives :func:`relative_of` and :func:`cantonese` name (``policy/data/
-relatives.yaml``): languages the gate does not cover, told apart by their own words."""
-
-_MARKER_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
-
-
-def relative_of(text: str, language: str) -> str | None:
-    """The close relative a Latin segment read as ``language`` is written in, by its own
-    words (``policy/data/relatives.yaml``): one marker ("isch", "dey", "dinnae", "ech"), or two
-    distinct words of its markers and weak words ("aye … wee"), else ``None``. A covered
-    ``language`` yields only a relative that reads as it; an uncovered one (Pidgin read as
-    Igbo, Luxembourgish as Estonian) any relative, by its words that are not frequent words of
-    that language, so the floor reads it as that relative and not as a covered sentence the
-    identifier misread.
-
-    The identifier leaves these relatives out of its candidates (:data:`READ_AS_COVERED`) or
-    cannot tell them apart on a short turn, and ``wordfreq``'s large lists know many of their
-    words from social media, so :func:`read_by_its_words` passes them: "ich verdien 6'800
-    Stutz im Monet" read as German, "I dey collect 250,000 naira" as English. A capitalised
-    word after the first is a name and no marker ("Abi", "Wan"), unless it has an apostrophe
-    ("A'm").
-    """
-    if language in RELATIVES:
-        return None
-    covered = language in COVERED_LANGUAGES
-    found: list[str] = []
-    # Whole tokens of letters only: "sha" in "node@sha256:…" is part of an id, not a word.
-    tokens = (t.strip(_EDGE_PUNCTUATION) for t in text.split())
-    for i, word in enumerate(t for t in tokens if _MARKER_WORD.fullmatch(t)):
-        # German capitalises its nouns ("Stutz", "Chind"): no name is skipped there.
-        name = i > 0 and word[0].isupper() and "'" not in word and "’" not in word
-        if name and language != "de":
-            continue
-        found.append(word.casefold().replace("’", "'"))
-    if not covered:
-        # An uncovered verdict keeps its own words: Dutch "dat", "ons" are no Pidgin or
-        # Afrikaans markers in a segment read as Dutch.
-        lexicon = _lexicon(language) or {}
-        found = [w for w in found if lexicon.get(w, 0.0) < LEXICON_ZIPF]
-    if not found:
-        return None
-    words = set(found)
-    joined = " " + " ".join(found) + " "
-    for rel in _relatives():
-        if covered and language not in rel.reads_as:
-            continue
-        if words & rel.markers or any(f" {p} " in joined for p in rel.strong_phrases):
-            return rel.code
-        if rel.after_number is not None and rel.after_number.search(text):
-            return rel.code
-        hits = len(words & rel.weak) + sum(1 for p in rel.phrases if f" {p} " in joined)
-        if hits >= 2:
-            return rel.code
-    return None
-
-
-def relative_reads_as(code: str) -> tuple[str, ...]:
-    """The covered languages a relative is read as ("gsw" -> de): their CLDR data (currency
-    names, magnitude words) applies to it too."""
-    return next((tuple(sorted(r.reads_as)) for r in _relatives() if r.code == code), ())
-
-
-def relative_magnitudes(code: str) -> frozenset[str]:
-    """The relative's own magnitude words ("millione"), casefolded, beside CLDR's."""
-    return next((r.magnitudes for r in _relatives() if r.code == code), frozenset())
-
-
-def relative_money_words(code: str) -> frozenset[str]:
-    """The relative's own words for its money ("stutz", "naira"), casefolded, beside CLDR's
-    currency names."""
-    return next((r.money for r in _relatives() if r.code == code), frozenset())
-
-
-@dataclass(frozen=True, slots=True)
-class _Cantonese:
-    own: frozenset[str]
-    words: re.Pattern[str]
-    copula: str
-    not_after: frozenset[str]
-    not_before: frozenset[str]
-
-
-@functools.cache
-def _cantonese_spec() -> _Cantonese:
-    spec = _relatives_data()["yue"]
-    words = "|".join(re.escape(str(w)) for w in spec["words"])
-    numeral = re.escape(str(spec["numerals"]))
-    counted = "|".join(re.escape(str(w)) for w in spec["after_number"])
-    return _Cantonese(
-        frozenset(spec["characters"]),
-        re.compile(rf"{words}|(?:\d|[{numeral}])(?:{counted})"),
-        str(spec["copula"]),
-        frozenset(spec["copula_not_after"]),
-        frozenset(spec["copula_not_before"]),
-    )
-
-
-def cantonese(chunk: str) -> bool:
-    """A Han run written in Cantonese: one of its own characters (咗, 嘅, 啲, 冇, 佢, 喺, 哋,
-    唔 …), one of its words (港紙, 而家, 聽日, 出糧 …), a number counted in 蚊, or its copula
-    係 outside a Mandarin word (關係, 聯係, 係數). Mandarin, simplified or traditional, writes
-    none of them ("我跟他的關係很好" stays Chinese)."""
-    spec = _cantonese_spec()
-    if not spec.own.isdisjoint(chunk) or spec.words.search(chunk):
-        return True
-    copula, not_after, not_before = spec.copula, spec.not_after, spec.not_before
-    start = chunk.find(copula)
-    while start >= 0:
-        before = chunk[start - 1] if start else ""
-        after = chunk[start + 1] if start + 1 < len(chunk) else ""
-        if before not in not_after and after not in not_before:
-            return True
-        start = chunk.find(copula, start + 1)
-    return False

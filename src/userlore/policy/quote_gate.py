@@ -311,10 +311,7 @@ def _credential_near_value(cues: Cues, text: str) -> bool:
     # A value the floor already redacted is gone: its marker is not a value.
     text = _REDACTED.sub(" ", text)
     lowered = text.casefold()
-    excluded = [m.span() for m in cues.not_credential.finditer(lowered)]
-    for m in cues.credential.finditer(lowered):
-        if any(s <= m.start() < e for s, e in excluded):
-            continue  # "zip code", "code source": a credential word naming no secret
+    for m in cues.credential_cues(lowered):  # not "zip code": a credential word naming no secret
         start, end = _cue_token(text, m.start(), m.end())
         before = text[max(0, start - _WINDOW_BEFORE) : start]
         after = text[end : end + _WINDOW_AFTER]

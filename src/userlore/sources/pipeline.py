@@ -37,9 +37,8 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, timedelta
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from langchain_core.language_models import BaseChatModel
 from sqlalchemy import Table, and_, case, update
 from sqlalchemy.orm import Session
 
@@ -78,6 +77,9 @@ from userlore.sources.views import PipelineReport
 from userlore.store.governed import GovernedStore
 from userlore.store.schema import KnowledgeSourceItem, KnowledgeSourceState
 from userlore.understanding import BatchItem, govern_upsert_batch, record_turn
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = [
     "CONTEXT_CHARS",

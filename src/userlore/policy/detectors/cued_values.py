@@ -63,10 +63,10 @@ def cued_values(t: str) -> Iterator[_Hit]:
     lowered = _lower(t)
     if not c.credential_words.search(lowered):
         return  # no credential word's literal: the pattern below cannot match
-    matches = list(c.credential.finditer(lowered))
+    matches = list(c.credential_scan.finditer(lowered))
     if not matches:
         return
-    excluded = [m.span() for m in c.not_credential.finditer(lowered)]
+    excluded = [m.span() for m in c.not_credential_scan.finditer(lowered)]
     for m in matches:
         if any(s <= m.start() < e or s < m.end() <= e for s, e in excluded):
             continue

@@ -80,14 +80,11 @@ _ACCOUNT_GAP = 24
 def _secret_cue(lowered: str) -> bool:
     """A credential word that names no identifier (a password, a code, a login)."""
     c = cues()
-    if not c.credential_words.search(lowered):
+    found = c.credential_cues(lowered)
+    if not found:
         return False
     idents = [m.span() for m in c.identifier.finditer(lowered)]
-    excluded = [m.span() for m in c.not_credential.finditer(lowered)]
-    return any(
-        not any(s <= m.start() < e for s, e in (*idents, *excluded))
-        for m in c.credential.finditer(lowered)
-    )
+    return any(not any(s <= m.start() < e for s, e in idents) for m in found)
 
 
 def prose_parts(t: str) -> Iterator[_Hit]:

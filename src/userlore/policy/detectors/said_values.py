@@ -29,7 +29,7 @@ from typing import Any, Final
 
 import yaml  # type: ignore[import-untyped]
 
-from userlore.policy.cue_data import cues
+from userlore.policy.cue_data import CueAlternation, alternation, cues
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.money import (
     _FIRST_PERSON,
@@ -55,18 +55,6 @@ _CJK_DIGITS = re.compile(r"[〇零O一二三四五六七八九幺两]+")
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 
 
-def _alternation(terms: list[str], *, escape: bool) -> str:
-    """Latin terms as whole words, CJK terms as substrings (regex fragments or literals)."""
-    parts = []
-    for term in sorted(terms, key=len, reverse=True):
-        body = re.escape(term) if escape else term
-        if _CJK_CHAR.search(term):
-            parts.append(f"(?:{body})")
-        else:
-            parts.append(rf"(?<![^\W_])(?:{body})(?![^\W_])")
-    return "|".join(parts) or r"(?!x)x"
-
-
 @dataclass(frozen=True, slots=True)
 class _Data:
     start: re.Pattern[str]
@@ -79,7 +67,7 @@ class _Data:
     units: re.Pattern[str]
     cjk_amount: re.Pattern[str]
     context: re.Pattern[str]
-    credential: re.Pattern[str]
+    credential: CueAlternation
     unit_words: LiteralGate
     cue_words: LiteralGate
     next_words: LiteralGate
@@ -95,19 +83,19 @@ def _data() -> _Data:
     money = raw["money"]
     cjk_units = "|".join(re.escape(str(u)) for u in money["cjk_units"])
     return _Data(
-        start=re.compile(_alternation(start, escape=False)),
-        next=re.compile(_alternation(nxt, escape=False)),
-        connective=re.compile(rf"(?:{_alternation(start + nxt, escape=False)})[\s,:]*"),
+        start=re.compile(alternation(start, escape=False)),
+        next=re.compile(alternation(nxt, escape=False)),
+        connective=re.compile(rf"(?:{alternation(start + nxt, escape=False)})[\s,:]*"),
         connective_words=frozenset(
             w for term in start + nxt for w in re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", term)
         ),
         fillers=frozenset(str(f).strip().casefold() for f in raw["pieces"]["fillers"]),
         not_values=frozenset(str(w).casefold() for w in raw["pieces"]["not_values"]),
-        id_cues=re.compile(_alternation([str(c) for c in raw["id_cues"]], escape=True)),
-        units=re.compile(_alternation([str(u) for u in money["units"]], escape=True)),
+        id_cues=re.compile(alternation([str(c) for c in raw["id_cues"]])),
+        units=re.compile(alternation([str(u) for u in money["units"]])),
         cjk_amount=re.compile(rf"[0-9一二三四五六七八九十百千万两〇零]+(?:{cjk_units})"),
-        context=re.compile(_alternation([str(c) for c in money["context"]], escape=True)),
-        credential=re.compile(_alternation([str(c) for c in raw["pieces"]["cues"]], escape=True)),
+        context=re.compile(alternation([str(c) for c in money["context"]])),
+        credential=CueAlternation([str(c) for c in raw["pieces"]["cues"]]),
         unit_words=LiteralGate(str(u) for u in money["units"]),
         cue_words=LiteralGate(str(c) for c in raw["pieces"]["cues"]),
         next_words=LiteralGate(
@@ -123,19 +111,11 @@ _WINDOW_AFTER: Final = 80
 def _credential_windows(lowered: str) -> list[tuple[int, int]]:
     """``(start, end)`` of each credential cue of ``policy/data/quote_cues.yaml`` and of the
     short forms ``said_values.yaml`` adds ("pw", "mdp")."""
-    c = cues()
     d = _data()
     extra = (
         [m.span() for m in d.credential.finditer(lowered)] if d.cue_words.search(lowered) else []
     )
-    if not c.credential_words.search(lowered):
-        return extra
-    excluded = [m.span() for m in c.not_credential.finditer(lowered)]
-    return extra + [
-        m.span()
-        for m in c.credential.finditer(lowered)
-        if not any(s <= m.start() < e for s, e in excluded)
-    ]
+    return extra + [m.span() for m in cues().credential_cues(lowered)]
 
 
 # -- spelled runs --------------------------------------------------------------------------------

@@ -23,8 +23,8 @@ an uncovered language the floor redacts
   segment has no other value, so the guards below (which keep a misread covered sentence's
   postcodes) do not apply to it.
 
-A segment read as a close relative by its own words (``language.relative_of``, Cantonese in
-Han by ``language.cantonese``; issue 29, dialects6) is no covered sentence misread: none of the
+A segment read as a close relative by its own words (``relatives.relative_of``, Cantonese in
+Han by ``relatives.cantonese``; issue 29, dialects6) is no covered sentence misread: none of the
 guards below apply to it, and its credential shapes and its values of four digits or more
 (numbers, grouped by apostrophes too; amounts with a currency sign, CLDR name or its own money
 word; an amount with a magnitude word beside a currency; Han numerals in Cantonese) are
@@ -49,27 +49,40 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-import unicodedata
 from collections.abc import Container, Iterator
 from typing import Final
 
 from userlore.policy.cue_data import cues
+from userlore.policy.detectors.cldr_words import (
+    _SAID,
+    _SMALL,
+    _WORD,
+    _all_digit_words,
+    _currency_signs,
+    _currency_symbols,
+    _currency_words,
+    _digit_words,
+    _magnitudes,
+    _strip_marks,
+    _unaccented,
+)
 from userlore.policy.detectors.common import _Hit, _is_placeholder, is_year
 from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.language import (
-    CANTONESE,
     COVERED_LANGUAGES,
-    RELATIVES,
     Segment,
     _py3langid,
-    cantonese,
     identify,
     pieces,
     read_by_its_words,
-    relative_magnitudes,
-    relative_money_words,
-    relative_reads_as,
     segments,
+)
+from userlore.policy.relatives import (
+    CANTONESE,
+    RELATIVES,
+    cantonese,
+    relative_magnitudes,
+    relative_reads_as,
 )
 from userlore.policy.spoken import spoken_spans
 
@@ -82,27 +95,6 @@ _DECIMAL = re.compile(r"\d{1,3}[.,]\d{4,}")
 _PAIR = re.compile(r"\d{1,2}[.,]\d{2}")
 """Two digits or fewer, a dot or comma, two digits: a time ("14.30"), a day and month ("24.06"),
 a version ("22.04") or a price ("18.50"), never a code."""
-_SMALL = r"\d{1,3}(?:[.,]\d{1,2})?"
-
-
-@functools.cache
-def _currency_signs() -> str:
-    """Every currency sign of the Basic Multilingual Plane (Unicode category Sc), as one
-    character class (the planes above hold only historic ones)."""
-    signs = "".join(chr(i) for i in range(0x10000) if unicodedata.category(chr(i)) == "Sc")
-    return "[" + re.escape(signs) + "]"
-
-
-def _strip_marks(text: str) -> tuple[str, list[int]]:
-    """``text`` without nonspacing marks (a nukta, a diacritic a writer may omit), and the
-    index in ``text`` of each kept character."""
-    kept: list[str] = []
-    where: list[int] = []
-    for i, ch in enumerate(text):
-        if unicodedata.category(ch) != "Mn":
-            kept.append(ch)
-            where.append(i)
-    return "".join(kept), where
 
 
 def _bare(word: str) -> str:
@@ -124,31 +116,6 @@ def _has_digit(t: str) -> bool:
     return any(ch.isdigit() for ch in t)
 
 
-@functools.lru_cache(maxsize=256)
-def _magnitudes(language: str) -> re.Pattern[str] | None:
-    """Magnitude words of ``language`` (CLDR compact decimal formats: "млн", "लाख", "만") after
-    a number, or ``None`` when babel has no such locale."""
-    from babel import Locale, UnknownLocaleError
-
-    try:
-        loc = Locale.parse(language)
-    except (UnknownLocaleError, ValueError):
-        return None
-    words: set[str] = set()
-    for kind in ("short", "long"):
-        for forms in loc.compact_decimal_formats.get(kind, {}).values():
-            for pattern in forms.values():
-                for part in (*pattern.prefix, *pattern.suffix):
-                    word = _strip_marks(part.replace("'", "").replace("\xa0", " "))[0]
-                    word = word.strip(" .-")
-                    if len(word) >= 2 or (word and not word.isascii()):
-                        words.add(word)
-    if not words:
-        return None
-    alt = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"(?<![\w.,]){_SMALL}\s?(?:(?:{alt})\s?)+(?!\w)", re.IGNORECASE)
-
-
 def _candidate_languages(seg: Segment, text: str) -> list[str]:
     """The segment's language and the identifier's next two guesses (a short Cyrillic turn
     reads as Macedonian or Bulgarian as often as Russian)."""
@@ -165,7 +132,6 @@ def _top3(text: str) -> tuple[str, ...]:
 _PROPER_MIN_DIGITS: Final = 8
 # A word of letters alone, standing between spaces (not part of an id or a URL).
 _PLAIN_WORD = re.compile(r"(?<!\S)[^\W\d_]+(?:-[^\W\d_]+)*[.,!?]?(?!\S)")
-_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def _mostly_proper(text: str) -> bool:
@@ -221,66 +187,6 @@ def _counting(run: str) -> bool:
     return all(b == a + 1 for a, b in itertools.pairwise(nums))
 
 
-@functools.cache
-def _currency_words(language: str) -> tuple[frozenset[str], tuple[str, ...]] | None:
-    """First and last words of the currency names CLDR gives in ``language`` (every
-    currency, singular and plural forms, through ``babel``: "euro", "lei", "złotych", "korun",
-    "рублей"), casefolded and without marks, as (words of up to four letters, matched whole;
-    longer words, matched as a word's start so an inflection counts: "forintot"), or ``None``
-    when babel has no such locale. Unicode's data for every locale, not a list written for a
-    language; a word of a territory's name ("Bahamas") is left out."""
-    from babel import Locale, UnknownLocaleError
-
-    # A relative's own words for its money ("stutz", "naira"; policy/data/relatives.yaml).
-    words: set[str] = {_unaccented(w.strip(".")) for w in relative_money_words(language)}
-    try:
-        loc = Locale.parse(language)
-    except (UnknownLocaleError, ValueError):
-        return _split_currency_words(words)
-    names = list(loc.currencies.values())
-    for forms in loc._data["currency_names_plural"].values():
-        names.extend(forms.values())
-    places = {_unaccented(w) for name in loc.territories.values() for w in _WORD.findall(name)}
-    for name in names:
-        found = _WORD.findall(name)
-        # The noun is first or last ("dollaro delle Bahamas", "česká koruna"): the words
-        # between ("delle", "des") and a country's name are no currency.
-        for w in {found[0], found[-1]} if found else ():
-            if len(w) >= 3 and _unaccented(w) not in places:
-                words.add(_unaccented(w))
-    return _split_currency_words(words)
-
-
-def _split_currency_words(words: set[str]) -> tuple[frozenset[str], tuple[str, ...]] | None:
-    if not words:
-        return None
-    return frozenset(w for w in words if len(w) <= 4), tuple(w for w in words if len(w) > 4)
-
-
-def _unaccented(word: str) -> str:
-    """``word`` casefolded, decomposed and without its marks ("èuros" -> "euros")."""
-    return _strip_marks(unicodedata.normalize("NFD", word.casefold()))[0]
-
-
-@functools.cache
-def _currency_symbols(language: str) -> re.Pattern[str] | None:
-    """A currency symbol with letters that ``language``'s CLDR data writes before or after an
-    amount ("R18 500", "450 Ft", "38 000 Kč", "zł", "kr"), or ISO codes ("EUR 500")."""
-    from babel import Locale, UnknownLocaleError
-
-    try:
-        loc = Locale.parse(language)
-    except (UnknownLocaleError, ValueError):
-        return None
-    symbols = {v for v in loc.currency_symbols.values() if any(ch.isalpha() for ch in v)}
-    symbols.update(loc.currencies)  # the ISO codes
-    alt = "|".join(re.escape(v) for v in sorted(symbols, key=len, reverse=True))
-    return re.compile(
-        rf"(?<![\w.,])(?:(?:{alt})\s?{_SMALL}(?:[ .,\u00a0]\d{{3}})*"
-        rf"|{_SMALL}(?:[ .,\u00a0]\d{{3}})*\s?(?:{alt}))(?!\w)"
-    )
-
-
 # A number, at most one short word ("de", "di"), then the word a currency name may be.
 _NUMBER_THEN_WORD = re.compile(
     r"(?<![\w.,])(\d(?:[\d.,' \u00a0\u202f]{0,12}\d)?)\s?([^\W\d_]+)(?:\s([^\W\d_]+))?"
@@ -326,47 +232,10 @@ def _amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
             yield where[m.start()], end
 
 
-# A word of a digit run said aloud: anything between spaces, commas, dashes and sentence marks
-# (not ``\w``, which splits Devanagari at its vowel signs).
-_SAID = re.compile(r"(?:[^\s,;:.!?、。，\-–—/()\[\]\"'’“”«»]|(?<=\w)['’](?=\w))+")
 _SAID_GAP = re.compile(r"[\s,\-–—]*")
 SAID_MIN_WORDS: Final = 4
 """A run of this many digit words or more is a value ("семь три ноль два"), as four digits
 are: a count or a time takes one or two ("два или три", "saat yedi")."""
-
-
-@functools.cache
-def _digit_words(language: str) -> dict[str, str] | None:
-    """The words for 0-9 of ``language`` (every cardinal form CLDR's spell-out rules give,
-    marks stripped, lower-cased) -> the digit, or ``None`` when CLDR has no rules for it.
-    Unicode's data for every locale, as the magnitude words above; no list written here."""
-    from unicode_rbnf import RbnfEngine
-
-    try:
-        engine = RbnfEngine.for_language(language)
-    except ValueError:
-        return None
-    words: dict[str, str] = {}
-    for digit in range(10):
-        for ruleset, said in engine.format_number(digit).text_by_ruleset.items():
-            if "ordinal" in ruleset or "year" in ruleset:
-                continue
-            word = _strip_marks(said.casefold())[0]
-            if word and _SAID.fullmatch(word):
-                words.setdefault(word, str(digit))
-    return words or None
-
-
-@functools.cache
-def _all_digit_words() -> frozenset[str]:
-    """Digit words of every language CLDR spells out: a digit-free text without four of them
-    in a row holds no value said aloud, and needs no language identification."""
-    from unicode_rbnf import RbnfEngine
-
-    found: set[str] = set()
-    for language in RbnfEngine.get_supported_languages():
-        found.update(_digit_words(language) or ())
-    return frozenset(found)
 
 
 def _said_runs(text: str, vocabulary: Container[str]) -> Iterator[tuple[int, int, str]]:

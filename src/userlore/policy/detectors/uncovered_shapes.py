@@ -161,7 +161,8 @@ def _every_magnitude() -> frozenset[str]:
     as (the identifier's, the relatives', and CLDR's), each part between apostrophes too."""
     from unicode_rbnf import RbnfEngine
 
-    from userlore.policy.language import RELATIVES, identifier_languages
+    from userlore.policy.language import identifier_languages
+    from userlore.policy.relatives import RELATIVES
 
     out: set[str] = set()
     for language in {*RbnfEngine.get_supported_languages(), *identifier_languages(), *RELATIVES}:

@@ -1,0 +1,145 @@
+"""Verdict equality and cost of the floor against a dump of a base tree (issue 29/30, floorcost7).
+
+A change meant to make the floor cheaper must not change a verdict. ``--dump`` records, for
+every text of ``tests/data/**/*.jsonl`` (texts and values), every LoCoMo turn and every presidio
+sentence: ``classify``'s findings (level, rule, span, category), ``redact``'s output and the
+quote gate's reason code and category; and the cost of ``classify`` (p50/p95/mean in ms) on
+the first 2,000 LoCoMo turns and on the class sets. Without ``--dump``, the same is computed on
+this tree and compared with ``--base``: it prints the differences (0 is the bar) and the cost
+before (from the dump's run) and after, with the ratio.
+
+Usage (the base tree is an export, ``git archive BASE src | tar -x -C /tmp/base``):
+    PYTHONPATH=/tmp/base/src python benchmarks/floor_equal.py --dump /tmp/floor_base.json
+    python benchmarks/floor_equal.py --base /tmp/floor_base.json   # after a change
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from userlore.policy import quote_gate, sensitivity
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "data"
+LOCOMO = SHARED / "locomo" / "locomo_public.json"
+PRESIDIO = SHARED / "presidio" / "synth_public.json"
+
+
+def class_texts() -> list[str]:
+    """Every text and value of the class sets, each once, in a stable order."""
+    out: list[str] = []
+    for path in sorted((ROOT / "tests" / "data").rglob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            case = json.loads(line) if line.strip() else None
+            if isinstance(case, dict):
+                out.extend(t for t in [case.get("text")] if isinstance(t, str))
+                out.extend(v for v in case.get("values") or [] if isinstance(v, str))
+    return list(dict.fromkeys(t for t in out if t))
+
+
+def locomo_turns() -> list[str]:
+    """Every LoCoMo turn as the adapter writes it (empty when the set is not on this machine)."""
+    if not LOCOMO.exists():
+        return []
+    from userlore.sources.adapters.locomo import LocomoTranscriptAdapter, turn_text
+
+    out: list[str] = []
+    for sample in json.loads(LOCOMO.read_text(encoding="utf-8")):
+        for _, _, turns in LocomoTranscriptAdapter(sample).sessions():
+            out.extend(turn_text(t) for t in turns)
+    return out
+
+
+def presidio_texts() -> list[str]:
+    if not PRESIDIO.exists():
+        return []
+    return [str(c["full_text"]) for c in json.loads(PRESIDIO.read_text(encoding="utf-8"))]
+
+
+def verdict(text: str) -> list[Any]:
+    """What the floor and the gate decide for ``text``, as JSON-comparable data."""
+    report = sensitivity.classify(text)
+    gate = quote_gate.quote_verdict(text)
+    return [
+        [[str(f.level), f.rule, f.start, f.end, f.category] for f in report.findings],
+        sensitivity.redact(text, report),
+        [None if gate.reason is None else str(gate.reason), gate.category],
+    ]
+
+
+def cost(items: list[str], rounds: int) -> dict[str, float]:
+    """p50/p95/mean of ``classify`` in CPU ms over ``items`` (the gate's cache is not involved).
+
+    CPU time of this thread, not wall time: on a machine other processes load, wall time
+    measures the scheduler (a p95 of 20 ms for a 1 ms call); CPU time still moves with cache
+    and frequency effects, so compare figures of one run or of runs back to back."""
+    samples: list[float] = []
+    for _ in range(rounds):
+        for item in items:
+            start = time.thread_time()
+            sensitivity.classify(item)
+            samples.append((time.thread_time() - start) * 1000)
+    qs = statistics.quantiles(samples, n=20)
+    return {"p50": statistics.median(samples), "p95": qs[18], "mean": statistics.fmean(samples)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dump", type=Path, help="write this tree's verdicts and cost here")
+    parser.add_argument("--base", type=Path, help="compare this tree with a dump")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--no-cost", action="store_true", help="verdicts only")
+    parser.add_argument("--no-verdicts", action="store_true", help="cost only")
+    args = parser.parse_args()
+    turns = locomo_turns()
+    sets = {"class sets": class_texts(), "locomo": turns, "presidio": presidio_texts()}
+    texts = list(dict.fromkeys(t for group in sets.values() for t in group))
+    if args.no_verdicts:
+        texts = list(dict.fromkeys([*turns[:2000], *sets["class sets"]]))
+        verdicts = {t: [] for t in texts}
+        for t in texts:  # warm every lazy table
+            sensitivity.classify(t)
+    else:
+        verdicts = {t: verdict(t) for t in texts}  # also warms every lazy table
+    costs: dict[str, dict[str, float]] = {}
+    if not args.no_cost:
+        costs["locomo 2000"] = cost(turns[:2000], args.rounds)
+        costs["class sets"] = cost(sets["class sets"], args.rounds)
+    print("texts: " + ", ".join(f"{name} {len(group)}" for name, group in sets.items()))
+    if args.dump:
+        args.dump.write_text(
+            json.dumps({"verdicts": verdicts, "cost": costs}, ensure_ascii=False), "utf-8"
+        )
+        print(f"dumped {len(verdicts)} verdicts to {args.dump}")
+    base: dict[str, Any] = {}
+    if args.base:
+        base = json.loads(args.base.read_text(encoding="utf-8"))
+    if args.base and not args.no_verdicts:
+        old = base["verdicts"]
+        missing = [t for t in texts if t not in old]
+        diffs = [t for t in texts if t in old and old[t] != verdicts[t]]
+        print(f"compared {len(texts) - len(missing)} texts: {len(diffs)} differences")
+        for t in diffs[:20]:
+            print(f"  DIFF {t[:100]!r}\n    base {old[t]}\n    now  {verdicts[t]}")
+        if missing:
+            print(f"  {len(missing)} texts not in the base dump")
+    for name, now in costs.items():
+        line = f"classify {name:12s} p50 {now['p50']:.3f} ms  p95 {now['p95']:.3f} ms"
+        line += f"  mean {now['mean']:.3f} ms"
+        before = base.get("cost", {}).get(name)
+        if before:
+            line += (
+                f"  | base p50 {before['p50']:.3f}  p95 {before['p95']:.3f}"
+                f"  mean {before['mean']:.3f}  | ratio p50 {now['p50'] / before['p50']:.2f}"
+                f"  p95 {now['p95'] / before['p95']:.2f}"
+            )
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
