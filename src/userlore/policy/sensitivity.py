@@ -19,10 +19,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-from userlore.policy.detectors.assembled_values import assembled_values
+from userlore.policy.detectors.blind8_classes import blind8_values
 from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
 from userlore.policy.detectors.common import _Hit
-from userlore.policy.detectors.config_keys import config_secrets
 from userlore.policy.detectors.cued_values import cued_values
 from userlore.policy.detectors.dial_combos import dial_combos
 from userlore.policy.detectors.financial import (
@@ -65,8 +64,6 @@ from userlore.policy.detectors.prose_parts import prose_parts
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.registry import registry_ids
 from userlore.policy.detectors.said_values import drop_connectives, said_values
-from userlore.policy.detectors.second_amounts import second_amounts
-from userlore.policy.detectors.social_ids import social_ids
 from userlore.policy.detectors.special import _special
 from userlore.policy.detectors.special_vocab import _EN_WORD
 from userlore.policy.detectors.tokens import (
@@ -205,11 +202,8 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         hits.extend(own_money(t))
     # Values said otherwise (blindfix7): spelled, in pieces, typed in groups, in slang.
     hits.extend(said_values(t, lowered))
-    hits.extend(assembled_values(t, lowered))  # blind8: described, then put together
-    hits.extend(config_secrets(t, lowered))  # blind8: `requirepass=…`, vendor-prefixed tokens
-    if _ANY_DIGIT.search(t):
-        hits.extend(social_ids(t, lowered))  # blind8: "my social, … 219 09 4471"
-        hits.extend(second_amounts(t, lowered))  # blind8: the rent after the salary
+    # blind8's classes (blindfix8a): assembled, pasted as settings, social ids, the rent.
+    hits.extend(blind8_values(t, lowered, hits))
     hits = drop_connectives(t, hits)
     if special:
         hits.extend(_special(t, lowered, words))
