@@ -20,6 +20,8 @@ from userlore.policy.detectors.config_keys import setting_key
 from userlore.policy.sensitivity import classify, redact
 
 CASES = data_sets.rows("blindfix8_values.jsonl")
+# The second set was written after the rules, scored once (first sight), then two misses fixed.
+SECOND = data_sets.rows("blindfix8_values2.jsonl")
 FAMILIES = sorted({str(c["family"]) for c in CASES})
 # Benign rows the gate still withholds, by rules this round did not change: "combination" is a
 # credential cue of quote_cues.yaml wherever it stands (a sports move, a colour scheme), and a
@@ -30,10 +32,28 @@ KNOWN: dict[str, set[str]] = {
 }
 
 
+# The second set's items still failing: a single-digit piece ("214 followed by 9"), Spanish "son"
+# read as French "his" by money.py's others' test; and benign rows the gate withholds by rules
+# this round did not change ("combination", "social security" beside a digit, a listing's rent
+# as money, "laut Doku: curl" read as Latin once the default login is blanked).
+KNOWN_SECOND = {
+    "bf8b-pieces-en-001",
+    "bf8b-second_amount-es-001",
+    "bf8b-combo-en-002",
+    "bf8b-spaced_id-en-002",
+    "bf8b-second_amount-en-002",
+    "bf8b-benign_shape-de-001",
+}
+
+
 @pytest.mark.parametrize("family", FAMILIES)
 def test_every_item_of_the_family(family: str) -> None:
     cases = [c for c in CASES if c["family"] == family]
     assert set(value_sets.failures(cases)) == KNOWN.get(family, set())
+
+
+def test_every_item_of_the_second_set() -> None:
+    assert set(value_sets.failures(SECOND)) == KNOWN_SECOND
 
 
 @pytest.mark.parametrize(

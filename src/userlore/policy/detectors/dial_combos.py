@@ -8,6 +8,7 @@ thing (``policy/data/lock_cues.yaml``):
 
 - two or more numbers, each right after a turn ("left", "rechts auf", "左转到"), are the
   combination's parts;
+- three or four single digits right after the thing ("密码锁是 3-3-7") are its dials;
 - numbers in three groups or more ("17-42-08", "12 36 08") or a run of four digits or more
   right after a combination word ("Kombi", "combinación", "組み合わせ") are the combination.
 """
@@ -34,6 +35,11 @@ _TURN_NUMBER = re.compile(r"[^\d.!?。\n]{0,14}?(?<!\d)(\d{1,2})(?![\d:.,]\d|\d)
 # Groups of one to three digits (three or more groups), or one run of four to eight.
 _COMBO = re.compile(r"(?<![\w.,:/-])(?:\d{1,3}(?:[ \-./]\d{1,3}){2,5}|\d{4,8})(?![\w]|[.,:/-]\d)")
 _COMBO_AFTER = 30
+# Three or four single digits dashed or spaced right after the thing and its verb or colon
+# ("行李箱的密码锁是 3-3-7", "padlock: 4 0 9"): a luggage or bike lock's dials.
+_DIALS = re.compile(
+    r"\s*(?:[:：=]|is|es|ist|est|é|是|は|が)?\s*(\d(?:[ \-.]\d){2,3})(?![\d\w]|[ \-.]\d)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +72,10 @@ def dial_combos(t: str, lowered: str) -> Iterator[_Hit]:
         return
     if c.things.search(lowered) is None:
         return
+    for m in c.things.finditer(lowered):
+        dials = _DIALS.match(t, m.end())
+        if dials is not None:
+            yield (_SECRET, "lock_combination", *dials.span(1), None)
     turned = []
     for m in c.turns.finditer(lowered):
         n = _TURN_NUMBER.match(t, m.end())

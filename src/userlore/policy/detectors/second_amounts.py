@@ -8,7 +8,7 @@ redacted, the rent stored. Here a number of three digits or more (or a grouped o
 Chinese or Japanese amount in 万/千) beside a payment word (rent, mortgage, Miete, loyer,
 alquiler, aluguel, 房租, 家賃…: ``data/second_amounts.yaml``) is the user's money when its
 sentence is the user's: a first-person word or a personal money noun, and not someone else's,
-a price or an average (``money``'s own tests, reused).
+a price or an average (``money``'s own tests, reused), or a listing's asking rent.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ class _Payments:
     words: re.Pattern[str]
     literals: LiteralGate
     non_ascii: re.Pattern[str]
+    listing: re.Pattern[str]
 
 
 @functools.cache
@@ -59,6 +60,7 @@ def _payments() -> _Payments:
         words=re.compile(alternation(terms)),
         literals=LiteralGate(t.strip("*") for t in terms if t.isascii()),
         non_ascii=re.compile("|".join(re.escape(t) for t in terms if not t.isascii())),
+        listing=re.compile(alternation([str(w).casefold() for w in raw["listing"]])),
     )
 
 
@@ -89,7 +91,9 @@ def second_amounts(t: str, lowered: str) -> Iterator[_Hit]:
             sentence = _sentence(t, min(m.start(), word.start()), max(m.end(), word.end()))
             own = _FIRST_PERSON.search(sentence) is not None or _personal(sentence)
             own = own or _MONEY_NOUNS.search(sentence) is not None
-            if not own or _others_money(_COSTS.sub(" ", sentence), c):
+            if not own or p.listing.search(sentence.casefold()) is not None:
+                continue
+            if _others_money(_COSTS.sub(" ", sentence), c):
                 continue
             seen.add(m.start())
             yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
