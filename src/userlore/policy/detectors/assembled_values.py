@@ -66,6 +66,7 @@ class _Data:
     joins: re.Pattern[str]
     join_words: LiteralGate
     namers: re.Pattern[str]
+    sequence: re.Pattern[str]
     not_pieces: frozenset[str]
 
 
@@ -83,6 +84,7 @@ def _data() -> _Data:
         joins=re.compile(_alternation(joins)),
         join_words=LiteralGate(w for t in joins for w in _expand(t)),
         namers=re.compile(rf"(?:{_alternation(namers)})[\s\"'“”«»「」:]*"),
+        sequence=re.compile(_alternation([str(t) for t in raw["sequence"]])),
         not_pieces=frozenset(str(w).casefold() for w in raw["not_pieces"]),
     )
 
@@ -178,9 +180,9 @@ def _pieces(t: str, lowered: str, lo: int, hi: int, d: _Data) -> list[tuple[int,
     if _CJK.search(t, lo, hi):
         spans.extend(m.span() for m in _ASCII_WORD.finditer(t, lo, hi) if _is_piece(m.group(0), d))
     else:
-        for j in d.joins.finditer(lowered, lo, hi):
+        for j in d.sequence.finditer(lowered, lo, hi):
             before = list(_LATIN.finditer(t, max(lo, j.start() - 30), j.start()))
-            if before and _is_piece(before[-1].group(0), d):
+            if before and _is_piece(before[-1].group(0), d) and t[before[-1].end()] != ":":
                 spans.append(_token_span(t, *before[-1].span()))
             for word in list(_LATIN.finditer(t, j.end(), min(hi, j.end() + 40)))[:4]:
                 if _is_piece(word.group(0), d):
@@ -195,9 +197,18 @@ def _pieces(t: str, lowered: str, lo: int, hi: int, d: _Data) -> list[tuple[int,
     return out
 
 
-def assembled_values(t: str, lowered: str) -> Iterator[_Hit]:
+def _whole(value: str) -> bool:
+    """A value complete by itself (a card's or an account's nine digits or more)."""
+    return sum(ch.isdigit() for ch in value) > 8
+
+
+def assembled_values(
+    t: str, lowered: str, named: list[tuple[int, int]] | None = None
+) -> Iterator[_Hit]:
     """The pieces of a credential that the text describes and puts together (see the module
-    docstring), each as a secret."""
+    docstring), each as a secret. Pieces inside ``named`` (spans an earlier rule reported)
+    are not counted: a card number before "para luego" makes no password of "para"."""
+    named = named or []
     if len(lowered) != len(t) or not any(ch.isdigit() for ch in t):
         return
     d = _data()
@@ -216,7 +227,14 @@ def assembled_values(t: str, lowered: str) -> Iterator[_Hit]:
             hi = min(hi, anchors[i + 1][0])  # the next cue opens its own value
         if d.joins.search(lowered, cue_end, hi) is None:
             continue
-        spans = _pieces(t, lowered, cue_end, hi, d)
+        # A piece an earlier rule named still counts (it is part of the value) unless it is a
+        # whole value of its own (a card number); only the others are reported here.
+        spans = [
+            (s, e)
+            for s, e in _pieces(t, lowered, cue_end, hi, d)
+            if not any(a < e and s < b and _whole(t[a:b]) for a, b in named)
+        ]
+        taken = [(s, e) for s, e in spans if any(a < e and s < b for a, b in named)]
         if len(spans) == 1 and sum(ch.isdigit() for ch in t[spans[0][0] : spans[0][1]]) >= 4:
             # One number, then something added to it ("生日0312再加两个8"): its head.
             if d.joins.search(lowered, spans[0][1], hi) is None:
@@ -224,4 +242,5 @@ def assembled_values(t: str, lowered: str) -> Iterator[_Hit]:
         elif len(spans) < 2 or not any(any(ch.isdigit() for ch in t[s:e]) for s, e in spans):
             continue
         for s, e in spans:
-            yield (_SECRET, "password_assembled", s, e, None)
+            if (s, e) not in taken:
+                yield (_SECRET, "assembled_value", s, e, None)

@@ -63,7 +63,7 @@ _LOCAL_URL = re.compile(
 # value ("PASSWORD=geheim", "DB_PASS=motdepasse123"): the docs' value where the sentence says so.
 _WEAK_SETTING = re.compile(
     r"(?<![\w.\-])(?P<key>[A-Za-z_][\w.\-]{1,60})\s?[=:]\s?"
-    r"(?P<value>[a-zäöüßéèêàçãõáíóú]{3,20}\d{0,4})(?![\w@])"
+    r"(?P<value>[a-zäöüßéèêàçãõáíóú]{3,20}\d{0,4})(?=[\s,;!?)—]|[.](?!\w)|$)"
 )
 # A number of a public line after a hotline word: digits in up to five groups.
 _LINE_NUMBER = re.compile(r"[^\d\n]{0,30}?(?<![\d])(\d{3,5}(?:[ \-.]\d{2,5}){0,4})(?![\d])")

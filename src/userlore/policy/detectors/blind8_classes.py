@@ -20,10 +20,10 @@ __all__ = ["blind8_values"]
 
 def blind8_values(t: str, lowered: str, hits: list[_Hit]) -> list[_Hit]:
     """The hits of blind8's classes in ``t`` that no hit in ``hits`` already covers."""
-    found = [*assembled_values(t, lowered), *config_secrets(t, lowered)]
+    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+    found = [*assembled_values(t, lowered, named), *config_secrets(t, lowered)]
     if any(ch.isdigit() for ch in t):
         found += [*social_ids(t, lowered), *second_amounts(t, lowered)]
     if not found:
         return []
-    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
     return [h for h in found if not any(s < h[3] and h[2] < e for s, e in named)]

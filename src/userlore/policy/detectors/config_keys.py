@@ -31,7 +31,7 @@ __all__ = ["config_secrets", "credential_words", "setting_key"]
 
 # A key, its sign and its value: a quoted string or a run up to a space or a separator.
 _ASSIGNED = re.compile(
-    r"(?<![\w.\-])(?P<key>[A-Za-z_\u3040-\u30ff\u4e00-\u9fff][\w.\-\u3040-\u30ff\u4e00-\u9fff]{1,60})"
+    r"(?<![\w.\-{$])(?P<key>[A-Za-z_\u3040-\u30ff\u4e00-\u9fff][\w.\-\u3040-\u30ff\u4e00-\u9fff]{1,60})"
     r"(?P<sign>\s?[=:]\s?|\s)"
     r"(?P<value>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|[^\s,;'\"<>()\[\]{}]{1,200})"
 )
@@ -84,6 +84,24 @@ def _credential_key(key: str) -> bool:
     return credential_words(key) and not setting_key(key)
 
 
+_REFERENCE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_CODE_WORDS: Final = frozenset(
+    {"await", "new", "function", "lambda", "getpass", "input", "self", "this", "env", "os"}
+)
+
+
+def _code(t: str, end: int, value: str) -> bool:
+    """The value is code, not a secret: a call or an index follows it (``token = await
+    getToken()``, ``password = os.environ["PW"]``), a dotted name, a keyword, or a shell
+    default (``${DB_PASSWORD:?missing}``)."""
+    return (
+        t[end : end + 1] in ("(", "[")
+        or _REFERENCE.fullmatch(value) is not None
+        or value.casefold() in _CODE_WORDS
+        or value[:1] in "?-"
+    )
+
+
 def config_secrets(t: str, lowered: str) -> Iterator[_Hit]:
     """The value of every setting whose key names a credential, and vendor-prefixed tokens
     beside a credential cue (see the module docstring)."""
@@ -108,11 +126,11 @@ def config_secrets(t: str, lowered: str) -> Iterator[_Hit]:
                 or "[REDACTED:" in t[m.start("value") : m.start("value") + 12]
             ):
                 continue
-            if not any(ch.isalnum() for ch in inner[-2:]):
-                continue  # "TEST-" before a blanked placeholder
+            if not any(ch.isalnum() for ch in inner[-2:]) or _code(t, m.end("value"), inner):
+                continue  # "TEST-" before a blanked placeholder; a name in code
             start = m.start("value") + (1 if value[:1] in "\"'" else 0)
             pos = m.end()
-            yield (_SECRET, "config_secret", start, start + len(inner), None)
+            yield (_SECRET, "setting_value", start, start + len(inner), None)
     if "-" in t and any(ch.isdigit() for ch in t):
         c = cues()
         for m in _PREFIXED.finditer(t):
@@ -124,4 +142,4 @@ def config_secrets(t: str, lowered: str) -> Iterator[_Hit]:
             if c.credential.search(before) is None and ".env" not in before:
                 continue
             if not _is_placeholder(body):
-                yield (_SECRET, "vendor_prefixed_token", m.start(), m.end(), None)
+                yield (_SECRET, "vendor_prefixed", m.start(), m.end(), None)

@@ -75,7 +75,7 @@ def dial_combos(t: str, lowered: str) -> Iterator[_Hit]:
     for m in c.things.finditer(lowered):
         dials = _DIALS.match(t, m.end())
         if dials is not None:
-            yield (_SECRET, "lock_combination", *dials.span(1), None)
+            yield (_SECRET, "lock_dials", *dials.span(1), None)
     turned = []
     for m in c.turns.finditer(lowered):
         n = _TURN_NUMBER.match(t, m.end())
@@ -83,8 +83,9 @@ def dial_combos(t: str, lowered: str) -> Iterator[_Hit]:
             turned.append(n.span(1))
     if len(turned) >= 2:
         for s, e in turned:
-            yield (_SECRET, "lock_combination", s, e, None)
+            yield (_SECRET, "lock_dials", s, e, None)
     for m in c.combination.finditer(lowered):
-        for run in _COMBO.finditer(t, m.end(), min(len(t), m.end() + _COMBO_AFTER)):
-            yield (_SECRET, "lock_combination", run.start(), run.end(), None)
+        for run in _COMBO.finditer(t, m.end()):
+            if run.start() <= m.end() + _COMBO_AFTER:
+                yield (_SECRET, "lock_dials", run.start(), run.end(), None)
             break

@@ -157,4 +157,4 @@ def social_ids(t: str, lowered: str) -> Iterator[_Hit]:
                     continue
                 if any(valid(value) for valid in country.schemes):
                     seen.add(run.start())
-                    yield (_REGULATED, "social_security_number", *run.span(), "government_id")
+                    yield (_REGULATED, "social_id", *run.span(), "government_id")
