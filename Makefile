@@ -44,12 +44,21 @@ chromium:
 	       exit 1; }; \
 	  test -x $(CHROMIUM) || { echo "error: $(CHROMIUM) still missing after apt-get" >&2; exit 1; }; }
 
-# pytest and LangGraph's store suites run side by side (run.py --beside): pytest's output live,
-# the suites' sessions at nice 10 on the core pytest leaves, their output when pytest ends.
-test: $(STAMP) $(LG_STAMP) chromium
+# LangGraph's store suites start as soon as .venv is built (run.py --beside), at nice 10 on the
+# core the rest leaves, their output when it ends; the rest (`test-main`: the server's venv,
+# chromium, ruff, then mypy beside pytest, pytest's output live and mypy's after it) runs beside
+# them, so the setup and the checks no longer leave the second core idle. Any failure of any
+# part fails the command.
+test: $(STAMP)
+	$(BIN)/python tests/langgraph_suites/run.py --beside '$(MAKE) --no-print-directory test-main'
+
+.PHONY: test-main
+test-main: $(STAMP) $(LG_STAMP) chromium
 	$(BIN)/ruff check src tests cookbook benchmarks graphs
-	$(BIN)/mypy src
-	$(BIN)/python tests/langgraph_suites/run.py --beside $(BIN)/pytest
+	@out=$$(mktemp); $(BIN)/mypy src >"$$out" 2>&1 & mypy=$$!; \
+	$(BIN)/pytest; tests=$$?; \
+	wait $$mypy; typed=$$?; echo "mypy src (exit $$typed):"; cat "$$out"; rm -f "$$out"; \
+	test $$tests -eq 0 && test $$typed -eq 0
 
 # LangGraph's own store tests (from the sdists of the installed langgraph-checkpoint,
 # langgraph-checkpoint-sqlite and langgraph-checkpoint-postgres, downloaded once into

@@ -8,16 +8,23 @@ the first 2,000 LoCoMo turns and on the class sets. Without ``--dump``, the same
 this tree and compared with ``--base``: it prints the differences (0 is the bar) and the cost
 before (from the dump's run) and after, with the ratio.
 
+``--base-src`` times this tree and an exported base ``src`` in one run instead: two worker
+processes take turns, round by round, so both see the machine's load alike.
+
 Usage (the base tree is an export, ``git archive BASE src | tar -x -C /tmp/base``):
     PYTHONPATH=/tmp/base/src python benchmarks/floor_equal.py --dump /tmp/floor_base.json
     python benchmarks/floor_equal.py --base /tmp/floor_base.json   # after a change
+    python benchmarks/floor_equal.py --base-src /tmp/base/src --rounds 4   # cost, same run
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -88,6 +95,71 @@ def cost(items: list[str], rounds: int) -> dict[str, float]:
     return {"p50": statistics.median(samples), "p95": qs[18], "mean": statistics.fmean(samples)}
 
 
+def _worker() -> None:
+    """Serve timing rounds on stdin/stdout: a line names a set, the answer is its samples."""
+    sets = {"locomo 2000": locomo_turns()[:2000], "class sets": class_texts()}
+    for items in sets.values():
+        for t in items:
+            sensitivity.classify(t)
+    print("ready", flush=True)
+    for line in sys.stdin:
+        samples = _samples(sets[line.strip()])
+        print(json.dumps(samples), flush=True)
+
+
+def _samples(items: list[str]) -> list[float]:
+    out: list[float] = []
+    for item in items:
+        start = time.thread_time()
+        sensitivity.classify(item)
+        out.append((time.thread_time() - start) * 1000)
+    return out
+
+
+def _stats(samples: list[float]) -> dict[str, float]:
+    qs = statistics.quantiles(samples, n=20)
+    return {"p50": statistics.median(samples), "p95": qs[18], "mean": statistics.fmean(samples)}
+
+
+def same_run(base_src: Path, rounds: int) -> None:
+    """This tree against ``base_src`` (an exported ``src``), two worker processes taking turns
+    round by round, so both see the same load (the fair comparison on a busy machine)."""
+    workers = {}
+    for name, path in (("head", ROOT / "src"), ("base", base_src)):
+        env = {**os.environ, "PYTHONPATH": str(path)}
+        proc = subprocess.Popen(
+            [sys.executable, __file__, "--worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        workers[name] = proc
+    samples: dict[tuple[str, str], list[float]] = {}
+    for r in range(rounds):
+        for set_name in ("locomo 2000", "class sets"):
+            order = ("head", "base") if r % 2 == 0 else ("base", "head")
+            for name in order:
+                proc = workers[name]
+                assert proc.stdin is not None and proc.stdout is not None
+                proc.stdin.write(set_name + "\n")
+                proc.stdin.flush()
+                samples.setdefault((name, set_name), []).extend(json.loads(proc.stdout.readline()))
+    for proc in workers.values():
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait()
+    for set_name in ("locomo 2000", "class sets"):
+        now, before = _stats(samples[("head", set_name)]), _stats(samples[("base", set_name)])
+        print(
+            f"same run, classify {set_name:12s} head p50 {now['p50']:.3f} p95 {now['p95']:.3f}"
+            f" mean {now['mean']:.3f} | base p50 {before['p50']:.3f} p95 {before['p95']:.3f}"
+            f" mean {before['mean']:.3f} | ratio p50 {now['p50'] / before['p50']:.2f}"
+            f" p95 {now['p95'] / before['p95']:.2f} (CPU ms)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dump", type=Path, help="write this tree's verdicts and cost here")
@@ -95,7 +167,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--no-cost", action="store_true", help="verdicts only")
     parser.add_argument("--no-verdicts", action="store_true", help="cost only")
+    parser.add_argument("--base-src", type=Path, help="time this tree against an exported src")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        _worker()
+        return
+    if args.base_src:
+        same_run(args.base_src, args.rounds)
+        return
     turns = locomo_turns()
     sets = {"class sets": class_texts(), "locomo": turns, "presidio": presidio_texts()}
     texts = list(dict.fromkeys(t for group in sets.values() for t in group))

@@ -145,16 +145,22 @@ class Cues:
     not_credential_scan: CueAlternation
     """``not_credential``'s matches, the same way."""
 
-    def credential_cues(self, lowered: str) -> list[re.Match[str]]:
+    def credential_cues(self, lowered: str) -> tuple[re.Match[str], ...]:
         """The credential cues of ``lowered`` that start in no compound naming no secret
-        ("zip code", "code source"): the one reading the floor's rules and the gate share."""
-        if not self.credential_words.search(lowered):
-            return []
-        found = list(self.credential_scan.finditer(lowered))
-        if not found:
-            return found
-        excluded = [m.span() for m in self.not_credential_scan.finditer(lowered)]
-        return [m for m in found if not any(s <= m.start() < e for s, e in excluded)]
+        ("zip code", "code source"): the one reading the floor's rules and the gate share.
+
+        The last text's answer is kept: the floor's rules ask it in a row about one text."""
+        last = _last_credential_cues
+        if last[0] is self and last[1] == lowered:
+            return last[2]
+        found: tuple[re.Match[str], ...] = ()
+        if self.credential_words.search(lowered):
+            found = tuple(self.credential_scan.finditer(lowered))
+        if found:
+            excluded = [m.span() for m in self.not_credential_scan.finditer(lowered)]
+            found = tuple(m for m in found if not any(s <= m.start() < e for s, e in excluded))
+        _remember_credential_cues(self, lowered, found)
+        return found
 
     def about_others(self, lowered: str) -> bool:
         """Clearly a topic (reading about it, a study), or someone else's: an other-person cue
@@ -165,6 +171,14 @@ class Cues:
             return False
         masked = self.others.sub(" ", lowered)
         return not self.self_subject.search(masked)
+
+
+_last_credential_cues: tuple[Cues | None, str, tuple[re.Match[str], ...]] = (None, "", ())
+
+
+def _remember_credential_cues(owner: Cues, lowered: str, found: tuple[re.Match[str], ...]) -> None:
+    global _last_credential_cues
+    _last_credential_cues = (owner, lowered, found)  # one tuple: a reader sees all or none
 
 
 def flat(section: dict[str, list[Any]]) -> list[str]:

@@ -228,7 +228,8 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
     # Public key material and placeholder values are no secret: blanked (same length, so spans
     # still map) before any rule reads the text (``detectors/public_material.py``).
     folded = fold(text)
-    masked = mask_public_material(folded.text)
+    unfolded = folded.text
+    masked = mask_public_material(unfolded)
     if masked != folded.text:
         folded = dataclasses.replace(folded, text=masked)
     mapped: list[tuple[_Hit, Folded | _Composed | _Identity]] = [
@@ -247,7 +248,7 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
     # caller's text (folding turns Cyrillic lookalikes into Latin, which would split a Russian
     # sentence's script); it returns at once on a text with neither. Where a dedicated rule
     # already names the value, its verdict stands.
-    unmasked = mask_public_material(text)
+    unmasked = masked if unfolded == text else mask_public_material(text)
     uncovered = [*uncovered_values(unmasked), *uncovered_shapes(unmasked)]
     if uncovered:
         named = [view.span(h[2], h[3]) for h, view in mapped if h[0] in _BLOCKING]

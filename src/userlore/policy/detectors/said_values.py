@@ -63,10 +63,10 @@ class _Data:
     connective_words: frozenset[str]
     fillers: frozenset[str]
     not_values: frozenset[str]
-    id_cues: re.Pattern[str]
-    units: re.Pattern[str]
+    id_cues: CueAlternation
+    units: CueAlternation
     cjk_amount: re.Pattern[str]
-    context: re.Pattern[str]
+    context: CueAlternation
     credential: CueAlternation
     unit_words: LiteralGate
     cue_words: LiteralGate
@@ -91,10 +91,10 @@ def _data() -> _Data:
         ),
         fillers=frozenset(str(f).strip().casefold() for f in raw["pieces"]["fillers"]),
         not_values=frozenset(str(w).casefold() for w in raw["pieces"]["not_values"]),
-        id_cues=re.compile(alternation([str(c) for c in raw["id_cues"]])),
-        units=re.compile(alternation([str(u) for u in money["units"]])),
+        id_cues=CueAlternation([str(c) for c in raw["id_cues"]]),
+        units=CueAlternation([str(u) for u in money["units"]]),
         cjk_amount=re.compile(rf"[0-9一二三四五六七八九十百千万两〇零]+(?:{cjk_units})"),
-        context=re.compile(alternation([str(c) for c in money["context"]])),
+        context=CueAlternation([str(c) for c in money["context"]]),
         credential=CueAlternation([str(c) for c in raw["pieces"]["cues"]]),
         unit_words=LiteralGate(str(u) for u in money["units"]),
         cue_words=LiteralGate(str(c) for c in raw["pieces"]["cues"]),
