@@ -7,7 +7,9 @@ without values: the gate alone); a benign item is *withheld* when the gate withh
 *flagged* when the floor redacts anything. Used for the class rounds of issue 29 (gate4), where
 ``sensitivity.py --gate`` (the whole write and plan path) is the final check.
 
-Usage: ``python benchmarks/gate_classes.py FILE... [--misses] [--by-lang]``.
+Usage: ``python benchmarks/gate_classes.py FILE... [--misses] [--by-lang] [--by-family]``
+(``--by-family``: one line per item's ``family`` too, for a set that holds several classes,
+e.g. ``tests/data/blindfix8_values.jsonl``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,11 @@ def main() -> None:
         "--by-lang",
         action="store_true",
         help="one line per language too (class rounds per language)",
+    )
+    parser.add_argument(
+        "--by-family",
+        action="store_true",
+        help="one line per class family too (the item's 'family' field)",
     )
     args = parser.parse_args()
     from userlore.policy.quote_gate import quote_verdict
@@ -48,6 +55,8 @@ def main() -> None:
             keys = [(path.stem, case["group"], case["class"])]
             if args.by_lang:
                 keys.append((path.stem, case["group"] + ":" + case["lang"], case["class"]))
+            if args.by_family and "family" in case:
+                keys.append((path.stem, "family:" + case["family"], case["class"]))
             for key in keys:
                 rows[key][0] += 1
                 rows[key][1] += int(bad)
@@ -57,7 +66,7 @@ def main() -> None:
     for (stem, group, cls), (n, bad) in sorted(rows.items()):
         label = "benign withheld/flagged" if cls == "benign" else "caught"
         got = bad if cls == "benign" else n - bad
-        print(f"{stem:28} {group:9} {cls:10} {label}: {got}/{n}")
+        print(f"{stem:28} {group:20} {cls:10} {label}: {got}/{n}")
 
 
 if __name__ == "__main__":

@@ -19,9 +19,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
+from userlore.policy.detectors.blind8_classes import blind8_values
 from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.cued_values import cued_values
+from userlore.policy.detectors.dial_combos import dial_combos
 from userlore.policy.detectors.financial import (
     _AMOUNT_RE,
     _FIN_GATE_CJK,
@@ -189,6 +191,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         hits.extend(_financial(t))
     if _ANY_DIGIT.search(t):
         hits.extend(lock_codes(t, lowered))
+        hits.extend(dial_combos(t, lowered))  # blind8: dial turns, "Kombi also 17-42-08"
         # After every dedicated rule: where one already names the value, its verdict stands.
         named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
         hits.extend(h for h in cued_values(t) if not any(s < h[3] and h[2] < e for s, e in named))
@@ -200,6 +203,8 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         hits.extend(own_money(t))
     # Values said otherwise (blindfix7): spelled, in pieces, typed in groups, in slang.
     hits.extend(said_values(t, lowered))
+    # blind8's classes (blindfix8a): assembled, pasted as settings, social ids, the rent.
+    hits.extend(blind8_values(t, lowered, hits))
     hits = drop_connectives(t, hits)
     if special:
         hits.extend(_special(t, lowered, words))

@@ -26,7 +26,9 @@ from typing import Final
 
 import yaml  # type: ignore[import-untyped]
 
-__all__ = ["mask_public_material", "public_spans"]
+from userlore.policy.detectors.benign_shapes import benign_spans, with_key
+
+__all__ = ["mask_public_material", "placeholder_words", "public_spans"]
 
 # -- public key material ------------------------------------------------------------------------
 
@@ -116,6 +118,11 @@ def _all_zero(value: str) -> bool:
     return len(digits) >= 8 and set(digits) == {"0"}
 
 
+def placeholder_words() -> re.Pattern[str]:
+    """The placeholder words of ``placeholder_words.yaml`` as one pattern (lower-cased text)."""
+    return _placeholder_words()
+
+
 @functools.cache
 def _placeholder_words() -> re.Pattern[str]:
     """The placeholder words of the seven languages, from ``placeholder_words.yaml``."""
@@ -167,7 +174,10 @@ def public_spans(text: str) -> list[tuple[int, int]]:
             for w in _FINGERPRINT_NOUN.finditer(text[max(0, start - 60) : start])
         )
     if _PLACEHOLDER_HINT.search(text):
-        spans.extend(m.span() for m in _PLACEHOLDER_TOKEN.finditer(text))
+        # The key goes with its placeholder ("DB_PASSWORD=<passwort>"): a bare key left
+        # behind reads as a credential cue before whatever follows it (blindfix8a).
+        spans.extend(with_key(text, *m.span()) for m in _PLACEHOLDER_TOKEN.finditer(text))
+    spans.extend(benign_spans(text))  # blindfix8a: revisions, defaults, masked values, ports
     if not digits:
         return sorted(spans)
     cue: bool | None = None

@@ -1,0 +1,192 @@
+"""Value shapes that are no secret: revisions, defaults from the docs, masked log values,
+ports, public hotlines (issue 29, blindfix8a).
+
+blind8 withheld 8 of 77 benign turns over them, and fresh text the same class more
+(``tests/data/blindfix8_values.jsonl``): a commit hash read as a high-entropy key, ``pwd=***``
+letting a password rule take the next field for the value, ``port: 3306`` read as a code after
+"password", ``curl -u admin:admin`` quoted from a manual. These spans join
+``public_material``'s: blanked before any rule reads the text. Recall first: each needs its
+context (a git word before a hex run, a doc word beside a default login, a hotline word before
+a number), and a value with the shape of a real secret is never blanked.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Final
+
+import yaml  # type: ignore[import-untyped]
+
+from userlore.policy.cue_data import alternation
+from userlore.policy.literal_gate import LiteralGate
+
+__all__ = ["benign_spans", "docs_sentence", "with_key"]
+
+# A revision: 7-12 lower-case hex (a short hash), or 40 or 64 (SHA-1, SHA-256), digits and
+# letters both, after a git word within 40 characters.
+_HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{7,12})(?![0-9A-Za-z])")
+_GIT_BEFORE: Final = 40
+# ``-u name:password`` or ``scheme://name:password@`` (the flag goes with the pair).
+_LOGIN_PAIR = re.compile(
+    r"(?:(?<![\w-])-u |(?<![\w-])--user |(?<=://))"
+    r"(?P<user>[^\s:@/]{2,30}):(?P<pw>[^\s:@/]{2,30})(?=[\s@,]|$)"
+)
+# A private or loopback IPv4 address (RFC 1918, 127/8): a host on the user's network, no value.
+_PRIVATE_IP = re.compile(
+    r"(?<![\d.])(?:10\.\d{1,3}|127\.\d{1,3}|192\.168|172\.(?:1[6-9]|2\d|3[01]))\.\d{1,3}\.\d{1,3}"
+    r"(?![\d]|\.\d)"
+)
+# A port setting: "port: 3306", "PORT=8080", "mysql_port: 3306", "ports: 5432:5432".
+_PORT = re.compile(
+    r"(?i)(?<![\w])(?:[a-z_]*_)?ports?\s?[=:]\s?[\"']?(?:\d{2,5}(?::\d{2,5})?)(?![\d])"
+)
+# A key and its sign right before a blanked placeholder: the key goes with it ("pwd=***").
+_KEY_BEFORE = re.compile(r"[\w.\-]{1,40}\s?[=:]\s?[\"']?$")
+_STARS = re.compile(r"(?<=[=:])\s?\*{3,}(?![\w*])")
+_TEST_VALUE = re.compile(r"(?i)(?<![\w-])test[-_](?:[x0]{4,}[-_]?)+(?![\w-])")
+_YOUR_NAME = re.compile(r"(?<![\w])(?:YOUR|SEU|SUA|TU|VOTRE|DEIN|IHR)_[A-Z0-9_]{2,40}(?![\w])")
+# A setting about a credential with its value ("password_min_length=12", "token_ttl=3600",
+# "password_file=/etc/app/secret.txt"): a number, a duration, a switch or a path.
+_SETTING = re.compile(
+    r"(?<![\w.\-])(?P<key>[A-Za-z_][\w.\-]{2,60})\s?[=:]\s?"
+    r"(?P<value>\d{1,6}[smhdw]?|true|false|yes|no|on|off|(?:~|\.{1,2})?/[\w./\-]{1,100})(?![\w/])"
+)
+# A URL of the user's own machine or a documentation domain, with no login or query in it.
+_LOCAL_URL = re.compile(
+    r"(?i)(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|(?:[\w-]+\.)*(?:example|exemplo|ejemplo"
+    r"|exemple|beispiel)\.(?:com|org|net|de|fr|es|com\.br|pt))(?::\d{2,5})?(?:/[\w.\-/]*)?(?![\w@?=&])"
+)
+# A setting whose key names a credential, with a dictionary word and a few digits for its
+# value ("PASSWORD=geheim", "DB_PASS=motdepasse123"): the docs' value where the sentence says so.
+_WEAK_SETTING = re.compile(
+    r"(?<![\w.\-])(?P<key>[A-Za-z_][\w.\-]{1,60})\s?[=:]\s?"
+    r"(?P<value>[a-zäöüßéèêàçãõáíóú]{3,20}\d{0,4})(?=[\s,;!?)—]|[.](?!\w)|$)"
+)
+# A number of a public line after a hotline word: digits in up to five groups.
+_LINE_NUMBER = re.compile(r"[^\d\n]{0,30}?(?<![\d])(\d{3,5}(?:[ \-.]\d{2,5}){0,4})(?![\d])")
+
+
+@dataclass(frozen=True, slots=True)
+class _Shapes:
+    git: re.Pattern[str]
+    git_words: LiteralGate
+    docs: re.Pattern[str]
+    defaults: frozenset[str]
+    masked: re.Pattern[str]
+    hotline: re.Pattern[str]
+    hotline_words: LiteralGate
+    own_real: re.Pattern[str]
+
+
+@functools.cache
+def _shapes() -> _Shapes:
+    raw: dict[str, Any] = yaml.safe_load(
+        resources.files("userlore.policy.data").joinpath("benign_shapes.yaml").read_text("utf-8")
+    )
+
+    def words(key: str) -> list[str]:
+        return [str(w).casefold() for w in raw[key]]
+
+    markers = "|".join(re.escape(str(m)) for m in raw["masked_markers"])
+    return _Shapes(
+        git=re.compile(alternation(words("git_words"))),
+        git_words=LiteralGate(words("git_words")),
+        docs=re.compile(alternation(words("doc_words"))),
+        defaults=frozenset(words("default_logins")),
+        masked=re.compile(rf"\[(?:{markers})\](?!:)"),
+        hotline=re.compile(alternation(words("hotline_words"))),
+        hotline_words=LiteralGate(words("hotline_words")),
+        own_real=re.compile(alternation(words("own_real"))),
+    )
+
+
+def with_key(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span widened to the key and sign written right before it."""
+    key = _KEY_BEFORE.search(text, max(0, start - 44), start)
+    return (key.start() if key is not None else start), end
+
+
+def benign_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of ``text`` holding a value shape that is no secret (see the module docstring)."""
+    lowered = text.casefold()
+    if len(lowered) != len(text):
+        return []
+    s = _shapes()
+    spans: list[tuple[int, int]] = []
+    digits = any(ch.isdigit() for ch in text)
+    if digits and s.git_words.search(lowered):
+        for m in _HEX.finditer(text):
+            run = m.group(0)
+            if run.isdigit() or run.isalpha():
+                continue
+            if s.git.search(lowered, max(0, m.start() - _GIT_BEFORE), m.start()):
+                spans.append(m.span())
+    if "[" in text:
+        spans.extend(with_key(text, *m.span()) for m in s.masked.finditer(text))
+    if "*" in text:
+        spans.extend(with_key(text, *m.span()) for m in _STARS.finditer(text))
+    if ":" in text and ("-u " in text or "--user " in text or "://" in text):
+        for m in _LOGIN_PAIR.finditer(text):
+            user, pw = m.group("user").casefold(), m.group("pw").casefold()
+            default = pw in s.defaults and (user in s.defaults or user == pw)
+            if default and s.own_real.search(lowered) is None:
+                spans.append(m.span())
+    if digits and "." in text:
+        spans.extend(m.span() for m in _PRIVATE_IP.finditer(text))
+    if (
+        "localhost" in lowered
+        or "127.0.0.1" in text
+        or "0.0.0.0" in text
+        or "xempl" in lowered
+        or "jempl" in lowered
+        or "beispiel." in lowered
+    ):
+        spans.extend(m.span() for m in _LOCAL_URL.finditer(text))
+    if digits and "port" in lowered:
+        spans.extend(m.span() for m in _PORT.finditer(text))
+    if "test" in lowered:
+        spans.extend(with_key(text, *m.span()) for m in _TEST_VALUE.finditer(text))
+    if "_" in text:
+        spans.extend(m.span() for m in _YOUR_NAME.finditer(text))
+    if "=" in text or ":" in text:
+        spans.extend(_settings(text))
+    if digits and s.hotline_words.search(lowered):
+        for m in s.hotline.finditer(lowered):
+            line = _LINE_NUMBER.match(text, m.end())
+            if line is not None:
+                spans.append(line.span(1))
+    return spans
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？\n]\s|[。！？\n]")
+
+
+def docs_sentence(text: str, lowered: str, start: int, end: int) -> bool:
+    """The sentence around ``start:end`` says its values are an example or the docs' (a
+    placeholder or doc word), and names no value as the user's real one."""
+    from userlore.policy.detectors.public_material import placeholder_words
+
+    lo = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    hi_m = _SENTENCE_END.search(text, end)
+    sentence = lowered[lo : hi_m.start() if hi_m else len(text)]
+    s = _shapes()
+    said = s.docs.search(sentence) is not None or placeholder_words().search(sentence) is not None
+    return said and s.own_real.search(sentence) is None
+
+
+def _settings(text: str) -> list[tuple[int, int]]:
+    from userlore.policy.detectors.config_keys import credential_words, setting_key
+
+    found = []
+    for m in _SETTING.finditer(text):
+        key = m.group("key")
+        if credential_words(key) and setting_key(key):
+            found.append(m.span())
+    lowered = text.casefold()
+    for m in _WEAK_SETTING.finditer(text):
+        if credential_words(m.group("key")) and docs_sentence(text, lowered, m.start(), m.end()):
+            found.append(m.span())
+    return found

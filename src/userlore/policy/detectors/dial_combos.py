@@ -1,0 +1,91 @@
+"""A lock's combination told as dial turns or after a combination word (issue 29, blindfix8a).
+
+``lock_codes`` reads a run of four digits or more after a lockable thing. blind8 told a safe's
+combination the way a dial is turned ("Tresor im Keller: erst 3 mal links auf 17, dann rechts
+auf 42, Kombi also 17-42-08") and a Chinese safe as "左转到22，右转到19，再左转到61": numbers of
+two digits each, or a run far from the thing's name. Two rules, on a text that names a lockable
+thing (``policy/data/lock_cues.yaml``):
+
+- two or more numbers, each right after a turn ("left", "rechts auf", "左转到"), are the
+  combination's parts;
+- three or four single digits right after the thing ("密码锁是 3-3-7") are its dials;
+- numbers in three groups or more ("17-42-08", "12 36 08") or a run of four digits or more
+  right after a combination word ("Kombi", "combinación", "組み合わせ") are the combination.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+
+import yaml  # type: ignore[import-untyped]
+
+from userlore.policy.cue_data import alternation, flat
+from userlore.policy.detectors.common import _Hit
+from userlore.policy.findings import _SECRET
+from userlore.policy.literal_gate import LiteralGate
+
+__all__ = ["dial_combos"]
+
+# A dial's number (0-99), up to 14 characters after the turn ("links auf 17", "左转到22").
+_TURN_NUMBER = re.compile(r"[^\d.!?。\n]{0,14}?(?<!\d)(\d{1,2})(?![\d:.,]\d|\d)")
+# Groups of one to three digits (three or more groups), or one run of four to eight.
+_COMBO = re.compile(r"(?<![\w.,:/-])(?:\d{1,3}(?:[ \-./]\d{1,3}){2,5}|\d{4,8})(?![\w]|[.,:/-]\d)")
+_COMBO_AFTER = 30
+# Three or four single digits dashed or spaced right after the thing and its verb or colon
+# ("行李箱的密码锁是 3-3-7", "padlock: 4 0 9"): a luggage or bike lock's dials.
+_DIALS = re.compile(
+    r"\s*(?:[:：=]|is|es|ist|est|é|是|は|が)?\s*(\d(?:[ \-.]\d){2,3})(?![\d\w]|[ \-.]\d)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _DialCues:
+    things: re.Pattern[str]
+    thing_words: LiteralGate
+    non_ascii: re.Pattern[str]
+    turns: re.Pattern[str]
+    combination: re.Pattern[str]
+
+
+@functools.cache
+def _cues() -> _DialCues:
+    source = resources.files("userlore.policy").joinpath("data/lock_cues.yaml")
+    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    things = flat(data["objects"]) + flat(data["devices"])
+    return _DialCues(
+        things=re.compile(alternation(things)),
+        thing_words=LiteralGate(t.strip("*") for t in things if t.isascii()),
+        non_ascii=re.compile("|".join(re.escape(t.strip("*")) for t in things if not t.isascii())),
+        turns=re.compile(alternation(flat(data["turns"]))),
+        combination=re.compile(alternation(flat(data["combination"]))),
+    )
+
+
+def dial_combos(t: str, lowered: str) -> Iterator[_Hit]:
+    """Secret hits for a combination told as turns or after a combination word."""
+    c = _cues()
+    if not c.thing_words.search(lowered) and (lowered.isascii() or not c.non_ascii.search(lowered)):
+        return
+    if c.things.search(lowered) is None:
+        return
+    for m in c.things.finditer(lowered):
+        dials = _DIALS.match(t, m.end())
+        if dials is not None:
+            yield (_SECRET, "lock_dials", *dials.span(1), None)
+    turned = []
+    for m in c.turns.finditer(lowered):
+        n = _TURN_NUMBER.match(t, m.end())
+        if n is not None:
+            turned.append(n.span(1))
+    if len(turned) >= 2:
+        for s, e in turned:
+            yield (_SECRET, "lock_dials", s, e, None)
+    for m in c.combination.finditer(lowered):
+        for run in _COMBO.finditer(t, m.end()):
+            if run.start() <= m.end() + _COMBO_AFTER:
+                yield (_SECRET, "lock_dials", run.start(), run.end(), None)
+            break

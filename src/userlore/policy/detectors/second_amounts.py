@@ -1,0 +1,99 @@
+"""The user's rent or loan payment said as a bare number, beside their own money (issue 29,
+blindfix8a).
+
+``money`` and ``financial`` read an amount by its currency or by a salary word; blind8 stated a
+salary with its currency and then the rent without one ("je gagne 2 300 € net par mois et mon
+loyer est de 890", "ganho R$ 4.200,00 por mês e pago 1.300 de aluguel"): the salary was
+redacted, the rent stored. Here a number of three digits or more (or a grouped one, or a
+Chinese or Japanese amount in 万/千) beside a payment word (rent, mortgage, Miete, loyer,
+alquiler, aluguel, 房租, 家賃…: ``data/second_amounts.yaml``) is the user's money when its
+sentence is the user's: a first-person word or a personal money noun, and not someone else's,
+a price or an average (``money``'s own tests, reused), or a listing's asking rent.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Final
+
+import yaml  # type: ignore[import-untyped]
+
+from userlore.policy.cue_data import alternation, cues, flat
+from userlore.policy.detectors.common import _Hit, is_year
+from userlore.policy.detectors.money import _FIRST_PERSON, _MONEY_NOUNS, _others_money, _personal
+from userlore.policy.findings import _REGULATED
+from userlore.policy.literal_gate import LiteralGate
+
+__all__ = ["second_amounts"]
+
+# A bare amount: grouped thousands, three to six digits, or a CJK amount in 万 and 千.
+_BARE = re.compile(
+    r"(?<![A-Za-z0-9_.,])(?:\d{1,3}(?:[.,\u00a0 ]\d{3})+|\d{3,6}"
+    r"|\d{1,4}万(?:\d{1,4}千?)?|\d{1,4}千)"
+    r"(?:[.,]\d{2})?(?![\w]|[.,]\d)"
+)
+_NEAR: Final = 28
+_SENTENCE = re.compile(r"[.!?。！？\n](?!\d)")
+# What a payment costs is the user's payment, not a price ("la hipoteca me cuesta 480").
+_COSTS = re.compile(r"(?i)(?<!\w)(?:costs?|kostet|co[uû]te|cuesta|custa)(?!\w)")
+
+
+@dataclass(frozen=True, slots=True)
+class _Payments:
+    words: re.Pattern[str]
+    literals: LiteralGate
+    non_ascii: re.Pattern[str]
+    listing: re.Pattern[str]
+
+
+@functools.cache
+def _payments() -> _Payments:
+    raw: dict[str, Any] = yaml.safe_load(
+        resources.files("userlore.policy.data").joinpath("second_amounts.yaml").read_text("utf-8")
+    )
+    terms = flat(raw["payments"])
+    return _Payments(
+        words=re.compile(alternation(terms)),
+        literals=LiteralGate(t.strip("*") for t in terms if t.isascii()),
+        non_ascii=re.compile("|".join(re.escape(t) for t in terms if not t.isascii())),
+        listing=re.compile(alternation([str(w).casefold() for w in raw["listing"]])),
+    )
+
+
+def _sentence(t: str, lo: int, hi: int) -> str:
+    start = max((m.end() for m in _SENTENCE.finditer(t, 0, lo)), default=0)
+    end_m = _SENTENCE.search(t, hi)
+    return t[start : end_m.start() if end_m else len(t)]
+
+
+def second_amounts(t: str, lowered: str) -> Iterator[_Hit]:
+    """Regulated hits for a bare amount beside a payment word in the user's own sentence."""
+    p = _payments()
+    if not p.literals.search(lowered) and (lowered.isascii() or not p.non_ascii.search(lowered)):
+        return
+    c = cues()
+    seen: set[int] = set()
+    for word in p.words.finditer(lowered):
+        lo, hi = max(0, word.start() - _NEAR), min(len(t), word.end() + _NEAR)
+        for m in _BARE.finditer(t, lo, hi):
+            value = m.group(0)
+            if m.start() in seen or is_year(value):
+                continue
+            if t[m.end() : m.end() + 2].strip().startswith("%"):
+                continue
+            between = t[min(m.end(), word.end()) : max(m.start(), word.start())]
+            if _SENTENCE.search(between):
+                continue  # another sentence's number
+            sentence = _sentence(t, min(m.start(), word.start()), max(m.end(), word.end()))
+            own = _FIRST_PERSON.search(sentence) is not None or _personal(sentence)
+            own = own or _MONEY_NOUNS.search(sentence) is not None
+            if not own or p.listing.search(sentence.casefold()) is not None:
+                continue
+            if _others_money(_COSTS.sub(" ", sentence), c):
+                continue
+            seen.add(m.start())
+            yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
