@@ -92,8 +92,9 @@ class PooledFloor(BatchFloor):
     """:class:`BatchFloor` whose memo the worker processes fill, part by part.
 
     :meth:`send` queues the floor's texts of some candidates; :meth:`classify` (what
-    :meth:`BatchFloor.assess` calls) takes a queued text's report from its part, waiting for
-    the part if need be, and classifies any other text here.
+    :meth:`BatchFloor.assess` calls) takes a queued text's report from its part and classifies
+    any other text here. While a part it needs is not back, the main process takes back the
+    last parts no worker has started and classifies them itself, so both cores judge.
     """
 
     pool: FloorPool | None = None
@@ -101,6 +102,8 @@ class PooledFloor(BatchFloor):
     _parts: list[tuple[list[Text], Future[tuple[list[SensitivityReport], float]]]] = field(
         default_factory=list
     )
+    _tail: int = 0
+    """Parts from here on were taken back and judged here (or are back from a worker)."""
 
     def send(self, candidates: Sequence[CandidateInput]) -> None:
         """Queue the texts the floor will read for ``candidates``, :data:`PART` puts a job."""
@@ -114,6 +117,7 @@ class PooledFloor(BatchFloor):
                         texts.append(text)
             if texts:
                 self._parts.append((texts, self.pool.submit(texts)))
+        self._tail = len(self._parts)
 
     def classify(self, text: str, *, special: bool = True) -> SensitivityReport:
         """:func:`classify`, from the workers when the text was sent, else here; once each."""
@@ -131,12 +135,34 @@ class PooledFloor(BatchFloor):
 
     def _collect(self, part: int) -> None:
         texts, future = self._parts[part]
+        while not future.done() and self._steal(part):
+            pass  # while the part is not back, the main process judges the last queued ones
+        if future.cancel():  # no worker has started it either: judged here
+            self._fill(texts, [classify(t, special=special) for t, special in texts])
+            return
         try:
             reports, cpu = future.result()
-        except Exception:  # a worker died or the pool shut down: classified here instead
+        except Exception:  # a worker died, the part was taken back or the pool shut down
             return
         assert self.pool is not None
         self.pool.worker_cpu += cpu
+        self._fill(texts, reports)
+
+    def _steal(self, waiting: int) -> bool:
+        """Classify here the last part no worker has started (cancelled first); ``False``
+        when there is none left after ``waiting`` (every later part runs or is back)."""
+        while self._tail > waiting:
+            self._tail -= 1
+            texts, future = self._parts[self._tail]
+            if future.cancel():
+                self._fill(texts, [classify(t, special=special) for t, special in texts])
+                return True
+            if not future.done():
+                self._tail += 1  # a worker runs it, so every part before it started too
+                return False
+        return False
+
+    def _fill(self, texts: Sequence[Text], reports: Sequence[SensitivityReport]) -> None:
         for text, report in zip(texts, reports, strict=True):
             self._memo.setdefault(text, report)
             self._queued.pop(text, None)
