@@ -10,6 +10,8 @@ and check that a refusal anywhere, or a malformed op, leaves nothing written.
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
@@ -240,3 +242,24 @@ def test_floor_workers_must_be_a_count(make_lore: Callable[..., Userlore]) -> No
     for bad in (-1, 1.5, True):
         with pytest.raises(InvalidInputError):
             UserloreStore(lore, namespace_template=USER_FIRST, floor_workers=bad)  # type: ignore[arg-type]
+
+
+def test_a_killed_worker_costs_time_not_puts(
+    make_lore: Callable[..., Userlore], tmp_path: Path, small: None
+) -> None:
+    store = _open(make_lore, tmp_path / "killed.db", 1)
+    store.batch([PutOp(NS, f"a{i}", {"content": f"First note {i}"}) for i in range(6)])
+    pool = store._floor_pool
+    assert pool is not None and pool._executor is not None
+    for process in list(pool._executor._processes.values()):
+        os.kill(process.pid, signal.SIGKILL)
+        process.join(timeout=30)
+    for round_ in ("b", "c"):  # the parts in flight are judged here; then new workers start
+        store.batch(
+            [PutOp(NS, f"{round_}{i}", {"content": f"Note {round_} {i}"}) for i in range(6)]
+        )
+    refused = [PutOp(NS, f"d{i}", {"content": f"Note d {i}"}) for i in range(6)]
+    refused[4] = PutOp(NS, "bad", {"content": SECRET})
+    with pytest.raises(PolicyViolationError):
+        store.batch(refused)
+    assert len(store.search(NS, limit=50)) == 18

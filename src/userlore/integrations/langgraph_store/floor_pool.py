@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from userlore.models import CandidateInput
@@ -73,11 +74,17 @@ class FloorPool:
     def submit(self, texts: Sequence[Text]) -> Future[tuple[list[SensitivityReport], float]]:
         """Classify ``texts`` in a worker."""
         with self._lock:
-            if self._executor is None:
-                self._executor = ProcessPoolExecutor(
-                    max_workers=self.workers, mp_context=multiprocessing.get_context("fork")
-                )
-            return self._executor.submit(_classify_part, list(texts))
+            for _ in range(2):
+                if self._executor is None:
+                    self._executor = ProcessPoolExecutor(
+                        max_workers=self.workers, mp_context=multiprocessing.get_context("fork")
+                    )
+                try:
+                    return self._executor.submit(_classify_part, list(texts))
+                except BrokenProcessPool:  # a worker died (killed, out of memory): new ones
+                    self._executor.shutdown(wait=False, cancel_futures=True)
+                    self._executor = None
+            raise BrokenProcessPool("the floor's workers cannot start")
 
     def close(self) -> None:
         """Stop the workers (a later batch starts them again)."""
@@ -115,8 +122,15 @@ class PooledFloor(BatchFloor):
                     if text not in self._queued and text not in self._memo:
                         self._queued[text] = len(self._parts)
                         texts.append(text)
-            if texts:
-                self._parts.append((texts, self.pool.submit(texts)))
+            if not texts:
+                continue
+            try:
+                future = self.pool.submit(texts)
+            except Exception:  # no worker can start: these texts are classified here
+                for text in texts:
+                    del self._queued[text]
+                continue
+            self._parts.append((texts, future))
         self._tail = len(self._parts)
 
     def classify(self, text: str, *, special: bool = True) -> SensitivityReport:
