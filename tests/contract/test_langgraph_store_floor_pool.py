@@ -263,3 +263,26 @@ def test_a_killed_worker_costs_time_not_puts(
     with pytest.raises(PolicyViolationError):
         store.batch(refused)
     assert len(store.search(NS, limit=50)) == 18
+
+
+def test_parts_no_worker_started_are_taken_back_and_judged_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Workers that never start a part (all busy): the main process judges every part itself,
+    the last ones first, and still gives ``assess``'s verdicts."""
+    pool = FloorPool(1)
+    sent: list[Future[Any]] = []
+
+    def never_started(texts: Any) -> Future[Any]:
+        sent.append(Future())
+        return sent[-1]
+
+    monkeypatch.setattr(pool, "submit", never_started)
+    monkeypatch.setattr(floor_pool, "PART", 1)
+    floor = PooledFloor(pool=pool)
+    candidates = [_candidate(t, f"k{i}") for i, t in enumerate(TEXTS)]
+    floor.send(candidates)
+    assert len(sent) == len(TEXTS)
+    assert floor.assess(candidates[0]) == assess(candidates[0])
+    assert all(f.cancelled() for f in sent)  # the first wait took back every later part too
+    assert [floor.assess(c) for c in candidates] == [assess(c) for c in candidates]
