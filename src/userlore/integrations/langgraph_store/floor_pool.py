@@ -32,6 +32,12 @@ POOL_MIN = 200
 PART = 50
 """Puts a worker judges per job (the main process waits on at most one part at a time)."""
 
+_WARM = (
+    "Hello there, I live in Paris and walk my dog every morning.",
+    "My passcode is 4417, je suis diabétique, 我的密码是 hunter2: call me.",
+)
+"""Texts that reach the rules loaded on first use (plain prose, digits, other languages)."""
+
 Text = tuple[str, bool]
 """A text the floor classifies, and whether with the special-category rules."""
 
@@ -76,6 +82,10 @@ class FloorPool:
         with self._lock:
             for _ in range(2):
                 if self._executor is None:
+                    # Rules that load on first use load here, once, before the fork: each
+                    # worker inherits them instead of loading its own copy.
+                    for text in _WARM:
+                        classify(text, special=True)
                     self._executor = ProcessPoolExecutor(
                         max_workers=self.workers, mp_context=multiprocessing.get_context("fork")
                     )
