@@ -21,6 +21,7 @@ from typing import Any, Final
 import yaml  # type: ignore[import-untyped]
 
 from userlore.policy.cue_data import alternation
+from userlore.policy.detectors.placeholders import placeholder_words
 from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["benign_spans", "docs_sentence", "with_key"]
@@ -167,8 +168,6 @@ _SENTENCE_END = re.compile(r"[.!?。！？\n]\s|[。！？\n]")
 def docs_sentence(text: str, lowered: str, start: int, end: int) -> bool:
     """The sentence around ``start:end`` says its values are an example or the docs' (a
     placeholder or doc word), and names no value as the user's real one."""
-    from userlore.policy.detectors.public_material import placeholder_words
-
     lo = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
     hi_m = _SENTENCE_END.search(text, end)
     sentence = lowered[lo : hi_m.start() if hi_m else len(text)]

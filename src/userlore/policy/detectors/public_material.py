@@ -19,14 +19,11 @@ without one, "my PIN is 0000" is still a PIN.
 
 from __future__ import annotations
 
-import functools
 import re
-from importlib import resources
 from typing import Final
 
-import yaml  # type: ignore[import-untyped]
-
 from userlore.policy.detectors.benign_shapes import benign_spans, with_key
+from userlore.policy.detectors.placeholders import placeholder_words
 
 __all__ = ["mask_public_material", "placeholder_words", "public_spans"]
 
@@ -118,27 +115,6 @@ def _all_zero(value: str) -> bool:
     return len(digits) >= 8 and set(digits) == {"0"}
 
 
-def placeholder_words() -> re.Pattern[str]:
-    """The placeholder words of ``placeholder_words.yaml`` as one pattern (lower-cased text)."""
-    return _placeholder_words()
-
-
-@functools.cache
-def _placeholder_words() -> re.Pattern[str]:
-    """The placeholder words of the seven languages, from ``placeholder_words.yaml``."""
-    raw = (
-        resources.files("userlore.policy.data")
-        .joinpath("placeholder_words.yaml")
-        .read_text(encoding="utf-8")
-    )
-    data = yaml.safe_load(raw)
-    words = sorted({str(w).casefold() for ws in data["placeholder_words"].values() for w in ws})
-    latin = [re.escape(w) for w in words if all(ord(ch) < 0x2E80 for ch in w)]
-    cjk = [re.escape(w) for w in words if any(ord(ch) >= 0x2E80 for ch in w)]
-    # A Latin word starts at a word boundary (its inflections and compounds follow it).
-    return re.compile(r"(?<![^\W\d_])(?:" + "|".join(latin) + r")|" + "|".join(cjk))
-
-
 _SENTENCE_END = re.compile(r"[.!?。！？\n]")
 
 
@@ -190,8 +166,8 @@ def public_spans(text: str) -> list[tuple[int, int]]:
             continue
         sentence = _sentence_of(text, m.start(), m.end()).casefold()
         if cue is None:
-            cue = _placeholder_words().search(text.casefold()) is not None
-        if cue and _placeholder_words().search(sentence):
+            cue = placeholder_words().search(text.casefold()) is not None
+        if cue and placeholder_words().search(sentence):
             spans.append(m.span())
     spans.extend(_word_values(text))
     return sorted(spans)
@@ -205,17 +181,17 @@ def _word_values(text: str) -> list[tuple[int, int]]:
     "exemplo1"), in a sentence that names another placeholder word ("Im Beispiel steht
     passwort=beispiel123"): a stand-in written in the language of the text."""
     lowered = text.casefold()
-    if len(lowered) != len(text) or _placeholder_words().search(lowered) is None:
+    if len(lowered) != len(text) or placeholder_words().search(lowered) is None:
         return []
     found = []
     for m in _VALUE_RUN.finditer(text):
         word = m.group(0).rstrip("0123456789").casefold()
         if not any(ch.isdigit() for ch in m.group(0)):
             continue
-        if _placeholder_words().fullmatch(word) is None:
+        if placeholder_words().fullmatch(word) is None:
             continue
         sentence = _sentence_of(lowered, m.start(), m.end())
-        others = [w for w in _placeholder_words().findall(sentence) if w != word]
+        others = [w for w in placeholder_words().findall(sentence) if w != word]
         if others:
             found.append(m.span())
     return found
