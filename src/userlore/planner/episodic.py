@@ -485,14 +485,15 @@ _STEM = 5
 """Leading characters two words share to count as one (camping, camped; no stemmer needed)."""
 
 
-def sentence_window(text_: str, query: str | None) -> str:
+def sentence_window(text_: str, query: str | None, *, trim_above: int = TRIM_ABOVE) -> str:
     """``text_`` cut to its sentences that hold a question term, in order ("…" marks a gap).
 
-    The speaker prefix ("Mel: ") stays. Unchanged when the text is short, when no sentence or
+    The speaker prefix ("Mel: ") stays. Unchanged when the text is short (``trim_above``
+    characters or fewer: a list question's placement passes less), when no sentence or
     every sentence holds a term (a vector match: nothing tells which part matters), or when
     the cut saves too little to pay for itself.
     """
-    if len(text_) <= TRIM_ABOVE or not query:
+    if len(text_) <= trim_above or not query:
         return text_
     terms = [t[:_STEM] for t in query_terms(query)]
     if not terms:
