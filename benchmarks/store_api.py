@@ -22,7 +22,7 @@ sqlite-vec index, through ``peers.sqlite_store``: it ranks by cosine too). It me
 seconds a query at 100k; its bulk put rate is measured at every size).
 
 Usage: python benchmarks/store_api.py [--sizes 10000,100000] [--queries 60] [--cycles 20]
-       [--memory-max 20000] [--floor-workers 0]
+       [--memory-max 20000]
 Prints a Markdown table per size, then one JSON object on the last line.
 """
 
@@ -128,12 +128,9 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=60)
     parser.add_argument("--cycles", type=int, default=20)
     parser.add_argument("--memory-max", type=int, default=20_000, help="InMemoryStore search cap")
-    parser.add_argument(
-        "--floor-workers", type=int, default=0, help="UserloreStore(floor_workers=N) (bulkput7)"
-    )
     args = parser.parse_args()
     sizes = [args.items] if args.items else [int(n) for n in args.sizes.split(",")]
-    runs = [run(n, args.queries, args.cycles, args.memory_max, args.floor_workers) for n in sizes]
+    runs = [run(n, args.queries, args.cycles, args.memory_max) for n in sizes]
     print(json.dumps(runs))
 
 
@@ -160,28 +157,19 @@ def plan_cycle(lore: Userlore, queries: list[str], cycles: int) -> dict[str, flo
     }
 
 
-def run(
-    items: int, n_queries: int, cycles: int, memory_max: int, floor_workers: int = 0
-) -> dict[str, Any]:
+def run(items: int, n_queries: int, cycles: int, memory_max: int) -> dict[str, Any]:
     """One size: the three stores on fresh databases, one after another."""
     gen = TextGen(seed=11)
     texts = [gen.sentence(gen.rng.randint(6, 14)) for _ in range(items)]
     queries = [gen.sentence(gen.rng.randint(2, 5)) for _ in range(n_queries)]
     embed = HashingEmbeddings(dims=256)
     index: Any = {"dims": 256, "embed": embed, "fields": ["text"]}
-    out: dict[str, Any] = {
-        "items": items,
-        "queries": n_queries,
-        "cycles": cycles,
-        "floor_workers": floor_workers,
-    }
+    out: dict[str, Any] = {"items": items, "queries": n_queries, "cycles": cycles}
     with tempfile.TemporaryDirectory() as tmp:
         lore = Userlore.open(
             f"sqlite:///{Path(tmp) / 'userlore.db'}", config={"memory": {"mode": "auto"}}
         )
-        ours = UserloreStore(
-            lore, namespace_template=("{user_id}",), index=index, floor_workers=floor_workers
-        )
+        ours = UserloreStore(lore, namespace_template=("{user_id}",), index=index)
         sqlite_name = "SqliteStore (sqlite-vec)"
         with sqlite_store(Path(tmp) / "lg.db", index) as sqlite:
             memory = InMemoryStore(index=index)

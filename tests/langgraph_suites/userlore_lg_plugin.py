@@ -43,7 +43,6 @@ from psycopg.rows import dict_row
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-import userlore.integrations.langgraph_store as lg_store
 from userlore import Userlore
 from userlore.integrations.langgraph_store import UserloreStore
 from userlore.integrations.scope import ScopeResolver
@@ -70,18 +69,10 @@ def _open() -> Userlore:
     return Userlore.open(f"sqlite:///{path}", config=_CONFIG)
 
 
-FLOOR_WORKERS = int(os.environ.get("USERLORE_LG_FLOOR_WORKERS", "0"))
-"""N > 0: every store judges its puts in N worker processes, whatever the batch's size
-(``floor_pool.py``'s pipelined batch, checked by the same suites)."""
-if FLOOR_WORKERS:
-    lg_store.POOL_MIN = 1
-
-
 def _options(index: Any, ttl: Any) -> dict[str, Any]:
-    workers = {"floor_workers": FLOOR_WORKERS}
     if MODE == "fixed":
-        return {"scope": ScopeResolver(default=FIXED_USER), "index": index, "ttl": ttl, **workers}
-    return {"namespace_template": ("{user_id}",), "index": index, "ttl": ttl, **workers}
+        return {"scope": ScopeResolver(default=FIXED_USER), "index": index, "ttl": ttl}
+    return {"namespace_template": ("{user_id}",), "index": index, "ttl": ttl}
 
 
 class LoreInMemoryStore(UserloreStore):

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import asyncio
 import warnings
-import weakref
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -64,10 +63,9 @@ from userlore.models import MemoryType
 from userlore.planner.visible import MAX_VISIBLE
 from userlore.policy.govern import BatchFloor
 
-from .floor_pool import POOL_MIN, FloorPool, PooledFloor
 from .index import StoreIndex, attach_index
 from .namespaces import STORE_KEY_PREFIX, Location, NamespaceTemplate
-from .puts import PUT_CHUNK, PutOps, Refused, _Put
+from .puts import PUT_CHUNK, PutOps, _Put
 from .reads import _Read
 from .surface import ItemStatus, SurfaceOps
 from .ttl import TTLSweeper, check_ttl_config, sweep_ttl
@@ -104,9 +102,6 @@ class UserloreStore(PutOps, SurfaceOps):
             semantic ``search(query=...)`` (hybrid with full text), from the named fields of each
             value; a put's ``index=False`` / field list overrides (see ``index.py``). Without it
             the store uses whatever embeddings the ``Userlore`` was opened with, if any.
-        floor_workers: Worker processes (forked, so POSIX only; ignored elsewhere) that run
-            the floor of a ``batch`` of at least ``POOL_MIN`` puts beside its write: the same
-            verdicts, on another core (see ``floor_pool.py``). 0 (the default): in-process.
     """
 
     supports_ttl = True
@@ -122,7 +117,6 @@ class UserloreStore(PutOps, SurfaceOps):
         memory_type: MemoryType = MemoryType.SEMANTIC,
         namespace_prefix: tuple[str, ...] | None = None,
         index: IndexConfig | None = None,
-        floor_workers: int = 0,
     ) -> None:
         self._legacy: tuple[str, ...] | None = None
         if namespace_prefix is not None:
@@ -150,14 +144,6 @@ class UserloreStore(PutOps, SurfaceOps):
         self._sweeper: TTLSweeper | None = None
         self._async_sweeper: asyncio.Task[None] | None = None
         self._index: StoreIndex | None = None if index is None else attach_index(lore, index)
-        if isinstance(floor_workers, bool) or not isinstance(floor_workers, int):
-            raise InvalidInputError("floor_workers must be an integer")
-        if floor_workers < 0:
-            raise InvalidInputError("floor_workers must be 0 or more")
-        self._floor_pool: FloorPool | None = None
-        if floor_workers and FloorPool.available():
-            self._floor_pool = FloorPool(floor_workers)
-            weakref.finalize(self, self._floor_pool.close)
         self.index_config: IndexConfig | None = None
         """LangGraph's mapping (``dims``, ``embed``, ``fields``), as its stores expose it."""
         if index is not None and self._index is not None:
@@ -174,89 +160,30 @@ class UserloreStore(PutOps, SurfaceOps):
         Consecutive puts of one user are written together, up to :data:`PUT_CHUNK` per
         transaction (one commit, one embedding call), each still through the governed write.
         """
-        ops = list(ops)
-        pool = self._floor_pool
-        if pool is not None and sum(isinstance(op, PutOp) for op in ops) >= POOL_MIN:
-            return self._batch_pooled(ops, pool)
         floor = BatchFloor()  # the batch's texts classified once each (a shared path)
         places: dict[tuple[str, ...], Location] = {}  # a batch's puts share their namespace
-        prepared = [self._prepare(op, floor, places) for op in ops]
-        return self._run_prepared(prepared)
-
-    def _run_prepared(self, prepared: list[_Put | _Read], start: int = 0) -> list[Result]:
-        """Run prepared (and judged) ops in order from ``start``, puts in chunks."""
+        prepared = [self._prepare(op, floor, places) for op in list(ops)]
         results: list[Result] = [None] * len(prepared)
-        at = start
+        at = 0
         while at < len(prepared):
             ready = prepared[at]
             if isinstance(ready, _Put) and ready.candidate is not None:
-                end = _chunk_end(prepared, at)
+                end = at + 1
+                while end < len(prepared) and end - at < PUT_CHUNK:
+                    nxt = prepared[end]
+                    if not (
+                        isinstance(nxt, _Put)
+                        and nxt.candidate is not None
+                        and nxt.where.scope == ready.where.scope
+                    ):
+                        break
+                    end += 1
                 self._put_many(ready.where.scope, prepared[at:end])  # type: ignore[arg-type]
                 at = end
             else:
                 results[at] = self._run(ready)
                 at += 1
         return results
-
-    def _batch_pooled(self, ops: list[Op], pool: FloorPool) -> list[Result]:
-        """:meth:`batch` with the floor in worker processes, beside the first chunk's write.
-
-        The same outcome as the plain path, op for op: every op is validated in order; the
-        floor's verdicts come from the workers (:class:`PooledFloor`: ``classify``'s own
-        reports); the first chunk of puts is written part by part as its verdicts arrive, and
-        commits only once every put of the batch is judged, so a refused put anywhere still
-        leaves nothing written, traced and raised as before. An op that fails validation
-        raises after the puts before it are judged (a refusal among them wins, as in order).
-        """
-        floor = PooledFloor(pool=pool)
-        places: dict[tuple[str, ...], Location] = {}
-        prepared: list[_Put | _Read] = []
-        failure: Exception | None = None
-        for op in ops:
-            try:
-                if isinstance(op, PutOp):
-                    validate_op_namespace(op)
-                    prepared.append(self._stage_put(op, places))
-                else:
-                    prepared.append(self._prepare(op, floor, places))
-            except Exception as exc:  # raised below, after the puts before it are judged
-                failure = exc
-                break
-        floor.send([p.candidate for p in prepared if isinstance(p, _Put) and p.candidate])
-
-        def judge_from(start: int) -> None:
-            for n in range(start, len(prepared)):
-                ready = prepared[n]
-                if isinstance(ready, _Put):
-                    prepared[n] = self._judge(ready, floor)
-
-        first = prepared[0] if prepared else None
-        if failure is not None or not isinstance(first, _Put) or first.candidate is None:
-            judge_from(0)  # nothing to overlap: the plain order
-            if failure is not None:
-                raise failure
-            return self._run_prepared(prepared)
-        end = _chunk_end(prepared, 0)
-
-        def judge_rest() -> None:  # before the first chunk commits: the rest of the batch
-            for n in range(end, len(prepared)):
-                ready = prepared[n]
-                if isinstance(ready, _Put):
-                    prepared[n] = self._verdict_of(ready, floor)
-
-        try:
-            self._put_many(
-                first.where.scope,
-                prepared[:end],  # type: ignore[arg-type]
-                floor=floor,
-                before_commit=judge_rest,
-            )
-        except Refused as refused:
-            self._refuse(refused.put, refused.reason)
-        except Exception:
-            judge_from(0)  # a refusal anywhere in the batch wins, as in the plain order
-            raise
-        return self._run_prepared(prepared, end)
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """Async twin of :meth:`batch` (same body, in a worker thread that keeps the run)."""
@@ -298,20 +225,3 @@ class UserloreStore(PutOps, SurfaceOps):
         else:
             self._put_many(ready.where.scope, [ready])
         return None
-
-
-def _chunk_end(prepared: Sequence[_Put | _Read], at: int) -> int:
-    """Where the chunk of puts starting at ``at`` ends: one user, at most :data:`PUT_CHUNK`."""
-    ready = prepared[at]
-    assert isinstance(ready, _Put)
-    end = at + 1
-    while end < len(prepared) and end - at < PUT_CHUNK:
-        nxt = prepared[end]
-        if not (
-            isinstance(nxt, _Put)
-            and nxt.candidate is not None
-            and nxt.where.scope == ready.where.scope
-        ):
-            break
-        end += 1
-    return end

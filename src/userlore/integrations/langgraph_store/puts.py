@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Any, NoReturn
+from datetime import timedelta
+from typing import Any
 
 from langgraph.store.base import (
     InvalidNamespaceError,
     PutOp,
 )
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from userlore.config import MemoryMode
 from userlore.errors import (
@@ -54,17 +53,6 @@ from .ttl import (
 _TEXT_FIELDS = ("content", "text", "memory")
 PUT_CHUNK = 500
 """Most puts written in one transaction by :meth:`UserloreStore.batch`."""
-WRITE_PART = 100
-"""Puts written per step of a pipelined chunk (their verdicts are awaited per step)."""
-
-
-class Refused(Exception):
-    """A put the floor refused while its chunk was being written (traced after rollback)."""
-
-    def __init__(self, put: _Put, reason: str) -> None:
-        super().__init__(reason)
-        self.put = put
-        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,10 +78,6 @@ class PutOps(ScopedStore):
         ``places``: the batch's namespaces already located (the run and the layout, hence
         each namespace's user and path, do not change within one ``batch`` call).
         """
-        return self._judge(self._stage_put(op, places), floor)
-
-    def _stage_put(self, op: PutOp, places: dict[tuple[str, ...], Location] | None = None) -> _Put:
-        """Validate ``op`` and build its candidate: everything of a put before the floor."""
         if not op.namespace or op.namespace[0] == "langgraph":
             raise InvalidNamespaceError(f"invalid namespace {op.namespace!r} for a put")
         ttl = check_ttl(op.ttl)
@@ -129,38 +113,18 @@ class PutOps(ScopedStore):
             producer=Producer.TOOL,
             evidence_text=content,
         )
-        self.lore.memory.store.validate_candidate(candidate)
-        return _Put(op, where, candidate, ttl)
-
-    def _judge(self, put: _Put, floor: BatchFloor | None = None) -> _Put:
-        """``put`` with the floor's verdict; a refused put is traced and raised."""
-        if put.candidate is None or put.verdict is not None:
-            return put
-        verdict = assess(put.candidate) if floor is None else floor.assess(put.candidate)
+        store = self.lore.memory.store
+        store.validate_candidate(candidate)
+        verdict = assess(candidate) if floor is None else floor.assess(candidate)
         if verdict.refused is not None:
-            self._refuse(put, verdict.refused)
-        return _Put(put.op, put.where, put.candidate, put.ttl, verdict)
-
-    @staticmethod
-    def _verdict_of(put: _Put, floor: BatchFloor) -> _Put:
-        """``put`` with the floor's verdict, inside a write: a refusal is raised untraced
-        (:class:`Refused`), for the caller to trace once the write is rolled back."""
-        if put.candidate is None or put.verdict is not None:
-            return put
-        verdict = floor.assess(put.candidate)
-        if verdict.refused is not None:
-            raise Refused(put, verdict.refused)
-        return _Put(put.op, put.where, put.candidate, put.ttl, verdict)
-
-    def _refuse(self, put: _Put, reason: str) -> NoReturn:
-        """Trace the refusal of ``put`` (its own transaction) and raise it."""
-        self.lore.memory.store.record_trace(
-            put.where.scope,
-            "governance",
-            reason_code=reason,
-            payload={"producer": Producer.TOOL.value, "kind": self.kind, "via": "store"},
-        )
-        raise PolicyViolationError(f"put refused: the value is {reason}")
+            store.record_trace(
+                where.scope,
+                "governance",
+                reason_code=verdict.refused,
+                payload={"producer": Producer.TOOL.value, "kind": self.kind, "via": "store"},
+            )
+            raise PolicyViolationError(f"put refused: the value is {verdict.refused}")
+        return _Put(op, where, candidate, ttl, verdict)
 
     def _require_writable(self) -> None:
         cfg = self.lore.config
@@ -169,39 +133,11 @@ class PutOps(ScopedStore):
         if "curated" not in cfg.memory.sources:
             raise MemoryDisabledError("memory.sources does not include 'curated' (store puts)")
 
-    def _put_many(
-        self,
-        scope: str,
-        puts: Sequence[_Put],
-        *,
-        floor: BatchFloor | None = None,
-        before_commit: Callable[[], None] | None = None,
-    ) -> None:
-        """Governed writes of ``puts`` (one user's) in one transaction: all land or none.
-
-        With ``floor`` (the pipelined batch), ``puts`` have no verdict yet: each part of
-        :data:`WRITE_PART` puts is judged just before it is written, while the floor's
-        workers judge the next ones, and ``before_commit`` runs last (it judges the batch's
-        later puts). A refusal (:class:`Refused`) rolls the whole transaction back.
-        """
-        store = self.lore.memory.store
-        now = store.clock()
-        with store.transaction(scope, write_lock=True) as session:
-            step = len(puts) if floor is None else WRITE_PART
-            for at in range(0, len(puts), step):
-                part = puts[at : at + step]
-                if floor is not None:
-                    part = [self._verdict_of(p, floor) for p in part]
-                self._write_part(session, scope, part, now)
-            if before_commit is not None:
-                before_commit()
-
-    def _write_part(
-        self, session: Session, scope: str, puts: Sequence[_Put], now: datetime
-    ) -> None:
-        """The governed write of ``puts`` inside ``session`` (see :meth:`_put_many`)."""
+    def _put_many(self, scope: str, puts: Sequence[_Put]) -> None:
+        """Governed writes of ``puts`` (one user's) in one transaction: all land or none."""
         store = self.lore.memory.store
         indexed: list[IndexedPut] = []
+        now = store.clock()
         # A put with a TTL writes its window with the record (no UPDATE after the insert); a
         # put that reaches a record another way (a repeat that only reinforces it, a pending
         # candidate revised) still has its window set below.
@@ -214,34 +150,35 @@ class PutOps(ScopedStore):
             if p.candidate is not None
         ]
         verdicts = [p.verdict for p in puts if p.verdict is not None]
-        outcomes = govern_batch(
-            store,
-            scope,
-            candidates,
-            verdicts=verdicts if len(verdicts) == len(candidates) else None,
-            session=session,
-        )
-        for put, window, outcome in zip(puts, windows, outcomes, strict=True):
-            if outcome.action is WriteAction.REFUSED:  # pragma: no cover - see _prepare_put
-                raise PolicyViolationError(f"put refused: the value is {outcome.reason}")
-            record = outcome.record
-            if record is None:
-                continue
-            if put.op.value is not None and put.candidate is not None:
-                indexed.append(
-                    IndexedPut(
-                        record.id,
-                        record.version,
-                        put.op.value,
-                        put.op.index,
-                        put.candidate.content,
+        with store.transaction(scope, write_lock=True) as session:
+            outcomes = govern_batch(
+                store,
+                scope,
+                candidates,
+                verdicts=verdicts if len(verdicts) == len(candidates) else None,
+                session=session,
+            )
+            for put, window, outcome in zip(puts, windows, outcomes, strict=True):
+                if outcome.action is WriteAction.REFUSED:  # pragma: no cover - see _prepare_put
+                    raise PolicyViolationError(f"put refused: the value is {outcome.reason}")
+                record = outcome.record
+                if record is None:
+                    continue
+                if put.op.value is not None and put.candidate is not None:
+                    indexed.append(
+                        IndexedPut(
+                            record.id,
+                            record.version,
+                            put.op.value,
+                            put.op.index,
+                            put.candidate.content,
+                        )
                     )
-                )
-            written = window is not None and (record.valid_from, record.valid_until) == window
-            if not written and (put.ttl is not None or record.valid_until is not None):
-                set_ttl(self.lore, scope, record.id, put.ttl, session=session)
-        if self._index is not None:
-            index_puts(self.lore, self._index, session, scope, indexed)
+                written = window is not None and (record.valid_from, record.valid_until) == window
+                if not written and (put.ttl is not None or record.valid_until is not None):
+                    set_ttl(self.lore, scope, record.id, put.ttl, session=session)
+            if self._index is not None:
+                index_puts(self.lore, self._index, session, scope, indexed)
 
     def _delete(self, where: Location, key: str) -> None:
         store = self.lore.memory.store
