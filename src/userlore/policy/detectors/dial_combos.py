@@ -15,18 +15,12 @@ thing (``policy/data/lock_cues.yaml``):
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from importlib import resources
 
-import yaml  # type: ignore[import-untyped]
-
-from userlore.policy.cue_data import alternation, flat
 from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.lock_codes import lock_cues
 from userlore.policy.findings import _SECRET
-from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["dial_combos"]
 
@@ -42,33 +36,10 @@ _DIALS = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class _DialCues:
-    things: re.Pattern[str]
-    thing_words: LiteralGate
-    non_ascii: re.Pattern[str]
-    turns: re.Pattern[str]
-    combination: re.Pattern[str]
-
-
-@functools.cache
-def _cues() -> _DialCues:
-    source = resources.files("userlore.policy").joinpath("data/lock_cues.yaml")
-    data = yaml.safe_load(source.read_text(encoding="utf-8"))
-    things = flat(data["objects"]) + flat(data["devices"])
-    return _DialCues(
-        things=re.compile(alternation(things)),
-        thing_words=LiteralGate(t.strip("*") for t in things if t.isascii()),
-        non_ascii=re.compile("|".join(re.escape(t.strip("*")) for t in things if not t.isascii())),
-        turns=re.compile(alternation(flat(data["turns"]))),
-        combination=re.compile(alternation(flat(data["combination"]))),
-    )
-
-
 def dial_combos(t: str, lowered: str) -> Iterator[_Hit]:
     """Secret hits for a combination told as turns or after a combination word."""
-    c = _cues()
-    if not c.thing_words.search(lowered) and (lowered.isascii() or not c.non_ascii.search(lowered)):
+    c = lock_cues()
+    if not c.may_name_a_thing(lowered):
         return
     if c.things.search(lowered) is None:
         return

@@ -30,7 +30,7 @@ from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.findings import _SECRET
 from userlore.policy.literal_gate import LiteralGate
 
-__all__ = ["lock_codes"]
+__all__ = ["LockCues", "lock_codes", "lock_cues"]
 
 _AFTER = 50
 # A run of 4–12 digits with single separators; "・" and "·" are how Japanese lists digits.
@@ -45,9 +45,14 @@ _CURRENCY = re.compile(r"[$€£¥￥₹]|r\$|\bus\$")
 
 
 @dataclass(frozen=True, slots=True)
-class _LockCues:
+class LockCues:
+    """``policy/data/lock_cues.yaml`` compiled once, for ``lock_codes`` and ``dial_combos``."""
+
     objects: re.Pattern[str]
     devices: re.Pattern[str]
+    things: re.Pattern[str]
+    turns: re.Pattern[str]
+    combination: re.Pattern[str]
     opening: re.Pattern[str]
     relations: frozenset[str]
     places: frozenset[str]
@@ -55,15 +60,24 @@ class _LockCues:
     literals: LiteralGate
     non_ascii: re.Pattern[str]
 
+    def may_name_a_thing(self, lowered: str) -> bool:
+        """A cheap exact prefilter: false only when no lockable thing's word is in the text."""
+        if self.literals.search(lowered):
+            return True
+        return not lowered.isascii() and self.non_ascii.search(lowered) is not None
+
 
 @functools.cache
-def _cues() -> _LockCues:
+def lock_cues() -> LockCues:
     source = resources.files("userlore.policy").joinpath("data/lock_cues.yaml")
     data = yaml.safe_load(source.read_text(encoding="utf-8"))
     things = flat(data["objects"]) + flat(data["devices"])
-    return _LockCues(
+    return LockCues(
         objects=re.compile(alternation(flat(data["objects"]))),
         devices=re.compile(alternation(flat(data["devices"]))),
+        things=re.compile(alternation(things)),
+        turns=re.compile(alternation(flat(data["turns"]))),
+        combination=re.compile(alternation(flat(data["combination"]))),
         opening=re.compile(alternation(flat(data["opening"]))),
         relations=frozenset(flat(data["relations"])),
         places=frozenset(flat(data["places"])),
@@ -79,8 +93,8 @@ def lock_codes(t: str, lowered: str) -> Iterator[_Hit]:
     """Secret hits for the codes of lockable things in ``t`` (see the module docstring)."""
     if _RUN.search(t) is None:
         return  # no run of four digits: no code, whatever the words
-    c = _cues()
-    if not c.literals.search(lowered) and (lowered.isascii() or not c.non_ascii.search(lowered)):
+    c = lock_cues()
+    if not c.may_name_a_thing(lowered):
         return
     seen: set[int] = set()
     for pattern, is_object in ((c.objects, True), (c.devices, False)):
@@ -114,7 +128,7 @@ def _sentence_start(t: str, pos: int) -> int:
 _GAP_END = re.compile(r"[:：=]\s*$|^\s*$")
 
 
-def _related(t: str, lowered: str, lo: int, hi: int, c: _LockCues) -> bool:
+def _related(t: str, lowered: str, lo: int, hi: int, c: LockCues) -> bool:
     """The run is stated as the thing's: nothing, a colon or "=" between them, or a copula or
     a combination word just before the run."""
     if _GAP_END.search(t[lo:hi]):
@@ -126,7 +140,7 @@ def _related(t: str, lowered: str, lo: int, hi: int, c: _LockCues) -> bool:
     return word in c.relations or any(word.endswith(r) for r in c.relations if not r.isascii())
 
 
-def _is_code(t: str, lowered: str, run: re.Match[str], c: _LockCues) -> bool:
+def _is_code(t: str, lowered: str, run: re.Match[str], c: LockCues) -> bool:
     """Not a time, a price, a place or a count."""
     value = run.group(0)
     if _TIME.fullmatch(value) or sum(ch.isdigit() for ch in value) < 4:
