@@ -36,7 +36,7 @@ def test_a_reversal_record_carries_the_turn_author(auto_lore: Userlore) -> None:
         device="laptop",
     )
     written = [o.record for o in out.outcomes if o.record is not None]
-    # The record the reversal wrote supersedes the vegetarian one (``_end_reversed``).
+    # The record the reversal wrote supersedes the vegetarian one (``end_reversed``).
     assert [o.action for o in out.outcomes] == [WriteAction.SUPERSEDING]
     for record in written:
         assert (record.author_agent_id, record.author_client, record.author_device) == (

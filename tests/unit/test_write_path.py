@@ -36,7 +36,8 @@ def governed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
             frame = sys._getframe(1)
             seen = False
             while frame is not None:
-                seen = seen or frame.f_globals.get("__name__") == "userlore.understanding"
+                name = frame.f_globals.get("__name__") or ""
+                seen = seen or name.startswith("userlore.understanding.")
                 frame = frame.f_back  # type: ignore[assignment]
             calls.append(seen)
             return real(self, *args, **kwargs)

@@ -30,6 +30,7 @@ from userlore.cli.common import (
     console,
     emit,
     open_for_service,
+    opened,
 )
 from userlore.config import MemoryMode
 from userlore.errors import ConfigError
@@ -58,14 +59,13 @@ class Kind(StrEnum):
 State = StrEnum("State", {s.upper(): s for s in SYNTHESIS_STATES})  # type: ignore[misc]
 
 
-def _open(
-    db: str | None, config: str | None, mode: MemoryMode | None, *, connected: bool
-) -> Userlore:
+def _open_connected(db: str | None, config: str | None, mode: MemoryMode | None) -> Userlore:
+    """:func:`open_for_service` with connected sources enabled (what ``sync`` writes)."""
     from userlore.facade import Userlore
 
     lore = open_for_service(db, config, mode)
     memory = lore.config.memory
-    if connected and "connected" not in memory.sources:
+    if "connected" not in memory.sources:
         cfg = lore.config.model_copy(
             update={"memory": memory.model_copy(update={"sources": (*memory.sources, "connected")})}
         )
@@ -107,7 +107,7 @@ def sync(
 
     adapters = adapters_for_path(path, kind.value, source_instance_id=source_id)
     reports: list[SyncReport] = []
-    lore = _open(db, config, mode, connected=True)
+    lore = _open_connected(db, config, mode)
     try:
         columns = (
             SpinnerColumn(),
@@ -194,11 +194,8 @@ def list_(
     as_json: JsonOpt = False,
 ) -> None:
     """The connected sources of a scope."""
-    lore = _open(db, config, None, connected=False)
-    try:
+    with opened(db, config) as lore:
         states = lore.sources.sources(scope)
-    finally:
-        lore.close()
 
     def render(out: Console) -> None:
         from rich.table import Table
@@ -233,11 +230,8 @@ def runs(
     as_json: JsonOpt = False,
 ) -> None:
     """Recorded sync runs of a scope."""
-    lore = _open(db, config, None, connected=False)
-    try:
+    with opened(db, config) as lore:
         found = lore.sources.sync_runs(scope, source_instance_id=source, limit=limit)
-    finally:
-        lore.close()
 
     def render(out: Console) -> None:
         from rich.table import Table
@@ -273,16 +267,13 @@ def items(
     as_json: JsonOpt = False,
 ) -> None:
     """Source items of a scope and their synthesis state."""
-    lore = _open(db, config, None, connected=False)
-    try:
+    with opened(db, config) as lore:
         found = lore.sources.items(
             scope,
             source_instance_id=source,
             synthesis_state=state.value if state else None,
             limit=limit,
         )
-    finally:
-        lore.close()
 
     def render(out: Console) -> None:
         from rich.table import Table
@@ -351,8 +342,7 @@ def worker(
         done = ", ".join(f"{k} {v}" for k, v in r.as_dict().items() if v)
         err.print(f"userlore worker: drained ({done})", markup=False)
 
-    lore = _open(db, config, mode, connected=False)
-    try:
+    with opened(db, config, mode) as lore:  # closing it stops the work runner first
         work = _work_runner(lore, reviewer)
         pipeline = ConnectedKnowledgePipeline(
             lore.sources.store, worker_id=worker_id, lease_seconds=lease_seconds
@@ -398,8 +388,6 @@ def worker(
             coordinator.run_forever()
         finally:
             sweeper.stop(timeout=30)
-    finally:
-        lore.close()  # stops the work runner first
 
 
 def _work_runner(lore: Userlore, reviewer: str | None) -> WorkRunner:

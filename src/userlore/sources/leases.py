@@ -127,6 +127,25 @@ def token_holder(token: str | None) -> str | None:
     return rest.partition("@")[2] or None
 
 
+def claimable(
+    state: ColumnElement[str],
+    next_attempt_at: ColumnElement[datetime | None],
+    lease_expires_at: ColumnElement[datetime | None],
+    lease_owner: ColumnElement[str | None],
+    now: datetime,
+    gone: Sequence[str],
+) -> ColumnElement[bool]:
+    """The rows a worker may lease: pending and due, or running on an expired lease or on a
+    holder that is gone. One rule for source items and work items alike."""
+    taken_over: ColumnElement[bool] = lease_expires_at <= now
+    if gone:
+        taken_over = or_(taken_over, lease_owner.in_(gone))
+    return or_(
+        and_(state == "pending", or_(next_attempt_at.is_(None), next_attempt_at <= now)),
+        and_(state == "running", taken_over),
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class ClaimedItem:
     """One leased item, as the worker that holds the lease sees it."""
@@ -233,16 +252,9 @@ class LeaseHolder:
         now = store.clock()
         token = self.new_token()
         t = _ITEMS.c
-        taken_over: ColumnElement[bool] = t.lease_expires_at <= now
         gone = self._gone_tokens(now, scope, source_instance_id)
-        if gone:
-            taken_over = or_(taken_over, t.lease_owner.in_(gone))
-        due = or_(
-            and_(
-                t.synthesis_state == "pending",
-                or_(t.next_attempt_at.is_(None), t.next_attempt_at <= now),
-            ),
-            and_(t.synthesis_state == "running", taken_over),
+        due = claimable(
+            t.synthesis_state, t.next_attempt_at, t.lease_expires_at, t.lease_owner, now, gone
         )
         pick = select(t.id).where(due)
         if scope is not None:

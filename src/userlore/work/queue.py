@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Table, and_, func, or_, select, update
+from sqlalchemy import Table, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from userlore.sources.holder import holder_gone, this_holder
-from userlore.sources.leases import TOKEN_CHARS, default_worker_id, token_holder
+from userlore.sources.leases import TOKEN_CHARS, claimable, default_worker_id, token_holder
 from userlore.store.governed import GovernedStore
 from userlore.store.schema import WorkItem
 from userlore.work.jobs import Job
@@ -102,16 +102,7 @@ class WorkQueue:
         with self.store.connection() as conn:
             owners = {o for o in conn.scalars(running.distinct()) if o}
         gone = [o for o in owners if holder_gone(token_holder(o))]
-        taken_over: ColumnElement[bool] = t.lease_expires_at <= now
-        if gone:
-            taken_over = or_(taken_over, t.lease_owner.in_(gone))
-        due = or_(
-            and_(
-                t.state == "pending",
-                or_(t.next_attempt_at.is_(None), t.next_attempt_at <= now),
-            ),
-            and_(t.state == "running", taken_over),
-        )
+        due = claimable(t.state, t.next_attempt_at, t.lease_expires_at, t.lease_owner, now, gone)
         pick = select(t.id).where(due).order_by(t.created_at, t.id).limit(limit)
         if kinds is not None:
             pick = pick.where(t.kind.in_(kinds))
