@@ -388,7 +388,7 @@ def spoken_spans(text: str) -> list[Spoken]:
         if out and s.start < out[-1].end:
             continue
         out.append(s)
-    return _joined(t, out) if len(out) > 1 else out
+    return _joined(t, out) if out else out
 
 
 _DIGIT_KINDS: Final = frozenset({"number", "kana"})
@@ -403,10 +403,41 @@ def _dash_gap() -> re.Pattern[str]:
     return re.compile(rf"(?i)[\s,、，]*(?:{words})[\s,、，]*")
 
 
+_LONE_DIGIT = re.compile(r"[^\W\d_]+")
+
+
+def _lone_digits(t: str, runs: list[Spoken]) -> list[Spoken]:
+    """A group of one digit word beside a dash word and a run ("nueve, guion, cuatro cuatro
+    uno"): the word is a run of its own there (alone it is too often an article)."""
+    out: list[Spoken] = []
+    for i, s in enumerate(runs):
+        if s.kind == "number":
+            nxt = runs[i + 1] if i + 1 < len(runs) else None
+            for m in _LONE_DIGIT.finditer(t, max(out[-1].end if out else 0, s.start - 32), s.start):
+                digit = DIGIT_WORDS.get(m.group(0).lower())
+                if digit is not None and _dash_gap().fullmatch(t, m.end(), s.start):
+                    out.append(Spoken(m.start(), m.end(), digit, "number"))
+            out.append(s)
+            if nxt is None or nxt.kind != "number":
+                after = _dash_gap().match(t, s.end)
+                word = _LONE_DIGIT.match(t, after.end()) if after else None
+                digit = DIGIT_WORDS.get(word.group(0).lower()) if word is not None else None
+                if (
+                    word is not None
+                    and digit is not None
+                    and (nxt is None or word.end() <= nxt.start)
+                ):
+                    out.append(Spoken(word.start(), word.end(), digit, "number"))
+            continue
+        out.append(s)
+    return out
+
+
 def _joined(t: str, runs: list[Spoken]) -> list[Spoken]:
     """Groups of one dictated number made one run (blindfix9a): groups said with a dash word
     between them ("five one two, dash, six six" -> ``512-66``), and kana groups set off by a
     comma ("さんさんろくろく、にーよんななはち" -> ``33662478``)."""
+    runs = _lone_digits(t, runs)
     out = [runs[0]]
     for s in runs[1:]:
         last = out[-1]

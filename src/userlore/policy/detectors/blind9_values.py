@@ -214,8 +214,8 @@ def _bank_pairs(t: str, lowered: str, d: dict[str, _Words]) -> Iterator[_Hit]:
 # -- a salary negotiation ---------------------------------------------------------------------
 
 _AMOUNT = re.compile(
-    r"(?<![\w.,/:\-])(?:\d{1,3}(?:[.,]\d{3})+|\d{1,7})(?:[.,]\d{1,2})?"
-    r"(?:\s?(?:k|K|mil|tsd|万|千)(?![^\W\d_]))?(?![\w%:/]|[.,]\d)"
+    r"(?<![A-Za-z0-9_.,/:\-])(?:\d{1,3}(?:[.,]\d{3})+|\d{1,7})(?:[.,]\d{1,2})?"
+    r"(?:\s?(?:k|K|mil|tsd|万|千)(?![A-Za-z]))?(?![A-Za-z0-9_%:/]|[.,]\d)"
 )
 _SUFFIXED = re.compile(r"\s?(?:k|K|mil|tsd|万|千)$")
 
