@@ -84,3 +84,24 @@ def test_spanish_son_before_a_number_is_no_one_elses_money() -> None:
     assert "750" not in red
     # French "son" before a noun still makes the sentence someone else's.
     assert redact("son loyer est de 750 par mois") == "son loyer est de 750 par mois"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A value that runs past a rule's reach is redacted whole, not cut at the reach.
+        (
+            "Die mTAN von der Bank ist gerade gekommen: 482913. Schnell",
+            "Die mTAN von der Bank ist gerade gekommen: [REDACTED:one_time_value]. Schnell",
+        ),
+        # A rule's name inside a marker is no cue on the re-check ("password_in_prose").
+        (
+            '{"user": "mg", "pass": "Tapas#Sevilla88", "host": "10.0.0.4"}',
+            '{"user": "mg", "pass": "[REDACTED:password_in_prose]", "host": "10.0.0.4"}',
+        ),
+        # A quoted word inside code is no safe word.
+        ('password = os.environ["PW"]', 'password = os.environ["PW"]'),
+    ],
+)
+def test_a_value_is_redacted_whole_and_nothing_beside_it(text: str, expected: str) -> None:
+    assert redact(text) == expected

@@ -74,10 +74,15 @@ def _any_word() -> LiteralGate:
     return LiteralGate(t.strip("*") for name in _SECTIONS for t in flat(raw[name]))
 
 
+_MARKER = re.compile(r"\[redacted:[\w-]+\]")
+
+
 def blind9_values(t: str, lowered: str, hits: list[_Hit]) -> list[_Hit]:
     """The hits of blind9's classes in ``t`` that no blocking hit in ``hits`` already covers."""
     if len(lowered) != len(t) or not _any_word().search(lowered):
         return []
+    if "[redacted:" in lowered:  # a re-check: a rule's name in a marker is no cue
+        lowered = _MARKER.sub(lambda m: " " * len(m.group(0)), lowered)
     d = _data()
     found: list[_Hit] = []
     digits = any(ch.isdigit() for ch in t)
@@ -96,6 +101,15 @@ def blind9_values(t: str, lowered: str, hits: list[_Hit]) -> list[_Hit]:
     return [h for h in found if not any(s < h[3] and h[2] < e for s, e in named)]
 
 
+def _starting(pattern: re.Pattern[str], t: str, lo: int, reach: int) -> Iterator[re.Match[str]]:
+    """Matches of ``pattern`` that start within ``reach`` characters of ``lo``; a match may run
+    past that end (an end position would cut a value short, and redact only part of it)."""
+    for m in pattern.finditer(t, lo):
+        if m.start() >= lo + reach:
+            return
+        yield m
+
+
 # -- codes ---------------------------------------------------------------------------------------
 
 # An item of a code list: one or two groups of four to ten letters and digits (four digits or
@@ -107,7 +121,7 @@ _LIST_REACH: Final = 400
 def _code_lists(t: str, titles: list[re.Match[str]]) -> Iterator[_Hit]:
     """Every item with digits in the stretch after a code list's title."""
     for title in titles:
-        for m in _LIST_ITEM.finditer(t, title.end(), min(len(t), title.end() + _LIST_REACH)):
+        for m in _starting(_LIST_ITEM, t, title.end(), _LIST_REACH):
             if sum(ch.isdigit() for ch in m.group(0)) >= 4:
                 yield (_SECRET, "backup_list", m.start(), m.end(), None)
 
@@ -136,7 +150,7 @@ def _after(
     """A run of ``least`` to ``most`` digits shortly after a cue, not a count or a year."""
     counts = cues().counts
     for cue in found:
-        for m in _DIGIT_RUN.finditer(t, cue.end(), min(len(t), cue.end() + _REACH)):
+        for m in _starting(_DIGIT_RUN, t, cue.end(), _REACH):
             run = m.group(0)
             if not least <= len(run) <= most or is_year(run):
                 continue
@@ -147,7 +161,11 @@ def _after(
             break
 
 
-_QUOTED_WORD = re.compile(r"[«\"'„“‘「『]\s?([^\s«»\"'„“”‘’「」『』]{2,30})\s?[»\"'“”’」』]")
+# A quoted word that opens after a space, a colon or a CJK copula, never inside code
+# (``os.environ["PW"]``) or a marker.
+_QUOTED_WORD = re.compile(
+    r"(?:(?<=[\s:：=は是])|^)[«\"'„“‘「『]\s?([^\s«»\"'„“”‘’「」『』\[\]]{2,30})\s?[»\"'“”’」』]"
+)
 
 
 def _said_words(t: str, lowered: str, found: list[re.Match[str]]) -> Iterator[_Hit]:
@@ -158,8 +176,8 @@ def _said_words(t: str, lowered: str, found: list[re.Match[str]]) -> Iterator[_H
     for cue in found:
         if any(s <= cue.start() < e for s, e in excluded):
             continue
-        m = _QUOTED_WORD.search(t, cue.end(), min(len(t), cue.end() + _REACH))
-        if m is not None:
+        m = next(_starting(_QUOTED_WORD, t, cue.end(), _REACH), None)
+        if m is not None and not m.group(1).startswith("[REDACTED"):
             yield (_SECRET, "said_word", m.start(1), m.end(1), None)
 
 
@@ -177,7 +195,7 @@ def _later_values(t: str, lowered: str, d: dict[str, _Words]) -> Iterator[_Hit]:
         return
     for opener in d["later_openers"].find(lowered[cue.end() : cue.end() + _LATER_REACH]):
         start = cue.end() + opener.end()
-        tok = _TOKEN.search(t, start, min(len(t), start + 24))
+        tok = next(_starting(_TOKEN, t, start, 24), None)
         if tok is None:
             continue
         value = tok.group(0).rstrip(".!?")
