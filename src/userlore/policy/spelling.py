@@ -233,13 +233,18 @@ def spelling_spans(text: str, lowered: str) -> list[Run]:
     vocab = _vocab()
     found: list[tuple[int, int, str, str]] = []
     if _GATE_WORDS.search(lowered):
+        alphabet_word = False
         for run in _runs(lowered, vocab.known):
+            # A letter said with its word needs an alphabet word, which ``_runs`` keeps.
+            alphabet_word = alphabet_word or any(
+                m.group(0) in a for m in run if len(m.group(0)) > 2 for a in vocab.alphabets
+            )
             if len(run) < 3:
                 continue
             found.extend(_alphabet_spans(run, vocab))
             if len(run) >= 4:
                 found.extend(_name_spans(run, vocab))
-        if " " in lowered:
+        if alphabet_word:
             found.extend(_said_as_spans(text, lowered, vocab))
     if not text.isascii():
         for m in vocab.kana.finditer(text):

@@ -71,21 +71,31 @@ def _any_word() -> LiteralGate:
     raw: dict[str, Any] = yaml.safe_load(
         resources.files("userlore.policy.data").joinpath("blind9_values.yaml").read_text("utf-8")
     )
-    return LiteralGate(t.strip("*") for name in _SECTIONS for t in flat(raw[name]))
+    # The words a rule starts from; accounts, pay words and "now" only count beside one.
+    primary = [n for n in _SECTIONS if n not in ("accounts", "pay", "later_openers")]
+    words = [t.strip("*") for name in primary for t in flat(raw[name])]
+    return LiteralGate([*words, *_PASSWORD_LITERALS])
 
 
 _MARKER = re.compile(r"\[redacted:[\w-]+\]")
+_ANY_DIGIT = re.compile(r"\d")
+_OPENING_QUOTE = re.compile(r"[«\"„“「『]|(?:^|[\s:=])['‘]")
 
 
 def blind9_values(t: str, lowered: str, hits: list[_Hit]) -> list[_Hit]:
     """The hits of blind9's classes in ``t`` that no blocking hit in ``hits`` already covers."""
-    if len(lowered) != len(t) or not _any_word().search(lowered):
+    if len(lowered) != len(t):
+        return []
+    digits = _ANY_DIGIT.search(t) is not None
+    # Every rule but the quoted word's needs a digit; that one needs an opening quote.
+    if not digits and _OPENING_QUOTE.search(t) is None:
+        return []
+    if not _any_word().search(lowered):
         return []
     if "[redacted:" in lowered:  # a re-check: a rule's name in a marker is no cue
         lowered = _MARKER.sub(lambda m: " " * len(m.group(0)), lowered)
     d = _data()
     found: list[_Hit] = []
-    digits = any(ch.isdigit() for ch in t)
     if digits:
         found += _code_lists(t, d["code_lists"].find(lowered))
         found += _dashed_keys(t, lowered, d)
@@ -181,9 +191,11 @@ def _said_words(t: str, lowered: str, found: list[re.Match[str]]) -> Iterator[_H
             yield (_SECRET, "said_word", m.start(1), m.end(1), None)
 
 
-_PASSWORD_WORDS = re.compile(
-    r"password|passwort|kennwort|contraseña|contrasena|clave|mot de passe|mdp|senha|パスワード|密码"
-)
+_PASSWORD_LITERALS: Final = (
+    "password", "passwort", "kennwort", "contraseña", "contrasena", "clave", "mot de passe",
+    "mdp", "senha", "パスワード", "密码",
+)  # fmt: skip
+_PASSWORD_WORDS = re.compile("|".join(_PASSWORD_LITERALS))
 _TOKEN = re.compile(r"[^\s,;:()\"'“”«»「」。、]+")
 _LATER_REACH: Final = 160
 
