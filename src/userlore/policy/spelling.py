@@ -82,6 +82,8 @@ class _Vocab:
     """A letter, the word that says "as in" and a word: "A comme Anatole", "B wie Berta"."""
     kana_particles: tuple[str, ...]
     kana_endings: tuple[str, ...]
+    alphabet_words: frozenset[str]
+    """The spelling alphabets' words of three letters or more ("anatole", "kilo")."""
 
 
 @functools.cache
@@ -111,6 +113,9 @@ def _vocab() -> _Vocab:
         _said_as_pattern(data["spelled_as"]),
         tuple(sorted(map(str, data["kana_particles"]), key=len, reverse=True)),
         tuple(sorted(map(str, data["kana_endings"]), key=len, reverse=True)),
+        frozenset(
+            str(w).casefold() for a in data["alphabets"].values() for w in a if len(str(w)) > 2
+        ),
     )
 
 
@@ -236,9 +241,7 @@ def spelling_spans(text: str, lowered: str) -> list[Run]:
         alphabet_word = False
         for run in _runs(lowered, vocab.known):
             # A letter said with its word needs an alphabet word, which ``_runs`` keeps.
-            alphabet_word = alphabet_word or any(
-                m.group(0) in a for m in run if len(m.group(0)) > 2 for a in vocab.alphabets
-            )
+            alphabet_word = alphabet_word or any(m.group(0) in vocab.alphabet_words for m in run)
             if len(run) < 3:
                 continue
             found.extend(_alphabet_spans(run, vocab))
