@@ -32,13 +32,12 @@ KNOWN: dict[str, set[str]] = {
 }
 
 
-# The second set's items still failing: a single-digit piece ("214 followed by 9"), Spanish "son"
-# read as French "his" by money.py's others' test; and benign rows the gate withholds by rules
-# this round did not change ("combination", "social security" beside a digit, a listing's rent
-# as money, "laut Doku: curl" read as Latin once the default login is blanked).
+# The second set's items still failing: a single-digit piece ("214 followed by 9"); and benign
+# rows the gate withholds by rules this round did not change ("combination", "social security"
+# beside a digit, a listing's rent as money, "laut Doku: curl" read as Latin once the default
+# login is blanked). Spanish "son" before the rent is read as "are" since blindfix9a.
 KNOWN_SECOND = {
     "bf8b-pieces-en-001",
-    "bf8b-second_amount-es-001",
     "bf8b-combo-en-002",
     "bf8b-spaced_id-en-002",
     "bf8b-second_amount-en-002",

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from userlore.policy.detectors.blind8_classes import blind8_values
+from userlore.policy.detectors.blind9_values import blind9_values
 from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.cued_values import cued_values
@@ -205,6 +206,8 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(said_values(t, lowered))
     # blind8's classes (blindfix8a): assembled, pasted as settings, social ids, the rent.
     hits.extend(blind8_values(t, lowered, hits))
+    # blind9's classes (blindfix9a): code lists, one-time codes, bank pairs, negotiations.
+    hits.extend(blind9_values(t, lowered, hits))
     hits = drop_connectives(t, hits)
     if special:
         hits.extend(_special(t, lowered, words))

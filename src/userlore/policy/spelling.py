@@ -78,6 +78,12 @@ class _Vocab:
     cues: re.Pattern[str]
     known: frozenset[str]
     """Every word a run may hold: alphabet words, letter names and digit words."""
+    said_as: re.Pattern[str]
+    """A letter, the word that says "as in" and a word: "A comme Anatole", "B wie Berta"."""
+    kana_particles: tuple[str, ...]
+    kana_endings: tuple[str, ...]
+    alphabet_words: frozenset[str]
+    """The spelling alphabets' words of three letters or more ("anatole", "kilo")."""
 
 
 @functools.cache
@@ -104,7 +110,30 @@ def _vocab() -> _Vocab:
             for w in a
         )
         | _DIGITS.keys(),
+        _said_as_pattern(data["spelled_as"]),
+        tuple(sorted(map(str, data["kana_particles"]), key=len, reverse=True)),
+        tuple(sorted(map(str, data["kana_endings"]), key=len, reverse=True)),
+        frozenset(
+            str(w).casefold() for a in data["alphabets"].values() for w in a if len(str(w)) > 2
+        ),
     )
+
+
+def _said_as_pattern(words: dict[str, list[str]]) -> re.Pattern[str]:
+    joins = sorted({str(w).casefold() for ws in words.values() for w in ws}, key=len, reverse=True)
+    alternation = "|".join(re.escape(j).replace(r"\ ", r"\s+") for j in joins)
+    return re.compile(rf"(?<![^\W\d_])([^\W\d_])\s+(?:{alternation})\s+([^\W\d_]+(?:-[^\W\d_]+)?)")
+
+
+def dash_words() -> tuple[str, ...]:
+    """The words said between the groups of a dictated number ("dash", "Strich", "tiret")."""
+    return _dash_words()
+
+
+@functools.cache
+def _dash_words() -> tuple[str, ...]:
+    text = resources.files("userlore.policy.data").joinpath("spelling.yaml").read_text("utf-8")
+    return tuple(str(w) for w in yaml.safe_load(text)["dash_words"])
 
 
 def spelled_cues() -> re.Pattern[str]:
@@ -209,15 +238,104 @@ def spelling_spans(text: str, lowered: str) -> list[Run]:
     vocab = _vocab()
     found: list[tuple[int, int, str, str]] = []
     if _GATE_WORDS.search(lowered):
+        alphabet_word = False
         for run in _runs(lowered, vocab.known):
+            # A letter said with its word needs an alphabet word, which ``_runs`` keeps.
+            alphabet_word = alphabet_word or any(m.group(0) in vocab.alphabet_words for m in run)
             if len(run) < 3:
                 continue
             found.extend(_alphabet_spans(run, vocab))
             if len(run) >= 4:
                 found.extend(_name_spans(run, vocab))
+        if alphabet_word:
+            found.extend(_said_as_spans(text, lowered, vocab))
     if not text.isascii():
         for m in vocab.kana.finditer(text):
             words = [w for w in re.split(f"[{re.escape(_KANA_SEP)}]+", m.group(0)) if w]
             value = "".join(vocab.kana_digits[w] for w in words)
             found.append((m.start(), m.end(), value, "kana"))
+        found.extend(_kana_stretches(text, vocab))
     return found
+
+
+# -- letters said with their word, kana digits without separators (blindfix9a) -----------------
+
+_SAID_GAP = re.compile(r"[\s,;\-./]*")
+_SAID_DIGITS = re.compile(r"\d{1,6}")
+
+
+def _said_as_spans(text: str, lowered: str, vocab: _Vocab) -> list[Run]:
+    """Runs of letters each said with its word ("A comme Anatole, 7, B comme Berthe, 3"), the
+    digits between and after them included: two pairs or more, or one with two digits or more.
+    A pair counts only when the word is that letter's in an alphabet ("C comme chat" is not)."""
+    pairs = [
+        (m.start(), m.end(), text[m.start()])
+        for m in vocab.said_as.finditer(lowered)
+        if any(a.get(m.group(2)) == m.group(1) for a in vocab.alphabets)
+    ]
+    out: list[Run] = []
+    i = 0
+    while i < len(pairs):
+        start, end, value, count = pairs[i][0], pairs[i][1], [pairs[i][2]], 1
+        i += 1
+        while True:
+            pos = _SAID_GAP.match(lowered, end).end()  # type: ignore[union-attr]
+            digits = _SAID_DIGITS.match(lowered, pos)
+            if i < len(pairs) and pairs[i][0] == pos:
+                end, count = pairs[i][1], count + 1
+                value.append(pairs[i][2])
+                i += 1
+            elif digits is not None:
+                end = digits.end()
+                value.append(digits.group(0))
+            else:
+                break
+        if count >= 2 or sum(len(v) for v in value) - count >= 2:
+            out.append((start, end, "".join(value), "alphabet"))
+    return out
+
+
+_KANA_STRETCH = re.compile(r"[ぁ-ゖー]+|[ァ-ヺー]+")
+_LONG_VOWEL = "ー"
+
+
+def _kana_stretches(text: str, vocab: _Vocab) -> list[Run]:
+    """A stretch of kana that is four or more kana number words and nothing else but a particle
+    before and an ending after ("はよんいちななさん。", "、さんさんろくろく、"): the digits."""
+    out: list[Run] = []
+    for m in _KANA_STRETCH.finditer(text):
+        stretch = m.group(0)
+        if len(stretch) < 4 or len(stretch) > 48:
+            continue
+        for before in ("", *vocab.kana_particles):
+            if not stretch.startswith(before):
+                continue
+            for after in ("", *vocab.kana_endings):
+                if len(stretch) - len(before) - len(after) < 4 or not stretch.endswith(after):
+                    continue
+                core = stretch[len(before) : len(stretch) - len(after)]
+                digits = _kana_digits(core, vocab.kana_digits)
+                if digits is not None and len(digits) >= 4:
+                    start = m.start() + len(before)
+                    out.append((start, start + len(core), digits, "kana"))
+                    break
+            else:
+                continue
+            break
+    return out
+
+
+def _kana_digits(core: str, words: dict[str, str]) -> str | None:
+    """The digits ``core`` spells when it is nothing but kana number words (a long vowel mark
+    may follow each: "にー", "ごー"), else None."""
+    if not core:
+        return ""
+    for size in (3, 2, 1):
+        word = core[:size]
+        if word not in words:
+            continue
+        rest = core[size:].removeprefix(_LONG_VOWEL)
+        tail = _kana_digits(rest, words)
+        if tail is not None:
+            return words[word] + tail
+    return None

@@ -121,8 +121,29 @@ def _parts(word: str) -> list[str]:
         if m and m.group(1) in _LANG_WORDS["de"] and m.group(2) in _LANG_WORDS["de"]:
             out.extend((m.group(1), "und", m.group(2)))
             continue
+        if ("tausend" in piece or "hundert" in piece) and (split := _split_de(piece)):
+            out.extend(split)  # "zweitausendvierhundert": one written word, one amount
+            continue
         return []
     return out
+
+
+# The German number words a compound is made of ("ein" only inside one: "viertausendeinhundert").
+_DE_PIECES: Final = tuple(sorted(_LANG_WORDS["de"] | {"ein", "und"}, key=len, reverse=True))
+
+
+def _split_de(word: str) -> list[str]:
+    """A German compound numeral cut into its number words, or [] when it is not one."""
+    if not word:
+        return []
+    for piece in _DE_PIECES:
+        if word.startswith(piece):
+            if len(piece) == len(word):
+                return [piece]
+            rest = _split_de(word[len(piece) :])
+            if rest:
+                return [piece, *rest]
+    return []
 
 
 def _is_number_word(word: str) -> bool:
@@ -160,7 +181,7 @@ def _latin_value(words: list[str]) -> str | None:
     convert = _alpha2digit()
     for lang in _LANG_ORDER:
         vocab = _LANG_WORDS[lang]
-        if not all(p in vocab for p in core):
+        if not all(p in vocab or (lang == "de" and p == "ein") for p in core):
             continue
         seq = _expand_repeats(
             ["zero" if p in ("oh", "niner") and lang == "en" else p for p in parts]
@@ -366,6 +387,68 @@ def spoken_spans(text: str) -> list[Spoken]:
     for s in found:
         if out and s.start < out[-1].end:
             continue
+        out.append(s)
+    return _joined(t, out) if out else out
+
+
+_DIGIT_KINDS: Final = frozenset({"number", "kana"})
+_KANA_GROUP_GAP = re.compile(r"[\s、，,・.]{1,3}")
+
+
+@functools.cache
+def _dash_gap() -> re.Pattern[str]:
+    from userlore.policy.spelling import dash_words
+
+    words = "|".join(re.escape(w) for w in sorted(dash_words(), key=len, reverse=True))
+    return re.compile(rf"(?i)[\s,、，]*(?:{words})[\s,、，]*")
+
+
+_LONE_DIGIT = re.compile(r"[^\W\d_]+")
+
+
+def _lone_digits(t: str, runs: list[Spoken]) -> list[Spoken]:
+    """A group of one digit word beside a dash word and a run ("nueve, guion, cuatro cuatro
+    uno"): the word is a run of its own there (alone it is too often an article)."""
+    out: list[Spoken] = []
+    for i, s in enumerate(runs):
+        if s.kind == "number":
+            nxt = runs[i + 1] if i + 1 < len(runs) else None
+            for m in _LONE_DIGIT.finditer(t, max(out[-1].end if out else 0, s.start - 32), s.start):
+                digit = DIGIT_WORDS.get(m.group(0).lower())
+                if digit is not None and _dash_gap().fullmatch(t, m.end(), s.start):
+                    out.append(Spoken(m.start(), m.end(), digit, "number"))
+            out.append(s)
+            if nxt is None or nxt.kind != "number":
+                after = _dash_gap().match(t, s.end)
+                word = _LONE_DIGIT.match(t, after.end()) if after else None
+                digit = DIGIT_WORDS.get(word.group(0).lower()) if word is not None else None
+                if (
+                    word is not None
+                    and digit is not None
+                    and (nxt is None or word.end() <= nxt.start)
+                ):
+                    out.append(Spoken(word.start(), word.end(), digit, "number"))
+            continue
+        out.append(s)
+    return out
+
+
+def _joined(t: str, runs: list[Spoken]) -> list[Spoken]:
+    """Groups of one dictated number made one run (blindfix9a): groups said with a dash word
+    between them ("five one two, dash, six six" -> ``512-66``), and kana groups set off by a
+    comma ("さんさんろくろく、にーよんななはち" -> ``33662478``)."""
+    runs = _lone_digits(t, runs)
+    out = [runs[0]]
+    for s in runs[1:]:
+        last = out[-1]
+        gap = t[last.end : s.start]
+        if last.kind in _DIGIT_KINDS and s.kind in _DIGIT_KINDS and gap:
+            if _dash_gap().fullmatch(gap):
+                out[-1] = Spoken(last.start, s.end, f"{last.value}-{s.value}", "number")
+                continue
+            if last.kind == s.kind == "kana" and _KANA_GROUP_GAP.fullmatch(gap):
+                out[-1] = Spoken(last.start, s.end, last.value + s.value, "kana")
+                continue
         out.append(s)
     return out
 

@@ -40,6 +40,9 @@ _NEAR: Final = 28
 _SENTENCE = re.compile(r"[.!?。！？\n](?!\d)")
 # What a payment costs is the user's payment, not a price ("la hipoteca me cuesta 480").
 _COSTS = re.compile(r"(?i)(?<!\w)(?:costs?|kostet|co[uû]te|cuesta|custa)(?!\w)")
+# "son" before a number is Spanish "are" ("el alquiler son 950"), never French "his", which
+# stands before a noun (blindfix9a).
+_SON_NUMBER = re.compile(r"(?i)(?<!\w)son(?=\s+\d)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +96,7 @@ def second_amounts(t: str, lowered: str) -> Iterator[_Hit]:
             own = own or _MONEY_NOUNS.search(sentence) is not None
             if not own or p.listing.search(sentence.casefold()) is not None:
                 continue
-            if _others_money(_COSTS.sub(" ", sentence), c):
+            if _others_money(_SON_NUMBER.sub(" ", _COSTS.sub(" ", sentence)), c):
                 continue
             seen.add(m.start())
             yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")

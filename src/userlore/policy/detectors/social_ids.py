@@ -30,9 +30,10 @@ from userlore.policy.literal_gate import LiteralGate
 __all__ = ["social_ids"]
 
 _AFTER: Final = 100
-# Digits in groups, a letter inside allowed (the RV-Nummer's "12 150385 M 047").
+# Digits, in groups or not (an id said in words is one run), a letter inside allowed
+# (the RV-Nummer's "12 150385 M 047").
 _RUN = re.compile(
-    r"(?<![\w.\-/])(?:[A-Z]{2} ?)?\d{1,8}(?:[ .\-/](?:\d{1,8}|[A-Z](?= ?\d)))*(?: ?[A-D])?(?![\w])"
+    r"(?<![\w.\-/])(?:[A-Z]{2} ?)?\d{1,12}(?:[ .\-/](?:\d{1,8}|[A-Z](?= ?\d)))*(?: ?[A-D])?(?![\w])"
 )
 
 
