@@ -97,11 +97,13 @@ def test_the_share_reaches_past_the_first_k_through_the_nearest_vectors() -> Non
         for n in range(6)
     ]
     named = SourceItem("n", "Melanie: Which hiking trails do I like? Hiking trails, all of them!")
-    mine = SourceItem("m", "Melanie: We walked the lake trails with the kids.")
+    # Related by topic, not by words: the vectors are asked for the question's topic without
+    # the name (quality8), so the turn must be near "hiking trails", not near "Melanie".
+    mine = SourceItem("m", "Melanie: We love a lake trek on quiet paths with the kids.")
     lore = Userlore.open(
         "sqlite://",
         config={"memory": {"mode": "auto", "sources": ["session", "connected"]}},
-        embeddings=HashingEmbeddings(),
+        embeddings=HashingEmbeddings(synonyms={"trek": "hiking", "paths": "trails"}),
     )
     lore.sources.ingest("u1", ItemListSource("chat", [named, *replies, *FILLER, mine]))
     store = lore.memory.store

@@ -34,7 +34,15 @@ from userlore.models import Rejection
 from userlore.planner.fusion import RRF_K, rrf_fuse
 from userlore.planner.search import VECTOR_FLOOR
 from userlore.planner.snippet_policy import quoted_body, refusal, withdrawals
-from userlore.planner.speakers import OWN_WEIGHT, SPEAKER_HEAD, named_speaker, own_turns, speaker_of
+from userlore.planner.speakers import (
+    OWN_WEIGHT,
+    SPEAKER_HEAD,
+    named_speaker,
+    named_speakers,
+    own_turns,
+    speaker_of,
+    topic_of,
+)
 from userlore.store.driver import fetch_all
 from userlore.store.schema import (
     EpisodicItem,
@@ -93,6 +101,9 @@ class SnippetsFound:
 
     kept: list[Snippet] = field(default_factory=list)
     rejected: list[Rejection] = field(default_factory=list)
+    topic: str | None = None
+    """What the vector rankings were asked for when it is not the question itself: the
+    question without the speakers it names (:func:`~userlore.planner.speakers.topic_of`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,7 +330,10 @@ def search_snippets(
         judged: The first of ``rankings`` is :func:`nearest_evidence`, which lists every item
             above the vector floor: an item only the words found is then ``Snippet.weak``.
         own: A question naming one speaker gives that speaker's turns a share
-            (:func:`~userlore.planner.speakers.own_turns`, over the rankings' full depth).
+            (:func:`~userlore.planner.speakers.own_turns`, over the rankings' full depth),
+            and a question naming speakers asks the further rankings for its topic, the
+            question without their names (:func:`~userlore.planner.speakers.topic_of`;
+            ``SnippetsFound.topic``).
     """
     lexical = (
         _lexical(conn, scope, query, k, stats or EpisodicFrequencies(ttl_s=0)) if query else []
@@ -331,10 +345,12 @@ def search_snippets(
             rows[row.id] = row
         by_seq = {row.seq: row.id for row in rows.values()}
         lexical_ids = [by_seq[s] for s in lexical if s in by_seq]
+    # A question naming a speaker asks the vectors for its topic (``speakers.topic_of``).
+    topic = _topic(query, rows) if own and query else None
     # A ranking may list more than ``k`` (the nearest vectors list every item above the floor
     # up to ``WEAK_DEPTH`` times ``k``): the first ``k`` are fused, the rest only vouch that an
     # item the words found is related (see ``Snippet.weak``).
-    deep = [list(rank(conn, scope, query, k)) if query else [] for rank in rankings]
+    deep = [list(rank(conn, scope, topic or query, k)) if query else [] for rank in rankings]
     extra = [ranking[:k] for ranking in deep]
     window_ids: list[str] = []
     if window is not None:
@@ -355,7 +371,7 @@ def search_snippets(
     lexical_rank = {iid: n for n, iid in enumerate(lexical_ids, 1)}
     related = {i for ranking in (*deep, window_ids) for i in ranking}
     vector_rank = {iid: n for n, iid in enumerate(extra[0], 1)} if extra else {}
-    found = SnippetsFound()
+    found = SnippetsFound(topic=topic)
     for item_id, score in fused:
         hit = rows.get(item_id)
         if hit is None:
@@ -379,6 +395,14 @@ def search_snippets(
         if limit is not None and len(found.kept) >= limit:
             break
     return found
+
+
+def _topic(query: str, rows: dict[str, Any]) -> str | None:
+    """The question without the speakers it names, read from who said the words' hits (the
+    question's own words find a named speaker's turns); ``None`` when it names none."""
+    names = named_speakers(query, {s for r in rows.values() if (s := speaker_of(r))})
+    topic = topic_of(query, names) if names else query
+    return topic if topic != query else None
 
 
 def _with_own_turns(

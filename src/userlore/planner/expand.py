@@ -91,7 +91,8 @@ def expand_snippets(
     if seed:
         rankings.append(_entity_hits(conn, scope, seed, stats))
     if vectors is not None and seeds:
-        rankings.append(_nearest_seeds(conn, scope, vectors, query, [s.item_id for s in seeds]))
+        asked = first.topic or query  # the first pass's topic: a named speaker is not one
+        rankings.append(_nearest_seeds(conn, scope, vectors, asked, [s.item_id for s in seeds]))
     rankings = [r for r in rankings if r]
     if not rankings:
         return first
@@ -120,7 +121,7 @@ def expand_snippets(
         else:
             kept.append(replace(verdict, score=credit[item_id], joined=True))
     kept.sort(key=lambda s: -s.score)
-    return SnippetsFound(kept[:limit] if limit is not None else kept, rejected)
+    return SnippetsFound(kept[:limit] if limit is not None else kept, rejected, first.topic)
 
 
 _ITEM_OF_SEQ = select(EpisodicItem.seq, EpisodicItem.item_id).where(

@@ -135,32 +135,9 @@ class ContextPlanner:
         window = question_window(query, now) if query else None
         with self.store.connection(scope) as conn:
             consented = self.store.consents_in(conn, scope)
-            found = search(
-                conn,
-                scope,
-                query,
-                read=PLAN_COLUMNS,
-                k=cfg.planner.retrieval_k,
-                stats=self.term_stats,
-                now=now,
-                consented=consented,
-                kinds=ALWAYS_ELIGIBLE,
-                newest=False,
-                vectors=self.store.vectors,
-                quote_uncovered=cfg.planner.quote_uncovered_languages,
-            )
-            # With embeddings on, each selected record's place in each list (None: not in it).
-            ranks = (
-                {
-                    c.id: {"lexical_rank": c.lexical_rank, "vector_rank": c.vector_rank}
-                    for c in found.kept
-                }
-                if self.store.vectors is not None
-                else {}
-            )
             wanted = cfg.planner.episodic_snippets
-            # Multi-hop: the best records the question matched seed a second pass (expand.py).
-            seeds = [c.row.content for c in found.kept if c.retrieval is not None][:SEED_RECORDS]
+            # Snippets first: their words' hits tell which speakers the question names, and the
+            # records' vectors are then asked for its topic too (``speakers.topic_of``).
             # Snippets compete with records for the whole budget (one fused ranking), so they
             # are screened as deep as the records are.
             pool = max(cfg.planner.retrieval_k, wanted + cfg.planner.episodic_overflow)
@@ -183,6 +160,32 @@ class ContextPlanner:
                 if wanted and cfg.planner.episodic_chars
                 else SnippetsFound()
             )
+            found = search(
+                conn,
+                scope,
+                query,
+                read=PLAN_COLUMNS,
+                k=cfg.planner.retrieval_k,
+                stats=self.term_stats,
+                now=now,
+                consented=consented,
+                kinds=ALWAYS_ELIGIBLE,
+                newest=False,
+                vectors=self.store.vectors,
+                quote_uncovered=cfg.planner.quote_uncovered_languages,
+                vector_query=snippets.topic,
+            )
+            # With embeddings on, each selected record's place in each list (None: not in it).
+            ranks = (
+                {
+                    c.id: {"lexical_rank": c.lexical_rank, "vector_rank": c.vector_rank}
+                    for c in found.kept
+                }
+                if self.store.vectors is not None
+                else {}
+            )
+            # Multi-hop: the best records the question matched seed a second pass (expand.py).
+            seeds = [c.row.content for c in found.kept if c.retrieval is not None][:SEED_RECORDS]
             if wanted and cfg.planner.episodic_chars:
                 snippets = expand_snippets(
                     conn,

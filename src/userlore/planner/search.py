@@ -199,6 +199,7 @@ def search(
     vectors: VectorIndex | None = None,
     quote_uncovered: bool = False,
     rank_all: bool = False,
+    vector_query: str | None = None,
 ) -> Found:
     """Records of ``scope`` that may be read now, best first, with a reason for the rest.
 
@@ -226,6 +227,8 @@ def search(
             (records whose content is quoted source text, :data:`QUOTED_KINDS`, pass the gate).
         rank_all: Rank every record under the path (the LangGraph store's ``search``): by
             vector cosine (with ``vectors``) or BM25, the rest after them newest first.
+        vector_query: What a ranked query's vectors are asked for, when not ``query`` (the
+            planner's question without the speakers it names).
     """
     candidates: Iterator[Candidate]
     near: dict[str, int] | None = None
@@ -246,7 +249,7 @@ def search(
             ]
         if vectors is not None:
             fused, near = _hybrid(
-                conn, read, scope, query, hits, vectors, k, path_prefix, memory_type
+                conn, read, scope, vector_query or query, hits, vectors, k, path_prefix, memory_type
             )
             candidates = iter(fused)
         else:

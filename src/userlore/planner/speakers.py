@@ -24,7 +24,15 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["OWN_WEIGHT", "SPEAKER_HEAD", "named_speaker", "own_turns", "speaker_of"]
+__all__ = [
+    "OWN_WEIGHT",
+    "SPEAKER_HEAD",
+    "named_speaker",
+    "named_speakers",
+    "own_turns",
+    "speaker_of",
+    "topic_of",
+]
 
 OWN_WEIGHT = 1.0
 """The own-turns ranking's RRF credit relative to the question's other rankings."""
@@ -73,3 +81,18 @@ def own_turns(question: str, order: Sequence[str], rows: Mapping[str, Any], *, k
     if named is None:
         return []
     return [i for i in order if speaker.get(i) == named][:k]
+
+
+def topic_of(question: str, names: Iterable[str]) -> str:
+    """``question`` without the speakers it names (and their possessive ``'s``): its topic.
+
+    Every turn a speaker said is stored as ``"Name: …"``, so its vector carries the name; a
+    question that names the speaker ("What books has Melanie read?") is then nearest to all
+    of that speaker's turns alike, and the name, not the books, ranks them. The words of the
+    question still name the speaker; only what its vector is asked to find changes.
+    """
+    out = question
+    for name in names:
+        out = re.sub(r"(?<!\w)" + re.escape(name) + r"(?:['’]s)?(?!\w)", " ", out)
+    out = re.sub(r"\s+", " ", out).strip()
+    return out if re.search(r"\w", out) else question
