@@ -3,7 +3,8 @@
 ``fulltext_scope_stats`` (migration 0014) must equal what FTS5 itself holds for each scope (its
 rows and the lengths in ``%_docsize``) after writes, updates, forgets, restores, raw deletes and
 edits, and purges; and the FTS5 path (``store/scoped_bm25.py``) must give the in-memory
-posting index's scores for each scope of a database holding several.
+posting index's scores for each scope of a database holding several, and FTS5's own ``bm25()``
+in a database of one scope.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from sqlalchemy import Connection, text
 
 from userlore import CandidateInput, Userlore
 from userlore.store.posting_index import fts5_tokens, indexes_for
-from userlore.store.retrieval import TermStatistics, fulltext_hits
-from userlore.store.text import search_text
+from userlore.store.retrieval import TermStatistics, fulltext_hits, match_expression
+from userlore.store.scoped_bm25 import EPISODIC, RECORDS, scope_top
+from userlore.store.text import scoped_terms, search_text
 
 _TEXTS = [
     "running runs runner's knee",
@@ -152,3 +154,33 @@ def test_fts5_path_scores_as_the_posting_index(two_scopes: Userlore, scope: str)
             fts5, memory = answers
             assert fts5.keys() == memory.keys(), query
             assert [fts5[s] for s in fts5] == pytest.approx([memory[s] for s in fts5]), query
+
+
+def test_one_scope_scores_are_fts5s_bm25() -> None:
+    """In a database of one scope the scope's statistics are the table's: FTS5's own scores."""
+    rng = random.Random(3)
+    words = ["running", "caroline's", "café", "naïve", "kayak", "fjord", "西湖", "跑步", "2024"]
+    lore = Userlore.open("sqlite://", config={"memory": {"mode": "auto"}})
+    try:
+        for _ in range(120):
+            body = " ".join(rng.choices(words, k=rng.randint(2, 15)))
+            lore.write("u1", CandidateInput(kind="note", content=body))
+            lore.observe("u1", "user", "I said " + body, "t1")
+        with lore.store.connection() as conn:
+            for query in ["kayak", "caroline's kayak", "西湖跑步", "running 2024", "naive cafe"]:
+                expr = match_expression(conn, "u1", query)
+                for corpus in (RECORDS, EPISODIC):
+                    ours = dict(scope_top(conn, corpus, "u1", scoped_terms("u1", query), 1000))
+                    fts5 = dict(
+                        conn.execute(
+                            text(
+                                f"SELECT rowid, -bm25({corpus.fts}) FROM {corpus.fts} "
+                                f"WHERE {corpus.fts} MATCH :q"
+                            ),
+                            {"q": expr},
+                        ).all()
+                    )
+                    assert ours.keys() == fts5.keys() and fts5, (query, corpus.name)
+                    assert [ours[s] for s in fts5] == pytest.approx(list(fts5.values()))
+    finally:
+        lore.close()
