@@ -129,6 +129,7 @@ def scope_top(
         (corpus.name, scope),
     )
     docs, tokens = (int(stats[0][0]), int(stats[0][1])) if stats else (0, 0)
-    # Never fewer records than one phrase's postings (a row written since, in this transaction).
+    # The triggers write the counts in the index's own transaction; the floor only guards IDF
+    # against a count that could not hold (never fewer records than one phrase's postings).
     count = max(docs, *(len(p[0]) for p in postings))
     return bm25.top(postings, count, tokens / docs if docs else 0.0, k)
