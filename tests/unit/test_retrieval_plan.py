@@ -16,7 +16,7 @@ def test_hit_rows_are_loaded_by_primary_key() -> None:
     try:
         with lore.store.connection() as conn:
             for hits in (PLAN_COLUMNS.hits, RECORD_HITS):
-                for source in (_SQLITE.top_k(1), _SQLITE.newest, _BY_SEQ):
+                for source in (_SQLITE.newest, _BY_SEQ):
                     compiled = hits._statement(conn, source).compile(conn)
                     params = tuple(
                         {"q": "x", "k": 5, "scope": "u1", "hits": '{"1": 2.0}'}[name]

@@ -1,9 +1,10 @@
 """Episodic recall: what the user said (and what sources hold), found even without a record.
 
 Every user turn and source item is stored as redacted evidence and indexed in ``episodic_items``
-(``store/episodic_index.py``). :func:`search_snippets` ranks them for a query, lexically (FTS5 on
-SQLite, ``tsvector`` on PostgreSQL) and fused by :func:`~userlore.planner.fusion.rrf_fuse` with
-any further best-first rankings a caller passes: vector hits over evidence (an
+(``store/episodic_index.py``). :func:`search_snippets` ranks them for a query, lexically (FTS5's
+postings scored with the scope's own statistics on SQLite, ``tsvector`` on PostgreSQL) and fused
+by :func:`~userlore.planner.fusion.rrf_fuse` with any further best-first rankings a caller passes:
+vector hits over evidence (an
 :data:`EvidenceRanking`) and, for a temporal question, the items whose event time falls in the
 asked window. Then the same policy as records: the one filter
 (:func:`~userlore.policy.filter.rejection_reason`) reassesses every snippet's text, so a secret is
@@ -49,6 +50,7 @@ from userlore.store.schema import (
     KnowledgeSourceItem,
     MemoryEvidence,
 )
+from userlore.store.scoped_bm25 import EPISODIC, scope_top
 from userlore.store.text import query_terms, scoped_terms
 from userlore.store.vectors import VectorIndex
 
@@ -112,7 +114,7 @@ class _Statements:
 
     phrase: Callable[[tuple[str, ...]], str]
     or_join: str
-    top_k: TextClause
+    top_k: TextClause | None  # None: SQLite, scored by scoped_bm25.scope_top
     newest: TextClause
     frequencies: Callable[[int], TextClause]  # n capped counts in one statement
 
@@ -128,10 +130,7 @@ def _counted(one: str) -> Callable[[int], TextClause]:
 _SQLITE = _Statements(
     phrase=lambda tokens: '"' + " ".join(tokens) + '"',
     or_join=" OR ",
-    top_k=text(
-        "SELECT rowid AS seq FROM episodic_items_fts "
-        "WHERE episodic_items_fts MATCH :q ORDER BY rank LIMIT :k"
-    ),
+    top_k=None,
     newest=text(
         "SELECT rowid AS seq FROM episodic_items_fts "
         "WHERE episodic_items_fts MATCH :q ORDER BY rowid DESC LIMIT :k"
@@ -277,23 +276,26 @@ def _lexical(
     the rarest is too common to rank, the newest items holding it are returned instead.
     """
     dialect = _statements(conn)
-    phrases = [dialect.phrase(term) for term in scoped_terms(scope, query)]
+    terms = scoped_terms(scope, query)
+    phrases = [dialect.phrase(term) for term in terms]
     counts = stats.counts(conn, scope, phrases, POSTING_BUDGET) if phrases else []
-    sized = sorted((df, p) for df, p in zip(counts, phrases, strict=True) if df > 0)
+    sized = sorted((df, p, t) for df, p, t in zip(counts, phrases, terms, strict=True) if df > 0)
     if not sized:
         return []
     params: dict[str, Any] = {"scope": scope, "k": k}
     if sized[0][0] > POSTING_BUDGET:
         rows = conn.execute(dialect.newest, {**params, "q": sized[0][1]})
         return [int(seq) for (seq,) in rows]
-    chosen: list[str] = []
+    chosen: list[tuple[str, tuple[str, ...]]] = []
     total = 0
-    for df, phrase in sized:
+    for df, phrase, words in sized:
         if total + df > POSTING_BUDGET:
             break
-        chosen.append(phrase)
+        chosen.append((phrase, words))
         total += df
-    rows = conn.execute(dialect.top_k, {**params, "q": dialect.or_join.join(chosen)})
+    if dialect.top_k is None:  # SQLite: the scope's own BM25 statistics, not FTS5's table-wide
+        return [seq for seq, _ in scope_top(conn, EPISODIC, scope, [w for _, w in chosen], k)]
+    rows = conn.execute(dialect.top_k, {**params, "q": dialect.or_join.join(p for p, _ in chosen)})
     return [int(seq) for (seq,) in rows]
 
 

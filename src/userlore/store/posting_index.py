@@ -3,14 +3,15 @@
 At 100k records FTS5's ``bm25`` over a query's posting budget cost ~3x an in-memory BM25 (bm25s)
 over the same texts, before any policy work. Above :data:`POSTING_INDEX_ABOVE` records a scope's
 retrieval is therefore answered here: the same terms, the same posting budget, the same BM25
-(k1 1.2, b 0.75, FTS5's IDF floor) over postings held in Python lists and scored with numpy.
+(:mod:`userlore.store.bm25`) over postings held in Python lists and scored with numpy.
 Below it, and on PostgreSQL, retrieval stays in the database.
 
 Tokens are FTS5's own: texts go through an in-memory SQLite FTS5 table with the index's
 tokenizer (``porter unicode61 remove_diacritics 2``) and come back through ``fts5vocab``, so a
-record's terms here are exactly its terms in ``memory_records_fts``. The one difference: IDF and
-the average length are the scope's, where FTS5 takes them over its whole table (every scope);
-in a database of one scope the scores are FTS5's.
+record's terms here are exactly its terms in ``memory_records_fts``. IDF and the average length
+are the scope's (FTS5's ``bm25()`` takes them over its whole table, every scope), and the BM25 is
+:mod:`userlore.store.bm25`'s, which the FTS5 path scores with too (``store/scoped_bm25.py``): the
+two paths give the same scores, and in a database of one scope they are FTS5's.
 
 The index follows the records as :class:`~userlore.store.vector_matrix.ScopeMatrix` follows
 vectors: triggers (migration ``0013_record_generations``) bump a per-scope generation on every
@@ -24,7 +25,6 @@ column) empties, so neither a stale posting nor a stale row can show a record it
 
 from __future__ import annotations
 
-import math
 import sqlite3
 import sys
 import threading
@@ -36,10 +36,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import OperationalError
 
+from userlore.store import bm25
+from userlore.store.bm25 import Floats, Ints
 from userlore.store.driver import fetch_all
 
 __all__ = [
@@ -61,17 +62,12 @@ MAX_CACHED_ROWS = 20_000
 """Hit rows kept per scope and reader: a hit whose row did not change is not read again."""
 MAX_SCOPES = 8
 """Scopes whose postings one database's registry keeps (least recently used leave)."""
-_K1, _B = 1.2, 0.75
-_IDF_FLOOR = 1e-6  # FTS5: a term in more than half the rows still adds a little
 _TOKENIZE_CHUNK = 2_000
 _MAX_WORDS = 1_000_000
 """Distinct words whose terms are remembered (past it the memory starts again)."""
 _FAR = 2**62
 _RECHECK_S = 30.0
 """Seconds a scope found too small is left to FTS5 before it is counted again."""
-
-Ints = npt.NDArray[np.int64]
-Floats = npt.NDArray[np.float64]
 
 
 class _Tokenizer:
@@ -270,38 +266,15 @@ class ScopePostings:
             ]
 
     def top(self, phrases: Sequence[tuple[str, ...]], k: int) -> list[tuple[int, float]]:
-        """The ``k`` best records for an OR of ``phrases`` by BM25: ``(seq, score)``, best
-        first, ties newest first."""
+        """The ``k`` best records for an OR of ``phrases`` by BM25 (:func:`bm25.top`):
+        ``(seq, score)``, best first, ties newest first."""
         with self._lock:
             count = len(self._docs)
             if not count or k <= 0:
                 return []
+            postings = [self._phrase_arrays(p) for p in dict.fromkeys(phrases)]
             avgdl = self._total / count
-            seq_parts: list[Ints] = []
-            score_parts: list[Floats] = []
-            for phrase in dict.fromkeys(phrases):
-                seqs, tfs, lengths = self._phrase_arrays(phrase)
-                if not len(seqs):
-                    continue
-                df = len(seqs)
-                idf = math.log((count - df + 0.5) / (df + 0.5))
-                idf = idf if idf > 0 else _IDF_FLOOR
-                norm = _K1 * (1 - _B + _B * lengths / avgdl)
-                seq_parts.append(seqs)
-                score_parts.append(idf * tfs * (_K1 + 1) / (tfs + norm))
-        if not seq_parts:
-            return []
-        every = np.concatenate(seq_parts)
-        unique, inverse = np.unique(every, return_inverse=True)
-        scores = np.bincount(inverse, weights=np.concatenate(score_parts))
-        if len(scores) > 2 * k:
-            # Only records scoring at least the k-th best can be among the k best (ties at the
-            # cut included, so the order below is the full sort's): sort those, not thousands.
-            cut = np.partition(scores, len(scores) - k)[len(scores) - k]
-            near = np.flatnonzero(scores >= cut)
-            unique, scores = unique[near], scores[near]
-        order = np.lexsort((-unique, -scores))[:k]
-        return list(zip(unique[order].tolist(), scores[order].tolist(), strict=True))
+        return bm25.top(postings, count, avgdl, k)
 
     def newest(self, phrase: tuple[str, ...], k: int) -> list[int]:
         """The ``k`` newest records holding ``phrase``."""

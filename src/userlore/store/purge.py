@@ -35,6 +35,7 @@ from userlore.store.schema import (
     MemoryTraceEvent,
     ReviewDecision,
 )
+from userlore.store.scoped_bm25 import RECORDS, fts_instances
 from userlore.store.text import scope_prefix
 from userlore.store.vectors import mark_removed
 
@@ -58,12 +59,7 @@ def _fts_vocab(conn: Connection | Session) -> bool:
     bind = conn.get_bind() if isinstance(conn, Session) else conn
     if bind.dialect.name != "sqlite":
         return False
-    conn.execute(
-        text(
-            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.userlore_fts_instances "
-            "USING fts5vocab(main, memory_records_fts, instance)"
-        )
-    )
+    fts_instances(conn.connection() if isinstance(conn, Session) else conn, RECORDS)
     return True
 
 

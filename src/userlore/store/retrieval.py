@@ -15,9 +15,14 @@ is answered from its in-memory posting index (:mod:`userlore.store.posting_index
 term choice and BM25, and exact document frequencies; PostgreSQL and smaller scopes use the
 statements below.
 
+Every scope is ranked by its own statistics only, so no other scope's records move its scores
+or its order: on SQLite FTS5 finds the postings and :mod:`userlore.store.scoped_bm25` scores them
+with the scope's record count and average length (FTS5's ``bm25()`` takes them over the whole
+table, every scope); on PostgreSQL BM25 is computed in SQL from the scope's record count, its
+document frequencies (scope-prefixed tokens) and the average length of its matching records.
+
 The query logic is written once; :class:`_Dialect` holds the only backend differences: how a
-phrase is written and the SQL statements (SQLite FTS5 ``bm25``; PostgreSQL ``tsvector`` + GIN,
-ranked by BM25 computed in SQL from the same document frequencies).
+phrase is written and the SQL statements.
 """
 
 from __future__ import annotations
@@ -46,9 +51,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import InstrumentedAttribute
 
-from userlore.store.driver import driver_execute
+from userlore.store.driver import driver_execute, fetch_all
 from userlore.store.posting_index import ScopePostings, indexes_for, phrase_terms
 from userlore.store.schema import MemoryRecord
+from userlore.store.scoped_bm25 import RECORDS, scope_top
 from userlore.store.text import scoped_terms
 
 __all__ = [
@@ -71,10 +77,9 @@ NEWEST_SCORE = 0.001
 class _Dialect:
     phrase: Callable[[tuple[str, ...]], str]
     or_join: str
-    top_k: Callable[[int], TextClause]  # by the number of chosen phrases
+    top_k: Callable[[int], TextClause] | None  # by the number of chosen phrases (PostgreSQL)
     newest: TextClause
     frequencies: Callable[[int], TextClause]  # n phrases counted in one statement
-    weighted: bool  # the statement takes per-phrase IDF weights (PostgreSQL)
 
 
 def _fts5_phrase(tokens: tuple[str, ...]) -> str:
@@ -86,11 +91,6 @@ def _tsquery_phrase(tokens: tuple[str, ...]) -> str:
     inner = " <-> ".join("'" + t.replace("'", "''") + "'" for t in tokens)
     return f"({inner})" if len(tokens) > 1 else inner
 
-
-_FTS5_TOP_K = text(
-    "SELECT rowid AS seq, -bm25(memory_records_fts) AS score FROM memory_records_fts "
-    "WHERE memory_records_fts MATCH :q ORDER BY rank LIMIT :k"
-)
 
 # BM25 on PostgreSQL (k1 1.2, b 0.75, as FTS5), with each phrase counted once per record: the
 # records are short statements, where a word rarely repeats. ``ts_rank`` has no inverse
@@ -128,7 +128,7 @@ def _counted(one: str) -> Callable[[int], TextClause]:
 _SQLITE = _Dialect(
     phrase=_fts5_phrase,
     or_join=" OR ",
-    top_k=lambda _n: _FTS5_TOP_K,
+    top_k=None,  # scored by scoped_bm25.scope_top
     newest=text(
         f"SELECT rowid AS seq, {NEWEST_SCORE} AS score FROM memory_records_fts "
         "WHERE memory_records_fts MATCH :q ORDER BY rowid DESC LIMIT :k"
@@ -137,7 +137,6 @@ _SQLITE = _Dialect(
         "SELECT count(*) FROM (SELECT 1 FROM memory_records_fts "
         "WHERE memory_records_fts MATCH :q{i} LIMIT :cap)"
     ),
-    weighted=False,
 )
 _POSTGRES = _Dialect(
     phrase=_tsquery_phrase,
@@ -152,7 +151,6 @@ _POSTGRES = _Dialect(
         "SELECT count(*) FROM (SELECT 1 FROM memory_records "
         "WHERE search_tsv @@ to_tsquery('english', :q{i}) LIMIT :cap) AS m{i}"
     ),
-    weighted=True,
 )
 
 
@@ -276,8 +274,8 @@ def _choose_terms(
 def _hit_statement(
     conn: Connection, scope: str, query: str, stats: TermStatistics, posting_budget: int
 ) -> tuple[TextClause, dict[str, Any]] | None:
-    """The statement (top-k or newest) for ``query`` and its parameters, or ``None``."""
-    dialect = _dialect(conn)
+    """PostgreSQL's statement (top-k or newest) for ``query`` and its parameters, or ``None``."""
+    dialect = _POSTGRES
     phrases = [dialect.phrase(t) for t in scoped_terms(scope, query)]
     if not phrases:
         return None
@@ -289,12 +287,44 @@ def _hit_statement(
     if newest:
         return dialect.newest, {"scope": scope, "q": chosen[0][1]}
     params: dict[str, Any] = {"scope": scope, "q": dialect.or_join.join(p for _, p in chosen)}
-    if dialect.weighted:
-        size = max(stats.scope_size(conn, scope), max(df for df, _ in chosen))
-        for i, (df, phrase) in enumerate(chosen):
-            params[f"q{i}"] = phrase
-            params[f"w{i}"] = math.log(1 + (size - df + 0.5) / (df + 0.5))
+    size = max(stats.scope_size(conn, scope), max(df for df, _ in chosen))
+    for i, (df, phrase) in enumerate(chosen):
+        params[f"q{i}"] = phrase
+        params[f"w{i}"] = math.log(1 + (size - df + 0.5) / (df + 0.5))
+    assert dialect.top_k is not None
     return dialect.top_k(len(chosen)), params
+
+
+def _sqlite_hits(
+    conn: Connection, scope: str, query: str, k: int, stats: TermStatistics, posting_budget: int
+) -> tuple[ScopePostings | None, list[tuple[int, float]]] | None:
+    """SQLite's top-``k`` hits, with the scope's posting index when it answered (``None`` on
+    PostgreSQL)."""
+    if conn.dialect.name != "sqlite":
+        return None
+    memory = _in_memory(conn, scope, query, k, posting_budget)
+    if memory is not None:
+        return memory
+    return None, _fts5_hits(conn, scope, query, k, stats, posting_budget)
+
+
+def _fts5_hits(
+    conn: Connection, scope: str, query: str, k: int, stats: TermStatistics, posting_budget: int
+) -> list[tuple[int, float]]:
+    """The top-``k`` hits from FTS5's postings, scored with the scope's own statistics."""
+    terms = scoped_terms(scope, query)
+    phrases = [_fts5_phrase(t) for t in terms]
+    if not phrases:
+        return []
+    counts = stats.document_frequencies(conn, phrases, posting_budget)
+    choice = _choose_terms(counts, terms, posting_budget)
+    if choice is None:
+        return []
+    chosen, newest = choice
+    if newest:
+        rows = fetch_all(conn, _SQLITE.newest, {"q": _fts5_phrase(chosen[0][1]), "k": k})
+        return [(int(seq), float(score)) for seq, score in rows]
+    return scope_top(conn, RECORDS, scope, [t for _, t in chosen], k)
 
 
 def _in_memory(
@@ -302,7 +332,7 @@ def _in_memory(
 ) -> tuple[ScopePostings, list[tuple[int, float]]] | None:
     """The scope's posting index and its top-``k`` hits, or ``None`` when FTS5 answers.
 
-    The same term choice as :func:`_hit_statement`: rarest first within the posting budget,
+    The same term choice as :func:`_fts5_hits`: rarest first within the posting budget,
     frequencies past the budget counted as equal (as FTS5's capped counts are), so when every
     term is too common the newest records of the query's first term are returned.
     """
@@ -337,9 +367,9 @@ def fulltext_hits(
     posting_budget: int = POSTING_BUDGET,
 ) -> dict[int, float]:
     """Top-``k`` record sequence numbers for ``query`` within ``scope``, with positive scores."""
-    memory = _in_memory(conn, scope, query, k, posting_budget)
-    if memory is not None:
-        return {seq: max(score, 1e-9) for seq, score in memory[1]}
+    found_sqlite = _sqlite_hits(conn, scope, query, k, stats, posting_budget)
+    if found_sqlite is not None:
+        return {seq: max(score, 1e-9) for seq, score in found_sqlite[1]}
     found = _hit_statement(conn, scope, query, stats, posting_budget)
     if found is None:
         return {}
@@ -460,9 +490,9 @@ class HitQuery:
         posting_budget: int = POSTING_BUDGET,
     ) -> list[tuple[Row[*tuple[Any, ...]], float]]:
         """``(row, score)`` best first; scores are scaled so the best hit has 1.0."""
-        memory = _in_memory(conn, scope, query, k, posting_budget)
-        if memory is not None:
-            return self._rows_of(conn, scope, *memory)
+        found_sqlite = _sqlite_hits(conn, scope, query, k, stats, posting_budget)
+        if found_sqlite is not None:
+            return self._rows_of(conn, scope, *found_sqlite)
         found = _hit_statement(conn, scope, query, stats, posting_budget)
         if found is None:
             return []
@@ -480,19 +510,27 @@ class HitQuery:
         return [(r, score / best) for r, score in scored]
 
     def _rows_of(
-        self, conn: Connection, scope: str, postings: ScopePostings, hits: list[tuple[int, float]]
+        self,
+        conn: Connection,
+        scope: str,
+        postings: ScopePostings | None,
+        hits: list[tuple[int, float]],
     ) -> list[tuple[Row[*tuple[Any, ...]], float]]:
-        """The rows of in-memory hits: from the index's row cache (every change of a row drops
-        it there), the rest loaded by primary key in one statement."""
+        """The rows of SQLite's hits: from the posting index's row cache when it answered
+        (every change of a row drops it there), the rest loaded by primary key in one
+        statement."""
         if not hits:
             return []
-        rows: dict[int, Row[*tuple[Any, ...]]] = postings.cached_rows(self, [s for s, _ in hits])
+        rows: dict[int, Row[*tuple[Any, ...]]] = (
+            {} if postings is None else postings.cached_rows(self, [s for s, _ in hits])
+        )
         missing = {s: v for s, v in hits if s not in rows}
         if missing:
             loaded = {
                 int(r.hit_seq): r for r in self.load_by_seq(conn, missing) if r.hit_scope == scope
             }
-            postings.keep_rows(self, loaded)
+            if postings is not None:
+                postings.keep_rows(self, loaded)
             rows.update(loaded)
         scored = [(rows[s], max(v, 1e-9)) for s, v in hits if s in rows]
         if not scored:
