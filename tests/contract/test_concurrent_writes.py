@@ -152,3 +152,21 @@ def test_concurrent_puts_with_vectors_none_fail_none_lost(
     assert missing == []
     hits = store.search(("u1", "ns"), query="note on lunch", limit=WRITERS)
     assert len(hits) == WRITERS
+
+
+def test_concurrent_deletes_of_one_key_none_fail(
+    make_lore: Callable[..., Userlore], tmp_path: Path
+) -> None:
+    """Deletes racing on one key (LangGraph's ``test_large_batches``, 10 threads): the first
+    tombstones it, the others find it already gone, as a delete of a missing key does."""
+    lore = _open(make_lore, tmp_path)
+    store = UserloreStore(lore, namespace_template=("{user_id}", "ns"))
+    errors: list[BaseException] = []
+    for round_ in range(3):
+        store.put(("u1", "ns"), "k", {"content": f"value {round_}"})
+        calls: list[Callable[[], Any]] = [
+            (lambda: store.delete(("u1", "ns"), "k")) for _ in range(10)
+        ]
+        errors += _in_threads(calls)
+        assert store.get(("u1", "ns"), "k") is None
+    assert errors == []

@@ -25,6 +25,7 @@ from sqlalchemy import select
 from userlore.config import MemoryMode
 from userlore.errors import (
     InvalidInputError,
+    InvalidTransitionError,
     MemoryDisabledError,
     PolicyViolationError,
 )
@@ -32,6 +33,7 @@ from userlore.models import (
     CandidateInput,
     Explicitness,
     Producer,
+    RecordState,
     WriteAction,
 )
 from userlore.policy.govern import Assessment, BatchFloor, assess
@@ -197,7 +199,17 @@ class PutOps(ScopedStore):
         for record_id, canonical_key in rows:
             other_producer = parse_store_key(canonical_key) is None
             if canonical_key == store_key or (other_producer and where.position == 0):
-                self.lore.records.forget(where.scope, record_id)
+                try:
+                    self.lore.records.forget(where.scope, record_id)
+                except InvalidTransitionError:
+                    if not self._deleted(where.scope, record_id):
+                        raise
+                    # A delete that ran at the same time tombstoned it first: gone either way.
+
+    def _deleted(self, scope: str, record_id: str) -> bool:
+        store = self.lore.memory.store
+        with store.transaction(scope) as session:
+            return store.get_row(session, scope, record_id).state == RecordState.DELETED.value
 
 
 def _content(value: Mapping[str, Any], value_json: str) -> str:
