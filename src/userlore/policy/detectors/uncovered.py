@@ -49,6 +49,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+import unicodedata
 from collections.abc import Container, Iterator
 from typing import Final
 
@@ -131,7 +132,8 @@ def _top3(text: str) -> tuple[str, ...]:
 
 _PROPER_MIN_DIGITS: Final = 8
 # A word of letters alone, standing between spaces (not part of an id or a URL).
-_PLAIN_WORD = re.compile(r"(?<!\S)[^\W\d_]+(?:-[^\W\d_]+)*[.,!?]?(?!\S)")
+# An apostrophe inside a word too ("jamg'armam", "bo'ldi": Uzbek writes it for a letter).
+_PLAIN_WORD = re.compile(r"(?<!\S)[^\W\d_]+(?:[-'’ʼ][^\W\d_]+)*[.,!?]?(?!\S)")
 
 
 def _mostly_proper(text: str) -> bool:
@@ -398,6 +400,40 @@ _DIGITS_IN_HAN = re.compile(r"(?<![0-9A-Za-z.,])\d(?:[\d,.]*\d)?(?![0-9A-Za-z])"
 _HAN_NUMERAL = re.compile(r"[零〇一二三四五六七八九十百千萬万億亿兩两]{2,}")
 
 
+# A Latin letter outside Latin-1 (not French "œ", German "ẞ"): no covered language writes it.
+_OUTSIDE_LATIN1 = re.compile(r"[\u0100-\u0151\u0154-\u02af\u1e00-\u1e9d\u1e9f-\u1eff]")
+
+
+_GLUED = re.compile(r"['’ʼ][^\W\d_]")
+
+
+def _guarded(t: str, text: str) -> bool:
+    """A Latin segment ``text`` of ``t`` that may be a short covered sentence the identifier
+    misread: it holds a covered function word ("mi", "the") and no letter outside Latin-1
+    ("BVN mi ni 22183746509, wọ́n ní": "ọ" is written by no covered language, blind9), or the
+    turn's Latin words together read as a covered language."""
+    folded = text.casefold()
+    # Not a piece of a word written with an apostrophe ("to'rt" is no English "to").
+    words = (m for m in cues().function_words.finditer(folded) if not _GLUED.match(folded, m.end()))
+    if any(True for _ in words) and not _OUTSIDE_LATIN1.search(unicodedata.normalize("NFC", text)):
+        return True
+    return identify(_latin_only(t), vouch=False) in COVERED_LANGUAGES
+
+
+def misread_covered(t: str, seg: Segment) -> bool:
+    """``seg`` of ``t`` is a Latin segment that may be a covered sentence misread (the guards
+    of :func:`uncovered_values`: no other uncovered script in the turn, fewer than two plain
+    words, or :func:`_guarded`); the rules of other modules that redact more than shapes no
+    covered sentence holds leave it alone too."""
+    if seg.script != "Latn" or seg.language in RELATIVES:
+        return False
+    found = [s for s in segments(t) if s.language and s.language not in COVERED_LANGUAGES]
+    if any(s.script not in ("Latn", "Zyyy") for s in found):
+        return False
+    text = t[seg.start : seg.end]
+    return len(_PLAIN_WORD.findall(text)) < 2 or _guarded(t, text)
+
+
 def uncovered_values(t: str) -> Iterator[_Hit]:
     """Values in the segments of ``t`` in an uncovered language (see the module docstring)."""
     if (
@@ -442,7 +478,6 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         return
     # A Latin segment is read against the whole turn too: an English message quoting a Polish
     # street or an Icelandic name is an English message (identified as a whole).
-    whole: str | None = None
     other_script = any(s.script not in ("Latn", "Zyyy") for s in found)
     for seg in found:
         if seg.language in _NO_LANGUAGE:
@@ -473,12 +508,7 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         if seg.script == "Latn" and not other_script:
             if len(_PLAIN_WORD.findall(text)) < 2:
                 continue  # "slack:C024BE91L:1700000000.000100": an id, not a sentence
-            guarded = cues().function_words.search(text.casefold()) is not None
-            if not guarded:
-                if whole is None:
-                    whole = identify(_latin_only(t), vouch=False)
-                guarded = whole in COVERED_LANGUAGES
-            if guarded:
+            if _guarded(t, text):
                 # Perhaps a covered sentence misread: its postcodes and prices are kept, but
                 # not what no covered sentence holds by chance (gate4: "parola de la email
                 # este Vulpe_Rosie9", "codul de la seif este 4 8 1 6").
