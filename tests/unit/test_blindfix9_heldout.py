@@ -19,6 +19,18 @@ from userlore.policy.detectors.uncovered_cued import _clause_after, _unmistakabl
 from userlore.policy.sensitivity import redact
 
 CASES = data_sets.rows("blindfix9_heldout_values.jsonl")
+# The second set (Kyrgyz, Tajik, Kinyarwanda, Malagasy, Punjabi, Kannada, Malayalam, Tigrinya)
+# was written after the rules and scored once, nothing changed after: its magnitudes and
+# currency names that CLDR does not have for the language ("ibihumbi", "tapitrisa", "ሽሕ") are
+# not read.
+SECOND = data_sets.rows("blindfix9_heldout_values2.jsonl")
+KNOWN_SECOND = {
+    "bf9c2-money-rw-01",
+    "bf9c2-money-mg-01",
+    "bf9c2-money-ml-01",
+    "bf9c2-money-ti-01",
+}
+FLAGGED_SECOND = {"bf9c2-benign-tg-01", "bf9c2-benign-kn-01", "bf9c2-benign-ky-02"}
 FAMILIES = sorted({str(c["family"]) for c in CASES} - {"benign"})
 # Sinhala "ලක්ෂ" (a lakh) is no word of CLDR's Sinhala data: not read (docs/safety.md).
 KNOWN = {"money": {"bf9c-money-si-02"}}
@@ -42,9 +54,16 @@ def test_every_item_of_the_family(family: str) -> None:
     assert set(value_sets.failures(cases)) == KNOWN.get(family, set())
 
 
-def test_the_benign_rows_the_floor_redacts() -> None:
-    benign = [c for c in CASES if c["class"] == "benign"]
-    assert {str(c["id"]) for c in benign if redact(str(c["text"])) != c["text"]} == FLAGGED
+def test_every_item_of_the_second_set() -> None:
+    assert set(value_sets.failures(SECOND, covered_benign=False)) == KNOWN_SECOND
+
+
+@pytest.mark.parametrize(("cases", "flagged"), [(CASES, FLAGGED), (SECOND, FLAGGED_SECOND)])
+def test_the_benign_rows_the_floor_redacts(
+    cases: list[dict[str, object]], flagged: set[str]
+) -> None:
+    benign = [c for c in cases if c["class"] == "benign"]
+    assert {str(c["id"]) for c in benign if redact(str(c["text"])) != c["text"]} == flagged
 
 
 @pytest.mark.parametrize(

@@ -31,11 +31,13 @@ word; an amount with a magnitude word beside a currency; Han numerals in Cantone
 redacted, while a house number among names and a small price stay.
 
 A Latin-script segment that holds a frequent function word of a covered language ("the", "mi",
-"ist", ``function_words`` in ``policy/data/quote_cues.yaml``) is a short covered sentence the
-identifier misread, and so is one with fewer than two plain words (an id such as
-"slack:C024BE91L:1700000000.000100" has no language), and one in a turn whose Latin words,
-taken together, the identifier places in a covered language (an English message quoting a
-Polish street or an Icelandic name); all are left to the covered rules. These guards hold
+"ist", ``function_words`` in ``policy/data/quote_cues.yaml``; not a piece of "to'rt") and no
+Latin letter outside Latin-1 in a word not capitalised (no covered language writes "ọ" or "ş":
+blind9's "BVN mi ni …"; "Příční" is a street's name) is
+a short covered sentence the identifier misread, and so is one with fewer than two plain words
+(an id such as "slack:C024BE91L:1700000000.000100" has no language), and one in a turn whose
+Latin words, taken together, the identifier places in a covered language (an English message
+quoting a Polish street or an Icelandic name); all are left to the covered rules. These guards hold
 only in a turn with no other uncovered script: a Latin token inside Russian or Korean text
 ("мой пароль Zx7!kLm2q") is judged with it. A segment with no linguistic content (``zxx``:
 keys, hashes, URLs) is left to the token rules, which know public keys and placeholders.
@@ -407,6 +409,18 @@ _OUTSIDE_LATIN1 = re.compile(r"[\u0100-\u0151\u0154-\u02af\u1e00-\u1e9d\u1e9f-\u
 _GLUED = re.compile(r"['’ʼ][^\W\d_]")
 
 
+def _foreign_word(text: str) -> bool:
+    """A word not capitalised (not a name: "Příční", "Jiřího" in an English address stay
+    names) that holds a Latin letter outside Latin-1 ("wọ́n", "jọ̀wọ́")."""
+    for m in _OUTSIDE_LATIN1.finditer(unicodedata.normalize("NFC", text)):
+        start = m.start()
+        while start > 0 and not text[start - 1].isspace():
+            start -= 1
+        if text[start].islower():
+            return True
+    return False
+
+
 def _guarded(t: str, text: str) -> bool:
     """A Latin segment ``text`` of ``t`` that may be a short covered sentence the identifier
     misread: it holds a covered function word ("mi", "the") and no letter outside Latin-1
@@ -415,7 +429,7 @@ def _guarded(t: str, text: str) -> bool:
     folded = text.casefold()
     # Not a piece of a word written with an apostrophe ("to'rt" is no English "to").
     words = (m for m in cues().function_words.finditer(folded) if not _GLUED.match(folded, m.end()))
-    if any(True for _ in words) and not _OUTSIDE_LATIN1.search(unicodedata.normalize("NFC", text)):
+    if any(True for _ in words) and not _foreign_word(text):
         return True
     return identify(_latin_only(t), vouch=False) in COVERED_LANGUAGES
 
