@@ -60,8 +60,9 @@ __all__ = ["uncovered_cued"]
 _CUED_RULE: Final = "credential_uncovered_language"
 _MONEY_RULE: Final = "money_uncovered_language"
 _WORD = re.compile(r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f])+")
-# Where a clause ends: a sentence mark of any script, a line break, a dash between spaces.
-_CLAUSE_END = re.compile(r"[.!?;。！？؟۔።፧।॥။។\n]|\s[—–-]\s|[—–]")
+# Where a clause ends: a sentence mark of any script, a line break, a dash between spaces, a
+# span already redacted (``redact`` reads its own output again).
+_CLAUSE_END = re.compile(r"[.!?;。！？؟۔።፧।॥။។\n]|\s[—–-]\s|[—–]|\[REDACTED:")
 _QUESTION: Final = frozenset("?？؟፧")
 _COMMA = re.compile(r"\s*[,،፣、，]\s*")
 _CLAUSE_MIN_WORDS: Final = 3
@@ -83,7 +84,7 @@ def uncovered_cued(t: str) -> Iterator[_Hit]:
     """Values after a credential acronym and money in words in ``t``'s uncovered segments."""
     cues = list(_cue().finditer(t))
     money = _may_name_money(t)
-    shapes = _may_hold_shape(t)
+    shapes = list(_unmistakable_amounts(t)) if _GROUPED.search(t) else []
     if not cues and not money and not shapes:
         return
     found = [
@@ -95,9 +96,8 @@ def uncovered_cued(t: str) -> Iterator[_Hit]:
     ]
     if not found:
         return
-    if shapes:
-        for start, end in _unmistakable_amounts(t):
-            yield (_REGULATED, _MONEY_RULE, start, end, None)
+    for start, end in shapes:
+        yield (_REGULATED, _MONEY_RULE, start, end, None)
     readable = [s for s in found if not misread_covered(t, s)]
     for m in cues:
         clause = _clause_after(t, m.end())
@@ -147,22 +147,32 @@ _UNCOVERED_LETTER = re.compile(r"[\u0100-\u024f\u0250-\u02af\u0370-\u1fff\ua640-
 
 def _may_name_money(t: str) -> bool:
     """A cheap test: a magnitude word of some CLDR locale, or a letter of another script."""
+    every = _every_compact()
+    if t.isascii():
+        return not every.isdisjoint(_ASCII_WORD.findall(t.lower()))
     if _UNCOVERED_LETTER.search(t):
         return True
-    every = _every_compact()
-    # Text without such a letter: Latin-1 words, which casefold as the compact words do.
-    return any(w.casefold() in every for w in _WORD.findall(t))
+    # Latin-1 words, which casefold as the compact words do.
+    return not every.isdisjoint(w.casefold() for w in _WORD.findall(t))
+
+
+_ASCII_WORD = re.compile(r"[a-z]+")
 
 
 @functools.cache
 def _every_compact() -> frozenset[str]:
     """The magnitude words of CLDR's compact number formats in every language a segment can
-    be read as (the identifier's: a segment's candidate languages are its guesses), bare."""
+    be read as (the identifier's: a segment's candidate languages are its guesses), bare, but
+    not a covered language's ("thousand", "mil"): text that holds only those is left to the
+    covered rules unless something else sends it here (the cheap test of every English turn)."""
     from userlore.policy.language import identifier_languages
 
     out: set[str] = set()
     for name in identifier_languages():
-        out |= _compact_words(name)
+        if name not in COVERED_LANGUAGES:
+            out |= _compact_words(name)
+    for name in COVERED_LANGUAGES:
+        out -= _compact_words(name)
     return frozenset(out)
 
 
@@ -178,13 +188,23 @@ def _money_words(t: str, seg: Segment) -> Iterator[tuple[int, int]]:
     for i, w in enumerate(bare):
         if w not in numbers and w not in magnitudes:
             continue
-        # A number or magnitude word, at most one word, a currency name (either order).
+        # A number or magnitude word, at most one word, a currency name (either order); a
+        # magnitude among them, or a word between that CLDR does not spell ("ẹgbẹ̀rún àádọ́ta
+        # naira"): a price in words under a thousand ("петнайсет лева") stays, as in
+        # :mod:`.uncovered_money`.
         for j in (i + 1, i + 2, i - 1, i - 2):
-            if 0 <= j < len(words) and _currency(bare[j], words[j].group(0), languages):
-                lo, hi = min(i, j), max(i, j)
-                if _adjacent(text, words, lo, hi):
-                    yield words[lo].start(), words[hi].end()
-                    break
+            if not 0 <= j < len(words):
+                continue
+            lo, hi = min(i, j), max(i, j)
+            between = bare[lo + 1 : hi]
+            large = w in magnitudes or any(b in magnitudes or b not in numbers for b in between)
+            if (
+                large
+                and _adjacent(text, words, lo, hi)
+                and _currency(bare[j], words[j].group(0), languages)
+            ):
+                yield words[lo].start(), words[hi].end()
+                break
         if not spelled and w in magnitudes:
             lo = i - 1 if i > 0 and _adjacent(text, words, i - 1, i) else i
             hi = i + 1 if i + 1 < len(words) and _adjacent(text, words, i, i + 1) else i
@@ -265,16 +285,29 @@ def _currency(bare: str, word: str, languages: list[str]) -> bool:
     """A currency sign, or a currency name of ``languages`` (CLDR), exact or with up to
     three letters added to or dropped from a name of four letters or more ("nairar" and
     "naira", "manatdır" and "manat"): a loose stem would take "pride" for a name."""
-    if _is_currency(word, languages) and len(bare) <= 1:
+    if len(word) <= 2 and _is_currency(word, languages):
         return True  # a sign
     for language in languages:
-        for name in _names(language):
+        names = _names(language)
+        if bare in names:
+            return True
+        if len(bare) < _NAME_MIN:
+            continue
+        for name in _names_by_start(language).get(bare[:_NAME_MIN], ()):
             short, long = sorted((name, bare), key=len)
-            if long.startswith(short) and (
-                short == long or (len(short) >= _NAME_MIN and len(long) - len(short) <= _NAME_SLACK)
-            ):
+            if long.startswith(short) and len(long) - len(short) <= _NAME_SLACK:
                 return True
     return False
+
+
+@functools.cache
+def _names_by_start(language: str) -> dict[str, tuple[str, ...]]:
+    """:func:`_names` of four letters or more, keyed by their first four."""
+    out: dict[str, list[str]] = {}
+    for name in _names(language):
+        if len(name) >= _NAME_MIN:
+            out.setdefault(name[:_NAME_MIN], []).append(name)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 @functools.cache
@@ -307,12 +340,9 @@ def _lettered_symbols() -> re.Pattern[str]:
 _LAKH = re.compile(r"(?<![\d,.])\d{1,2},(?:\d\d,)+\d{3}(?![\d,])")
 
 
-_GROUPED = re.compile(r"\d[,.\u00a0 ]\d\d")
-
-
-def _may_hold_shape(t: str) -> bool:
-    """A cheap test: a grouped number, or a digit after a currency sign."""
-    return _GROUPED.search(t) is not None or _sign_compact().search(t) is not None
+# A cheap test before :func:`_unmistakable_amounts`: a grouped number, or one with a magnitude
+# letter ("1.2m").
+_GROUPED = re.compile(r"\d[,.\u00a0 ]\d\d|\d(?:bn|mn|[kmb])(?![^\W\d_])", re.IGNORECASE)
 
 
 @functools.cache
