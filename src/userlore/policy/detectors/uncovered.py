@@ -434,14 +434,14 @@ def _guarded(t: str, text: str) -> bool:
     return identify(_latin_only(t), vouch=False) in COVERED_LANGUAGES
 
 
-def misread_covered(t: str, seg: Segment) -> bool:
+def misread_covered(t: str, seg: Segment, found: list[Segment]) -> bool:
     """``seg`` of ``t`` is a Latin segment that may be a covered sentence misread (the guards
     of :func:`uncovered_values`: no other uncovered script in the turn, fewer than two plain
-    words, or :func:`_guarded`); the rules of other modules that redact more than shapes no
-    covered sentence holds leave it alone too."""
+    words, or :func:`_guarded`); ``found`` are the turn's segments in an uncovered language.
+    The rules of other modules that redact more than shapes no covered sentence holds leave
+    it alone too."""
     if seg.script != "Latn" or seg.language in RELATIVES:
         return False
-    found = [s for s in segments(t) if s.language and s.language not in COVERED_LANGUAGES]
     if any(s.script not in ("Latn", "Zyyy") for s in found):
         return False
     text = t[seg.start : seg.end]

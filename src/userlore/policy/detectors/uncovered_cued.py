@@ -98,7 +98,9 @@ def uncovered_cued(t: str) -> Iterator[_Hit]:
         return
     for start, end in shapes:
         yield (_REGULATED, _MONEY_RULE, start, end, None)
-    readable = [s for s in found if not misread_covered(t, s)]
+    if not cues and not money:
+        return
+    readable = [s for s in found if not misread_covered(t, s, found)]
     for m in cues:
         clause = _clause_after(t, m.end())
         if clause is not None and any(s.start <= clause[0] < s.end for s in readable):
