@@ -122,7 +122,22 @@ def segments(text: str, identify_with: Callable[[str], str] | None = None) -> li
         identify_with: The identifier (:func:`identify` by default); the benchmark passes
             another to compare.
     """
-    ident = identify_with or identify
+    if identify_with is None:
+        return list(_segments(text))
+    return _identified(text, identify_with)
+
+
+_SEGMENTS_CACHED: Final = 256
+
+
+@functools.lru_cache(maxsize=_SEGMENTS_CACHED)
+def _segments(text: str) -> tuple[Segment, ...]:
+    """:func:`segments` with the default identifier, kept for the last texts: the floor's
+    detectors for uncovered languages each read a text's segments (blindfix9c)."""
+    return tuple(_identified(text, identify))
+
+
+def _identified(text: str, ident: Callable[[str], str]) -> list[Segment]:
     out: list[Segment] = []
     for start, end, script in pieces(text):
         chunk = text[start:end]

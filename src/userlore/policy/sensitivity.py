@@ -80,6 +80,7 @@ from userlore.policy.detectors.tokens import (
     _vendor_tokens,
 )
 from userlore.policy.detectors.uncovered import uncovered_values
+from userlore.policy.detectors.uncovered_cued import uncovered_cued
 from userlore.policy.detectors.uncovered_money import uncovered_money
 from userlore.policy.detectors.uncovered_shapes import uncovered_shapes
 from userlore.policy.detectors.vendor_rules import maintained_vendor_tokens
@@ -254,10 +255,11 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
     # already names the value, its verdict stands.
     unmasked = masked if unfolded == text else mask_public_material(text)
     uncovered = [*uncovered_values(unmasked), *uncovered_shapes(unmasked)]
-    # Money in words or beside an amount (blindfix8b): only where the rules above named nothing.
+    # Money in words or beside an amount (blindfix8b), the clause after a credential acronym
+    # (blindfix9c): only where the rules above named nothing.
     uncovered += [
         h
-        for h in uncovered_money(unmasked)
+        for h in [*uncovered_money(unmasked), *uncovered_cued(unmasked)]
         if not any(u[2] < h[3] and h[2] < u[3] for u in uncovered)
     ]
     if uncovered:

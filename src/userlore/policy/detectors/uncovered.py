@@ -31,11 +31,13 @@ word; an amount with a magnitude word beside a currency; Han numerals in Cantone
 redacted, while a house number among names and a small price stay.
 
 A Latin-script segment that holds a frequent function word of a covered language ("the", "mi",
-"ist", ``function_words`` in ``policy/data/quote_cues.yaml``) is a short covered sentence the
-identifier misread, and so is one with fewer than two plain words (an id such as
-"slack:C024BE91L:1700000000.000100" has no language), and one in a turn whose Latin words,
-taken together, the identifier places in a covered language (an English message quoting a
-Polish street or an Icelandic name); all are left to the covered rules. These guards hold
+"ist", ``function_words`` in ``policy/data/quote_cues.yaml``; not a piece of "to'rt") and no
+Latin letter outside Latin-1 in a word not capitalised (no covered language writes "ọ" or "ş":
+blind9's "BVN mi ni …"; "Příční" is a street's name) is
+a short covered sentence the identifier misread, and so is one with fewer than two plain words
+(an id such as "slack:C024BE91L:1700000000.000100" has no language), and one in a turn whose
+Latin words, taken together, the identifier places in a covered language (an English message
+quoting a Polish street or an Icelandic name); all are left to the covered rules. These guards hold
 only in a turn with no other uncovered script: a Latin token inside Russian or Korean text
 ("мой пароль Zx7!kLm2q") is judged with it. A segment with no linguistic content (``zxx``:
 keys, hashes, URLs) is left to the token rules, which know public keys and placeholders.
@@ -49,6 +51,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+import unicodedata
 from collections.abc import Container, Iterator
 from typing import Final
 
@@ -131,7 +134,8 @@ def _top3(text: str) -> tuple[str, ...]:
 
 _PROPER_MIN_DIGITS: Final = 8
 # A word of letters alone, standing between spaces (not part of an id or a URL).
-_PLAIN_WORD = re.compile(r"(?<!\S)[^\W\d_]+(?:-[^\W\d_]+)*[.,!?]?(?!\S)")
+# An apostrophe inside a word too ("jamg'armam", "bo'ldi": Uzbek writes it for a letter).
+_PLAIN_WORD = re.compile(r"(?<!\S)[^\W\d_]+(?:[-'’ʼ][^\W\d_]+)*[.,!?]?(?!\S)")
 
 
 def _mostly_proper(text: str) -> bool:
@@ -398,6 +402,52 @@ _DIGITS_IN_HAN = re.compile(r"(?<![0-9A-Za-z.,])\d(?:[\d,.]*\d)?(?![0-9A-Za-z])"
 _HAN_NUMERAL = re.compile(r"[零〇一二三四五六七八九十百千萬万億亿兩两]{2,}")
 
 
+# A Latin letter outside Latin-1 (not French "œ", German "ẞ"): no covered language writes it.
+_OUTSIDE_LATIN1 = re.compile(r"[\u0100-\u0151\u0154-\u02af\u1e00-\u1e9d\u1e9f-\u1eff]")
+
+
+_GLUED = re.compile(r"['’ʼ][^\W\d_]")
+
+
+def _foreign_word(text: str) -> bool:
+    """A word not capitalised (not a name: "Příční", "Jiřího" in an English address stay
+    names) that holds a Latin letter outside Latin-1 ("wọ́n", "jọ̀wọ́")."""
+    for m in _OUTSIDE_LATIN1.finditer(unicodedata.normalize("NFC", text)):
+        start = m.start()
+        while start > 0 and not text[start - 1].isspace():
+            start -= 1
+        if text[start].islower():
+            return True
+    return False
+
+
+def _guarded(t: str, text: str) -> bool:
+    """A Latin segment ``text`` of ``t`` that may be a short covered sentence the identifier
+    misread: it holds a covered function word ("mi", "the") and no letter outside Latin-1
+    ("BVN mi ni 22183746509, wọ́n ní": "ọ" is written by no covered language, blind9), or the
+    turn's Latin words together read as a covered language."""
+    folded = text.casefold()
+    # Not a piece of a word written with an apostrophe ("to'rt" is no English "to").
+    words = (m for m in cues().function_words.finditer(folded) if not _GLUED.match(folded, m.end()))
+    if any(True for _ in words) and not _foreign_word(text):
+        return True
+    return identify(_latin_only(t), vouch=False) in COVERED_LANGUAGES
+
+
+def misread_covered(t: str, seg: Segment, found: list[Segment]) -> bool:
+    """``seg`` of ``t`` is a Latin segment that may be a covered sentence misread (the guards
+    of :func:`uncovered_values`: no other uncovered script in the turn, fewer than two plain
+    words, or :func:`_guarded`); ``found`` are the turn's segments in an uncovered language.
+    The rules of other modules that redact more than shapes no covered sentence holds leave
+    it alone too."""
+    if seg.script != "Latn" or seg.language in RELATIVES:
+        return False
+    if any(s.script not in ("Latn", "Zyyy") for s in found):
+        return False
+    text = t[seg.start : seg.end]
+    return len(_PLAIN_WORD.findall(text)) < 2 or _guarded(t, text)
+
+
 def uncovered_values(t: str) -> Iterator[_Hit]:
     """Values in the segments of ``t`` in an uncovered language (see the module docstring)."""
     if (
@@ -442,7 +492,6 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         return
     # A Latin segment is read against the whole turn too: an English message quoting a Polish
     # street or an Icelandic name is an English message (identified as a whole).
-    whole: str | None = None
     other_script = any(s.script not in ("Latn", "Zyyy") for s in found)
     for seg in found:
         if seg.language in _NO_LANGUAGE:
@@ -473,12 +522,7 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         if seg.script == "Latn" and not other_script:
             if len(_PLAIN_WORD.findall(text)) < 2:
                 continue  # "slack:C024BE91L:1700000000.000100": an id, not a sentence
-            guarded = cues().function_words.search(text.casefold()) is not None
-            if not guarded:
-                if whole is None:
-                    whole = identify(_latin_only(t), vouch=False)
-                guarded = whole in COVERED_LANGUAGES
-            if guarded:
+            if _guarded(t, text):
                 # Perhaps a covered sentence misread: its postcodes and prices are kept, but
                 # not what no covered sentence holds by chance (gate4: "parola de la email
                 # este Vulpe_Rosie9", "codul de la seif este 4 8 1 6").
