@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from userlore.policy import quote_gate, sensitivity
+from userlore.policy.govern import key_refusal
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
@@ -66,6 +68,40 @@ def presidio_texts() -> list[str]:
     if not PRESIDIO.exists():
         return []
     return [str(c["full_text"]) for c in json.loads(PRESIDIO.read_text(encoding="utf-8"))]
+
+
+def store_keys() -> list[str]:
+    """Store keys as ``UserloreStore`` builds them (``store:<path>#<key>``), judged without the
+    special rules: bulk keys, and every word of the floor's data files and detector sources
+    as a namespace label or in a key, so the cue words that make a key a secret are met."""
+    words: set[str] = set()
+    policy = ROOT / "src" / "userlore" / "policy"
+    for path in sorted([*policy.glob("data/*.yaml"), *policy.rglob("*.py")]):
+        words.update(w.lower() for w in re.findall(r"[A-Za-z]{2,20}", path.read_text("utf-8")))
+    out = [f"store:notes#k{i}" for i in range(0, 100_000, 97)]
+    for n, word in enumerate(sorted(words)):
+        digits = f"{(n * 7919) % 1_000_000:06d}"
+        out += [f"store:{word}#k{digits[:4]}", f"store:notes#{word}{digits}"]
+        out.append(f"store:{word}/notes@1#{word[:3]}{digits}")
+    return out
+
+
+def bench_sentences(n: int = 2000) -> list[str]:
+    """The sentences ``benchmarks/bulk_puts.py`` puts (its seed)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from plan_latency import TextGen
+
+    gen = TextGen(seed=11)
+    return [gen.sentence(gen.rng.randint(6, 14)) for _ in range(n)]
+
+
+def key_verdict(key: str) -> list[Any]:
+    """What the floor decides for a store key: ``classify`` without special rules, refusal."""
+    report = sensitivity.classify(key, special=False)
+    return [
+        [[str(f.level), f.rule, f.start, f.end, f.category] for f in report.findings],
+        key_refusal(key),
+    ]
 
 
 def verdict(text: str) -> list[Any]:
@@ -177,8 +213,14 @@ def main() -> None:
         same_run(args.base_src, args.rounds)
         return
     turns = locomo_turns()
-    sets = {"class sets": class_texts(), "locomo": turns, "presidio": presidio_texts()}
+    sets = {
+        "class sets": class_texts(),
+        "locomo": turns,
+        "presidio": presidio_texts(),
+        "bench": bench_sentences(),
+    }
     texts = list(dict.fromkeys(t for group in sets.values() for t in group))
+    keys = [] if args.no_verdicts else store_keys()
     if args.no_verdicts:
         texts = list(dict.fromkeys([*turns[:2000], *sets["class sets"]]))
         verdicts = {t: [] for t in texts}
@@ -186,11 +228,15 @@ def main() -> None:
             sensitivity.classify(t)
     else:
         verdicts = {t: verdict(t) for t in texts}  # also warms every lazy table
+        # A key is judged apart from a text that happens to be the same string.
+        verdicts.update({f"key {k}": key_verdict(k) for k in keys})
+        texts += [f"key {k}" for k in keys]
     costs: dict[str, dict[str, float]] = {}
     if not args.no_cost:
         costs["locomo 2000"] = cost(turns[:2000], args.rounds)
         costs["class sets"] = cost(sets["class sets"], args.rounds)
-    print("texts: " + ", ".join(f"{name} {len(group)}" for name, group in sets.items()))
+    print("texts: " + ", ".join(f"{name} {len(group)}" for name, group in sets.items()), end="")
+    print(f", store keys {len(keys)}")
     if args.dump:
         args.dump.write_text(
             json.dumps({"verdicts": verdicts, "cost": costs}, ensure_ascii=False), "utf-8"
