@@ -12,12 +12,20 @@ Compare two versions of the code by running this on each, alternately, a few tim
 
 Usage: python benchmarks/bulk_puts.py [--items 2000]
 Prints one line per measure, then one JSON object on the last line.
+
+``--base-src DIR`` (an exported ``src``: ``git archive BASE src | tar -x -C /tmp/base``) puts
+the same items through this tree's ``UserloreStore`` and the base's in one run instead: two
+worker processes take turns chunk by chunk (ABBA), so both see the machine's load alike, and
+it prints each one's items per CPU-second and the ratio.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -28,7 +36,7 @@ from langgraph.store.base import BaseStore, PutOp
 from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
 from plan_latency import TextGen
-from store_api import put_seconds
+from store_api import CHUNK, NAMESPACE, put_seconds
 
 from userlore import Userlore
 from userlore.integrations.langgraph_store import UserloreStore
@@ -89,10 +97,74 @@ def per_text(texts: list[str], special: bool = True) -> float:
     return (time.process_time() - start) / len(texts) * 1000
 
 
+def _worker(items: int) -> None:
+    """Serve chunks on stdin/stdout: each line puts the next chunk, the answer is its CPU s."""
+    gen = TextGen(seed=11)
+    texts = [gen.sentence(gen.rng.randint(6, 14)) for _ in range(items)]
+    index: Any = {"dims": 256, "embed": HashingEmbeddings(dims=256), "fields": ["text"]}
+    with tempfile.TemporaryDirectory() as tmp:
+        lore = Userlore.open(
+            f"sqlite:///{Path(tmp) / 'userlore.db'}", config={"memory": {"mode": "auto"}}
+        )
+        ours = UserloreStore(lore, namespace_template=("{user_id}",), index=index)
+        warm(ours, texts)
+        print("ready", flush=True)
+        at = 0
+        for _ in sys.stdin:
+            chunk = texts[at : at + CHUNK]
+            start = time.process_time()
+            ours.batch([PutOp(NAMESPACE, f"k{at + i}", {"text": t}) for i, t in enumerate(chunk)])
+            print(json.dumps([len(chunk), time.process_time() - start]), flush=True)
+            at += CHUNK
+        lore.close()
+
+
+def same_run(base_src: Path, items: int) -> None:
+    """This tree against ``base_src``, two workers taking turns chunk by chunk (ABBA)."""
+    here = Path(__file__).resolve()
+    workers = {}
+    for name, src in (("head", here.parent.parent / "src"), ("base", base_src)):
+        env = {**os.environ, "PYTHONPATH": str(src)}
+        cmd = [sys.executable, str(here), "--worker", "--items", str(items)]
+        proc = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+        )
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        workers[name] = proc
+    done = {"head": [0.0, 0.0], "base": [0.0, 0.0]}  # items, CPU s
+    for r in range((items + CHUNK - 1) // CHUNK):
+        for name in ("head", "base") if r % 4 in (0, 3) else ("base", "head"):
+            proc = workers[name]
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write("put\n")
+            proc.stdin.flush()
+            n, cpu = json.loads(proc.stdout.readline())
+            done[name][0] += n
+            done[name][1] += cpu
+    for proc in workers.values():
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait()
+    rate = {name: n / cpu for name, (n, cpu) in done.items()}
+    print(
+        f"same run, {items:,} puts: head {rate['head']:,.0f} items/CPU-s, base "
+        f"{rate['base']:,.0f} ({rate['head'] / rate['base']:.2f}x)"
+    )
+    print(json.dumps({"items": items, "items_per_cpu_s": {k: round(v) for k, v in rate.items()}}))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=2000)
+    parser.add_argument("--base-src", type=Path, help="time this tree against an exported src")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        _worker(args.items)
+        return
+    if args.base_src:
+        same_run(args.base_src, args.items)
+        return
     gen = TextGen(seed=11)
     texts = [gen.sentence(gen.rng.randint(6, 14)) for _ in range(args.items)]
     values = [
