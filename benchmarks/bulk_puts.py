@@ -1,9 +1,9 @@
 """Bulk puts in CPU time: where a ``UserloreStore`` put goes, beside LangGraph's stores.
 
 Wall-clock rates on a shared machine move with the load (the same code measured 148 and 1,153
-items/s); the process's CPU time does not, so this prints items per CPU-second for
-``UserloreStore`` (split into the floor, ``_prepare_put``, and the batched write,
-``_put_many``), ``SqliteStore`` and ``InMemoryStore`` in one run, and the floor's
+items/s); the process's CPU time does not, so this prints items per CPU-second (and per wall
+second beside it) for ``UserloreStore`` (split into the floor, ``_prepare_put``, and the
+batched write, ``_put_many``), ``SqliteStore`` and ``InMemoryStore`` in one run, and the floor's
 ``classify`` per text (a put's content, its value JSON, its store key). Same items and
 embeddings as ``store_api.py``: one-sentence values ``{"text": ...}``, ``HashingEmbeddings``
 (256 dimensions), ``batch([PutOp...])`` in chunks of 500 on SQLite files.
@@ -12,12 +12,20 @@ Compare two versions of the code by running this on each, alternately, a few tim
 
 Usage: python benchmarks/bulk_puts.py [--items 2000]
 Prints one line per measure, then one JSON object on the last line.
+
+``--base-src DIR`` (an exported ``src``: ``git archive BASE src | tar -x -C /tmp/base``) puts
+the same items through this tree's ``UserloreStore`` and the base's in one run instead: two
+worker processes take turns chunk by chunk (ABBA), so both see the machine's load alike, and
+it prints each one's items per CPU-second and the ratio.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -28,7 +36,7 @@ from langgraph.store.base import BaseStore, PutOp
 from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
 from plan_latency import TextGen
-from store_api import put_seconds
+from store_api import CHUNK, NAMESPACE, put_seconds
 
 from userlore import Userlore
 from userlore.integrations.langgraph_store import UserloreStore
@@ -44,9 +52,14 @@ def warm(store: BaseStore, texts: list[str]) -> None:
     )
 
 
-def load(store: BaseStore, texts: list[str]) -> float:
-    """CPU seconds to bulk-put ``texts`` in chunks (``store_api``'s loader, by CPU time)."""
-    return put_seconds(store, texts, clock=time.process_time)
+def load(store: BaseStore, texts: list[str], wall: dict[str, float] | None = None) -> float:
+    """CPU seconds to bulk-put ``texts`` in chunks (``store_api``'s loader, by CPU time); the
+    wall seconds go to ``wall["s"]`` (on a loaded machine they measure the scheduler too)."""
+    start = time.perf_counter()
+    cpu = put_seconds(store, texts, clock=time.process_time)
+    if wall is not None:
+        wall["s"] = time.perf_counter() - start
+    return cpu
 
 
 def phases() -> tuple[dict[str, float], Callable[[], None]]:
@@ -84,10 +97,74 @@ def per_text(texts: list[str], special: bool = True) -> float:
     return (time.process_time() - start) / len(texts) * 1000
 
 
+def _worker(items: int) -> None:
+    """Serve chunks on stdin/stdout: each line puts the next chunk, the answer is its CPU s."""
+    gen = TextGen(seed=11)
+    texts = [gen.sentence(gen.rng.randint(6, 14)) for _ in range(items)]
+    index: Any = {"dims": 256, "embed": HashingEmbeddings(dims=256), "fields": ["text"]}
+    with tempfile.TemporaryDirectory() as tmp:
+        lore = Userlore.open(
+            f"sqlite:///{Path(tmp) / 'userlore.db'}", config={"memory": {"mode": "auto"}}
+        )
+        ours = UserloreStore(lore, namespace_template=("{user_id}",), index=index)
+        warm(ours, texts)
+        print("ready", flush=True)
+        at = 0
+        for _ in sys.stdin:
+            chunk = texts[at : at + CHUNK]
+            start = time.process_time()
+            ours.batch([PutOp(NAMESPACE, f"k{at + i}", {"text": t}) for i, t in enumerate(chunk)])
+            print(json.dumps([len(chunk), time.process_time() - start]), flush=True)
+            at += CHUNK
+        lore.close()
+
+
+def same_run(base_src: Path, items: int) -> None:
+    """This tree against ``base_src``, two workers taking turns chunk by chunk (ABBA)."""
+    here = Path(__file__).resolve()
+    workers = {}
+    for name, src in (("head", here.parent.parent / "src"), ("base", base_src)):
+        env = {**os.environ, "PYTHONPATH": str(src)}
+        cmd = [sys.executable, str(here), "--worker", "--items", str(items)]
+        proc = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+        )
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        workers[name] = proc
+    done = {"head": [0.0, 0.0], "base": [0.0, 0.0]}  # items, CPU s
+    for r in range((items + CHUNK - 1) // CHUNK):
+        for name in ("head", "base") if r % 4 in (0, 3) else ("base", "head"):
+            proc = workers[name]
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write("put\n")
+            proc.stdin.flush()
+            n, cpu = json.loads(proc.stdout.readline())
+            done[name][0] += n
+            done[name][1] += cpu
+    for proc in workers.values():
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait()
+    rate = {name: n / cpu for name, (n, cpu) in done.items()}
+    print(
+        f"same run, {items:,} puts: head {rate['head']:,.0f} items/CPU-s, base "
+        f"{rate['base']:,.0f} ({rate['head'] / rate['base']:.2f}x)"
+    )
+    print(json.dumps({"items": items, "items_per_cpu_s": {k: round(v) for k, v in rate.items()}}))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=2000)
+    parser.add_argument("--base-src", type=Path, help="time this tree against an exported src")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        _worker(args.items)
+        return
+    if args.base_src:
+        same_run(args.base_src, args.items)
+        return
     gen = TextGen(seed=11)
     texts = [gen.sentence(gen.rng.randint(6, 14)) for _ in range(args.items)]
     values = [
@@ -104,12 +181,14 @@ def main() -> None:
         spent, undo = phases()
         warm(ours, texts)
         spent.update(floor=0.0, write=0.0)
-        cpu = load(ours, texts)
+        wall: dict[str, float] = {}
+        cpu = load(ours, texts, wall)
         undo()
         lore.close()
         n = args.items
         out["UserloreStore"] = {
             "items_per_cpu_s": round(n / cpu),
+            "items_per_wall_s": round(n / wall["s"]),
             "cpu_ms_per_put": round(cpu / n * 1000, 3),
             "floor_ms_per_put": round(spent["floor"] / n * 1000, 3),
             "write_ms_per_put": round(spent["write"] / n * 1000, 3),
@@ -121,10 +200,18 @@ def main() -> None:
                 sqlite.index_config = sqlite.embeddings = None
                 sqlite.setup()
             warm(sqlite, texts)
-            out["SqliteStore"] = {"items_per_cpu_s": round(n / load(sqlite, texts))}
+            cpu = load(sqlite, texts, wall)
+            out["SqliteStore"] = {
+                "items_per_cpu_s": round(n / cpu),
+                "items_per_wall_s": round(n / wall["s"]),
+            }
         memory = InMemoryStore(index=index)
         warm(memory, texts)
-        out["InMemoryStore"] = {"items_per_cpu_s": round(n / load(memory, texts))}
+        cpu = load(memory, texts, wall)
+        out["InMemoryStore"] = {
+            "items_per_cpu_s": round(n / cpu),
+            "items_per_wall_s": round(n / wall["s"]),
+        }
     # Keys no put used: the identifier memoises what it has seen (a put meets a new key).
     keys = [f"store:notes#m{i}" for i in range(len(texts))]
     out["classify_cpu_ms"] = {
@@ -135,14 +222,18 @@ def main() -> None:
     ours_row = out["UserloreStore"]
     print(f"Bulk puts, {n:,} items, CPU time (a shared machine: CPU, not wall clock)")
     print(
-        f"UserloreStore {ours_row['items_per_cpu_s']:,} items/CPU-s: "
+        f"UserloreStore {ours_row['items_per_cpu_s']:,} items/CPU-s "
+        f"({ours_row['items_per_wall_s']:,} items/wall-s): "
         f"{ours_row['cpu_ms_per_put']:.3f} ms a put = floor {ours_row['floor_ms_per_put']:.3f}"
         f" + write {ours_row['write_ms_per_put']:.3f} (+ grouping the ops)"
     )
     for peer in ("SqliteStore", "InMemoryStore"):
         rate = out[peer]["items_per_cpu_s"]
         ratio = ours_row["items_per_cpu_s"] / rate
-        print(f"{peer} {rate:,} items/CPU-s (UserloreStore {ratio:.3f}x)")
+        print(
+            f"{peer} {rate:,} items/CPU-s, {out[peer]['items_per_wall_s']:,} items/wall-s "
+            f"(UserloreStore {ratio:.3f}x by CPU)"
+        )
     per = out["classify_cpu_ms"]
     print(
         f"classify per text: content {per['content']:.3f} ms, value JSON "

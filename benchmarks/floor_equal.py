@@ -1,8 +1,8 @@
 """Verdict equality and cost of the floor against a base tree (issue 29/30, floorcost7).
 
 A change meant to make the floor cheaper must not change a verdict. ``--dump`` records, for
-every text of ``tests/data/**/*.jsonl`` (texts and values), every LoCoMo turn and every presidio
-sentence: ``classify``'s findings (level, rule, span, category), ``redact``'s output, the quote
+every text of ``tests/data/**/*.jsonl`` (texts and values), every LoCoMo turn, every presidio
+sentence and the bulk bench's 2,000 sentences, plus about 19,000 store keys judged as keys are: ``classify``'s findings (level, rule, span, category), ``redact``'s output, the quote
 gate's reason code and category, and the special-category cues; and the cost of the timed calls
 on the timed sets. Without ``--dump``, the same is computed on this tree and compared with
 ``--base``: it prints the differences (0 is the bar) and the cost before (from the dump's run)
@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -49,6 +50,7 @@ from typing import Any
 
 from userlore.policy import language, quote_gate, sensitivity
 from userlore.policy.detectors import special_lang
+from userlore.policy.govern import key_refusal
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -159,6 +161,40 @@ def runner(call: str) -> Callable[[str], object]:
             special_lang.about_someone_else_or_topic(t),
         )
     raise SystemExit(f"unknown call {call!r}: one of {', '.join(CALLS)}")
+
+
+def store_keys() -> list[str]:
+    """Store keys as ``UserloreStore`` builds them (``store:<path>#<key>``), judged without the
+    special rules: bulk keys, and every word of the floor's data files and detector sources
+    as a namespace label or in a key, so the cue words that make a key a secret are met."""
+    words: set[str] = set()
+    policy = ROOT / "src" / "userlore" / "policy"
+    for path in sorted([*policy.glob("data/*.yaml"), *policy.rglob("*.py")]):
+        words.update(w.lower() for w in re.findall(r"[A-Za-z]{2,20}", path.read_text("utf-8")))
+    out = [f"store:notes#k{i}" for i in range(0, 100_000, 97)]
+    for n, word in enumerate(sorted(words)):
+        digits = f"{(n * 7919) % 1_000_000:06d}"
+        out += [f"store:{word}#k{digits[:4]}", f"store:notes#{word}{digits}"]
+        out.append(f"store:{word}/notes@1#{word[:3]}{digits}")
+    return out
+
+
+def bench_sentences(n: int = 2000) -> list[str]:
+    """The sentences ``benchmarks/bulk_puts.py`` puts (its seed)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from plan_latency import TextGen
+
+    gen = TextGen(seed=11)
+    return [gen.sentence(gen.rng.randint(6, 14)) for _ in range(n)]
+
+
+def key_verdict(key: str) -> list[Any]:
+    """What the floor decides for a store key: ``classify`` without special rules, refusal."""
+    report = sensitivity.classify(key, special=False)
+    return [
+        [[str(f.level), f.rule, f.start, f.end, f.category] for f in report.findings],
+        key_refusal(key),
+    ]
 
 
 def verdict(text: str) -> list[Any]:
@@ -306,10 +342,19 @@ def main() -> None:
         return
     verdicts: dict[str, list[Any]] = {}
     if not args.no_verdicts:
-        sets = {"class sets": class_texts(), "locomo": locomo_turns(), "presidio": presidio_texts()}
-        print("texts: " + ", ".join(f"{name} {len(group)}" for name, group in sets.items()))
+        sets = {
+            "class sets": class_texts(),
+            "locomo": locomo_turns(),
+            "presidio": presidio_texts(),
+            "bench": bench_sentences(),
+        }
+        keys = store_keys()
+        print("texts: " + ", ".join(f"{name} {len(group)}" for name, group in sets.items()), end="")
+        print(f", store keys {len(keys)}")
         texts = list(dict.fromkeys(t for group in sets.values() for t in group))
         verdicts = {t: verdict(t) for t in texts}
+        # A key is judged apart from a text that happens to be the same string.
+        verdicts.update({f"key {k}": key_verdict(k) for k in keys})
     _warm(timed)
     costs = {
         key: _stats(

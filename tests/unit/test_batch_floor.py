@@ -103,22 +103,33 @@ def test_ascii_terms_match_like_terms_on_ascii_text(lang) -> None:  # type: igno
 
 
 def test_literal_gates_answer_like_their_alternation() -> None:
-    from userlore.policy.cue_data import cues
-    from userlore.policy.detectors.special_lang import _any_run
-    from userlore.policy.literal_gate import LiteralGate
-    from userlore.policy.spoken import _LATIN_GATE
+    # Every gate the floor builds (found after classifying, so the lazily loaded ones exist),
+    # asked about the gate texts, its own words, their prefixes and words run together.
+    import gc
 
-    gates = [_LATIN_GATE, _any_run(), LiteralGate(["ab", "xyz"]), LiteralGate(["a.c", "x", "four"])]
-    gates.append(cues().credential_words)
+    from userlore.policy.cue_data import cues
+    from userlore.policy.literal_gate import LiteralGate
+
+    for text in TEXTS[:50]:
+        classify(text)
+        classify(text, special=False)
+    gates = [g for g in gc.get_objects() if isinstance(g, LiteralGate)]
+    assert len(gates) >= 10
+    gates += [LiteralGate(["ab", "xyz"]), LiteralGate(["a.c", "x", "four"]), LiteralGate([])]
+    gates += [LiteralGate(["ab", "abc", "b"]), LiteralGate(["", "q"]), LiteralGate(["(", "a|b"])]
     texts = [t.lower() for t in TEXTS] + [t.casefold() for t in TEXTS]
-    texts += ["", "ab", "xy", "xyz", "abc", "four one", "a-c", "fo", "seven eight nine"]
+    texts += ["", "ab", "xy", "xyz", "abc", "four one", "a-c", "fo", "seven eight nine", "a|b"]
     hits = 0
     for gate in gates:
-        for text in texts:
+        words = list(gate.words)
+        own = words + [w[:-1] for w in words] + [w[1:] for w in words]
+        own += ["".join(words[i : i + 3]) for i in range(0, len(words), 3)]
+        own += [f"x {w.upper()} y" for w in words[:50]]
+        for text in texts + own:
             found = gate.search(text)
             assert found == (gate.pattern.search(text) is not None), (gate.pattern, text)
             hits += found
-    assert hits > 100  # both answers occur
+    assert hits > 1000  # both answers occur
     credential = cues().credential
     for text in texts:  # the gate in front of cued_values: no literal, no credential match
         if credential.search(text) is not None:

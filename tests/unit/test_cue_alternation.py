@@ -46,6 +46,10 @@ def _vocabularies() -> dict[str, list[str]]:
     out["said_values.id_cues"] = [str(c) for c in said["id_cues"]]
     out["said_values.units"] = [str(u) for u in said["money"]["units"]]
     out["said_values.context"] = [str(c) for c in said["money"]["context"]]
+    lock = _yaml("lock_cues.yaml")  # lock_codes' and dial_combos' scans (bulkput8)
+    for name in ("objects", "devices", "turns", "combination", "opening"):
+        out[f"lock_cues.{name}"] = flat(lock[name])
+    out["lock_cues.things"] = flat(lock["objects"]) + flat(lock["devices"])
     return out
 
 
@@ -59,6 +63,7 @@ def _probes(terms: list[str]) -> list[str]:
     for term in terms[:400]:
         core = term.strip("*")
         out += [f"my {core} is x1", f"x{core}y", f"{core}{core}", f"({core}:", f"{core[:-1]} a"]
+        out += [f"store:{core}#k1234", f"store:notes#{core}7"]  # store keys (bulkput8)
     return out
 
 

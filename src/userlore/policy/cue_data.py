@@ -60,7 +60,7 @@ class CueAlternation:
     the same matches (the first alternative that matches at a position is the same one).
     """
 
-    __slots__ = ("_cores", "_subsets", "pattern")
+    __slots__ = ("_cores", "_gate", "_last", "_literals", "_subsets", "pattern")
 
     _MAX_SUBSETS = 4_096
 
@@ -68,19 +68,28 @@ class CueAlternation:
         parts = _parts(terms)
         self.pattern = re.compile("|".join(f for f, _ in parts) or r"(?!x)x")
         self._cores = [(f, core or "") for f, core in parts]
+        self._literals = tuple(core for _, core in self._cores)
+        self._gate = LiteralGate(self._literals)  # no literal in the text: no term can match
         self._subsets: dict[tuple[int, ...], re.Pattern[str]] = {}
+        # The last text's answer: a detector scans one text with the same terms back to back
+        # (``search`` then ``finditer``); a pure function of the text, so a safe memo.
+        self._last: tuple[str | None, re.Pattern[str] | None] = (None, None)
 
     def _for(self, text: str) -> re.Pattern[str] | None:
         """The alternation of the terms whose literal is in ``text`` (None: no term can match)."""
-        present = tuple(i for i, (_, core) in enumerate(self._cores) if core in text)
-        if not present:
-            return None
-        pattern = self._subsets.get(present)
-        if pattern is None:
-            if len(self._subsets) >= self._MAX_SUBSETS:
-                self._subsets.clear()
-            pattern = re.compile("|".join(self._cores[i][0] for i in present))
-            self._subsets[present] = pattern
+        last = self._last
+        if last[0] == text:
+            return last[1]
+        pattern = None
+        if self._gate.search(text):
+            present = tuple([i for i, core in enumerate(self._literals) if core in text])
+            pattern = self._subsets.get(present)
+            if pattern is None:
+                if len(self._subsets) >= self._MAX_SUBSETS:
+                    self._subsets.clear()
+                pattern = re.compile("|".join(self._cores[i][0] for i in present))
+                self._subsets[present] = pattern
+        self._last = (text, pattern)
         return pattern
 
     def finditer(

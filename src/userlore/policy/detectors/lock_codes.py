@@ -25,7 +25,7 @@ from importlib import resources
 
 import yaml  # type: ignore[import-untyped]
 
-from userlore.policy.cue_data import alternation, flat
+from userlore.policy.cue_data import CueAlternation, flat
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.findings import _SECRET
 from userlore.policy.literal_gate import LiteralGate
@@ -48,12 +48,12 @@ _CURRENCY = re.compile(r"[$€£¥￥₹]|r\$|\bus\$")
 class LockCues:
     """``policy/data/lock_cues.yaml`` compiled once, for ``lock_codes`` and ``dial_combos``."""
 
-    objects: re.Pattern[str]
-    devices: re.Pattern[str]
-    things: re.Pattern[str]
-    turns: re.Pattern[str]
-    combination: re.Pattern[str]
-    opening: re.Pattern[str]
+    objects: CueAlternation
+    devices: CueAlternation
+    things: CueAlternation
+    turns: CueAlternation
+    combination: CueAlternation
+    opening: CueAlternation
     relations: frozenset[str]
     places: frozenset[str]
     units: frozenset[str]
@@ -73,12 +73,14 @@ def lock_cues() -> LockCues:
     data = yaml.safe_load(source.read_text(encoding="utf-8"))
     things = flat(data["objects"]) + flat(data["devices"])
     return LockCues(
-        objects=re.compile(alternation(flat(data["objects"]))),
-        devices=re.compile(alternation(flat(data["devices"]))),
-        things=re.compile(alternation(things)),
-        turns=re.compile(alternation(flat(data["turns"]))),
-        combination=re.compile(alternation(flat(data["combination"]))),
-        opening=re.compile(alternation(flat(data["opening"]))),
+        # Each scan tries only the terms whose literal is in the text (the same matches; a
+        # store key names a thing's word inside another and paid a whole alternation's scan).
+        objects=CueAlternation(flat(data["objects"])),
+        devices=CueAlternation(flat(data["devices"])),
+        things=CueAlternation(things),
+        turns=CueAlternation(flat(data["turns"])),
+        combination=CueAlternation(flat(data["combination"])),
+        opening=CueAlternation(flat(data["opening"])),
         relations=frozenset(flat(data["relations"])),
         places=frozenset(flat(data["places"])),
         units=frozenset(flat(data["units"])),
