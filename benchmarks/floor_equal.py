@@ -4,8 +4,8 @@ A change meant to make the floor cheaper must not change a verdict. ``--dump`` r
 every text of ``tests/data/**/*.jsonl`` (texts and values), every LoCoMo turn, every presidio
 sentence and the bulk bench's 2,000 sentences: ``classify``'s findings (level, rule, span,
 category), ``redact``'s output, the quote gate's reason code and category, and the
-special-category cues; for about 19,000 store keys, what the floor decides for a key; and the cost of the timed calls
-on the timed sets. Without ``--dump``, the same is computed on this tree and compared with
+special-category cues; for about 19,000 store keys, what the floor decides for a key; and
+the cost of the timed calls on the timed sets. Without ``--dump``, the same is computed on this tree and compared with
 ``--base``: it prints the differences (0 is the bar) and the cost before (from the dump's run)
 and after, with the ratio.
 
