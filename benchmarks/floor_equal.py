@@ -5,9 +5,9 @@ every text of ``tests/data/**/*.jsonl`` (texts and values), every LoCoMo turn, e
 sentence and the bulk bench's 2,000 sentences: ``classify``'s findings (level, rule, span,
 category), ``redact``'s output, the quote gate's reason code and category, and the
 special-category cues; for about 19,000 store keys, what the floor decides for a key; and
-the cost of the timed calls on the timed sets. Without ``--dump``, the same is computed on this tree and compared with
-``--base``: it prints the differences (0 is the bar) and the cost before (from the dump's run)
-and after, with the ratio.
+the cost of the timed calls on the timed sets. Without ``--dump``, the same is computed on this
+tree and compared with ``--base``: it prints the differences (0 is the bar) and the cost before
+(from the dump's run) and after, with the ratio.
 
 ``--base-src`` times this tree (or ``--head-src``) and an exported base ``src`` in one run
 instead: two worker processes take turns, round by round, on the same items, so both see the
