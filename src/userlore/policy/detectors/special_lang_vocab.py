@@ -107,6 +107,13 @@ def _alternation(phrases: list[str], *, spaced: bool) -> str:
     parts: list[str] = []
     for phrase in sorted(set(phrases), key=len, reverse=True):
         body = phrase[3:] if phrase.startswith("re:") else re.escape(phrase).replace(r"\ ", r"\s+")
+        if not spaced and not phrase.startswith("re:"):
+            # A Latin term of Chinese or Japanese is bounded by Latin letters: "HIV感染" is
+            # one, "archivo" and "Archiv" hold none (blindfix9b: they read as health).
+            if phrase[:1].isascii() and phrase[:1].isalpha():
+                body = r"(?<![A-Za-z])" + body
+            if phrase[-1:].isascii() and phrase[-1:].isalpha():
+                body += r"(?![A-Za-z])"
         parts.append(body)
     inner = "|".join(parts) or r"(?!x)x"
     if spaced:
