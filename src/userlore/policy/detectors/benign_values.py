@@ -45,7 +45,7 @@ _SECRET_WORD = re.compile(
 )
 # A value after ``=`` or ``:`` made of letter parts joined by "_" or "-" (no digit, no symbol).
 _JOINED_VALUE = re.compile(
-    r"(?<=[=:：])\s?[\"']?([^\W\d_]+(?:[_\-][^\W\d_]+)+)(?=[\"']?(?:[\s,;.!?)—–]|$))"
+    r"(?<=[=:：])\s?[\"']?([^\W\d_]+(?:[_\-][^\W\d_]+)+)(?=[\"'\s,;.!?)\]}—–]|$)"
 )
 # A value of CJK characters after ``=`` or ``:``, to the next space or CJK punctuation.
 _CJK_VALUE = re.compile(r"(?<=[=:：])\s?([\u3040-\u30ff\u3400-\u9fff々ー]{2,20})")
