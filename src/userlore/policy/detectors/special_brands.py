@@ -28,8 +28,9 @@ _LATIN: str = "latin"
 @cache
 def _table(
     codes: tuple[str, ...],
-) -> tuple[LiteralGate, dict[str, tuple[re.Pattern[str], dict[str, str]]]]:
-    """(any brand, lower-cased; per language code: its pattern and category by brand)."""
+) -> tuple[frozenset[str], LiteralGate, dict[str, tuple[re.Pattern[str], dict[str, str]]]]:
+    """(the Latin brands' first words, the other brands, lower-cased; per language code: its
+    pattern and category by brand)."""
     raw = json.loads(
         resources.files("userlore.policy.data")
         .joinpath("special_brands.json")
@@ -44,7 +45,8 @@ def _table(
         every.update(own)
         alt = "|".join(_bounded(b) for b in sorted(by_brand, key=len, reverse=True))
         table[code] = (re.compile(alt, re.IGNORECASE), by_brand)
-    return LiteralGate(every), table
+    heads = frozenset(m.group(0) for b in every if (m := _WORD.match(b)) is not None)
+    return heads, LiteralGate(b for b in every if not b.isascii()), table
 
 
 def _bounded(brand: str) -> str:
@@ -59,6 +61,7 @@ def _bounded(brand: str) -> str:
 
 
 _LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")
+_WORD = re.compile(r"[a-z\u00c0-\u024f]{3,}")
 
 
 def brand_cues(
@@ -67,7 +70,10 @@ def brand_cues(
     sentences: Callable[[str], Iterable[tuple[int, int]]],
 ) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
     """Cues as :func:`.special_lang._cues` gives them, for the medicine brands of ``t``."""
-    every, table = _table(tuple(lang.code for lang in languages))
-    if not every.search(t.casefold()):
+    heads, others, table = _table(tuple(lang.code for lang in languages))
+    low = t.casefold()
+    # The cheap test first (issue 30): a Latin brand's first word among the text's words, or a
+    # Japanese or Chinese name in a text that is not all ASCII.
+    if heads.isdisjoint(_WORD.findall(low)) and (low.isascii() or not others.search(low)):
         return
     yield from table_cues(t, table, languages, sentences, names=False, unmarked=True)
