@@ -55,6 +55,7 @@ _CARD_RUN = re.compile(r"(?<![\d\w])\d{2,6}(?:[ \-]?\d{2,6}){1,5}(?![\d\w])")
 _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-f]{32,128}|[0-9A-F]{32,128})(?![0-9A-Za-z])")
 _DIGEST_LENGTHS = frozenset({32, 40, 56, 64, 96, 128})
 _DIGEST_BEFORE = 40
+_DIGIT = re.compile(r"\d")
 _SENTENCE_END = re.compile(r"[.!?。！？\n]\s|[。！？\n]")
 
 
@@ -104,8 +105,7 @@ def benign_value_spans(text: str) -> list[tuple[int, int]]:
         return []
     w = _words()
     spans: list[tuple[int, int]] = []
-    digits = any(ch.isdigit() for ch in text)
-    if digits:
+    if _DIGIT.search(text) is not None:
         spans.extend(_last_fours(text, lowered, w))
         if w.test_words.search(lowered) and not own_real_said(lowered):
             spans.extend(_test_cards(text, w))
@@ -181,7 +181,7 @@ def _placeholders(text: str, lowered: str, w: _Words) -> list[tuple[int, int]]:
             lo, hi = _sentence(text, m.start(), m.end())
             if not own_real_said(lowered[lo:hi]):
                 found.append(with_key(text, *m.span(1)))
-    if w.cjk.search(lowered):
+    if not lowered.isascii() and w.cjk.search(lowered):
         for m in _CJK_VALUE.finditer(text):
             if w.cjk.search(m.group(1)):
                 lo, hi = _sentence(text, m.start(), m.end())
