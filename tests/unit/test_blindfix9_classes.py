@@ -5,7 +5,8 @@ The sets were written before the rules changed: ``tests/data/blindfix9_special.j
 languages, with third-party and topic twins; Latin words that hold a Chinese list's "HIV")
 and ``tests/data/blindfix9_values.jsonl`` (a card's last four, template placeholders, the
 processors' test cards, published digests and order or invoice numbers, each with sensitive
-twins: the full card, a real password after the same key, a real key beside a hash word).
+twins: the full card, a real password after the same key, a real key beside a hash word);
+``tests/data/blindfix9_second.jsonl`` was written after the rules, all families at once.
 One test per set, scored as ``benchmarks/gate_classes.py`` scores it, lists every item that
 fails; the misses left are named, so a fix or a regression both show (``docs/benchmarks.md``,
 "Issue 29: blind9's special categories and benign texts (blindfix9b)").
@@ -74,7 +75,13 @@ def _bad(case: dict[str, Any]) -> bool:
 
 @pytest.mark.parametrize(
     ("name", "known"),
-    [("blindfix9_special.jsonl", SPECIAL_KNOWN), ("blindfix9_values.jsonl", VALUES_KNOWN)],
+    [
+        ("blindfix9_special.jsonl", SPECIAL_KNOWN),
+        ("blindfix9_values.jsonl", VALUES_KNOWN),
+        # Written after the rules: first sight 2 of 39 wrong (a digest word glued to Chinese,
+        # "33% de discapacidad"), both classes fixed since.
+        ("blindfix9_second.jsonl", frozenset()),
+    ],
 )
 def test_fresh_class_sets(name: str, known: frozenset[str]) -> None:
     failing = {c["id"] for c in data_sets.rows(name) if _bad(c)}

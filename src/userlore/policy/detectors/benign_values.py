@@ -86,10 +86,28 @@ def _words() -> _Words:
         parts=frozenset(words("placeholder_parts")),
         cjk=LiteralGate(words("placeholder_cjk")),
         test_cards=frozenset(words("test_cards")),
-        test_words=re.compile(alternation(words("test_words"))),
-        digest=re.compile(alternation(words("digest_words"))),
+        test_words=re.compile(_glued(words("test_words"))),
+        digest=re.compile(_glued(words("digest_words"))),
         digest_gate=LiteralGate(w.strip("*") for w in words("digest_words")),
     )
+
+
+def _glued(words: list[str]) -> str:
+    """:func:`alternation`, with Latin words bounded by Latin letters only: Chinese and
+    Japanese glue them to the next character ("文件的sha256是", "Stripe测试模式")."""
+    latin = sorted((w for w in words if w.isascii()), key=len, reverse=True)
+    others = [w for w in words if not w.isascii()]
+    bounded = [
+        ("" if w.startswith("*") else _NOT_LATIN_BEFORE)
+        + re.escape(w.strip("*"))
+        + ("" if w.endswith("*") else _NOT_LATIN_AFTER)
+        for w in latin
+    ]
+    return "|".join(bounded + [alternation(others)] if others else bounded)
+
+
+_NOT_LATIN_BEFORE = r"(?<![a-z\u00c0-\u024f])"
+_NOT_LATIN_AFTER = r"(?![a-z\u00c0-\u024f])"
 
 
 def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
