@@ -103,7 +103,7 @@ def _glued(words: list[str]) -> str:
         + ("" if w.endswith("*") else _NOT_LATIN_AFTER)
         for w in latin
     ]
-    return "|".join(bounded + [alternation(others)] if others else bounded)
+    return "|".join([*bounded, alternation(others)] if others else bounded)
 
 
 _NOT_LATIN_BEFORE = r"(?<![a-z\u00c0-\u024f])"
