@@ -110,8 +110,14 @@ def _alternation(phrases: list[str], *, spaced: bool) -> str:
         if not spaced and not phrase.startswith("re:"):
             # A Latin term of Chinese or Japanese is bounded by Latin letters: "HIV感染" is
             # one, "archivo" and "Archiv" hold none (blindfix9b: they read as health).
+            # The check before the term stands after it (fixed width), so the pattern still
+            # starts with its literal and the engine's fast scan for it is kept (issue 30).
             if phrase[:1].isascii() and phrase[:1].isalpha():
-                body = r"(?<![A-Za-z])" + body
+                body = (
+                    body + r"(?<![A-Za-z]" + body + ")"
+                    if " " not in phrase
+                    else r"(?<![A-Za-z])" + body
+                )
             if phrase[-1:].isascii() and phrase[-1:].isalpha():
                 body += r"(?![A-Za-z])"
         parts.append(body)
