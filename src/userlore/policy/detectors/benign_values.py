@@ -44,15 +44,13 @@ _SECRET_WORD = re.compile(
     r"|cryptogramme|código de segurança|code)\b|密码|验证码|暗証番号|パスワード|セキュリティコード"
 )
 # A value after ``=`` or ``:`` made of letter parts joined by "_" or "-" (no digit, no symbol).
-_JOINED_VALUE = re.compile(
-    r"(?<=[=:：])\s?[\"']?([^\W\d_]+(?:[_\-][^\W\d_]+)+)(?=[\"'\s,;.!?)\]}—–]|$)"
-)
+_JOINED_VALUE = re.compile(r"[=:：]\s?[\"']?([^\W\d_]+(?:[_\-][^\W\d_]+)+)(?=[\"'\s,;.!?)\]}—–]|$)")
 # A value of CJK characters after ``=`` or ``:``, to the next space or CJK punctuation.
-_CJK_VALUE = re.compile(r"(?<=[=:：])\s?([\u3040-\u30ff\u3400-\u9fff々ー]{2,20})")
+_CJK_VALUE = re.compile(r"[=:：]\s?([\u3040-\u30ff\u3400-\u9fff々ー]{2,20})")
 # A card-shaped digit run: 13 to 19 digits in groups of up to six.
-_CARD_RUN = re.compile(r"(?<![\d\w])\d{2,6}(?:[ \-]?\d{2,6}){1,5}(?![\d\w])")
+_CARD_RUN = re.compile(r"\d{2,6}(?:[ \-]?\d{2,6}){1,5}(?![\d\w])")
 # A hex run of a digest's length (MD5, SHA-1, SHA-224, SHA-256, SHA-384, SHA-512), one case.
-_HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-f]{32,128}|[0-9A-F]{32,128})(?![0-9A-Za-z])")
+_HEX_RUN = re.compile(r"(?:[0-9a-f]{32,128}|[0-9A-F]{32,128})(?![0-9A-Za-z])")
 _DIGEST_LENGTHS = frozenset({32, 40, 56, 64, 96, 128})
 _DIGEST_BEFORE = 40
 _DIGIT = re.compile(r"\d")
@@ -163,8 +161,15 @@ def _test_cards(text: str, w: _Words) -> list[tuple[int, int]]:
     return [
         m.span()
         for m in _CARD_RUN.finditer(text)
-        if "".join(ch for ch in m.group(0) if ch.isdigit()) in w.test_cards
+        if _starts_a_word(text, m.start())
+        and "".join(ch for ch in m.group(0) if ch.isdigit()) in w.test_cards
     ]
+
+
+def _starts_a_word(text: str, start: int) -> bool:
+    """No letter or digit right before ``start`` (the check a leading lookbehind would make,
+    kept out of the patterns so the engine's fast scan for their first character stays)."""
+    return start == 0 or not text[start - 1].isalnum()
 
 
 def _digests(text: str, lowered: str, w: _Words) -> list[tuple[int, int]]:
@@ -174,7 +179,9 @@ def _digests(text: str, lowered: str, w: _Words) -> list[tuple[int, int]]:
     found: list[tuple[int, int]] = []
     for m in _HEX_RUN.finditer(text):
         run = m.group(0)
-        if len(run) not in _DIGEST_LENGTHS or run.isdigit() or run.isalpha():
+        if not _starts_a_word(text, m.start()) or len(run) not in _DIGEST_LENGTHS:
+            continue
+        if run.isdigit() or run.isalpha():
             continue
         lo = max(_sentence(text, m.start(), m.end())[0], m.start() - _DIGEST_BEFORE)
         said = list(w.digest.finditer(lowered, lo, m.start()))
@@ -197,13 +204,13 @@ def _placeholders(text: str, lowered: str, w: _Words) -> list[tuple[int, int]]:
             parts = re.split(r"[_\-]", m.group(1).casefold())
             if w.parts.isdisjoint(parts):
                 continue
-            lo, hi = _sentence(text, m.start(), m.end())
+            lo, hi = _sentence(text, m.start(1), m.end(1))
             if not own_real_said(lowered[lo:hi]):
                 found.append(with_key(text, *m.span(1)))
     if not lowered.isascii() and w.cjk.search(lowered):
         for m in _CJK_VALUE.finditer(text):
             if w.cjk.search(m.group(1)):
-                lo, hi = _sentence(text, m.start(), m.end())
+                lo, hi = _sentence(text, m.start(1), m.end(1))
                 if not own_real_said(lowered[lo:hi]):
                     found.append(with_key(text, *m.span(1)))
     return found
