@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from userlore.policy.detectors.special_abbrev import table_cues
@@ -64,16 +64,24 @@ _LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")
 _WORD = re.compile(r"[a-z\u00c0-\u024f]{3,}")
 
 
+@lru_cache(maxsize=8_192)
+def _may_hold(t: str, codes: tuple[str, ...]) -> bool:
+    """The cheap test first (issue 30): a Latin brand's first word among the text's words, or
+    a Japanese or Chinese name in a text that is not all ASCII. Remembered per text: the gate
+    and the floor ask it of the same sentences several times."""
+    heads, others, _ = _table(codes)
+    low = t.casefold()
+    return not heads.isdisjoint(_WORD.findall(low)) or (not low.isascii() and others.search(low))
+
+
 def brand_cues(
     t: str,
     languages: tuple[_Language, ...],
     sentences: Callable[[str], Iterable[tuple[int, int]]],
 ) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
     """Cues as :func:`.special_lang._cues` gives them, for the medicine brands of ``t``."""
-    heads, others, table = _table(tuple(lang.code for lang in languages))
-    low = t.casefold()
-    # The cheap test first (issue 30): a Latin brand's first word among the text's words, or a
-    # Japanese or Chinese name in a text that is not all ASCII.
-    if heads.isdisjoint(_WORD.findall(low)) and (low.isascii() or not others.search(low)):
+    codes = tuple(lang.code for lang in languages)
+    if not _may_hold(t, codes):
         return
+    _, _, table = _table(codes)
     yield from table_cues(t, table, languages, sentences, names=False, unmarked=True)
