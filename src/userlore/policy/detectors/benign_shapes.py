@@ -24,7 +24,7 @@ from userlore.policy.cue_data import alternation
 from userlore.policy.detectors.placeholders import placeholder_words
 from userlore.policy.literal_gate import LiteralGate
 
-__all__ = ["benign_spans", "docs_sentence", "with_key"]
+__all__ = ["benign_spans", "docs_sentence", "own_real_said", "with_key"]
 
 # A revision: 7-12 lower-case hex (a short hash), or 40 or 64 (SHA-1, SHA-256), digits and
 # letters both, after a git word within 40 characters.
@@ -102,6 +102,11 @@ def _shapes() -> _Shapes:
         hotline_words=LiteralGate(words("hotline_words")),
         own_real=re.compile(alternation(words("own_real"))),
     )
+
+
+def own_real_said(lowered: str) -> bool:
+    """``lowered`` (lower-cased text) names a value as the user's real one ("my real", "prod")."""
+    return _shapes().own_real.search(lowered) is not None
 
 
 def with_key(text: str, start: int, end: int) -> tuple[int, int]:

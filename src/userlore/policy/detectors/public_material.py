@@ -23,6 +23,7 @@ import re
 from typing import Final
 
 from userlore.policy.detectors.benign_shapes import benign_spans, with_key
+from userlore.policy.detectors.benign_values import benign_value_spans
 from userlore.policy.detectors.placeholders import placeholder_words
 
 __all__ = ["mask_public_material", "placeholder_words", "public_spans"]
@@ -154,6 +155,7 @@ def public_spans(text: str) -> list[tuple[int, int]]:
         # behind reads as a credential cue before whatever follows it (blindfix8a).
         spans.extend(with_key(text, *m.span()) for m in _PLACEHOLDER_TOKEN.finditer(text))
     spans.extend(benign_spans(text))  # blindfix8a: revisions, defaults, masked values, ports
+    spans.extend(benign_value_spans(text))  # blindfix9b: last fours, test cards, digests…
     if not digits:
         return sorted(spans)
     cue: bool | None = None

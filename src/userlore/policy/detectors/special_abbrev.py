@@ -21,7 +21,7 @@ from importlib import resources
 
 from userlore.policy.detectors.special_lang_vocab import _Language
 
-__all__ = ["abbreviation_cues"]
+__all__ = ["abbreviation_cues", "table_cues"]
 
 _CAPITALISED_NOUNS = frozenset({"de"})
 _NEXT_NAME = re.compile(r"\s+[A-Z][a-z]")
@@ -65,6 +65,25 @@ def abbreviation_cues(
     every, table = _table()
     if every is None or every.search(t) is None:
         return
+    yield from table_cues(t, table, languages, sentences, names=True, unmarked=False)
+
+
+def table_cues(
+    t: str,
+    table: dict[str, tuple[re.Pattern[str], dict[str, str]]],
+    languages: tuple[_Language, ...],
+    sentences: Callable[[str], Iterable[tuple[int, int]]],
+    *,
+    names: bool,
+    unmarked: bool,
+) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
+    """The cues of a per-language ``table`` (its pattern, category by lower-cased or exact
+    token), each sentence read by the languages with most of their words in it.
+
+    ``names``: a token before a capitalised word is a name ("MS Teams"), outside German.
+    ``unmarked``: where no language's word stands, every spaced language listing the token
+    reads it (a brand is no word of any language: "Subutex depuis deux ans" still counts).
+    """
     for s, e in sentences(t):
         found: list[tuple[int, _Language, list[tuple[str, int, int]]]] = []
         for lang in languages:
@@ -73,9 +92,9 @@ def abbreviation_cues(
                 continue
             pattern, by_token = entry
             hits = [
-                (by_token[m.group(0)], m.start(), m.end())
+                (by_token.get(m.group(0)) or by_token[m.group(0).casefold()], m.start(), m.end())
                 for m in pattern.finditer(t, s, e)
-                if lang.code in _CAPITALISED_NOUNS or not _NEXT_NAME.match(t, m.end())
+                if not names or lang.code in _CAPITALISED_NOUNS or not _NEXT_NAME.match(t, m.end())
             ]
             if not hits:
                 continue
@@ -85,7 +104,7 @@ def abbreviation_cues(
                 markers = 1
             else:
                 markers = sum(1 for _ in lang.markers.finditer(t, s, e))
-            if markers:
+            if markers or (unmarked and lang.spaced):
                 found.append((markers, lang, hits))
         best = max((n for n, _, _ in found), default=0)
         for n, lang, hits in found:

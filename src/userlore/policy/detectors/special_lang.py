@@ -27,6 +27,7 @@ from typing import Final
 
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.special_abbrev import abbreviation_cues
+from userlore.policy.detectors.special_brands import brand_cues
 from userlore.policy.detectors.special_lang_vocab import (
     _TOKEN,
     DATA_PACKAGE,
@@ -364,6 +365,7 @@ def _all_cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
     """:func:`_cues` and the abbreviations read case-sensitively (:mod:`.special_abbrev`)."""
     yield from _cues(t)
     yield from abbreviation_cues(t, languages(), _sentences)
+    yield from brand_cues(t, languages(), _sentences)
 
 
 def _lang_special(t: str) -> Iterator[_Hit]:

@@ -107,6 +107,19 @@ def _alternation(phrases: list[str], *, spaced: bool) -> str:
     parts: list[str] = []
     for phrase in sorted(set(phrases), key=len, reverse=True):
         body = phrase[3:] if phrase.startswith("re:") else re.escape(phrase).replace(r"\ ", r"\s+")
+        if not spaced and not phrase.startswith("re:"):
+            # A Latin term of Chinese or Japanese is bounded by Latin letters: "HIV感染" is
+            # one, "archivo" and "Archiv" hold none (blindfix9b: they read as health).
+            # The check before the term stands after it (fixed width), so the pattern still
+            # starts with its literal and the engine's fast scan for it is kept (issue 30).
+            if phrase[:1].isascii() and phrase[:1].isalpha():
+                body = (
+                    body + r"(?<![A-Za-z]" + body + ")"
+                    if " " not in phrase
+                    else r"(?<![A-Za-z])" + body
+                )
+            if phrase[-1:].isascii() and phrase[-1:].isalpha():
+                body += r"(?![A-Za-z])"
         parts.append(body)
     inner = "|".join(parts) or r"(?!x)x"
     if spaced:
