@@ -1,12 +1,12 @@
 """Values that are no secret by what stands beside them: a card's last four, a template's
 placeholder, a processor's test card, a published digest (issue 29, blindfix9b).
 
-blind9 withheld or flagged 9 of 78 benign turns over them, and fresh text of the same classes
-far more (``tests/data/blindfix9_benign_values.jsonl``): "la tarjeta que termina en 0932"
-redacted as an identifier, ``PASSWORT=hier_eintragen`` as a password, Stripe's 4242… as a card,
-a sha256 digest as a key. These spans join ``public_material``'s: blanked before any rule reads the text. Each
-needs its context (words in ``policy/data/benign_values.yaml``), and none is blanked when the
-sentence says the value is the user's real one or names a PIN, a password or a security code.
+blind9 withheld or flagged 9 of 78 benign turns over them, and fresh text of the same classes far
+more (``tests/data/blindfix9_benign_values.jsonl``): "la tarjeta que termina en 0932" redacted as an
+identifier, ``PASSWORT=hier_eintragen`` as a password, Stripe's 4242… as a card, a sha256 digest as
+a key. These spans join ``public_material``'s: blanked before any rule reads the text. Each needs
+its context (words in ``policy/data/benign_values.yaml``), and none is blanked when the sentence
+says the value is the user's real one or names a PIN, a password or a security code.
 """
 
 from __future__ import annotations
