@@ -275,6 +275,8 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
         if end <= start:
             continue
         start, end = view.span(start, end)
+        if level in _BLOCKING:
+            start, end = _whole_token(text, start, end)
         key = (rule, start, end)
         if key in seen:
             continue
@@ -285,6 +287,22 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
 
 
 _EMPTY: Final = SensitivityReport(())
+
+
+def _is_word_char(c: str) -> bool:
+    return c.isascii() and c.isalnum()
+
+
+def _whole_token(text: str, start: int, end: int) -> tuple[int, int]:
+    """Widen a value's span to its whole token, so no redaction leaves a piece behind.
+
+    A span that ends (or starts) between two ASCII letters or digits cut a token: a rule's
+    length cap or window stopped inside it ("[REDACTED]b0f00a08")."""
+    while 0 < end < len(text) and _is_word_char(text[end - 1]) and _is_word_char(text[end]):
+        end += 1
+    while 0 < start < len(text) and _is_word_char(text[start]) and _is_word_char(text[start - 1]):
+        start -= 1
+    return start, end
 
 
 # A run of digits and the letters OCR and typing confuse with them, with separators; taken only

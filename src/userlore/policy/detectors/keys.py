@@ -8,9 +8,11 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from userlore.policy.cue_data import cues
 from userlore.policy.detectors.common import (
     _HEX,
     _IDENTIFIER_LIKE,
+    _UUID,
     _char_classes,
     _entropy,
     _Hit,
@@ -37,9 +39,9 @@ _KEY_WORDS = re.compile(  # run on the lowercased text; the word boundary is che
 )
 _KEY_GATE = re.compile(
     r"key|secret|token|auth|bearer|credential|password|passwd|salt|session|密钥|秘钥|令牌"
-    r"|clave|cl[ée]|jeton|schlüssel|chave"
+    r"|clave|cl[ée]|jeton|schlüssel|chave|キー|トークン|シークレット"
 )
-_VALUE_TOKEN = re.compile(r"[A-Za-z0-9_\-+/.~][A-Za-z0-9_\-+/=.~]{15,511}")
+_VALUE_TOKEN = re.compile(r"[A-Za-z0-9_\-+/.~][A-Za-z0-9_\-+/=.~]{15,}")
 _DIGEST_PREFIX = re.compile(r"(?i)(?:sha\d{1,3}|md5|blake2b?|sri|integrity)[:\-=]\s*$")
 _DIRECT_GAP = re.compile(r"[\"']?\s*(?:[:=＝：]|=>|is|was|是|为)?\s*[\"']?")
 _TEMPLATE_OPEN = re.compile(r"(?:\{\{|\$\{|\{%|<%=?|%\()\s*$")
@@ -77,7 +79,11 @@ def _high_entropy(t: str, lowered: str, spans: list[tuple[int, int]]) -> Iterato
         bearer = kw.group(0).lower() == "bearer"
         line_end = t.find("\n", kw.end())
         window_end = min(kw.end() + 60, len(t) if line_end < 0 else line_end)
-        for v in _VALUE_TOKEN.finditer(t, kw.end(), window_end):
+        # Tokens that start in the window, each read to its end (a window-capped scan cut a
+        # 64-character key and left its tail behind in the redacted text).
+        for v in _VALUE_TOKEN.finditer(t, kw.end(), len(t) if line_end < 0 else line_end):
+            if v.start() >= window_end:
+                break
             value = v.group(0).rstrip(".")
             gap = t[kw.end() : v.start()]
             direct = _DIRECT_GAP.fullmatch(gap.strip()) is not None
@@ -117,6 +123,7 @@ def _high_entropy(t: str, lowered: str, spans: list[tuple[int, int]]) -> Iterato
                         end = close  # the whole quoted value, symbols included
                 yield (_SECRET, "high_entropy_secret", v.start(), end, None)
                 break
+    yield from _cued_keys(t, lowered)
     for m in _BASIC_AUTH.finditer(t) if "asic" in t else ():
         try:
             decoded = base64.b64decode(m.group("v") + "==", validate=False)
@@ -124,6 +131,54 @@ def _high_entropy(t: str, lowered: str, spans: list[tuple[int, int]]) -> Iterato
             continue
         if b":" in decoded and not _is_placeholder(m.group("v")):
             yield (_SECRET, "basic_auth", m.start("v"), m.end("v"), None)
+
+
+# A credential cue of the floor's cue data (every language) that names a key or a token, and
+# what may stand between it and the value: up to three words ("secrète d'API", "de acceso")
+# and a separator or copula ("is", "est", "ist", "é", "是", "は").
+_KEYISH_CUE = re.compile(
+    r"key|token|secret|clé|cle|clave|chave|schlüssel|jeton|密钥|秘钥|令牌|キー|トークン|シークレット"
+)
+_CUE_GAP = re.compile(
+    r"\s*(?:[^\W\d_][^\W\d_'’\-]*(?:['’\-][^\W\d_]+)*['’]?\s*){0,3}?"
+    r"(?:[:=＝：]|=>|is|was|est|ist|lautet|es|é|era|foi|是|为|為|は|が)?\s*[\"'`]?"
+)
+_HEX_KEY = re.compile(r"(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*[0-9])[0-9a-fA-F]{16,}")
+
+
+def _cued_keys(t: str, lowered: str) -> Iterator[_Hit]:
+    """A hex key (16+) or a high-entropy token after a key or token cue in any covered language.
+
+    The cue words are the floor's credential cues (``quote_cues.yaml``); digests after a digest
+    word are blanked before any rule reads the text (``detectors/benign_values.py``)."""
+    for cue in cues().credential_cues(lowered):
+        if not _KEYISH_CUE.search(cue.group(0)):
+            continue
+        line_end = t.find("\n", cue.end())
+        v = _VALUE_TOKEN.search(t, cue.end(), len(t) if line_end < 0 else line_end)
+        if v is None or v.start() - cue.end() > 40:
+            continue
+        if _CUE_GAP.fullmatch(t, cue.end(), v.start()) is None:
+            continue
+        value = v.group(0).rstrip(".")
+        if _is_placeholder(value) or "REDACTED" in value or _UUID.fullmatch(value):
+            continue
+        if _DIGEST_PREFIX.search(t, max(0, v.start() - 12), v.start()):
+            continue
+        if _HEX_KEY.fullmatch(value):
+            ok = True
+        else:
+            ok = (
+                len(value) >= 20
+                and _char_classes(value) == 3
+                and _entropy(value) >= 3.5
+                and not _IDENTIFIER_LIKE.fullmatch(value)
+                and not _VERSION_OR_PATH.fullmatch(value)
+                and not _FILE_PATH.fullmatch(value)
+                and not value.startswith(("http", "/", "./", "www.", "pk_live_", "pk_test_"))
+            )
+        if ok:
+            yield (_SECRET, "high_entropy_secret", v.start(), v.start() + len(value), None)
 
 
 def _aws_secret(t: str, lowered: str) -> Iterator[_Hit]:
