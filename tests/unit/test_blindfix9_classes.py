@@ -52,13 +52,9 @@ VALUES_KNOWN: frozenset[str] = frozenset(
         "bf9v-digest-pt-b02",
         # A tracking number after "suivi" read as a credential code (the gate's cue).
         "bf9v-reference-fr-b03",
-        # Sensitive twins the floor missed before this round too: a hex key after a cue in
-        # de/fr/pt/ja ("API-Schlüssel:", "clé secrète d'API :"), and a Japanese bank account
-        # number after 普通; the gate withholds each, the stored text keeps the value.
-        "bf9v-digest-de-04",
-        "bf9v-digest-fr-04",
-        "bf9v-digest-pt-04",
-        "bf9v-digest-ja-04",
+        # A sensitive twin the floor missed before this round too: a Japanese bank account
+        # number after 普通; the gate withholds it, the stored text keeps the value. (The hex
+        # keys after a cue in de/fr/pt/ja were fixed by hexkeys9, issue 29.)
         "bf9v-reference-ja-05",
     }
 )

@@ -156,8 +156,8 @@ def _cued_keys(t: str, lowered: str) -> Iterator[_Hit]:
             continue
         line_end = t.find("\n", cue.end())
         v = _VALUE_TOKEN.search(t, cue.end(), len(t) if line_end < 0 else line_end)
-        if v is None or v.start() - cue.end() > 40:
-            continue
+        if v is None or not cue.end() < v.start() <= cue.end() + 40 or not v.group(0)[0].isalnum():
+            continue  # "AWS_SECRET_ACCESS_KEY=…": the cue is part of a name, read by _KEY_WORDS
         if _CUE_GAP.fullmatch(t, cue.end(), v.start()) is None:
             continue
         value = v.group(0).rstrip(".")
