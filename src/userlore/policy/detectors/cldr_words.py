@@ -38,25 +38,36 @@ def _strip_marks(text: str) -> tuple[str, list[int]]:
     return "".join(kept), where
 
 
-@functools.lru_cache(maxsize=256)
-def _magnitudes(language: str) -> re.Pattern[str] | None:
-    """Magnitude words of ``language`` (CLDR compact decimal formats: "млн", "लाख", "만") after
-    a number, or ``None`` when babel has no such locale."""
+@functools.cache
+def compact_parts(language: str) -> tuple[str, ...]:
+    """The prefix and suffix parts of ``language``'s CLDR compact decimal formats, short and
+    long ("тыс.", "लाख", " million"), as babel gives them; empty when babel has no such locale.
+    Each reader normalises them its own way."""
     from babel import Locale, UnknownLocaleError
 
     try:
         loc = Locale.parse(language)
     except (UnknownLocaleError, ValueError):
-        return None
+        return ()
+    return tuple(
+        part
+        for kind in ("short", "long")
+        for forms in loc.compact_decimal_formats.get(kind, {}).values()
+        for pattern in forms.values()
+        for part in (*pattern.prefix, *pattern.suffix)
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _magnitudes(language: str) -> re.Pattern[str] | None:
+    """Magnitude words of ``language`` (CLDR compact decimal formats: "млн", "लाख", "만") after
+    a number, or ``None`` when babel has no such locale."""
     words: set[str] = set()
-    for kind in ("short", "long"):
-        for forms in loc.compact_decimal_formats.get(kind, {}).values():
-            for pattern in forms.values():
-                for part in (*pattern.prefix, *pattern.suffix):
-                    word = _strip_marks(part.replace("'", "").replace("\xa0", " "))[0]
-                    word = word.strip(" .-")
-                    if len(word) >= 2 or (word and not word.isascii()):
-                        words.add(word)
+    for part in compact_parts(language):
+        word = _strip_marks(part.replace("'", "").replace("\xa0", " "))[0]
+        word = word.strip(" .-")
+        if len(word) >= 2 or (word and not word.isascii()):
+            words.add(word)
     if not words:
         return None
     alt = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))

@@ -38,7 +38,7 @@ from typing import Final
 
 import yaml  # type: ignore[import-untyped]
 
-from userlore.policy.detectors.cldr_words import _currency_signs, _strip_marks
+from userlore.policy.detectors.cldr_words import _currency_signs, _strip_marks, compact_parts
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.uncovered import (
     _NO_LANGUAGE,
@@ -261,21 +261,12 @@ def _unspaced(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
 def _short_magnitudes(languages: tuple[str, ...]) -> frozenset[str]:
     """Magnitude words of ``languages``' CLDR compact formats in scripts other than Latin, one
     letter too (Ethiopic "ሺ" is a syllable), marks stripped as :func:`_strip_marks` does."""
-    from babel import Locale, UnknownLocaleError
-
     out: set[str] = set()
     for language in languages:
-        try:
-            loc = Locale.parse(language)
-        except (UnknownLocaleError, ValueError):
-            continue
-        for kind in ("short", "long"):
-            for forms in loc.compact_decimal_formats.get(kind, {}).values():
-                for pattern in forms.values():
-                    for part in (*pattern.prefix, *pattern.suffix):
-                        word = _strip_marks(part.replace("\xa0", " "))[0].strip(" .-'")
-                        if word and not any(ch.isascii() for ch in word) and " " not in word:
-                            out.add(word)
+        for part in compact_parts(language):
+            word = _strip_marks(part.replace("\xa0", " "))[0].strip(" .-'")
+            if word and not any(ch.isascii() for ch in word) and " " not in word:
+                out.add(word)
     return frozenset(out)
 
 

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from userlore.policy.cue_data import cues
-from userlore.policy.detectors.cldr_words import _currency_signs
+from userlore.policy.detectors.cldr_words import _currency_signs, compact_parts
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.uncovered import _NO_LANGUAGE, _amounts, _candidate_languages
 from userlore.policy.detectors.uncovered_shapes import _bare, _engine, _every_magnitude, _said
@@ -94,21 +94,12 @@ def _spelled(language: str) -> tuple[frozenset[str], frozenset[str]]:
 @functools.cache
 def _compact_words(language: str) -> frozenset[str]:
     """Words of ``language``'s CLDR compact number formats ("тыс.", "लाख", "միլիոն"), bare."""
-    from babel import Locale, UnknownLocaleError
-
-    try:
-        loc = Locale.parse(language)
-    except (UnknownLocaleError, ValueError):
-        return frozenset()
     out: set[str] = set()
-    for kind in ("short", "long"):
-        for forms in loc.compact_decimal_formats.get(kind, {}).values():
-            for pattern in forms.values():
-                for part in (*pattern.prefix, *pattern.suffix):
-                    for w in _TOKEN.findall(part):
-                        word = _bare(w)
-                        if len(word) >= _MIN_MAGNITUDE or (len(word) >= 2 and not word.isascii()):
-                            out.add(word)
+    for part in compact_parts(language):
+        for w in _TOKEN.findall(part):
+            word = _bare(w)
+            if len(word) >= _MIN_MAGNITUDE or (len(word) >= 2 and not word.isascii()):
+                out.add(word)
     return frozenset(out)
 
 
