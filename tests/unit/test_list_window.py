@@ -6,7 +6,7 @@ are cut from ``LIST_TRIM_ABOVE`` characters instead of 200, so more distinct tur
 
 from __future__ import annotations
 
-from userlore.planner.episodic import TRIM_ABOVE
+from userlore.planner.sentences import TRIM_ABOVE
 from userlore.planner.placement import LIST_TRIM_ABOVE, quoted_window
 
 TURN = (
