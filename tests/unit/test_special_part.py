@@ -8,7 +8,8 @@ for a secret, an identifier, money, a credential cue or an unread language.
 
 The class table was written before the rule ran on it (first run: 14 of 17 as written; one
 expectation was wrong, the Chinese film outing, whose cut states nothing; two are a turn the
-gate already quotes whole, below).
+gate already quotes whole, below). The two short-fragment cases came with that rule, after a
+gate set showed the class.
 """
 
 from __future__ import annotations
@@ -127,6 +128,21 @@ CASES = [
         "週末にどこへ行きましたか？",
         "週末に京都へ行きました。",
         ["うつ病", "診断"],
+    ),
+    (  # a short fragment after the special sentence goes on with it
+        "en",
+        "Jo: The rheumatologist confirmed it today: I have lupus. Systemic. "
+        "No idea how the trip will go.",
+        "How will the trip go?",
+        None,
+        ["lupus", "Systemic"],
+    ),
+    (
+        "zh",
+        "我确诊了红斑狼疮。系统性的。下周的旅行不知道怎么办。",
+        "下周的旅行怎么样？",
+        None,
+        ["狼疮", "系统性"],
     ),
     (
         "pt",

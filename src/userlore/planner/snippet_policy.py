@@ -11,6 +11,7 @@ the sentences the question names that state none, away from those that do.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,6 +24,7 @@ from userlore.planner.sentences import holds_term, joined, split_turn, term_stem
 from userlore.policy.detectors.special_lang import special_cues
 from userlore.policy.filter import REASONS, RejectionReason, rejection_reason
 from userlore.policy.govern import POLICY_REV, Assessment, assess_text
+from userlore.policy.language import MIN_LETTERS
 from userlore.policy.quote_gate import quote_verdict
 from userlore.store.schema import MemoryEvidence, MemoryRecord
 
@@ -154,7 +156,8 @@ def quotable_part(
     :func:`~userlore.planner.sentences.sentence_window` reads them) when each passes the gate
     alone and holds no special-category cue in any person (reported speech and "about someone
     else" clear nothing here), and no sentence beside it fails that (a neighbour may go on
-    about it: "I have it too", "She said it was early", an implied subject). The cut is
+    about it: "I have it too", "She said it was early", an implied subject; a short sentence
+    after one that fails fails too: "Relapsing-remitting."). The cut is
     judged again as a whole, by the policy filter and the gate, as any quote is. ``None``
     when nothing of the turn may be quoted for this question.
     """
@@ -164,11 +167,12 @@ def quotable_part(
     if not stems or (row.meta or {}).get("refused"):
         return None
     head, sentences = split_turn(quoted_body(row.title, row.text))
-    stating = [
-        not quote_verdict(s, consented=consented, quote_uncovered=quote_uncovered).quotable
-        or bool(special_cues(s) - consented)
-        for s in sentences
-    ]
+    stating: list[bool] = []
+    for sentence in sentences:
+        verdict = quote_verdict(sentence, consented=consented, quote_uncovered=quote_uncovered)
+        # A short sentence goes on with the one before it ("I have MS. Relapsing-remitting.").
+        goes_on = bool(stating) and stating[-1] and _letters(sentence) < MIN_LETTERS
+        stating.append(not verdict.quotable or bool(special_cues(sentence) - consented) or goes_on)
     kept = [
         n
         for n, sentence in enumerate(sentences)
@@ -181,6 +185,14 @@ def quotable_part(
     if refusal(part, scope, now, consented, withdrawn, quote_uncovered) is not None:
         return None
     return cut
+
+
+def _letters(text: str) -> int:
+    """Letters, a CJK character counting two (it carries about what two Latin letters do)."""
+    return sum(2 if _CJK.match(ch) else 1 for ch in text if ch.isalpha())
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 @dataclass(frozen=True, slots=True)
