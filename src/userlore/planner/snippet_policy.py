@@ -171,7 +171,7 @@ def quotable_part(
     for sentence in sentences:
         verdict = quote_verdict(sentence, consented=consented, quote_uncovered=quote_uncovered)
         # A short sentence goes on with the one before it ("I have MS. Relapsing-remitting.").
-        goes_on = bool(stating) and stating[-1] and _letters(sentence) < MIN_LETTERS
+        goes_on = bool(stating) and stating[-1] and _short(sentence)
         stating.append(not verdict.quotable or bool(special_cues(sentence) - consented) or goes_on)
     kept = [
         n
@@ -187,9 +187,13 @@ def quotable_part(
     return cut
 
 
-def _letters(text: str) -> int:
-    """Letters, a CJK character counting two (it carries about what two Latin letters do)."""
-    return sum(2 if _CJK.match(ch) else 1 for ch in text if ch.isalpha())
+def _short(sentence: str) -> bool:
+    """A fragment ("Relapsing-remitting.", "Since March.", "系统性的。"): under two words'
+    worth of letters (:data:`MIN_LETTERS`, a CJK character counting two: it carries about
+    what two Latin letters do), or, written with spaces, fewer than three words."""
+    letters = sum(2 if _CJK.match(ch) else 1 for ch in sentence if ch.isalpha())
+    spaced = not _CJK.search(sentence)
+    return letters < MIN_LETTERS or (spaced and len(sentence.split()) < 3)
 
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
