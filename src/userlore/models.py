@@ -335,6 +335,9 @@ class SelectedSnippet:
     chars: int
     lexical_rank: int | None = None
     vector_rank: int | None = None
+    withheld: str | None = None
+    """The special category of the sentences left out when only a part of the turn is quoted
+    (the turn as a whole was withheld); ``None`` for a whole turn."""
 
 
 @dataclass(frozen=True, slots=True)

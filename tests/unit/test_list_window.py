@@ -6,8 +6,8 @@ are cut from ``LIST_TRIM_ABOVE`` characters instead of 200, so more distinct tur
 
 from __future__ import annotations
 
-from userlore.planner.episodic import TRIM_ABOVE
 from userlore.planner.placement import LIST_TRIM_ABOVE, quoted_window
+from userlore.planner.sentences import TRIM_ABOVE
 
 TURN = (
     "Melanie: We had a slow and quiet week at home with the kids. I took a pottery class on "

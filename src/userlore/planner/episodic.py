@@ -18,7 +18,6 @@ gate's reason code and category (never its text) and the next candidate takes it
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 import threading
 import time
@@ -34,7 +33,8 @@ from userlore.extract.time import TimeWindow
 from userlore.models import Rejection
 from userlore.planner.fusion import RRF_K, rrf_fuse
 from userlore.planner.search import VECTOR_FLOOR
-from userlore.planner.snippet_policy import quoted_body, refusal, withdrawals
+from userlore.planner.sentences import sentence_window
+from userlore.planner.snippet_policy import refusal, screen, withdrawals
 from userlore.planner.speakers import (
     OWN_WEIGHT,
     SPEAKER_HEAD,
@@ -95,6 +95,10 @@ class Snippet:
     joined: bool = False
     """Found only by the multi-hop second pass (``planner/expand.py``): the other side of a
     join, which the question itself did not reach."""
+    withheld: str | None = None
+    """The special category of the sentences left out when the turn as a whole was withheld
+    and only its part the question names is quoted (:func:`~userlore.planner.snippet_policy.
+    quotable_part`); ``None`` for a whole turn."""
 
 
 @dataclass(slots=True)
@@ -378,20 +382,24 @@ def search_snippets(
         hit = rows.get(item_id)
         if hit is None:
             continue  # a ranking named an item this scope does not hold
-        rejection = refusal(hit, scope, now, consented, withdrawn, quote_uncovered)
-        if rejection is not None:
-            found.rejected.append(rejection)
+        text_, rejection = screen(
+            hit, topic or query, scope, now, consented, withdrawn, quote_uncovered
+        )
+        if text_ is None:
+            if rejection is not None:
+                found.rejected.append(rejection)
             continue
         found.kept.append(
             Snippet(
                 item_id,
-                quoted_body(hit.title, hit.text),
+                text_,
                 hit.occurred_at,
                 score,
                 lexical_rank.get(item_id),
                 vector_rank.get(item_id),
                 window is not None and hit.occurred_at in window,
                 judged and item_id not in related,
+                withheld=rejection.category if rejection is not None else None,
             )
         )
         if limit is not None and len(found.kept) >= limit:
@@ -499,48 +507,6 @@ def excerpt(text_: str, query: str | None, max_chars: int) -> str:
             start = max(0, min(at - max_chars // 4, len(text_) - max_chars))
             break
     return text_[start : start + max_chars]
-
-
-TRIM_ABOVE = 200
-"""Texts longer than this are cut to their sentences that hold a question term (see
-:func:`sentence_window`): a long turn's other sentences spend the budget another turn could."""
-_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])|\s+(?=\[image:)")
-_SPEAKER = re.compile(r"^[^\s:]{1,30}(?: [^\s:]{1,30})?: ")
-_WORD = re.compile(r"\w+")
-_STEM = 5
-"""Leading characters two words share to count as one (camping, camped; no stemmer needed)."""
-
-
-def sentence_window(text_: str, query: str | None, *, trim_above: int = TRIM_ABOVE) -> str:
-    """``text_`` cut to its sentences that hold a question term, in order ("…" marks a gap).
-
-    The speaker prefix ("Mel: ") stays. Unchanged when the text is short (``trim_above``
-    characters or fewer: a list question's placement passes less), when no sentence or
-    every sentence holds a term (a vector match: nothing tells which part matters), or when
-    the cut saves too little to pay for itself.
-    """
-    if len(text_) <= trim_above or not query:
-        return text_
-    terms = [t[:_STEM] for t in query_terms(query)]
-    if not terms:
-        return text_
-    speaker = _SPEAKER.match(text_)
-    head = speaker.group(0) if speaker else ""
-    sentences = [p for p in _SENTENCE.split(text_[len(head) :]) if p.strip()]
-    kept = [n for n, p in enumerate(sentences) if _holds(p, terms)]
-    if not kept or len(kept) == len(sentences):
-        return text_
-    parts = [sentences[kept[0]]]
-    for before, n in itertools.pairwise(kept):
-        parts.append(("" if n == before + 1 else "… ") + sentences[n])
-    cut = head + " ".join(parts)
-    return cut if len(cut) < 0.8 * len(text_) else text_
-
-
-def _holds(sentence: str, terms: list[str]) -> bool:
-    folded = sentence.casefold()
-    words = {w[:_STEM] for w in _WORD.findall(folded)}
-    return any(t in words or (not t.isascii() and t in folded) for t in terms)
 
 
 _ENTITY = re.compile(r"(?<![.!?:]\s)(?<!^)\b([A-Z][\w'-]+|\d{2,4})\b(?!:)")

@@ -38,7 +38,7 @@ from userlore.planner.episodic import (
 )
 from userlore.planner.fusion import RRF_K
 from userlore.planner.search import VECTOR_FLOOR
-from userlore.planner.snippet_policy import quoted_body, refusal, withdrawals
+from userlore.planner.snippet_policy import screen, withdrawals
 from userlore.store.schema import EpisodicItem
 from userlore.store.vectors import VectorIndex
 
@@ -108,6 +108,7 @@ def expand_snippets(
     added = _screen(
         conn,
         scope,
+        first.topic or query,
         sorted(i for i in credit.keys() - known if credit[i] > floor),
         now=now,
         consented=consented,
@@ -158,6 +159,7 @@ def _nearest_seeds(
 def _screen(
     conn: Connection,
     scope: str,
+    query: str,
     item_ids: list[str],
     *,
     now: datetime,
@@ -165,7 +167,8 @@ def _screen(
     quote_uncovered: bool,
     window: TimeWindow | None,
 ) -> dict[str, Snippet | Rejection]:
-    """Each new item as a snippet that may be shown, or the rejection a first-pass one gets."""
+    """Each new item as a snippet that may be shown (a withheld turn's part ``query`` names,
+    :func:`~userlore.planner.snippet_policy.screen`), or the rejection a first-pass one gets."""
     if not item_ids:
         return {}
     rows: dict[str, Any] = {
@@ -177,16 +180,17 @@ def _screen(
         hit = rows.get(item_id)
         if hit is None:
             continue
-        rejection = refusal(hit, scope, now, consented, withdrawn, quote_uncovered)
-        out[item_id] = (
-            rejection
-            if rejection is not None
-            else Snippet(
-                item_id,
-                quoted_body(hit.title, hit.text),
-                hit.occurred_at,
-                0.0,
-                in_window=window is not None and hit.occurred_at in window,
-            )
+        text_, rejection = screen(hit, query, scope, now, consented, withdrawn, quote_uncovered)
+        if text_ is None:
+            if rejection is not None:
+                out[item_id] = rejection
+            continue
+        out[item_id] = Snippet(
+            item_id,
+            text_,
+            hit.occurred_at,
+            0.0,
+            in_window=window is not None and hit.occurred_at in window,
+            withheld=rejection.category if rejection is not None else None,
         )
     return out

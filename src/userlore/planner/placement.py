@@ -148,7 +148,7 @@ class Placement:
 
 LIST_TRIM_ABOVE = 120
 """A list question's texts are cut to the sentences it names from this length (others: 200,
-``episodic.TRIM_ABOVE``).
+``sentences.TRIM_ABOVE``).
 
 A list question ("what activities does Melanie partake in?", ``planner/lists.py``) is answered
 by many turns said on different days, most of which share no word with it (they are not cut:
@@ -339,6 +339,7 @@ class _Placer:
                 len(text),
                 snippet.lexical_rank,
                 snippet.vector_rank,
+                snippet.withheld,
             )
         )
         return None

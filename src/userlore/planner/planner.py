@@ -250,6 +250,7 @@ class ContextPlanner:
                             "lexical_rank": s.lexical_rank,
                             "vector_rank": s.vector_rank,
                         }
+                        | ({"withheld": s.withheld} if s.withheld else {})
                         for s in shown
                     ],
                     "rejected": [
