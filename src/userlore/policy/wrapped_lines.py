@@ -1,0 +1,56 @@
+"""A value broken over lines, read as one line (issue 29).
+
+A pasted form or a screenshot's text puts a value where the layout put it: an id's groups on
+two lines ("SIN 130 876" / "543"), a label on one line and its value on the next
+("CURP:" / "GODE561231HDFRRN09", "RG" / "12.345.678-9"), a balance between its label and its
+unit ("可用余额" / "12,706.33" / "元"). Every rule reads one line at a time, so each of these
+passed. :func:`wrapped_view` joins such lines with a space (same length, so spans still map)
+and the floor runs its rules on the view too; other line breaks stay.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+_LINE_BREAK = re.compile(r"[ \t]*\r?\n[ \t]*")
+_SENTENCE_END = re.compile(r"[.!?。！？]$")
+# A line that ends on a bare group of digits ("130 876"), and a value that opens a line.
+_DIGIT_GROUP_END = re.compile(r"(?:^|\s)\d{1,8}$")
+_VALUE_START = re.compile(r"[A-Za-z]{0,4}\d")
+_CELLS = re.compile(r"[,;\t|]")
+# A short label: a few words, or a CJK label, with no sentence in it ("RG", "Available balance",
+# "身份证号：", "運転免許証の番号は").
+_LABEL_MAX: Final = 40
+_LABEL_WORDS: Final = 4
+_UNIT_MAX: Final = 5
+
+
+def _joins(before: str, after: str) -> bool:
+    """Whether the line ``before`` and the line ``after`` hold one value (see the docstring)."""
+    prev = before.rsplit("\n", 1)[-1].strip()
+    nxt = after.split("\n", 1)[0].strip()
+    if not prev or not nxt or _SENTENCE_END.search(prev):
+        return False
+    if _DIGIT_GROUP_END.search(prev) and nxt[0].isdigit():
+        return True  # an id's groups split over lines
+    if prev[-1].isdigit() and len(nxt) <= _UNIT_MAX and not any(c.isdigit() for c in nxt):
+        return True  # an amount, then its unit alone on the next line
+    if _CELLS.search(prev):
+        return False  # a table's row: its next row is another record
+    is_label = prev.endswith((":", "：")) or (
+        len(prev) <= _LABEL_MAX and len(prev.split()) <= _LABEL_WORDS
+    )
+    return is_label and _VALUE_START.match(nxt) is not None
+
+
+def wrapped_view(t: str) -> str:
+    """``t`` with the line breaks inside a value (see the module docstring) made spaces."""
+    if "\n" not in t:
+        return t
+    out = list(t)
+    for m in _LINE_BREAK.finditer(t):
+        if _joins(t[: m.start()], t[m.end() :]):
+            for i in range(m.start(), m.end()):
+                out[i] = " "
+    return "".join(out)
