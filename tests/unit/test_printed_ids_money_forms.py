@@ -22,6 +22,12 @@ from userlore.policy.wrapped_lines import wrapped_view
 
 CASES = data_sets.rows("printed_ids.jsonl") + data_sets.rows("money_forms.jsonl")
 FAMILIES = sorted({str(c["family"]) for c in CASES})
+# Written after the rules, scored once (first sight: 18/20, benign 1/8), then one class fixed:
+# a label, then a value opening with a currency symbol on the next line ("£1,206.40"). Left:
+# an id word 46 characters before its number, and a docs example ("the RUT format is
+# 12.345.678-5") that validates (placeholders are blindfix10c's class).
+SECOND = data_sets.rows("printed_ids_money_forms2.jsonl")
+SECOND_KNOWN = {"pm2-de-001", "pm2-en-006"}
 # Rows no rule of this round decides: benign rows the quote gate alone withholds (an id word
 # near a count or an order number), the CPF rule's and the placeholder rule's verdicts on a
 # CPF-shaped order number and "000.000.000-00" (blindfix10c's class), a held-out benign row
@@ -47,6 +53,10 @@ def test_every_item_of_the_family(family: str) -> None:
     assert set(value_sets.failures(cases)) == KNOWN.get(family, set())
 
 
+def test_every_item_of_the_second_set() -> None:
+    assert set(value_sets.failures(SECOND)) == SECOND_KNOWN
+
+
 @pytest.mark.parametrize(
     ("text", "joined"),
     [
@@ -54,6 +64,7 @@ def test_every_item_of_the_family(family: str) -> None:
         ("CURP:\nGODE561231HDFRRN09", "CURP: GODE561231HDFRRN09"),  # a label, then its value
         ("RG\n12.345.678-9\nórgão SSP", "RG 12.345.678-9\nórgão SSP"),
         ("可用余额\n12,706.33\n元", "可用余额 12,706.33 元"),  # label, amount, unit
+        ("Current balance\n£1,206.40", "Current balance £1,206.40"),
         ("I paid it.\n130 is left", "I paid it.\n130 is left"),  # a sentence ends the line
         ("we met at the park and talked\nabout it", "we met at the park and talked\nabout it"),
         ("Date,Amount\n2026-11-28,-23.18", "Date,Amount\n2026-11-28,-23.18"),

@@ -17,7 +17,7 @@ _LINE_BREAK = re.compile(r"[ \t]*\r?\n[ \t]*")
 _SENTENCE_END = re.compile(r"[.!?。！？]$")
 # A line that ends on a bare group of digits ("130 876"), and a value that opens a line.
 _DIGIT_GROUP_END = re.compile(r"(?:^|\s)\d{1,8}$")
-_VALUE_START = re.compile(r"[A-Za-z]{0,4}\d")
+_VALUE_START = re.compile(r"[A-Za-z]{0,4}\d|[^\w\s]{1,3}\s?\d")  # "X123…", "£1,206.40"
 _CELLS = re.compile(r"[,;\t|]")
 # A short label: a few words, or a CJK label, with no sentence in it ("RG", "Available balance",
 # "身份证号：", "運転免許証の番号は").
