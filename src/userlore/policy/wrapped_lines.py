@@ -19,6 +19,7 @@ _SENTENCE_END = re.compile(r"[.!?。！？]$")
 _DIGIT_GROUP_END = re.compile(r"(?:^|\s)\d{1,8}$")
 _VALUE_START = re.compile(r"[A-Za-z]{0,4}\d|[^\w\s]{1,3}\s?\d")  # "X123…", "£1,206.40"
 _CELLS = re.compile(r"[,;\t|]")
+_DIGIT = re.compile(r"\d")
 # A short label: a few words, or a CJK label, with no sentence in it ("RG", "Available balance",
 # "身份证号：", "運転免許証の番号は").
 _LABEL_MAX: Final = 40
@@ -26,10 +27,8 @@ _LABEL_WORDS: Final = 4
 _UNIT_MAX: Final = 5
 
 
-def _joins(before: str, after: str) -> bool:
-    """Whether the line ``before`` and the line ``after`` hold one value (see the docstring)."""
-    prev = before.rsplit("\n", 1)[-1].strip()
-    nxt = after.split("\n", 1)[0].strip()
+def _joins(prev: str, nxt: str) -> bool:
+    """Whether the line ``prev`` and the line ``nxt`` (stripped) hold one value."""
     if not prev or not nxt or _SENTENCE_END.search(prev):
         return False
     if _DIGIT_GROUP_END.search(prev) and nxt[0].isdigit():
@@ -46,11 +45,17 @@ def _joins(before: str, after: str) -> bool:
 
 def wrapped_view(t: str) -> str:
     """``t`` with the line breaks inside a value (see the module docstring) made spaces."""
-    if "\n" not in t:
+    if "\n" not in t or not _DIGIT.search(t):
         return t
-    out = list(t)
+    out: list[str] | None = None
     for m in _LINE_BREAK.finditer(t):
-        if _joins(t[: m.start()], t[m.end() :]):
+        line_start = t.rfind("\n", 0, m.start()) + 1
+        line_end = t.find("\n", m.end())
+        prev = t[line_start : m.start()].strip()
+        nxt = t[m.end() : len(t) if line_end < 0 else line_end].strip()
+        if _joins(prev, nxt):
+            if out is None:
+                out = list(t)
             for i in range(m.start(), m.end()):
                 out[i] = " "
-    return "".join(out)
+    return t if out is None else "".join(out)

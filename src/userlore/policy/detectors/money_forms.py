@@ -36,15 +36,19 @@ from userlore.policy.detectors.money import (
 from userlore.policy.detectors.registry import _NEG_BEFORE
 from userlore.policy.detectors.second_amounts import _payments
 from userlore.policy.findings import _BLOCKING, _REGULATED
+from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["money_forms"]
 
 
 @dataclass(frozen=True, slots=True)
 class _Words:
+    literals: LiteralGate  # the cheap gate: any pay or period word, any magnitude
+    table_literals: LiteralGate  # and a table's: any balance or amount column's word
     pay: re.Pattern[str]
     per_period: re.Pattern[str]
     magnitude: re.Pattern[str]
+    cjk_magnitude: re.Pattern[str]  # "1.2w" (万), read only in a text with CJK in it
     balance: re.Pattern[str]
     amount: re.Pattern[str]
     date: re.Pattern[str]
@@ -58,13 +62,14 @@ def _words() -> _Words:
     mags = "|".join(re.escape(str(w)) for w in raw["magnitudes"])
     cjk = "|".join(re.escape(str(w)) for w in raw["cjk_magnitudes"])
     table = raw["table"]
+    words = [*flat(raw["pay"]), *flat(raw["per_period"]), *map(str, raw["magnitudes"])]
     return _Words(
+        literals=LiteralGate(words),
+        table_literals=LiteralGate([*flat({"b": table["balance"]}), *flat({"a": table["amount"]})]),
         pay=re.compile(alternation(flat(raw["pay"]))),
         per_period=re.compile(alternation(flat(raw["per_period"]))),
-        magnitude=re.compile(
-            rf"(?<![\w.,])\d+(?:[.,]\d+)?\s?(?i:{mags})(?![A-Za-z])"
-            rf"|(?<![\w.,])\d+(?:\.\d+)?(?:{cjk})(?![A-Za-z])"
-        ),
+        magnitude=re.compile(rf"(?<![\w.,])\d+(?:[.,]\d+)?\s?(?i:{mags})(?![A-Za-z])"),
+        cjk_magnitude=re.compile(rf"(?<![\w.,])\d+(?:\.\d+)?(?:{cjk})(?![A-Za-z])"),
         balance=re.compile(alternation(flat({"all": table["balance"]}))),
         amount=re.compile(alternation(flat({"all": table["amount"]}))),
         date=re.compile(alternation(flat({"all": table["date"]}))),
@@ -78,6 +83,8 @@ _CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 # A table's cell separators, and an amount in a row: grouped, with cents, or with a currency.
 _CELLS = re.compile(r"[,;\t|]")
 _MIN_CELLS = 3
+# How far from its word an amount is looked for (the clause reaches 60 characters back).
+_NEAR = 70
 
 
 @functools.cache
@@ -89,33 +96,59 @@ def _row_amount() -> re.Pattern[str]:
     )
 
 
-def _amounts(t: str) -> Iterator[tuple[int, int]]:
+def _windows(t: str, lowered: str) -> list[tuple[int, int]]:
+    """Where an amount may be the user's by this module's words: around each pay word, each
+    period word (with a first-person word in the text), each magnitude, each payment word (in
+    CJK or with a first-person word); empty at once for a text with none."""
+    w = _words()
+    payments = _payments()
+    cjk = not lowered.isascii() and _CJK.search(t) is not None
+    first = _FIRST_PERSON.search(t) is not None
+    spans: list[tuple[int, int]] = []
+    if w.literals.search(lowered):
+        spans += [m.span() for m in w.pay.finditer(lowered)]
+        spans += [m.span() for m in w.magnitude.finditer(t)]
+        if first:
+            spans += [m.span() for m in w.per_period.finditer(lowered)]
+    if cjk:
+        spans += [m.span() for m in w.cjk_magnitude.finditer(t)]
+    if (cjk or first) and (
+        payments.literals.search(lowered) or (cjk and payments.non_ascii.search(lowered))
+    ):
+        spans += [m.span() for m in payments.words.finditer(lowered)]
+    merged: list[tuple[int, int]] = []
+    for s, e in sorted((max(0, s - _NEAR), min(len(t), e + _NEAR)) for s, e in spans):
+        if merged and s <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(e, merged[-1][1]))
+        else:
+            merged.append((s, e))
+    return merged
+
+
+def _amounts(t: str, windows: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
     """Every amount ``money`` reads (with a currency, or bare with a magnitude or grouped), and
-    the magnitudes of this module's data."""
-    for m in _amount().finditer(t):
-        yield m.span()
-    for m in _BARE.finditer(t):
-        if not is_year(m.group(0)):
-            yield m.span()
-    for m in _words().magnitude.finditer(t):
-        yield m.span()
+    the magnitudes of this module's data, inside ``windows``."""
+    w = _words()
+    for lo, hi in windows:
+        for pattern in (_amount(), _BARE, w.magnitude, w.cjk_magnitude):
+            for m in pattern.finditer(t, lo, hi):
+                if pattern is not _BARE or not is_year(m.group(0)):
+                    yield m.span()
 
 
-def _pay_amounts(t: str) -> Iterator[_Hit]:
+def _pay_amounts(t: str, lowered: str) -> Iterator[_Hit]:
     """Amounts in a clause naming the user's pay, income by period, or a payment in CJK."""
+    windows = _windows(t, lowered)
+    if not windows:
+        return
     w = _words()
     c = cues()
     payments = _payments()
-    lowered = t.lower()
-    if not (
-        w.pay.search(lowered)
-        or w.per_period.search(lowered)
-        or w.magnitude.search(t)
-        or payments.literals.search(lowered)
-        or (not lowered.isascii() and payments.non_ascii.search(lowered))
-    ):
-        return
-    for s, e in _amounts(t):
+    seen: set[tuple[int, int]] = set()
+    for s, e in _amounts(t, windows):
+        if (s, e) in seen:
+            continue
+        seen.add((s, e))
         if _LONG_RUN.search(t, s, e) or _NEG_BEFORE.search(t[max(0, s - 40) : s]):
             continue  # an order or tracking number, not an amount
         clause = _clause(t, s, e)
@@ -127,7 +160,10 @@ def _pay_amounts(t: str) -> Iterator[_Hit]:
             _FIRST_PERSON.search(clause) is not None and w.per_period.search(folded) is not None
         )
         # The English magnitude: beside a money noun of any language's own text.
-        own = own or (w.magnitude.match(t, s) is not None and _personal(clause))
+        own = own or (
+            (w.magnitude.match(t, s) or w.cjk_magnitude.match(t, s)) is not None
+            and _personal(clause)
+        )
         # A rent or a fee in a language that leaves the subject out (Chinese, Japanese).
         own = own or (
             _CJK.search(clause) is not None
@@ -140,7 +176,7 @@ def _pay_amounts(t: str) -> Iterator[_Hit]:
             and payments.words.search(folded) is not None
             and _amount().match(t, s) is not None
         )
-        if own and lowered[e : e + 2].strip()[:1] != "%":
+        if own and t[e : e + 2].strip()[:1] != "%":
             yield (_REGULATED, "financial_figure", s, e, "financial")
 
 
@@ -171,8 +207,8 @@ def money_forms(t: str, lowered: str, hits: list[_Hit]) -> list[_Hit]:
     """The user's money in the forms above that no hit in ``hits`` already covers."""
     if not _DIGIT.search(t):
         return []
-    found = [*_pay_amounts(t)]
-    if "\n" in t:
+    found = [*_pay_amounts(t, lowered)]
+    if "\n" in t and _words().table_literals.search(lowered):
         found += _table_amounts(t)
     if not found:
         return []
