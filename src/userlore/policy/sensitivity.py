@@ -34,6 +34,7 @@ from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy
 from userlore.policy.detectors.late_values import late_values
 from userlore.policy.detectors.lock_codes import lock_codes
 from userlore.policy.detectors.money import own_money
+from userlore.policy.detectors.money_forms import money_forms
 from userlore.policy.detectors.national_ids import (
     _ID_GATE_CJK,
     _ID_GATE_WORDS,
@@ -94,6 +95,7 @@ from userlore.policy.findings import (
 )
 from userlore.policy.normalize import Folded, fold
 from userlore.policy.spoken import spoken_view
+from userlore.policy.wrapped_lines import wrapped_view
 
 __all__ = [
     "SPECIAL_CATEGORIES",
@@ -207,6 +209,8 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     # The late classes: assembled, pasted as settings, social ids, the rent, code lists,
     # one-time codes, bank pairs, negotiations, quoted and later words (detectors/late_values).
     hits.extend(late_values(t, lowered, hits))
+    # Money in everyday forms (blindfix10b): pay parts, income by period, bank exports, lakh.
+    hits.extend(money_forms(t, lowered, hits))
     hits = drop_connectives(t, hits)
     if special:
         hits.extend(_special(t, lowered, words))
@@ -247,6 +251,10 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
     if ocr != folded.text:
         # "4S26 O181 …": letters a scan or a keyboard puts for digits, read as the digits.
         mapped.extend((h, folded) for h in _detect(ocr, special))
+    wrapped = wrapped_view(folded.text)
+    if wrapped != folded.text:
+        # A value over a line break: an id's groups, a label then its value, an amount's unit.
+        mapped.extend((h, folded) for h in _detect(wrapped, special=False))
     # Text in a language no rule reads: values by shape or said digit by digit, on the
     # caller's text (folding turns Cyrillic lookalikes into Latin, which would split a Russian
     # sentence's script); it returns at once on a text with neither. Where a dedicated rule

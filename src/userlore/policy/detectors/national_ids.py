@@ -108,6 +108,15 @@ _ID_SPECS: Final = (
         "government_id",
     ),
     (
+        # The Aadhaar Virtual ID: 16 digits, given beside the Aadhaar number or instead of it.
+        "in_vid",
+        r"vid|virtual\s+id",
+        rf"\d{{4}}{_SEP}?\d{{4}}{_SEP}?\d{{4}}{_SEP}?\d{{4}}",
+        None,  # beside its own word, a VID is a VID whatever its check digit
+        "in_aadhaar_vid",
+        "government_id",
+    ),
+    (
         "jp_mynumber",
         r"my\s*number(?:\s+card)?|individual\s+number|マイナンバー|個人番号",
         rf"\d{{4}}{_SEP}?\d{{4}}{_SEP}?\d{{4}}",
@@ -270,7 +279,7 @@ _ID_GATE_WORDS: Final = _words(
     passport reisepass reisepassnummer passnummer pasaporte passeport passaporte passaporto
     social sozialversicherungsnummer insurance documento steuer steuerid steueridentifikationsnummer
     steuerliche idnr tax ausweis personalausweis personalausweisnummer ausweisnummer ausweis
-    aadhaar aadhar adhaar uidai permanent sécurité securite vitale insee fiscale
+    aadhaar aadhar adhaar uidai vid virtual permanent sécurité securite vitale insee fiscale
     burgerservicenummer resident chinese driver driver's drivers driving führerschein
     führerscheinnummer permis licencia national identity identification citizen cédula cedula
     identidad identité personnummer henkilötunnus pesel medicare health versichertennummer
@@ -306,6 +315,10 @@ _ID_FILLER = re.compile(  # lowercased text
 _NINO_BAD_PREFIX: Final = frozenset({"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"})
 
 
+# The German ID card's document number: nine characters of the ICAO alphabet without vowels.
+_ICAO_ID = re.compile(r"[CFGHJKLMNPRTVWXYZ][CFGHJKLMNPRTVWXYZ0-9]{8}")
+
+
 def _id_value_ok(group: str, value: str, validators: tuple[str, ...] | None) -> bool:
     compact = _ID_SEPARATORS.sub("", value).upper()
     if validators is None:
@@ -314,6 +327,8 @@ def _id_value_ok(group: str, value: str, validators: tuple[str, ...] | None) -> 
             return digits >= 5 or (digits >= 3 and len(compact) == 9)
         if group == "license" and len(compact) >= 8 and compact[0].isalpha():
             return digits >= 4 and not _is_placeholder(value)  # "WDL7Q2X93KP"
+        if group == "de_id" and len(compact) == 9 and _ICAO_ID.fullmatch(compact):
+            return digits >= 3  # the card's 9-character document number ("LFC4R7T19")
         if group in {"national", "license", "de_id"}:
             return digits >= 5 and not _is_placeholder(value)
         if group == "cn_ric":  # stated as an id: a mistyped check digit is still an id

@@ -26,7 +26,10 @@ import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from importlib import resources
 from typing import Final
+
+import yaml  # type: ignore[import-untyped]
 
 from userlore.policy.detectors.common import _Hit, _is_hash_like
 from userlore.policy.findings import _REGULATED
@@ -59,13 +62,32 @@ def _module_words(doc: str) -> tuple[frozenset[str], tuple[str, ...]]:
 
 
 @functools.cache
+def _aliases() -> dict[str, tuple[frozenset[str], tuple[str, ...]]]:
+    """Everyday names of an identifier its docstring lacks (``data/id_aliases.yaml``): CUIL
+    for the CUIT, AHV for the Swiss number, "numéro national" for the Belgian one."""
+    raw: dict[str, list[str]] = yaml.safe_load(
+        resources.files("userlore.policy.data").joinpath("id_aliases.yaml").read_text("utf-8")
+    )
+    return {
+        mod: (
+            frozenset(w for w in words if len(w) <= 4),
+            tuple(w.lower() for w in words if len(w) > 4),
+        )
+        for mod, words in raw.items()
+    }
+
+
+@functools.cache
 def _registry() -> tuple[_Module, ...]:
     from stdnum.util import get_number_modules
 
     out: list[_Module] = []
+    aliases = _aliases()
     for mod in get_number_modules():
         name = str(getattr(mod, "__name__", "")).removeprefix("stdnum.")
         abbrevs, names = _module_words(mod.__doc__ or "")
+        extra_abbrevs, extra_names = aliases.get(name, (frozenset(), ()))
+        abbrevs, names = abbrevs | extra_abbrevs, (*names, *extra_names)
         first = (mod.__doc__ or "").strip().splitlines()[0] if mod.__doc__ else ""
         short = name.rsplit(".", 1)[-1].rstrip("_")
         out.append(
@@ -93,9 +115,14 @@ def _valid_under(compact: str) -> tuple[_Module, ...]:
     return tuple(found)
 
 
-# Groups of letters and digits joined by single separators, each group holding a digit.
+# Groups of letters and digits joined by single separators, each group holding a digit; a
+# printed format may open with a letter prefix or close on a check letter after a dash
+# (``stdnum``'s own ``format``: ``17.492.385-K``, ``D-059888-N``, ``CHE-100.155.212``).
 _GROUP = r"[A-Za-z0-9]*\d[A-Za-z0-9]*"
-_RUN = re.compile(rf"(?<![A-Za-z0-9_]){_GROUP}(?:[ \-./]{_GROUP})*(?![A-Za-z0-9_])")
+_RUN = re.compile(
+    rf"(?<![A-Za-z0-9_])(?P<pre>[A-Z]{{1,3}}-)?(?P<core>{_GROUP}(?:[ \-./]{_GROUP})*)"
+    r"(?P<post>-[A-Za-z]{1,2})?(?![A-Za-z0-9_])"
+)
 _SEPS = re.compile(r"[ \-./]")
 # Generic identity words of the seven languages, matched in the 40 characters before a run.
 _ID_WORDS = re.compile(
@@ -107,6 +134,8 @@ _ID_WORDS = re.compile(
 _ID_WORDS_AFTER = re.compile(
     r"(?i)[^.!?\n。！？]{0,20}?(?:\bid\b|identity|documento|identidad|ausweis|身份|証)"
 )
+# "AHV-Nr.:", "Steuer-IdNr.", "ID no.": an abbreviation's dot ends no sentence.
+_ABBREV_DOT = re.compile(r"(?i)(?<![a-z])(nr|no|n[º°o]|num|núm|idnr)\.")
 _NEG_BEFORE = re.compile(
     r"(?i)(?:order|tracking|track|invoice|ticket|booking|reference|ref|serial|product|model"
     r"|request|session|trace|transaction|customer|device|client|message|build|commit|job"
@@ -115,11 +144,18 @@ _NEG_BEFORE = re.compile(
 )
 
 
+def _any_case(mod: _Module, abbrev: str) -> bool:
+    """A person's id abbreviation of three letters or more is read in any case ("mi rut es",
+    "el cuit"): the run must still validate under that very module."""
+    return len(abbrev) >= 3 and mod.country and mod.personal
+
+
 def _keyword_before(mod: _Module, before: str) -> bool:
     lowered = before.lower()
     for abbrev in mod.abbrevs:
         if len(abbrev) <= 4:
-            if re.search(rf"(?<![A-Za-z]){re.escape(abbrev)}(?![A-Za-z])", before):
+            flags = re.IGNORECASE if _any_case(mod, abbrev) else 0
+            if re.search(rf"(?<![A-Za-z]){re.escape(abbrev)}(?![A-Za-z])", before, flags):
                 return True
         elif abbrev.lower() in lowered:
             return True
@@ -130,16 +166,22 @@ def _keyword_before(mod: _Module, before: str) -> bool:
 def _any_keyword() -> re.Pattern[str]:
     """One pattern for every module's abbreviation and name: the cheap gate before the walk."""
     short: set[str] = set()
+    short_any_case: set[str] = set()
     long: set[str] = set()
     for mod in _registry():
         for a in mod.abbrevs:
-            (short if len(a) <= 4 else long).add(
-                re.escape(a) if len(a) <= 4 else re.escape(a.lower())
-            )
+            if len(a) > 4:
+                long.add(re.escape(a.lower()))
+            else:
+                (short_any_case if _any_case(mod, a) else short).add(re.escape(a))
         long.update(re.escape(n) for n in mod.names)
     return re.compile(
         r"(?<![A-Za-z])(?:" + "|".join(sorted(short, key=len, reverse=True)) + r")(?![A-Za-z])"
-        r"|(?i:" + "|".join(sorted(long, key=len, reverse=True)) + ")"
+        r"|(?<![A-Za-z])(?i:"
+        + "|".join(sorted(short_any_case, key=len, reverse=True))
+        + r")(?![A-Za-z])|(?i:"
+        + "|".join(sorted(long, key=len, reverse=True))
+        + ")"
     )
 
 
@@ -164,14 +206,20 @@ _MAX_LEN: Final = 20
 
 
 def _candidates(t: str, m: re.Match[str]) -> Iterator[tuple[int, int, str]]:
-    """The whole run, then each group, as ``(start, end, compact)``; a group that is a hex id
-    (a digest in a generated key such as ``source/bf83…/bfab…``) is skipped like a whole run."""
+    """The whole run (with its letter prefix and check letter), the run without them, then
+    each group, as ``(start, end, compact)``; a group that is a hex id (a digest in a
+    generated key such as ``source/bf83…/bfab…``) is skipped like a whole run."""
     whole = _SEPS.sub("", m.group(0)).upper()
     if _MIN_LEN <= len(whole) <= _MAX_LEN:
         yield m.start(), m.end(), whole
-    if _SEPS.search(m.group(0)):
-        pos = m.start()
-        for part in _SEPS.split(m.group(0)):
+    core = m.group("core")
+    if core != m.group(0):
+        compact = _SEPS.sub("", core).upper()
+        if _MIN_LEN <= len(compact) <= _MAX_LEN:
+            yield m.start("core"), m.end("core"), compact
+    if _SEPS.search(core):
+        pos = m.start("core")
+        for part in _SEPS.split(core):
             if _MIN_LEN <= len(part) <= _MAX_LEN and not _hexish(part):
                 yield pos, pos + len(part), part.upper()
             pos += len(part) + 1
@@ -188,7 +236,10 @@ def registry_ids(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
         if _NEG_BEFORE.search(before):
             continue
         after = t[m.end() : m.end() + 30]
-        generic = _ID_WORDS.search(before) is not None or _ID_WORDS_AFTER.match(after) is not None
+        generic = (
+            _ID_WORDS.search(_ABBREV_DOT.sub(r"\1 ", before)) is not None
+            or _ID_WORDS_AFTER.match(after) is not None
+        )
         for start, end, compact in _candidates(t, m):
             bare = _bare_shape(compact)
             if not (generic or bare or _any_keyword().search(before)):

@@ -93,7 +93,9 @@ def _data() -> _Data:
         not_values=frozenset(str(w).casefold() for w in raw["pieces"]["not_values"]),
         id_cues=CueAlternation([str(c) for c in raw["id_cues"]]),
         units=CueAlternation([str(u) for u in money["units"]]),
-        cjk_amount=re.compile(rf"[0-9一二三四五六七八九十百千万两〇零]+(?:{cjk_units})"),
+        cjk_amount=re.compile(  # "5,000円" whole, not its "000円"
+            rf"[0-9一二三四五六七八九十百千万两〇零]+(?:[,，][0-9]{{3}})*(?:{cjk_units})"
+        ),
         context=CueAlternation([str(c) for c in money["context"]]),
         credential=CueAlternation([str(c) for c in raw["pieces"]["cues"]]),
         unit_words=LiteralGate(str(u) for u in money["units"]),
