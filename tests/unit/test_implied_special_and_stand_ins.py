@@ -7,7 +7,8 @@ without an orientation word; each with third-party, topic and look-alike twins) 
 ``tests/data/benign_docs_classes.jsonl`` (public figures in the news, doc placeholders and
 environment references, all-zero forms, masks with a visible tail, long order numbers, a log's
 request ids, schema columns; with sensitive twins: the real value after the same key, a
-credential's UUID, a full card beside a mask). One test per set, scored as
+credential's UUID, a full card beside a mask); ``tests/data/implied_stand_ins_second.jsonl``
+was written after the rules, all families at once. One test per set, scored as
 ``benchmarks/gate_classes.py`` scores it, lists every item that fails; the misses left are
 named, so a fix or a regression both show (``docs/benchmarks.md``, "Issue 29: blind10's special
 categories and benign texts (blindfix10c)").
@@ -69,6 +70,9 @@ def _bad(case: dict[str, Any]) -> bool:
     [
         ("special_implied_classes.jsonl", SPECIAL_KNOWN),
         ("benign_docs_classes.jsonl", STAND_INS_KNOWN),
+        # Written after the rules: first sight 2 of 24 wrong ("Fridays after sunset", a plural;
+        # "the trace_id is <uuid>", a copula after the key), both classes fixed since.
+        ("implied_stand_ins_second.jsonl", frozenset()),
     ],
 )
 def test_fresh_class_sets(name: str, known: frozenset[str]) -> None:
@@ -88,6 +92,7 @@ def test_fresh_class_sets(name: str, known: frozenset[str]) -> None:
         ("password: $ABCDEF", []),  # one part and no credential word: may be typed
         ('{"cpf": "000.000.000-00", "nome": "Fulano"}', ['"cpf": "000.000.000-00"']),
         ("CPF: 000.000.000-01", []),  # one digit not zero: a value
+        ("卡号 6222 0000 0000 0000 001", []),  # zeros inside a card: the card stands
         ("cartão **** **** **** 4417", ["**** **** **** 4417"]),
         ("IBAN DE•• •••• •••• 31", ["DE•• •••• •••• 31"]),
         (

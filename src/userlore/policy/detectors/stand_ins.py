@@ -37,9 +37,9 @@ _ENV_REF = re.compile(
 )
 # A form whose every digit is zero, grouped as an ID is printed ("000.000.000-00",
 # "00.000.000/0000-00", "000-00-0000", "00000000-X"): nothing else but separators and a
-# check letter.
+# check letter, and no part of a longer run ("6222 0000 0000 0000 001" is a card).
 _ZERO_FORM = re.compile(
-    r"(?<![\w.,/-])(?:0{2,4}(?:[./ -]0{1,4}){2,6}|0{8,}-?[A-Z])(?![\w/-]|[.,]\d)"
+    r"(?<![\w.,/-])(?<!\d )(?:0{2,4}(?:[./ -]0{1,4}){2,6}|0{8,}-?[A-Z])(?![\w/-]|[., ]\d)"
 )
 # A masked number with its tail: mask groups of X, • or * (a country code may lead an IBAN's),
 # then at most four visible digits ("XXXX-XXXXXX-X3613", "DE•• •••• •••• 31", "***.***.*93-10").
@@ -57,8 +57,11 @@ _UUID = re.compile(
 # A JSON string's key right before its value ("cpf": "…): the pair goes together, or the key
 # left behind reads as a cue before the next quoted string ("nome": "Fulano").
 _JSON_KEY = re.compile(r"\"[\w.\-]{1,40}\"\s?:\s?\"$")
-# What may stand between a log's id key and its value: quotes, brackets, a sign.
-_KEY_TAIL = re.compile(r"[\s\"'\[\]{}<>()=:：]{0,4}$")
+# What may stand between a log's id key and its value: quotes, brackets, a sign, a copula.
+_KEY_TAIL = re.compile(
+    r"(?:\s+(?:is|was|ist|war|es|era|est|était|é|foi)\s+|\s?是\s?|\s?は\s?"
+    r"|[\s\"'\[\]{}<>()=:：]{0,4})$"
+)
 # A column's declaration in a schema, its name with it ("id_card CHAR(18) NOT NULL",
 # "VARCHAR(34)", "NUMERIC(11)"): a size and a name, no value.
 _COLUMN_SIZE = re.compile(
