@@ -71,6 +71,10 @@ _COLUMN_SIZE = re.compile(
 )
 
 
+# Every column type holds one of these, right before its "(": the cheap test first.
+_COLUMN_HINT = re.compile(r"(?i)(?:char|ter|ric|mal|ber|int|ary|ing)\s?\(")
+
+
 @functools.cache
 def _log_keys() -> re.Pattern[str]:
     raw: dict[str, Any] = yaml.safe_load(
@@ -97,7 +101,7 @@ def stand_in_spans(text: str) -> list[tuple[int, int]]:
             key = _log_keys().search(text.casefold(), lo, tail.start()) if tail else None
             if key is not None:
                 spans.append((key.start(), m.end()))
-    if "(" in text:
+    if "(" in text and _COLUMN_HINT.search(text) is not None:
         spans.extend(m.span() for m in _COLUMN_SIZE.finditer(text))
     return spans
 
