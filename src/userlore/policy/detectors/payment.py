@@ -33,7 +33,8 @@ _SEP_RUN = re.compile(r"[ \-._/\t\n]+")
 _CARD_NEG = re.compile(
     r"(?i)(?:tracking|track|order|invoice|isbn|issn|phone|tel|fax|mobile|imei|serial|ref"
     r"|reference|confirmation|booking|awb|parcel|shipment|ticket|case|订单|快递|单号|运单|电话"
-    r"|手机)[^\n]{0,20}$"
+    r"|手机|注文|追跡番号|お問い合わせ番号|伝票番号|bestell|sendungs|pedido|encomenda|rastreio"
+    r"|commande|suivi|seguimiento)[^\n]{0,20}$"
 )
 _CARD_POS = re.compile(
     r"(?i)(?:card|visa|master ?card|amex|american express|discover|diners|jcb|maestro|unionpay"
@@ -97,8 +98,21 @@ def _cards(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
                     best = span
             if best is not None:
                 break
+        if best is not None and not positive and _dashed_slice(t, m.start(), m.end(), best):
+            continue  # "250-3847192-0016473": a card's digits inside a longer dashed number
         if best is not None:
             yield (_REGULATED, "payment_card", best[0], best[1], "financial")
+
+
+def _dashed_slice(t: str, start: int, end: int, best: tuple[int, int]) -> bool:
+    """The card-valid digits are part of a longer number joined by dashes (an order or
+    reference number), not the whole of it, and not grouped as a card is printed (groups of
+    four to six digits): "250-3847192-0016473" holds none, "12-4539-1488-0343-6467" one."""
+    if best == (start, end):
+        return False
+    glued = (best[0] > start and t[best[0] - 1] == "-") or (best[1] < end and t[best[1]] == "-")
+    groups = _SEP_RUN.split(t[best[0] : best[1]])
+    return glued and not all(4 <= len(g) <= 6 for g in groups)
 
 
 _ID_SEPARATORS = re.compile(r"[\s\-._/]")

@@ -25,6 +25,7 @@ from typing import Final
 from userlore.policy.detectors.benign_shapes import benign_spans, with_key
 from userlore.policy.detectors.benign_values import benign_value_spans
 from userlore.policy.detectors.placeholders import placeholder_words
+from userlore.policy.detectors.stand_ins import stand_in_spans
 
 __all__ = ["mask_public_material", "placeholder_words", "public_spans"]
 
@@ -156,6 +157,7 @@ def public_spans(text: str) -> list[tuple[int, int]]:
         spans.extend(with_key(text, *m.span()) for m in _PLACEHOLDER_TOKEN.finditer(text))
     spans.extend(benign_spans(text))  # blindfix8a: revisions, defaults, masked values, ports
     spans.extend(benign_value_spans(text))  # blindfix9b: last fours, test cards, digests…
+    spans.extend(stand_in_spans(text))  # blindfix10c: env references, zero forms, masks, log ids
     if not digits:
         return sorted(spans)
     cue: bool | None = None

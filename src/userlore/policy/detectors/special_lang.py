@@ -40,6 +40,9 @@ from userlore.policy.literal_gate import LiteralGate
 # A Spanish question or exclamation opened after a comma ("…, ¿habrá servicios mínimos?") is a
 # clause of its own: its speaker does not own the news before it.
 _SENTENCE_BREAK = re.compile(r"[.!?。！？\n]+(?:\s+|$)|[;；]|,\s*(?=[¿¡])")
+# Han, kana, CJK punctuation and full-width forms: a sentence without any reads only the
+# ASCII-matchable terms of the unspaced vocabularies.
+_CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 _NEGATION_REACH: Final = 3  # words (twice as many characters unspaced) a denial reaches
 _IMPLIED_REACH: Final = 6  # words (or 12 characters unspaced) from the clause opener to the term
 _COMPOUND_REST: Final = 3  # letters the rest of the compound needs (no "Krebse" plurals)
@@ -229,7 +232,9 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
                 lang.first_chars is None or not lang.first_chars.isdisjoint(t[s:e])
             ):
                 if ascii_sentence is None:
-                    ascii_sentence = t[s:e].isascii()
+                    # Only ASCII-matchable terms can match a sentence without CJK: every other
+                    # term of an unspaced vocabulary holds a CJK character (issue 30).
+                    ascii_sentence = t[s:e].isascii() or _CJK.search(t, s, e) is None
                 terms = lang.ascii_terms if ascii_sentence else lang.terms
                 if terms is not None:
                     cues.extend(

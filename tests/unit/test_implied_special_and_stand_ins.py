@@ -1,0 +1,120 @@
+"""blind10's special and benign classes, each as a class (issue 29, blindfix10c).
+
+The sets were written before the rules changed: ``tests/data/special_implied_classes.jsonl``
+(practices told by their rules, faith groups, a record through its certificate, medicines that
+imply a status, diagnoses said by a doctor, kin characters inside ja/zh words, couples told
+without an orientation word; each with third-party, topic and look-alike twins) and
+``tests/data/benign_docs_classes.jsonl`` (public figures in the news, doc placeholders and
+environment references, all-zero forms, masks with a visible tail, long order numbers, a log's
+request ids, schema columns; with sensitive twins: the real value after the same key, a
+credential's UUID, a full card beside a mask); ``tests/data/implied_stand_ins_second.jsonl``
+was written after the rules, all families at once. One test per set, scored as
+``benchmarks/gate_classes.py`` scores it, lists every item that fails; the misses left are
+named, so a fix or a regression both show (``docs/benchmarks.md``, "Issue 29: blind10's special
+categories and benign texts (blindfix10c)").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.support import data_sets
+from userlore.policy.detectors.payment import _cards
+from userlore.policy.detectors.stand_ins import stand_in_spans
+from userlore.policy.quote_gate import quote_verdict
+from userlore.policy.sensitivity import redact
+
+SPECIAL_KNOWN: frozenset[str] = frozenset(
+    {
+        # "抗病毒药" (antivirals) names flu drugs as often as HIV ones: left out of zh's terms.
+        "sic-medication_status-zh-02",
+        # Questions about a place or a procedure that name a faith's hall or the record's
+        # certificate, no person: withheld on main too (a cue with no owner fails closed).
+        "sic-faith_group-zh-b01",
+        "sic-faith_group-en-b01",
+        "sic-faith_group-fr-b01",
+        "sic-record_certificate-fr-b01",
+        "sic-record_certificate-es-b01",
+        "sic-record_certificate-pt-b01",
+        "sic-record_certificate-zh-b01",
+    }
+)
+STAND_INS_KNOWN: frozenset[str] = frozenset(
+    {
+        # Short technical lines the language identifier reads as another language (Catalan,
+        # none) once the value is blanked: withheld as uncovered, no rule of this round's.
+        "bdc-doc_placeholder-pt-b06",
+        "bdc-schema-pt-b01",
+        # Mexico's generic RFC for the public (XAXX010101000): one published value, no class.
+        "bdc-doc_placeholder-es-b04",
+        # A UUID after "APIキーは": the gate withholds it, the floor keeps the value (the same on
+        # main; a value class, hexkeys9's).
+        "bdc-log_id-ja-01",
+    }
+)
+
+
+def _bad(case: dict[str, Any]) -> bool:
+    text = case["text"]
+    withheld = not quote_verdict(text).quotable
+    red = redact(text)
+    if case["class"] == "benign":
+        return withheld or red != text
+    return not withheld or any(v in red for v in case["values"])
+
+
+@pytest.mark.parametrize(
+    ("name", "known"),
+    [
+        ("special_implied_classes.jsonl", SPECIAL_KNOWN),
+        ("benign_docs_classes.jsonl", STAND_INS_KNOWN),
+        # Written after the rules: first sight 2 of 24 wrong ("Fridays after sunset", a plural;
+        # "the trace_id is <uuid>", a copula after the key), both classes fixed since.
+        ("implied_stand_ins_second.jsonl", frozenset()),
+    ],
+)
+def test_fresh_class_sets(name: str, known: frozenset[str]) -> None:
+    failing = {c["id"] for c in data_sets.rows(name) if _bad(c)}
+    assert failing == known, sorted(failing ^ known)
+
+
+@pytest.mark.parametrize(
+    ("text", "blanked"),
+    [
+        (
+            'curl -H "Authorization: Bearer $GITHUB_TOKEN" x',
+            ["$GITHUB_TOKEN"],
+        ),
+        ("set API_KEY=%API_KEY% first", ["API_KEY=%API_KEY%"]),
+        ("my password is $Sunshine1", []),  # a value, not a variable's name
+        ("password: $ABCDEF", []),  # one part and no credential word: may be typed
+        ('{"cpf": "000.000.000-00", "nome": "Fulano"}', ['"cpf": "000.000.000-00"']),
+        ("CPF: 000.000.000-01", []),  # one digit not zero: a value
+        ("卡号 6222 0000 0000 0000 001", []),  # zeros inside a card: the card stands
+        ("cartão **** **** **** 4417", ["**** **** **** 4417"]),
+        ("IBAN DE•• •••• •••• 31", ["DE•• •••• •••• 31"]),
+        (
+            "request_id=7f3a9c2e-1b8d-4e05-9a7f-1c3b5d2e8a40",
+            ["request_id=7f3a9c2e-1b8d-4e05-9a7f-1c3b5d2e8a40"],
+        ),
+        ("api_key=7f3a9c2e-1b8d-4e05-9a7f-1c3b5d2e8a40", []),  # a credential's key: caught
+        ("id_card CHAR(18) NOT NULL", ["id_card CHAR(18) NOT NULL"]),
+    ],
+)
+def test_stand_ins_need_their_shape_or_key(text: str, blanked: list[str]) -> None:
+    assert [text[s:e] for s, e in stand_in_spans(text)] == blanked
+
+
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [
+        ("注文番号 250-3847192-0016473 のキャンセル", None),  # a slice of a longer number
+        ("number 12-4539-1488-0343-6467", "4539-1488-0343-6467"),  # grouped as a card
+        ("my card 4539-1488-0343-6467", "4539-1488-0343-6467"),
+    ],
+)
+def test_a_card_is_no_slice_of_a_longer_dashed_number(text: str, card: str | None) -> None:
+    found = [text[s:e] for _, _, s, e, _ in _cards(text, [])]
+    assert found == ([card] if card else [])
