@@ -347,3 +347,49 @@ def test_top_k_is_the_full_sorts_prefix_with_ties_at_the_cut() -> None:
         assert got == everything[:k]
     scores = [s for _, s in postings.top(phrases, 10**6)]
     assert len(scores) > len(set(scores)) * 5  # many ties: the cut falls inside them
+
+
+@pytest.mark.parametrize(
+    "occurrences",
+    [
+        [],
+        [7],
+        [3, 3, 3],
+        [1, 1, 2, 5, 5, 5, 9],  # as appended: in order, a record's occurrences together
+        [2, 4, 4, 9, 4, 4],  # record 4 rewritten after 9: out of order
+        [9, 1, 1, 3],
+    ],
+)
+def test_counted_postings_and_merged_hits_are_numpys_unique(occurrences: list[int]) -> None:
+    """The run-length counts of a phrase's postings and the stable-sort merge of several
+    phrases' hits give exactly ``np.unique``'s arrays (dtypes too), in order or not."""
+    import numpy as np
+
+    from userlore.store.bm25 import _unique_inverse
+    from userlore.store.posting_index import _counted
+
+    occ = np.array(occurrences, dtype=np.int64)
+    for got, want in zip(_counted(occ), np.unique(occ, return_counts=True), strict=True):
+        assert got.dtype == want.dtype and got.tolist() == want.tolist()
+    merged = np.concatenate([occ, np.array(sorted(set(occurrences[::2])), dtype=np.int64)])
+    for got, want in zip(
+        _unique_inverse(merged), np.unique(merged, return_inverse=True), strict=True
+    ):
+        assert got.dtype == want.dtype and got.tolist() == want.tolist()
+
+
+def test_postings_after_a_rewrite_count_like_a_fresh_build() -> None:
+    """A record rewritten after newer ones (its postings appended last) scores as in an index
+    built from the final texts."""
+    from userlore.store.posting_index import ScopePostings
+
+    texts = {1: ("a", "b", "a"), 2: ("a",), 3: ("b", "a", "a", "a")}
+    grown = ScopePostings(0, 0)
+    grown.apply(1, list(texts.items()))
+    grown.top([("a",)], 10)  # cache the phrase's arrays, dropped by the rewrite below
+    texts[1] = ("a", "a", "c")
+    grown.apply(2, [(1, texts[1])])
+    fresh = ScopePostings(0, 0)
+    fresh.apply(2, sorted(texts.items()))
+    for phrases in ([("a",)], [("a",), ("b",)], [("c",), ("a",)]):
+        assert grown.top(phrases, 10) == fresh.top(phrases, 10)

