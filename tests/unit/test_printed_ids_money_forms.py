@@ -33,7 +33,7 @@ SECOND_KNOWN = {"pm2-de-001", "pm2-en-006"}
 # CPF-shaped order number and "000.000.000-00" (blindfix10c's class), a held-out benign row
 # (withheld by design), and "3 palos y medio", whose "medio" the gate reads as a topic word.
 KNOWN: dict[str, set[str]] = {
-    "printed_id": {"printed_id-en-010", "printed_id-pt-005", "printed_id-pt-006"},
+    "printed_id": {"printed_id-en-010", "printed_id-pt-005"},
     "split_id": {
         "split_id-en-013",
         "split_id-fr-005",
