@@ -16,7 +16,9 @@ Prints one line per measure, then one JSON object on the last line.
 ``--base-src DIR`` (an exported ``src``: ``git archive BASE src | tar -x -C /tmp/base``) puts
 the same items through this tree's ``UserloreStore`` and the base's in one run instead: two
 worker processes take turns chunk by chunk (ABBA), so both see the machine's load alike, and
-it prints each one's items per CPU-second and the ratio.
+it prints each one's items per CPU-second and the ratio. With ``--edit`` each tree then puts
+every key again with an edited value (a key held before: the per-item governed write, where
+the floor's verdict from the batch is handed down), timed apart.
 """
 
 from __future__ import annotations
@@ -98,7 +100,8 @@ def per_text(texts: list[str], special: bool = True) -> float:
 
 
 def _worker(items: int) -> None:
-    """Serve chunks on stdin/stdout: each line puts the next chunk, the answer is its CPU s."""
+    """Serve chunks on stdin/stdout: each line puts the next chunk (``put``: fresh keys, then
+    ``edit``: the same keys again, edited), the answer is its CPU s."""
     gen = TextGen(seed=11)
     texts = [gen.sentence(gen.rng.randint(6, 14)) for _ in range(items)]
     index: Any = {"dims": 256, "embed": HashingEmbeddings(dims=256), "fields": ["text"]}
@@ -109,17 +112,23 @@ def _worker(items: int) -> None:
         ours = UserloreStore(lore, namespace_template=("{user_id}",), index=index)
         warm(ours, texts)
         print("ready", flush=True)
-        at = 0
-        for _ in sys.stdin:
-            chunk = texts[at : at + CHUNK]
+        at = {"put": 0, "edit": 0}
+        for line in sys.stdin:
+            what = line.strip()
+            start_at = at[what]
+            chunk = texts[start_at : start_at + CHUNK]
+            if what == "edit":
+                chunk = [f"{t} (edited)" for t in chunk]
             start = time.process_time()
-            ours.batch([PutOp(NAMESPACE, f"k{at + i}", {"text": t}) for i, t in enumerate(chunk)])
+            ours.batch(
+                [PutOp(NAMESPACE, f"k{start_at + i}", {"text": t}) for i, t in enumerate(chunk)]
+            )
             print(json.dumps([len(chunk), time.process_time() - start]), flush=True)
-            at += CHUNK
+            at[what] += CHUNK
         lore.close()
 
 
-def same_run(base_src: Path, items: int) -> None:
+def same_run(base_src: Path, items: int, edit: bool = False) -> None:
     """This tree against ``base_src``, two workers taking turns chunk by chunk (ABBA)."""
     here = Path(__file__).resolve()
     workers = {}
@@ -131,39 +140,45 @@ def same_run(base_src: Path, items: int) -> None:
         )
         assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
         workers[name] = proc
-    done = {"head": [0.0, 0.0], "base": [0.0, 0.0]}  # items, CPU s
-    for r in range((items + CHUNK - 1) // CHUNK):
-        for name in ("head", "base") if r % 4 in (0, 3) else ("base", "head"):
-            proc = workers[name]
-            assert proc.stdin is not None and proc.stdout is not None
-            proc.stdin.write("put\n")
-            proc.stdin.flush()
-            n, cpu = json.loads(proc.stdout.readline())
-            done[name][0] += n
-            done[name][1] += cpu
+    out: dict[str, Any] = {"items": items}
+    for what in ("put", "edit") if edit else ("put",):
+        done = {"head": [0.0, 0.0], "base": [0.0, 0.0]}  # items, CPU s
+        for r in range((items + CHUNK - 1) // CHUNK):
+            for name in ("head", "base") if r % 4 in (0, 3) else ("base", "head"):
+                proc = workers[name]
+                assert proc.stdin is not None and proc.stdout is not None
+                proc.stdin.write(f"{what}\n")
+                proc.stdin.flush()
+                n, cpu = json.loads(proc.stdout.readline())
+                done[name][0] += n
+                done[name][1] += cpu
+        rate = {name: n / cpu for name, (n, cpu) in done.items()}
+        label = "puts" if what == "put" else "edits of held keys"
+        print(
+            f"same run, {items:,} {label}: head {rate['head']:,.0f} items/CPU-s, base "
+            f"{rate['base']:,.0f} ({rate['head'] / rate['base']:.2f}x)"
+        )
+        name = "items_per_cpu_s" if what == "put" else "edits_per_cpu_s"
+        out[name] = {k: round(v) for k, v in rate.items()}
     for proc in workers.values():
         assert proc.stdin is not None
         proc.stdin.close()
         proc.wait()
-    rate = {name: n / cpu for name, (n, cpu) in done.items()}
-    print(
-        f"same run, {items:,} puts: head {rate['head']:,.0f} items/CPU-s, base "
-        f"{rate['base']:,.0f} ({rate['head'] / rate['base']:.2f}x)"
-    )
-    print(json.dumps({"items": items, "items_per_cpu_s": {k: round(v) for k, v in rate.items()}}))
+    print(json.dumps(out))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=2000)
     parser.add_argument("--base-src", type=Path, help="time this tree against an exported src")
+    parser.add_argument("--edit", action="store_true", help="with --base-src: edits too")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         _worker(args.items)
         return
     if args.base_src:
-        same_run(args.base_src, args.items)
+        same_run(args.base_src, args.items, args.edit)
         return
     gen = TextGen(seed=11)
     texts = [gen.sentence(gen.rng.randint(6, 14)) for _ in range(args.items)]

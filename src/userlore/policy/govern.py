@@ -28,8 +28,10 @@ __all__ = [
     "WRAPPER_KEYS",
     "Assessment",
     "BatchFloor",
+    "FloorVerdict",
     "assess",
     "assess_text",
+    "judge",
     "key_refusal",
     "value_is_content",
 ]
@@ -138,6 +140,78 @@ def assess(candidate: CandidateInput) -> Assessment:
     return _assess(candidate, classify)
 
 
+def judge(candidate: CandidateInput) -> FloorVerdict:
+    """:func:`assess`, kept as a :class:`FloorVerdict` the governed write can reuse."""
+    return FloorVerdict._mint(_assess(candidate, classify), candidate)
+
+
+_MINT: Final = object()
+
+
+def _judged(c: CandidateInput) -> tuple[object, ...]:
+    """Every field :func:`_assess` reads: a verdict holds for a candidate equal in all of them."""
+    return (
+        c.content,
+        c.value,
+        c.sensitivity_claim,
+        c.explicitness,
+        c.evidence_text,
+        c.canonical_key,
+        c.path,
+        c.disclosure,
+    )
+
+
+class FloorVerdict:
+    """The floor's :class:`Assessment` of one candidate, bound to the texts it read.
+
+    A caller that ran the floor before its write (the LangGraph store judges a whole batch
+    first) hands this to the governed write, which then does not classify the same strings
+    again. Only :func:`judge` and :meth:`BatchFloor.judge` make one (the constructor wants this
+    module's private token), it cannot be changed after, and :meth:`of` answers only for a
+    candidate whose judged fields equal the ones read: any other candidate is judged afresh.
+    """
+
+    __slots__ = ("_assessment", "_read")
+    _assessment: Assessment
+    _read: tuple[object, ...]
+
+    def __init__(self, token: object, assessment: Assessment, read: tuple[object, ...]) -> None:
+        if token is not _MINT:
+            raise TypeError("only the floor makes a FloorVerdict (policy.govern.judge)")
+        object.__setattr__(self, "_assessment", assessment)
+        object.__setattr__(self, "_read", read)
+
+    @classmethod
+    def _mint(cls, assessment: Assessment, candidate: CandidateInput) -> FloorVerdict:
+        return cls(_MINT, assessment, _judged(candidate))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a FloorVerdict cannot be changed")
+
+    def __reduce__(self) -> str | tuple[object, ...]:
+        raise TypeError("a FloorVerdict is not copied or pickled")
+
+    @property
+    def refused(self) -> str | None:
+        """The assessment's refusal (``secret``, ``regulated``), if any."""
+        return self._assessment.refused
+
+    def of(self, candidate: CandidateInput) -> Assessment | None:
+        """The assessment, if ``candidate`` is what was judged; else ``None`` (judge it)."""
+        return self._assessment if _judged(candidate) == self._read else None
+
+    def clean_quote(self, candidate: CandidateInput) -> str | None:
+        """``candidate``'s evidence quote as stored (redacted), when this verdict shows it:
+        the quote is the judged content and nothing in it was refused, so redacting it would
+        change nothing. ``None``: redact it as usual."""
+        assessment = self.of(candidate)
+        if assessment is None or assessment.refused is not None:
+            return None
+        quote = candidate.evidence_text
+        return quote if quote is not None and quote == candidate.content else None
+
+
 @dataclass(slots=True)
 class BatchFloor:
     """:func:`assess` over a batch of candidates, each distinct text classified once.
@@ -161,6 +235,10 @@ class BatchFloor:
     def assess(self, candidate: CandidateInput) -> Assessment:
         """:func:`assess` of ``candidate``, with this batch's memo."""
         return _assess(candidate, self.classify)
+
+    def judge(self, candidate: CandidateInput) -> FloorVerdict:
+        """:func:`judge` of ``candidate``, with this batch's memo."""
+        return FloorVerdict._mint(_assess(candidate, self.classify), candidate)
 
 
 WRAPPER_KEYS: Final = ("content", "text", "memory")

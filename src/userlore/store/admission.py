@@ -19,7 +19,7 @@ from userlore.models import (
     WriteAction,
     WriteOutcome,
 )
-from userlore.policy.govern import Assessment, assess
+from userlore.policy.govern import Assessment, FloorVerdict, assess
 from userlore.policy.session_keys import checked_session_key
 from userlore.store.transitions import Transitions
 from userlore.validation import (
@@ -99,13 +99,21 @@ class CandidateGate(Transitions):
         return PRODUCER_SOURCE[producer] in self.config.memory.sources
 
     def admit(
-        self, session: Session, scope: str, candidate: CandidateInput
+        self,
+        session: Session,
+        scope: str,
+        candidate: CandidateInput,
+        judged: FloorVerdict | None = None,
     ) -> Assessment | WriteOutcome:
         """The gate of every governed write: fields, memory mode, enabled source, safety floor.
 
         Returns the :class:`Assessment` (what the candidate may become), or the
         :class:`WriteOutcome` that ends the write here: skipped, or refused with a traced
         reason code.
+
+        Args:
+            judged: The floor's verdict, when the caller already ran it (a store batch): used
+                only if it was made for this very candidate's texts, else the floor runs.
 
         Raises:
             InvalidInputError: a field of the candidate is malformed.
@@ -118,7 +126,9 @@ class CandidateGate(Transitions):
             return WriteOutcome(WriteAction.SKIPPED, reason="read_only")
         if not self.source_enabled(candidate.producer):
             return WriteOutcome(WriteAction.SKIPPED, reason="source_disabled")
-        verdict = assess(candidate)
+        verdict = None if judged is None else judged.of(candidate)
+        if verdict is None:
+            verdict = assess(candidate)
         if verdict.refused is not None:
             self.trace(
                 session,

@@ -6,8 +6,9 @@ Every other part of the governed store (traces, consent, transitions, writes, re
 
 from __future__ import annotations
 
+import secrets
 import threading
-import uuid
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -39,7 +40,14 @@ def _utcnow() -> datetime:
 
 
 def _new_id(prefix: str) -> str:
-    return f"{prefix}_{uuid.uuid4().hex[:24]}"
+    """``<prefix>_`` and 24 hex digits: the millisecond it was made (12), then 48 random bits.
+
+    Time first, so ids made together sort together: each unique index on an id (records, their
+    versions, evidence links, items, vectors) takes new rows at its end instead of at random
+    pages, and a bulk load's commits stop rewriting more pages as the tables grow (issue 30:
+    the write went from 0.22 to 0.34 ms a put between 6k and 30k records with random ids).
+    """
+    return f"{prefix}_{time.time_ns() // 1_000_000:012x}{secrets.token_hex(6)}"
 
 
 _BIND_SCOPE = sql_text("SELECT set_config('userlore.scope', :scope, true)")

@@ -27,7 +27,7 @@ from userlore.models import (
     WriteAction,
     WriteOutcome,
 )
-from userlore.policy.govern import Assessment
+from userlore.policy.govern import Assessment, FloorVerdict
 from userlore.store.admission import PRODUCER_SOURCE
 from userlore.store.concurrency import hold_write_lock
 from userlore.store.core import Clock, IdFactory
@@ -68,19 +68,30 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         with self.transaction(scope) as session:
             return self.govern(session, scope, candidate)
 
-    def govern(self, session: Session, scope: str, candidate: CandidateInput) -> WriteOutcome:
+    def govern(
+        self,
+        session: Session,
+        scope: str,
+        candidate: CandidateInput,
+        *,
+        judged: FloorVerdict | None = None,
+    ) -> WriteOutcome:
         """Sensitivity, dedupe, evidence and promotion for one candidate, inside ``session``.
+
+        Args:
+            judged: The floor's verdict on this candidate, when the caller already ran it: the
+                floor (and the quote's redaction) does not run again on the texts it read.
 
         Raises:
             InvalidInputError: empty or oversized content, bad kind or path.
         """
         validate_scope(scope)
-        verdict = self.admit(session, scope, candidate)
+        verdict = self.admit(session, scope, candidate, judged)
         if isinstance(verdict, WriteOutcome):
             return verdict
         hold_write_lock(session, scope)  # what the scope holds is read below: no race with it
         now = self.clock()
-        evidence_item_id = self._evidence_item(session, scope, candidate)
+        evidence_item_id = self._evidence_item(session, scope, candidate, judged)
         ckey = candidate.canonical_key
         key_filter = (
             MemoryRecord.canonical_key == ckey
@@ -142,7 +153,7 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         scope: str,
         candidates: Sequence[CandidateInput],
         *,
-        verdicts: Sequence[Assessment] | None = None,
+        verdicts: Sequence[FloorVerdict] | None = None,
     ) -> list[WriteOutcome]:
         """:meth:`govern` for many candidates inside ``session``, fresh keys in a few statements.
 
@@ -154,10 +165,12 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         key) takes :meth:`govern` itself, in order, after the fresh ones.
 
         Args:
-            verdicts: The floor's :class:`Assessment` of each candidate, when the caller has
-                just run :meth:`validate_candidate` and :func:`~userlore.policy.govern.assess`
-                over the batch: mode and sources are still checked here, the fields and the
-                floor are not run twice (a refused verdict goes through :meth:`admit`).
+            verdicts: The floor's :class:`~userlore.policy.govern.FloorVerdict` of each
+                candidate, when the caller has just run :meth:`validate_candidate` and
+                :func:`~userlore.policy.govern.judge` over the batch: mode and sources are
+                still checked here, the fields, the floor and the quote's redaction are not run
+                twice. A verdict made for other texts than its candidate's, or a refused one,
+                goes through :meth:`admit` (the floor runs).
 
         Raises:
             InvalidInputError: a candidate is malformed (nothing of the batch is written by
@@ -169,10 +182,11 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         outcomes: list[WriteOutcome | None] = [None] * len(candidates)
         admitted: dict[int, Assessment] = {}
         for n, c in enumerate(candidates):
+            known = None if verdicts is None else verdicts[n].of(c)
             gate = (
                 self.admit(session, scope, c)
-                if verdicts is None or verdicts[n].refused is not None
-                else self._gate(c, verdicts[n])
+                if known is None or known.refused is not None
+                else self._gate(c, known)
             )
             if isinstance(gate, WriteOutcome):
                 outcomes[n] = gate
@@ -245,7 +259,9 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         for n, row in zip(fresh, rows, strict=True):
             outcomes[n] = WriteOutcome(WriteAction.CREATED, record_view(row))
         for n in slow:
-            outcomes[n] = self.govern(session, scope, candidates[n])
+            outcomes[n] = self.govern(
+                session, scope, candidates[n], judged=None if verdicts is None else verdicts[n]
+            )
         return [o for o in outcomes if o is not None]
 
     def _gate(self, c: CandidateInput, verdict: Assessment) -> Assessment | WriteOutcome:

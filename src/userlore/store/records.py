@@ -24,7 +24,7 @@ from userlore.models import (
     WriteAction,
     WriteOutcome,
 )
-from userlore.policy.govern import POLICY_REV, assess
+from userlore.policy.govern import POLICY_REV, FloorVerdict, assess
 from userlore.policy.sensitivity import redact
 from userlore.store.concurrency import dialect_insert
 from userlore.store.episodic_index import index_item
@@ -66,10 +66,39 @@ class RecordWriter(BatchInserts):
         synthesis_state: str = "done",
     ) -> KnowledgeSourceItem:
         """Store (or find) one redacted, content-addressed evidence item."""
+        return self._source_item(
+            session,
+            scope=scope,
+            source_instance_id=source_instance_id,
+            external_id=external_id,
+            text=text,
+            clean=redact(text),
+            pipeline=pipeline,
+            title=title,
+            meta=meta,
+            occurred_at=occurred_at,
+            synthesis_state=synthesis_state,
+        )
+
+    def _source_item(
+        self,
+        session: Session,
+        *,
+        scope: str,
+        source_instance_id: str,
+        external_id: str,
+        text: str,
+        clean: str,
+        pipeline: Pipeline,
+        title: str | None = None,
+        meta: dict[str, Any] | None = None,
+        occurred_at: datetime | None = None,
+        synthesis_state: str = "done",
+    ) -> KnowledgeSourceItem:
+        """:meth:`add_source_item` of ``text`` already redacted to ``clean``."""
         bounded("source_instance_id", source_instance_id, 300)
         bounded("external_id", external_id, 500)
         now = self.clock()
-        clean = redact(text)
         blocked = clean != text
         digest = hashlib.sha256(clean.encode("utf-8")).hexdigest()
         values = {
@@ -126,7 +155,13 @@ class RecordWriter(BatchInserts):
             )
         return found
 
-    def _evidence_item(self, session: Session, scope: str, c: CandidateInput) -> str | None:
+    def _evidence_item(
+        self,
+        session: Session,
+        scope: str,
+        c: CandidateInput,
+        judged: FloorVerdict | None = None,
+    ) -> str | None:
         if c.source_item_id is not None:
             found = session.scalar(
                 select(KnowledgeSourceItem.id).where(
@@ -141,13 +176,17 @@ class RecordWriter(BatchInserts):
             return found
         if not c.evidence_text:
             return None
-        digest = scoped_digest(scope, redact(c.evidence_text))
-        item = self.add_source_item(
+        # The floor's verdict on this very candidate can show the quote needs no redaction.
+        clean = None if judged is None else judged.clean_quote(c)
+        if clean is None:
+            clean = redact(c.evidence_text)
+        item = self._source_item(
             session,
             scope=scope,
             source_instance_id=derived_id(c.producer.value, scope),
-            external_id=digest,
+            external_id=scoped_digest(scope, clean),
             text=c.evidence_text,
+            clean=clean,
             pipeline=c.pipeline,
         )
         return item.id

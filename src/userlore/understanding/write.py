@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from sqlalchemy.orm import Session
 
 from userlore.models import CandidateInput, WriteOutcome
-from userlore.policy.govern import Assessment
+from userlore.policy.govern import FloorVerdict
 from userlore.store.governed import GovernedStore
 
 
@@ -30,7 +30,7 @@ def govern_batch(
     scope: str,
     candidates: Sequence[CandidateInput],
     *,
-    verdicts: Sequence[Assessment] | None = None,
+    verdicts: Sequence[FloorVerdict] | None = None,
     session: Session | None = None,
 ) -> list[WriteOutcome]:
     """:func:`govern` of many candidates, fresh keys in bulk (:meth:`GovernedStore.govern_batch`).

@@ -36,7 +36,7 @@ from userlore.models import (
     RecordState,
     WriteAction,
 )
-from userlore.policy.govern import Assessment, BatchFloor, assess
+from userlore.policy.govern import BatchFloor, FloorVerdict, judge
 from userlore.store.governed import LIVE_STATES
 from userlore.store.schema import MemoryRecord
 from userlore.understanding import govern_batch
@@ -63,7 +63,7 @@ class _Put:
     where: Location
     candidate: CandidateInput | None  # None: delete
     ttl: float | None
-    verdict: Assessment | None = None  # the floor's, from _prepare_put
+    verdict: FloorVerdict | None = None  # the floor's, from _prepare_put
 
 
 class PutOps(ScopedStore):
@@ -117,7 +117,7 @@ class PutOps(ScopedStore):
         )
         store = self.lore.memory.store
         store.validate_candidate(candidate)
-        verdict = assess(candidate) if floor is None else floor.assess(candidate)
+        verdict = judge(candidate) if floor is None else floor.judge(candidate)
         if verdict.refused is not None:
             store.record_trace(
                 where.scope,
