@@ -326,7 +326,8 @@ def _same_group(group: str, other: str, sep: str) -> bool:
         return False
     if group.isdigit():
         return other.isdigit()
-    return group.isupper() and (other.isupper() or not other.isalpha())
+    # Letters only: a key's group after a dash ("NPHTM"), never a word after a space ("IBAN").
+    return sep != " " and group.isupper() and (other.isupper() or not other.isalpha())
 
 
 def _key_groups(text: str, start: int, end: int) -> tuple[int, int]:
