@@ -52,10 +52,8 @@ VALUES_KNOWN: frozenset[str] = frozenset(
         "bf9v-digest-pt-b02",
         # A tracking number after "suivi" read as a credential code (the gate's cue).
         "bf9v-reference-fr-b03",
-        # A sensitive twin the floor missed before this round too: a Japanese bank account
-        # number after 普通; the gate withholds it, the stored text keeps the value. (The hex
-        # keys after a cue in de/fr/pt/ja were fixed by hexkeys9, issue 29.)
-        "bf9v-reference-ja-05",
+        # (The hex keys after a cue in de/fr/pt/ja were fixed by hexkeys9, and the Japanese
+        # bank account after 普通 by tidy9's account types, issue 29.)
     }
 )
 

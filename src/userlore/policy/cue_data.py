@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 import yaml  # type: ignore[import-untyped]
 
@@ -21,18 +21,23 @@ from userlore.policy.literal_gate import LiteralGate
 __all__ = ["CueAlternation", "Cues", "alternation", "cues", "flat"]
 
 
-def alternation(terms: list[str], *, escape: bool = True) -> str:
+def alternation(terms: list[str], *, escape: bool = True, katakana_words: bool = False) -> str:
     """One regex alternation: Latin-script terms as whole words, other scripts' as substrings,
     longest first, the Latin terms before the others.
 
     A ``*`` at either end of a Latin term lets it sit inside a compound there: ``*code``
     matches "Zugangscode", ``krebs*`` matches "Krebsdiagnose". With ``escape`` off the terms
-    are regex fragments ("starts? with"), each a group, and ``*`` is the fragment's own.
+    are regex fragments ("starts? with"), each a group, and ``*`` is the fragment's own. With
+    ``katakana_words`` a short katakana term does not match at the start of a longer katakana
+    word (キー in キーボード).
     """
-    return "|".join(fragment for fragment, _ in _parts(terms, escape=escape)) or r"(?!x)x"
+    parts = _parts(terms, escape=escape, katakana_words=katakana_words)
+    return "|".join(fragment for fragment, _ in parts) or r"(?!x)x"
 
 
-def _parts(terms: list[str], *, escape: bool = True) -> list[tuple[str, str | None]]:
+def _parts(
+    terms: list[str], *, escape: bool = True, katakana_words: bool = False
+) -> list[tuple[str, str | None]]:
     """Each alternative of :func:`alternation` in its order, with the literal it must match
     (``None`` for a regex fragment, which has none the code can know)."""
     latin = [t for t in terms if _is_latin(t)]
@@ -46,8 +51,21 @@ def _parts(terms: list[str], *, escape: bool = True) -> list[tuple[str, str | No
         right = r"" if term.endswith("*") else r"(?![^\W_])"
         core = term.strip("*")
         parts.append((left + re.escape(core) + right, core))
-    parts.extend((re.escape(t), t) if escape else (f"(?:{t})", None) for t in others)
+    for t in others:
+        if not escape:
+            parts.append((f"(?:{t})", None))
+            continue
+        whole = katakana_words and _SHORT_KATAKANA.fullmatch(t) is not None
+        parts.append((re.escape(t) + (_NO_KATAKANA if whole else ""), t))
     return parts
+
+
+# A short credential word in katakana is not the start of a longer katakana word: キー is no
+# key in キーボード (keyboard), コード no code in コードレス (cordless). Kanji and kana after it
+# still count (キーは, キー番号), and a katakana word before it makes a compound that is one
+# (カードキー). Longer words (マイナンバー in マイナンバーカード) name the thing in a compound.
+_SHORT_KATAKANA = re.compile(r"[\u30a1-\u30fa\u30fc]{2,3}")
+_NO_KATAKANA: Final = r"(?![\u30a1-\u30fa\u30fc])"
 
 
 class CueAlternation:
@@ -60,13 +78,13 @@ class CueAlternation:
     the same matches (the first alternative that matches at a position is the same one).
     """
 
-    __slots__ = ("_cores", "_gate", "_last", "_literals", "_subsets", "pattern")
+    __slots__ = ("_cores", "_gate", "_last", "_literals", "_pattern", "_subsets")
 
     _MAX_SUBSETS = 4_096
 
-    def __init__(self, terms: list[str]) -> None:
-        parts = _parts(terms)
-        self.pattern = re.compile("|".join(f for f, _ in parts) or r"(?!x)x")
+    def __init__(self, terms: list[str], *, katakana_words: bool = False) -> None:
+        parts = _parts(terms, katakana_words=katakana_words)
+        self._pattern: re.Pattern[str] | None = None
         self._cores = [(f, core or "") for f, core in parts]
         self._literals = tuple(core for _, core in self._cores)
         self._gate = LiteralGate(self._literals)  # no literal in the text: no term can match
@@ -74,6 +92,13 @@ class CueAlternation:
         # The last text's answer: a detector scans one text with the same terms back to back
         # (``search`` then ``finditer``); a pure function of the text, so a safe memo.
         self._last: tuple[str | None, re.Pattern[str] | None] = (None, None)
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """The whole alternation, compiled on first use (the scans never need it)."""
+        if self._pattern is None:
+            self._pattern = re.compile("|".join(f for f, _ in self._cores) or r"(?!x)x")
+        return self._pattern
 
     def _for(self, text: str) -> re.Pattern[str] | None:
         """The alternation of the terms whose literal is in ``text`` (None: no term can match)."""
@@ -139,7 +164,6 @@ class Cues:
 
     credential: re.Pattern[str]
     identifier: re.Pattern[str]
-    not_credential: re.Pattern[str]
     counts: frozenset[str]
     money: re.Pattern[str]
     others: re.Pattern[str]
@@ -195,18 +219,34 @@ def flat(section: dict[str, list[Any]]) -> list[str]:
     return [str(term).casefold() for terms in section.values() for term in terms]
 
 
+def _measures(data: dict[str, Any]) -> list[str]:
+    """Compounds of a credential word and a quantity word ("token count", "número de tokens",
+    "トークン数"): each language's quantity words with its own credential words and English's."""
+    out: list[str] = []
+    english = [str(t).casefold().strip("*") for t in data["credential"]["en"]]
+    for lang, words in data["credential"].items():
+        own = [str(t).casefold().strip("*") for t in words]
+        terms = own if lang == "en" else [*own, *english]
+        for m in data["measure_after"].get(lang) or []:
+            m = str(m).casefold()
+            out += [f"{t}{m}" if not _is_latin(m) else f"{t} {m}" for t in terms]
+        for m in data["measure_before"].get(lang) or []:
+            out += [f"{str(m).casefold()} {t}" for t in terms]
+    return list(dict.fromkeys(out))
+
+
 @functools.cache
 def cues() -> Cues:
     """The cue data, loaded once on first use (never at import)."""
     source = resources.files("userlore.policy").joinpath("data/quote_cues.yaml")
     data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    not_credential = [*flat(data["not_credential"]), *_measures(data)]
     return Cues(
-        credential=re.compile(alternation(flat(data["credential"]))),
+        credential=re.compile(alternation(flat(data["credential"]), katakana_words=True)),
         credential_words=LiteralGate(_cores(flat(data["credential"]))),
-        credential_scan=CueAlternation(flat(data["credential"])),
-        not_credential_scan=CueAlternation(flat(data["not_credential"])),
+        credential_scan=CueAlternation(flat(data["credential"]), katakana_words=True),
+        not_credential_scan=CueAlternation(not_credential),
         identifier=re.compile(alternation(flat(data["identifier"]))),
-        not_credential=re.compile(alternation(flat(data["not_credential"]))),
         counts=frozenset(flat(data["count_units"])),
         money=re.compile(alternation(flat(data["money"]))),
         others=re.compile(alternation(flat(data["others"]))),

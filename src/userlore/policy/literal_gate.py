@@ -28,13 +28,20 @@ class LiteralGate:
     the same answer.
     """
 
-    __slots__ = ("_trie", "pattern", "words")
+    __slots__ = ("_pattern", "_trie", "words")
 
     def __init__(self, words: Iterable[str]) -> None:
         ordered = sorted(set(words), key=len, reverse=True)
         self.words = tuple(ordered)
-        self.pattern = re.compile("|".join(map(re.escape, ordered)) or r"(?!x)x")
-        self._trie = re.compile(_trie_pattern(ordered)) if ordered else self.pattern
+        self._pattern: re.Pattern[str] | None = None
+        self._trie = re.compile(_trie_pattern(ordered) if ordered else r"(?!x)x")
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """The alternation of the words, compiled on first use (:meth:`search` never needs it)."""
+        if self._pattern is None:
+            self._pattern = re.compile("|".join(map(re.escape, self.words)) or r"(?!x)x")
+        return self._pattern
 
     def search(self, text: str) -> bool:
         """Whether any word occurs in ``text``."""

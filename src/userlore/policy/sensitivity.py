@@ -303,11 +303,64 @@ def _whole_token(text: str, start: int, end: int) -> tuple[int, int]:
     """Widen a value's span to its whole token, so no redaction leaves a piece behind.
 
     A span that ends (or starts) between two ASCII letters or digits cut a token: a rule's
-    length cap or window stopped inside it ("[REDACTED]b0f00a08")."""
+    length cap or window stopped inside it ("[REDACTED]b0f00a08"). A key in groups ("VK7JG-
+    NPHTM-C97JM-9MPGT-3V66T", "4821.9930.7712") cut at a separator keeps its other groups
+    (:func:`_key_groups`)."""
     while 0 < end < len(text) and _is_word_char(text[end - 1]) and _is_word_char(text[end]):
         end += 1
     while 0 < start < len(text) and _is_word_char(text[start]) and _is_word_char(text[start - 1]):
         start -= 1
+    if (end < len(text) and text[end] in _KEY_SEPARATORS) or (
+        start > 0 and text[start - 1] in _KEY_SEPARATORS
+    ):
+        return _key_groups(text, start, end)
+    return start, end
+
+
+_KEY_SEPARATORS: Final = "-_. "
+_GROUP = re.compile(r"[A-Za-z0-9]+")
+_NEXT_GROUP = re.compile(r"[-_. ]([A-Za-z0-9]+)")
+_PREVIOUS_GROUP = re.compile(r"([A-Za-z0-9]+)[-_. ]$")
+
+
+def _same_group(group: str, other: str, sep: str) -> bool:
+    """Whether ``group`` is another group of the key ``other`` belongs to: letters and digits
+    mixed ("9MPGT"; not after a space), or the same length and kind as ``other`` ("NPHTM" after
+    "VK7JG", "7712" after "9930"), so a date, a version or the next word of prose is not taken."""
+    mixed = any(c.isdigit() for c in group) and any(c.isalpha() for c in group)
+    if sep != " " and mixed and len(group) >= 2:
+        return True
+    if len(group) != len(other) or len(group) < 4:
+        return False
+    if group.isdigit():
+        return other.isdigit()
+    # Letters only: a key's group after a dash ("NPHTM"), never a word after a space ("IBAN").
+    return sep != " " and group.isupper() and (other.isupper() or not other.isalpha())
+
+
+def _key_groups(text: str, start: int, end: int) -> tuple[int, int]:
+    """``start, end`` widened over the key's groups on either side: one separator (``-``,
+    ``_``, ``.``; a space only where the value is already spaced) and a group of the same key
+    (:func:`_same_group`), repeatedly."""
+    spaced = " " in text[start:end]
+    while end < len(text) and _is_word_char(text[end - 1]):
+        m = _NEXT_GROUP.match(text, end)
+        if m is None or (m.group(0)[0] == " " and not spaced):
+            break
+        if m.end() < len(text) and _is_word_char(text[m.end()]):
+            break  # "-ä…": not a group of letters and digits
+        if not _same_group(m.group(1), _GROUP.findall(text, start, end)[-1], m.group(0)[0]):
+            break
+        end = m.end()
+    while start > 0 and _is_word_char(text[start]):
+        m = _PREVIOUS_GROUP.search(text, max(0, start - 40), start)
+        if m is None or (m.group(0)[-1] == " " and not spaced):
+            break
+        if m.start() > 0 and _is_word_char(text[m.start() - 1]):
+            break
+        if not _same_group(m.group(1), _GROUP.findall(text, start, end)[0], m.group(0)[-1]):
+            break
+        start = m.start()
     return start, end
 
 

@@ -108,7 +108,7 @@ def _anchors(lowered: str) -> list[tuple[int, int]]:
     d = _data()
     found: list[tuple[int, int]] = []
     if c.credential_words.search(lowered):
-        excluded = [m.span() for m in c.not_credential.finditer(lowered)]
+        excluded = [m.span() for m in c.not_credential_scan.finditer(lowered)]
         found += [
             m.span()
             for m in c.credential.finditer(lowered)

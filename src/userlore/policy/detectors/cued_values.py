@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from userlore.policy.cue_data import cues
-from userlore.policy.detectors.common import _Hit, is_year
+from userlore.policy.detectors.common import _Hit, _is_hash_like, is_year
 from userlore.policy.findings import _REGULATED, _SECRET
 
 _WINDOW: Final = 48
@@ -30,8 +30,11 @@ _GLUED_AFTER: Final = frozenset("_=/&@#")
 _END = re.compile(r"[!。！\n;]|[.,](?!\d)(?=\s|$)")
 _DIGITS = re.compile(r"(?<![\w\-@:/#.])\d(?:[ \-./]?\d){3,}(?![\w@/]|[-:.]\w)")
 _TIME = re.compile(r"\d{1,2}:\d{2}")
+_DATE = re.compile(r"(?:19|20)\d\d([-./])[01]?\d\1[0-3]?\d|[0-3]?\d([-./])[01]?\d\2(?:19|20)\d\d")
 _TOKEN = re.compile(r"[^\s,;:()\"'“”«»「」。、]+")
 _WORD = re.compile(r"[^\W\d_]{2,}")
+# A token's part outside CJK characters and full-width forms.
+_ASCII_CORE = re.compile(r"[^\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]+")
 _COPULAS: Final = frozenset(
     ["is", "was", "ist", "war", "es", "era", "est", "était", "é", "era", "是", "は"]
 )  # "PIN is 2019": the year is the value
@@ -50,11 +53,25 @@ def _lower(t: str) -> str:
 
 
 def _shaped(tok: str) -> bool:
-    """ASCII letters with at least two digits ("48B21", "ghar123"), four characters or more."""
-    if not 4 <= len(tok) <= _LONGEST or "@" in tok or "=" in tok:
+    """ASCII letters with at least two digits ("48B21", "ghar123"), four characters or more;
+    longer only in groups ("VK7JG-NPHTM-C97JM-9MPGT-3V66T", "Otter7_Maple9_River3_Stone5")."""
+    if len(tok) < 4 or "@" in tok or "=" in tok:
+        return False
+    if len(tok) > _LONGEST and not _grouped(tok):
         return False  # keys, hashes and digests are the token rules' (they know public ones)
     digits = sum(ch.isdigit() for ch in tok)
     return digits >= 2 and any(ch.isascii() and ch.isalpha() for ch in tok)
+
+
+# A value in groups of letters and digits joined by one separator, each group at most _LONGEST.
+_GROUPED = re.compile(
+    r"[A-Za-z0-9]{2,16}(?:(?P<sep>[-_.])[A-Za-z0-9]{2,16})(?:(?P=sep)[A-Za-z0-9]{2,16}){1,10}"
+)
+
+
+def _grouped(tok: str) -> bool:
+    """Three groups or more of a key or a password ("VK7JG-NPHTM-C97JM"), not a UUID."""
+    return len(tok) <= 96 and _GROUPED.fullmatch(tok) is not None and not _is_hash_like(tok)
 
 
 def cued_values(t: str) -> Iterator[_Hit]:
@@ -100,15 +117,22 @@ def _values(
         after = _WORD.match(t, d.end() + 1) if d.end() < hi else None
         if after is not None and t[d.end()] == " " and after.group(0).casefold() in counts:
             continue
-        if is_year(run) and (
+        if (is_year(run) or _DATE.fullmatch(run)) and (
             identifier or any(w.casefold() not in _COPULAS for w in _WORD.findall(t, lo, d.start()))
         ):
-            continue
+            continue  # "changed it in 2019", "expires 2025-06-30": not the value
         taken.append(d.span())
         yield d.span()
-    for tok in _TOKEN.finditer(t, lo, hi):
+    # A token that starts in the window is read whole (the window's end would cut a value in
+    # groups short); a kana or CJK particle glued to it is not part of it ("キーは7XKQF-…です").
+    for tok in _TOKEN.finditer(t, lo):
+        if tok.start() >= hi:
+            break
         if any(s <= tok.start() < e for s, e in taken):
             continue
-        text = tok.group(0).rstrip(".!?")
+        inner = _ASCII_CORE.search(tok.group(0))
+        if inner is None:
+            continue
+        text = inner.group(0).rstrip(".!?")
         if _shaped(text):
-            yield tok.start(), tok.start() + len(text)
+            yield tok.start() + inner.start(), tok.start() + inner.start() + len(text)

@@ -5,10 +5,11 @@ Each class is a module named by what it finds: a value described then assembled
 groups (``social_ids``), the rent beside the user's salary and a salary negotiation's numbers
 (``second_amounts``), backup code lists and dashed recovery keys (``backup_codes``), one-time
 codes and a card's security code (``short_codes``), a quoted safe word and a password given in
-the next sentence (``credential_words``), a branch or sort code beside the account
-(``bank_accounts``). Where a rule before them already names a span, its verdict and its name
-stand (the redaction's re-check reads those names: "[REDACTED:password_in_pieces]" tells the
-pieces rule its work is done); the word-cued classes, added later, also yield to the first four.
+the next sentence (``credential_words``), a branch or sort code beside the account and the
+number after an account's type word (``bank_accounts``). Where a rule before them already names
+a span, its verdict and its name stand (the redaction's re-check reads those names:
+"[REDACTED:password_in_pieces]" tells the pieces rule its work is done); the word-cued classes,
+added later, also yield to the first four.
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ def _cued_values(t: str, lowered: str) -> list[_Hit]:
         found += short_codes.one_time_codes(t, lowered)
         found += short_codes.card_checks(t, lowered)
         found += bank_accounts.bank_pairs(t, lowered)
+        found += bank_accounts.typed_accounts(t, lowered)
         found += negotiation_amounts(t, lowered)
         found += credential_words.later_values(t, lowered)
     found += credential_words.quoted_words(t, lowered)
