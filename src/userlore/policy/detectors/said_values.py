@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import yaml  # type: ignore[import-untyped]
 
@@ -40,6 +40,9 @@ from userlore.policy.detectors.money import (
 )
 from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.literal_gate import LiteralGate
+
+if TYPE_CHECKING:
+    from userlore.policy.spoken import Spoken
 
 __all__ = [
     "drop_connectives",
@@ -135,9 +138,7 @@ def spelled_values(t: str, lowered: str) -> Iterator[_Hit]:
     runs = [(r[0], r[1]) for r in spelling_spans(t, lowered)]
     if not t.isascii():
         runs += [
-            (s.start, s.end)
-            for s in _cjk_runs(t)
-            if s.end - s.start >= 4 and _CJK_DIGITS.fullmatch(t, s.start, s.end)
+            (start, end) for start, end, digits in _cjk_digit_groups(t, _cjk_runs(t)) if digits >= 4
         ]
     if not runs:
         return
@@ -146,6 +147,28 @@ def spelled_values(t: str, lowered: str) -> Iterator[_Hit]:
     for start, end in runs:
         if any(start - _WINDOW_AFTER <= e and s <= end + _WINDOW_BEFORE for s, e in anchors):
             yield (_SECRET, "spelled_credential", start, end, None)
+
+
+_GROUP_GAP: Final = re.compile(r"[ \u3000\-‐‑–—_·.]{1,3}")
+
+
+def _cjk_digit_groups(t: str, runs: list[Spoken]) -> Iterator[tuple[int, int, int]]:
+    """``(start, end, digits)`` of each run of CJK numerals read digit by digit, groups said
+    with a dash word or a bare separator between them made one ("八八，杠，六二零一",
+    "八八六二-零一"): each group alone may be too short to be a code, the value is the whole."""
+    from userlore.policy.spoken import _dash_gap
+
+    groups: list[tuple[int, int, int]] = []
+    for s in runs:
+        if not _CJK_DIGITS.fullmatch(t, s.start, s.end):
+            continue
+        gap = (groups[-1][1], s.start) if groups else None
+        if gap and (_dash_gap().fullmatch(t, *gap) or _GROUP_GAP.fullmatch(t, *gap)):
+            start, _, digits = groups[-1]
+            groups[-1] = (start, s.end, digits + s.end - s.start)
+        else:
+            groups.append((s.start, s.end, s.end - s.start))
+    yield from groups
 
 
 # -- values in pieces ----------------------------------------------------------------------------
