@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.password_shapes import password_shapes
 from userlore.policy.detectors.pasted_keys import pasted_keys
 from userlore.policy.detectors.seed_phrases import seed_phrases
 from userlore.policy.detectors.told_codes import told_codes
@@ -22,6 +23,12 @@ __all__ = ["secret_forms"]
 def secret_forms(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     """The hits of this module's classes that overlap no blocking hit already found."""
     named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
-    for hit in (*seed_phrases(t), *pasted_keys(t, lowered), *told_codes(t, lowered, hits)):
+    found = (
+        *seed_phrases(t),
+        *pasted_keys(t, lowered),
+        *told_codes(t, lowered, hits),
+        *password_shapes(t, lowered),
+    )
+    for hit in found:
         if not any(s < hit[3] and hit[2] < e for s, e in named):
             yield hit
