@@ -7,8 +7,8 @@ the reference implementation), and a run of twelve or more words, all from one l
 separated only by spaces, numbering or commas, is a phrase whatever language frames it.
 Prose does not do that: every list leaves out the function words ("the", "de", "und"). A
 comma list must also pass the phrase's checksum (a shopping list of twelve list words would
-not), and a run of three distinct words or fewer is the documentation's example ("abandon
-abandon … about").
+not), and a run that is half one word is the documentation's example ("abandon abandon …
+about").
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterator
 from importlib import resources
 from typing import Final
@@ -97,8 +98,8 @@ def _phrase(t: str, run: list[re.Match[str]], mask: int) -> Iterator[_Hit]:
     if len(run) < _SHORTEST:
         return
     words = [w.group(0) for w in run]
-    if len({_fold(w) for w in words}) <= 3:
-        return  # the documentation's example phrase
+    if max(Counter(_fold(w) for w in words).values()) * 2 >= len(words):
+        return  # the documentation's example phrase, one word over and over
     if any(c in t[run[0].start() : run[-1].end()] for c in ",、") and not _checksum_ok(words, mask):
         return
     yield (_SECRET, "seed_phrase", run[0].start(), run[-1].end(), None)

@@ -4,7 +4,7 @@
 first comma, and no year said after other words. Three ways of telling a code cross that:
 
 - the cue says the code is a year ("la clave del cajero es el año en que nació mi vieja,
-  1958"): a year word after the cue makes the next year the code;
+  1958"): a year word after the cue, no negation between, makes the next year the code;
 - a change said after a comma ("mon code de carte, je l'ai changé en 2580"): four to eight
   digits right after a change phrase, or right before one ("auf 3812 geändert");
 - a code in pieces over two sentences ("密码是 4 8 0。后面再加 27"): where ``said_values``
@@ -40,6 +40,7 @@ _PIECE_DIGITS = re.compile(r"\s{0,2}(\d(?:[ \-]?\d){1,7})(?!\d)")
 @dataclass(frozen=True, slots=True)
 class _Words:
     year: re.Pattern[str]
+    negation: re.Pattern[str]
     change_before: re.Pattern[str]
     change_after: re.Pattern[str]
 
@@ -55,6 +56,7 @@ def _words() -> _Words:
     )
     return _Words(
         year=re.compile(_alternation(raw["year_words"])),
+        negation=re.compile(rf"(?<![^\W\d_])(?:{_alternation(raw['negations'])})(?![^\W\d_])"),
         change_before=re.compile(rf"(?:{_alternation(raw['change_before'])})\s*({_RUN})(?!\d)"),
         change_after=re.compile(rf"(?<!\d)({_RUN})\s*(?:{_alternation(raw['change_after'])})"),
     )
@@ -76,7 +78,7 @@ def told_codes(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
         stop = _SENTENCE_END.search(t, cue.end(), min(len(t), cue.end() + _WINDOW))
         hi = stop.start() if stop else min(len(t), cue.end() + _WINDOW)
         said = w.year.search(lowered, cue.end(), hi)
-        if said is not None:
+        if said is not None and w.negation.search(lowered, cue.end(), said.start()) is None:
             year = _YEAR.search(t, said.end(), hi)
             if year is not None:
                 yield (_SECRET, "told_code", year.start(), year.end(), None)
