@@ -52,6 +52,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -188,6 +189,27 @@ def _in_plan(value: str, shown: str) -> bool:
     return re.search(r"(?<![0-9A-Za-z])" + re.escape(value) + r"(?![0-9A-Za-z])", shown) is not None
 
 
+_GATE_FIELDS = ("group", "class", "text")
+
+
+def gate_cases(paths: list[Path]) -> list[dict[str, Any]]:
+    """The cases of every gate-format file of ``paths``; a file whose cases lack a gate field
+    (``tests/data/gate_names.jsonl`` is expect/lang cases, matched by ``gate_*.jsonl``) is
+    skipped with a notice on stderr, so the glob can be passed as it is."""
+    out: list[dict[str, Any]] = []
+    for path in paths:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        cases = [json.loads(line) for line in lines if line.strip()]
+        lacking = sorted({f for case in cases for f in _GATE_FIELDS if f not in case})
+        if lacking:
+            print(
+                f"skipped {path}: not a gate-format file (no {', '.join(lacking)})", file=sys.stderr
+            )
+            continue
+        out += cases
+    return out
+
+
 def run_gate(cases: list[dict[str, Any]]) -> dict[str, Any]:
     """The quote gate's figures per language group and class (see the module docstring)."""
     groups: dict[str, dict[str, dict[str, Any]]] = {}
@@ -304,13 +326,7 @@ def main() -> None:
         print(json.dumps(run_locomo(args.locomo)))
         return
     if args.gate:
-        gate_cases = [
-            json.loads(line)
-            for path in args.gate
-            for line in path.read_text(encoding="utf-8").splitlines()
-            if line.strip()
-        ]
-        result = run_gate(gate_cases)
+        result = run_gate(gate_cases(args.gate))
         for line in summary_lines(result["groups"]):
             print(line)
         print(json.dumps(result, ensure_ascii=False))

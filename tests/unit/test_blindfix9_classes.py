@@ -90,6 +90,14 @@ def test_fresh_class_sets(name: str, known: frozenset[str]) -> None:
         ("the card ending in 4417 was declined", ["4417"]),
         ("カード •••• 5119 は止めた", ["5119"]),
         ("my PIN ends in 4821", []),  # a secret four digits is never a last four
+        # The secret words are the cue data's credential words that name no identifier.
+        ("mi contraseña termina en 4821", []),
+        ("meine Geheimzahl endet auf 4821", []),
+        ("the token ends in 4821", []),
+        ("ma carte se termine par 1408, cryptogramme 552", []),
+        ("mi tarjeta termina en 5528", ["5528"]),  # a card word is an identifier's
+        ("meine Karte endet auf 7731", ["7731"]),
+        ("my zip code ends in 4402", ["4402"]),  # a compound naming no secret
         ("Card is 4716 5408 3954. Last four are 1408", []),  # the rest of the card stands
         ("in der Vorlage steht PASSWORT=hier_eintragen", ["PASSWORT=hier_eintragen"]),
         ("PASSWORT=hier_eintragen99!", []),  # a digit or a symbol: a real value

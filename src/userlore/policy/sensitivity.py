@@ -19,8 +19,6 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-from userlore.policy.detectors.blind8_classes import blind8_values
-from userlore.policy.detectors.blind9_values import blind9_values
 from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.cued_values import cued_values
@@ -33,6 +31,7 @@ from userlore.policy.detectors.financial import (
     _financial,
 )
 from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy, _split_keys
+from userlore.policy.detectors.late_values import late_values
 from userlore.policy.detectors.lock_codes import lock_codes
 from userlore.policy.detectors.money import own_money
 from userlore.policy.detectors.national_ids import (
@@ -206,10 +205,9 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         hits.extend(own_money(t))
     # Values said otherwise (blindfix7): spelled, in pieces, typed in groups, in slang.
     hits.extend(said_values(t, lowered))
-    # blind8's classes (blindfix8a): assembled, pasted as settings, social ids, the rent.
-    hits.extend(blind8_values(t, lowered, hits))
-    # blind9's classes (blindfix9a): code lists, one-time codes, bank pairs, negotiations.
-    hits.extend(blind9_values(t, lowered, hits))
+    # The late classes: assembled, pasted as settings, social ids, the rent, code lists,
+    # one-time codes, bank pairs, negotiations, quoted and later words (detectors/late_values).
+    hits.extend(late_values(t, lowered, hits))
     # Secrets in forms no rule above reads: recovery words, keypad codes, pasted keys.
     hits.extend(secret_forms(t, lowered, hits))
     hits = drop_connectives(t, hits)

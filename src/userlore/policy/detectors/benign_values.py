@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml  # type: ignore[import-untyped]
 
-from userlore.policy.cue_data import alternation
+from userlore.policy.cue_data import alternation, cues
 from userlore.policy.detectors.benign_shapes import own_real_said
 from userlore.policy.literal_gate import LiteralGate
 
@@ -37,12 +37,6 @@ _MASKED_FOUR = re.compile(
 )
 # Eight digits or more in groups: a card number or a part of one.
 _LONG_RUN = re.compile(r"(?<!\d)\d{1,6}(?:[ \-.]?\d{1,6}){0,4}(?!\d)")
-# A secret four digits may be told as "my PIN ends in 4821": never blanked beside these.
-_SECRET_WORD = re.compile(
-    r"(?i)\b(?:pin|pins|password|passcode|passwort|kennwort|geheimzahl|contraseña|clave|senha"
-    r"|mot de passe|mdp|cvv|cvc|cvv2|security code|código de seguridad|sicherheitscode"
-    r"|cryptogramme|código de segurança|code)\b|密码|验证码|暗証番号|パスワード|セキュリティコード"
-)
 # A value after ``=`` or ``:`` made of letter parts joined by "_" or "-" (no digit, no symbol).
 _JOINED_VALUE = re.compile(r"[=:：]\s?[\"']?([^\W\d_]+(?:[_\-][^\W\d_]+)+)(?=[\"'\s,;.!?)\]}—–]|$)")
 # A value of CJK characters after ``=`` or ``:``, to the next space or CJK punctuation.
@@ -152,9 +146,17 @@ def _last_fours(text: str, lowered: str, w: _Words) -> list[tuple[int, int]]:
     for start, end in candidates:
         lo, hi = _sentence(text, start, end)
         sentence = text[lo:hi]
-        if _SECRET_WORD.search(sentence) is None and not own_real_said(sentence.casefold()):
+        if not _secret_word(sentence.casefold()) and not own_real_said(sentence.casefold()):
             found.append((start, end))
     return found
+
+
+def _secret_word(lowered: str) -> bool:
+    """A credential word of the cue data that names a secret, not an identifier: a secret four
+    digits may be told as "my PIN ends in 4821", never blanked; a card's or an account's last
+    four are what the blanking is for."""
+    c = cues()
+    return any(c.identifier.fullmatch(m.group(0)) is None for m in c.credential_cues(lowered))
 
 
 def _test_cards(text: str, w: _Words) -> list[tuple[int, int]]:

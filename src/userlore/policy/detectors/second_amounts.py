@@ -9,6 +9,10 @@ Chinese or Japanese amount in 万/千) beside a payment word (rent, mortgage, Mi
 alquiler, aluguel, 房租, 家賃…: ``data/second_amounts.yaml``) is the user's money when its
 sentence is the user's: a first-person word or a personal money noun, and not someone else's,
 a price or an average (``money``'s own tests, reused), or a listing's asking rent.
+
+A salary negotiation (blindfix9a) says the user's money as bare numbers too ("they offered 52,
+I'll ask for 60k"): :func:`negotiation_amounts` takes every amount of a text with a negotiation
+word, two amounts or more, and a pay word or a "k"/"mil"/"万" amount.
 """
 
 from __future__ import annotations
@@ -24,11 +28,12 @@ import yaml  # type: ignore[import-untyped]
 
 from userlore.policy.cue_data import alternation, cues, flat
 from userlore.policy.detectors.common import _Hit, is_year
+from userlore.policy.detectors.cue_sections import gate_words, sections
 from userlore.policy.detectors.money import _FIRST_PERSON, _MONEY_NOUNS, _others_money, _personal
 from userlore.policy.findings import _REGULATED
 from userlore.policy.literal_gate import LiteralGate
 
-__all__ = ["second_amounts"]
+__all__ = ["negotiation_amounts", "negotiation_terms", "second_amounts"]
 
 # A bare amount: grouped thousands, three to six digits, or a CJK amount in 万 and 千.
 _BARE = re.compile(
@@ -100,3 +105,45 @@ def second_amounts(t: str, lowered: str) -> Iterator[_Hit]:
                 continue
             seen.add(m.start())
             yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
+
+
+# -- a salary negotiation ---------------------------------------------------------------------
+
+_NEGOTIATION: Final = ("negotiation", "pay")
+
+
+def negotiation_terms() -> list[str]:
+    """The negotiation words (for the late hook's shared gate); a pay word counts only beside
+    one."""
+    return gate_words("second_amounts.yaml", ("negotiation",))
+
+
+_AMOUNT = re.compile(
+    r"(?<![A-Za-z0-9_.,/:\-])(?:\d{1,3}(?:[.,]\d{3})+|\d{1,7})(?:[.,]\d{1,2})?"
+    r"(?:\s?(?:k|K|mil|tsd|万|千)(?![A-Za-z]))?(?![A-Za-z0-9_%:/]|[.,]\d)"
+)
+_SUFFIXED = re.compile(r"\s?(?:k|K|mil|tsd|万|千)$")
+
+
+def negotiation_amounts(t: str, lowered: str) -> Iterator[_Hit]:
+    """Every amount of a salary negotiation that is the user's: two or more of them, with a
+    negotiation word and a pay word (or a "k"/"mil"/"万" amount)."""
+    d = sections("second_amounts.yaml", _NEGOTIATION)
+    if not d["negotiation"].find(lowered):
+        return
+    amounts = [
+        m
+        for m in _AMOUNT.finditer(t)
+        if not is_year(m.group(0))
+        and (len(m.group(0)) >= 2 or _SUFFIXED.search(m.group(0)) is not None)
+        and (_SUFFIXED.search(m.group(0)) or sum(ch.isdigit() for ch in m.group(0)) >= 2)
+    ]
+    if len(amounts) < 2:
+        return
+    suffixed = any(_SUFFIXED.search(m.group(0)) for m in amounts)
+    if not suffixed and not d["pay"].find(lowered):
+        return
+    if _others_money(t, cues()):
+        return
+    for m in amounts:
+        yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
