@@ -20,6 +20,12 @@ from userlore.policy.spoken import spoken_view
 
 CASES = data_sets.rows("secret_forms.jsonl")
 FAMILIES = sorted({str(c["family"]) for c in CASES})
+# Written after the rules, scored once (first sight: sensitive 19/22, benign 3/11 withheld by
+# the gate alone), then its three classes fixed: a URL whose IP host is blanked as public
+# material, "alles klein" as a password's typing, a change told after a cue asked about ("code
+# de la CB ? … changé en 7140").
+SECOND = data_sets.rows("secret_forms2.jsonl")
+SECOND_KNOWN = {"sf2-pasted_key-en-004", "sf2-pasted_key-en-005", "sf2-pasted_key-de-001"}
 # Benign rows the gate alone withholds (the floor changes nothing), by gate rules this round
 # did not change: a credential word near a count, a name, a path or a number ("seed phrase …
 # 12 or 24 words", "KEY_LENGTH=2048", "FRITZ!Box 7590"); and one the uncovered-language shape
@@ -43,6 +49,10 @@ KNOWN: dict[str, set[str]] = {
 def test_every_item_of_the_family(family: str) -> None:
     cases = [c for c in CASES if c["family"] == family]
     assert set(value_sets.failures(cases)) == KNOWN.get(family, set())
+
+
+def test_every_item_of_the_second_set() -> None:
+    assert set(value_sets.failures(SECOND)) == SECOND_KNOWN
 
 
 @pytest.mark.parametrize(

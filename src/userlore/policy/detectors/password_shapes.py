@@ -33,7 +33,8 @@ _TOKEN = re.compile(
     r"(?<![\w@#$%&!*./\-])(?P<word>[^\W\d_]{4,24})(?P<sym>[!@#$%&*])(?P<digits>\d{2,4})"
     r"(?![\w@#$%&!*]|[.\-/]\w)"
 )
-_SYMBOLS: Final = frozenset("!@#$%&*")
+# The token's core, found first: a letter, one symbol, digits ("!" in prose has no digits after).
+_CORE = re.compile(r"[!@#$%&*]\d\d")
 _WINDOW: Final = 100
 _SENTENCE_END = re.compile(r"[!?。！？\n]|(?<!\.\.)\.(?!\d)(?=\s|$)")
 _BASE = re.compile(r"\s*([^\W\d_]{3,24})(?=\s*[,，、;]|\s+(?:\w+\s+){0,2}\w)")
@@ -64,9 +65,11 @@ def _words() -> _Words:
 
 def password_shapes(t: str, lowered: str) -> Iterator[_Hit]:
     """Word-symbol-digits tokens and base words told with their typing (module docstring)."""
-    if any(ch in _SYMBOLS for ch in t):
+    if _CORE.search(t) is not None:
         yield from _tokens(t)
-    yield from _base_words(t, lowered)
+    found = cues().credential_cues(lowered)  # the last text's answer is kept: no second scan
+    if found:
+        yield from _base_words(t, lowered, found)
 
 
 def _tokens(t: str) -> Iterator[_Hit]:
@@ -80,13 +83,13 @@ def _tokens(t: str) -> Iterator[_Hit]:
         yield (_SECRET, "password_shape", m.start(), m.end(), None)
 
 
-def _base_words(t: str, lowered: str) -> Iterator[_Hit]:
+def _base_words(t: str, lowered: str, found: tuple[re.Match[str], ...]) -> Iterator[_Hit]:
     w = _words()
     if w.assembly.search(lowered) is None:
         return
     c = cues()
     function_words = c.function_words
-    for cue in c.credential_cues(lowered):
+    for cue in found:
         if c.identifier.fullmatch(cue.group(0)) is not None:
             continue
         stop = _SENTENCE_END.search(t, cue.end(), min(len(t), cue.end() + _WINDOW))

@@ -63,6 +63,10 @@ class _Words:
     wifi_key: re.Pattern[str]
     app_password: re.Pattern[str]
     public_parts: frozenset[str]
+    wifi_literals: tuple[str, ...]
+    """What a text must hold for ``wifi`` to match (the network words and compounds)."""
+    app_literals: tuple[str, ...]
+    """The literals of ``app_password``: a password word or a code word."""
 
 
 def _alternation(words: list[Any]) -> str:
@@ -85,6 +89,18 @@ def _words() -> _Words:
         wifi_key=re.compile(key),
         app_password=re.compile(_alternation(raw["app_password_words"])),
         public_parts=frozenset(str(p) for p in raw["public_key_parts"]),
+        wifi_literals=tuple(str(x) for x in [*raw["wifi_words"], *raw["wifi_compounds"]]),
+        app_literals=(
+            "pass",
+            "mot de passe",
+            "contrase",
+            "senha",
+            "パスワード",
+            "授权码",
+            "授權碼",
+            "密码",
+            "密碼",
+        ),
     )
 
 
@@ -96,10 +112,12 @@ def pasted_keys(t: str, lowered: str) -> Iterator[_Hit]:
     if "key" in lowered and ("=" in t or ":" in t):
         yield from _key_settings(t)
     w = _words()
-    for cue in w.wifi.finditer(lowered):
-        yield from _after(t, cue.end(), _wifi_value)
-    for cue in w.app_password.finditer(lowered):
-        yield from _after(t, cue.end(), _letter_code)
+    if any(word in lowered for word in w.wifi_literals):
+        for cue in w.wifi.finditer(lowered):
+            yield from _after(t, cue.end(), _wifi_value)
+    if any(word in lowered for word in w.app_literals):
+        for cue in w.app_password.finditer(lowered):
+            yield from _after(t, cue.end(), _letter_code)
 
 
 def _key_settings(t: str) -> Iterator[_Hit]:

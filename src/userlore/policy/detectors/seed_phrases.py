@@ -54,9 +54,19 @@ def _lists() -> tuple[tuple[str, ...], dict[str, int]]:
     masks: dict[str, int] = {}
     for bit, name in enumerate(names):
         for word in Mnemonic(name).wordlist:
-            key = _fold(word)
-            masks[key] = masks.get(key, 0) | (1 << bit)
+            for key in {_fold(word), unicodedata.normalize("NFC", word.lower())}:
+                masks[key] = masks.get(key, 0) | (1 << bit)
     return names, masks
+
+
+def _mask(word: str, masks: dict[str, int]) -> int:
+    """The lists that hold ``word``: its lowercase form first (one lookup for most words),
+    its folded form only for a word with letters outside ASCII."""
+    low = word.lower()
+    bits = masks.get(low, 0)
+    if bits or low.isascii():
+        return bits
+    return masks.get(_fold(low), 0)
 
 
 def _checksum_ok(words: list[str], mask: int) -> bool:
@@ -80,10 +90,12 @@ def seed_phrases(t: str) -> Iterator[_Hit]:
     if t.count(" ") + t.count("\u3000") + t.count(",") + t.count("、") < _SHORTEST - 1:
         return
     _, masks = _lists()
+    if sum(map(masks.__contains__, _WORD.findall(t.lower()))) < _SHORTEST:
+        return  # fewer than twelve list words in all (a word typed with other accents aside)
     run: list[re.Match[str]] = []
     mask = 0
     for w in _WORD.finditer(t):
-        bits = masks.get(_fold(w.group(0)), 0)
+        bits = _mask(w.group(0), masks)
         joined = bool(run) and _GAP.fullmatch(t, run[-1].end(), w.start()) is not None
         if bits and joined and mask & bits:
             run.append(w)

@@ -32,6 +32,8 @@ __all__ = ["told_codes"]
 
 _WINDOW: Final = 90
 _SENTENCE_END = re.compile(r"[!?。！？\n]|(?<!\.\.)\.(?!\d)(?=\s|$)")
+_STATEMENT_END = re.compile(r"[!。！\n]|(?<!\.\.)\.(?!\d)(?=\s|$)")
+_ANY_DIGIT = re.compile(r"\d")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _RUN = r"\d(?:[ \-.]?\d){3,7}"
 _PIECE_DIGITS = re.compile(r"\s{0,2}(\d(?:[ \-]?\d){1,7})(?!\d)")
@@ -64,7 +66,7 @@ def _words() -> _Words:
 
 def told_codes(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     """The codes told in the three ways of the module docstring."""
-    if not any(ch.isdigit() for ch in t):
+    if _ANY_DIGIT.search(t) is None:
         return
     yield from _piece_digits(t, hits)
     c = cues()
@@ -82,6 +84,9 @@ def told_codes(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
             year = _YEAR.search(t, said.end(), hi)
             if year is not None:
                 yield (_SECRET, "told_code", year.start(), year.end(), None)
+        # A cue asked about ("code de la CB ? je l'ai changé en 7140"): the answer goes on.
+        stop = _STATEMENT_END.search(t, cue.end(), min(len(t), cue.end() + _WINDOW))
+        hi = stop.start() if stop else min(len(t), cue.end() + _WINDOW)
         for pattern in (w.change_before, w.change_after):
             for m in pattern.finditer(lowered, cue.end(), hi):
                 if not is_year(m.group(1)):
