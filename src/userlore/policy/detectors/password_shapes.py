@@ -85,8 +85,6 @@ def _tokens(t: str) -> Iterator[_Hit]:
 
 def _base_words(t: str, lowered: str, found: tuple[re.Match[str], ...]) -> Iterator[_Hit]:
     w = _words()
-    if w.assembly.search(lowered) is None:
-        return
     c = cues()
     function_words = c.function_words
     for cue in found:

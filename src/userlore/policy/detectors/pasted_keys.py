@@ -49,6 +49,8 @@ _SETTING = re.compile(
     r"(?<![\w.\-])[\"']?(?P<key>[A-Za-z_][\w.\-]{0,60})[\"']?\s*[:=]\s*"
     r"[\"']?(?P<value>[A-Za-z0-9+/_\-]{12,128})[\"']?(?![\w+/\-])"
 )
+# A setting's name holding "key", then its sign: what a text needs before the settings scan.
+_KEY_SIGN = re.compile(r"key[\w.\-]*[\"']?\s*[:=]")
 _KEY_PARTS = re.compile(r"[_.\-]+|(?<=[a-z])(?=[A-Z])")
 _WINDOW: Final = 80
 _GROUPED_DIGITS = re.compile(r"(?<![\w.,])(?:\d{4,5}(?:[ \-]\d{4,5}){1,5}|\d{8,})(?![\w.,]\d|\w)")
@@ -109,7 +111,7 @@ def pasted_keys(t: str, lowered: str) -> Iterator[_Hit]:
     if "A3-" in t:
         for m in _ONE_PASSWORD.finditer(t):
             yield (_SECRET, "1password_secret_key", m.start(), m.end(), None)
-    if "key" in lowered and ("=" in t or ":" in t):
+    if "key" in lowered and _KEY_SIGN.search(lowered) is not None:
         yield from _key_settings(t)
     w = _words()
     if any(word in lowered for word in w.wifi_literals):
