@@ -65,6 +65,7 @@ from userlore.policy.detectors.prose_parts import prose_parts
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.registry import registry_ids
 from userlore.policy.detectors.said_values import drop_connectives, said_values
+from userlore.policy.detectors.secret_forms import secret_forms
 from userlore.policy.detectors.special import _special
 from userlore.policy.detectors.special_vocab import _EN_WORD
 from userlore.policy.detectors.tokens import (
@@ -211,6 +212,8 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(late_values(t, lowered, hits))
     # Money in everyday forms (blindfix10b): pay parts, income by period, bank exports, lakh.
     hits.extend(money_forms(t, lowered, hits))
+    # Secrets in forms no rule above reads: recovery words, keypad codes, pasted keys.
+    hits.extend(secret_forms(t, lowered, hits))
     hits = drop_connectives(t, hits)
     if special:
         hits.extend(_special(t, lowered, words))

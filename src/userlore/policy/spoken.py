@@ -184,7 +184,7 @@ def _latin_value(words: list[str]) -> str | None:
         if not all(p in vocab or (lang == "de" and p == "ein") for p in core):
             continue
         seq = _expand_repeats(
-            ["zero" if p in ("oh", "niner") and lang == "en" else p for p in parts]
+            ["zero" if p == "oh" and lang == "en" else p for p in parts]
         )
         if lang == "en":
             seq = ["nine" if p == "niner" else p for p in seq]

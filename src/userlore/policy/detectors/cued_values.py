@@ -27,8 +27,16 @@ _LONGEST: Final = 16
 # A cue glued to these is part of a URL, a path or a name ("?token=", "user:password@").
 _GLUED_BEFORE: Final = frozenset("_=/&?.:@#")
 _GLUED_AFTER: Final = frozenset("_=/&@#")
-_END = re.compile(r"[!。！\n;]|[.,](?!\d)(?=\s|$)")
-_DIGITS = re.compile(r"(?<![\w\-@:/#.])\d(?:[ \-./]?\d){3,}(?![\w@/]|[-:.]\w)")
+_END = re.compile(r"[!。！\n;]|(?<!\.\.)[.,](?!\d)(?=\s|$)")  # an ellipsis is a pause
+# A run of four digits or more, or three single digits dictated with spaces ("c'est 7 4 2");
+# a kana or CJK character beside it is a boundary too ("やめて0827にした", "改成了0613",
+# "记：372906").
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
+_DIGITS = re.compile(
+    rf"(?=\d)(?:(?<=[{_CJK}])|(?<=[{_CJK}]:)|(?<![\w\-@:/#.]))"
+    rf"(?:\d(?:[ \-./]?\d){{3,}}|\d(?: \d){{2}})"
+    rf"(?=[{_CJK}]|(?![\w@/]|[-:.]\w))"
+)
 _TIME = re.compile(r"\d{1,2}:\d{2}")
 _DATE = re.compile(r"(?:19|20)\d\d([-./])[01]?\d\1[0-3]?\d|[0-3]?\d([-./])[01]?\d\2(?:19|20)\d\d")
 _TOKEN = re.compile(r"[^\s,;:()\"'“”«»「」。、]+")

@@ -25,7 +25,12 @@ from userlore.policy.findings import _SECRET
 __all__ = ["dial_combos"]
 
 # A dial's number (0-99), up to 14 characters after the turn ("links auf 17", "左转到22").
-_TURN_NUMBER = re.compile(r"[^\d.!?。\n]{0,14}?(?<!\d)(\d{1,2})(?![\d:.,]\d|\d)")
+# A count of turns before it is no part of the combination ("右に3回回して２５", "3 mal links auf
+# 17", "twice"): it is skipped.
+_TURN_NUMBER = re.compile(
+    r"[^\d.!?。\n]{0,14}?(?:\d\s*(?:回|圈|周|mal\b|times\b|fois\b|veces\b|vezes\b|x\b)"
+    r"[^\d.!?。\n]{0,14}?)?(?<!\d)(\d{1,2})(?![\d:.,]\d|\d)"
+)
 # Groups of one to three digits (three or more groups), or one run of four to eight.
 _COMBO = re.compile(r"(?<![\w.,:/-])(?:\d{1,3}(?:[ \-./]\d{1,3}){2,5}|\d{4,8})(?![\w]|[.,:/-]\d)")
 _COMBO_AFTER = 30

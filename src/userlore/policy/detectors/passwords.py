@@ -221,7 +221,8 @@ def _passwords(t: str, lowered: str) -> Iterator[_Hit]:
             continue
         if kind == "seed":
             s = _SEED_WORDS.match(t, m.start("val"))
-            if s:
+            # Three distinct words or fewer: the documentation's "abandon abandon … about".
+            if s and len(set(re.split(r"[ ,]+", s.group(0).lower()))) > 3:
                 yield (_SECRET, "seed_phrase", s.start(), s.end(), None)
             continue
         if kind == "pin" and m.group("pin").lower() == "combination" and not m.group("sep").strip():

@@ -113,8 +113,9 @@ def _private_key_blocks(t: str) -> Iterator[_Hit]:
 # Credentials in URLs: scheme://user:password@host (and token@host for token-shaped userinfo).
 _URL_CREDS = re.compile(
     r"(?i)\b[a-z][a-z0-9+.\-]{1,30}://(?P<user>[^\s:/?#@\"'<>\[\]]{0,128})"
-    r"(?::(?P<pw>[^\s/?#\"'<>]{1,256}))?@(?P<host>[A-Za-z0-9.\-_\[\]]+)"
-)
+    r"(?::(?P<pw>[^\s/\"'<>]{1,256}))?@(?:(?P<host>[A-Za-z0-9.\-_\[\]]+)|(?= {7}))"
+)  # a password pasted unencoded may hold "#" or "?" ("app:Wq7#pLm2zR@db"): read it whole;
+# an IP host is blanked as public material before the rules read the text (seven spaces or more)
 
 
 _CREDENTIAL_PAIR = re.compile(

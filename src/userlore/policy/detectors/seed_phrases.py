@@ -1,0 +1,117 @@
+"""A wallet's recovery phrase: twelve words or more of one BIP39 word list (issue 29).
+
+``passwords`` reads a phrase after an English seed word; a phrase pasted after "les 12 mots
+de mon portefeuille", "助记词" or nothing at all passed. The class is the words themselves:
+BIP39 fixes one list of 2048 words per language (the ``mnemonic`` package ships the lists of
+the reference implementation), and a run of twelve or more words, all from one list and
+separated only by spaces, numbering or commas, is a phrase whatever language frames it.
+Prose does not do that: every list leaves out the function words ("the", "de", "und"). A
+comma list must also pass the phrase's checksum (a shopping list of twelve list words would
+not), and a run that is half one word is the documentation's example ("abandon abandon …
+about").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterator
+from importlib import resources
+from typing import Final
+
+from mnemonic import Mnemonic
+
+from userlore.policy.detectors.common import _Hit
+from userlore.policy.findings import _SECRET
+
+__all__ = ["seed_phrases"]
+
+_SHORTEST: Final = 12
+_WORD = re.compile(r"[^\W\d_]+")
+# What may stand between two words of a phrase: spaces, an ideographic space, a comma, or the
+# number of a numbered list ("1. math 2. bless").
+_GAP = re.compile(r"[\s,、]*(?:\d{1,2}[.)]\s*)?")
+
+
+def _fold(word: str) -> str:
+    """Lowercased, accents dropped (lists and texts differ in NFC/NFD and in accents typed)."""
+    decomposed = unicodedata.normalize("NFKD", word.lower())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+@functools.cache
+def _lists() -> tuple[tuple[str, ...], dict[str, int]]:
+    """The list names and, for each folded word, the bit mask of the lists that hold it."""
+    names = tuple(
+        sorted(
+            p.name.removesuffix(".txt")
+            for p in resources.files("mnemonic").joinpath("wordlist").iterdir()
+            if p.name.endswith(".txt")
+        )
+    )
+    masks: dict[str, int] = {}
+    for bit, name in enumerate(names):
+        for word in Mnemonic(name).wordlist:
+            for key in {_fold(word), unicodedata.normalize("NFC", word.lower())}:
+                masks[key] = masks.get(key, 0) | (1 << bit)
+    return names, masks
+
+
+def _mask(word: str, masks: dict[str, int]) -> int:
+    """The lists that hold ``word``: its lowercase form first (one lookup for most words),
+    its folded form only for a word with letters outside ASCII."""
+    low = word.lower()
+    bits = masks.get(low, 0)
+    if bits or low.isascii():
+        return bits
+    return masks.get(_fold(low), 0)
+
+
+def _checksum_ok(words: list[str], mask: int) -> bool:
+    names, _ = _lists()
+    if len(words) % 3:
+        return False
+    for bit, name in enumerate(names):
+        if mask & (1 << bit):
+            m = Mnemonic(name)
+            by_fold = {_fold(w): w for w in m.wordlist}
+            try:
+                if m.check(" ".join(by_fold[_fold(w)] for w in words)):
+                    return True
+            except (LookupError, ValueError):
+                continue
+    return False
+
+
+def seed_phrases(t: str) -> Iterator[_Hit]:
+    """Runs of twelve or more words of one BIP39 list (see the module docstring)."""
+    if t.count(" ") + t.count("\u3000") + t.count(",") + t.count("、") < _SHORTEST - 1:
+        return
+    _, masks = _lists()
+    if sum(map(masks.__contains__, _WORD.findall(t.lower()))) < _SHORTEST:
+        return  # fewer than twelve list words in all (a word typed with other accents aside)
+    run: list[re.Match[str]] = []
+    mask = 0
+    for w in _WORD.finditer(t):
+        bits = _mask(w.group(0), masks)
+        joined = bool(run) and _GAP.fullmatch(t, run[-1].end(), w.start()) is not None
+        if bits and joined and mask & bits:
+            run.append(w)
+            mask &= bits
+            continue
+        yield from _phrase(t, run, mask)
+        run, mask = ([w], bits) if bits else ([], 0)
+    yield from _phrase(t, run, mask)
+
+
+def _phrase(t: str, run: list[re.Match[str]], mask: int) -> Iterator[_Hit]:
+    if len(run) < _SHORTEST:
+        return
+    words = [w.group(0) for w in run]
+    if max(Counter(_fold(w) for w in words).values()) * 2 >= len(words):
+        return  # the documentation's example phrase, one word over and over
+    if any(c in t[run[0].start() : run[-1].end()] for c in ",、") and not _checksum_ok(words, mask):
+        return
+    yield (_SECRET, "seed_phrase", run[0].start(), run[-1].end(), None)

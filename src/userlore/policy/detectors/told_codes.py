@@ -1,0 +1,109 @@
+"""Codes told around their cue, past where ``cued_values`` reads (issue 29).
+
+``cued_values`` takes the value-like runs in the credential cue's own sentence, up to the
+first comma, and no year said after other words. Three ways of telling a code cross that:
+
+- the cue says the code is a year ("la clave del cajero es el año en que nació mi vieja,
+  1958"): a year word after the cue, no negation between, makes the next year the code;
+- a change said after a comma ("mon code de carte, je l'ai changé en 2580"): four to eight
+  digits right after a change phrase, or right before one ("auf 3812 geändert");
+- a code in pieces over two sentences ("密码是 4 8 0。后面再加 27"): where ``said_values``
+  marks a piece that is a word ("再加"), the digits right after it are the piece.
+
+Words are data (``data/told_codes.yaml``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Final
+
+import yaml  # type: ignore[import-untyped]
+
+from userlore.policy.cue_data import cues
+from userlore.policy.detectors.common import _Hit, is_year
+from userlore.policy.findings import _SECRET
+
+__all__ = ["told_codes"]
+
+_WINDOW: Final = 90
+_SENTENCE_END = re.compile(r"[!?。！？\n]|(?<!\.\.)\.(?!\d)(?=\s|$)")
+_STATEMENT_END = re.compile(r"[!。！\n]|(?<!\.\.)\.(?!\d)(?=\s|$)")
+_ANY_DIGIT = re.compile(r"\d")
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+_RUN = r"\d(?:[ \-.]?\d){3,7}"
+_PIECE_DIGITS = re.compile(r"\s{0,2}(\d(?:[ \-]?\d){1,7})(?!\d)")
+
+
+@dataclass(frozen=True, slots=True)
+class _Words:
+    year: re.Pattern[str]
+    negation: re.Pattern[str]
+    change_before: re.Pattern[str]
+    change_after: re.Pattern[str]
+
+
+def _alternation(words: list[Any]) -> str:
+    return "|".join(re.escape(str(w)) for w in sorted(words, key=lambda w: -len(str(w))))
+
+
+@functools.cache
+def _words() -> _Words:
+    raw: dict[str, Any] = yaml.safe_load(
+        resources.files("userlore.policy.data").joinpath("told_codes.yaml").read_text("utf-8")
+    )
+    return _Words(
+        year=re.compile(_alternation(raw["year_words"])),
+        negation=re.compile(rf"(?<![^\W\d_])(?:{_alternation(raw['negations'])})(?![^\W\d_])"),
+        change_before=re.compile(rf"(?:{_alternation(raw['change_before'])})\s*({_RUN})(?!\d)"),
+        change_after=re.compile(rf"(?<!\d)({_RUN})\s*(?:{_alternation(raw['change_after'])})"),
+    )
+
+
+def told_codes(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
+    """The codes told in the three ways of the module docstring."""
+    if _ANY_DIGIT.search(t) is None:
+        return
+    yield from _piece_digits(t, hits)
+    c = cues()
+    found = c.credential_cues(lowered)
+    if not found:
+        return
+    w = _words()
+    for cue in found:
+        if c.identifier.fullmatch(cue.group(0)) is not None:
+            continue  # an account's or a card's number is the identifier rules'
+        stop = _SENTENCE_END.search(t, cue.end(), min(len(t), cue.end() + _WINDOW))
+        hi = stop.start() if stop else min(len(t), cue.end() + _WINDOW)
+        said = w.year.search(lowered, cue.end(), hi)
+        if said is not None and w.negation.search(lowered, cue.end(), said.start()) is None:
+            year = _YEAR.search(t, said.end(), hi)
+            if year is not None:
+                yield (_SECRET, "told_code", year.start(), year.end(), None)
+        # A cue asked about ("code de la CB ? je l'ai changé en 7140"): the answer goes on.
+        stop = _STATEMENT_END.search(t, cue.end(), min(len(t), cue.end() + _WINDOW))
+        hi = stop.start() if stop else min(len(t), cue.end() + _WINDOW)
+        for pattern in (w.change_before, w.change_after):
+            for m in pattern.finditer(lowered, cue.end(), hi):
+                if not is_year(m.group(1)):
+                    yield (_SECRET, "told_code", m.start(1), m.end(1), None)
+
+
+def _piece_digits(t: str, hits: list[_Hit]) -> Iterator[_Hit]:
+    """The digits right after a piece ``said_values`` marked on a word, or a spaced run the
+    piece cut after its first digit."""
+    for hit in hits:
+        if hit[1] != "password_in_pieces":
+            continue
+        m = _PIECE_DIGITS.match(t, hit[3])
+        if m is None:
+            continue
+        if t[hit[3] - 1].isdigit():
+            if m.start(1) > hit[3]:  # "4" of "4 8 0": the rest of the run
+                yield (_SECRET, "password_in_pieces", hit[2], m.end(1), None)
+        else:  # "再加" of "再加 27": the digits after the word
+            yield (_SECRET, "password_in_pieces", m.start(1), m.end(1), None)
