@@ -136,7 +136,7 @@ def fill(database: Path, records: int, chunk: int) -> None:
             floor = BatchFloor()
             for c in candidates:
                 store.validate_candidate(c)
-            verdicts = [floor.assess(c) for c in candidates]
+            verdicts = [floor.judge(c) for c in candidates]
             govern_batch(store, SCOPE, candidates, verdicts=verdicts)
             written += size
             if (at // chunk) % 25 == 0 or at + size >= records:
