@@ -18,7 +18,13 @@ import yaml  # type: ignore[import-untyped]
 
 from userlore.policy.literal_gate import LiteralGate
 
-__all__ = ["CueAlternation", "Cues", "alternation", "cues", "flat"]
+__all__ = ["CueAlternation", "Cues", "alternation", "cues", "flat", "literal_alternation"]
+
+
+def literal_alternation(words: list[Any]) -> str:
+    """The words escaped as one alternation, longest first, matched anywhere (no word edges):
+    for data words a detector places itself."""
+    return "|".join(re.escape(str(w)) for w in sorted(words, key=lambda w: -len(str(w))))
 
 
 def alternation(terms: list[str], *, escape: bool = True, katakana_words: bool = False) -> str:

@@ -183,9 +183,7 @@ def _latin_value(words: list[str]) -> str | None:
         vocab = _LANG_WORDS[lang]
         if not all(p in vocab or (lang == "de" and p == "ein") for p in core):
             continue
-        seq = _expand_repeats(
-            ["zero" if p == "oh" and lang == "en" else p for p in parts]
-        )
+        seq = _expand_repeats(["zero" if p == "oh" and lang == "en" else p for p in parts])
         if lang == "en":
             seq = ["nine" if p == "niner" else p for p in seq]
         if lang == "pt":

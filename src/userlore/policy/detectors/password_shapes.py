@@ -23,7 +23,7 @@ from typing import Any, Final
 
 import yaml  # type: ignore[import-untyped]
 
-from userlore.policy.cue_data import cues
+from userlore.policy.cue_data import cues, literal_alternation
 from userlore.policy.detectors.common import _Hit, _is_placeholder
 from userlore.policy.findings import _SECRET
 
@@ -47,18 +47,14 @@ class _Words:
     references: frozenset[str]
 
 
-def _alternation(words: list[Any]) -> str:
-    return "|".join(re.escape(str(w)) for w in sorted(words, key=lambda w: -len(str(w))))
-
-
 @functools.cache
 def _words() -> _Words:
     raw: dict[str, Any] = yaml.safe_load(
         resources.files("userlore.policy.data").joinpath("password_shapes.yaml").read_text("utf-8")
     )
     return _Words(
-        assembly=re.compile(_alternation(raw["assembly_words"])),
-        copula=re.compile(rf"(?<![^\W\d_])(?:{_alternation(raw['copulas'])})(?![^\W\d_])"),
+        assembly=re.compile(literal_alternation(raw["assembly_words"])),
+        copula=re.compile(rf"(?<![^\W\d_])(?:{literal_alternation(raw['copulas'])})(?![^\W\d_])"),
         references=frozenset(str(w) for w in raw["reference_words"]),
     )
 

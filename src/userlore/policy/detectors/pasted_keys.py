@@ -27,6 +27,7 @@ from typing import Any, Final
 
 import yaml  # type: ignore[import-untyped]
 
+from userlore.policy.cue_data import literal_alternation
 from userlore.policy.detectors.common import (
     _IDENTIFIER_LIKE,
     _UUID,
@@ -71,25 +72,21 @@ class _Words:
     """The literals of ``app_password``: a password word or a code word."""
 
 
-def _alternation(words: list[Any]) -> str:
-    return "|".join(re.escape(str(w)) for w in sorted(words, key=lambda w: -len(str(w))))
-
-
 @functools.cache
 def _words() -> _Words:
     raw: dict[str, Any] = yaml.safe_load(
         resources.files("userlore.policy.data").joinpath("pasted_keys.yaml").read_text("utf-8")
     )
-    wifi = _alternation(raw["wifi_words"])
-    key = _alternation(raw["wifi_key_words"])
-    compounds = _alternation(raw["wifi_compounds"])
+    wifi = literal_alternation(raw["wifi_words"])
+    key = literal_alternation(raw["wifi_key_words"])
+    compounds = literal_alternation(raw["wifi_compounds"])
     return _Words(
         wifi=re.compile(
             rf"(?:{compounds})|(?<![a-z])(?:{wifi})[^\n.:：。]{{0,24}}?(?:{key})"
             rf"|(?<![a-z])(?:{key})[^\n.:：。,]{{0,24}}?(?<![a-z])(?:{wifi})"  # "clé … wifi"
         ),
         wifi_key=re.compile(key),
-        app_password=re.compile(_alternation(raw["app_password_words"])),
+        app_password=re.compile(literal_alternation(raw["app_password_words"])),
         public_parts=frozenset(str(p) for p in raw["public_key_parts"]),
         wifi_literals=tuple(str(x) for x in [*raw["wifi_words"], *raw["wifi_compounds"]]),
         app_literals=(

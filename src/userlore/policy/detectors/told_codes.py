@@ -24,7 +24,7 @@ from typing import Any, Final
 
 import yaml  # type: ignore[import-untyped]
 
-from userlore.policy.cue_data import cues
+from userlore.policy.cue_data import cues, literal_alternation
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.findings import _SECRET
 
@@ -47,20 +47,22 @@ class _Words:
     change_after: re.Pattern[str]
 
 
-def _alternation(words: list[Any]) -> str:
-    return "|".join(re.escape(str(w)) for w in sorted(words, key=lambda w: -len(str(w))))
-
-
 @functools.cache
 def _words() -> _Words:
     raw: dict[str, Any] = yaml.safe_load(
         resources.files("userlore.policy.data").joinpath("told_codes.yaml").read_text("utf-8")
     )
     return _Words(
-        year=re.compile(_alternation(raw["year_words"])),
-        negation=re.compile(rf"(?<![^\W\d_])(?:{_alternation(raw['negations'])})(?![^\W\d_])"),
-        change_before=re.compile(rf"(?:{_alternation(raw['change_before'])})\s*({_RUN})(?!\d)"),
-        change_after=re.compile(rf"(?<!\d)({_RUN})\s*(?:{_alternation(raw['change_after'])})"),
+        year=re.compile(literal_alternation(raw["year_words"])),
+        negation=re.compile(
+            rf"(?<![^\W\d_])(?:{literal_alternation(raw['negations'])})(?![^\W\d_])"
+        ),
+        change_before=re.compile(
+            rf"(?:{literal_alternation(raw['change_before'])})\s*({_RUN})(?!\d)"
+        ),
+        change_after=re.compile(
+            rf"(?<!\d)({_RUN})\s*(?:{literal_alternation(raw['change_after'])})"
+        ),
     )
 
 
