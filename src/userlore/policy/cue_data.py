@@ -11,11 +11,9 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Final
 
-import yaml  # type: ignore[import-untyped]
-
+from userlore.policy.data_files import data_yaml
 from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["CueAlternation", "Cues", "alternation", "cues", "flat", "literal_alternation"]
@@ -244,8 +242,7 @@ def _measures(data: dict[str, Any]) -> list[str]:
 @functools.cache
 def cues() -> Cues:
     """The cue data, loaded once on first use (never at import)."""
-    source = resources.files("userlore.policy").joinpath("data/quote_cues.yaml")
-    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    data = data_yaml("quote_cues.yaml")
     not_credential = [*flat(data["not_credential"]), *_measures(data)]
     return Cues(
         credential=re.compile(alternation(flat(data["credential"]), katakana_words=True)),

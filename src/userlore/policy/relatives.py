@@ -36,13 +36,9 @@ class _Relative:
 
 @functools.cache
 def _relatives_data() -> dict[str, Any]:
-    from importlib import resources
+    from userlore.policy.data_files import data_yaml
 
-    import yaml  # type: ignore[import-untyped]
-
-    raw = resources.files("userlore.policy.data").joinpath("relatives.yaml").read_text("utf-8")
-    data: dict[str, Any] = yaml.safe_load(raw)
-    return data
+    return data_yaml("relatives.yaml")
 
 
 @functools.cache

@@ -21,10 +21,9 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from importlib import resources
 from typing import Final
 
-import yaml  # type: ignore[import-untyped]
+from userlore.policy.data_files import data_yaml
 
 __all__ = ["SPELLED_KINDS", "Run", "spelled_cues", "spelling_spans"]
 
@@ -88,8 +87,7 @@ class _Vocab:
 
 @functools.cache
 def _vocab() -> _Vocab:
-    text = resources.files("userlore.policy.data").joinpath("spelling.yaml").read_text("utf-8")
-    data = yaml.safe_load(text)
+    data = data_yaml("spelling.yaml")
     kana = {str(k): str(v) for k, v in data["kana_digits"].items()}
     words = "|".join(re.escape(w) for w in sorted(kana, key=len, reverse=True))
     sep = re.escape(_KANA_SEP)
@@ -132,8 +130,7 @@ def dash_words() -> tuple[str, ...]:
 
 @functools.cache
 def _dash_words() -> tuple[str, ...]:
-    text = resources.files("userlore.policy.data").joinpath("spelling.yaml").read_text("utf-8")
-    return tuple(str(w) for w in yaml.safe_load(text)["dash_words"])
+    return tuple(str(w) for w in data_yaml("spelling.yaml")["dash_words"])
 
 
 def spelled_cues() -> re.Pattern[str]:

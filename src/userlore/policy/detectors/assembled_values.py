@@ -17,12 +17,10 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Final
 
-import yaml  # type: ignore[import-untyped]
-
 from userlore.policy.cue_data import cues
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.findings import _SECRET
 from userlore.policy.literal_gate import LiteralGate
@@ -72,9 +70,7 @@ class _Data:
 
 @functools.cache
 def _data() -> _Data:
-    raw: dict[str, Any] = yaml.safe_load(
-        resources.files("userlore.policy.data").joinpath("assembled_values.yaml").read_text("utf-8")
-    )
+    raw: dict[str, Any] = data_yaml("assembled_values.yaml")
     extra = [str(c) for c in raw["cues"]]
     joins = [str(t) for terms in raw["joins"].values() for t in terms]
     namers = [str(t) for terms in raw["namers"].values() for t in terms]

@@ -15,12 +15,10 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Final
 
-import yaml  # type: ignore[import-untyped]
-
 from userlore.policy.cue_data import alternation
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.placeholders import placeholder_words
 from userlore.policy.literal_gate import LiteralGate
 
@@ -84,9 +82,7 @@ class _Shapes:
 
 @functools.cache
 def _shapes() -> _Shapes:
-    raw: dict[str, Any] = yaml.safe_load(
-        resources.files("userlore.policy.data").joinpath("benign_shapes.yaml").read_text("utf-8")
-    )
+    raw: dict[str, Any] = data_yaml("benign_shapes.yaml")
 
     def words(key: str) -> list[str]:
         return [str(w).casefold() for w in raw[key]]

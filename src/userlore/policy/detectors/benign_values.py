@@ -14,12 +14,10 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
-
 from userlore.policy.cue_data import alternation, cues
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.benign_shapes import own_real_said
 from userlore.policy.literal_gate import LiteralGate
 
@@ -65,9 +63,7 @@ class _Words:
 
 @functools.cache
 def _words() -> _Words:
-    raw: dict[str, Any] = yaml.safe_load(
-        resources.files("userlore.policy.data").joinpath("benign_values.yaml").read_text("utf-8")
-    )
+    raw: dict[str, Any] = data_yaml("benign_values.yaml")
 
     def words(key: str) -> list[str]:
         return [str(w).casefold() for w in raw[key]]

@@ -18,12 +18,10 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Final
 
-import yaml  # type: ignore[import-untyped]
-
 from userlore.policy.cue_data import cues
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, _is_placeholder
 from userlore.policy.findings import _SECRET
 
@@ -55,9 +53,7 @@ class _Keys:
 def _keys() -> _Keys:
     from detect_secrets.plugins.keyword import DENYLIST
 
-    raw: dict[str, Any] = yaml.safe_load(
-        resources.files("userlore.policy.data").joinpath("config_keys.yaml").read_text("utf-8")
-    )
+    raw: dict[str, Any] = data_yaml("config_keys.yaml")
     words = [str(w) for w in DENYLIST] + [re.escape(str(w)) for w in raw["key_words"]]
     return _Keys(
         denylist=re.compile("|".join(words)),

@@ -11,12 +11,9 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
-from typing import Any
-
-import yaml  # type: ignore[import-untyped]
 
 from userlore.policy.cue_data import alternation, flat
+from userlore.policy.data_files import data_yaml
 from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["Section", "gate_words", "sections", "starting"]
@@ -34,16 +31,10 @@ class Section:
         return list(self.pattern.finditer(lowered)) if self.gate.search(lowered) else []
 
 
-def _raw(filename: str) -> dict[str, Any]:
-    source = resources.files("userlore.policy.data").joinpath(filename)
-    data: dict[str, Any] = yaml.safe_load(source.read_text("utf-8"))
-    return data
-
-
 @functools.cache
 def sections(filename: str, names: tuple[str, ...]) -> dict[str, Section]:
     """The ``names`` sections of ``policy/data/<filename>``, loaded once on first use."""
-    raw = _raw(filename)
+    raw = data_yaml(filename)
     out = {}
     for name in names:
         terms = flat(raw[name])
@@ -54,7 +45,7 @@ def sections(filename: str, names: tuple[str, ...]) -> dict[str, Section]:
 
 def gate_words(filename: str, names: tuple[str, ...]) -> list[str]:
     """The literal words of the ``names`` sections, for a gate shared by several detectors."""
-    raw = _raw(filename)
+    raw = data_yaml(filename)
     return [t.strip("*") for name in names for t in flat(raw[name])]
 
 

@@ -21,11 +21,9 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
-
-import yaml  # type: ignore[import-untyped]
 
 from userlore.policy.cue_data import CueAlternation, flat
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.findings import _SECRET
 from userlore.policy.literal_gate import LiteralGate
@@ -69,8 +67,7 @@ class LockCues:
 
 @functools.cache
 def lock_cues() -> LockCues:
-    source = resources.files("userlore.policy").joinpath("data/lock_cues.yaml")
-    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    data = data_yaml("lock_cues.yaml")
     things = flat(data["objects"]) + flat(data["devices"])
     return LockCues(
         # Each scan tries only the terms whose literal is in the text (the same matches; a

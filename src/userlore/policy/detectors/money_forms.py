@@ -17,12 +17,10 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
-
 from userlore.policy.cue_data import alternation, cues, flat
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.detectors.money import (
     _BARE,
@@ -56,9 +54,7 @@ class _Words:
 
 @functools.cache
 def _words() -> _Words:
-    raw: dict[str, Any] = yaml.safe_load(
-        resources.files("userlore.policy.data").joinpath("money_forms.yaml").read_text("utf-8")
-    )
+    raw: dict[str, Any] = data_yaml("money_forms.yaml")
     mags = "|".join(re.escape(str(w)) for w in raw["magnitudes"])
     cjk = "|".join(re.escape(str(w)) for w in raw["cjk_magnitudes"])
     table = raw["table"]

@@ -18,12 +18,10 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Final
 
-import yaml  # type: ignore[import-untyped]
-
 from userlore.policy.cue_data import cues, literal_alternation
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, _is_placeholder
 from userlore.policy.findings import _SECRET
 
@@ -49,9 +47,7 @@ class _Words:
 
 @functools.cache
 def _words() -> _Words:
-    raw: dict[str, Any] = yaml.safe_load(
-        resources.files("userlore.policy.data").joinpath("password_shapes.yaml").read_text("utf-8")
-    )
+    raw: dict[str, Any] = data_yaml("password_shapes.yaml")
     return _Words(
         assembly=re.compile(literal_alternation(raw["assembly_words"])),
         copula=re.compile(rf"(?<![^\W\d_])(?:{literal_alternation(raw['copulas'])})(?![^\W\d_])"),

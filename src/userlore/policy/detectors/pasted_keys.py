@@ -22,12 +22,10 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Final
 
-import yaml  # type: ignore[import-untyped]
-
 from userlore.policy.cue_data import literal_alternation
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import (
     _IDENTIFIER_LIKE,
     _UUID,
@@ -74,9 +72,7 @@ class _Words:
 
 @functools.cache
 def _words() -> _Words:
-    raw: dict[str, Any] = yaml.safe_load(
-        resources.files("userlore.policy.data").joinpath("pasted_keys.yaml").read_text("utf-8")
-    )
+    raw: dict[str, Any] = data_yaml("pasted_keys.yaml")
     wifi = literal_alternation(raw["wifi_words"])
     key = literal_alternation(raw["wifi_key_words"])
     compounds = literal_alternation(raw["wifi_compounds"])

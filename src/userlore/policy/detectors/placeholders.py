@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import functools
 import re
-from importlib import resources
 
-import yaml  # type: ignore[import-untyped]
+from userlore.policy.data_files import data_yaml
 
 __all__ = ["placeholder_words"]
 
@@ -24,12 +23,7 @@ def placeholder_words() -> re.Pattern[str]:
 @functools.cache
 def _placeholder_words() -> re.Pattern[str]:
     """The placeholder words of the seven languages, from ``placeholder_words.yaml``."""
-    raw = (
-        resources.files("userlore.policy.data")
-        .joinpath("placeholder_words.yaml")
-        .read_text(encoding="utf-8")
-    )
-    data = yaml.safe_load(raw)
+    data = data_yaml("placeholder_words.yaml")
     words = sorted({str(w).casefold() for ws in data["placeholder_words"].values() for w in ws})
     latin = [re.escape(w) for w in words if all(ord(ch) < 0x2E80 for ch in w)]
     cjk = [re.escape(w) for w in words if any(ord(ch) >= 0x2E80 for ch in w)]

@@ -26,12 +26,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
-from importlib import resources
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
-
 from userlore.policy.cue_data import alternation, cues
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.findings import _REGULATED, _SECRET
 
@@ -40,9 +38,7 @@ __all__ = ["prose_parts"]
 
 @functools.cache
 def _data() -> dict[str, Any]:
-    raw = resources.files("userlore.policy.data").joinpath("prose_parts.yaml").read_text("utf-8")
-    data: dict[str, Any] = yaml.safe_load(raw)
-    return data
+    return data_yaml("prose_parts.yaml")
 
 
 def _flat(section: str) -> list[str]:

@@ -26,11 +26,9 @@ import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from importlib import resources
 from typing import Final
 
-import yaml  # type: ignore[import-untyped]
-
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, _is_hash_like
 from userlore.policy.findings import _REGULATED
 
@@ -65,9 +63,7 @@ def _module_words(doc: str) -> tuple[frozenset[str], tuple[str, ...]]:
 def _aliases() -> dict[str, tuple[frozenset[str], tuple[str, ...]]]:
     """Everyday names of an identifier its docstring lacks (``data/id_aliases.yaml``): CUIL
     for the CUIT, AHV for the Swiss number, "numéro national" for the Belgian one."""
-    raw: dict[str, list[str]] = yaml.safe_load(
-        resources.files("userlore.policy.data").joinpath("id_aliases.yaml").read_text("utf-8")
-    )
+    raw: dict[str, list[str]] = data_yaml("id_aliases.yaml")
     return {
         mod: (
             frozenset(w for w in words if len(w) <= 4),

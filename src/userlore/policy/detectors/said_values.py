@@ -24,12 +24,10 @@ import importlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
-import yaml  # type: ignore[import-untyped]
-
 from userlore.policy.cue_data import CueAlternation, alternation, cues
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.money import (
     _FIRST_PERSON,
@@ -78,9 +76,7 @@ class _Data:
 
 @functools.cache
 def _data() -> _Data:
-    raw: dict[str, Any] = yaml.safe_load(
-        resources.files("userlore.policy.data").joinpath("said_values.yaml").read_text("utf-8")
-    )
+    raw: dict[str, Any] = data_yaml("said_values.yaml")
     start = [str(t) for terms in raw["pieces"]["start"].values() for t in terms]
     nxt = [str(t) for terms in raw["pieces"]["next"].values() for t in terms]
     money = raw["money"]

@@ -21,12 +21,10 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Final
 
-import yaml  # type: ignore[import-untyped]
-
 from userlore.policy.cue_data import alternation, cues, flat
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.detectors.cue_sections import gate_words, sections
 from userlore.policy.detectors.money import _FIRST_PERSON, _MONEY_NOUNS, _others_money, _personal
@@ -60,9 +58,7 @@ class _Payments:
 
 @functools.cache
 def _payments() -> _Payments:
-    raw: dict[str, Any] = yaml.safe_load(
-        resources.files("userlore.policy.data").joinpath("second_amounts.yaml").read_text("utf-8")
-    )
+    raw: dict[str, Any] = data_yaml("second_amounts.yaml")
     terms = flat(raw["payments"])
     return _Payments(
         words=re.compile(alternation(terms)),

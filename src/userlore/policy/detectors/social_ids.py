@@ -17,12 +17,10 @@ import importlib
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Final
 
-import yaml  # type: ignore[import-untyped]
-
 from userlore.policy.cue_data import alternation
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.findings import _REGULATED
 from userlore.policy.literal_gate import LiteralGate
@@ -130,9 +128,7 @@ class _Data:
 
 @functools.cache
 def _data() -> _Data:
-    raw: dict[str, Any] = yaml.safe_load(
-        resources.files("userlore.policy.data").joinpath("social_ids.yaml").read_text("utf-8")
-    )
+    raw: dict[str, Any] = data_yaml("social_ids.yaml")
     countries = []
     words: list[str] = []
     for entry in raw["countries"].values():

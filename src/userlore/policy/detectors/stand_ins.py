@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import functools
 import re
-from importlib import resources
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
-
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.benign_shapes import with_key
 
 __all__ = ["stand_in_spans"]
@@ -77,9 +75,7 @@ _COLUMN_HINT = re.compile(r"(?i)(?:char|ter|ric|mal|ber|int|ary|ing)\s?\(")
 
 @functools.cache
 def _log_keys() -> re.Pattern[str]:
-    raw: dict[str, Any] = yaml.safe_load(
-        resources.files("userlore.policy.data").joinpath("stand_ins.yaml").read_text("utf-8")
-    )
+    raw: dict[str, Any] = data_yaml("stand_ins.yaml")
     keys = sorted((str(k).casefold() for k in raw["log_id_keys"]), key=len, reverse=True)
     body = "|".join(r"[-_ ]?".join(map(re.escape, k.split())) for k in keys)
     return re.compile(rf"(?<![a-z])(?:{body})$")

@@ -33,11 +33,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
-from importlib import resources
 from typing import Final
 
-import yaml  # type: ignore[import-untyped]
-
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.cldr_words import _currency_signs, _strip_marks, compact_parts
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.uncovered import (
@@ -73,9 +71,7 @@ _AFTER_CUE = re.compile(r"(?:-[^\W\d_]+)?[\s:：=\-]*")
 
 @functools.cache
 def _cue() -> re.Pattern[str]:
-    data = yaml.safe_load(
-        resources.files("userlore.policy.data").joinpath("uncovered_cues.yaml").read_text("utf-8")
-    )
+    data = data_yaml("uncovered_cues.yaml")
     alt = "|".join(sorted(map(re.escape, data["acronyms"]), key=len, reverse=True))
     return re.compile(rf"(?<![A-Za-z])(?:{alt})(?![A-Za-z])")
 
