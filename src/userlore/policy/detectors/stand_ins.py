@@ -22,6 +22,7 @@ from typing import Any
 
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.benign_shapes import with_key
+from userlore.policy.detectors.common import _UUID as _UUID_SHAPE
 
 __all__ = ["stand_in_spans"]
 
@@ -48,10 +49,7 @@ _MASKED = re.compile(
 )
 _MASK_HINT = re.compile(r"XX|xx|••|\*\*")
 # A UUID (any version), as a log prints it.
-_UUID = re.compile(
-    r"(?<![0-9A-Za-z-])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-    r"(?![0-9A-Za-z-])"
-)
+_UUID = re.compile(rf"(?<![0-9A-Za-z-]){_UUID_SHAPE.pattern}(?![0-9A-Za-z-])")
 # A JSON string's key right before its value ("cpf": "…): the pair goes together, or the key
 # left behind reads as a cue before the next quoted string ("nome": "Fulano").
 _JSON_KEY = re.compile(r"\"[\w.\-]{1,40}\"\s?:\s?\"$")
