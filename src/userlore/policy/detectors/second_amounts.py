@@ -30,16 +30,18 @@ from userlore.policy.detectors.cue_sections import gate_words, sections
 from userlore.policy.detectors.money import _FIRST_PERSON, _MONEY_NOUNS, _others_money, _personal
 from userlore.policy.findings import _REGULATED
 from userlore.policy.literal_gate import LiteralGate
+from userlore.policy.spoken import word_amount
 
 __all__ = ["negotiation_amounts", "negotiation_terms", "second_amounts"]
 
 # A bare amount: grouped thousands, three to six digits, or a CJK amount in 万 and 千.
 _BARE = re.compile(
     r"(?<![A-Za-z0-9_.,])(?:\d{1,3}(?:[.,\u00a0 ]\d{3})+|\d{3,6}"
-    r"|\d{1,4}万(?:\d{1,4}千?)?|\d{1,4}千)"
+    r"|\d{1,4}万(?:\d{1,4}千?)?\d?|\d{1,4}千\d?)"  # "1万2", "8千5": a CJK magnitude, a digit after
     r"(?:[.,]\d{2})?(?![\w]|[.,]\d)"
 )
 _NEAR: Final = 28
+_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]{4,}(?![^\W\d_])")  # a Latin word, for a number word
 _SENTENCE = re.compile(r"[.!?。！？\n](?!\d)")
 # What a payment costs is the user's payment, not a price ("la hipoteca me cuesta 480").
 _COSTS = re.compile(r"(?i)(?<!\w)(?:costs?|kostet|co[uû]te|cuesta|custa)(?!\w)")
@@ -101,6 +103,23 @@ def second_amounts(t: str, lowered: str) -> Iterator[_Hit]:
                 continue
             seen.add(m.start())
             yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
+        # The same, said as one number word ("pago seiscientos de alquiler"): the spoken view
+        # reads a lone number word as no value.
+        for w in _WORD.finditer(lowered, lo, hi):
+            if w.start() in seen or word_amount(w.group(0)) is None:
+                continue
+            between = t[min(w.end(), word.end()) : max(w.start(), word.start())]
+            if _SENTENCE.search(between):
+                continue
+            sentence = _sentence(t, min(w.start(), word.start()), max(w.end(), word.end()))
+            own = _FIRST_PERSON.search(sentence) is not None or _personal(sentence)
+            own = own or _MONEY_NOUNS.search(sentence) is not None
+            if not own or p.listing.search(sentence.casefold()) is not None:
+                continue
+            if _others_money(_SON_NUMBER.sub(" ", _COSTS.sub(" ", sentence)), c):
+                continue
+            seen.add(w.start())
+            yield (_REGULATED, "financial_figure", w.start(), w.end(), "financial")
 
 
 # -- a salary negotiation ---------------------------------------------------------------------
