@@ -76,6 +76,21 @@ def _sentence(t: str, lo: int, hi: int) -> str:
     return t[start : end_m.start() if end_m else len(t)]
 
 
+# Parts of a sentence: someone else's sum after a comma is not the user's, nor the reverse
+# ("my half of rent went up to £975, my flatmate's share stayed at £850").
+_PART = re.compile(r"[,;，；]\s?")
+
+
+def _part(t: str, lo: int, hi: int) -> str:
+    sentence = _sentence(t, lo, hi)
+    start = t.find(sentence, max(0, lo - len(sentence)))
+    offset = max(start, 0)
+    inner_lo, inner_hi = lo - offset, hi - offset
+    begin = max((m.end() for m in _PART.finditer(sentence, 0, inner_lo)), default=0)
+    end_m = _PART.search(sentence, inner_hi)
+    return sentence[begin : end_m.start() if end_m else len(sentence)]
+
+
 def second_amounts(t: str, lowered: str) -> Iterator[_Hit]:
     """Regulated hits for a bare amount beside a payment word in the user's own sentence."""
     p = _payments()
@@ -99,7 +114,8 @@ def second_amounts(t: str, lowered: str) -> Iterator[_Hit]:
             own = own or _MONEY_NOUNS.search(sentence) is not None
             if not own or p.listing.search(sentence.casefold()) is not None:
                 continue
-            if _others_money(_SON_NUMBER.sub(" ", _COSTS.sub(" ", sentence)), c):
+            part = _part(t, min(m.start(), word.start()), max(m.end(), word.end()))
+            if _others_money(_SON_NUMBER.sub(" ", _COSTS.sub(" ", part)), c):
                 continue
             seen.add(m.start())
             yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
@@ -116,7 +132,8 @@ def second_amounts(t: str, lowered: str) -> Iterator[_Hit]:
             own = own or _MONEY_NOUNS.search(sentence) is not None
             if not own or p.listing.search(sentence.casefold()) is not None:
                 continue
-            if _others_money(_SON_NUMBER.sub(" ", _COSTS.sub(" ", sentence)), c):
+            part = _part(t, min(w.start(), word.start()), max(w.end(), word.end()))
+            if _others_money(_SON_NUMBER.sub(" ", _COSTS.sub(" ", part)), c):
                 continue
             seen.add(w.start())
             yield (_REGULATED, "financial_figure", w.start(), w.end(), "financial")
