@@ -131,7 +131,7 @@ def _last_fours(text: str, lowered: str, w: _Words) -> list[tuple[int, int]]:
             m = _LAST_FOUR.match(text, cue.end())
             if m is not None:
                 candidates.append(m.span(1))
-    if "•" in text or "*" in text or "●" in text or "xxxx" in lowered:
+    if "•" in text or "*" in text or "●" in text or "·" in text or "xxxx" in lowered:
         candidates.extend(m.span(1) for m in _MASKED_FOUR.finditer(text))
     if candidates and any(
         sum(ch.isdigit() for ch in m.group(0)) >= 8 for m in _LONG_RUN.finditer(text)
