@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
-from userlore.policy.cue_data import alternation, cues, flat
+from userlore.policy.cue_data import Cues, alternation, cues, flat
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.detectors.cue_sections import gate_words, sections
@@ -100,43 +100,30 @@ def second_amounts(t: str, lowered: str) -> Iterator[_Hit]:
     seen: set[int] = set()
     for word in p.words.finditer(lowered):
         lo, hi = max(0, word.start() - _NEAR), min(len(t), word.end() + _NEAR)
-        for m in _BARE.finditer(t, lo, hi):
-            value = m.group(0)
-            if m.start() in seen or is_year(value):
-                continue
-            if t[m.end() : m.end() + 2].strip().startswith("%"):
-                continue
-            between = t[min(m.end(), word.end()) : max(m.start(), word.start())]
-            if _SENTENCE.search(between):
-                continue  # another sentence's number
-            sentence = _sentence(t, min(m.start(), word.start()), max(m.end(), word.end()))
-            own = _FIRST_PERSON.search(sentence) is not None or _personal(sentence)
-            own = own or _MONEY_NOUNS.search(sentence) is not None
-            if not own or p.listing.search(sentence.casefold()) is not None:
-                continue
-            part = _part(t, min(m.start(), word.start()), max(m.end(), word.end()))
-            if _others_money(_SON_NUMBER.sub(" ", _COSTS.sub(" ", part)), c):
-                continue
-            seen.add(m.start())
-            yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
+        found = [m.span() for m in _BARE.finditer(t, lo, hi) if not is_year(m.group(0))]
         # The same, said as one number word ("pago seiscientos de alquiler"): the spoken view
         # reads a lone number word as no value.
-        for w in _WORD.finditer(lowered, lo, hi):
-            if w.start() in seen or word_amount(w.group(0)) is None:
+        found += [w.span() for w in _WORD.finditer(lowered, lo, hi) if word_amount(w.group(0))]
+        for start, end in found:
+            if start in seen or t[end : end + 2].strip().startswith("%"):
                 continue
-            between = t[min(w.end(), word.end()) : max(w.start(), word.start())]
-            if _SENTENCE.search(between):
-                continue
-            sentence = _sentence(t, min(w.start(), word.start()), max(w.end(), word.end()))
-            own = _FIRST_PERSON.search(sentence) is not None or _personal(sentence)
-            own = own or _MONEY_NOUNS.search(sentence) is not None
-            if not own or p.listing.search(sentence.casefold()) is not None:
-                continue
-            part = _part(t, min(w.start(), word.start()), max(w.end(), word.end()))
-            if _others_money(_SON_NUMBER.sub(" ", _COSTS.sub(" ", part)), c):
-                continue
-            seen.add(w.start())
-            yield (_REGULATED, "financial_figure", w.start(), w.end(), "financial")
+            if _users(t, (start, end), word.span(), p, c):
+                seen.add(start)
+                yield (_REGULATED, "financial_figure", start, end, "financial")
+
+
+def _users(t: str, amount: tuple[int, int], word: tuple[int, int], p: _Payments, c: Cues) -> bool:
+    """The amount beside the payment word is the user's: one sentence, the user's, no listing,
+    and no one else's money in its part of the sentence."""
+    lo, hi = min(amount[0], word[0]), max(amount[1], word[1])
+    if _SENTENCE.search(t, min(amount[1], word[1]), max(amount[0], word[0])):
+        return False  # another sentence's number
+    sentence = _sentence(t, lo, hi)
+    own = _FIRST_PERSON.search(sentence) is not None or _personal(sentence)
+    own = own or _MONEY_NOUNS.search(sentence) is not None
+    if not own or p.listing.search(sentence.casefold()) is not None:
+        return False
+    return not _others_money(_SON_NUMBER.sub(" ", _COSTS.sub(" ", _part(t, lo, hi))), c)
 
 
 # -- a salary negotiation ---------------------------------------------------------------------
