@@ -63,6 +63,7 @@ _NOT_AN_ID: Final = re.compile(
     r"(?i)(?:order|tracking|invoice|pedido|commande|colis|bestell|rechnung|注文|订单|单号|ticket)"
 )
 _REACH: Final = 40
+_LONG_DIGITS = re.compile(r"\d[\d .\-]{4,}\d")
 
 
 def check_parts(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
@@ -72,7 +73,9 @@ def check_parts(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
         return
     ids = [(h[2], h[3]) for h in hits if h[0] is _REGULATED and h[4] == "government_id"]
     cued = [(h[2], h[3]) for h in hits if h[1] == "cued_identifier"]
-    for m in part.finditer(lowered):
+    # A part needs a number before it: an id a rule took, or digits enough to complete one.
+    numbered = bool(ids or cued) or _LONG_DIGITS.search(t) is not None
+    for m in part.finditer(lowered) if numbered else ():
         start = m.start()
         if not t[m.start("v")].isdigit() and not t[m.start("v")].isupper():
             continue  # a check letter is a capital ("la letra es la F"), not "a", "e" or "o"
