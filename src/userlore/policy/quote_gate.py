@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from userlore.models import TurnSafety
+from userlore.policy.check_arithmetic import blank_operands
 from userlore.policy.cue_data import Cues
 from userlore.policy.cue_data import cues as _cues
 from userlore.policy.detectors.common import _is_placeholder, is_year
@@ -308,8 +309,9 @@ _CJK_OR_PUNCT = re.compile(
 
 def _credential_near_value(cues: Cues, text: str) -> bool:
     """A credential cue with a value-like token within its window (before or after)."""
-    # A value the floor already redacted is gone: its marker is not a value.
-    text = _REDACTED.sub(" ", text)
+    # A value the floor already redacted is gone: its marker is not a value; nor is an operand
+    # of a check part's computation asked about ("dividir entre 23", "97 moins le reste").
+    text = blank_operands(_REDACTED.sub(" ", text))
     lowered = text.casefold()
     for m in cues.credential_cues(lowered):  # not "zip code": a credential word naming no secret
         start, end = _cue_token(text, m.start(), m.end())

@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
+from userlore.policy.detectors.check_parts import check_parts
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.cued_values import cued_values
 from userlore.policy.detectors.dial_combos import dial_combos
+from userlore.policy.detectors.every_amount import every_amount
 from userlore.policy.detectors.financial import (
     _AMOUNT_RE,
     _FIN_GATE_CJK,
@@ -212,8 +214,11 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(late_values(t, lowered, hits))
     # Money in everyday forms (blindfix10b): pay parts, income by period, bank exports, lakh.
     hits.extend(money_forms(t, lowered, hits))
+    hits.extend(every_amount(t, hits))  # the sentence's further amounts
     # Secrets in forms no rule above reads: recovery words, keypad codes, pasted keys.
     hits.extend(secret_forms(t, lowered, hits))
+    if _ANY_DIGIT.search(t):  # an id's check part named apart, an unlisted country's id
+        hits.extend(check_parts(t, lowered, hits))
     hits = drop_connectives(t, hits)
     if special:
         hits.extend(_special(t, lowered, words))

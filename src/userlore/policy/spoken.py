@@ -482,3 +482,22 @@ def spoken_view(text: str) -> Folded:
     starts.extend(range(pos, len(t)))
     ends.extend(range(pos + 1, len(t) + 1))
     return Folded("".join(out), tuple(starts), tuple(ends))
+
+
+def word_amount(word: str) -> int | None:
+    """The value of one number word of a hundred or more ("setecientos", "oitocentos"), which
+    the spoken view leaves as it is (a lone "one" or "siete" is rarely a value); None otherwise.
+    For a rule that already knows the word stands where an amount does (issue 29)."""
+    if word not in _ALL_WORDS and not _is_number_word(word):
+        return None
+    convert = _alpha2digit()
+    for lang in _LANG_ORDER:
+        if not all(p in _LANG_WORDS[lang] for p in _parts(word)):
+            continue
+        try:
+            out = str(convert(word, lang)).strip()
+        except Exception:
+            continue
+        if out.isdigit() and int(out) >= 100:
+            return int(out)
+    return None

@@ -29,9 +29,11 @@ _LAST_FOUR = re.compile(
     r"[\s:：#•*xX.\-]{0,12}(?:(?:is|are|es|son|ist|sind|est|sont|é|são|是|は|が|为)\s*[:：]?\s*)?"
     r"(\d{4})(?![\d\w]|[ \-]\d)"
 )
-# A mask then four digits: "•••• 4402", "**** 5528", "xxxx-xxxx-xxxx-1234".
+# A mask then four digits: "•••• 4402", "**** 5528", "xxxx-xxxx-xxxx-1234"; the folded view
+# reads middle dots as full stops ("···· 9912" as ".... 9912"), four of which are no ellipsis.
 _MASKED_FOUR = re.compile(
-    r"(?:[•*●·]{3,}|[xX]{4})(?:[ \-]?(?:[•*●·]{4}|[xX]{4})){0,3}[ \-]?(\d{4})(?![\d\w]|[ \-]\d)"
+    r"(?:[•*●·]{3,}|[xX]{4}|(?<!\.)\.{4})(?:[ \-]?(?:[•*●·]{4}|[xX]{4}|\.{4})){0,3}[ \-]?(\d{4})"
+    r"(?![\d\w]|[ \-]\d)"
 )
 # Eight digits or more in groups: a card number or a part of one.
 _LONG_RUN = re.compile(r"(?<!\d)\d{1,6}(?:[ \-.]?\d{1,6}){0,4}(?!\d)")
@@ -131,7 +133,14 @@ def _last_fours(text: str, lowered: str, w: _Words) -> list[tuple[int, int]]:
             m = _LAST_FOUR.match(text, cue.end())
             if m is not None:
                 candidates.append(m.span(1))
-    if "•" in text or "*" in text or "●" in text or "xxxx" in lowered:
+    if (
+        "•" in text
+        or "*" in text
+        or "●" in text
+        or "·" in text
+        or "...." in text
+        or "xxxx" in lowered
+    ):
         candidates.extend(m.span(1) for m in _MASKED_FOUR.finditer(text))
     if candidates and any(
         sum(ch.isdigit() for ch in m.group(0)) >= 8 for m in _LONG_RUN.finditer(text)

@@ -65,14 +65,17 @@ _AGE_RECIPIENT = re.compile(r"(?<![\w-])age1[02-9ac-hj-np-z]{58}(?![0-9a-z])")
 # -- placeholders --------------------------------------------------------------------------------
 
 # Shapes that are placeholders wherever they stand: a bracketed or templated name, a run of
-# x or *, a "your-…-here" phrase, a known stand-in word.
+# x or *, a "your-…-here" phrase, a known stand-in word; a docs' elided vendor prefix and
+# ellipses go with it ("sk-...your-key-here...", "sk_test_...replace-me...").
+_ELIDED_PREFIX = r"(?:[A-Za-z]{2,8}(?:[-_][A-Za-z]{2,8})?[-_](?:\.{2,3}|…))?"
 _PLACEHOLDER_TOKEN = re.compile(
-    r"(?<![A-Za-z0-9_<{$])(?:<[A-Za-z][\w .-]{0,38}>|\{\{\s*\w+\s*\}\}|\$\{\w+\}"
+    rf"(?<![A-Za-z0-9_<{{$]){_ELIDED_PREFIX}"
+    r"(?:<[A-Za-z][\w .-]{0,38}>|\{\{\s*\w+\s*\}\}|\$\{\w+\}"
     r"|[xX]{4,}(?:[-_][xX]{2,})*|\*{4,}|•{4,}"
     r"|(?i:(?:your|my|tu|su|sua|seu|votre|ta|dein|ihr|ton)[-_](?:[a-z]+[-_]){0,3}"
     r"(?:here|aqui|aquí|ici|hier)|[a-z]+(?:[-_][a-z]+){0,3}[-_](?:here|aqui|aquí|ici|hier)"
     r"|change[-_]?me|change[-_]?this|replace[-_]?me|placeholder|insert[-_]\w+[-_]here))"
-    r"(?![A-Za-z0-9_>}])"
+    r"(?:\.{2,3}|…)?(?![A-Za-z0-9_>}])"
 )
 # Every placeholder shape holds one of these: the cheap test before the alternation.
 _PLACEHOLDER_HINT = re.compile(r"(?i)[<{$*•_-]|xxxx|change|replace|placeholder")

@@ -198,7 +198,7 @@ def _bare_shape(compact: str) -> bool:
 
 
 _MIN_LEN: Final = 8
-_MAX_LEN: Final = 20
+_MAX_LEN: Final = 22  # an Argentine CBU (ar.cbu) is 22 digits
 
 
 def _candidates(t: str, m: re.Match[str]) -> Iterator[tuple[int, int, str]]:

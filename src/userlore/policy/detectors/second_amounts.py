@@ -23,23 +23,25 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
-from userlore.policy.cue_data import alternation, cues, flat
+from userlore.policy.cue_data import Cues, alternation, cues, flat
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.detectors.cue_sections import gate_words, sections
 from userlore.policy.detectors.money import _FIRST_PERSON, _MONEY_NOUNS, _others_money, _personal
 from userlore.policy.findings import _REGULATED
 from userlore.policy.literal_gate import LiteralGate
+from userlore.policy.spoken import word_amount
 
 __all__ = ["negotiation_amounts", "negotiation_terms", "second_amounts"]
 
 # A bare amount: grouped thousands, three to six digits, or a CJK amount in 万 and 千.
 _BARE = re.compile(
     r"(?<![A-Za-z0-9_.,])(?:\d{1,3}(?:[.,\u00a0 ]\d{3})+|\d{3,6}"
-    r"|\d{1,4}万(?:\d{1,4}千?)?|\d{1,4}千)"
+    r"|\d{1,4}万(?:\d{1,4}千?)?\d?|\d{1,4}千\d?)"  # "1万2", "8千5": a CJK magnitude, a digit after
     r"(?:[.,]\d{2})?(?![\w]|[.,]\d)"
 )
 _NEAR: Final = 28
+_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]{4,}(?![^\W\d_])")  # a Latin word, for a number word
 _SENTENCE = re.compile(r"[.!?。！？\n](?!\d)")
 # What a payment costs is the user's payment, not a price ("la hipoteca me cuesta 480").
 _COSTS = re.compile(r"(?i)(?<!\w)(?:costs?|kostet|co[uû]te|cuesta|custa)(?!\w)")
@@ -74,6 +76,21 @@ def _sentence(t: str, lo: int, hi: int) -> str:
     return t[start : end_m.start() if end_m else len(t)]
 
 
+# Parts of a sentence: someone else's sum after a comma is not the user's, nor the reverse
+# ("my half of rent went up to £975, my flatmate's share stayed at £850").
+_PART = re.compile(r"[,;，；]\s?")
+
+
+def _part(t: str, lo: int, hi: int) -> str:
+    sentence = _sentence(t, lo, hi)
+    start = t.find(sentence, max(0, lo - len(sentence)))
+    offset = max(start, 0)
+    inner_lo, inner_hi = lo - offset, hi - offset
+    begin = max((m.end() for m in _PART.finditer(sentence, 0, inner_lo)), default=0)
+    end_m = _PART.search(sentence, inner_hi)
+    return sentence[begin : end_m.start() if end_m else len(sentence)]
+
+
 def second_amounts(t: str, lowered: str) -> Iterator[_Hit]:
     """Regulated hits for a bare amount beside a payment word in the user's own sentence."""
     p = _payments()
@@ -83,24 +100,30 @@ def second_amounts(t: str, lowered: str) -> Iterator[_Hit]:
     seen: set[int] = set()
     for word in p.words.finditer(lowered):
         lo, hi = max(0, word.start() - _NEAR), min(len(t), word.end() + _NEAR)
-        for m in _BARE.finditer(t, lo, hi):
-            value = m.group(0)
-            if m.start() in seen or is_year(value):
+        found = [m.span() for m in _BARE.finditer(t, lo, hi) if not is_year(m.group(0))]
+        # The same, said as one number word ("pago seiscientos de alquiler"): the spoken view
+        # reads a lone number word as no value.
+        found += [w.span() for w in _WORD.finditer(lowered, lo, hi) if word_amount(w.group(0))]
+        for start, end in found:
+            if start in seen or t[end : end + 2].strip().startswith("%"):
                 continue
-            if t[m.end() : m.end() + 2].strip().startswith("%"):
-                continue
-            between = t[min(m.end(), word.end()) : max(m.start(), word.start())]
-            if _SENTENCE.search(between):
-                continue  # another sentence's number
-            sentence = _sentence(t, min(m.start(), word.start()), max(m.end(), word.end()))
-            own = _FIRST_PERSON.search(sentence) is not None or _personal(sentence)
-            own = own or _MONEY_NOUNS.search(sentence) is not None
-            if not own or p.listing.search(sentence.casefold()) is not None:
-                continue
-            if _others_money(_SON_NUMBER.sub(" ", _COSTS.sub(" ", sentence)), c):
-                continue
-            seen.add(m.start())
-            yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
+            if _users(t, (start, end), word.span(), p, c):
+                seen.add(start)
+                yield (_REGULATED, "financial_figure", start, end, "financial")
+
+
+def _users(t: str, amount: tuple[int, int], word: tuple[int, int], p: _Payments, c: Cues) -> bool:
+    """The amount beside the payment word is the user's: one sentence, the user's, no listing,
+    and no one else's money in its part of the sentence."""
+    lo, hi = min(amount[0], word[0]), max(amount[1], word[1])
+    if _SENTENCE.search(t, min(amount[1], word[1]), max(amount[0], word[0])):
+        return False  # another sentence's number
+    sentence = _sentence(t, lo, hi)
+    own = _FIRST_PERSON.search(sentence) is not None or _personal(sentence)
+    own = own or _MONEY_NOUNS.search(sentence) is not None
+    if not own or p.listing.search(sentence.casefold()) is not None:
+        return False
+    return not _others_money(_SON_NUMBER.sub(" ", _COSTS.sub(" ", _part(t, lo, hi))), c)
 
 
 # -- a salary negotiation ---------------------------------------------------------------------

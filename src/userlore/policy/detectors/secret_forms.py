@@ -14,6 +14,7 @@ from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.password_shapes import password_shapes
 from userlore.policy.detectors.pasted_keys import pasted_keys
 from userlore.policy.detectors.seed_phrases import seed_phrases
+from userlore.policy.detectors.token_phrases import token_phrases
 from userlore.policy.detectors.told_codes import told_codes
 from userlore.policy.findings import _BLOCKING
 
@@ -28,6 +29,7 @@ def secret_forms(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
         *pasted_keys(t, lowered),
         *told_codes(t, lowered, hits),
         *password_shapes(t, lowered),
+        *token_phrases(t, lowered),
     )
     for hit in found:
         if not any(s < hit[3] and hit[2] < e for s, e in named):

@@ -38,8 +38,12 @@ def card_checks(t: str, lowered: str) -> Iterator[_Hit]:
     return _after(t, lowered, "card_checks", 3, 4, _REGULATED, "check_digits")
 
 
-# Digits set off from Latin letters (a CJK particle may touch them: "セキュリティコードは218").
-_DIGIT_RUN = re.compile(r"(?<![A-Za-z0-9_.,/:\-])\d+(?![A-Za-z0-9_%/:]|[.,]\d)")
+# Digits set off from Latin letters (a CJK particle may touch them: "セキュリティコードは218"),
+# or three or four single digits spaced out as read off the card ("pone 4 1 7"); a colon before
+# them is a label's ("コード：293"), unless a digit stands before it (a time, "12:30").
+_DIGIT_RUN = re.compile(
+    r"(?<![A-Za-z0-9_.,/\-])(?<!\d:)(?:\d(?: \d){2,3}(?! ?\d)|\d+)(?![A-Za-z0-9_%/:]|[.,]\d)"
+)
 _REACH: Final = 40
 
 
@@ -51,7 +55,7 @@ def _after(
     counts = cues().counts
     for cue in found:
         for m in starting(_DIGIT_RUN, t, cue.end(), _REACH):
-            run = m.group(0)
+            run = m.group(0).replace(" ", "")
             if not least <= len(run) <= most or is_year(run):
                 continue
             after = t[m.end() : m.end() + 12].strip().split(" ")[0].casefold()

@@ -42,12 +42,14 @@ _ZERO_FORM = re.compile(
 )
 # A masked number with its tail: mask groups of X, • or * (a country code may lead an IBAN's),
 # then at most four visible digits ("XXXX-XXXXXX-X3613", "DE•• •••• •••• 31", "***.***.*93-10").
+# The tail may be split where the printed groups split ("DE89 **** … **30 00"); a middle dot or
+# a black circle masks as the bullet does ("···· 9912").
 _MASKED = re.compile(
-    r"(?<![\w•*])(?:[A-Z]{2}(?:\d{2})?[ \t]?)?"
-    r"(?:[xX]{2,}|[•*]{2,})(?:[ \t.\-/]?(?:[xX]{1,}|[•*]{1,}))*"
-    r"(?:[ \t.\-/]?[xX•*]*\d{1,4}(?:[.\-]\d{1,2})?)?(?![\w•*])"
+    r"(?<![\w•*·●])(?:[A-Z]{2}(?:\d{2})?[ \t]?)?"
+    r"(?:[xX]{2,}|[•*·●]{2,})(?:[ \t.\-/]?(?:[xX]{1,}|[•*·●]{1,}))*"
+    r"(?:[ \t.\-/]?[xX•*·●]*\d{1,4}(?:[.\- ]\d{1,2})?)?(?![\w•*·●])"
 )
-_MASK_HINT = re.compile(r"XX|xx|••|\*\*")
+_MASK_HINT = re.compile(r"XX|xx|••|\*\*|··|●●")
 # A UUID (any version), as a log prints it.
 _UUID = re.compile(rf"(?<![0-9A-Za-z-]){_UUID_SHAPE.pattern}(?![0-9A-Za-z-])")
 # A JSON string's key right before its value ("cpf": "…): the pair goes together, or the key

@@ -1,0 +1,54 @@
+"""Every amount of a sentence about the user's own money, not only the first (issue 29).
+
+``money``, ``second_amounts`` and ``said_values`` read each amount in a window around it; a
+sentence that names two of the user's sums takes the first and leaves the second when the
+second stands too far from the words that made the first the user's ("le debo a mi hermano
+como 3 lucas todavía, y a la tarjeta otros 80 mil pesos"). Here, once a sentence holds a money
+hit, each further amount of it with a currency, a magnitude or thousands (``money``'s own
+patterns) is the user's too, unless its own part of the sentence (between commas) is someone
+else's money, a price or an average (``money``'s test), or a count.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from userlore.policy.cue_data import cues
+from userlore.policy.detectors.common import _Hit, is_year
+from userlore.policy.detectors.money import _BARE, _NEXT_WORD, _amount, _others_money
+from userlore.policy.findings import _BLOCKING, _REGULATED
+
+__all__ = ["every_amount"]
+
+_SENTENCE = re.compile(r"[.!?。！？\n](?!\d)")
+_PART = re.compile(r"[,;，；、]\s")
+
+
+def _bounds(t: str, pattern: re.Pattern[str], lo: int, hi: int) -> tuple[int, int]:
+    start = max((m.end() for m in pattern.finditer(t, 0, lo)), default=0)
+    end = pattern.search(t, hi)
+    return start, end.start() if end else len(t)
+
+
+def every_amount(t: str, hits: list[_Hit]) -> Iterator[_Hit]:
+    """Further amounts in a sentence that already holds a hit on the user's money."""
+    money = [h for h in hits if h[1] == "financial_figure"]
+    if not money:
+        return
+    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+    sentences = {_bounds(t, _SENTENCE, h[2], h[3]) for h in money}
+    c = cues()
+    for lo, hi in sorted(sentences):
+        found = [*_amount().finditer(t, lo, hi), *_BARE.finditer(t, lo, hi)]
+        for m in found:
+            if any(s < m.end() and m.start() < e for s, e in named) or is_year(m.group(0)):
+                continue
+            after = _NEXT_WORD.match(t, m.end())
+            if after is not None and after.group(1).casefold() in c.counts:
+                continue
+            p_lo, p_hi = _bounds(t, _PART, m.start(), m.end())
+            if _others_money(t[max(lo, p_lo) : min(hi, p_hi)], c):
+                continue
+            named.append(m.span())
+            yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")

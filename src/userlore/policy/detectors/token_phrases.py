@@ -1,0 +1,48 @@
+"""A hex token after a phrase that names a vendor's token, in any word order (issue 29).
+
+``keys`` takes a hex key right after a key or token cue, with at most three words between;
+people name the vendor and the environment in between ("token do PagSeguro de produção:
+<hex>", "Token für Klarna (Produktion): <hex>", "mi token de Conekta en producción es <hex>",
+"支付宝生产环境的token是 <hex>"). Here a hex run of 16 or more (letters and digits) within
+the same clause after a token word is the token, unless a digest or commit word stands between.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final
+
+from userlore.policy.detectors.common import _UUID, _Hit, _is_placeholder
+from userlore.policy.findings import _SECRET
+
+__all__ = ["token_phrases"]
+
+_TOKEN_WORD = re.compile(r"(?<![a-z])(?:tokens?|jeton|トークン|令牌)(?![a-z])")
+_HEX = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{16,}(?![A-Za-z0-9_\-])"
+)
+# What may not stand between: a sentence end, or a word that makes the run a digest or an id.
+_NOT_A_TOKEN = re.compile(
+    r"(?i)[.!?\n。！？]\s|commit|hash|sha|md5|digest|checksum|request|trace|id\b|uuid|ハッシュ|哈希"
+)
+_REACH: Final = 60
+_CJK_WORD = re.compile(r"トークン|令牌")
+
+
+def token_phrases(t: str, lowered: str) -> Iterator[_Hit]:
+    """Hex tokens within the clause after a token word (see the module docstring)."""
+    if (
+        "token" not in lowered
+        and "jeton" not in lowered
+        and (t.isascii() or not _CJK_WORD.search(t))
+    ):
+        return
+    for w in _TOKEN_WORD.finditer(lowered):
+        v = _HEX.search(t, w.end(), min(len(t), w.end() + _REACH))
+        if v is None or _NOT_A_TOKEN.search(t, w.end(), v.start()):
+            continue
+        value = v.group(0)
+        if _is_placeholder(value) or _UUID.fullmatch(value):
+            continue
+        yield (_SECRET, "high_entropy_secret", v.start(), v.end(), None)
