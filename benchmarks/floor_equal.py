@@ -47,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
@@ -186,8 +187,10 @@ def store_keys() -> list[str]:
     for path in sorted([*policy.glob("data/*.yaml"), *policy.rglob("*.py")]):
         words.update(w.lower() for w in re.findall(r"[A-Za-z]{2,20}", path.read_text("utf-8")))
     out = [f"store:notes#k{i}" for i in range(0, 100_000, 97)]
-    for n, word in enumerate(sorted(words)):
-        digits = f"{(n * 7919) % 1_000_000:06d}"
+    for word in sorted(words):
+        # Digits from the word itself, not its place in the list: a word added to a source
+        # leaves every other key as it was, so a dump still compares after the change.
+        digits = f"{(zlib.crc32(word.encode()) * 7919) % 1_000_000:06d}"
         out += [f"store:{word}#k{digits[:4]}", f"store:notes#{word}{digits}"]
         out.append(f"store:{word}/notes@1#{word[:3]}{digits}")
     return out
