@@ -30,7 +30,7 @@ from typing import Any
 
 from userlore.policy.cue_data import alternation, cues
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, has_digit
 from userlore.policy.findings import _REGULATED, _SECRET
 
 __all__ = ["prose_parts"]
@@ -85,7 +85,7 @@ def _secret_cue(lowered: str) -> bool:
 
 def prose_parts(t: str) -> Iterator[_Hit]:
     """Secrets told in parts and bank account numbers after their words, in ``t``."""
-    if not any(ch.isdigit() for ch in t):
+    if not has_digit(t):
         return
     lowered = t.casefold()
     if len(lowered) == len(t) and _secret_cue(lowered):
