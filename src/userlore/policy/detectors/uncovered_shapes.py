@@ -100,7 +100,10 @@ def _may_say_amount(t: str) -> bool:
 
 def _bare(text: str) -> str:
     """Casefolded, nonspacing marks and zero-width spaces dropped, apostrophes as U+02BC."""
-    folded = unicodedata.normalize("NFD", text.casefold())
+    folded = text.casefold()
+    if folded.isascii():  # no mark, no zero-width space, nothing to compose
+        return folded.replace("'", "ʼ")
+    folded = unicodedata.normalize("NFD", folded)
     out = "".join(ch for ch in folded if unicodedata.category(ch) != "Mn" and ch != "\u200b")
     return unicodedata.normalize("NFC", out).replace("'", "ʼ").replace("’", "ʼ")
 
