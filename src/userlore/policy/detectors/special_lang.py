@@ -307,9 +307,18 @@ def _lexicon_cues(
     lang: _Language, tokens: list[tuple[str, int, int]]
 ) -> Iterator[tuple[str, bool, int, int]]:
     """Literal terms found word by word: the longest phrase starting at each word."""
-    for i, (word, start, _) in enumerate(tokens):
-        for words, category, own in lang.lexicon.get(word, ()):
+    lexicon, compounds = lang.lexicon, bool(lang.compound_heads)
+    for i, (word, start, end) in enumerate(tokens):
+        entries = lexicon.get(word)
+        if entries is None:
+            if compounds:
+                yield from _compound_cues(lang, word, start, end)
+            continue
+        for words, category, own in entries:
             k = len(words)
+            if k == 1 and words[0] == word:  # one word: the window is this token
+                yield category, own, start, end
+                break
             window = tokens[i : i + k]
             if (
                 len(window) == k
@@ -318,9 +327,6 @@ def _lexicon_cues(
             ):
                 yield category, own, start, window[-1][2]
                 break
-        else:
-            if lang.compound_heads and word not in lang.lexicon:
-                yield from _compound_cues(lang, word, start, tokens[i][2])
 
 
 def _compound_cues(
