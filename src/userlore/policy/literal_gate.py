@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TypeAlias
+from re import _constants, _parser  # type: ignore[attr-defined]
+from typing import Any, TypeAlias
 
-__all__ = ["LiteralGate"]
+__all__ = ["GatedPattern", "LiteralGate", "required_literals"]
 
 _Node: TypeAlias = dict[str, "_Node"]
 
@@ -64,3 +65,88 @@ def _branch(node: _Node) -> str:
         return ""
     alts = [re.escape(char) + _branch(child) for char, child in sorted(node.items())]
     return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+
+
+_MAX_PREFIXES = 256  # literals one alternative may expand to ("[ée]" doubles them)
+
+
+def required_literals(pattern: re.Pattern[str]) -> frozenset[str] | None:
+    """Literals one of which stands in every text ``pattern`` matches in, or None.
+
+    Read from the compiled pattern's own parse, never written by hand: each alternative's
+    literal prefix (characters and small classes of characters, past zero-width assertions),
+    stopping at the first item that is not a literal. None when some alternative starts
+    with no literal, or the pattern ignores case.
+    """
+    tree = _parser.parse(pattern.pattern, pattern.flags)
+    if tree.state.flags & re.IGNORECASE:
+        return None
+    out: set[str] = set()
+    for alternative in _alternatives(list(tree)):
+        prefixes, _ = _prefixes(alternative)
+        if "" in prefixes:
+            return None
+        out |= prefixes
+    return frozenset(out)
+
+
+_Item: TypeAlias = tuple[Any, Any]
+
+
+def _alternatives(items: list[_Item]) -> list[list[_Item]]:
+    if len(items) == 1 and items[0][0] is _constants.BRANCH:
+        return [list(alt) for alt in items[0][1][1]]
+    return [items]
+
+
+def _prefixes(items: list[_Item]) -> tuple[set[str], bool]:
+    """(the literal prefixes of a sequence, whether they are the whole sequence)."""
+    c = _constants
+    current = {""}
+    for op, arg in items:
+        if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+            continue  # zero-width: narrows a match, consumes nothing
+        if op is c.LITERAL:
+            current = {s + chr(arg) for s in current}
+            continue
+        nxt: set[str] | None = None
+        complete = True
+        if op is c.IN and all(o is c.LITERAL for o, _ in arg):
+            nxt = {chr(a) for _, a in arg}
+        elif op is c.SUBPATTERN and not (arg[1] & re.IGNORECASE):
+            nxt, complete = set(), True
+            for alternative in _alternatives(list(arg[3])):
+                found, whole = _prefixes(alternative)
+                nxt |= found
+                complete = complete and whole
+        elif op is c.BRANCH:
+            nxt, complete = set(), True
+            for alternative in arg[1]:
+                found, whole = _prefixes(list(alternative))
+                nxt |= found
+                complete = complete and whole
+        if nxt is None or "" in nxt or len(current) * len(nxt) > _MAX_PREFIXES:
+            return current, False
+        current = {s + x for s in current for x in nxt}
+        if not complete:
+            return current, False
+    return current, True
+
+
+class GatedPattern:
+    """``pattern.search`` asked only where one of its :func:`required_literals` stands: a
+    long alternation of words scanned at every position costs far more than a trie of them
+    (the same answers; a pattern without such literals is searched as it is)."""
+
+    __slots__ = ("_gate", "pattern")
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        literals = required_literals(pattern)
+        self._gate = None if literals is None else LiteralGate(literals)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """``pattern.search(text)``."""
+        if self._gate is not None and not self._gate.search(text):
+            return None
+        return self.pattern.search(text)

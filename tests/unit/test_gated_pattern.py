@@ -1,0 +1,80 @@
+"""A pattern searched only where one of its own literals stands (issue 29/30, floorcost10).
+
+:func:`~userlore.policy.literal_gate.required_literals` reads a compiled pattern's parse; the
+gate it makes must never hide a match: every probe below is searched both ways, including a
+word at the very end of the text, full-width and native digits, mixed scripts, a word glued
+to another and a class of characters inside a word. A pattern whose alternative starts with
+no literal gets no gate.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from userlore.policy.literal_gate import GatedPattern, required_literals
+from userlore.policy.sensitivity import _OWN_MONEY_GATE
+
+PATTERNS = [
+    _OWN_MONEY_GATE.pattern,
+    re.compile(r"salar|n[óo]mina|ira\b|工资|after tax|(?<![a-z])konto(?!s)"),
+    re.compile(r"(?:pass|pin)(?:word|code)?\d{2}|\bcode:"),
+    re.compile(r"[€$£]\s?\d+|dollars?"),
+]
+PROBES = [
+    "",
+    "x",
+    "store:notes#m1234",
+    "my salary is 4k",
+    "nómina ４５００",  # full-width digits
+    "nomina ٤٥٠٠",  # Arabic-Indic digits
+    "ira",  # a word at the very end
+    "iraq",
+    "月工资 8000",
+    "工资",
+    "Konto 12345678",
+    "mein konto",
+    "kontos",
+    "after tax 3k",
+    "aftertax",
+    "passcode42 then pin77",
+    "password",
+    "code: 7",
+    "€ 12 and 3 dollars",
+    "$5",
+    "dollar",
+    "сальдо 500 and salar",  # mixed scripts, the word last
+    "SALARY 12",  # case counts: these patterns do not ignore it
+]
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=lambda p: p.pattern[:30])
+def test_gated_search_finds_what_the_pattern_finds(pattern: re.Pattern[str]) -> None:
+    gated = GatedPattern(pattern)
+    for text in PROBES:
+        for probe in (text, text.lower(), f"{text} ", f"({text})"):
+            want, got = pattern.search(probe), gated.search(probe)
+            assert (want and want.span()) == (got and got.span()), probe
+
+
+def test_required_literals_are_each_alternatives_prefix() -> None:
+    assert required_literals(re.compile(r"n[óo]mina|ira\b|(?<!x)konto")) == {
+        "nómina",
+        "nomina",
+        "ira",
+        "konto",
+    }
+    # A literal prefix stops at the first item that is not a literal.
+    assert required_literals(re.compile(r"pin\d{4}|pass(?:word|code)s?")) == {
+        "pin",
+        "password",
+        "passcode",
+    }
+
+
+@pytest.mark.parametrize(
+    "source", [r"\d+|salary", r"(?i)salary", r"salary|(?:x|)y", r"[^a]bc", r".salary"]
+)
+def test_no_gate_where_an_alternative_starts_with_no_literal(source: str) -> None:
+    assert required_literals(re.compile(source)) is None
