@@ -307,12 +307,20 @@ def _lexicon_cues(
     lang: _Language, tokens: list[tuple[str, int, int]]
 ) -> Iterator[tuple[str, bool, int, int]]:
     """Literal terms found word by word: the longest phrase starting at each word."""
-    lexicon, compounds = lang.lexicon, bool(lang.compound_heads)
+    lexicon, compounds, memo = lang.lexicon, bool(lang.compound_heads), lang.compound_memo
     for i, (word, start, end) in enumerate(tokens):
         entries = lexicon.get(word)
         if entries is None:
             if compounds:
-                yield from _compound_cues(lang, word, start, end)
+                # A term that begins or ends a longer word ("Krebsdiagnose", "Insulinpumpe"),
+                # remembered per word: read on every token of every sentence.
+                head = memo.get(word, _UNSEEN)
+                if head is _UNSEEN:
+                    head = _compound_head(lang, word)
+                    if len(memo) < _COMPOUND_MEMO:
+                        memo[word] = head
+                if head is not None:
+                    yield head[0], head[1], start, end
             continue
         for words, category, own in entries:
             k = len(words)
@@ -327,20 +335,6 @@ def _lexicon_cues(
             ):
                 yield category, own, start, window[-1][2]
                 break
-
-
-def _compound_cues(
-    lang: _Language, word: str, start: int, end: int
-) -> Iterator[tuple[str, bool, int, int]]:
-    """A term that begins or ends a longer word ("Krebsdiagnose", "Insulinpumpe")."""
-    memo = lang.compound_memo
-    head = memo.get(word, _UNSEEN)
-    if head is _UNSEEN:
-        head = _compound_head(lang, word)
-        if len(memo) < _COMPOUND_MEMO:
-            memo[word] = head
-    if head is not None:
-        yield head[0], head[1], start, end
 
 
 _UNSEEN: Final = ("", False)
