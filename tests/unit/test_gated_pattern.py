@@ -4,7 +4,7 @@
 gate it makes must never hide a match: every probe below is searched both ways, including a
 word at the very end of the text, full-width and native digits, mixed scripts, a word glued
 to another and a class of characters inside a word. A pattern whose alternative starts with
-no literal gets no gate.
+no literal gets no gate; one that ignores case is gated ignoring case.
 """
 
 from __future__ import annotations
@@ -21,6 +21,11 @@ PATTERNS = [
     re.compile(r"salar|n[óo]mina|ira\b|工资|after tax|(?<![a-z])konto(?!s)"),
     re.compile(r"(?:pass|pin)(?:word|code)?\d{2}|\bcode:"),
     re.compile(r"[€$£]\s?\d+|dollars?"),
+    # Case ignored: the gate reads the literals by the engine's own case rules ("ſ" is an
+    # "s", the Kelvin sign a "k").
+    re.compile(r"(?<![^\W_])(?:girokonto|conta\s+corrente|普通口座)(?![^\W_])", re.IGNORECASE),
+    re.compile(r"(?i)(?<!\w)(?:my\s+boyfriend|mi\s+novio)"),
+    re.compile(r"(?i:salary)|konto"),
 ]
 PROBES = [
     "",
@@ -45,7 +50,14 @@ PROBES = [
     "$5",
     "dollar",
     "сальдо 500 and salar",  # mixed scripts, the word last
-    "SALARY 12",  # case counts: these patterns do not ignore it
+    "SALARY 12",
+    "GiroKonto 1234",
+    "\u212aonto 7",  # the Kelvin sign
+    "Conta  Corrente",
+    "三井住友銀行の普通口座7712345",
+    "My Boyfriend",
+    "mi  NOVIO",
+    "ſalary",  # the long s
 ]
 
 
@@ -65,6 +77,7 @@ def test_required_literals_are_each_alternatives_prefix() -> None:
         "ira",
         "konto",
     }
+    assert required_literals(re.compile(r"(?i)(?<!\w)my\s+bf")) == {"my"}
     # A literal prefix stops at the first item that is not a literal.
     assert required_literals(re.compile(r"pin\d{4}|pass(?:word|code)s?")) == {
         "pin",
@@ -74,7 +87,7 @@ def test_required_literals_are_each_alternatives_prefix() -> None:
 
 
 @pytest.mark.parametrize(
-    "source", [r"\d+|salary", r"(?i)salary", r"salary|(?:x|)y", r"[^a]bc", r".salary"]
+    "source", [r"\d+|salary", r"(?i)\w+salary", r"salary|(?:x|)y", r"[^a]bc", r".salary"]
 )
 def test_no_gate_where_an_alternative_starts_with_no_literal(source: str) -> None:
     assert required_literals(re.compile(source)) is None

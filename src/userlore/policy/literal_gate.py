@@ -11,7 +11,7 @@ issue 30).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from re import _constants, _parser  # type: ignore[attr-defined]
 from typing import Any, TypeAlias
 
@@ -76,11 +76,10 @@ def required_literals(pattern: re.Pattern[str]) -> frozenset[str] | None:
     Read from the compiled pattern's own parse, never written by hand: each alternative's
     literal prefix (characters and small classes of characters, past zero-width assertions),
     stopping at the first item that is not a literal. None when some alternative starts
-    with no literal, or the pattern ignores case.
+    with no literal. A pattern that ignores case needs them found ignoring case too (the
+    engine's own rules: :class:`GatedPattern` compiles its trie with the pattern's flag).
     """
     tree = _parser.parse(pattern.pattern, pattern.flags)
-    if tree.state.flags & re.IGNORECASE:
-        return None
     out: set[str] = set()
     for alternative in _alternatives(list(tree)):
         prefixes, _ = _prefixes(alternative)
@@ -113,7 +112,7 @@ def _prefixes(items: list[_Item]) -> tuple[set[str], bool]:
         complete = True
         if op is c.IN and all(o is c.LITERAL for o, _ in arg):
             nxt = {chr(a) for _, a in arg}
-        elif op is c.SUBPATTERN and not (arg[1] & re.IGNORECASE):
+        elif op is c.SUBPATTERN and not ((arg[1] | arg[2]) & re.IGNORECASE):
             nxt, complete = set(), True
             for alternative in _alternatives(list(arg[3])):
                 found, whole = _prefixes(alternative)
@@ -134,19 +133,28 @@ def _prefixes(items: list[_Item]) -> tuple[set[str], bool]:
 
 
 class GatedPattern:
-    """``pattern.search`` asked only where one of its :func:`required_literals` stands: a
-    long alternation of words scanned at every position costs far more than a trie of them
-    (the same answers; a pattern without such literals is searched as it is)."""
+    """``pattern`` asked only where one of its :func:`required_literals` stands: a long
+    alternation of words scanned at every position costs far more than a trie of them (the
+    same answers; a pattern without such literals is scanned as it is)."""
 
     __slots__ = ("_gate", "pattern")
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
         self.pattern = pattern
         literals = required_literals(pattern)
-        self._gate = None if literals is None else LiteralGate(literals)
+        self._gate = None
+        if literals is not None:
+            trie = _trie_pattern(sorted(literals, key=len, reverse=True))
+            self._gate = re.compile(trie, pattern.flags & (re.IGNORECASE | re.ASCII))
+
+    def may_match(self, text: str) -> bool:
+        """False only where no match can be: none of the literals stands in ``text``."""
+        return self._gate is None or self._gate.search(text) is not None
 
     def search(self, text: str) -> re.Match[str] | None:
         """``pattern.search(text)``."""
-        if self._gate is not None and not self._gate.search(text):
-            return None
-        return self.pattern.search(text)
+        return self.pattern.search(text) if self.may_match(text) else None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """``pattern.finditer(text)``."""
+        return self.pattern.finditer(text) if self.may_match(text) else iter(())
