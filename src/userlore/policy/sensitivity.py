@@ -375,19 +375,21 @@ def _key_groups(text: str, start: int, end: int) -> tuple[int, int]:
 # when most of it is digits (see ``_ocr_view``).
 _OCR_RUN = re.compile(r"(?<![A-Za-z0-9])[0-9OolISB](?:[ \-./]?[0-9OolISB]){7,}(?![A-Za-z0-9])")
 _OCR_DIGITS: Final = str.maketrans("OolISB", "001158")
+_ASCII_DIGITS: Final = "0123456789"
+_OCR_MIN_DIGITS: Final = 6
 
 
 def _ocr_view(t: str) -> str:
     """``t`` with O/o, l/I, S and B read as 0, 1, 5 and 8 inside runs that are mostly digits."""
-    if not _OCR_RUN.search(t):
-        return t
+    if sum(map(t.count, _ASCII_DIGITS)) < _OCR_MIN_DIGITS or not _OCR_RUN.search(t):
+        return t  # a run is read only with six ASCII digits in it: fewer in the text, none is
     out = []
     pos = 0
     for m in _OCR_RUN.finditer(t):
         run = m.group(0)
         digits = sum(c.isdigit() for c in run)
         letters = sum(c.isalpha() for c in run)
-        if letters == 0 or digits < 2 * letters or digits < 6:
+        if letters == 0 or digits < 2 * letters or digits < _OCR_MIN_DIGITS:
             continue
         out.append(t[pos : m.start()])
         out.append(run.translate(_OCR_DIGITS))
