@@ -91,3 +91,14 @@ def test_required_literals_are_each_alternatives_prefix() -> None:
 )
 def test_no_gate_where_an_alternative_starts_with_no_literal(source: str) -> None:
     assert required_literals(re.compile(source)) is None
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=lambda p: p.pattern[:30])
+def test_no_match_between_pos_and_endpos_is_hidden(pattern: re.Pattern[str]) -> None:
+    gated = GatedPattern(pattern)
+    for text in PROBES:
+        probe = f"x. {text}. y"
+        for pos in range(0, len(probe), 3):
+            for endpos in (pos + 4, len(probe) - 3, len(probe)):
+                if list(pattern.finditer(probe, pos, endpos)):
+                    assert gated.may_match(probe, pos, endpos), (probe, pos, endpos)

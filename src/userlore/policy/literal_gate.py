@@ -147,9 +147,12 @@ class GatedPattern:
             trie = _trie_pattern(sorted(literals, key=len, reverse=True))
             self._gate = re.compile(trie, pattern.flags & (re.IGNORECASE | re.ASCII))
 
-    def may_match(self, text: str) -> bool:
-        """False only where no match can be: none of the literals stands in ``text``."""
-        return self._gate is None or self._gate.search(text) is not None
+    def may_match(self, text: str, pos: int = 0, endpos: int | None = None) -> bool:
+        """False only where no match can be: none of the literals stands in ``text`` (between
+        ``pos`` and ``endpos``, where a match of ``pattern.finditer(text, pos, endpos)`` lies)."""
+        if self._gate is None:
+            return True
+        return self._gate.search(text, pos, len(text) if endpos is None else endpos) is not None
 
     def search(self, text: str) -> re.Match[str] | None:
         """``pattern.search(text)``."""

@@ -35,7 +35,7 @@ from userlore.policy.detectors.special_lang_vocab import (
     load_languages,
 )
 from userlore.policy.findings import _SPECIAL
-from userlore.policy.literal_gate import LiteralGate
+from userlore.policy.literal_gate import GatedPattern, LiteralGate
 
 # A Spanish question or exclamation opened after a comma ("…, ¿habrá servicios mínimos?") is a
 # clause of its own: its speaker does not own the news before it.
@@ -236,7 +236,7 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
                     # term of an unspaced vocabulary holds a CJK character (issue 30).
                     ascii_sentence = t[s:e].isascii() or _CJK.search(t, s, e) is None
                 terms = lang.ascii_terms if ascii_sentence else lang.terms
-                if terms is not None:
+                if terms is not None and _gated(terms).may_match(t, s, e):
                     cues.extend(
                         (lang.term_category[g], g[0] == "s", *m.span())
                         for m in terms.finditer(t, s, e)
@@ -252,6 +252,13 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
             if n == best:
                 for category, own, start, end in cues:
                     yield lang, category, own, s, start, end
+
+
+@cache
+def _gated(terms: re.Pattern[str]) -> GatedPattern:
+    """A vocabulary's term alternation with the trie of its own literals before it: an
+    unspaced language's ASCII terms ("HIV", "BRCA") are asked of every sentence."""
+    return GatedPattern(terms)
 
 
 @dataclass(frozen=True, slots=True)
