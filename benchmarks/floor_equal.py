@@ -25,7 +25,9 @@ What is timed, in this thread's CPU ms per item (``--calls``, ``--sets``, comma-
 - sets: ``locomo`` (the first ``--turns`` LoCoMo turns, ordinary chat), ``class`` (every text
   and value of ``tests/data/**/*.jsonl``), ``texts`` (every ``text`` of ``tests/data/*.jsonl``),
   ``special`` (``sensitivity_cases``, ``language_cases`` and the first two LoCoMo
-  conversations), ``presidio``.
+  conversations), ``presidio``, ``bulk`` (the 2,000 sentences ``bulk_puts.py`` puts) and
+  ``keys`` (2,000 of its store keys, ``store:notes#m<i>``, classified as the store does, without
+  the special rules: the per-call fixed cost).
 
 Usage (the base tree is an export, ``git archive BASE src | tar -x -C /tmp/base``):
     PYTHONPATH=/tmp/base/src python benchmarks/floor_equal.py --dump /tmp/floor_base.json
@@ -45,9 +47,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from userlore.policy import language, quote_gate, sensitivity
 from userlore.policy.detectors import special_lang
@@ -63,7 +66,7 @@ SHARED = next(
 LOCOMO = SHARED / "locomo" / "locomo_public.json"
 PRESIDIO = SHARED / "presidio" / "synth_public.json"
 CALLS = ("classify", "gate", "identify", "special")
-SETS = ("locomo", "class", "texts", "special", "presidio")
+SETS = ("locomo", "class", "texts", "special", "presidio", "bulk", "keys")
 
 
 def _cases(paths: list[Path]) -> list[dict[str, Any]]:
@@ -123,6 +126,11 @@ def text_set(name: str, turns: int) -> tuple[str, list[str]]:
         return "special", [*cases, *locomo_turns(2)]
     if name == "presidio":
         return "presidio", presidio_texts()
+    if name == "bulk":
+        return "bulk contents", bench_sentences()
+    if name == "keys":
+        # The store keys ``bulk_puts.py`` times (``classify(key, special=False)``): key-sized.
+        return KEYS, [f"store:notes#m{i}" for i in range(2000)]
     raise SystemExit(f"unknown set {name!r}: one of {', '.join(SETS)}")
 
 
@@ -139,9 +147,15 @@ def items(call: str, texts: list[str]) -> list[str]:
     return sorted(segs)
 
 
-def runner(call: str) -> Callable[[str], object]:
-    """The function timed for ``call`` (uncached where the product caches it)."""
+KEYS: Final = "bulk keys"
+
+
+def runner(call: str, label: str = "") -> Callable[[str], object]:
+    """The function timed for ``call`` on the set ``label`` (uncached where the product caches
+    it; a store key is classified without the special rules, as the store does)."""
     if call == "classify":
+        if label == KEYS:
+            return lambda t: sensitivity.classify(t, special=False)
         return sensitivity.classify
     if call == "gate":
         raw = quote_gate._verdict.__wrapped__
@@ -173,8 +187,10 @@ def store_keys() -> list[str]:
     for path in sorted([*policy.glob("data/*.yaml"), *policy.rglob("*.py")]):
         words.update(w.lower() for w in re.findall(r"[A-Za-z]{2,20}", path.read_text("utf-8")))
     out = [f"store:notes#k{i}" for i in range(0, 100_000, 97)]
-    for n, word in enumerate(sorted(words)):
-        digits = f"{(n * 7919) % 1_000_000:06d}"
+    for word in sorted(words):
+        # Digits from the word itself, not its place in the list: a word added to a source
+        # leaves every other key as it was, so a dump still compares after the change.
+        digits = f"{(zlib.crc32(word.encode()) * 7919) % 1_000_000:06d}"
         out += [f"store:{word}#k{digits[:4]}", f"store:notes#{word}{digits}"]
         out.append(f"store:{word}/notes@1#{word[:3]}{digits}")
     return out
@@ -230,7 +246,7 @@ def _stats(samples: list[float]) -> dict[str, float]:
 def _warm(timed: dict[str, list[str]]) -> None:
     """One pass of every call on its items: the identifier, wordfreq, CLDR, the vocabularies."""
     for key, group in timed.items():
-        fn = runner(key.split(" ", 1)[0])
+        fn = runner(*key.split(" ", 1))
         for t in group:
             fn(t)
 
@@ -243,7 +259,7 @@ def _worker(path: str) -> None:
     print("ready", flush=True)
     for line in sys.stdin:
         key = line.strip()
-        print(json.dumps(_samples(runner(key.split(" ", 1)[0]), timed[key])), flush=True)
+        print(json.dumps(_samples(runner(*key.split(" ", 1)), timed[key])), flush=True)
 
 
 def _line(key: str, now: dict[str, float], n: int) -> str:
@@ -359,7 +375,7 @@ def main() -> None:
     _warm(timed)
     costs = {
         key: _stats(
-            [s for _ in range(args.rounds) for s in _samples(runner(key.split(" ", 1)[0]), group)]
+            [s for _ in range(args.rounds) for s in _samples(runner(*key.split(" ", 1)), group)]
         )
         for key, group in timed.items()
     }

@@ -14,11 +14,11 @@ from collections.abc import Container, Iterator
 from pathlib import Path
 
 from userlore.policy.detectors.cldr_words import _SAID, _all_digit_words, _digit_words
+from userlore.policy.detectors.common import has_digit
 from userlore.policy.detectors.uncovered import (
     _SAID_GAP,
     SAID_MIN_WORDS,
     _bare,
-    _has_digit,
     _said_runs,
 )
 from userlore.store.text import _CJK, _IS_CJK, _tokens, search_text
@@ -66,8 +66,9 @@ def test_texts_are_there() -> None:
 
 
 def test_has_digit_is_any_isdigit() -> None:
-    texts = TEXTS + EDGES + ["abc", "abc7", "no digits here", "٣", "𝟕"]
-    found = [_has_digit(t) for t in texts]
+    # Native, full-width and superscript digits, a digit at the very end, mixed scripts.
+    texts = TEXTS + EDGES + ["abc", "abc7", "no digits here", "٣", "𝟕", "４", "x²", "日本७"]
+    found = [has_digit(t) for t in texts]
     assert found == [any(ch.isdigit() for ch in t) for t in texts]
     assert any(found) and not all(found)
 

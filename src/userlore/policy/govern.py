@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from userlore.models import CandidateInput, Disclosure, Explicitness, Sensitivity
-from userlore.policy.detectors.uncovered import _has_digit
+from userlore.policy.detectors.common import has_digit
 from userlore.policy.sensitivity import (
     SPECIAL_CATEGORIES,
     SensitivityLevel,
@@ -259,7 +259,7 @@ def value_is_content(value: str | None, content: str) -> bool:
     (``benchmarks/floor_one_pass.py``, ``tests/unit/test_floor_one_pass.py``). Everything
     else is still judged twice.
     """
-    if not content or value is None or not value.endswith('"}') or _has_digit(content):
+    if not content or value is None or not value.endswith('"}') or has_digit(content):
         return False
     head = len(value) - len(content) - 2
     return head > 0 and value[:head] in _WRAPPER_HEADS and value[head:-2] == content

@@ -11,10 +11,11 @@ issue 30).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import TypeAlias
+from collections.abc import Iterable, Iterator
+from re import _constants, _parser  # type: ignore[attr-defined]
+from typing import Any, TypeAlias
 
-__all__ = ["LiteralGate"]
+__all__ = ["GatedPattern", "LiteralGate", "required_literals"]
 
 _Node: TypeAlias = dict[str, "_Node"]
 
@@ -64,3 +65,99 @@ def _branch(node: _Node) -> str:
         return ""
     alts = [re.escape(char) + _branch(child) for char, child in sorted(node.items())]
     return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+
+
+_MAX_PREFIXES = 256  # literals one alternative may expand to ("[ée]" doubles them)
+
+
+def required_literals(pattern: re.Pattern[str]) -> frozenset[str] | None:
+    """Literals one of which stands in every text ``pattern`` matches in, or None.
+
+    Read from the compiled pattern's own parse, never written by hand: each alternative's
+    literal prefix (characters and small classes of characters, past zero-width assertions),
+    stopping at the first item that is not a literal. None when some alternative starts
+    with no literal. A pattern that ignores case needs them found ignoring case too (the
+    engine's own rules: :class:`GatedPattern` compiles its trie with the pattern's flag).
+    """
+    tree = _parser.parse(pattern.pattern, pattern.flags)
+    out: set[str] = set()
+    for alternative in _alternatives(list(tree)):
+        prefixes, _ = _prefixes(alternative)
+        if "" in prefixes:
+            return None
+        out |= prefixes
+    return frozenset(out)
+
+
+_Item: TypeAlias = tuple[Any, Any]
+
+
+def _alternatives(items: list[_Item]) -> list[list[_Item]]:
+    if len(items) == 1 and items[0][0] is _constants.BRANCH:
+        return [list(alt) for alt in items[0][1][1]]
+    return [items]
+
+
+def _prefixes(items: list[_Item]) -> tuple[set[str], bool]:
+    """(the literal prefixes of a sequence, whether they are the whole sequence)."""
+    c = _constants
+    current = {""}
+    for op, arg in items:
+        if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+            continue  # zero-width: narrows a match, consumes nothing
+        if op is c.LITERAL:
+            current = {s + chr(arg) for s in current}
+            continue
+        nxt: set[str] | None = None
+        complete = True
+        if op is c.IN and all(o is c.LITERAL for o, _ in arg):
+            nxt = {chr(a) for _, a in arg}
+        elif op is c.SUBPATTERN and not ((arg[1] | arg[2]) & re.IGNORECASE):
+            nxt, complete = set(), True
+            for alternative in _alternatives(list(arg[3])):
+                found, whole = _prefixes(alternative)
+                nxt |= found
+                complete = complete and whole
+        elif op is c.BRANCH:
+            nxt, complete = set(), True
+            for alternative in arg[1]:
+                found, whole = _prefixes(list(alternative))
+                nxt |= found
+                complete = complete and whole
+        if nxt is None or "" in nxt or len(current) * len(nxt) > _MAX_PREFIXES:
+            return current, False
+        current = {s + x for s in current for x in nxt}
+        if not complete:
+            return current, False
+    return current, True
+
+
+class GatedPattern:
+    """``pattern`` asked only where one of its :func:`required_literals` stands: a long
+    alternation of words scanned at every position costs far more than a trie of them (the
+    same answers; a pattern without such literals is scanned as it is)."""
+
+    __slots__ = ("_gate", "pattern")
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        literals = required_literals(pattern)
+        self._gate = None
+        if literals is not None:
+            trie = _trie_pattern(sorted(literals, key=len, reverse=True))
+            self._gate = re.compile(trie, pattern.flags & (re.IGNORECASE | re.ASCII))
+
+    def may_match(self, text: str, pos: int = 0, endpos: int | None = None) -> bool:
+        """False only where no match can be: none of the literals stands in ``text`` (between
+        ``pos`` and ``endpos``, where a match of ``pattern.finditer(text, pos, endpos)`` lies)."""
+        if self._gate is None:
+            return True
+        return self._gate.search(text, pos, len(text) if endpos is None else endpos) is not None
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """``pattern.search(text)``."""
+        return self.pattern.search(text) if self.may_match(text) else None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """``pattern.finditer(text)``."""
+        return self.pattern.finditer(text) if self.may_match(text) else iter(())

@@ -96,6 +96,7 @@ from userlore.policy.findings import (
     SensitivityLevel,
     SensitivityReport,
 )
+from userlore.policy.literal_gate import GatedPattern
 from userlore.policy.normalize import Folded, fold
 from userlore.policy.spoken import spoken_view
 from userlore.policy.wrapped_lines import wrapped_view
@@ -118,19 +119,22 @@ __all__ = [
 _MONEY_GATE = re.compile(r"[€$£¥￥円元块]|eur|rea[li]|dollar|d[oó]lar|peso|usd|brl|gbp|chf")
 
 
-# Words that make a bare amount the user's money ("owe 23k", "年薪 45 万"): see ``money``.
-_OWN_MONEY_GATE = re.compile(
-    r"salar|salaire|salário|paycheck|income|saving|debt|owe|loan|mortgage|balance|account|sueldo|n[óo]mina|ahorr"
-    r"|deuda|hipoteca|pr[ée]stamo|saldo|cuenta|gehalt|einkommen|konto|erspar|schulden|kredit"
-    r"|revenu|[ée]pargne|dette|pr[êe]t|compte|cr[ée]dit|poupan|d[íi]vida|conta|工资|薪|收入|存款"
-    r"|余额|欠|贷|账户|公积金|透支|給料|給与|年収|月収|手取り|貯金|預金|借金|ローン|残高|年金"
-    r"|401k|ira\b|pension|portfolio|left|debo|devo|dois|schulde|reste|queda|resta|sobra|übrig"
-    r"|livret|dispo|spar|depot|descubierto|previd|découvert"
-    # gate4: net pay, pension and savings products, repayments, the user's debts
-    r"|net|neto|l[íi]quido|limpo|limpio|after tax|take home|brut|paie|paye|versicherung|riester"
-    r"|rürup|ruerup|pgbl|vgbl|ideco|nisa|isa\b|per\b|pea\b|bafög|rückzahlung|repay|rembours"
-    r"|reembols|devolv|parcela|cuota|mensualit|raten|borrow|lent me|prest|geliehen|emprunt"
-    r"|steuern|impuestos|impôt|impot|impostos|devendo|financ|税后|到手|养老|社保|医保|理财|基金|借|还款|还贷|奨学金|返済|保険料|退職金|税引"
+# Words that make a bare amount the user's money ("owe 23k", "年薪 45 万"): see ``money``. Asked
+# of every text with a digit (every store key): searched only where one of its words stands.
+_OWN_MONEY_GATE = GatedPattern(
+    re.compile(
+        r"salar|salaire|salário|paycheck|income|saving|debt|owe|loan|mortgage|balance|account|sueldo|n[óo]mina|ahorr"
+        r"|deuda|hipoteca|pr[ée]stamo|saldo|cuenta|gehalt|einkommen|konto|erspar|schulden|kredit"
+        r"|revenu|[ée]pargne|dette|pr[êe]t|compte|cr[ée]dit|poupan|d[íi]vida|conta|工资|薪|收入|存款"
+        r"|余额|欠|贷|账户|公积金|透支|給料|給与|年収|月収|手取り|貯金|預金|借金|ローン|残高|年金"
+        r"|401k|ira\b|pension|portfolio|left|debo|devo|dois|schulde|reste|queda|resta|sobra|übrig"
+        r"|livret|dispo|spar|depot|descubierto|previd|découvert"
+        # gate4: net pay, pension and savings products, repayments, the user's debts
+        r"|net|neto|l[íi]quido|limpo|limpio|after tax|take home|brut|paie|paye|versicherung|riester"
+        r"|rürup|ruerup|pgbl|vgbl|ideco|nisa|isa\b|per\b|pea\b|bafög|rückzahlung|repay|rembours"
+        r"|reembols|devolv|parcela|cuota|mensualit|raten|borrow|lent me|prest|geliehen|emprunt"
+        r"|steuern|impuestos|impôt|impot|impostos|devendo|financ|税后|到手|养老|社保|医保|理财|基金|借|还款|还贷|奨学金|返済|保険料|退職金|税引"
+    )
 )
 
 
@@ -376,19 +380,21 @@ def _key_groups(text: str, start: int, end: int) -> tuple[int, int]:
 # when most of it is digits (see ``_ocr_view``).
 _OCR_RUN = re.compile(r"(?<![A-Za-z0-9])[0-9OolISB](?:[ \-./]?[0-9OolISB]){7,}(?![A-Za-z0-9])")
 _OCR_DIGITS: Final = str.maketrans("OolISB", "001158")
+_ASCII_DIGITS: Final = "0123456789"
+_OCR_MIN_DIGITS: Final = 6
 
 
 def _ocr_view(t: str) -> str:
     """``t`` with O/o, l/I, S and B read as 0, 1, 5 and 8 inside runs that are mostly digits."""
-    if not _OCR_RUN.search(t):
-        return t
+    if sum(map(t.count, _ASCII_DIGITS)) < _OCR_MIN_DIGITS or not _OCR_RUN.search(t):
+        return t  # a run is read only with six ASCII digits in it: fewer in the text, none is
     out = []
     pos = 0
     for m in _OCR_RUN.finditer(t):
         run = m.group(0)
         digits = sum(c.isdigit() for c in run)
         letters = sum(c.isalpha() for c in run)
-        if letters == 0 or digits < 2 * letters or digits < 6:
+        if letters == 0 or digits < 2 * letters or digits < _OCR_MIN_DIGITS:
             continue
         out.append(t[pos : m.start()])
         out.append(run.translate(_OCR_DIGITS))

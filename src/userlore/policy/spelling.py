@@ -232,6 +232,13 @@ def spelling_spans(text: str, lowered: str) -> list[Run]:
         text: The text, digits already folded to ASCII.
         lowered: Its lower-cased form, of the same length.
     """
+    return list(_spelling_spans(text, lowered))
+
+
+@functools.lru_cache(maxsize=8)
+def _spelling_spans(text: str, lowered: str) -> tuple[Run, ...]:
+    """:func:`spelling_spans`, remembered for the last few texts: ``classify`` asks it of the
+    same folded text twice (``said_values`` and the spoken view), a pure function of it."""
     vocab = _vocab()
     found: list[tuple[int, int, str, str]] = []
     if _GATE_WORDS.search(lowered):
@@ -252,7 +259,7 @@ def spelling_spans(text: str, lowered: str) -> list[Run]:
             value = "".join(vocab.kana_digits[w] for w in words)
             found.append((m.start(), m.end(), value, "kana"))
         found.extend(_kana_stretches(text, vocab))
-    return found
+    return tuple(found)
 
 
 # -- letters said with their word, kana digits without separators (blindfix9a) -----------------

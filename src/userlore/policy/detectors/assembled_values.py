@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from userlore.policy.cue_data import cues
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit, is_year
+from userlore.policy.detectors.common import _Hit, has_digit, is_year
 from userlore.policy.findings import _SECRET
 from userlore.policy.literal_gate import LiteralGate
 
@@ -205,7 +205,7 @@ def assembled_values(
     docstring), each as a secret. Pieces inside ``named`` (spans an earlier rule reported)
     are not counted: a card number before "para luego" makes no password of "para"."""
     named = named or []
-    if len(lowered) != len(t) or not any(ch.isdigit() for ch in t):
+    if len(lowered) != len(t) or not has_digit(t):
         return
     d = _data()
     if not d.join_words.search(lowered):

@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from userlore.policy.cue_data import alternation
 from userlore.policy.data_files import data_yaml
+from userlore.policy.detectors.common import has_digit
 from userlore.policy.detectors.placeholders import placeholder_words
 from userlore.policy.literal_gate import LiteralGate
 
@@ -118,7 +119,7 @@ def benign_spans(text: str) -> list[tuple[int, int]]:
         return []
     s = _shapes()
     spans: list[tuple[int, int]] = []
-    digits = any(ch.isdigit() for ch in text)
+    digits = has_digit(text)
     if digits and s.git_words.search(lowered):
         for m in _HEX.finditer(text):
             run = m.group(0)

@@ -23,6 +23,16 @@ from userlore.policy.findings import SensitivityLevel
 _Hit = tuple[SensitivityLevel, str, int, int, str | None]
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_ASCII_DIGIT = re.compile(r"[0-9]")
+
+
+def has_digit(t: str) -> bool:
+    """``any(ch.isdigit() for ch in t)``, the gate many detectors ask of the same text: an ASCII
+    digit answers at once, and only a non-ASCII text without one is read character by
+    character (``str.isdigit`` also takes native, full-width and superscript digits)."""
+    if _ASCII_DIGIT.search(t) is not None:
+        return True
+    return not t.isascii() and any(map(str.isdigit, t))
 
 
 def is_year(run: str) -> bool:

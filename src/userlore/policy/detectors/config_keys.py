@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from userlore.policy.cue_data import cues
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit, _is_placeholder
+from userlore.policy.detectors.common import _Hit, _is_placeholder, has_digit
 from userlore.policy.findings import _SECRET
 
 __all__ = ["config_secrets", "credential_words", "setting_key"]
@@ -127,7 +127,7 @@ def config_secrets(t: str, lowered: str) -> Iterator[_Hit]:
             start = m.start("value") + (1 if value[:1] in "\"'" else 0)
             pos = m.end()
             yield (_SECRET, "setting_value", start, start + len(inner), None)
-    if "-" in t and any(ch.isdigit() for ch in t):
+    if "-" in t and has_digit(t):
         c = cues()
         for m in _PREFIXED.finditer(t):
             body = m.group(0)

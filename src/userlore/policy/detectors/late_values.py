@@ -19,7 +19,7 @@ import re
 
 from userlore.policy.detectors import backup_codes, bank_accounts, credential_words, short_codes
 from userlore.policy.detectors.assembled_values import assembled_values
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, has_digit
 from userlore.policy.detectors.config_keys import config_secrets
 from userlore.policy.detectors.second_amounts import (
     negotiation_amounts,
@@ -52,7 +52,7 @@ def _uncovered(found: list[_Hit], named: list[_Span]) -> list[_Hit]:
 def _shaped_values(t: str, lowered: str, named: list[_Span]) -> list[_Hit]:
     """Assembled values, pasted settings, social ids in groups, the rent beside a salary."""
     found = [*assembled_values(t, lowered, named), *config_secrets(t, lowered)]
-    if any(ch.isdigit() for ch in t):
+    if has_digit(t):
         found += [*social_ids(t, lowered), *second_amounts(t, lowered)]
     return found
 

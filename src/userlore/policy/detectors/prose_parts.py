@@ -30,8 +30,9 @@ from typing import Any
 
 from userlore.policy.cue_data import alternation, cues
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, has_digit
 from userlore.policy.findings import _REGULATED, _SECRET
+from userlore.policy.literal_gate import GatedPattern
 
 __all__ = ["prose_parts"]
 
@@ -57,11 +58,12 @@ def _parts() -> re.Pattern[str]:
 
 
 @functools.cache
-def _account_types() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """(specific account-type words, generic ones, bank words)."""
+def _account_types() -> tuple[GatedPattern, GatedPattern, re.Pattern[str]]:
+    """(specific account-type words, generic ones, bank words). The first two are scanned on
+    every text with a digit (every store key): only where one of their words stands."""
     return (
-        re.compile(alternation(_flat("account_types")), re.IGNORECASE),
-        re.compile(alternation(_flat("generic_accounts")), re.IGNORECASE),
+        GatedPattern(re.compile(alternation(_flat("account_types")), re.IGNORECASE)),
+        GatedPattern(re.compile(alternation(_flat("generic_accounts")), re.IGNORECASE)),
         re.compile(alternation(_flat("bank_words")), re.IGNORECASE),
     )
 
@@ -85,7 +87,7 @@ def _secret_cue(lowered: str) -> bool:
 
 def prose_parts(t: str) -> Iterator[_Hit]:
     """Secrets told in parts and bank account numbers after their words, in ``t``."""
-    if not any(ch.isdigit() for ch in t):
+    if not has_digit(t):
         return
     lowered = t.casefold()
     if len(lowered) == len(t) and _secret_cue(lowered):

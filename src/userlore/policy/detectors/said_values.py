@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from userlore.policy.cue_data import CueAlternation, alternation, cues
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, has_digit
 from userlore.policy.detectors.money import (
     _FIRST_PERSON,
     _MONEY_NOUNS,
@@ -408,6 +408,6 @@ def said_values(t: str, lowered: str) -> Iterator[_Hit]:
     """Every hit of the four rules above, for the floor's detector pass."""
     yield from spelled_values(t, lowered)
     yield from pieces(t, lowered)
-    if any(ch.isdigit() for ch in t):
+    if has_digit(t):
         yield from grouped_ids(t, lowered)
     yield from money_words(t, lowered)

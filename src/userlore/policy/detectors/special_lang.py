@@ -35,7 +35,7 @@ from userlore.policy.detectors.special_lang_vocab import (
     load_languages,
 )
 from userlore.policy.findings import _SPECIAL
-from userlore.policy.literal_gate import LiteralGate
+from userlore.policy.literal_gate import GatedPattern, LiteralGate
 
 # A Spanish question or exclamation opened after a comma ("…, ¿habrá servicios mínimos?") is a
 # clause of its own: its speaker does not own the news before it.
@@ -236,7 +236,7 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
                     # term of an unspaced vocabulary holds a CJK character (issue 30).
                     ascii_sentence = t[s:e].isascii() or _CJK.search(t, s, e) is None
                 terms = lang.ascii_terms if ascii_sentence else lang.terms
-                if terms is not None:
+                if terms is not None and _gated(terms).may_match(t, s, e):
                     cues.extend(
                         (lang.term_category[g], g[0] == "s", *m.span())
                         for m in terms.finditer(t, s, e)
@@ -252,6 +252,13 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
             if n == best:
                 for category, own, start, end in cues:
                     yield lang, category, own, s, start, end
+
+
+@cache
+def _gated(terms: re.Pattern[str]) -> GatedPattern:
+    """A vocabulary's term alternation with the trie of its own literals before it: an
+    unspaced language's ASCII terms ("HIV", "BRCA") are asked of every sentence."""
+    return GatedPattern(terms)
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,9 +314,26 @@ def _lexicon_cues(
     lang: _Language, tokens: list[tuple[str, int, int]]
 ) -> Iterator[tuple[str, bool, int, int]]:
     """Literal terms found word by word: the longest phrase starting at each word."""
-    for i, (word, start, _) in enumerate(tokens):
-        for words, category, own in lang.lexicon.get(word, ()):
+    lexicon, compounds, memo = lang.lexicon, bool(lang.compound_heads), lang.compound_memo
+    for i, (word, start, end) in enumerate(tokens):
+        entries = lexicon.get(word)
+        if entries is None:
+            if compounds:
+                # A term that begins or ends a longer word ("Krebsdiagnose", "Insulinpumpe"),
+                # remembered per word: read on every token of every sentence.
+                head = memo.get(word, _UNSEEN)
+                if head is _UNSEEN:
+                    head = _compound_head(lang, word)
+                    if len(memo) < _COMPOUND_MEMO:
+                        memo[word] = head
+                if head is not None:
+                    yield head[0], head[1], start, end
+            continue
+        for words, category, own in entries:
             k = len(words)
+            if k == 1 and words[0] == word:  # one word: the window is this token
+                yield category, own, start, end
+                break
             window = tokens[i : i + k]
             if (
                 len(window) == k
@@ -318,23 +342,6 @@ def _lexicon_cues(
             ):
                 yield category, own, start, window[-1][2]
                 break
-        else:
-            if lang.compound_heads and word not in lang.lexicon:
-                yield from _compound_cues(lang, word, start, tokens[i][2])
-
-
-def _compound_cues(
-    lang: _Language, word: str, start: int, end: int
-) -> Iterator[tuple[str, bool, int, int]]:
-    """A term that begins or ends a longer word ("Krebsdiagnose", "Insulinpumpe")."""
-    memo = lang.compound_memo
-    head = memo.get(word, _UNSEEN)
-    if head is _UNSEEN:
-        head = _compound_head(lang, word)
-        if len(memo) < _COMPOUND_MEMO:
-            memo[word] = head
-    if head is not None:
-        yield head[0], head[1], start, end
 
 
 _UNSEEN: Final = ("", False)

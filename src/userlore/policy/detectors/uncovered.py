@@ -69,7 +69,7 @@ from userlore.policy.detectors.cldr_words import (
     _strip_marks,
     _unaccented,
 )
-from userlore.policy.detectors.common import _Hit, _is_placeholder, is_year
+from userlore.policy.detectors.common import _Hit, _is_placeholder, has_digit, is_year
 from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.language import (
     COVERED_LANGUAGES,
@@ -107,16 +107,6 @@ def _bare(word: str) -> str:
         return folded
     # An apostrophe inside a word as CLDR writes it (Ukrainian "девʼять", U+02BC).
     return _strip_marks(folded)[0].replace("'", "ʼ").replace("’", "ʼ")
-
-
-_ASCII_DIGIT = re.compile(r"[0-9]")
-
-
-def _has_digit(t: str) -> bool:
-    """``any(ch.isdigit() for ch in t)``; in ASCII text only 0-9 are digits."""
-    if t.isascii():
-        return _ASCII_DIGIT.search(t) is not None
-    return any(ch.isdigit() for ch in t)
 
 
 def _candidate_languages(seg: Segment, text: str) -> list[str]:
@@ -451,7 +441,7 @@ def misread_covered(t: str, seg: Segment, found: list[Segment]) -> bool:
 def uncovered_values(t: str) -> Iterator[_Hit]:
     """Values in the segments of ``t`` in an uncovered language (see the module docstring)."""
     if (
-        not _has_digit(t)
+        not has_digit(t)
         and not any(_said_runs(t, _all_digit_words()))
         and not (_HAN_NUMERAL.search(t) and cantonese(t))
     ):
@@ -479,7 +469,7 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         if (
             seg.script == "Latn"
             and seg.language in COVERED_LANGUAGES
-            and _has_digit(text)
+            and has_digit(text)
             and not read_by_its_words(text, seg.language)
         ):
             yield from _unmistakable(
@@ -512,7 +502,7 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
                 rule = "value_uncovered_language"
                 yield (_REGULATED, rule, seg.start + start, seg.start + end, None)
             continue
-        if not any(ch.isdigit() for ch in text):
+        if not has_digit(text):
             # Every other value below holds a digit. A run of the language's own digit words
             # is no covered sentence misread (the guards below): it is read whatever they say.
             for start, end in _said_values(text, _candidate_languages(seg, text)):
@@ -542,7 +532,7 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
             if proper and not grouped and sum(ch.isdigit() for ch in run) < _PROPER_MIN_DIGITS:
                 continue  # a house number or a postcode among names, not a code
             spans.append((start, end, "number"))
-        if any(ch.isdigit() for ch in text):
+        if has_digit(text):
             for start, end in _amounts(text, _candidate_languages(seg, text)):
                 spans.append((start, end, "number"))
         for start, end, kind in spans:

@@ -150,14 +150,23 @@ def _may_hold_money(t: str) -> bool:
         return True
     if _OTHER_SCRIPT.search(t):
         return True
+    return any(map(_ends_in_a_magnitude, _TOKEN.findall(t)))
+
+
+_WORD_MEMO: Final = 1 << 16  # words remembered (chat repeats its words; a few MB at most)
+
+
+@functools.lru_cache(maxsize=_WORD_MEMO)
+def _ends_in_a_magnitude(w: str) -> bool:
+    """The word, bare, is some language's magnitude word or ends in one: a pure function of
+    the word, so remembered per word rather than worked out again on every text."""
     exact, inflected = _every_magnitude(), _inflected()
-    for w in _TOKEN.findall(t):
-        bare = _bare(w)
-        if bare in exact or bare in inflected:
-            return True
-        for cut in range(_STEM_PREFIX, len(bare) - _STEM_MIN + 1):
-            if bare[cut:] in exact or bare[cut:] in inflected:
-                return True  # "centoventimila" ends in "ventimila"
+    bare = _bare(w)
+    if bare in exact or bare in inflected:
+        return True
+    for cut in range(_STEM_PREFIX, len(bare) - _STEM_MIN + 1):
+        if bare[cut:] in exact or bare[cut:] in inflected:
+            return True  # "centoventimila" ends in "ventimila"
     return False
 
 

@@ -84,10 +84,7 @@ def _may_say_amount(t: str) -> bool:
         # so :func:`_amount_words` finds an amount only on a word that is exactly one of its
         # language's magnitudes: test that, not the compound stems below ("been" ends in
         # "een", which sent a fifth of English chat turns to the identifier).
-        every = _every_magnitude()
-        return any(
-            part in every for w in _WORD.findall(t) for part in _APOSTROPHE.split(w.casefold())
-        )
+        return any(map(_is_a_magnitude, _WORD.findall(t)))
     if any("\u0e00" <= ch <= "\u0eff" for ch in t):
         return True  # Thai and Lao write no spaces: the segment's own spell-outs decide
     ends = _all_magnitudes()
@@ -98,9 +95,20 @@ def _may_say_amount(t: str) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _is_a_magnitude(word: str) -> bool:
+    """Some part of the ASCII ``word`` between apostrophes is a language's magnitude word:
+    a pure function of the word, remembered per word (chat repeats its words)."""
+    every = _every_magnitude()
+    return any(part in every for part in _APOSTROPHE.split(word.casefold()))
+
+
 def _bare(text: str) -> str:
     """Casefolded, nonspacing marks and zero-width spaces dropped, apostrophes as U+02BC."""
-    folded = unicodedata.normalize("NFD", text.casefold())
+    folded = text.casefold()
+    if folded.isascii():  # no mark, no zero-width space, nothing to compose
+        return folded.replace("'", "ʼ")
+    folded = unicodedata.normalize("NFD", folded)
     out = "".join(ch for ch in folded if unicodedata.category(ch) != "Mn" and ch != "\u200b")
     return unicodedata.normalize("NFC", out).replace("'", "ʼ").replace("’", "ʼ")
 

@@ -1,0 +1,104 @@
+"""A pattern searched only where one of its own literals stands (issue 29/30, floorcost10).
+
+:func:`~userlore.policy.literal_gate.required_literals` reads a compiled pattern's parse; the
+gate it makes must never hide a match: every probe below is searched both ways, including a
+word at the very end of the text, full-width and native digits, mixed scripts, a word glued
+to another and a class of characters inside a word. A pattern whose alternative starts with
+no literal gets no gate; one that ignores case is gated ignoring case.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from userlore.policy.literal_gate import GatedPattern, required_literals
+from userlore.policy.sensitivity import _OWN_MONEY_GATE
+
+PATTERNS = [
+    _OWN_MONEY_GATE.pattern,
+    re.compile(r"salar|n[óo]mina|ira\b|工资|after tax|(?<![a-z])konto(?!s)"),
+    re.compile(r"(?:pass|pin)(?:word|code)?\d{2}|\bcode:"),
+    re.compile(r"[€$£]\s?\d+|dollars?"),
+    # Case ignored: the gate reads the literals by the engine's own case rules ("ſ" is an
+    # "s", the Kelvin sign a "k").
+    re.compile(r"(?<![^\W_])(?:girokonto|conta\s+corrente|普通口座)(?![^\W_])", re.IGNORECASE),
+    re.compile(r"(?i)(?<!\w)(?:my\s+boyfriend|mi\s+novio)"),
+    re.compile(r"(?i:salary)|konto"),
+]
+PROBES = [
+    "",
+    "x",
+    "store:notes#m1234",
+    "my salary is 4k",
+    "nómina ４５００",  # full-width digits
+    "nomina ٤٥٠٠",  # Arabic-Indic digits
+    "ira",  # a word at the very end
+    "iraq",
+    "月工资 8000",
+    "工资",
+    "Konto 12345678",
+    "mein konto",
+    "kontos",
+    "after tax 3k",
+    "aftertax",
+    "passcode42 then pin77",
+    "password",
+    "code: 7",
+    "€ 12 and 3 dollars",
+    "$5",
+    "dollar",
+    "сальдо 500 and salar",  # mixed scripts, the word last
+    "SALARY 12",
+    "GiroKonto 1234",
+    "\u212aonto 7",  # the Kelvin sign
+    "Conta  Corrente",
+    "三井住友銀行の普通口座7712345",
+    "My Boyfriend",
+    "mi  NOVIO",
+    "ſalary",  # the long s
+]
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=lambda p: p.pattern[:30])
+def test_gated_search_finds_what_the_pattern_finds(pattern: re.Pattern[str]) -> None:
+    gated = GatedPattern(pattern)
+    for text in PROBES:
+        for probe in (text, text.lower(), f"{text} ", f"({text})"):
+            want, got = pattern.search(probe), gated.search(probe)
+            assert (want and want.span()) == (got and got.span()), probe
+
+
+def test_required_literals_are_each_alternatives_prefix() -> None:
+    assert required_literals(re.compile(r"n[óo]mina|ira\b|(?<!x)konto")) == {
+        "nómina",
+        "nomina",
+        "ira",
+        "konto",
+    }
+    assert required_literals(re.compile(r"(?i)(?<!\w)my\s+bf")) == {"my"}
+    # A literal prefix stops at the first item that is not a literal.
+    assert required_literals(re.compile(r"pin\d{4}|pass(?:word|code)s?")) == {
+        "pin",
+        "password",
+        "passcode",
+    }
+
+
+@pytest.mark.parametrize(
+    "source", [r"\d+|salary", r"(?i)\w+salary", r"salary|(?:x|)y", r"[^a]bc", r".salary"]
+)
+def test_no_gate_where_an_alternative_starts_with_no_literal(source: str) -> None:
+    assert required_literals(re.compile(source)) is None
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=lambda p: p.pattern[:30])
+def test_no_match_between_pos_and_endpos_is_hidden(pattern: re.Pattern[str]) -> None:
+    gated = GatedPattern(pattern)
+    for text in PROBES:
+        probe = f"x. {text}. y"
+        for pos in range(0, len(probe), 3):
+            for endpos in (pos + 4, len(probe) - 3, len(probe)):
+                if list(pattern.finditer(probe, pos, endpos)):
+                    assert gated.may_match(probe, pos, endpos), (probe, pos, endpos)
