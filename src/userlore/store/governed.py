@@ -13,6 +13,7 @@ The store is assembled from one module per concern: ``core`` (transactions), ``t
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from sqlalchemy import select
@@ -34,7 +35,7 @@ from userlore.store.core import Clock, IdFactory
 from userlore.store.moves import LifecycleMoves
 from userlore.store.reads import RecordReads
 from userlore.store.record_batch import EvidenceText, FreshRecord
-from userlore.store.revisions import HeldRevisions, held_key_skipped
+from userlore.store.revisions import HeldRevisions, held_key_skipped, held_rows
 from userlore.store.schema import KnowledgeSourceItem, MemoryEvidence, MemoryRecord
 from userlore.store.text import content_key, normalize_value
 from userlore.store.transitions import LIVE_STATES, TRANSITIONS
@@ -258,11 +259,101 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         )
         for n, row in zip(fresh, rows, strict=True):
             outcomes[n] = WriteOutcome(WriteAction.CREATED, record_view(row))
-        for n in slow:
-            outcomes[n] = self.govern(
-                session, scope, candidates[n], judged=None if verdicts is None else verdicts[n]
-            )
+        replaced = self._plain_edits(session, scope, candidates, slow)
+        run: list[int] = []
+        for n in [*slow, -1]:  # -1: the end, which writes the last run
+            if n in replaced:
+                run.append(n)
+                continue
+            if run:
+                edits = [(candidates[i], admitted[i], replaced[i]) for i in run]
+                judged = None if verdicts is None else [verdicts[i] for i in run]
+                for i, outcome in zip(
+                    run, self._edit_run(session, scope, edits, judged), strict=True
+                ):
+                    outcomes[i] = outcome
+                run = []
+            if n >= 0:
+                outcomes[n] = self.govern(
+                    session, scope, candidates[n], judged=None if verdicts is None else verdicts[n]
+                )
         return [o for o in outcomes if o is not None]
+
+    def _plain_edits(
+        self,
+        session: Session,
+        scope: str,
+        candidates: Sequence[CandidateInput],
+        slow: Sequence[int],
+    ) -> dict[int, MemoryRecord]:
+        """The candidates of ``slow`` that :meth:`govern` would write as the next version of
+        their key's one live record, active (a changed value), with that record.
+
+        Only when every candidate of the batch has a key and names no record or item (so no
+        two candidates meet but through a key), and only for a key the batch names once: each
+        then reads what it would read governed alone, in order. The others take :meth:`govern`.
+        """
+        if not slow or any(
+            not c.canonical_key or c.supersedes_record_id or c.source_item_id for c in candidates
+        ):
+            return {}
+        names = Counter(c.canonical_key for c in candidates)
+        once = [n for n in slow if names[candidates[n].canonical_key] == 1]
+        held = held_rows(session, scope, [str(candidates[n].canonical_key) for n in once])
+        out: dict[int, MemoryRecord] = {}
+        for n in once:
+            c = candidates[n]
+            rows = held.get(str(c.canonical_key), [])
+            live = [r for r in rows if r.state in LIVE_STATES]
+            if (
+                not c.evidence_text
+                or held_key_skipped(rows) is not None
+                or len(live) != 1
+                or live[0].state != RecordState.ACTIVE.value
+                or not self.promotes(c.pipeline.value, c.producer.value)
+            ):
+                continue
+            old = live[0]
+            new_value = normalize_value(c.value if c.value else c.content)
+            if normalize_value(old.value if old.value else old.content) != new_value:
+                out[n] = old
+        return out
+
+    def _edit_run(
+        self,
+        session: Session,
+        scope: str,
+        edits: Sequence[tuple[CandidateInput, Assessment, MemoryRecord]],
+        verdicts: Sequence[FloorVerdict] | None,
+    ) -> list[WriteOutcome]:
+        """:meth:`govern` of consecutive plain edits (:meth:`_plain_edits`) in a few statements:
+        the quotes by :meth:`evidence_items`, the new versions by :meth:`insert_fresh`; ids are
+        made in :meth:`govern`'s order (each edit's item, then its record)."""
+        item_ids: list[str] = []
+        record_ids: list[str] = []
+        for _ in edits:
+            item_ids.append(self.new_id("src"))
+            record_ids.append(self.new_id("mem"))
+        quotes = []
+        for n, (c, _, _) in enumerate(edits):
+            clean = None if verdicts is None else verdicts[n].clean_quote(c)
+            quotes.append(
+                EvidenceText(str(c.evidence_text), c.producer.value, c.pipeline, redacted=clean)
+            )
+        items = self.evidence_items(session, scope, quotes, ids=item_ids)
+        rows = self.insert_fresh(
+            session,
+            scope,
+            [
+                FreshRecord(c, verdict, ((item, "stated_in"),), replaces=old, record_id=rid)
+                for (c, verdict, old), item, rid in zip(edits, items, record_ids, strict=True)
+            ],
+            self.clock(),
+        )
+        return [
+            WriteOutcome(WriteAction.SUPERSEDING, record_view(row), superseded_record_id=old.id)
+            for row, (_, _, old) in zip(rows, edits, strict=True)
+        ]
 
     def _gate(self, c: CandidateInput, verdict: Assessment) -> Assessment | WriteOutcome:
         """:meth:`admit` for a candidate already validated and assessed (not refused)."""
