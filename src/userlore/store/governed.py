@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import groupby
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -163,7 +164,9 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         ``scope`` ever held (and that names no record to supersede or item of its own) is
         written by :meth:`insert_fresh`, its quote stored by :meth:`evidence_items`; every other
         candidate (a key held before, even one deleted; a repeat of a key of this batch; no
-        key) takes :meth:`govern` itself, in order, after the fresh ones.
+        key) comes after the fresh ones, in order: consecutive plain edits of held keys
+        (:meth:`_plain_edits`) as one run through the same two methods (:meth:`_edit_run`),
+        the rest through :meth:`govern` itself.
 
         Args:
             verdicts: The floor's :class:`~userlore.policy.govern.FloorVerdict` of each
@@ -260,23 +263,17 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         for n, row in zip(fresh, rows, strict=True):
             outcomes[n] = WriteOutcome(WriteAction.CREATED, record_view(row))
         replaced = self._plain_edits(session, scope, candidates, slow)
-        run: list[int] = []
-        for n in [*slow, -1]:  # -1: the end, which writes the last run
-            if n in replaced:
-                run.append(n)
+        for plain, group in groupby(slow, key=lambda n: n in replaced):
+            run = list(group)
+            judged = [None if verdicts is None else verdicts[n] for n in run]
+            if not plain:
+                for n, verdict in zip(run, judged, strict=True):
+                    outcomes[n] = self.govern(session, scope, candidates[n], judged=verdict)
                 continue
-            if run:
-                edits = [(candidates[i], admitted[i], replaced[i]) for i in run]
-                judged = None if verdicts is None else [verdicts[i] for i in run]
-                for i, outcome in zip(
-                    run, self._edit_run(session, scope, edits, judged), strict=True
-                ):
-                    outcomes[i] = outcome
-                run = []
-            if n >= 0:
-                outcomes[n] = self.govern(
-                    session, scope, candidates[n], judged=None if verdicts is None else verdicts[n]
-                )
+            edits = [(candidates[n], admitted[n], replaced[n]) for n in run]
+            done = self._edit_run(session, scope, edits, judged)
+            for n, outcome in zip(run, done, strict=True):
+                outcomes[n] = outcome
         return [o for o in outcomes if o is not None]
 
     def _plain_edits(
@@ -324,7 +321,7 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         session: Session,
         scope: str,
         edits: Sequence[tuple[CandidateInput, Assessment, MemoryRecord]],
-        verdicts: Sequence[FloorVerdict] | None,
+        verdicts: Sequence[FloorVerdict | None],
     ) -> list[WriteOutcome]:
         """:meth:`govern` of consecutive plain edits (:meth:`_plain_edits`) in a few statements:
         the quotes by :meth:`evidence_items`, the new versions by :meth:`insert_fresh`; ids are
@@ -336,7 +333,8 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
             record_ids.append(self.new_id("mem"))
         quotes = []
         for n, (c, _, _) in enumerate(edits):
-            clean = None if verdicts is None else verdicts[n].clean_quote(c)
+            verdict = verdicts[n]
+            clean = None if verdict is None else verdict.clean_quote(c)
             quotes.append(
                 EvidenceText(str(c.evidence_text), c.producer.value, c.pipeline, redacted=clean)
             )
