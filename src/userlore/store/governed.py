@@ -262,7 +262,7 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         )
         for n, row in zip(fresh, rows, strict=True):
             outcomes[n] = WriteOutcome(WriteAction.CREATED, record_view(row))
-        replaced = self._plain_edits(session, scope, candidates, slow)
+        replaced = self._plain_edits(session, scope, candidates, slow, verdicts)
         for plain, group in groupby(slow, key=lambda n: n in replaced):
             run = list(group)
             judged = [None if verdicts is None else verdicts[n] for n in run]
@@ -270,7 +270,7 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
                 for n, verdict in zip(run, judged, strict=True):
                     outcomes[n] = self.govern(session, scope, candidates[n], judged=verdict)
                 continue
-            edits = [(candidates[n], admitted[n], replaced[n]) for n in run]
+            edits = [(candidates[n], admitted[n], *replaced[n]) for n in run]
             done = self._edit_run(session, scope, edits, judged)
             for n, outcome in zip(run, done, strict=True):
                 outcomes[n] = outcome
@@ -282,9 +282,12 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         scope: str,
         candidates: Sequence[CandidateInput],
         slow: Sequence[int],
-    ) -> dict[int, MemoryRecord]:
-        """The candidates of ``slow`` that :meth:`govern` would write as the next version of
-        their key's one live record, active (a changed value), with that record.
+        verdicts: Sequence[FloorVerdict] | None,
+    ) -> dict[int, tuple[MemoryRecord, bool]]:
+        """The candidates of ``slow`` whose key has one live record, active, that
+        :meth:`govern` would either write as that record's next version (a changed value:
+        ``True``) or only reinforce with a quote it already links (the same value and quote:
+        ``False``, nothing written), with that record.
 
         Only when every candidate of the batch has a key and names no record or item (so no
         two candidates meet but through a key), and only for a key the batch names once: each
@@ -297,7 +300,8 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         names = Counter(c.canonical_key for c in candidates)
         once = [n for n in slow if names[candidates[n].canonical_key] == 1]
         held = held_rows(session, scope, [str(candidates[n].canonical_key) for n in once])
-        out: dict[int, MemoryRecord] = {}
+        out: dict[int, tuple[MemoryRecord, bool]] = {}
+        repeats: dict[int, tuple[MemoryRecord, tuple[str, str]]] = {}  # record, quote's item
         for n in once:
             c = candidates[n]
             rows = held.get(str(c.canonical_key), [])
@@ -313,44 +317,65 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
             old = live[0]
             new_value = normalize_value(c.value if c.value else c.content)
             if normalize_value(old.value if old.value else old.content) != new_value:
-                out[n] = old
+                out[n] = (old, True)
+                continue
+            clean = None if verdicts is None else verdicts[n].clean_quote(c)
+            quote = EvidenceText(c.evidence_text, c.producer.value, c.pipeline, redacted=clean)
+            repeats[n] = (old, self.quote_item(scope, quote)[0])
+        if repeats:
+            items = self._item_ids(session, scope, list({key for _, key in repeats.values()}))
+            linked = self._links(session, scope, [old.id for old, _ in repeats.values()])
+            for n, (old, key) in repeats.items():
+                item = items.get(key)
+                if item is not None and (item, "stated_in") in linked.get(old.id, set()):
+                    out[n] = (old, False)
         return out
 
     def _edit_run(
         self,
         session: Session,
         scope: str,
-        edits: Sequence[tuple[CandidateInput, Assessment, MemoryRecord]],
+        edits: Sequence[tuple[CandidateInput, Assessment, MemoryRecord, bool]],
         verdicts: Sequence[FloorVerdict | None],
     ) -> list[WriteOutcome]:
-        """:meth:`govern` of consecutive plain edits (:meth:`_plain_edits`) in a few statements:
-        the quotes by :meth:`evidence_items`, the new versions by :meth:`insert_fresh`; ids are
-        made in :meth:`govern`'s order (each edit's item, then its record)."""
+        """:meth:`govern` of consecutive plain edits and repeats (:meth:`_plain_edits`) in a few
+        statements: the edits' quotes by :meth:`evidence_items`, their new versions by
+        :meth:`insert_fresh`; a repeat writes nothing. Ids are made in :meth:`govern`'s order
+        (each put's item id, even a repeat's, then an edit's record id)."""
         item_ids: list[str] = []
         record_ids: list[str] = []
-        for _ in edits:
-            item_ids.append(self.new_id("src"))
+        quotes: list[EvidenceText] = []
+        for (c, _, _, edit), verdict in zip(edits, verdicts, strict=True):
+            item_id = self.new_id("src")
+            if not edit:
+                continue
+            item_ids.append(item_id)
             record_ids.append(self.new_id("mem"))
-        quotes = []
-        for n, (c, _, _) in enumerate(edits):
-            verdict = verdicts[n]
             clean = None if verdict is None else verdict.clean_quote(c)
             quotes.append(
                 EvidenceText(str(c.evidence_text), c.producer.value, c.pipeline, redacted=clean)
             )
         items = self.evidence_items(session, scope, quotes, ids=item_ids)
-        rows = self.insert_fresh(
-            session,
-            scope,
-            [
-                FreshRecord(c, verdict, ((item, "stated_in"),), replaces=old, record_id=rid)
-                for (c, verdict, old), item, rid in zip(edits, items, record_ids, strict=True)
-            ],
-            self.clock(),
+        rows = iter(
+            self.insert_fresh(
+                session,
+                scope,
+                [
+                    FreshRecord(c, verdict, ((item, "stated_in"),), replaces=old, record_id=rid)
+                    for (c, verdict, old, _), item, rid in zip(
+                        [e for e in edits if e[3]], items, record_ids, strict=True
+                    )
+                ],
+                self.clock(),
+            )
         )
         return [
-            WriteOutcome(WriteAction.SUPERSEDING, record_view(row), superseded_record_id=old.id)
-            for row, (_, _, old) in zip(rows, edits, strict=True)
+            WriteOutcome(
+                WriteAction.SUPERSEDING, record_view(next(rows)), superseded_record_id=old.id
+            )
+            if edit
+            else WriteOutcome(WriteAction.REINFORCED, record_view(old))
+            for _, _, old, edit in edits
         ]
 
     def _gate(self, c: CandidateInput, verdict: Assessment) -> Assessment | WriteOutcome:

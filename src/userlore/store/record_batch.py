@@ -158,6 +158,13 @@ class BatchInserts(CandidateGate):
             "updated_at": now,
         }
 
+    @staticmethod
+    def quote_item(scope: str, quote: EvidenceText) -> tuple[tuple[str, str], str]:
+        """The (source instance, external id) of ``quote``'s content-addressed item in
+        ``scope``, and its text as stored (redacted)."""
+        clean = quote.redacted if quote.redacted is not None else redact(quote.text)
+        return (derived_id(quote.producer, scope), scoped_digest(scope, clean)), clean
+
     def evidence_items(
         self,
         session: Session,
@@ -181,8 +188,7 @@ class BatchInserts(CandidateGate):
         wanted: dict[tuple[str, str], dict[str, Any]] = {}
         keys: list[tuple[str, str]] = []
         for at, q in enumerate(quotes):
-            clean = q.redacted if q.redacted is not None else redact(q.text)
-            key = (derived_id(q.producer, scope), scoped_digest(scope, clean))
+            key, clean = self.quote_item(scope, q)
             keys.append(key)
             if key in wanted:
                 continue
