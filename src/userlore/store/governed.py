@@ -13,7 +13,9 @@ The store is assembled from one module per concern: ``core`` (transactions), ``t
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from itertools import groupby
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -34,7 +36,7 @@ from userlore.store.core import Clock, IdFactory
 from userlore.store.moves import LifecycleMoves
 from userlore.store.reads import RecordReads
 from userlore.store.record_batch import EvidenceText, FreshRecord
-from userlore.store.revisions import HeldRevisions, held_key_skipped
+from userlore.store.revisions import HeldRevisions, held_key_skipped, held_rows
 from userlore.store.schema import KnowledgeSourceItem, MemoryEvidence, MemoryRecord
 from userlore.store.text import content_key, normalize_value
 from userlore.store.transitions import LIVE_STATES, TRANSITIONS
@@ -162,7 +164,9 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         ``scope`` ever held (and that names no record to supersede or item of its own) is
         written by :meth:`insert_fresh`, its quote stored by :meth:`evidence_items`; every other
         candidate (a key held before, even one deleted; a repeat of a key of this batch; no
-        key) takes :meth:`govern` itself, in order, after the fresh ones.
+        key) comes after the fresh ones, in order: consecutive plain edits of held keys
+        (:meth:`_plain_edits`) as one run through the same two methods (:meth:`_edit_run`),
+        the rest through :meth:`govern` itself.
 
         Args:
             verdicts: The floor's :class:`~userlore.policy.govern.FloorVerdict` of each
@@ -258,11 +262,121 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         )
         for n, row in zip(fresh, rows, strict=True):
             outcomes[n] = WriteOutcome(WriteAction.CREATED, record_view(row))
-        for n in slow:
-            outcomes[n] = self.govern(
-                session, scope, candidates[n], judged=None if verdicts is None else verdicts[n]
-            )
+        replaced = self._plain_edits(session, scope, candidates, slow, verdicts)
+        for plain, group in groupby(slow, key=lambda n: n in replaced):
+            run = list(group)
+            judged = [None if verdicts is None else verdicts[n] for n in run]
+            if not plain:
+                for n, verdict in zip(run, judged, strict=True):
+                    outcomes[n] = self.govern(session, scope, candidates[n], judged=verdict)
+                continue
+            edits = [(candidates[n], admitted[n], *replaced[n]) for n in run]
+            done = self._edit_run(session, scope, edits, judged)
+            for n, outcome in zip(run, done, strict=True):
+                outcomes[n] = outcome
         return [o for o in outcomes if o is not None]
+
+    def _plain_edits(
+        self,
+        session: Session,
+        scope: str,
+        candidates: Sequence[CandidateInput],
+        slow: Sequence[int],
+        verdicts: Sequence[FloorVerdict] | None,
+    ) -> dict[int, tuple[MemoryRecord, bool]]:
+        """The candidates of ``slow`` whose key has one live record, active, that
+        :meth:`govern` would either write as that record's next version (a changed value:
+        ``True``) or only reinforce with a quote it already links (the same value and quote:
+        ``False``, nothing written), with that record.
+
+        Only when every candidate of the batch has a key and names no record or item (so no
+        two candidates meet but through a key), and only for a key the batch names once: each
+        then reads what it would read governed alone, in order. The others take :meth:`govern`.
+        """
+        if not slow or any(
+            not c.canonical_key or c.supersedes_record_id or c.source_item_id for c in candidates
+        ):
+            return {}
+        names = Counter(c.canonical_key for c in candidates)
+        once = [n for n in slow if names[candidates[n].canonical_key] == 1]
+        held = held_rows(session, scope, [str(candidates[n].canonical_key) for n in once])
+        out: dict[int, tuple[MemoryRecord, bool]] = {}
+        repeats: dict[int, tuple[MemoryRecord, tuple[str, str]]] = {}  # record, quote's item
+        for n in once:
+            c = candidates[n]
+            rows = held.get(str(c.canonical_key), [])
+            live = [r for r in rows if r.state in LIVE_STATES]
+            if (
+                not c.evidence_text
+                or held_key_skipped(rows) is not None
+                or len(live) != 1
+                or live[0].state != RecordState.ACTIVE.value
+                or not self.promotes(c.pipeline.value, c.producer.value)
+            ):
+                continue
+            old = live[0]
+            new_value = normalize_value(c.value if c.value else c.content)
+            if normalize_value(old.value if old.value else old.content) != new_value:
+                out[n] = (old, True)
+                continue
+            clean = None if verdicts is None else verdicts[n].clean_quote(c)
+            quote = EvidenceText(c.evidence_text, c.producer.value, c.pipeline, redacted=clean)
+            repeats[n] = (old, self.quote_item(scope, quote)[0])
+        if repeats:
+            items = self._item_ids(session, scope, list({key for _, key in repeats.values()}))
+            linked = self._links(session, scope, [old.id for old, _ in repeats.values()])
+            for n, (old, key) in repeats.items():
+                item = items.get(key)
+                if item is not None and (item, "stated_in") in linked.get(old.id, set()):
+                    out[n] = (old, False)
+        return out
+
+    def _edit_run(
+        self,
+        session: Session,
+        scope: str,
+        edits: Sequence[tuple[CandidateInput, Assessment, MemoryRecord, bool]],
+        verdicts: Sequence[FloorVerdict | None],
+    ) -> list[WriteOutcome]:
+        """:meth:`govern` of consecutive plain edits and repeats (:meth:`_plain_edits`) in a few
+        statements: the edits' quotes by :meth:`evidence_items`, their new versions by
+        :meth:`insert_fresh`; a repeat writes nothing. Ids are made in :meth:`govern`'s order
+        (each put's item id, even a repeat's, then an edit's record id)."""
+        item_ids: list[str] = []
+        record_ids: list[str] = []
+        quotes: list[EvidenceText] = []
+        for (c, _, _, edit), verdict in zip(edits, verdicts, strict=True):
+            item_id = self.new_id("src")
+            if not edit:
+                continue
+            item_ids.append(item_id)
+            record_ids.append(self.new_id("mem"))
+            clean = None if verdict is None else verdict.clean_quote(c)
+            quotes.append(
+                EvidenceText(str(c.evidence_text), c.producer.value, c.pipeline, redacted=clean)
+            )
+        items = self.evidence_items(session, scope, quotes, ids=item_ids)
+        rows = iter(
+            self.insert_fresh(
+                session,
+                scope,
+                [
+                    FreshRecord(c, verdict, ((item, "stated_in"),), replaces=old, record_id=rid)
+                    for (c, verdict, old, _), item, rid in zip(
+                        [e for e in edits if e[3]], items, record_ids, strict=True
+                    )
+                ],
+                self.clock(),
+            )
+        )
+        return [
+            WriteOutcome(
+                WriteAction.SUPERSEDING, record_view(next(rows)), superseded_record_id=old.id
+            )
+            if edit
+            else WriteOutcome(WriteAction.REINFORCED, record_view(old))
+            for _, _, old, edit in edits
+        ]
 
     def _gate(self, c: CandidateInput, verdict: Assessment) -> Assessment | WriteOutcome:
         """:meth:`admit` for a candidate already validated and assessed (not refused)."""

@@ -36,9 +36,11 @@ from userlore.store.schema import (
     MemoryEvidence,
     MemoryRecord,
     MemoryRecordVersion,
+    MemoryRelation,
 )
 from userlore.store.text import content_key, search_text
 from userlore.store.vectors import VectorIndex, VectorKind
+from userlore.store.views import word_diff
 
 __all__ = ["BatchInserts", "EvidenceText", "FreshRecord"]
 
@@ -46,6 +48,7 @@ _RECORDS = cast(Table, MemoryRecord.__table__)
 _VERSIONS = cast(Table, MemoryRecordVersion.__table__)
 _EVIDENCE = cast(Table, MemoryEvidence.__table__)
 _ITEMS = cast(Table, KnowledgeSourceItem.__table__)
+_RELATIONS = cast(Table, MemoryRelation.__table__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +67,18 @@ class EvidenceText:
 
 @dataclass(frozen=True, slots=True)
 class FreshRecord:
-    """An admitted candidate for a key nothing held yet, with its (item id, relation) links."""
+    """An admitted candidate for a new record, with its (item id, relation) links.
+
+    ``replaces``: the key's one live record, active, which this record supersedes as its next
+    version (an edit of a held key); ``None`` for a key nothing held yet. ``record_id``: an id
+    the caller made (in the per-item path's order); by default one is made here.
+    """
 
     candidate: CandidateInput
     verdict: Assessment
     evidence: tuple[tuple[str, str], ...] = ()
+    replaces: MemoryRecord | None = None
+    record_id: str | None = None
 
 
 class BatchInserts(CandidateGate):
@@ -102,11 +112,12 @@ class BatchInserts(CandidateGate):
         *,
         supersedes: str | None,
         version: int,
+        record_id: str | None = None,
     ) -> dict[str, Any]:
         """The column values of a new candidate record: one definition for the ORM insert of
         :meth:`_insert` and the bulk insert of :meth:`insert_fresh`."""
         return {
-            "id": self.new_id("mem"),
+            "id": self.new_id("mem") if record_id is None else record_id,
             "scope": scope,
             "path": c.path,
             "memory_type": c.memory_type.value,
@@ -147,8 +158,19 @@ class BatchInserts(CandidateGate):
             "updated_at": now,
         }
 
+    @staticmethod
+    def quote_item(scope: str, quote: EvidenceText) -> tuple[tuple[str, str], str]:
+        """The (source instance, external id) of ``quote``'s content-addressed item in
+        ``scope``, and its text as stored (redacted)."""
+        clean = quote.redacted if quote.redacted is not None else redact(quote.text)
+        return (derived_id(quote.producer, scope), scoped_digest(scope, clean)), clean
+
     def evidence_items(
-        self, session: Session, scope: str, quotes: Sequence[EvidenceText]
+        self,
+        session: Session,
+        scope: str,
+        quotes: Sequence[EvidenceText],
+        ids: Sequence[str] | None = None,
     ) -> list[str]:
         """The batch form of :meth:`RecordWriter._evidence_item` for quotes: one item id each.
 
@@ -157,18 +179,21 @@ class BatchInserts(CandidateGate):
         Items already stored are reused; the others are written by one multi-row insert (an
         insert-or-nothing, as the per-item path's), indexed and queued for embedding. The
         caller holds the scope's write lock.
+
+        Args:
+            ids: One id per quote, made by the caller in the per-item path's order (a new
+                item takes its first quote's); by default one is made per distinct new quote.
         """
         now = self.clock()
         wanted: dict[tuple[str, str], dict[str, Any]] = {}
         keys: list[tuple[str, str]] = []
-        for q in quotes:
-            clean = q.redacted if q.redacted is not None else redact(q.text)
-            key = (derived_id(q.producer, scope), scoped_digest(scope, clean))
+        for at, q in enumerate(quotes):
+            key, clean = self.quote_item(scope, q)
             keys.append(key)
             if key in wanted:
                 continue
             wanted[key] = {
-                "id": self.new_id("src"),
+                "id": self.new_id("src") if ids is None else ids[at],
                 "scope": scope,
                 "source_instance_id": key[0],
                 "external_id": key[1],
@@ -236,17 +261,22 @@ class BatchInserts(CandidateGate):
     def insert_fresh(
         self, session: Session, scope: str, fresh: Sequence[FreshRecord], now: datetime
     ) -> list[MemoryRecord]:
-        """Bulk-write records for keys nothing in ``scope`` ever held, in three statements.
+        """Bulk-write new records in a few statements: first versions, and next versions.
 
-        The batch form of a first :meth:`_insert`: every record at version 1 with its snapshot,
-        its evidence links (each evidence id must already be known to be in ``scope``), and
-        activated at once when :meth:`_promotes` allows, since no live record holds its key.
-        Core inserts of plain rows, no ORM unit of work: the rows are returned as read-only
-        attribute views (what :func:`record_view` reads), not session objects.
+        The batch form of :meth:`_insert` for a key nothing in ``scope`` ever held (version 1)
+        and for an edit of a held key whose one live record is active (``replaces``: version
+        n+1, its ``supersedes`` relation and word diff, the old record archived first), each
+        with its snapshot and its evidence links (each evidence id must already be known to be
+        in ``scope``), and activated at once when :meth:`_promotes` allows, as
+        :meth:`_maybe_activate` does after a per-item write. Core inserts of plain rows, no ORM
+        unit of work: the rows are returned as read-only attribute views (what
+        :func:`record_view` reads), not session objects.
         """
         rows: list[dict[str, Any]] = []
         links: list[dict[str, Any]] = []
+        archived = False
         for f in fresh:
+            old = f.replaces
             values = self.record_values(
                 scope,
                 f.candidate,
@@ -254,8 +284,9 @@ class BatchInserts(CandidateGate):
                 f.verdict.category,
                 f.verdict.disclosure,
                 now,
-                supersedes=None,
-                version=1,
+                supersedes=None if old is None else old.id,
+                version=1 if old is None else old.version + 1,
+                record_id=f.record_id,
             )
             links.extend(
                 {
@@ -271,15 +302,22 @@ class BatchInserts(CandidateGate):
             if self.promotes(values["pipeline"], values["producer"]):
                 values["state"] = RecordState.ACTIVE.value
                 values["valid_from"] = values["valid_from"] or now
+                if old is not None:  # the one active record of the key: archived before
+                    self.transition(old, RecordState.ARCHIVED, now)
+                    old.valid_until = now
+                    archived = True
             rows.append(values)
         if not rows:
             return []
+        if archived:  # one active record per key: the old ones leave before the new arrive
+            session.flush()
         # A plain executemany, no RETURNING: psycopg 3 sends it as one pipeline of one prepared
         # statement, 3x faster here than the multi-row VALUES ("insertmanyvalues") RETURNING
         # asks for (200 records: 51-75 ms against 144-412 ms, benchmarks/ingest.py row).
         insert_rows(session, _RECORDS, rows)
         # Every caller of the batched write (puts, synthesis, the pipeline) is watched here.
         count_on_commit(session, "memory_records", len(rows))
+        olds = [f.replaces for f in fresh]
         insert_rows(
             session,
             _VERSIONS,
@@ -287,23 +325,38 @@ class BatchInserts(CandidateGate):
                 {
                     "record_id": r["id"],
                     "scope": scope,
-                    "version": 1,
-                    "parent_version": None,
+                    "version": r["version"],
+                    "parent_version": None if old is None else old.version,
                     "content": r["content"],
                     "value": r["value"],
-                    "diff": None,
+                    "diff": None if old is None else word_diff(old.content, r["content"]),
                     "author_agent_id": r["author_agent_id"],
                     "author_client": r["author_client"],
                     "author_device": r["author_device"],
                     "author_instance": r["author_instance"],
                     "created_at": now,
                 }
-                for r in rows
+                for r, old in zip(rows, olds, strict=True)
             ],
         )
+        relations = [
+            {
+                "scope": scope,
+                "from_record_id": r["id"],
+                "to_record_id": old.id,
+                "relation_type": "supersedes",
+                "created_at": now,
+            }
+            for r, old in zip(rows, olds, strict=True)
+            if old is not None
+        ]
+        if relations:  # new record ids: nothing to conflict with (the per-item path's
+            insert_rows(session, _RELATIONS, relations)  # insert-or-nothing inserts these)
         if links:
             insert_rows(session, _EVIDENCE, links)
         for r in rows:  # embedded with the rest of the transaction's texts, in one call
-            self._stage_vector(session, "record", scope, r["id"], r["content"], version=1)
+            self._stage_vector(
+                session, "record", scope, r["id"], r["content"], version=r["version"]
+            )
         # The attribute view record_view needs; not a session object (nothing to flush).
         return [cast(MemoryRecord, SimpleNamespace(**r)) for r in rows]
