@@ -30,6 +30,7 @@ from userlore.planner.lists import list_question
 from userlore.planner.render import BlockBuilder, render_entry, render_snippet
 from userlore.planner.scoring import applies, score
 from userlore.planner.search import Candidate
+from userlore.planner.speakers import others_wait
 from userlore.policy.filter import RejectionReason
 from userlore.policy.quote_gate import quote_verdict
 
@@ -439,7 +440,13 @@ class _Placer:
         by_question = sorted(
             ranked, key=lambda c: (c.rec.user_state != pinned, -c.retrieval, -c.score, c.rec.seq)
         )
-        for unit, _ in best_rank_fuse([[c.id for c in by_question], snippet_units]):
+        order = [unit for unit, _ in best_rank_fuse([[c.id for c in by_question], snippet_units])]
+        if list_question(req.query):  # many of one person's turns: the others' replies wait
+            texts = {c.id: c.rec.content for c in ranked} | {
+                s.item_id: s.text for s in req.snippets.kept
+            }
+            order = others_wait(req.query, order, texts)
+        for unit in order:
             record = by_id.get(unit)
             if record is None:
                 reason = self.show(by_item[unit])

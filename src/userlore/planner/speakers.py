@@ -25,17 +25,24 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 __all__ = [
+    "OTHERS_WAIT",
     "OWN_WEIGHT",
     "SPEAKER_HEAD",
     "named_speaker",
     "named_speakers",
+    "others_wait",
     "own_turns",
+    "prefix_speaker",
     "speaker_of",
     "topic_of",
 ]
 
 OWN_WEIGHT = 1.0
 """The own-turns ranking's RRF credit relative to the question's other rankings."""
+
+OTHERS_WAIT = 15
+"""Places a list question's units by speakers other than the one it names move back in the
+placement (:func:`others_wait`)."""
 
 SPEAKER_HEAD = 64
 """Characters of a text that hold its speaker prefix (two words of at most 30, ``": "``)."""
@@ -50,7 +57,12 @@ def speaker_of(row: Any) -> str | None:
         named = meta.get("speaker")
         if isinstance(named, str) and named.strip():
             return named.strip()
-    found = _PREFIX.match(getattr(row, "text", "") or "")
+    return prefix_speaker(getattr(row, "text", "") or "")
+
+
+def prefix_speaker(text: str) -> str | None:
+    """The speaker a text's ``"Name: "`` prefix names, or ``None``."""
+    found = _PREFIX.match(text)
     return found.group(1) if found else None
 
 
@@ -96,3 +108,35 @@ def topic_of(question: str, names: Iterable[str]) -> str:
         out = re.sub(r"(?<!\w)" + re.escape(name) + r"(?:['’]s)?(?!\w)", " ", out)
     out = re.sub(r"\s+", " ", out).strip()
     return out if re.search(r"\w", out) else question
+
+
+def others_wait(
+    question: str, order: Sequence[str], texts: Mapping[str, str], *, wait: int = OTHERS_WAIT
+) -> list[str]:
+    """``order`` with the units said by speakers the question does not name ``wait`` places later.
+
+    For a list question that names one speaker ("What activities does Melanie partake in?",
+    ``planner/lists.py``): its answer is many of that person's own turns, said on different
+    days, and the other speaker's replies that share its words ("Family is everything.") fill
+    the plan first. They wait rather than go: a unit ``wait`` places ahead still comes first,
+    and a question about what the other person said (LoCoMo's adversarial kind) keeps its
+    best-ranked turns (moved to the end, adversarial lost 5.4 points on conversations 1–3;
+    waiting 15 places, none).
+    Units whose speaker is unknown, and every unit when none or both are named, keep their
+    place.
+
+    Args:
+        question: The question.
+        order: Unit ids, best first.
+        texts: Unit id -> the text it quotes (its speaker is read from the ``"Name: "`` prefix).
+        wait: Places another speaker's unit moves back.
+    """
+    said = {unit: prefix_speaker(texts.get(unit, "")) for unit in order}
+    named = named_speaker(question, {s for s in said.values() if s})
+    if named is None:
+        return list(order)
+    keyed = sorted(
+        (n + (wait if said[unit] not in (None, named) else 0), n, unit)
+        for n, unit in enumerate(order)
+    )
+    return [unit for _, _, unit in keyed]
