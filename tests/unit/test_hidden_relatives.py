@@ -19,7 +19,14 @@ ROWS = data_sets.rows("relatives_read_as_covered.jsonl")
 # Relatives still read as covered: the model ranks the covered language far ahead
 # (Asturian "Güei tengo que dir al médicu": es 0.67, ext 0.10), or a language it does not know
 # reads as Spanish word for word (Chavacano).
-STILL_COVERED = {"rel-ast-01", "rel-ast-03", "rel-an-01", "rel-cbk-01"}
+STILL_COVERED = {
+    "rel-ast-01",
+    "rel-ast-03",
+    "rel-an-01",
+    "rel-cbk-01",
+    "rel2-nrf-01",
+    "rel2-leo-01",
+}
 # Covered turns already read as another language on main (code-switched, mostly names).
 NOT_VOUCHED = {"cov-mix-01", "cov-mix-05"}
 
