@@ -13,7 +13,10 @@ is also read by its words against ``wordfreq``'s lists of the covered languages
 language: the language-agnostic detectors judge it. Close relatives the identifier reads as a
 covered language (Swiss German, Luxembourgish, Nigerian Pidgin, Scots, Afrikaans) and
 Cantonese written in Han are read by their own words (:func:`relative_of`, :func:`cantonese`;
-``policy/data/relatives.yaml``): not covered.
+``policy/data/relatives.yaml``): not covered. A covered verdict on words its list does not
+know is checked against the identifier's ranking over every language, the relatives it hides
+(:data:`READ_AS_COVERED`) included (``policy.near_relatives``): Galician read as Portuguese
+reads as Galician.
 
 The parts this module builds on are their own modules (floorcost7): the script of a letter
 (``policy.scripts``), the covered languages and their ``wordfreq`` lists

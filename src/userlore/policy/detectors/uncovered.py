@@ -426,8 +426,10 @@ def _foreign_word(text: str) -> bool:
 def _guarded(t: str, text: str) -> bool:
     """A Latin segment ``text`` of ``t`` that may be a short covered sentence the identifier
     misread: it holds a covered function word ("mi", "the") and no letter outside Latin-1
-    ("BVN mi ni 22183746509, wọ́n ní": "ọ" is written by no covered language, blind9), or the
-    turn's Latin words together read as a covered language."""
+    ("BVN mi ni 22183746509, wọ́n ní": "ọ" is written by no covered language, blind9) and
+    words a covered list knows (not :func:`~userlore.policy.language.unread_by_covered`:
+    Basque "… 72458193M da, …" holds the Portuguese "da", blind11), or the turn's Latin words
+    together read as a covered language."""
     folded = text.casefold()
     # Not a piece of a word written with an apostrophe ("to'rt" is no English "to").
     words = (m for m in cues().function_words.finditer(folded) if not _GLUED.match(folded, m.end()))
