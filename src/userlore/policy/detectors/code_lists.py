@@ -36,6 +36,8 @@ _WORD = r"(?:[^\W\d_]|[\u0300-\u036f\u0591-\u05c7\u0900-\u0dff])+"
 _LIST = re.compile(rf"{_WORD}(?:(?:\s*[,،、，]\s*|-){_WORD}){{{MIN_ITEMS - 1},}}")
 _SEP = re.compile(r"\s*[,،、，]\s*|-")
 _CLAUSE_END = re.compile(r"[.!?;。！？؟\n]")
+# Combining marks a word for "code" may carry inside its frame (Hebrew points, Latin accents).
+_POINTED = re.compile(r"[\u0300-\u036f\u0591-\u05c7]")
 
 
 @functools.cache
@@ -47,6 +49,8 @@ def _frames() -> re.Pattern[str]:
 def _cue_ends(t: str) -> list[int]:
     """Where each word for "code" in ``t`` ends, matched with combining marks stripped (the
     Hebrew script's points: "קאָד" is "קאד")."""
+    if t.isascii() or _POINTED.search(t) is None:
+        return [m.end() for m in _frames().finditer(t)]  # no mark to strip: one pass
     kept = [i for i, ch in enumerate(t) if not unicodedata.combining(ch)]
     plain = "".join(t[i] for i in kept)
     return [kept[m.end() - 1] + 1 for m in _frames().finditer(plain)]

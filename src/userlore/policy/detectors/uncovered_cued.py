@@ -145,13 +145,18 @@ _UNCOVERED_LETTER = re.compile(r"[\u0100-\u024f\u0250-\u02af\u0370-\u1fff\ua640-
 
 def _may_name_money(t: str) -> bool:
     """A cheap test: a magnitude word of some CLDR locale, or a letter of another script."""
-    every = _every_compact() | _covered_magnitudes()
+    every = _may_name_words()
     if t.isascii():
         return not every.isdisjoint(_ASCII_WORD.findall(t.lower()))
     if _UNCOVERED_LETTER.search(t):
         return True
     # Latin-1 words, which casefold as the compact words do.
     return not every.isdisjoint(w.casefold() for w in _WORD.findall(t))
+
+
+@functools.cache
+def _may_name_words() -> frozenset[str]:
+    return _every_compact() | _covered_magnitudes()
 
 
 @functools.cache
