@@ -60,21 +60,24 @@ def code_lists(t: str) -> Iterator[_Hit]:
     """Lists of words after a word for "code" in ``t``'s uncovered segments."""
     if "-" not in t and "," not in t and "،" not in t and "、" not in t and "，" not in t:
         return
-    ends = _cue_ends(t)
-    if not ends:
+    # The lists first (a regular expression): the segments' languages only where one stands.
+    lists = [(at, m) for at in _cue_ends(t) for m in _lists_after(t, at)]
+    if not lists:
         return
     found = [
         s for s in segments(t) if s.language is not None and s.language not in COVERED_LANGUAGES
     ]
-    if not found:
-        return
-    for at in ends:
-        if not any(s.start < at <= s.end for s in found):
-            continue
-        stop = _CLAUSE_END.search(t, at)
-        end = stop.start() if stop else len(t)
-        for m in _LIST.finditer(t, at, end):
-            items = _SEP.split(m.group(0))
-            if all(len(w) <= MAX_ITEM_LETTERS and not w[0].isupper() for w in items):
-                yield (_SECRET, _RULE, m.start(), m.end(), None)
-                break
+    for at, m in lists:
+        if any(s.start < at <= s.end for s in found):
+            yield (_SECRET, _RULE, m.start(), m.end(), None)
+
+
+def _lists_after(t: str, at: int) -> Iterator[re.Match[str]]:
+    """The first list of words in the clause after a cue ending at ``at``, if any."""
+    stop = _CLAUSE_END.search(t, at)
+    end = stop.start() if stop else len(t)
+    for m in _LIST.finditer(t, at, end):
+        items = _SEP.split(m.group(0))
+        if all(len(w) <= MAX_ITEM_LETTERS and not w[0].isupper() for w in items):
+            yield m
+            return
