@@ -13,7 +13,10 @@ is also read by its words against ``wordfreq``'s lists of the covered languages
 language: the language-agnostic detectors judge it. Close relatives the identifier reads as a
 covered language (Swiss German, Luxembourgish, Nigerian Pidgin, Scots, Afrikaans) and
 Cantonese written in Han are read by their own words (:func:`relative_of`, :func:`cantonese`;
-``policy/data/relatives.yaml``): not covered.
+``policy/data/relatives.yaml``): not covered. A covered verdict on words its list does not
+know is checked against the identifier's ranking over every language, the relatives it hides
+(:data:`READ_AS_COVERED`) included (``policy.near_relatives``): Galician read as Portuguese
+reads as Galician.
 
 The parts this module builds on are their own modules (floorcost7): the script of a letter
 (``policy.scripts``), the covered languages and their ``wordfreq`` lists
@@ -29,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from userlore.policy.near_relatives import misread_relative
 from userlore.policy.relatives import CANTONESE
 from userlore.policy.relatives import RELATIVES as RELATIVES
 from userlore.policy.relatives import cantonese as cantonese
@@ -152,7 +156,7 @@ def _identified(text: str, ident: Callable[[str], str]) -> list[Segment]:
         elif script == "Latn":
             language = None if _letters(chunk) < MIN_LETTERS else ident(chunk)
             if language is not None:
-                language = relative_of(chunk, language) or language
+                language = relative_of(chunk, language) or _hidden_relative(chunk, language)
         else:
             # No covered language is written in this script: name it for reports only.
             named = ident(chunk)
@@ -180,7 +184,8 @@ def _inherit(out: list[Segment], text: str, ident: Callable[[str], str]) -> list
         near = [s.language for s in (*reversed(out[:i]), *out[i + 1 :]) if s.language]
         language = near[0] if near else ident(text[seg.start : seg.end])
         if not near:
-            language = relative_of(text[seg.start : seg.end], language) or language
+            chunk = text[seg.start : seg.end]
+            language = relative_of(chunk, language) or _hidden_relative(chunk, language)
         out[i] = Segment(seg.start, seg.end, seg.script, language)
     return out
 
@@ -418,6 +423,40 @@ def read_by_its_words(text: str, language: str) -> bool:
         return True
     compounds = language in COMPOUNDING_LANGUAGES
     return all(_known(word, i, lexicon, compounds) for i, word in _plain_words(text))
+
+
+def _hidden_relative(chunk: str, language: str) -> str:
+    """``language``, or the close relative hidden from the identifier that a covered verdict
+    on words it does not know stands for (``policy.near_relatives``, blind11's Galician)."""
+    return misread_relative(chunk, language, READ_AS_COVERED, unknown_words) or language
+
+
+def unknown_words(text: str, language: str) -> int:
+    """How many of ``text``'s words ``language``'s list does not know (read as
+    :func:`read_by_its_words` reads them: names and tokens skipped); 0 with no list."""
+    lexicon = _vouch_lexicon(language)
+    if lexicon is None:
+        return 0
+    compounds = language in COMPOUNDING_LANGUAGES
+    return sum(1 for i, word in _plain_words(text) if not _known(word, i, lexicon, compounds))
+
+
+UNREAD_SHARE: Final = 0.5
+"""A segment is unread by the covered lists when each leaves at least this share of its words
+(and two or more) unknown."""
+
+
+def unread_by_covered(text: str) -> bool:
+    """No covered language's list knows most of ``text``'s words (:data:`UNREAD_SHARE`, names
+    and tokens skipped): a covered function word in it ("da", "on", "la") is a word of another
+    language, not a covered sentence the identifier misread ("Nire NANa 72458193M da,
+    Osakidetzako txartela berritzeko eskatu didate"; issue 29, blind11)."""
+    words = _plain_words(text)
+    need = max(2.0, UNREAD_SHARE * len(words))
+    for language in sorted(COVERED_LANGUAGES):
+        if _vouch_lexicon(language) is not None and unknown_words(text, language) < need:
+            return False
+    return bool(words)
 
 
 def _plain_words(text: str) -> list[tuple[int, str]]:

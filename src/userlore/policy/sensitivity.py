@@ -21,6 +21,7 @@ from typing import Any, Final
 
 from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
 from userlore.policy.detectors.check_parts import check_parts
+from userlore.policy.detectors.code_lists import code_lists
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.cued_values import cued_values
 from userlore.policy.detectors.dial_combos import dial_combos
@@ -43,6 +44,8 @@ from userlore.policy.detectors.national_ids import (
     _contextual_ids,
     _passports_wide,
 )
+from userlore.policy.detectors.password_variants import RULE as VARIANT_RULE
+from userlore.policy.detectors.password_variants import password_variants
 from userlore.policy.detectors.passwords import (
     _CJK,
     _PW_GATE,
@@ -274,10 +277,11 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
     unmasked = masked if unfolded == text else mask_public_material(text)
     uncovered = [*uncovered_values(unmasked), *uncovered_shapes(unmasked)]
     # Money in words or beside an amount (blindfix8b), the clause after a credential acronym
-    # (blindfix9c): only where the rules above named nothing.
+    # (blindfix9c), a code said as a list of words (blind11): only where the rules above named
+    # nothing.
     uncovered += [
         h
-        for h in [*uncovered_money(unmasked), *uncovered_cued(unmasked)]
+        for h in [*uncovered_money(unmasked), *uncovered_cued(unmasked), *code_lists(unmasked)]
         if not any(u[2] < h[3] and h[2] < u[3] for u in uncovered)
     ]
     if uncovered:
@@ -300,6 +304,12 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
             continue
         seen.add(key)
         findings.append(Finding(level, rule, start, end, category))
+    # A secret's other spelling in the same turn ("… not Txakolina1, Txakolina_91"): blind11.
+    secrets = [(f.start, f.end) for f in findings if f.level is _SECRET]
+    if secrets:
+        findings.extend(
+            Finding(_SECRET, VARIANT_RULE, s, e, None) for s, e in password_variants(text, secrets)
+        )
     findings.sort(key=lambda f: (f.start, -_SEVERITY[f.level], f.end))
     return SensitivityReport(tuple(findings))
 

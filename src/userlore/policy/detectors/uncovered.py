@@ -73,12 +73,14 @@ from userlore.policy.detectors.common import _Hit, _is_placeholder, has_digit, i
 from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.language import (
     COVERED_LANGUAGES,
+    READ_AS_COVERED,
     Segment,
     _py3langid,
     identify,
     pieces,
     read_by_its_words,
     segments,
+    unread_by_covered,
 )
 from userlore.policy.relatives import (
     CANTONESE,
@@ -414,12 +416,14 @@ def _foreign_word(text: str) -> bool:
 def _guarded(t: str, text: str) -> bool:
     """A Latin segment ``text`` of ``t`` that may be a short covered sentence the identifier
     misread: it holds a covered function word ("mi", "the") and no letter outside Latin-1
-    ("BVN mi ni 22183746509, wọ́n ní": "ọ" is written by no covered language, blind9), or the
-    turn's Latin words together read as a covered language."""
+    ("BVN mi ni 22183746509, wọ́n ní": "ọ" is written by no covered language, blind9) and
+    words a covered list knows (not :func:`~userlore.policy.language.unread_by_covered`:
+    Basque "… 72458193M da, …" holds the Portuguese "da", blind11), or the turn's Latin words
+    together read as a covered language."""
     folded = text.casefold()
     # Not a piece of a word written with an apostrophe ("to'rt" is no English "to").
     words = (m for m in cues().function_words.finditer(folded) if not _GLUED.match(folded, m.end()))
-    if any(True for _ in words) and not _foreign_word(text):
+    if any(True for _ in words) and not _foreign_word(text) and not unread_by_covered(text):
         return True
     return identify(_latin_only(t), vouch=False) in COVERED_LANGUAGES
 
@@ -430,8 +434,8 @@ def misread_covered(t: str, seg: Segment, found: list[Segment]) -> bool:
     words, or :func:`_guarded`); ``found`` are the turn's segments in an uncovered language.
     The rules of other modules that redact more than shapes no covered sentence holds leave
     it alone too."""
-    if seg.script != "Latn" or seg.language in RELATIVES:
-        return False
+    if seg.script != "Latn" or seg.language in RELATIVES or seg.language in READ_AS_COVERED:
+        return False  # read by its own words or the identifier's full ranking: no misread
     if any(s.script not in ("Latn", "Zyyy") for s in found):
         return False
     text = t[seg.start : seg.end]

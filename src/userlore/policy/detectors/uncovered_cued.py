@@ -51,7 +51,7 @@ from userlore.policy.detectors.uncovered_money import (
 )
 from userlore.policy.detectors.uncovered_shapes import _bare, _engine
 from userlore.policy.findings import _REGULATED, _SECRET
-from userlore.policy.language import COVERED_LANGUAGES, Segment, segments
+from userlore.policy.language import COVERED_LANGUAGES, READ_AS_COVERED, Segment, segments
 
 __all__ = ["uncovered_cued"]
 
@@ -145,13 +145,25 @@ _UNCOVERED_LETTER = re.compile(r"[\u0100-\u024f\u0250-\u02af\u0370-\u1fff\ua640-
 
 def _may_name_money(t: str) -> bool:
     """A cheap test: a magnitude word of some CLDR locale, or a letter of another script."""
-    every = _every_compact()
+    every = _may_name_words()
     if t.isascii():
         return not every.isdisjoint(_ASCII_WORD.findall(t.lower()))
     if _UNCOVERED_LETTER.search(t):
         return True
     # Latin-1 words, which casefold as the compact words do.
     return not every.isdisjoint(w.casefold() for w in _WORD.findall(t))
+
+
+@functools.cache
+def _may_name_words() -> frozenset[str]:
+    return _every_compact() | _covered_magnitudes()
+
+
+@functools.cache
+def _covered_magnitudes() -> frozenset[str]:
+    """The covered languages' magnitude words ("mil", "thousand"): a close relative the
+    identifier hid says its money with them (Galician "mil catrocentos euros")."""
+    return frozenset(w for name in COVERED_LANGUAGES for w in _vocabulary([name])[1])
 
 
 _ASCII_WORD = re.compile(r"[a-z]+")
@@ -177,7 +189,12 @@ def _every_compact() -> frozenset[str]:
 def _money_words(t: str, seg: Segment) -> Iterator[tuple[int, int]]:
     text = t[seg.start : seg.end]
     languages = _candidate_languages(seg, text)
-    numbers, magnitudes = _vocabulary([x for x in languages if x not in COVERED_LANGUAGES])
+    # A relative the identifier hid (Galician read as Portuguese) shares the covered
+    # language's number words ("mil"): read with them (blind11).
+    hidden = seg.language in READ_AS_COVERED
+    numbers, magnitudes = _vocabulary(
+        [x for x in languages if hidden or x not in COVERED_LANGUAGES]
+    )
     if not numbers and not magnitudes:
         return
     words = list(_TOKEN.finditer(text))

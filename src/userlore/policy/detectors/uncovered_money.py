@@ -37,7 +37,7 @@ from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.uncovered import _NO_LANGUAGE, _amounts, _candidate_languages
 from userlore.policy.detectors.uncovered_shapes import _bare, _engine, _every_magnitude, _said
 from userlore.policy.findings import _REGULATED
-from userlore.policy.language import COVERED_LANGUAGES, segments
+from userlore.policy.language import COVERED_LANGUAGES, segments, unread_by_covered
 
 __all__ = ["uncovered_money"]
 
@@ -297,7 +297,11 @@ def _beside_money(text: str, languages: list[str], said: bool) -> Iterator[tuple
     bare = list(_BARE_NUMBER.finditer(text))
     if not bare:
         return
-    if text.isascii() and cues().function_words.search(text.casefold()):
+    if (
+        text.isascii()
+        and cues().function_words.search(text.casefold())
+        and not unread_by_covered(text)
+    ):
         return  # perhaps a covered sentence misread: its prices and house numbers stay
     if not said and not any(_amounts(text, languages)):
         return
