@@ -34,6 +34,7 @@ from userlore.policy.detectors.special_lang_vocab import (
     _Language,
     load_languages,
 )
+from userlore.policy.detectors.special_shared import shared_with_the_speaker
 from userlore.policy.findings import _SPECIAL
 from userlore.policy.literal_gate import LiteralGate
 
@@ -187,7 +188,20 @@ def _verdict(lang: _Language, t: str, own: bool, s: int, start: int, end: int) -
     verdict = _attribute(lang, t, s, start, end, own=own)
     if own and verdict == _UNCLEAR:
         return _SELF
+    if verdict in _NOT_YET_THE_SPEAKERS and _shared(lang, t, s, start, end):
+        return _SELF  # "my wife and I are both…", "my brother is gay, and so am I"
     return verdict
+
+
+_NOT_YET_THE_SPEAKERS: Final = frozenset({_OTHER, _UNCLEAR, _DETERMINED})
+
+
+def _shared(lang: _Language, t: str, s: int, start: int, end: int) -> bool:
+    """:func:`.special_shared.shared_with_the_speaker` for the cue's sentence and the next."""
+    spans = [(ss, e) for ss, e in _sentences(t) if e > start]
+    e = spans[0][1] if spans else len(t)
+    after = spans[1][1] if len(spans) > 1 else e
+    return shared_with_the_speaker(lang, t, s, e, start, end, after)
 
 
 def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:

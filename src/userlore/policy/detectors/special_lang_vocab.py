@@ -13,6 +13,7 @@ from importlib.resources.abc import Traversable
 from typing import Final
 
 from userlore.errors import ConfigError
+from userlore.policy.detectors.special_plurals import add_plurals, with_plurals
 from userlore.policy.findings import SPECIAL_CATEGORIES
 
 DATA_PACKAGE: Final = "userlore.policy.data.special"
@@ -168,8 +169,7 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
                 ascii_phrases = [p for p in phrases if _ascii_matchable(p)]
                 if ascii_phrases:
                     ascii_groups.append(f"(?P<{name}>{_alternation(ascii_phrases, spaced=spaced)})")
-    for entries in lexicon.values():
-        entries.sort(key=lambda e: -len(e[0]))
+    add_plurals(code, lexicon)  # "somos lesbianas", "wir sind Muslime": sorts the lexicon
     first_chars = None
     if not spaced and not any(
         p.startswith("re:") for src in (self_src, terms_src) for ps in src.values() for p in ps
@@ -181,7 +181,7 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
             for c in p[:1]
         )  # fmt: skip
     marker_groups = [
-        f"(?P<{kind}>{_alternation(_str_list(data, kind), spaced=spaced)})"
+        f"(?P<{kind}>{_alternation(_marker_list(code, data, kind), spaced=spaced)})"
         for kind in _MARKER_KINDS
     ]
     as_a = _str_list(data, "as_a")
@@ -360,6 +360,12 @@ def _couple(
         partner, own = (re.compile(_alternation(x, spaced=spaced), re.IGNORECASE) for x in lists)
         pairs.append((partner, own))
     return tuple(pairs)
+
+
+def _marker_list(code: str, data: dict[str, object], kind: str) -> list[str]:
+    """A marker list; someone else's also in the plural ("mis padres", "meus irmãos")."""
+    words = _str_list(data, kind)
+    return with_plurals(code, words) if kind == "other" else words
 
 
 def _str_list(data: dict[str, object], key: str) -> list[str]:
