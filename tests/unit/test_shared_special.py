@@ -42,9 +42,19 @@ def _wrong(case: dict[str, Any]) -> bool:
     return withheld if case["class"] == "benign" else not withheld
 
 
-def test_fresh_class_set() -> None:
-    failing = {c["id"] for c in data_sets.rows("special_shared_classes.jsonl") if _wrong(c)}
-    assert failing == KNOWN, sorted(failing ^ KNOWN)
+@pytest.mark.parametrize(
+    ("name", "known"),
+    [
+        ("special_shared_classes.jsonl", KNOWN),
+        # Written after the rules, scored once: special 19/23, benign 0/14 (main: 8/23, 1/14).
+        # The four wrong ("me and the wife", "been to prison", "igual que yo", "séropositifs":
+        # a health plural) were classes, fixed since.
+        ("special_shared_second.jsonl", frozenset()),
+    ],
+)
+def test_fresh_class_sets(name: str, known: frozenset[str]) -> None:
+    failing = {c["id"] for c in data_sets.rows(name) if _wrong(c)}
+    assert failing == known, sorted(failing ^ known)
 
 
 @pytest.mark.parametrize(
@@ -66,6 +76,7 @@ def test_fresh_class_set() -> None:
         ("My dad was a Labour member. Me too, since 2015.", True),
         ("我妈是基督徒，我也是。", True),
         ("Mon frère est gay, et moi aussi.", True),
+        ("Mi hermana es bisexual, igual que yo.", True),
         # "too" that closes no clause of the fact: the other person's.
         ("My brother is gay and I love him too.", False),
         ("我姐姐是同性恋，我也支持她。", False),
@@ -88,6 +99,7 @@ def test_whose_fact_a_shared_statement_is(text: str, speakers: bool) -> None:
         "We're both Jewish.",
         "Eu e meu pai somos filiados ao PT.",
         "Mein Mann und ich sind beide Mitglieder der Grünen.",
+        "Mon compagnon et moi sommes séropositifs.",
     ],
 )
 def test_identity_terms_are_read_in_the_plural(text: str) -> None:

@@ -169,7 +169,8 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
                 ascii_phrases = [p for p in phrases if _ascii_matchable(p)]
                 if ascii_phrases:
                     ascii_groups.append(f"(?P<{name}>{_alternation(ascii_phrases, spaced=spaced)})")
-    add_plurals(code, lexicon)  # "somos lesbianas", "wir sind Muslime": sorts the lexicon
+    for entries in lexicon.values():
+        entries.sort(key=lambda e: -len(e[0]))
     first_chars = None
     if not spaced and not any(
         p.startswith("re:") for src in (self_src, terms_src) for ps in src.values() for p in ps
@@ -204,6 +205,8 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
         for words, category, own in (e for es in lexicon.values() for e in es):
             if len(words) == 1 and len(words[0]) >= _COMPOUND_MIN:
                 compound_heads.setdefault(words[0], []).append((category, own))
+    # After the compound heads: a plural is no head ("hive" inside "archive").
+    add_plurals(code, lexicon)  # "somos lesbianas", "wir sind Muslime"
     copula = _str_list(data, "self_copula")
     patients = _str_list(data, "patient_nouns")
     copula_alt = _alternation(copula, spaced=spaced) if copula else None

@@ -4,8 +4,9 @@ blindfix11b).
 A statement the speaker shares is told in the plural ("mi novia y yo somos lesbianas", "wir sind
 beide Katholiken"), and the per-language word lists (``special/<lang>.json``) hold the singular.
 The lookup of a spaced language matches whole words, so each identity term (religion,
-orientation, party, union, ethnicity; not health) gains the forms its language's rules give
-(``policy/data/special_plurals.yaml``), once, when the vocabulary is compiled: no cost per text.
+orientation, party, union, ethnicity; health where the language's plural names a person:
+"séropositifs") gains the forms its language's rules give (``policy/data/special_plurals.yaml``),
+once, when the vocabulary is compiled: no cost per text.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any
 from userlore.policy.data_files import data_yaml
 
 __all__ = ["add_plurals", "with_plurals"]
+
+_HEALTH_MIN = 5  # letters a health word needs before it is inflected
 
 _Lexicon = dict[str, list[tuple[tuple[str, ...], str, bool]]]
 
@@ -56,6 +59,8 @@ def add_plurals(code: str, lexicon: _Lexicon) -> None:
     if entry is None:
         return
     categories = frozenset(table["categories"])
+    if code in table.get("health_languages", ()):
+        categories |= {"health"}
     rules: list[list[str]] = entry["rules"]
     last = bool(entry.get("last_word", False))
     known = {words for phrases in lexicon.values() for words, _, _ in phrases}
@@ -65,6 +70,8 @@ def add_plurals(code: str, lexicon: _Lexicon) -> None:
             if category not in categories or own:
                 continue
             i = len(words) - 1 if last else 0
+            if category == "health" and len(words[i]) < _HEALTH_MIN:
+                continue  # abbreviations: "hiv" + "e" is English "hive"
             for form in _inflect(words[i], rules):
                 plural = (*words[:i], form, *words[i + 1 :])
                 if plural not in known:
