@@ -40,6 +40,7 @@ class _Forms:
     closes: re.Pattern[str] | None = None
     topic_after_other: re.Pattern[str] | None = None
     subject_before_cue: re.Pattern[str] | None = None
+    cause_after: re.Pattern[str] | None = None
 
 
 def _alt(forms: list[str], *, spaced: bool) -> re.Pattern[str] | None:
@@ -47,6 +48,13 @@ def _alt(forms: list[str], *, spaced: bool) -> re.Pattern[str] | None:
     if alt and spaced:
         alt = r"(?<!\w)(?:" + alt + r")(?!\w)"
     return re.compile(alt, re.IGNORECASE) if alt else None
+
+
+def _cause_after(words: str | None, *, spaced: bool) -> re.Pattern[str] | None:
+    if not words:
+        return None
+    edge = r"(?!\w)" if spaced else ""
+    return re.compile(r"[\s\-]{0,2}(?:" + words + ")" + edge, re.IGNORECASE)
 
 
 @cache
@@ -59,10 +67,11 @@ def _forms() -> dict[str, _Forms]:
         out[code] = _Forms(
             _alt(entry.get("with_me") or [], spaced=spaced),
             _alt(entry.get("me_too") or [], spaced=spaced),
-            *(
-                re.compile(unsaid[k]) if k in unsaid else None
+            **{
+                k: re.compile(unsaid[k]) if k in unsaid else None
                 for k in ("closes", "topic_after_other", "subject_before_cue")
-            ),
+            },
+            cause_after=_cause_after(entry.get("cause_after"), spaced=spaced),
         )
     return out
 
@@ -82,6 +91,8 @@ def shared_with_the_speaker(
         for k, a, b in kinds
     ):
         return False  # "we read about Islam", "伊斯兰教的历史", "we're nurses and treat HIV"
+    if forms.cause_after is not None and forms.cause_after.match(t, end):
+        return False  # "work we still have to do for LGBTQ rights": a cause, not a fact
     if forms.with_me is not None:
         for m in forms.with_me.finditer(t, s, start):
             gap = t[m.end() : start]
