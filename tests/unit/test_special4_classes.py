@@ -39,7 +39,14 @@ KNOWN_MISSES: frozenset[str] = frozenset(
     }
 )
 # Near-misses still withheld: a determiner with no speaker is not cleared (fail closed).
-KNOWN_WITHHELD: frozenset[str] = frozenset({"The Kingdom Hall down the street is being renovated."})
+KNOWN_WITHHELD: frozenset[str] = frozenset(
+    {
+        "The Kingdom Hall down the street is being renovated.",
+        # "we" includes the speaker (blindfix11b): the same line with "I'm doing" is withheld on
+        # main too; a sober-October fundraiser is a figure of speech no rule tells apart.
+        "We're doing a sober October fundraiser at the office, just for fun.",
+    }
+)
 
 
 ROWS = special_sets.load(SETS)

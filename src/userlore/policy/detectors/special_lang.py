@@ -137,7 +137,11 @@ def _attribute(
     gap = t[term_end : nxt.start()] if nxt else ""
     if nxt and nxt.lastgroup in ("other", "topic") and (gap.isspace() or not gap):
         return _OTHER  # "伊斯兰教历史", "diabetes research": the term names a topic
-    if _for_someone_else(lang, t, term_end, sentence_end):
+    if _for_someone_else(lang, t, term_end, sentence_end) and not (
+        (opener := lang.markers.match(t, term_start)) and opener.lastgroup == "self"
+    ):
+        # The term itself opening with the speaker's verb is no errand: "saí do armário para
+        # os meus pais" (plural kin are someone else too since blindfix11b).
         return _OTHER  # "Asthmaspray für meinen Sohn": the term is bought or fetched for them
     if own and (opener := lang.markers.match(t, term_start)) and opener.lastgroup == "self":
         return _SELF  # "…à ma mère que j'aimais les filles": the term opens with the speaker
