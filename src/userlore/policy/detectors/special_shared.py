@@ -85,6 +85,11 @@ def shared_with_the_speaker(
     forms = _forms().get(lang.code)
     if forms is None:
         return False
+    joint = forms.with_me.search(t, s, start) if forms.with_me is not None else None
+    joins = forms.me_too.search(t, end, after_end) if forms.me_too is not None else None
+    closed = forms.closes is not None and forms.closes.match(t, end) is not None
+    if joint is None and joins is None and not closed:
+        return False  # none of the forms: no markers to read (issue 30: the floor's cost)
     kinds = [(m.lastgroup, m.start(), m.end()) for m in lang.markers.finditer(t, s, e)]
     if any(
         k == "profession" or (k == "topic" and (b <= start or 0 <= a - end <= _TOPIC_AFTER))
@@ -93,27 +98,26 @@ def shared_with_the_speaker(
         return False  # "we read about Islam", "伊斯兰教的历史", "we're nurses and treat HIV"
     if forms.cause_after is not None and forms.cause_after.match(t, end):
         return False  # "work we still have to do for LGBTQ rights": a cause, not a fact
-    if forms.with_me is not None:
-        for m in forms.with_me.finditer(t, s, start):
+    if joint is not None and forms.with_me is not None:
+        for m in forms.with_me.finditer(t, joint.start(), start):
             gap = t[m.end() : start]
             reach = len(gap.split()) if lang.spaced else len(gap) // 2
             if reach <= _REACH and not any(
                 k in _STOPS and m.end() <= a and b <= start for k, a, b in kinds
             ):
                 return True
-    if forms.me_too is not None and forms.me_too.search(t, end, after_end) is not None:
+    if joins is not None:
         return True
-    return _unsaid_subject(forms, t, kinds, start, end)
+    return closed and _unsaid_subject(forms, t, kinds, start, end)
 
 
 def _unsaid_subject(
     forms: _Forms, t: str, kinds: list[tuple[str | None, int, int]], start: int, end: int
 ) -> bool:
-    """A cue closed by a copula with no subject of its own is the speaker's ("会社で言えない
-    ゲイです"), unless someone else is the sentence's topic ("兄は…ゲイです") or the cue's
-    subject ("妹がゲイです"). Someone named on the way ("彼氏がいるって…") is not."""
-    if forms.closes is None or not forms.closes.match(t, end):
-        return False
+    """A cue closed by a copula (the caller checked it) with no subject of its own is the
+    speaker's ("会社で言えないゲイです"), unless someone else is the sentence's topic
+    ("兄は…ゲイです") or the cue's subject ("妹がゲイです"). Someone named on the way
+    ("彼氏がいるって…") is not."""
     for kind, _, b in kinds:
         if kind != "other" or b > start:
             continue
