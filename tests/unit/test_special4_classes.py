@@ -28,8 +28,6 @@ EVERY_CATEGORY = special_sets.EVERY_CATEGORY
 # Statements still quoted, by class (see docs/benchmarks.md for why each is hard):
 KNOWN_MISSES: frozenset[str] = frozenset(
     {
-        # "we" is a third party to the vocabularies: a family's or a couple's practice is missed.
-        "Because we go to the Kingdom Hall on Sunday mornings, schedule calls after noon.",
         # Japanese: a third party anywhere in the sentence makes a pro-drop cue theirs.
         "弁護士からは罰金で済むだろうと言われた。",
         "妻には参政党に投票したことを言っていない。",
@@ -41,7 +39,14 @@ KNOWN_MISSES: frozenset[str] = frozenset(
     }
 )
 # Near-misses still withheld: a determiner with no speaker is not cleared (fail closed).
-KNOWN_WITHHELD: frozenset[str] = frozenset({"The Kingdom Hall down the street is being renovated."})
+KNOWN_WITHHELD: frozenset[str] = frozenset(
+    {
+        "The Kingdom Hall down the street is being renovated.",
+        # "we" includes the speaker (blindfix11b): the same line with "I'm doing" is withheld on
+        # main too; a sober-October fundraiser is a figure of speech no rule tells apart.
+        "We're doing a sober October fundraiser at the office, just for fun.",
+    }
+)
 
 
 ROWS = special_sets.load(SETS)

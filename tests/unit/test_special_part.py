@@ -170,11 +170,6 @@ def test_a_withheld_turn_quotes_only_the_special_free_part_the_question_names(
     assert text is None or not any(word in text for word in never), lang
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the gate quotes the whole turn: 'and I am too' after someone else's orientation "
-    "(a cross-sentence reference the gate does not read; not this rule's, left for issue 29)",
-)
 def test_a_turn_saying_me_too_after_someone_elses_special_fact_is_withheld() -> None:
     turn = (
         "Ana: We went to the beach on Sunday. It was windy. "

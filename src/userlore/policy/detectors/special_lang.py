@@ -34,6 +34,7 @@ from userlore.policy.detectors.special_lang_vocab import (
     _Language,
     load_languages,
 )
+from userlore.policy.detectors.special_shared import shared_with_the_speaker
 from userlore.policy.findings import _SPECIAL
 from userlore.policy.literal_gate import GatedPattern, LiteralGate
 
@@ -136,7 +137,11 @@ def _attribute(
     gap = t[term_end : nxt.start()] if nxt else ""
     if nxt and nxt.lastgroup in ("other", "topic") and (gap.isspace() or not gap):
         return _OTHER  # "伊斯兰教历史", "diabetes research": the term names a topic
-    if _for_someone_else(lang, t, term_end, sentence_end):
+    if _for_someone_else(lang, t, term_end, sentence_end) and not (
+        (opener := lang.markers.match(t, term_start)) and opener.lastgroup == "self"
+    ):
+        # The term itself opening with the speaker's verb is no errand: "saí do armário para
+        # os meus pais" (plural kin are someone else too since blindfix11b).
         return _OTHER  # "Asthmaspray für meinen Sohn": the term is bought or fetched for them
     if own and (opener := lang.markers.match(t, term_start)) and opener.lastgroup == "self":
         return _SELF  # "…à ma mère que j'aimais les filles": the term opens with the speaker
@@ -187,7 +192,20 @@ def _verdict(lang: _Language, t: str, own: bool, s: int, start: int, end: int) -
     verdict = _attribute(lang, t, s, start, end, own=own)
     if own and verdict == _UNCLEAR:
         return _SELF
+    if verdict in _NOT_YET_THE_SPEAKERS and _shared(lang, t, s, start, end):
+        return _SELF  # "my wife and I are both…", "my brother is gay, and so am I"
     return verdict
+
+
+_NOT_YET_THE_SPEAKERS: Final = frozenset({_OTHER, _UNCLEAR, _DETERMINED})
+
+
+def _shared(lang: _Language, t: str, s: int, start: int, end: int) -> bool:
+    """:func:`.special_shared.shared_with_the_speaker` for the cue's sentence and the next."""
+    spans = [(ss, e) for ss, e in _sentences(t) if e > start]
+    e = spans[0][1] if spans else len(t)
+    after = spans[1][1] if len(spans) > 1 else e
+    return shared_with_the_speaker(lang, t, s, e, start, end, after)
 
 
 def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:

@@ -13,6 +13,7 @@ from importlib.resources.abc import Traversable
 from typing import Final
 
 from userlore.errors import ConfigError
+from userlore.policy.detectors.special_plurals import add_plurals, with_plurals
 from userlore.policy.findings import SPECIAL_CATEGORIES
 
 DATA_PACKAGE: Final = "userlore.policy.data.special"
@@ -181,7 +182,7 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
             for c in p[:1]
         )  # fmt: skip
     marker_groups = [
-        f"(?P<{kind}>{_alternation(_str_list(data, kind), spaced=spaced)})"
+        f"(?P<{kind}>{_alternation(_marker_list(code, data, kind), spaced=spaced)})"
         for kind in _MARKER_KINDS
     ]
     as_a = _str_list(data, "as_a")
@@ -204,6 +205,8 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
         for words, category, own in (e for es in lexicon.values() for e in es):
             if len(words) == 1 and len(words[0]) >= _COMPOUND_MIN:
                 compound_heads.setdefault(words[0], []).append((category, own))
+    # After the compound heads: a plural is no head ("hive" inside "archive").
+    add_plurals(code, lexicon)  # "somos lesbianas", "wir sind Muslime"
     copula = _str_list(data, "self_copula")
     patients = _str_list(data, "patient_nouns")
     copula_alt = _alternation(copula, spaced=spaced) if copula else None
@@ -360,6 +363,12 @@ def _couple(
         partner, own = (re.compile(_alternation(x, spaced=spaced), re.IGNORECASE) for x in lists)
         pairs.append((partner, own))
     return tuple(pairs)
+
+
+def _marker_list(code: str, data: dict[str, object], kind: str) -> list[str]:
+    """A marker list; someone else's also in the plural ("mis padres", "meus irmãos")."""
+    words = _str_list(data, kind)
+    return with_plurals(code, words) if kind == "other" else words
 
 
 def _str_list(data: dict[str, object], key: str) -> list[str]:
