@@ -286,6 +286,11 @@ py3langid cannot tell apart from them on a short turn: left out of its candidate
 reads as the nearest covered language (Galician as Portuguese or Spanish, Luxembourgish as
 German, Nigerian Pidgin as English). A documented risk (``docs/safety.md``)."""
 
+_RANKED_RELATIVES: Final = READ_AS_COVERED - frozenset(RELATIVES)
+"""The hidden relatives the full ranking may name: those ``policy.relatives`` reads by their own
+words (Nigerian Pidgin, Luxembourgish...) are left to those words, since the model ranks short
+English with a tool's name ("I always use pnpm for installs") as Pidgin."""
+
 COVERED_MASS: Final = 0.6
 """A Latin segment counts as covered when covered languages hold this share of the identifier's
 probability, or when its best guess is covered and :data:`COVERED_MARGIN` times as likely as
@@ -428,7 +433,7 @@ def read_by_its_words(text: str, language: str) -> bool:
 def _hidden_relative(chunk: str, language: str) -> str:
     """``language``, or the close relative hidden from the identifier that a covered verdict
     on words it does not know stands for (``policy.near_relatives``, blind11's Galician)."""
-    return misread_relative(chunk, language, READ_AS_COVERED, unknown_words) or language
+    return misread_relative(chunk, language, _RANKED_RELATIVES, unknown_words) or language
 
 
 def unknown_words(text: str, language: str) -> int:

@@ -41,6 +41,7 @@ class _Forms:
     topic_after_other: re.Pattern[str] | None = None
     subject_before_cue: re.Pattern[str] | None = None
     cause_after: re.Pattern[str] | None = None
+    bodies: re.Pattern[str] | None = None
 
 
 def _alt(forms: list[str], *, spaced: bool) -> re.Pattern[str] | None:
@@ -72,6 +73,7 @@ def _forms() -> dict[str, _Forms]:
                 for k in ("closes", "topic_after_other", "subject_before_cue")
             },
             cause_after=_cause_after(entry.get("cause_after"), spaced=spaced),
+            bodies=_alt([entry["bodies"]], spaced=spaced) if entry.get("bodies") else None,
         )
     return out
 
@@ -98,7 +100,12 @@ def shared_with_the_speaker(
         return False  # "we read about Islam", "伊斯兰教的历史", "we're nurses and treat HIV"
     if forms.cause_after is not None and forms.cause_after.match(t, end):
         return False  # "work we still have to do for LGBTQ rights": a cause, not a fact
-    if joint is not None and forms.with_me is not None:
+    if (
+        joint is not None
+        and forms.with_me is not None
+        # "we're a Catholic school", "我们医院治疗糖尿病患者": "we" is a body, the cue its
+        and not (forms.bodies and _beside_body(forms.bodies, t, s, e, start, end, lang.spaced))
+    ):
         for m in forms.with_me.finditer(t, joint.start(), start):
             gap = t[m.end() : start]
             reach = len(gap.split()) if lang.spaced else len(gap) // 2
@@ -109,6 +116,27 @@ def shared_with_the_speaker(
     if joins is not None:
         return True
     return closed and _unsaid_subject(forms, t, kinds, start, end)
+
+
+_BODY_REACH: Final = 2  # words (twice as many characters unspaced) between a body and its cue
+
+
+def _beside_body(
+    bodies: re.Pattern[str], t: str, s: int, e: int, start: int, end: int, spaced: bool
+) -> bool:
+    """Whether an organisation's noun stands beside the cue ``t[start:end]`` in its sentence
+    (``bodies`` in ``special_shared.yaml``), before or after it."""
+    for m in bodies.finditer(t, s, e):
+        if m.end() <= start:
+            gap = t[m.end() : start]
+        elif m.start() >= end:
+            gap = t[end : m.start()]
+        else:
+            return True
+        reach = len(gap.split()) if spaced else len(gap.strip()) // 2
+        if reach <= _BODY_REACH:
+            return True
+    return False
 
 
 def _unsaid_subject(
