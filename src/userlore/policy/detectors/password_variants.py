@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Final
 
+from userlore.policy.detectors.common import has_digit
+
 __all__ = ["password_variants"]
 
 RULE: Final = "password_variant"
@@ -29,7 +31,7 @@ def password_variants(text: str, secrets: Iterable[tuple[int, int]]) -> Iterator
     for start, end in spans:
         value = text[start:end]
         m = _STEM.match(value)
-        if m is not None and any(ch.isdigit() for ch in value):
+        if m is not None and has_digit(value):
             stems.add(m.group(0))
     if not stems:
         return
@@ -39,5 +41,5 @@ def password_variants(text: str, secrets: Iterable[tuple[int, int]]) -> Iterator
         if any(s < end and start < e for s, e in spans):
             continue
         m = _STEM.match(word)
-        if m is not None and m.group(0) in stems and any(ch.isdigit() for ch in word):
+        if m is not None and m.group(0) in stems and has_digit(word):
             yield start, end
