@@ -91,6 +91,7 @@ def test_data_sets_one_pass_equals_two() -> None:
         ('{"kind":"x","text":"Prefers tea."}', "Prefers tea.", False),  # a second field
         ('{"text":"Prefers tea at 4."}', "Prefers tea at 4.", False),  # a digit
         ('{"text":"Prefers tea at ٤."}', "Prefers tea at ٤.", False),  # any script's digit
+        ('{"memory":"catorce mil pesos"}', "catorce mil pesos", False),  # a magnitude word
         ('{"text":"a\\nb"}', "a\nb", False),  # escaped: the JSON is not the content
         ('{"text":"say \\"hi\\""}', 'say "hi"', False),
         ('{"text":""}', "", False),

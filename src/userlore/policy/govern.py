@@ -16,6 +16,7 @@ from typing import Final
 
 from userlore.models import CandidateInput, Disclosure, Explicitness, Sensitivity
 from userlore.policy.detectors.common import has_digit
+from userlore.policy.detectors.uncovered_money import says_a_magnitude
 from userlore.policy.sensitivity import (
     SPECIAL_CATEGORIES,
     SensitivityLevel,
@@ -247,7 +248,7 @@ WRAPPER_KEYS: Final = ("content", "text", "memory")
 
 def value_is_content(value: str | None, content: str) -> bool:
     """Whether the value JSON is ``{"<wrapper key>":"<content>"}`` exactly (one key of
-    :data:`WRAPPER_KEYS`, nothing escaped) and the content holds no digit.
+    :data:`WRAPPER_KEYS`, nothing escaped) and the content holds no digit and no magnitude word.
 
     Such a value adds to the content only the wrapper, and the floor then reads the content
     alone (one pass, not two; issue 30). Judged whole, the wrapper can change a verdict only
@@ -256,10 +257,14 @@ def value_is_content(value: str | None, content: str) -> bool:
     content alone judged more leniently all hold one (address blocks whose escaped line breaks
     join a postcode, "Şifrem Kedi1234" identified apart from its English neighbour), and none
     of the 22,350 digit-free, escape-free forms differs, 2,208 of them with a verdict
-    (``benchmarks/floor_one_pass.py``, ``tests/unit/test_floor_one_pass.py``). Everything
-    else is still judged twice.
+    (``benchmarks/floor_one_pass.py``, ``tests/unit/test_floor_one_pass.py``). An amount in
+    words is the one exception found since (blind12's "catorce mil pesos": Spanish alone,
+    Romanian inside ``{"memory":…}``, where it reads as money in a language no rule covers), so
+    a content with a magnitude word is judged twice too. Everything else is still judged twice.
     """
     if not content or value is None or not value.endswith('"}') or has_digit(content):
+        return False
+    if says_a_magnitude(content):
         return False
     head = len(value) - len(content) - 2
     return head > 0 and value[:head] in _WRAPPER_HEADS and value[head:-2] == content

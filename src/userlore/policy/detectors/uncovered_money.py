@@ -150,6 +150,13 @@ def _may_hold_money(t: str) -> bool:
         return True
     if _OTHER_SCRIPT.search(t):
         return True
+    return says_a_magnitude(t)
+
+
+def says_a_magnitude(t: str) -> bool:
+    """Some word of ``t`` is, or ends in, some language's magnitude word ("mil", "ventimila"):
+    where an amount in words may be read, and read differently once the identifier sees the
+    text inside other characters (a JSON wrapper)."""
     return any(map(_ends_in_a_magnitude, _TOKEN.findall(t)))
 
 
