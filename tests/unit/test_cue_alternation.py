@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import yaml  # type: ignore[import-untyped]
 
-from userlore.policy.cue_data import CueAlternation, _by_head, alternation, flat
+from userlore.policy.cue_data import CueAlternation, alternation, flat
 
 _DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -132,32 +132,3 @@ def test_said_values_lists_match_as_with_their_former_helper() -> None:
             assert [m.span() for m in new.finditer(text)] == spans, (terms[:3], text)
             found += bool(spans)
     assert found > 100
-
-
-def test_literals_found_by_their_head_are_those_a_full_scan_finds() -> None:
-    """``_present`` (literals indexed by their first two characters, for a short text and
-    many literals: bulkput11) against trying every literal: the compounds naming no secret
-    (~3,000 literals), each vocabulary, and edge cases (an empty literal from a regex
-    fragment, one-character literals, a literal at the very start or end, a one-character
-    text)."""
-    from userlore.policy.cue_data import cues
-
-    scans = [cues().not_credential_scan, cues().credential_scan]
-    scans += [CueAlternation(terms) for terms in VOCABULARIES.values()]
-    scans.append(CueAlternation(["码", "a", "ab", "abc", "b"]))
-    scans.append(CueAlternation(["x+", "pin", "码"], katakana_words=True))
-    fragments = CueAlternation(["starts? with", "码", "pw"])
-    fragments._cores = [("(?:starts? with)", ""), *fragments._cores[1:]]  # an empty literal
-    fragments._literals = tuple(core for _, core in fragments._cores)
-    fragments._by_head = _by_head(fragments._literals)
-    scans.append(fragments)
-    texts = [t.casefold() for t in TEXTS[::7]]
-    texts += ["a", "码", "", "ab", "xab", "abx", "b码", "pin", "store:notes#m12", "zip code 1"]
-    long_lists = 0
-    for scan in scans:
-        literals = scan._literals
-        long_lists += any(len(literals) > 4 * len(t) for t in texts)
-        for text in texts:
-            full = tuple(i for i, core in enumerate(literals) if core in text)
-            assert scan._present(text) == full, (literals[:3], text)
-    assert long_lists >= 3  # the head index was taken, not only the full scan

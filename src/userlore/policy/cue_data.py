@@ -82,7 +82,7 @@ class CueAlternation:
     the same matches (the first alternative that matches at a position is the same one).
     """
 
-    __slots__ = ("_by_head", "_cores", "_gate", "_last", "_literals", "_pattern", "_subsets")
+    __slots__ = ("_cores", "_gate", "_last", "_literals", "_pattern", "_subsets")
 
     _MAX_SUBSETS = 4_096
 
@@ -92,7 +92,6 @@ class CueAlternation:
         self._cores = [(f, core or "") for f, core in parts]
         self._literals = tuple(core for _, core in self._cores)
         self._gate = LiteralGate(self._literals)  # no literal in the text: no term can match
-        self._by_head = _by_head(self._literals)
         self._subsets: dict[tuple[int, ...], re.Pattern[str]] = {}
         # The last text's answer: a detector scans one text with the same terms back to back
         # (``search`` then ``finditer``); a pure function of the text, so a safe memo.
@@ -112,7 +111,7 @@ class CueAlternation:
             return last[1]
         pattern = None
         if self._gate.search(text):
-            present = self._present(text)
+            present = tuple([i for i, core in enumerate(self._literals) if core in text])
             pattern = self._subsets.get(present)
             if pattern is None:
                 if len(self._subsets) >= self._MAX_SUBSETS:
@@ -121,26 +120,6 @@ class CueAlternation:
                 self._subsets[present] = pattern
         self._last = (text, pattern)
         return pattern
-
-    def _present(self, text: str) -> tuple[int, ...]:
-        """The indices of the literals in ``text``, in order. With many more literals than
-        the text has characters (the ~3,000 compounds naming no secret, a sentence), only
-        those whose first two characters stand together in it are tried: the same indices
-        in a fraction of the time."""
-        literals = self._literals
-        if len(literals) <= 4 * len(text):
-            return tuple([i for i, core in enumerate(literals) if core in text])
-        by_head = self._by_head
-        found = [*by_head.get("", ())]
-        for char in by_head.keys() & {*text}:
-            found.extend(by_head[char])  # one-character literals
-        pairs = {text[i : i + 2] for i in range(len(text) - 1)}
-        for pair in by_head.keys() & pairs:
-            for i in by_head[pair]:
-                if literals[i] in text:
-                    found.append(i)
-        found.sort()
-        return tuple(found)
 
     def finditer(
         self, text: str, pos: int = 0, endpos: int | None = None
@@ -157,15 +136,6 @@ class CueAlternation:
         if pattern is None:
             return None
         return pattern.search(text, pos, len(text) if endpos is None else endpos)
-
-
-def _by_head(literals: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
-    """The literals' indices by their first two characters (a shorter literal: by itself;
-    ``""``, the empty literal, stands in every text)."""
-    index: dict[str, list[int]] = {}
-    for i, literal in enumerate(literals):
-        index.setdefault(literal[:2], []).append(i)
-    return {head: tuple(found) for head, found in index.items()}
 
 
 def _cores(terms: list[str]) -> list[str]:
