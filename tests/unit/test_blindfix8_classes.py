@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.support import data_sets
+from tests.support import data_sets, value_sets
 from userlore.policy.detectors.special_abbrev import abbreviation_cues
 from userlore.policy.detectors.special_lang import _sentences, languages, special_cues
 from userlore.policy.detectors.uncovered_money import uncovered_money
@@ -39,18 +39,9 @@ HELDOUT_BENIGN_REDACTED: frozenset[str] = frozenset(
 HELDOUT_MONEY_KNOWN: frozenset[str] = frozenset()
 
 
-def _bad_covered(case: dict[str, Any]) -> bool:
-    text = case["text"]
-    withheld = not quote_verdict(text).quotable
-    if case["class"] == "benign":
-        return withheld or redact(text) != text
-    red = redact(text)
-    return not withheld or any(v in red for v in case["values"])
-
-
 def test_special_classes_and_benign_topics() -> None:
     rows = data_sets.rows("blindfix8_special.jsonl")
-    failing = {c["id"] for c in rows if _bad_covered(c)}
+    failing = set(value_sets.failures(rows))
     assert failing == SPECIAL_KNOWN, sorted(failing ^ SPECIAL_KNOWN)
 
 
@@ -60,7 +51,7 @@ SPECIAL2_KNOWN: frozenset[str] = frozenset({"bf8s2-en-01", "bf8s2-en-03"})
 
 def test_second_special_set() -> None:
     rows = data_sets.rows("blindfix8_special2.jsonl")
-    failing = {c["id"] for c in rows if _bad_covered(c)}
+    failing = set(value_sets.failures(rows))
     assert failing == SPECIAL2_KNOWN, sorted(failing ^ SPECIAL2_KNOWN)
 
 

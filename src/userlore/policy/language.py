@@ -25,6 +25,7 @@ The parts this module builds on are their own modules (floorcost7): the script o
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 import unicodedata
@@ -32,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from userlore.policy.near_relatives import misread_relative
+from userlore.policy.near_relatives import full_identifier, misread_relative
 from userlore.policy.relatives import CANTONESE
 from userlore.policy.relatives import RELATIVES as RELATIVES
 from userlore.policy.relatives import cantonese as cantonese
@@ -266,9 +267,7 @@ def _py3langid() -> Ranking:
 
 @functools.cache
 def _py3langid_model() -> Any:
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier  # type: ignore[import-untyped]
-
-    model = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    model = copy.copy(full_identifier())
     model.set_languages([lang for lang in model.labels if lang not in READ_AS_COVERED])
     return model
 

@@ -44,9 +44,12 @@ unknown word."""
 
 
 @functools.cache
-def _full_model() -> Any:
-    """py3langid's packaged model over all its languages (``policy.language``'s copy leaves
-    the close relatives out), loaded on first use."""
+def full_identifier() -> Any:
+    """py3langid's packaged model over all its languages, read once a process on first use.
+
+    The ranking here uses it as it is; ``policy.language`` restricts a shallow copy of it (the
+    close relatives left out) without mutating it, so the model file is read once.
+    """
     from py3langid.langid import MODEL_FILE, LanguageIdentifier  # type: ignore[import-untyped]
 
     return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
@@ -54,7 +57,7 @@ def _full_model() -> Any:
 
 @functools.lru_cache(maxsize=4096)
 def _full_ranking(text: str) -> tuple[tuple[str, float], ...]:
-    return tuple((str(lang), float(p)) for lang, p in _full_model().rank(text))
+    return tuple((str(lang), float(p)) for lang, p in full_identifier().rank(text))
 
 
 def misread_relative(
