@@ -2,12 +2,12 @@
 
 Wall-clock rates on a shared machine move with the load (the same code measured 148 and 1,153
 items/s); the process's CPU time does not, so this prints items per CPU-second (and per wall
-second beside it) for ``UserloreStore`` (split into the floor, ``_prepare_put``, and the
-batched write, ``_put_many``), ``SqliteStore`` and ``InMemoryStore`` in one run, and the floor's
-``classify`` per text (a put's content, its value JSON, its store key), and the garbage
-collector's collections during the load (full and young, with their CPU time). Same items and
-embeddings as ``store_api.py``: one-sentence values ``{"text": ...}``, ``HashingEmbeddings``
-(256 dimensions), ``batch([PutOp...])`` in chunks of 500 on SQLite files.
+second beside it) for ``UserloreStore`` (split into the floor, ``_draft_put`` and
+``_judge_puts``, and the batched write, ``_put_many``), ``SqliteStore`` and ``InMemoryStore``
+in one run, and the floor's ``classify`` per text (a put's content, its value JSON, its store
+key), and the garbage collector's collections during the load (full and young, with their CPU
+time). Same items and embeddings as ``store_api.py``: one-sentence values ``{"text": ...}``,
+``HashingEmbeddings`` (256 dimensions), ``batch([PutOp...])`` in chunks of 500 on SQLite files.
 
 Compare two versions of the code by running this on each, alternately, a few times.
 
@@ -67,9 +67,13 @@ def load(store: BaseStore, texts: list[str], wall: dict[str, float] | None = Non
 
 
 def phases() -> tuple[dict[str, float], Callable[[], None]]:
-    """CPU seconds spent in ``_prepare_put`` and ``_put_many`` from now on (and an undo)."""
+    """CPU seconds spent validating and judging puts (the floor: ``_draft_put`` and
+    ``_judge_puts``, or an older tree's ``_prepare_put``) and in ``_put_many`` from now on (and
+    an undo)."""
     spent = {"floor": 0.0, "write": 0.0}
-    prepare, many = puts_module.PutOps._prepare_put, puts_module.PutOps._put_many
+    ops = puts_module.PutOps
+    floor = [n for n in ("_draft_put", "_judge_puts") if hasattr(ops, n)] or ["_prepare_put"]
+    saved = {name: getattr(ops, name) for name in [*floor, "_put_many"]}
 
     def timed(name: str, fn: Any) -> Any:
         def run(*args: Any, **kwargs: Any) -> Any:
@@ -81,12 +85,12 @@ def phases() -> tuple[dict[str, float], Callable[[], None]]:
 
         return run
 
-    puts_module.PutOps._prepare_put = timed("floor", prepare)  # type: ignore[method-assign]
-    puts_module.PutOps._put_many = timed("write", many)  # type: ignore[method-assign]
+    for name, fn in saved.items():
+        setattr(ops, name, timed("write" if name == "_put_many" else "floor", fn))
 
     def undo() -> None:
-        puts_module.PutOps._prepare_put = prepare  # type: ignore[method-assign]
-        puts_module.PutOps._put_many = many  # type: ignore[method-assign]
+        for name, fn in saved.items():
+            setattr(ops, name, fn)
 
     return spent, undo
 
