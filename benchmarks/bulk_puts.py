@@ -2,11 +2,12 @@
 
 Wall-clock rates on a shared machine move with the load (the same code measured 148 and 1,153
 items/s); the process's CPU time does not, so this prints items per CPU-second (and per wall
-second beside it) for ``UserloreStore`` (split into the floor, ``_prepare_put``, and the
-batched write, ``_put_many``), ``SqliteStore`` and ``InMemoryStore`` in one run, and the floor's
-``classify`` per text (a put's content, its value JSON, its store key). Same items and
-embeddings as ``store_api.py``: one-sentence values ``{"text": ...}``, ``HashingEmbeddings``
-(256 dimensions), ``batch([PutOp...])`` in chunks of 500 on SQLite files.
+second beside it) for ``UserloreStore`` (split into the floor, ``_draft_put`` and
+``_judge_puts``, and the batched write, ``_put_many``), ``SqliteStore`` and ``InMemoryStore``
+in one run, and the floor's ``classify`` per text (a put's content, its value JSON, its store
+key), and the garbage collector's collections during the load (full and young, with their CPU
+time). Same items and embeddings as ``store_api.py``: one-sentence values ``{"text": ...}``,
+``HashingEmbeddings`` (256 dimensions), ``batch([PutOp...])`` in chunks of 500 on SQLite files.
 
 Compare two versions of the code by running this on each, alternately, a few times.
 
@@ -24,6 +25,7 @@ the floor's verdict from the batch is handed down), timed apart.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import subprocess
@@ -65,9 +67,13 @@ def load(store: BaseStore, texts: list[str], wall: dict[str, float] | None = Non
 
 
 def phases() -> tuple[dict[str, float], Callable[[], None]]:
-    """CPU seconds spent in ``_prepare_put`` and ``_put_many`` from now on (and an undo)."""
+    """CPU seconds spent validating and judging puts (the floor: ``_draft_put`` and
+    ``_judge_puts``, or an older tree's ``_prepare_put``) and in ``_put_many`` from now on (and
+    an undo)."""
     spent = {"floor": 0.0, "write": 0.0}
-    prepare, many = puts_module.PutOps._prepare_put, puts_module.PutOps._put_many
+    ops = puts_module.PutOps
+    floor = [n for n in ("_draft_put", "_judge_puts") if hasattr(ops, n)] or ["_prepare_put"]
+    saved = {name: getattr(ops, name) for name in [*floor, "_put_many"]}
 
     def timed(name: str, fn: Any) -> Any:
         def run(*args: Any, **kwargs: Any) -> Any:
@@ -79,14 +85,32 @@ def phases() -> tuple[dict[str, float], Callable[[], None]]:
 
         return run
 
-    puts_module.PutOps._prepare_put = timed("floor", prepare)  # type: ignore[method-assign]
-    puts_module.PutOps._put_many = timed("write", many)  # type: ignore[method-assign]
+    for name, fn in saved.items():
+        setattr(ops, name, timed("write" if name == "_put_many" else "floor", fn))
 
     def undo() -> None:
-        puts_module.PutOps._prepare_put = prepare  # type: ignore[method-assign]
-        puts_module.PutOps._put_many = many  # type: ignore[method-assign]
+        for name, fn in saved.items():
+            setattr(ops, name, fn)
 
     return spent, undo
+
+
+def collector() -> tuple[dict[str, float], Callable[[], None]]:
+    """Collections and their CPU seconds from now on, full (generation 2) and young apart
+    (and an undo): the host's collector as it is, only watched (``gc.callbacks``)."""
+    spent = {"full": 0, "full_s": 0.0, "young": 0, "young_s": 0.0}
+    started = [0.0]
+
+    def watch(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            started[0] = time.process_time()
+            return
+        kind = "full" if info["generation"] == 2 else "young"
+        spent[kind] += 1
+        spent[f"{kind}_s"] += time.process_time() - started[0]
+
+    gc.callbacks.append(watch)
+    return spent, lambda: gc.callbacks.remove(watch)
 
 
 def per_text(texts: list[str], special: bool = True) -> float:
@@ -197,7 +221,9 @@ def main() -> None:
         warm(ours, texts)
         spent.update(floor=0.0, write=0.0)
         wall: dict[str, float] = {}
+        collected, unwatch = collector()
         cpu = load(ours, texts, wall)
+        unwatch()
         undo()
         lore.close()
         n = args.items
@@ -207,6 +233,13 @@ def main() -> None:
             "cpu_ms_per_put": round(cpu / n * 1000, 3),
             "floor_ms_per_put": round(spent["floor"] / n * 1000, 3),
             "write_ms_per_put": round(spent["write"] / n * 1000, 3),
+            "gc": {
+                "tracked": len(gc.get_objects()),
+                "full": collected["full"],
+                "full_cpu_s": round(collected["full_s"], 3),
+                "young": collected["young"],
+                "young_cpu_s": round(collected["young_s"], 3),
+            },
         }
         with SqliteStore.from_conn_string(str(Path(tmp) / "lg.db"), index=index) as sqlite:
             try:
@@ -241,6 +274,12 @@ def main() -> None:
         f"({ours_row['items_per_wall_s']:,} items/wall-s): "
         f"{ours_row['cpu_ms_per_put']:.3f} ms a put = floor {ours_row['floor_ms_per_put']:.3f}"
         f" + write {ours_row['write_ms_per_put']:.3f} (+ grouping the ops)"
+    )
+    col = ours_row["gc"]
+    print(
+        f"garbage collector during the load: {col['full']} full collections "
+        f"({col['full_cpu_s']:.3f} CPU-s), {col['young']} young ({col['young_cpu_s']:.3f} CPU-s); "
+        f"{col['tracked']:,} objects tracked after it"
     )
     for peer in ("SqliteStore", "InMemoryStore"):
         rate = out[peer]["items_per_cpu_s"]

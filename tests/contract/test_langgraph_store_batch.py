@@ -18,7 +18,7 @@ from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from userlore import RecordState, Userlore
-from userlore.errors import PolicyViolationError
+from userlore.errors import InvalidInputError, PolicyViolationError
 from userlore.integrations.langgraph_store import UserloreStore
 from userlore.models import CandidateInput, WriteOutcome
 from userlore.testing.embeddings import HashingEmbeddings
@@ -160,3 +160,24 @@ def test_the_floor_runs_over_the_whole_batch_before_anything_is_written(
     assert lore.records.list("u1", state=list(RecordState)) == []
     got = store.batch([SearchOp(("u1",), limit=10)])
     assert got == [[]]
+
+
+def test_a_batch_fails_at_its_first_bad_op_as_when_each_op_was_judged_in_turn(
+    make_lore: Callable[..., Userlore],
+) -> None:
+    # The floor judges a batch's puts after every op is validated (contents, then keys:
+    # bulkput11), yet the error is still the first bad op's: a refused put before a malformed
+    # op raises the refusal (and traces it), a malformed op before a refused put raises its
+    # own error and traces nothing.
+    lore = make_lore("auto")
+    store = UserloreStore(lore, namespace_template=USER_FIRST)
+    secret = {"content": "my api key is sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD"}
+    fine = PutOp(NS, "ok", {"content": "A harmless note"})
+    malformed = PutOp(NS, "", {"content": "A note with no key"})
+    with pytest.raises(PolicyViolationError):
+        store.batch([fine, PutOp(NS, "bad", secret), malformed])
+    assert [t["reason_code"] for t in lore.traces.list("u1", event_type="governance")] == ["secret"]
+    with pytest.raises(InvalidInputError):
+        store.batch([fine, malformed, PutOp(NS, "bad", secret)])
+    assert len(lore.traces.list("u1", event_type="governance")) == 1
+    assert lore.records.list("u1", state=list(RecordState)) == []

@@ -67,6 +67,13 @@ def test_batch_floor_matches_single_item_floor() -> None:
     batch = [floor.assess(c) for c in candidates]
     single = [assess(c) for c in candidates]
     assert batch == single
+    warmed = BatchFloor()  # the store's order: every content, then every key (bulkput11)
+    warmed.warm(candidates)
+    classified = len(warmed._memo)
+    assert [warmed.assess(c) for c in candidates] == single
+    # Everything assess read was warmed (no new text), and more only where the content was
+    # refused (its key, which assess then skips).
+    assert len(warmed._memo) == classified and floor._memo.items() <= warmed._memo.items()
     refused = sum(v.refused is not None for v in single)
     special = sum(v.category is not None for v in single)
     assert refused > 400 and special > 50  # the sets exercise both verdicts

@@ -10,7 +10,7 @@ can hide what the quote discloses ("I have type 2 diabetes"): the stricter verdi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -240,6 +240,23 @@ class BatchFloor:
     def judge(self, candidate: CandidateInput) -> FloorVerdict:
         """:func:`judge` of ``candidate``, with this batch's memo."""
         return FloorVerdict._mint(_assess(candidate, self.classify), candidate)
+
+    def warm(self, candidates: Sequence[CandidateInput]) -> None:
+        """Classify what :meth:`judge` will read of ``candidates``: every content (and value)
+        first, then every key (and path).
+
+        Cost only (issue 30): the verdicts are still :meth:`judge`'s, from this memo. Run back
+        to back, each kind of text keeps its own rules' code and data warm: a content and a
+        key classified in turn cost ~8 % more CPU (bulkput11).
+        """
+        for c in candidates:
+            self.classify(c.content)
+            if c.value and not value_is_content(c.value, c.content):
+                self.classify(c.value)
+        for c in candidates:
+            for key in (c.canonical_key, c.path):  # what _key_refusal reads
+                if key:
+                    self.classify(key, special=False)
 
 
 WRAPPER_KEYS: Final = ("content", "text", "memory")

@@ -160,9 +160,20 @@ class UserloreStore(PutOps, SurfaceOps):
         Consecutive puts of one user are written together, up to :data:`PUT_CHUNK` per
         transaction (one commit, one embedding call), each still through the governed write.
         """
-        floor = BatchFloor()  # the batch's texts classified once each (a shared path)
         places: dict[tuple[str, ...], Location] = {}  # a batch's puts share their namespace
-        prepared = [self._prepare(op, floor, places) for op in list(ops)]
+        prepared: list[_Put | _Read] = []
+        failed: Exception | None = None
+        for op in list(ops):
+            try:
+                prepared.append(self._prepare(op, places))
+            except Exception as exc:  # raised after the floor judged the ops before it
+                failed = exc
+                break
+        # The batch's texts classified once each (a shared path), every put in op order: a
+        # refused put raises before a malformed op after it, as when each op was judged in turn.
+        prepared = self._judge_puts(prepared, BatchFloor())
+        if failed is not None:
+            raise failed
         results: list[Result] = [None] * len(prepared)
         at = 0
         while at < len(prepared):
@@ -190,11 +201,9 @@ class UserloreStore(PutOps, SurfaceOps):
         return await asyncio.to_thread(self.batch, list(ops))
 
     def _prepare(
-        self,
-        op: Op,
-        floor: BatchFloor | None = None,
-        places: dict[tuple[str, ...], Location] | None = None,
+        self, op: Op, places: dict[tuple[str, ...], Location] | None = None
     ) -> _Put | _Read:
+        """Validate ``op``; a put's candidate is built, not yet judged (:meth:`_judge_puts`)."""
         validate_op_namespace(op)
         if isinstance(op, GetOp):
             where = self._locate(op.namespace)
@@ -209,7 +218,7 @@ class UserloreStore(PutOps, SurfaceOps):
         if isinstance(op, ListNamespacesOp):
             return _Read(self._listing_scope(op), op)
         if isinstance(op, PutOp):
-            return self._prepare_put(op, floor, places)
+            return self._draft_put(op, places)
         raise InvalidInputError(f"unknown store operation {type(op).__name__}")
 
     def _run(self, ready: _Put | _Read) -> Result:

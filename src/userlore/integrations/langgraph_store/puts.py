@@ -1,7 +1,8 @@
 """Puts and deletes: a chunk of puts is one batched governed write (issue 30, item 5).
 
-Every put of a batch is validated and run through the floor before anything is written
-(:meth:`PutOps._prepare_put`); consecutive puts of one user are then written together, up to
+Every put of a batch is validated (:meth:`PutOps._draft_put`) and run through the floor
+(:meth:`PutOps._judge_puts`: the batch's contents, then its keys) before anything is written;
+consecutive puts of one user are then written together, up to
 :data:`PUT_CHUNK` per transaction, by :meth:`~userlore.store.governed.GovernedStore.govern_batch`
 (keys nothing held yet in a few multi-row statements, the rest per item, in order), with their
 TTL windows and vectors in the same transaction.
@@ -63,7 +64,7 @@ class _Put:
     where: Location
     candidate: CandidateInput | None  # None: delete
     ttl: float | None
-    verdict: FloorVerdict | None = None  # the floor's, from _prepare_put
+    verdict: FloorVerdict | None = None  # the floor's, from _judge_put
 
 
 class PutOps(ScopedStore):
@@ -75,7 +76,35 @@ class PutOps(ScopedStore):
         floor: BatchFloor | None = None,
         places: dict[tuple[str, ...], Location] | None = None,
     ) -> _Put:
-        """Validate ``op`` and run the floor on it (with the batch's memo ``floor``, if any).
+        """Validate ``op`` and run the floor on it (with the batch's memo ``floor``, if any)."""
+        return self._judge_put(self._draft_put(op, places), floor)
+
+    def _judge_puts(self, prepared: list[Any], floor: BatchFloor) -> list[Any]:
+        """``prepared`` with the floor's verdict on each of its puts, in op order (the first
+        refused raises). The batch's contents are classified first, then its keys
+        (:meth:`BatchFloor.warm`: the same verdicts, for less CPU)."""
+        floor.warm([p.candidate for p in prepared if isinstance(p, _Put) and p.candidate])
+        return [self._judge_put(p, floor) if isinstance(p, _Put) else p for p in prepared]
+
+    def _judge_put(self, put: _Put, floor: BatchFloor | None = None) -> _Put:
+        """``put`` with the floor's verdict (a delete as it is); a refused put raises."""
+        candidate, where = put.candidate, put.where
+        if candidate is None:
+            return put
+        store = self.lore.memory.store
+        verdict = judge(candidate) if floor is None else floor.judge(candidate)
+        if verdict.refused is not None:
+            store.record_trace(
+                where.scope,
+                "governance",
+                reason_code=verdict.refused,
+                payload={"producer": Producer.TOOL.value, "kind": self.kind, "via": "store"},
+            )
+            raise PolicyViolationError(f"put refused: the value is {verdict.refused}")
+        return _Put(put.op, where, candidate, put.ttl, verdict)
+
+    def _draft_put(self, op: PutOp, places: dict[tuple[str, ...], Location] | None = None) -> _Put:
+        """Validate ``op`` and build its candidate, without the floor's verdict yet.
 
         ``places``: the batch's namespaces already located (the run and the layout, hence
         each namespace's user and path, do not change within one ``batch`` call).
@@ -115,18 +144,8 @@ class PutOps(ScopedStore):
             producer=Producer.TOOL,
             evidence_text=content,
         )
-        store = self.lore.memory.store
-        store.validate_candidate(candidate)
-        verdict = judge(candidate) if floor is None else floor.judge(candidate)
-        if verdict.refused is not None:
-            store.record_trace(
-                where.scope,
-                "governance",
-                reason_code=verdict.refused,
-                payload={"producer": Producer.TOOL.value, "kind": self.kind, "via": "store"},
-            )
-            raise PolicyViolationError(f"put refused: the value is {verdict.refused}")
-        return _Put(op, where, candidate, ttl, verdict)
+        self.lore.memory.store.validate_candidate(candidate)
+        return _Put(op, where, candidate, ttl)
 
     def _require_writable(self) -> None:
         cfg = self.lore.config
@@ -161,7 +180,7 @@ class PutOps(ScopedStore):
                 session=session,
             )
             for put, window, outcome in zip(puts, windows, outcomes, strict=True):
-                if outcome.action is WriteAction.REFUSED:  # pragma: no cover - see _prepare_put
+                if outcome.action is WriteAction.REFUSED:  # pragma: no cover - see _judge_put
                     raise PolicyViolationError(f"put refused: the value is {outcome.reason}")
                 record = outcome.record
                 if record is None:
