@@ -17,7 +17,7 @@ from userlore.embeddings import model_name
 from userlore.errors import EmbeddingError, EmbeddingMismatchError
 from userlore.store.bulk_rows import insert_rows
 from userlore.store.concurrency import dialect_insert
-from userlore.store.schema import EmbeddingModel, FieldVector, SentenceVector
+from userlore.store.schema import EmbeddingModel
 from userlore.store.sentences import sentence_texts
 from userlore.store.vector_matrix import ANN_ABOVE, ScopeMatrix
 from userlore.store.vectors.codec import (
@@ -67,6 +67,26 @@ def with_sentences(
         for n, sentence in enumerate(sentence_texts(pending.text)):
             out[("sentence", scope, f"{item_id}#{n}")] = PendingText(sentence, 0, pending.now)
     return out
+
+
+def drop_parts(
+    executor: Session | Connection,
+    part: VectorKind,
+    scope: str,
+    owners: Sequence[str],
+    keep: set[str],
+) -> int:
+    """Delete the ``part`` vectors of ``owners`` not in ``keep``; how many went (the caller
+    marks the removal)."""
+    table, id_column = TABLES[part]
+    owner = getattr(table, OWNER_COLUMN[part])
+    gone = 0
+    for at in range(0, len(owners), 500):
+        stmt = delete(table).where(table.scope == scope, owner.in_(owners[at : at + 500]))
+        if keep:
+            stmt = stmt.where(id_column.not_in(sorted(keep)))
+        gone += cast(Any, executor.execute(stmt)).rowcount or 0
+    return gone
 
 
 class VectorIndex(ScopeMatrices):
@@ -287,19 +307,11 @@ class VectorIndex(ScopeMatrices):
                 items.setdefault(scope, []).append(item_id)
             elif kind == "sentence":
                 kept.setdefault(scope, set()).add(item_id)
-        removed: set[str] = set()
-        for scope, ids in items.items():
-            for at in range(0, len(ids), 500):
-                stmt = delete(SentenceVector).where(
-                    SentenceVector.scope == scope,
-                    SentenceVector.source_item_id.in_(ids[at : at + 500]),
-                )
-                keep = kept.get(scope)
-                if keep:
-                    stmt = stmt.where(SentenceVector.sentence_id.not_in(sorted(keep)))
-                if cast(Any, executor.execute(stmt)).rowcount:
-                    removed.add(scope)
-        return removed
+        return {
+            scope
+            for scope, ids in items.items()
+            if drop_parts(executor, "sentence", scope, ids, kept.get(scope, set()))
+        }
 
     def drop(
         self, executor: Session | Connection, kind: VectorKind, scope: str, item_id: str
@@ -479,17 +491,7 @@ class VectorIndex(ScopeMatrices):
         self, executor: Session | Connection, scope: str, record_ids: Sequence[str], keep: set[str]
     ) -> None:
         """Remove the field vectors of ``record_ids`` not in ``keep`` (a put with fewer texts)."""
-        if not record_ids:
-            return
-        gone = 0
-        for at in range(0, len(record_ids), 500):
-            stmt = delete(FieldVector).where(
-                FieldVector.scope == scope, FieldVector.record_id.in_(record_ids[at : at + 500])
-            )
-            if keep:
-                stmt = stmt.where(FieldVector.field_id.not_in(sorted(keep)))
-            gone += cast(Any, executor.execute(stmt)).rowcount or 0
-        if gone:
+        if drop_parts(executor, "field", scope, record_ids, keep):
             bump(executor, scope, removal=True)
 
     def _pgvector_search(
