@@ -107,7 +107,9 @@ def _texts(conn: Connection, now: datetime) -> Iterator[tuple[tuple[str, str, st
         yield ("record", scope, rid), PendingText(content, version, now)
     items = select(KnowledgeSourceItem.scope, KnowledgeSourceItem.id, KnowledgeSourceItem.text)
     for scope, iid, body in conn.execute(items.order_by(KnowledgeSourceItem.created_at)).all():
-        yield from with_sentences("evidence", scope, iid, PendingText(body, 0, now)).items()
+        yield from with_sentences(
+            "evidence", scope, iid, PendingText(body, 0, now, fresh=True)
+        ).items()
 
 
 def _chunks(

@@ -57,6 +57,8 @@ class PendingText:
     text: str
     version: int
     now: datetime
+    fresh: bool = False
+    """A new item: it has no earlier part vectors a write must replace (no delete needed)."""
 
 
 def pack(vector: Vector) -> bytes:

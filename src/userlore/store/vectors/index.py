@@ -206,16 +206,20 @@ class VectorIndex(ScopeMatrices):
         now: datetime,
         *,
         version: int = 0,
+        fresh: bool = False,
     ) -> None:
         """Queue ``content`` to be embedded when ``session``'s transaction commits (batched).
 
-        Evidence of several sentences also queues each sentence (:func:`with_sentences`).
+        Evidence of several sentences also queues each sentence (:func:`with_sentences`);
+        ``fresh`` (a new item) skips the delete of sentence vectors its old text had.
         """
         pending: dict[tuple[str, str, str], PendingText] | None = session.info.get(_PENDING)
         if pending is None:
             pending = session.info[_PENDING] = {}
             event.listen(session, "before_commit", self._write_pending, once=True)
-        pending.update(with_sentences(kind, scope, item_id, PendingText(content, version, now)))
+        pending.update(
+            with_sentences(kind, scope, item_id, PendingText(content, version, now, fresh))
+        )
 
     @staticmethod
     def unstage(session: Session, kind: VectorKind, scope: str, item_id: str) -> None:
@@ -249,7 +253,7 @@ class VectorIndex(ScopeMatrices):
         blobs = [pack(vector) for vector in embedded]  # each text's bytes once, shared
         now = max(p.now for p in items.values())
         self.record_model(executor, int(matrix.shape[1]), now)
-        removed = self._drop_stale_sentences(executor, keys)
+        removed = self._drop_stale_sentences(executor, items)
         # The bump comes first: its generation stamps the rows, and on PostgreSQL its row lock
         # orders this scope's writers, so generations follow commits (readers load deltas).
         generations = {
@@ -296,14 +300,15 @@ class VectorIndex(ScopeMatrices):
 
     @staticmethod
     def _drop_stale_sentences(
-        executor: Session | Connection, keys: Sequence[tuple[str, str, str]]
+        executor: Session | Connection, pending: Mapping[tuple[str, str, str], PendingText]
     ) -> set[str]:
         """Delete the sentence vectors of re-embedded evidence that its new text no longer has
-        (a turn edited to fewer sentences); the scopes where any went."""
+        (a turn edited to fewer sentences); the scopes where any went. New items have none."""
         kept: dict[str, set[str]] = {}
         items: dict[str, list[str]] = {}
-        for kind, scope, item_id in keys:
-            if kind == "evidence":
+        for key, text_ in pending.items():
+            kind, scope, item_id = key
+            if kind == "evidence" and not text_.fresh:
                 items.setdefault(scope, []).append(item_id)
             elif kind == "sentence":
                 kept.setdefault(scope, set()).add(item_id)
