@@ -52,7 +52,7 @@ _MODEL = cast(Table, EmbeddingModel.__table__)
 _QUERY_CACHE = 64
 """Recent query vectors kept per index (a plan asks twice for the same query)."""
 
-_FIELDLESS_SCOPES = 4096
+_PARTLESS_SCOPES = 4096
 """Scopes whose "no part vectors of a kind at this generation" is remembered (a few bytes
 each)."""
 
@@ -131,7 +131,7 @@ class VectorIndex(ScopeMatrices):
         self._queries: OrderedDict[str, Vector] = OrderedDict()
         # (scope, part kind) -> a generation at which it held no such vectors (most scopes hold
         # no field vectors; a scope of one-sentence items holds no sentence vectors).
-        self._fieldless: OrderedDict[tuple[str, VectorKind], int] = OrderedDict()
+        self._partless: OrderedDict[tuple[str, VectorKind], int] = OrderedDict()
 
     # -- the database's model -----------------------------------------------------------------
 
@@ -469,16 +469,16 @@ class VectorIndex(ScopeMatrices):
         key: tuple[str, VectorKind] = (scope, part)
         with self._lock:
             held = self._cache.get(key)
-            partless = self._fieldless.get(key)
+            partless = self._partless.get(key)
         if held is None:
             if partless == known[0]:
                 return None
             if not self._has_parts(conn, scope, part):
                 with self._lock:
-                    self._fieldless[key] = known[0]
-                    self._fieldless.move_to_end(key)
-                    while len(self._fieldless) > _FIELDLESS_SCOPES:
-                        self._fieldless.popitem(last=False)
+                    self._partless[key] = known[0]
+                    self._partless.move_to_end(key)
+                    while len(self._partless) > _PARTLESS_SCOPES:
+                        self._partless.popitem(last=False)
                 return None
         return self._matrix_at(conn, key, known)
 
