@@ -40,6 +40,7 @@ from userlore.models import (
     WriteAction,
 )
 from userlore.planner.episodic import Snippet, evidence_of, nearest_evidence, search_snippets
+from userlore.planner.lists import list_question
 from userlore.planner.search import RECORD_COLUMNS, search
 from userlore.policy.fence import neutralize
 from userlore.policy.filter import RejectionReason
@@ -510,7 +511,7 @@ class MemoryService:
                     k=depth,
                     now=now,
                     consented=consented,
-                    rankings=nearest_evidence(self.store.vectors),
+                    rankings=nearest_evidence(self.store.vectors, sentences=list_question(query)),
                     quote_uncovered=self.store.config.planner.quote_uncovered_languages,
                 )
                 said = [s for s in found_said.kept if s.item_id not in cited][:episodes]

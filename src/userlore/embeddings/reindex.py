@@ -23,8 +23,10 @@ from userlore.store.schema import (
     KnowledgeSourceItem,
     MemoryRecord,
     RecordVector,
+    SentenceVector,
 )
 from userlore.store.vectors import PendingText, VectorIndex, mark_removed
+from userlore.store.vectors.index import with_sentences
 
 __all__ = ["ReindexReport", "reindex"]
 
@@ -40,6 +42,8 @@ class ReindexReport:
     dims: int | None
     records: int
     evidence: int
+    sentences: int = 0
+    """Sentence vectors of evidence items of several sentences (beside their whole vector)."""
 
 
 def reindex(
@@ -70,13 +74,13 @@ def reindex(
         index = VectorIndex(model)
         index.attach_pgvector(engine)
         now = datetime.now(UTC)
-        counts = {"record": 0, "evidence": 0}
+        counts = {"record": 0, "evidence": 0, "sentence": 0}
         with engine.begin() as conn:
             total = sum(
                 conn.execute(select(func.count()).select_from(table)).scalar_one()
                 for table in (MemoryRecord, KnowledgeSourceItem)
             )
-            for table in (RecordVector, EvidenceVector, EmbeddingModel):
+            for table in (RecordVector, EvidenceVector, SentenceVector, EmbeddingModel):
                 conn.execute(delete(table))
             mark_removed(conn, None)
             if index.pgvector:  # the column is sized for the old model: re-added at first write
@@ -88,7 +92,9 @@ def reindex(
                     counts[kind] += 1
                 if progress is not None:
                     progress(counts["record"] + counts["evidence"], total)
-        return ReindexReport(index.model, index.dims, counts["record"], counts["evidence"])
+        return ReindexReport(
+            index.model, index.dims, counts["record"], counts["evidence"], counts["sentence"]
+        )
     finally:
         engine.dispose()
 
@@ -101,7 +107,9 @@ def _texts(conn: Connection, now: datetime) -> Iterator[tuple[tuple[str, str, st
         yield ("record", scope, rid), PendingText(content, version, now)
     items = select(KnowledgeSourceItem.scope, KnowledgeSourceItem.id, KnowledgeSourceItem.text)
     for scope, iid, body in conn.execute(items.order_by(KnowledgeSourceItem.created_at)).all():
-        yield ("evidence", scope, iid), PendingText(body, 0, now)
+        yield from with_sentences(
+            "evidence", scope, iid, PendingText(body, 0, now, fresh=True)
+        ).items()
 
 
 def _chunks(

@@ -539,19 +539,29 @@ WEAK_DEPTH = 5
 that an item missing from the list is below the vector floor, not merely past ``k``."""
 
 
-def nearest_evidence(vectors: VectorIndex | None) -> tuple[EvidenceRanking, ...]:
+def nearest_evidence(
+    vectors: VectorIndex | None, *, sentences: bool = False
+) -> tuple[EvidenceRanking, ...]:
     """The ranking of stored evidence vectors nearest a query (none without embeddings).
 
     Put first among a read's rankings: its place is what the trace calls ``vector_rank``. It
     lists every item at or above :data:`VECTOR_FLOOR` up to ``WEAK_DEPTH * k``; a read fuses
-    the first ``k`` and reads the rest only to tell a related item from a shared word.
+    the first ``k`` and reads the rest only to tell a related item from a shared word. With
+    ``sentences`` an item scores the best of its whole vector and its sentences' (a list
+    question: "I'm doing kickboxing" inside a turn of greetings answers "what martial arts…");
+    without, its whole vector alone (other questions: measured on LoCoMo, the sentences moved
+    short turns out of temporal plans, ``docs/benchmarks.md`` multihop11).
     """
     if vectors is None:
         return ()
 
     def ranking(conn: Connection, scope: str, query: str, k: int) -> list[str]:
         depth = k * WEAK_DEPTH
-        hits = vectors.search(conn, scope, "evidence", vectors.embed_query(query), depth)
+        qvec = vectors.embed_query(query)
+        if sentences:
+            hits = vectors.search_best(conn, scope, qvec, depth, kind="evidence")
+        else:
+            hits = vectors.search(conn, scope, "evidence", qvec, depth)
         return [item_id for item_id, cosine in hits if cosine >= VECTOR_FLOOR]
 
     return (ranking,)

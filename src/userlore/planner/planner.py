@@ -32,6 +32,7 @@ from userlore.planner.episodic import (
     search_snippets,
 )
 from userlore.planner.expand import expand_snippets
+from userlore.planner.lists import list_question
 from userlore.planner.placement import (
     CLASS_BUDGETS,
     EPISODES,
@@ -149,7 +150,14 @@ class ContextPlanner:
                     k=pool,
                     now=now,
                     consented=consented,
-                    rankings=(*nearest_evidence(self.store.vectors), *self.evidence_rankings),
+                    rankings=(
+                        # A list question's items are short statements inside longer turns:
+                        # those turns are scored by their best sentence too.
+                        *nearest_evidence(
+                            self.store.vectors, sentences=bool(query) and list_question(query)
+                        ),
+                        *self.evidence_rankings,
+                    ),
                     judged=self.store.vectors is not None,
                     own=True,
                     window=window,

@@ -1,7 +1,8 @@
 """A quoted turn's sentences: which ones a question names, and a cut that keeps only some.
 
-One splitter for every cut a plan quotes: :func:`sentence_window` (a long turn cut to the
-sentences the question names) and the quote gate's special-free part of a withheld turn
+One splitter (:func:`~userlore.store.sentences.split_turn`, which the store's sentence vectors
+use too) for every cut a plan quotes: :func:`sentence_window` (a long turn cut to the sentences
+the question names) and the quote gate's special-free part of a withheld turn
 (:func:`~userlore.planner.snippet_policy.quotable_part`).
 """
 
@@ -11,25 +12,17 @@ import itertools
 import re
 from collections.abc import Sequence
 
+from userlore.store.sentences import split_turn
 from userlore.store.text import query_terms
 
-__all__ = ["TRIM_ABOVE", "holds_term", "joined", "sentence_window", "split_turn", "term_stems"]
+__all__ = ["TRIM_ABOVE", "holds_term", "joined", "sentence_window", "term_stems"]
 
 TRIM_ABOVE = 200
 """Texts longer than this are cut to their sentences that hold a question term (see
 :func:`sentence_window`): a long turn's other sentences spend the budget another turn could."""
-_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])|\s+(?=\[image:)")
-_SPEAKER = re.compile(r"^[^\s:]{1,30}(?: [^\s:]{1,30})?: ")
 _WORD = re.compile(r"\w+")
 _STEM = 5
 """Leading characters two words share to count as one (camping, camped; no stemmer needed)."""
-
-
-def split_turn(text_: str) -> tuple[str, list[str]]:
-    """The speaker prefix (``"Mel: "``, or ``""``) and the sentences after it, in order."""
-    speaker = _SPEAKER.match(text_)
-    head = speaker.group(0) if speaker else ""
-    return head, [p for p in _SENTENCE.split(text_[len(head) :]) if p.strip()]
 
 
 def term_stems(query: str) -> list[str]:

@@ -20,13 +20,14 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, select
 
 from userlore.models import Disclosure, RecordState, Rejection, Sensitivity, UserState
-from userlore.planner.sentences import holds_term, joined, split_turn, term_stems
+from userlore.planner.sentences import holds_term, joined, term_stems
 from userlore.policy.detectors.special_lang import special_cues
 from userlore.policy.filter import REASONS, RejectionReason, rejection_reason
 from userlore.policy.govern import POLICY_REV, Assessment, assess_text
 from userlore.policy.language import MIN_LETTERS
 from userlore.policy.quote_gate import quote_verdict
 from userlore.store.schema import MemoryEvidence, MemoryRecord
+from userlore.store.sentences import split_turn
 
 __all__ = ["PARTIAL_REASONS", "quotable_part", "quoted_body", "refusal", "screen", "withdrawals"]
 

@@ -379,7 +379,11 @@ class KnowledgeIngestionService:
                 session.execute(update(KnowledgeSourceItem), updates)
             index_rows(session, [*inserts, *updates])
             if store.vectors is not None:  # embedded in one batch when the pull commits
-                for row in (*inserts, *updates):
+                for row in inserts:
+                    store.vectors.stage(
+                        session, "evidence", scope, row["id"], row["text"], now, fresh=True
+                    )
+                for row in updates:
                     store.vectors.stage(session, "evidence", scope, row["id"], row["text"], now)
             self.ledger.lock(session, scope)
             self.ledger.append(session, changes)

@@ -95,10 +95,12 @@ class BatchInserts(CandidateGate):
         item_id: str,
         content: str,
         version: int = 0,
+        *,
+        fresh: bool = False,
     ) -> None:
         if self.vectors is not None:
             self.vectors.stage(
-                session, kind, scope, item_id, content, self.clock(), version=version
+                session, kind, scope, item_id, content, self.clock(), version=version, fresh=fresh
             )
 
     def record_values(
@@ -233,7 +235,7 @@ class BatchInserts(CandidateGate):
             index_rows(session, written, fresh_items=True)  # ids made above: no rows yet
             count_on_commit(session, "knowledge_source_items", len(written))
             for row in written:
-                self._stage_vector(session, "evidence", scope, row["id"], row["text"])
+                self._stage_vector(session, "evidence", scope, row["id"], row["text"], fresh=True)
         return [found[key] for key in keys]
 
     @staticmethod

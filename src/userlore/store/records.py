@@ -139,7 +139,7 @@ class RecordWriter(BatchInserts):
             item.text, item.content_hash, item.updated_at = clean, digest, now
             session.flush()
         index_item(session, item)
-        self._stage_vector(session, "evidence", scope, item.id, clean)
+        self._stage_vector(session, "evidence", scope, item.id, clean, fresh=inserted is not None)
         return item
 
     @staticmethod

@@ -38,6 +38,7 @@ from userlore.store.schema.vectors import (
     EvidenceVector,
     FieldVector,
     RecordVector,
+    SentenceVector,
     VectorGeneration,
 )
 
@@ -61,6 +62,7 @@ __all__ = [
     "MemoryTraceEvent",
     "RecordVector",
     "ReviewDecision",
+    "SentenceVector",
     "UTCDateTime",
     "VectorGeneration",
     "WorkItem",

@@ -10,7 +10,14 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from userlore.store.schema.base import Base
 
-__all__ = ["EmbeddingModel", "EvidenceVector", "FieldVector", "RecordVector", "VectorGeneration"]
+__all__ = [
+    "EmbeddingModel",
+    "EvidenceVector",
+    "FieldVector",
+    "RecordVector",
+    "SentenceVector",
+    "VectorGeneration",
+]
 
 
 class VectorColumns:
@@ -86,6 +93,31 @@ class FieldVector(VectorColumns, Base):
             ["scope", "record_id"],
             ["memory_records.scope", "memory_records.id"],
             name="fk_field_vectors_record",
+            ondelete="CASCADE",
+        ),
+    )
+
+
+class SentenceVector(VectorColumns, Base):
+    """One sentence of an evidence item of several (migration 0015), as ``<item_id>#<n>``.
+
+    A turn's one vector is diluted by its greetings and other sentences, so a short statement
+    inside a long turn ("I'm doing kickboxing") scores low against a question about it; the
+    planner scores an item by the best of its whole vector and these.
+    """
+
+    __tablename__ = "memory_sentence_vectors"
+
+    sentence_id: Mapped[str] = mapped_column(String(60), primary_key=True)
+    source_item_id: Mapped[str] = mapped_column(String(40))
+
+    __table_args__ = (
+        Index("ix_memory_sentence_vectors_delta", "scope", "generation"),
+        Index("ix_memory_sentence_vectors_item", "scope", "source_item_id"),
+        ForeignKeyConstraint(
+            ["scope", "source_item_id"],
+            ["knowledge_source_items.scope", "knowledge_source_items.id"],
+            name="fk_sentence_vectors_item",
             ondelete="CASCADE",
         ),
     )

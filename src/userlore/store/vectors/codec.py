@@ -1,4 +1,4 @@
-"""What every part of the vector store shares: the vector type, the three vector tables by kind,
+"""What every part of the vector store shares: the vector type, the four vector tables by kind,
 the stored float32 encoding and the unit-row check of a model's output."""
 
 from __future__ import annotations
@@ -12,9 +12,11 @@ import numpy as np
 import numpy.typing as npt
 
 from userlore.errors import EmbeddingError
-from userlore.store.schema import EvidenceVector, FieldVector, RecordVector
+from userlore.store.schema import EvidenceVector, FieldVector, RecordVector, SentenceVector
 
 __all__ = [
+    "OWNER_COLUMN",
+    "PARTS",
     "TABLES",
     "PendingText",
     "Vector",
@@ -25,16 +27,27 @@ __all__ = [
     "unpack",
 ]
 
-VectorKind = Literal["record", "evidence", "field"]
-"""``field``: a store item's further indexed texts, ``<record_id>#<n>`` (:class:`FieldVector`)."""
+VectorKind = Literal["record", "evidence", "field", "sentence"]
+"""``field``: a store item's further indexed texts, ``<record_id>#<n>`` (:class:`FieldVector`);
+``sentence``: the sentences of an evidence item of several, ``<item_id>#<n>``
+(:class:`SentenceVector`)."""
 Vector = npt.NDArray[np.float32]
 
 TABLES: dict[VectorKind, tuple[Any, Any]] = {
     "record": (RecordVector, RecordVector.record_id),
     "evidence": (EvidenceVector, EvidenceVector.source_item_id),
     "field": (FieldVector, FieldVector.field_id),
+    "sentence": (SentenceVector, SentenceVector.sentence_id),
 }
 """Each kind's table and id column."""
+
+PARTS: dict[VectorKind, VectorKind] = {"record": "field", "evidence": "sentence"}
+"""A kind whose items may have further vectors (``<id>#<n>``): an item scores its best one.
+
+Part vectors are always scored in numpy (never through pgvector's index)."""
+
+OWNER_COLUMN: dict[VectorKind, str] = {"field": "record_id", "sentence": "source_item_id"}
+"""The column of a part vector's row naming the item it is part of."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +57,8 @@ class PendingText:
     text: str
     version: int
     now: datetime
+    fresh: bool = False
+    """A new item: it has no earlier part vectors a write must replace (no delete needed)."""
 
 
 def pack(vector: Vector) -> bytes:

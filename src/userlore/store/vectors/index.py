@@ -17,9 +17,12 @@ from userlore.embeddings import model_name
 from userlore.errors import EmbeddingError, EmbeddingMismatchError
 from userlore.store.bulk_rows import insert_rows
 from userlore.store.concurrency import dialect_insert
-from userlore.store.schema import EmbeddingModel, FieldVector
+from userlore.store.schema import EmbeddingModel
+from userlore.store.sentences import sentence_texts
 from userlore.store.vector_matrix import ANN_ABOVE, ScopeMatrix
 from userlore.store.vectors.codec import (
+    OWNER_COLUMN,
+    PARTS,
     TABLES,
     PendingText,
     Vector,
@@ -40,7 +43,7 @@ from userlore.store.vectors.pgvector import (
     server_version,
 )
 
-__all__ = ["VectorIndex"]
+__all__ = ["VectorIndex", "with_sentences"]
 
 _PENDING = "userlore.vectors.pending"
 
@@ -49,8 +52,41 @@ _MODEL = cast(Table, EmbeddingModel.__table__)
 _QUERY_CACHE = 64
 """Recent query vectors kept per index (a plan asks twice for the same query)."""
 
-_FIELDLESS_SCOPES = 4096
-"""Scopes whose "no field vectors at this generation" is remembered (a few bytes each)."""
+_PARTLESS_SCOPES = 4096
+"""Scopes whose "no part vectors of a kind at this generation" is remembered (a few bytes
+each)."""
+
+
+def with_sentences(
+    kind: VectorKind, scope: str, item_id: str, pending: PendingText
+) -> dict[tuple[str, str, str], PendingText]:
+    """What one vector write of ``item_id`` embeds: its text, and for evidence of several
+    sentences each sentence as ``("sentence", scope, "<item_id>#<n>")`` (:func:`sentence_texts`)."""
+    out: dict[tuple[str, str, str], PendingText] = {(kind, scope, item_id): pending}
+    if kind == "evidence":
+        for n, sentence in enumerate(sentence_texts(pending.text)):
+            out[("sentence", scope, f"{item_id}#{n}")] = PendingText(sentence, 0, pending.now)
+    return out
+
+
+def drop_parts(
+    executor: Session | Connection,
+    part: VectorKind,
+    scope: str,
+    owners: Sequence[str],
+    keep: set[str],
+) -> int:
+    """Delete the ``part`` vectors of ``owners`` not in ``keep``; how many went (the caller
+    marks the removal)."""
+    table, id_column = TABLES[part]
+    owner = getattr(table, OWNER_COLUMN[part])
+    gone = 0
+    for at in range(0, len(owners), 500):
+        stmt = delete(table).where(table.scope == scope, owner.in_(owners[at : at + 500]))
+        if keep:
+            stmt = stmt.where(id_column.not_in(sorted(keep)))
+        gone += cast(Any, executor.execute(stmt)).rowcount or 0
+    return gone
 
 
 class VectorIndex(ScopeMatrices):
@@ -93,8 +129,9 @@ class VectorIndex(ScopeMatrices):
         # A plan embeds its query once for records and once for episodic evidence: the second
         # call is answered from here (a few recent queries, per process).
         self._queries: OrderedDict[str, Vector] = OrderedDict()
-        # scope -> a generation at which it held no field vectors (most scopes hold none).
-        self._fieldless: OrderedDict[str, int] = OrderedDict()
+        # (scope, part kind) -> a generation at which it held no such vectors (most scopes hold
+        # no field vectors; a scope of one-sentence items holds no sentence vectors).
+        self._partless: OrderedDict[tuple[str, VectorKind], int] = OrderedDict()
 
     # -- the database's model -----------------------------------------------------------------
 
@@ -169,13 +206,20 @@ class VectorIndex(ScopeMatrices):
         now: datetime,
         *,
         version: int = 0,
+        fresh: bool = False,
     ) -> None:
-        """Queue ``content`` to be embedded when ``session``'s transaction commits (batched)."""
+        """Queue ``content`` to be embedded when ``session``'s transaction commits (batched).
+
+        Evidence of several sentences also queues each sentence (:func:`with_sentences`);
+        ``fresh`` (a new item) skips the delete of sentence vectors its old text had.
+        """
         pending: dict[tuple[str, str, str], PendingText] | None = session.info.get(_PENDING)
         if pending is None:
             pending = session.info[_PENDING] = {}
             event.listen(session, "before_commit", self._write_pending, once=True)
-        pending[(kind, scope, item_id)] = PendingText(content, version, now)
+        pending.update(
+            with_sentences(kind, scope, item_id, PendingText(content, version, now, fresh))
+        )
 
     @staticmethod
     def unstage(session: Session, kind: VectorKind, scope: str, item_id: str) -> None:
@@ -183,6 +227,10 @@ class VectorIndex(ScopeMatrices):
         pending: dict[tuple[str, str, str], PendingText] | None = session.info.get(_PENDING)
         if pending is not None:
             pending.pop((kind, scope, item_id), None)
+            if kind == "evidence":
+                for key in [k for k in pending if k[0] == "sentence" and k[1] == scope]:
+                    if key[2].partition("#")[0] == item_id:
+                        del pending[key]
 
     def _write_pending(self, session: Session) -> None:
         pending: dict[tuple[str, str, str], PendingText] = session.info.pop(_PENDING, {})
@@ -205,9 +253,13 @@ class VectorIndex(ScopeMatrices):
         blobs = [pack(vector) for vector in embedded]  # each text's bytes once, shared
         now = max(p.now for p in items.values())
         self.record_model(executor, int(matrix.shape[1]), now)
+        removed = self._drop_stale_sentences(executor, items)
         # The bump comes first: its generation stamps the rows, and on PostgreSQL its row lock
         # orders this scope's writers, so generations follow commits (readers load deltas).
-        generations = {scope: bump(executor, scope) for scope in sorted({k[1] for k in keys})}
+        generations = {
+            scope: bump(executor, scope, removal=scope in removed)
+            for scope in sorted({k[1] for k in keys})
+        }
         for kind, (table, id_column) in TABLES.items():
             chosen = [(i, key) for i, key in enumerate(keys) if key[0] == kind]
             if not chosen:
@@ -226,8 +278,8 @@ class VectorIndex(ScopeMatrices):
                 }
                 if kind == "record":
                     row["version"] = items[key].version
-                elif kind == "field":
-                    row["record_id"] = item_id.partition("#")[0]
+                elif kind in OWNER_COLUMN:
+                    row[OWNER_COLUMN[kind]] = item_id.partition("#")[0]
                 rows.append(row)
             # Insert or replace in one statement: two writers of one vector never collide.
             insert_rows(
@@ -237,7 +289,7 @@ class VectorIndex(ScopeMatrices):
                 on_conflict="update",
                 index_elements=("scope", id_column.key),
             )
-            if self.pgvector and kind != "field":  # field vectors are always scored in numpy
+            if self.pgvector and kind not in OWNER_COLUMN:  # part vectors: always numpy
                 executor.execute(
                     pgvector_set(kind),
                     [
@@ -245,6 +297,26 @@ class VectorIndex(ScopeMatrices):
                         for i, (_, scope, item_id) in chosen
                     ],
                 )
+
+    @staticmethod
+    def _drop_stale_sentences(
+        executor: Session | Connection, pending: Mapping[tuple[str, str, str], PendingText]
+    ) -> set[str]:
+        """Delete the sentence vectors of re-embedded evidence that its new text no longer has
+        (a turn edited to fewer sentences); the scopes where any went. New items have none."""
+        kept: dict[str, set[str]] = {}
+        items: dict[str, list[str]] = {}
+        for key, text_ in pending.items():
+            kind, scope, item_id = key
+            if kind == "evidence" and not text_.fresh:
+                items.setdefault(scope, []).append(item_id)
+            elif kind == "sentence":
+                kept.setdefault(scope, set()).add(item_id)
+        return {
+            scope
+            for scope, ids in items.items()
+            if drop_parts(executor, "sentence", scope, ids, kept.get(scope, set()))
+        }
 
     def drop(
         self, executor: Session | Connection, kind: VectorKind, scope: str, item_id: str
@@ -310,7 +382,7 @@ class VectorIndex(ScopeMatrices):
         """
         if k <= 0:
             return []
-        if self.pgvector and kind != "field" and conn.dialect.name == "postgresql":
+        if self.pgvector and kind not in OWNER_COLUMN and conn.dialect.name == "postgresql":
             size = conn.execute(
                 pgvector_scope_size(kind), {"scope": scope, "cap": self.exact_below}
             ).scalar_one()
@@ -346,84 +418,85 @@ class VectorIndex(ScopeMatrices):
         return {str(item_id): unpack(blob) for item_id, blob in rows}
 
     def search_best(
-        self, conn: Connection, scope: str, query: Vector, k: int, *, exact: bool = False
+        self,
+        conn: Connection,
+        scope: str,
+        query: Vector,
+        k: int,
+        *,
+        exact: bool = False,
+        kind: VectorKind = "record",
     ) -> list[tuple[str, float]]:
-        """:meth:`search` of record vectors, each record scored by its best indexed text.
+        """:meth:`search` of ``kind``, each item scored by the best of its vectors.
 
         A store item with several indexed fields has its first text as its record vector and
         the others as field vectors (``<record_id>#<n>``): its score is the best cosine of all
-        of them, as LangGraph's stores score an item by its best field.
+        of them, as LangGraph's stores score an item by its best field. Evidence of several
+        sentences has a vector per sentence (``<item_id>#<n>``): a short statement inside a
+        long turn is found by its own vector, not only by the turn's diluted one.
         """
         if k <= 0:
             return []
+        part = PARTS[kind]
+        # Several parts of one item may hold the first places: deeper, so k items remain.
+        depth = 2 * k
         if self.pgvector and conn.dialect.name == "postgresql":
-            hits = self.search(conn, scope, "record", query, k, exact=exact)
-            has_fields = self._has_fields(conn, scope)
-            fields = self.search(conn, scope, "field", query, k, exact=exact) if has_fields else []
+            hits = self.search(conn, scope, kind, query, k, exact=exact)
+            has_parts = self._has_parts(conn, scope, part)
+            parts = self.search(conn, scope, part, query, depth, exact=exact) if has_parts else []
         else:
-            # One generation read for both kinds, and no field query while the scope's
-            # generation is one at which it held no field vectors (every field write bumps it).
-            known = self._generation(conn, (scope, "record"))
+            # One generation read for both kinds, and no part query while the scope's
+            # generation is one at which it held no part vectors (every part write bumps it).
+            known = self._generation(conn, (scope, kind))
             if known is None:
                 return []
-            hits = self._top(self._matrix_at(conn, (scope, "record"), known), query, k, exact)
-            fields = self._top(self._field_matrix(conn, scope, known), query, k, exact)
-        if not fields:
+            hits = self._top(self._matrix_at(conn, (scope, kind), known), query, k, exact)
+            parts = self._top(self._part_matrix(conn, scope, part, known), query, depth, exact)
+        if not parts:
             return hits
         best = dict(hits)
-        for field_id, cosine in fields:
-            record_id = field_id.partition("#")[0]
-            if cosine > best.get(record_id, -2.0):
-                best[record_id] = cosine
+        for part_id, cosine in parts:
+            item_id = part_id.partition("#")[0]
+            if cosine > best.get(item_id, -2.0):
+                best[item_id] = cosine
         ranked = sorted(best.items(), key=lambda hit: -hit[1])
         return ranked[:k]
 
-    def _field_matrix(
-        self, conn: Connection, scope: str, known: tuple[int, int]
+    def _part_matrix(
+        self, conn: Connection, scope: str, part: VectorKind, known: tuple[int, int]
     ) -> ScopeMatrix | None:
-        """``scope``'s field vectors at generation ``known``; ``None`` when it holds none."""
-        key: tuple[str, VectorKind] = (scope, "field")
+        """``scope``'s ``part`` vectors at generation ``known``; ``None`` when it holds none."""
+        key: tuple[str, VectorKind] = (scope, part)
         with self._lock:
             held = self._cache.get(key)
-            fieldless = self._fieldless.get(scope)
+            partless = self._partless.get(key)
         if held is None:
-            if fieldless == known[0]:
+            if partless == known[0]:
                 return None
-            if not self._has_fields(conn, scope):
+            if not self._has_parts(conn, scope, part):
                 with self._lock:
-                    self._fieldless[scope] = known[0]
-                    self._fieldless.move_to_end(scope)
-                    while len(self._fieldless) > _FIELDLESS_SCOPES:
-                        self._fieldless.popitem(last=False)
+                    self._partless[key] = known[0]
+                    self._partless.move_to_end(key)
+                    while len(self._partless) > _PARTLESS_SCOPES:
+                        self._partless.popitem(last=False)
                 return None
         return self._matrix_at(conn, key, known)
 
-    def _has_fields(self, conn: Connection, scope: str) -> bool:
-        """Whether ``scope`` holds field vectors (a cached matrix says so without a query)."""
+    def _has_parts(self, conn: Connection, scope: str, part: VectorKind) -> bool:
+        """Whether ``scope`` holds ``part`` vectors (a cached matrix says so without a query)."""
         with self._lock:
-            held = self._cache.get((scope, "field"))
+            held = self._cache.get((scope, part))
         if held is not None and held.size:
             return True
-        found = conn.execute(
-            select(FieldVector.field_id).where(FieldVector.scope == scope).limit(1)
-        ).first()
+        table, id_column = TABLES[part]
+        found = conn.execute(select(id_column).where(table.scope == scope).limit(1)).first()
         return found is not None
 
     def drop_fields(
         self, executor: Session | Connection, scope: str, record_ids: Sequence[str], keep: set[str]
     ) -> None:
         """Remove the field vectors of ``record_ids`` not in ``keep`` (a put with fewer texts)."""
-        if not record_ids:
-            return
-        gone = 0
-        for at in range(0, len(record_ids), 500):
-            stmt = delete(FieldVector).where(
-                FieldVector.scope == scope, FieldVector.record_id.in_(record_ids[at : at + 500])
-            )
-            if keep:
-                stmt = stmt.where(FieldVector.field_id.not_in(sorted(keep)))
-            gone += cast(Any, executor.execute(stmt)).rowcount or 0
-        if gone:
+        if drop_parts(executor, "field", scope, record_ids, keep):
             bump(executor, scope, removal=True)
 
     def _pgvector_search(
