@@ -25,7 +25,7 @@ from userlore.policy.detectors.code_clauses import code_clauses
 from userlore.policy.detectors.code_lists import code_lists
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.cued_values import cued_values
-from userlore.policy.detectors.dial_combos import dial_combos
+from userlore.policy.detectors.dial_combos import dial_combos, turned_words
 from userlore.policy.detectors.every_amount import every_amount
 from userlore.policy.detectors.financial import (
     _AMOUNT_RE,
@@ -206,8 +206,9 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         hits.extend(_financial(t))
     if _ANY_DIGIT.search(t):
         hits.extend(lock_codes(t, lowered))
-    # blind8: dial turns, "Kombi also 17-42-08"; blind12: turns to number words, no digit
-    hits.extend(dial_combos(t, lowered))
+        hits.extend(dial_combos(t, lowered))  # blind8: dial turns, "Kombi also 17-42-08"
+    elif turned_words(lowered):  # blind12: a dial's turns to number words, no digit
+        hits.extend(dial_combos(t, lowered))
     if _ANY_DIGIT.search(t):
         # After every dedicated rule: where one already names the value, its verdict stands.
         named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]

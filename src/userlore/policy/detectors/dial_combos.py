@@ -23,7 +23,7 @@ from userlore.policy.detectors.lock_codes import lock_cues
 from userlore.policy.findings import _SECRET
 from userlore.policy.spoken import word_amount
 
-__all__ = ["dial_combos"]
+__all__ = ["dial_combos", "turned_words"]
 
 # A dial's number (0-99), up to 14 characters after the turn ("links auf 17", "左转到22").
 # A count of turns before it is no part of the combination ("右に3回回して２５", "3 mal links auf
@@ -81,3 +81,17 @@ def dial_combos(t: str, lowered: str) -> Iterator[_Hit]:
             if run.start() <= m.end() + _COMBO_AFTER:
                 yield (_SECRET, "lock_dials", run.start(), run.end(), None)
             break
+
+
+_TURNS_SAID = re.compile(
+    r"(?:left|right|izquierda|derecha|links|rechts|gauche|droite|esquerda|direita|左|右|ひだり|みぎ)"
+    r"[\s,:]{1,3}(?:(?:a|à|auf|en|to|on|para|até|hasta|bis|sur)\s+)?[^\W\d_]{2,}"
+    r"[\s,、，]+[^,，、]{0,20}(?:left|right|izquierda|derecha|links|rechts|gauche|droite"
+    r"|esquerda|direita|左|右|ひだり|みぎ)"
+)
+
+
+def turned_words(lowered: str) -> bool:
+    """A cheap prefilter for a text with no digit: two turns, a word after the first ("derecha
+    cuarenta, izquierda doce"); only then may its dial numbers be words."""
+    return _TURNS_SAID.search(lowered) is not None

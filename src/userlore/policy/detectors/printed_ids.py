@@ -43,7 +43,7 @@ _MAX_CHARS: Final = 20
 
 
 @functools.cache
-def _words() -> tuple[LiteralGate, re.Pattern[str], frozenset[str]]:
+def _words() -> tuple[LiteralGate, LiteralGate, re.Pattern[str], frozenset[str]]:
     raw = data_yaml("printed_ids.yaml")
     words = [str(w) for ws in raw["ids"].values() for w in ws]
     dotted = [str(w) for w in raw["dotted_only"]]
@@ -54,14 +54,15 @@ def _words() -> tuple[LiteralGate, re.Pattern[str], frozenset[str]]:
     pattern = re.compile(
         rf"(?<![A-Za-z])(?:{alts})(?![A-Za-z])|(?i:(?<![^\W\d_])(?:{rest})(?![^\W\d_]))"
     )
-    gate = LiteralGate([*(w.casefold() for w in acronyms), *others])
-    return gate, pattern, frozenset(dotted)
+    # Acronyms in capitals on the caller's text ("sin", "ci", "run" are in every other line
+    # lower-cased), the other words on the lowered text.
+    return LiteralGate(acronyms), LiteralGate(others), pattern, frozenset(dotted)
 
 
 def printed_ids(t: str, lowered: str) -> Iterator[_Hit]:
     """The printed id after each id word of the data file (see the module docstring)."""
-    gate, pattern, dotted_only = _words()
-    if not gate.search(lowered):
+    acronyms, words, pattern, dotted_only = _words()
+    if not acronyms.search(t) and not words.search(lowered):
         return
     for w in pattern.finditer(t):
         end = min(len(t), w.end() + _REACH)

@@ -26,6 +26,9 @@ _VERSION = re.compile(
     r"(?<![\w.])(?:(?P<pre>==|~=|>=|<=|@|v)\s?)?(?P<v>\d{1,3}(?:\.\d{1,3}){1,3})"
     r"(?:[-.]?(?:rc|a|b|post|dev)\d*)?(?![\w]|\.\d)"
 )
+_MASK_RUN = re.compile(r"[*•●○◦∙＊]{4}")
+_DIGIT = re.compile(r"\d")
+_DOTTED = re.compile(r"\d\.\d")
 _MASK = re.compile(r"(?<![\w*•●])[*•●○◦∙＊]{4,}(?![\w*•●])")
 _S10 = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}(\d{8})(\d)[A-Z]{2}(?![A-Za-z0-9])")
 _S10_WEIGHTS: Final = (8, 6, 4, 2, 3, 5, 9, 7)
@@ -52,15 +55,15 @@ def _words() -> tuple[LiteralGate, re.Pattern[str], re.Pattern[str], re.Pattern[
 def public_ref_spans(text: str) -> list[tuple[int, int]]:
     """Spans of versions, masks and tracking numbers in ``text`` (see the module docstring)."""
     spans: list[tuple[int, int]] = []
-    if any(ch in text for ch in "*•●○◦∙＊"):
+    if _MASK_RUN.search(text):
         spans.extend(m.span() for m in _MASK.finditer(text))
-    if not any(ch.isdigit() for ch in text):
+    if _DIGIT.search(text) is None:
         return spans
     lowered = text.casefold()
     gate, carriers, secret_words, version_words = _words()
     if len(lowered) != len(text):
         return spans
-    if "==" in text or version_words.search(lowered):
+    if _DOTTED.search(text) and ("==" in text or version_words.search(lowered)):
         for m in _VERSION.finditer(text):
             groups = m.group("v").split(".")
             if m.group("pre") or (len(groups) >= 3 and not all(len(g) == 3 for g in groups[1:])):
