@@ -48,7 +48,7 @@ def _words() -> tuple[LiteralGate, re.Pattern[str], re.Pattern[str], re.Pattern[
         return re.compile(rf"(?<![a-zà-ÿ])(?:{alts})(?![a-zà-ÿ])")
 
     carriers = pattern("carriers")
-    gate = LiteralGate(str(w).casefold() for w in raw["carriers"])
+    gate = LiteralGate(str(w).casefold() for w in [*raw["carriers"], *raw["version_words"], "=="])
     return gate, carriers, pattern("secret_words"), pattern("version_words")
 
 
@@ -59,26 +59,25 @@ def public_ref_spans(text: str) -> list[tuple[int, int]]:
         spans.extend(m.span() for m in _MASK.finditer(text))
     if _DIGIT.search(text) is None:
         return spans
-    lowered = text.casefold()
+    for m in _S10.finditer(text):
+        if _s10_check(m.group(1)) == int(m.group(2)):
+            spans.append(m.span())
     gate, carriers, secret_words, version_words = _words()
-    if len(lowered) != len(text):
-        return spans
+    lowered = text.lower()
+    if len(lowered) != len(text) or not gate.search(lowered):
+        return spans  # no carrier's, tracking or version word, no "==": nothing more to read
     if _DOTTED.search(text) and ("==" in text or version_words.search(lowered)):
         for m in _VERSION.finditer(text):
             groups = m.group("v").split(".")
             if m.group("pre") or (len(groups) >= 3 and not all(len(g) == 3 for g in groups[1:])):
                 spans.append(m.span())
-    for m in _S10.finditer(text):
-        if _s10_check(m.group(1)) == int(m.group(2)):
-            spans.append(m.span())
-    if gate.search(lowered):
-        for w in carriers.finditer(lowered):
-            run = _RUN.match(text, w.end(), min(len(text), w.end() + _REACH))
-            if run is None or secret_words.search(lowered, w.end(), run.start(1)):
-                continue
-            value = run.group(1).rstrip(" -")
-            if sum(ch.isdigit() for ch in value) >= 8:
-                spans.append((run.start(1), run.start(1) + len(value)))
+    for w in carriers.finditer(lowered):
+        run = _RUN.match(text, w.end(), min(len(text), w.end() + _REACH))
+        if run is None or secret_words.search(lowered, w.end(), run.start(1)):
+            continue
+        value = run.group(1).rstrip(" -")
+        if sum(ch.isdigit() for ch in value) >= 8:
+            spans.append((run.start(1), run.start(1) + len(value)))
     return spans
 
 
