@@ -5,7 +5,7 @@ blind12 kept the second value of a code told as a correction, an old and a new c
 in words, a hex value after "AppSecret", a Uruguayan cédula in its printed form and an RFC
 whose check does not validate; and withheld or redacted version pins, a mask and carriers'
 tracking numbers beside credential words. The class sets (``tests/data/code_values.jsonl``,
-``printed_ids.jsonl``, ``credential_neighbours.jsonl``) were written before the rules and
+``unvalidated_ids.jsonl``, ``credential_neighbours.jsonl``) were written before the rules and
 scored on main first (``docs/benchmarks.md``, "blindfix12a"); each is one test listing every
 failing row.
 """
@@ -25,7 +25,7 @@ from userlore.policy.sensitivity import redact
 # "cuenta" (an account's cue).
 KNOWN: dict[str, set[str]] = {
     "code_values.jsonl": {"code_values-es-s06", "code_values-en-b04", "code_values-en-b07"},
-    "printed_ids.jsonl": {"printed_ids-es-b06"},
+    "unvalidated_ids.jsonl": {"unvalidated_ids-es-b06"},
     "credential_neighbours.jsonl": {
         "credential_neighbours-en-b02",
         "credential_neighbours-de-b01",

@@ -67,7 +67,6 @@ from userlore.policy.detectors.payment import (
     _split_cards,
     _ssns,
 )
-from userlore.policy.detectors.printed_ids import printed_ids
 from userlore.policy.detectors.prose_parts import prose_parts
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.registry import registry_ids
@@ -91,6 +90,7 @@ from userlore.policy.detectors.uncovered import uncovered_values
 from userlore.policy.detectors.uncovered_cued import uncovered_cued
 from userlore.policy.detectors.uncovered_money import uncovered_money
 from userlore.policy.detectors.uncovered_shapes import uncovered_shapes
+from userlore.policy.detectors.unvalidated_ids import unvalidated_ids
 from userlore.policy.detectors.vendor_rules import maintained_vendor_tokens
 from userlore.policy.findings import (
     _BLOCKING,
@@ -241,7 +241,9 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         # An id printed after its own word, valid or not ("cédula 4.512.093-6"): blind12.
         named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
         hits.extend(
-            h for h in printed_ids(t, lowered) if not any(s < h[3] and h[2] < e for s, e in named)
+            h
+            for h in unvalidated_ids(t, lowered)
+            if not any(s < h[3] and h[2] < e for s, e in named)
         )
     hits = drop_connectives(t, hits)
     if special:

@@ -5,7 +5,7 @@ module names it; blind12 stored a Uruguayan cédula printed "4.512.093-6" (pytho
 module for it) and a Mexican RFC whose check character does not validate. A user who pastes a
 number after its own id word ("mi cédula es …", "RFC para la factura: …", "meine Steuer-ID ist
 …") has given that id, mistyped or not. Here the first id-shaped value within the clause after
-an id word of ``data/printed_ids.yaml`` is regulated: digits printed with thousands' dots and a
+an id word of ``data/unvalidated_ids.yaml`` is regulated: digits printed with thousands' dots and a
 check part ("4.512.093-6", "V-12.345.678"), digits in groups ("2345 6789 0123", "65 170839 J
 004"), a run of seven to thirteen digits, or capitals mixed with four digits or more
 ("GOMA850612KJ3"). Not an id: a date, an amount, anything after an order or tracking word, an
@@ -26,7 +26,7 @@ from userlore.policy.detectors.cued_values import _DATE
 from userlore.policy.findings import _REGULATED
 from userlore.policy.literal_gate import LiteralGate
 
-__all__ = ["printed_ids"]
+__all__ = ["unvalidated_ids"]
 
 _REACH: Final = 40
 _STOP = re.compile(r"[!?\n。！？;]|\.(?!\d)(?=\s|$)")
@@ -44,7 +44,7 @@ _MAX_CHARS: Final = 20
 
 @functools.cache
 def _words() -> tuple[LiteralGate, LiteralGate, re.Pattern[str], frozenset[str]]:
-    raw = data_yaml("printed_ids.yaml")
+    raw = data_yaml("unvalidated_ids.yaml")
     words = [str(w) for ws in raw["ids"].values() for w in ws]
     dotted = [str(w) for w in raw["dotted_only"]]
     acronyms = [w for w in [*words, *dotted] if len(w.rstrip(".")) <= 4 and w.upper() == w]
@@ -59,7 +59,7 @@ def _words() -> tuple[LiteralGate, LiteralGate, re.Pattern[str], frozenset[str]]
     return LiteralGate(acronyms), LiteralGate(others), pattern, frozenset(dotted)
 
 
-def printed_ids(t: str, lowered: str) -> Iterator[_Hit]:
+def unvalidated_ids(t: str, lowered: str) -> Iterator[_Hit]:
     """The printed id after each id word of the data file (see the module docstring)."""
     acronyms, words, pattern, dotted_only = _words()
     if not acronyms.search(t) and not words.search(lowered):
