@@ -46,8 +46,7 @@ VALUES_KNOWN: frozenset[str] = frozenset(
         "bf9v-digest-en-b04",
         "bf9v-digest-fr-b03",
         "bf9v-digest-pt-b02",
-        # A tracking number after "suivi" read as a credential code (the gate's cue).
-        "bf9v-reference-fr-b03",
+        # (A tracking number after "suivi" is public since blindfix12a's public_refs.)
         # (The hex keys after a cue in de/fr/pt/ja were fixed by hexkeys9, and the Japanese
         # bank account after 普通 by tidy9's account types, issue 29.)
     }

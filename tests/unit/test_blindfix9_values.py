@@ -27,7 +27,9 @@ FAMILIES = sorted({str(c["family"]) for c in CASES})
 # Benign rows the gate alone withholds (the floor changes nothing), by gate rules this round did
 # not change: a credential cue ("backup codes", "TAN", "PIN") near a count, a word or a version.
 KNOWN: dict[str, set[str]] = {
-    "cued_code": {"bf9-cued_code-en-008", "bf9-cued_code-en-010", "bf9-cued_code-en-013"},
+    # (en-013, "version 3.2.1 release notes mention the new PIN screen": a version beside a
+    # version word is public since blindfix12a's public_refs.)
+    "cued_code": {"bf9-cued_code-en-008", "bf9-cued_code-en-010"},
 }
 
 

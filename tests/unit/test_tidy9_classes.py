@@ -24,7 +24,8 @@ KNOWN: dict[str, set[str]] = {
     "tidy9_sep_tail.jsonl": {
         "t9-sep_tail-zh-028",  # 激活码 is no credential cue, and a three-group key no dashed key
         "t9-sep_tail-en-w003",  # the value starts past the cue's 48-character window
-        "t9-sep_tail-en-b004",  # the gate withholds "v2.4.1-beta … login" (a cue and digits)
+        # (en-b004, "release v2.4.1-beta … login": a version beside a version word is public
+        # since blindfix12a's public_refs.)
         "t9-sep_tail-en-b028",  # "key-value store took 12-15 ms": a range read as a value
     },
     "tidy9_false_cues.jsonl": {

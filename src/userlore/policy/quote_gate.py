@@ -194,7 +194,8 @@ _DIGIT_RUN = re.compile(r"\d+(?:[.,:/\- ]\d+)*")
 _WORD_AFTER = re.compile(r"\s*([^\W\d_]+)")
 _TOKEN = re.compile(r"[^\s\"'`“”«»「」]+")
 # A quoted value: a quote mark that opens (not an apostrophe inside "l'enveloppe").
-_QUOTED = re.compile(r"(?<![^\W\d_])[\"'`“”«»「」『』][^\"'`“”«»「」『』\s]{3,}")
+# A corner bracket that closes ("」のように…") opens no quoted value.
+_QUOTED = re.compile(r"(?<![^\W\d_])[\"'`“”«»「『][^\"'`“”«»「」『』\s]{3,}")
 _EDGES = ".,;:!?¡¿()[]{}"
 _REDACTED = re.compile(r"\[REDACTED:[\w-]+\]")
 _WINDOW_BEFORE = 40

@@ -21,10 +21,11 @@ from typing import Any, Final
 
 from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
 from userlore.policy.detectors.check_parts import check_parts
+from userlore.policy.detectors.code_clauses import code_clauses
 from userlore.policy.detectors.code_lists import code_lists
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.cued_values import cued_values
-from userlore.policy.detectors.dial_combos import dial_combos
+from userlore.policy.detectors.dial_combos import dial_combos, turned_words
 from userlore.policy.detectors.every_amount import every_amount
 from userlore.policy.detectors.financial import (
     _AMOUNT_RE,
@@ -89,6 +90,7 @@ from userlore.policy.detectors.uncovered import uncovered_values
 from userlore.policy.detectors.uncovered_cued import uncovered_cued
 from userlore.policy.detectors.uncovered_money import uncovered_money
 from userlore.policy.detectors.uncovered_shapes import uncovered_shapes
+from userlore.policy.detectors.unvalidated_ids import unvalidated_ids
 from userlore.policy.detectors.vendor_rules import maintained_vendor_tokens
 from userlore.policy.findings import (
     _BLOCKING,
@@ -205,6 +207,9 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     if _ANY_DIGIT.search(t):
         hits.extend(lock_codes(t, lowered))
         hits.extend(dial_combos(t, lowered))  # blind8: dial turns, "Kombi also 17-42-08"
+    elif turned_words(lowered):  # blind12: a dial's turns to number words, no digit
+        hits.extend(dial_combos(t, lowered))
+    if _ANY_DIGIT.search(t):
         # After every dedicated rule: where one already names the value, its verdict stands.
         named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
         hits.extend(h for h in cued_values(t) if not any(s < h[3] and h[2] < e for s, e in named))
@@ -224,8 +229,22 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(every_amount(t, hits))  # the sentence's further amounts
     # Secrets in forms no rule above reads: recovery words, keypad codes, pasted keys.
     hits.extend(secret_forms(t, lowered, hits))
+    if _ANY_DIGIT.search(t):  # every value of a turn about a code: corrections, old/new, lists
+        named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+        hits.extend(
+            h
+            for h in code_clauses(t, lowered, hits)
+            if not any(s < h[3] and h[2] < e for s, e in named)
+        )
     if _ANY_DIGIT.search(t):  # an id's check part named apart, an unlisted country's id
         hits.extend(check_parts(t, lowered, hits))
+        # An id printed after its own word, valid or not ("cédula 4.512.093-6"): blind12.
+        named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+        hits.extend(
+            h
+            for h in unvalidated_ids(t, lowered)
+            if not any(s < h[3] and h[2] < e for s, e in named)
+        )
     hits = drop_connectives(t, hits)
     if special:
         hits.extend(_special(t, lowered, words))

@@ -484,10 +484,11 @@ def spoken_view(text: str) -> Folded:
     return Folded("".join(out), tuple(starts), tuple(ends))
 
 
-def word_amount(word: str) -> int | None:
-    """The value of one number word of a hundred or more ("setecientos", "oitocentos"), which
+def word_amount(word: str, minimum: int = 100) -> int | None:
+    """The value of one number word of ``minimum`` or more ("setecientos", "oitocentos"), which
     the spoken view leaves as it is (a lone "one" or "siete" is rarely a value); None otherwise.
-    For a rule that already knows the word stands where an amount does (issue 29)."""
+    For a rule that already knows the word stands where a number does (issue 29): an amount,
+    or a dial's number after a turn ("derecha cuarenta", ``minimum=0``)."""
     if word not in _ALL_WORDS and not _is_number_word(word):
         return None
     convert = _alpha2digit()
@@ -498,6 +499,6 @@ def word_amount(word: str) -> int | None:
             out = str(convert(word, lang)).strip()
         except Exception:
             continue
-        if out.isdigit() and int(out) >= 100:
+        if out.isdigit() and int(out) >= minimum:
             return int(out)
     return None

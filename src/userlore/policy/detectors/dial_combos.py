@@ -21,8 +21,9 @@ from collections.abc import Iterator
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.lock_codes import lock_cues
 from userlore.policy.findings import _SECRET
+from userlore.policy.spoken import word_amount
 
-__all__ = ["dial_combos"]
+__all__ = ["dial_combos", "turned_words"]
 
 # A dial's number (0-99), up to 14 characters after the turn ("links auf 17", "左转到22").
 # A count of turns before it is no part of the combination ("右に3回回して２５", "3 mal links auf
@@ -31,6 +32,13 @@ _TURN_NUMBER = re.compile(
     r"[^\d.!?。\n]{0,14}?(?:\d\s*(?:回|圈|周|mal\b|times\b|fois\b|veces\b|vezes\b|x\b)"
     r"[^\d.!?。\n]{0,14}?)?(?<!\d)(\d{1,2})(?![\d:.,]\d|\d)"
 )
+# A dial's number said as one word right after the turn ("derecha cuarenta", "rechts auf
+# vierzig", "à droite trente-deux"): the spoken view reads runs of two number words or more.
+_TURN_WORD = re.compile(
+    r"[\s,:]{0,3}(?:(?:a|à|auf|en|to|on|para|até|hasta|bis|jusqu'à|sur)\s+)?"
+    r"([^\W\d_]+(?:-[^\W\d_]+)*)"
+)
+_TIMES = re.compile(r"\s*(?:veces|vez|times|once|twice|mal|fois|vezes)\b")
 # Groups of one to three digits (three or more groups), or one run of four to eight.
 _COMBO = re.compile(r"(?<![\w.,:/-])(?:\d{1,3}(?:[ \-./]\d{1,3}){2,5}|\d{4,8})(?![\w]|[.,:/-]\d)")
 _COMBO_AFTER = 30
@@ -57,6 +65,14 @@ def dial_combos(t: str, lowered: str) -> Iterator[_Hit]:
         n = _TURN_NUMBER.match(t, m.end())
         if n is not None:
             turned.append(n.span(1))
+            continue
+        w = _TURN_WORD.match(lowered, m.end())  # "derecha cuarenta", "links zwölf" (blind12)
+        if (
+            w is not None
+            and word_amount(w.group(1), 0) is not None
+            and _TIMES.match(lowered, w.end()) is None  # "derecha dos veces": a count of turns
+        ):
+            turned.append(w.span(1))
     if len(turned) >= 2:
         for s, e in turned:
             yield (_SECRET, "lock_dials", s, e, None)
@@ -65,3 +81,17 @@ def dial_combos(t: str, lowered: str) -> Iterator[_Hit]:
             if run.start() <= m.end() + _COMBO_AFTER:
                 yield (_SECRET, "lock_dials", run.start(), run.end(), None)
             break
+
+
+_TURNS_SAID = re.compile(
+    r"(?:left|right|izquierda|derecha|links|rechts|gauche|droite|esquerda|direita|左|右|ひだり|みぎ)"
+    r"[\s,:]{1,3}(?:(?:a|à|auf|en|to|on|para|até|hasta|bis|sur)\s+)?[^\W\d_]{2,}"
+    r"[\s,、，]+[^,，、]{0,20}(?:left|right|izquierda|derecha|links|rechts|gauche|droite"
+    r"|esquerda|direita|左|右|ひだり|みぎ)"
+)
+
+
+def turned_words(lowered: str) -> bool:
+    """A cheap prefilter for a text with no digit: two turns, a word after the first ("derecha
+    cuarenta, izquierda doce"); only then may its dial numbers be words."""
+    return _TURNS_SAID.search(lowered) is not None

@@ -68,7 +68,8 @@ def _account_types() -> tuple[GatedPattern, GatedPattern, re.Pattern[str]]:
     )
 
 
-_SPACED = re.compile(r"(?<![\d.,])\d(?:(?:[ \t]|,[ \t]?|[ \t]?-[ \t]?)\d(?![\d.])){3,}")
+# A code's last digit may end a sentence ("so 1-6-9-1."): a full stop after it is no decimal.
+_SPACED = re.compile(r"(?<![\d.,])\d(?:(?:[ \t]|,[ \t]?|[ \t]?-[ \t]?)\d(?!\d|\.\d)){3,}")
 _ACCOUNT_NUMBER = re.compile(r"(?<!\d)\d+(?:[- ]\d+){0,4}(?!\d)")
 _CURRENCY_AFTER = re.compile(r"\s?(?:[€$£¥]|円|元|eur|usd|euro|dollar|real|reais|yen|万|千)", re.I)
 _SENTENCE_END = re.compile(r"[.!?。！？\n]")

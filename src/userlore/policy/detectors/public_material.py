@@ -25,6 +25,7 @@ from typing import Final
 from userlore.policy.detectors.benign_shapes import benign_spans, with_key
 from userlore.policy.detectors.benign_values import benign_value_spans
 from userlore.policy.detectors.placeholders import placeholder_words
+from userlore.policy.detectors.public_refs import public_ref_spans
 from userlore.policy.detectors.stand_ins import stand_in_spans
 
 __all__ = ["mask_public_material", "placeholder_words", "public_spans"]
@@ -161,6 +162,7 @@ def public_spans(text: str) -> list[tuple[int, int]]:
     spans.extend(benign_spans(text))  # blindfix8a: revisions, defaults, masked values, ports
     spans.extend(benign_value_spans(text))  # blindfix9b: last fours, test cards, digests…
     spans.extend(stand_in_spans(text))  # blindfix10c: env references, zero forms, masks, log ids
+    spans.extend(public_ref_spans(text))  # blind12: versions, masks, tracking numbers
     if not digits:
         return sorted(spans)
     cue: bool | None = None

@@ -1,4 +1,4 @@
-"""A hex token after a phrase that names a vendor's token, in any word order (issue 29).
+"""A hex token after a phrase that names a vendor's token or secret, in any word order (issue 29).
 
 ``keys`` takes a hex key right after a key or token cue, with at most three words between;
 people name the vendor and the environment in between ("token do PagSeguro de produção:
@@ -18,7 +18,11 @@ from userlore.policy.findings import _SECRET
 
 __all__ = ["token_phrases"]
 
-_TOKEN_WORD = re.compile(r"(?<![a-z])(?:tokens?|jeton|トークン|令牌)(?![a-z])")
+# A vendor's secret by any name (blind12): "AppSecret", "client secret", "signing secret",
+# "チャネルシークレット", "密钥": detect-secrets' keyword plugin reads "secret" with any affix too.
+_TOKEN_WORD = re.compile(
+    r"(?<![a-z])(?:tokens?|jeton|トークン|令牌)(?![a-z])|secret|secreto|segredo|シークレット|密钥|秘钥|密鑰"
+)
 _HEX = re.compile(
     r"(?<![A-Za-z0-9_\-])(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{16,}(?![A-Za-z0-9_\-])"
 )
@@ -27,7 +31,7 @@ _NOT_A_TOKEN = re.compile(
     r"(?i)[.!?\n。！？]\s|commit|hash|sha|md5|digest|checksum|request|trace|id\b|uuid|ハッシュ|哈希"
 )
 _REACH: Final = 60
-_CJK_WORD = re.compile(r"トークン|令牌")
+_CJK_WORD = re.compile(r"トークン|令牌|シークレット|密钥|秘钥|密鑰")
 
 
 def token_phrases(t: str, lowered: str) -> Iterator[_Hit]:
@@ -35,6 +39,8 @@ def token_phrases(t: str, lowered: str) -> Iterator[_Hit]:
     if (
         "token" not in lowered
         and "jeton" not in lowered
+        and "secret" not in lowered
+        and "segredo" not in lowered
         and (t.isascii() or not _CJK_WORD.search(t))
     ):
         return

@@ -1,0 +1,131 @@
+"""Every value of a turn about a code, not only the first (issue 29, blind12).
+
+``cued_values`` reads the values after a credential word up to the end of its clause: a comma
+ends it. Codes are told in more than one clause: a correction ("el PIN de la tarjeta no es 4471,
+es 4417"), the new and the old ("新的是 738215#，旧的 2046 作废": an old code is still a value),
+a list of doors or devices ("le code du digicode c'est 47B12, et la porte du bas 1984"). After a
+credential word that names a secret (not an identifier's word), the further clauses of its
+sentence take their code-shaped values when the word's own clause gave one, and any clause or
+next sentence does that opens with a correction or new/old word (``data/code_clauses.yaml``).
+A year there is a code unless a time word stands before it ("since 2015"); a time, a date, a
+count, an amount or a version is not.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from typing import Final
+
+from userlore.policy.cue_data import cues
+from userlore.policy.data_files import data_yaml
+from userlore.policy.detectors.common import _Hit, is_year
+from userlore.policy.detectors.cued_values import _DATE, _DIGITS, _TIME, _TOKEN, _shaped
+from userlore.policy.findings import _BLOCKING, _SECRET
+
+__all__ = ["code_clauses"]
+
+RULE: Final = "code_clause"
+_CLAUSE = re.compile(r"[,，、;；]")
+_SENTENCE = re.compile(r"(?<!\d)\.(?!\d)|[!?。！？\n]")
+_MAX_CLAUSES: Final = 4
+_REACH: Final = 120
+_GAP = re.compile(r"[\s\"'“”«»「」(（:：]*")
+_MONEY = re.compile(r"[€$£¥￥円元₩₹]|\b(?:eur|usd|euros?|d[oó]lar|reais|pesos)\b", re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+@functools.cache
+def _data() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    raw = data_yaml("code_clauses.yaml")
+
+    def alternation(section: dict[str, list[str]]) -> str:
+        words = sorted({str(w).casefold() for ws in section.values() for w in ws}, key=len)
+        return "|".join(re.escape(w) for w in reversed(words))
+
+    lead = r"(?:(?:and|but|y|pero|und|aber|et|e|mas|the|el|la|le|der|die|das|o|a)\s+)*"
+    markers = re.compile(rf"{lead}(?:{alternation(raw['markers'])})(?![a-zß-öø-ÿ]|'[a-z])")
+    time_before = re.compile(rf"(?<![^\W\d_])(?:{alternation(raw['time_before'])})\s*$")
+    return markers, time_before
+
+
+def code_clauses(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
+    """Values in the further clauses of a sentence about a code (see the module docstring)."""
+    c = cues()
+    found = c.credential_cues(lowered)
+    if not found:
+        return
+    markers, time_before = _data()
+    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+    for m in found:
+        if c.identifier.fullmatch(m.group(0)) is not None:
+            continue
+        limit = min(len(t), m.end() + _REACH)
+        boundary = _next_boundary(t, m.end(), limit)
+        if boundary is None:
+            continue
+        pos, sentence_ended = boundary
+        told = any(m.end() <= s < pos for s, _ in named)
+        for _ in range(_MAX_CLAUSES):
+            start = _GAP.match(t, pos)
+            lo = start.end() if start else pos
+            nxt = _next_boundary(t, lo, limit)
+            hi = nxt[0] if nxt else limit
+            opens = markers.match(lowered, lo) is not None
+            if opens or (told and not sentence_ended):
+                for span in _clause_values(t, lowered, lo, hi, c.counts, time_before):
+                    told = True
+                    yield (_SECRET, RULE, *span, None)
+            elif sentence_ended:
+                break
+            if nxt is None:
+                break
+            pos, ended = nxt
+            sentence_ended = sentence_ended or ended
+
+
+def _next_boundary(t: str, lo: int, hi: int) -> tuple[int, bool] | None:
+    """Where the next clause begins after ``lo`` (before ``hi``), and whether a sentence ended."""
+    clause = _CLAUSE.search(t, lo, hi)
+    sentence = _SENTENCE.search(t, lo, hi)
+    if sentence is not None and (clause is None or sentence.start() < clause.start()):
+        return sentence.end(), True
+    if clause is not None:
+        return clause.end(), False
+    return None
+
+
+def _clause_values(
+    t: str,
+    lowered: str,
+    lo: int,
+    hi: int,
+    counts: frozenset[str],
+    time_before: re.Pattern[str],
+) -> Iterator[tuple[int, int]]:
+    """Code-shaped values in ``t[lo:hi]``: runs of four digits or more (or three spaced), and
+    tokens that mix letters and digits; not a time, a date, a count, an amount or a version."""
+    taken: list[tuple[int, int]] = []
+    for d in _DIGITS.finditer(t, lo, hi):
+        run = d.group(0)
+        if _TIME.fullmatch(run) or _DATE.fullmatch(run) or run.count(".") >= 1:
+            continue
+        after = _WORD.match(t, d.end() + 1) if d.end() + 1 < len(t) else None
+        if after is not None and after.group(0).casefold() in counts:
+            continue
+        near = t[max(lo, d.start() - 2) : min(len(t), d.end() + 8)]
+        if _MONEY.search(near):
+            continue
+        if is_year(run) and (
+            time_before.search(lowered, lo, d.start()) or t[d.end() : d.end() + 1] == "年"
+        ):
+            continue
+        taken.append(d.span())
+        yield d.span()
+    for tok in _TOKEN.finditer(t, lo, hi):
+        if any(s <= tok.start() < e for s, e in taken):
+            continue
+        word = tok.group(0).rstrip(".!?#")
+        if word.isascii() and _shaped(word) and not any(ch == "." for ch in word):
+            yield tok.start(), tok.start() + len(word)

@@ -1,0 +1,87 @@
+"""Versions, masks and carriers' tracking numbers beside credential words (issue 29, blind12).
+
+blind12 withheld or redacted "fix: pin ruff to 0.6.9 …" ("pin" as a verb, a version as its
+value), パスワードは「********」のように伏せ字で表示されます (a mask is no value) and "colis
+Colissimo 6A12345678901 bloqué" (a tracking number redacted as a credential). These spans are
+public: blanked with the other public material before any rule reads the text
+(``public_material``). A version is a dotted number of three or four parts, or two after "==",
+"v" or "@", in a text with a version word; a mask is a run of four or more mask characters
+standing alone; a tracking number is a UPU S10 number whose check digit holds ("RR123456785MT"),
+or a run of capitals and digits (eight digits or more) right after a carrier's or a tracking
+word, with no secret word between. Words in ``data/public_refs.yaml``.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Final
+
+from userlore.policy.data_files import data_yaml
+from userlore.policy.literal_gate import LiteralGate
+
+__all__ = ["public_ref_spans"]
+
+_VERSION = re.compile(
+    r"(?<![\w.])(?:(?P<pre>==|~=|>=|<=|@|v)\s?)?(?P<v>\d{1,3}(?:\.\d{1,3}){1,3})"
+    r"(?:[-.]?(?:rc|a|b|post|dev)\d*)?(?![\w]|\.\d)"
+)
+_MASK_RUN = re.compile(r"[*•●○◦∙＊]{4}")
+_DIGIT = re.compile(r"\d")
+_DOTTED = re.compile(r"\d\.\d")
+_MASK = re.compile(r"(?<![\w*•●])[*•●○◦∙＊]{4,}(?![\w*•●])")
+_S10 = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}(\d{8})(\d)[A-Z]{2}(?![A-Za-z0-9])")
+_S10_WEIGHTS: Final = (8, 6, 4, 2, 3, 5, 9, 7)
+_RUN = re.compile(
+    r"[\s:：#nº°.-]{0,6}(?:(?:is|es|est|ist|é|c'est|是|は)\s*)?([A-Z0-9][A-Z0-9 \-]{8,34}[A-Z0-9])"
+)
+_REACH: Final = 40
+
+
+@functools.cache
+def _words() -> tuple[LiteralGate, re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    raw = data_yaml("public_refs.yaml")
+
+    def pattern(key: str) -> re.Pattern[str]:
+        words = sorted({str(w).casefold() for w in raw[key]}, key=len, reverse=True)
+        alts = "|".join(re.escape(w) for w in words)
+        return re.compile(rf"(?<![a-zà-ÿ])(?:{alts})(?![a-zà-ÿ])")
+
+    carriers = pattern("carriers")
+    gate = LiteralGate(str(w).casefold() for w in [*raw["carriers"], *raw["version_words"], "=="])
+    return gate, carriers, pattern("secret_words"), pattern("version_words")
+
+
+def public_ref_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of versions, masks and tracking numbers in ``text`` (see the module docstring)."""
+    spans: list[tuple[int, int]] = []
+    if _MASK_RUN.search(text):
+        spans.extend(m.span() for m in _MASK.finditer(text))
+    if _DIGIT.search(text) is None:
+        return spans
+    for m in _S10.finditer(text):
+        if _s10_check(m.group(1)) == int(m.group(2)):
+            spans.append(m.span())
+    gate, carriers, secret_words, version_words = _words()
+    lowered = text.lower()
+    if len(lowered) != len(text) or not gate.search(lowered):
+        return spans  # no carrier's, tracking or version word, no "==": nothing more to read
+    if _DOTTED.search(text) and ("==" in text or version_words.search(lowered)):
+        for m in _VERSION.finditer(text):
+            groups = m.group("v").split(".")
+            if m.group("pre") or (len(groups) >= 3 and not all(len(g) == 3 for g in groups[1:])):
+                spans.append(m.span())
+    for w in carriers.finditer(lowered):
+        run = _RUN.match(text, w.end(), min(len(text), w.end() + _REACH))
+        if run is None or secret_words.search(lowered, w.end(), run.start(1)):
+            continue
+        value = run.group(1).rstrip(" -")
+        if sum(ch.isdigit() for ch in value) >= 8:
+            spans.append((run.start(1), run.start(1) + len(value)))
+    return spans
+
+
+def _s10_check(serial: str) -> int:
+    """The UPU S10 check digit of an eight-digit serial."""
+    rest = 11 - sum(int(d) * w for d, w in zip(serial, _S10_WEIGHTS, strict=True)) % 11
+    return 0 if rest == 10 else 5 if rest == 11 else rest
