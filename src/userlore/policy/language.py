@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from userlore.policy.name_lists import name_list_language
 from userlore.policy.near_relatives import full_identifier, misread_relative
 from userlore.policy.relatives import CANTONESE
 from userlore.policy.relatives import RELATIVES as RELATIVES
@@ -154,6 +155,8 @@ def _identified(text: str, ident: Callable[[str], str]) -> list[Segment]:
             language = "ja" if any(_script(ch) == "Kana" for ch in chunk) else "zh"
             if language == "zh" and cantonese(chunk):
                 language = CANTONESE
+        elif script == "Latn" and (listed := name_list_language(chunk)) is not None:
+            language = listed  # names and a covered language's joiners (policy.name_lists)
         elif script == "Latn":
             language = None if _letters(chunk) < MIN_LETTERS else ident(chunk)
             if language is not None:
