@@ -30,6 +30,7 @@ from typing import Final
 
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, _is_hash_like
+from userlore.policy.detectors.id_name_words import name_words
 from userlore.policy.findings import _REGULATED
 
 
@@ -41,6 +42,8 @@ class _Module:
     names: tuple[str, ...]
     country: bool
     personal: bool
+    words: frozenset[str] = frozenset()
+    """Distinctive words of its name, matched whole (``detectors/id_name_words``)."""
 
 
 _PERSONAL = re.compile(
@@ -94,6 +97,7 @@ def _registry() -> tuple[_Module, ...]:
                 (*names, short) if len(short) >= 6 else names,
                 "." in name,
                 bool(_PERSONAL.search(first)) and not _BUSINESS.search(first),
+                name_words().get(name, frozenset()),
             )
         )
     return tuple(out)
@@ -155,7 +159,9 @@ def _keyword_before(mod: _Module, before: str) -> bool:
                 return True
         elif abbrev.lower() in lowered:
             return True
-    return any(n in lowered for n in mod.names)
+    if any(n in lowered for n in mod.names):
+        return True
+    return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", lowered) for w in mod.words)
 
 
 @functools.cache
@@ -164,6 +170,7 @@ def _any_keyword() -> re.Pattern[str]:
     short: set[str] = set()
     short_any_case: set[str] = set()
     long: set[str] = set()
+    whole: set[str] = set()
     for mod in _registry():
         for a in mod.abbrevs:
             if len(a) > 4:
@@ -171,13 +178,16 @@ def _any_keyword() -> re.Pattern[str]:
             else:
                 (short_any_case if _any_case(mod, a) else short).add(re.escape(a))
         long.update(re.escape(n) for n in mod.names)
+        whole.update(re.escape(w) for w in mod.words)
     return re.compile(
         r"(?<![A-Za-z])(?:" + "|".join(sorted(short, key=len, reverse=True)) + r")(?![A-Za-z])"
         r"|(?<![A-Za-z])(?i:"
         + "|".join(sorted(short_any_case, key=len, reverse=True))
         + r")(?![A-Za-z])|(?i:"
         + "|".join(sorted(long, key=len, reverse=True))
-        + ")"
+        + r")|(?<!\w)(?i:"
+        + "|".join(sorted(whole, key=len, reverse=True))
+        + r")(?!\w)"
     )
 
 
