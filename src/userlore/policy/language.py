@@ -462,6 +462,7 @@ def _unread_relative(chunk: str, language: str) -> str | None:
     return UNDETERMINED if unknown >= UNREAD_RELATIVE_SHARE * len(_plain_words(chunk)) else None
 
 
+@functools.lru_cache(maxsize=4096)
 def unknown_words(text: str, language: str) -> int:
     """How many of ``text``'s words ``language``'s list does not know (read as
     :func:`read_by_its_words` reads them: names and tokens skipped); 0 with no list."""
