@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from typing import Final
 
 from userlore.policy.word_lists import COVERED_LANGUAGES, LEXICON_ZIPF, _vouch_lexicon
@@ -84,24 +85,33 @@ def _head_known(word: str, languages: tuple[str, ...]) -> bool:
     return False
 
 
+def _tokens(chunk: str) -> Iterator[str]:
+    for m in _TOKEN.finditer(chunk):
+        token = m.group(0)
+        token = token if token in _PUNCT else token.strip(_EDGE)
+        if token:
+            yield token
+
+
 @functools.lru_cache(maxsize=4096)
 def name_list_language(chunk: str) -> str | None:
     """The covered language a segment that is a list of names is read as (see the module
     docstring), or ``None`` when it is not one."""
     joiners, punctuation = _data()
-    raw = _TOKEN.findall(chunk)
-    head: str | None = None
-    if len(raw) >= 2 and raw[0].endswith(":") and raw[0][:-1].isalpha():
-        head, raw = raw[0][:-1], raw[1:]
-    tokens = [t.strip(_EDGE) if t not in _PUNCT else t for t in raw]
-    tokens = [t for t in tokens if t]
     worded: list[tuple[str, ...]] = []
     marks: list[tuple[str, ...]] = []
+    head: str | None = None
     names = 0
     after_name = False
-    for i, token in enumerate(tokens):
-        following = tokens[i + 1] if i + 1 < len(tokens) else None
-        if token in punctuation:
+    # Read lazily, one token ahead: most sentences fail on their second or third token.
+    tokens = _tokens(chunk)
+    token = next(tokens, None)
+    first = True
+    while token is not None:
+        following = next(tokens, None)
+        if first and following is not None and token.endswith(":") and token[:-1].isalpha():
+            head = token[:-1]
+        elif token in punctuation:
             marks.append(punctuation[token])
             after_name = False
         elif token.casefold() in joiners:
@@ -114,6 +124,8 @@ def name_list_language(chunk: str) -> str | None:
             after_name = True
         else:
             return None
+        first = False
+        token = following
     if names < MIN_NAMES or not (worded or marks):
         return None
     # Words rule over punctuation: "FastAPI, SQLModel y Alembic" is Spanish, not English.

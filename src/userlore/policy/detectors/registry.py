@@ -161,7 +161,7 @@ def _keyword_before(mod: _Module, before: str) -> bool:
             return True
     if any(n in lowered for n in mod.names):
         return True
-    return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", lowered) for w in mod.words)
+    return bool(mod.words) and not mod.words.isdisjoint(_WORDS.findall(lowered))
 
 
 @functools.cache
@@ -170,7 +170,6 @@ def _any_keyword() -> re.Pattern[str]:
     short: set[str] = set()
     short_any_case: set[str] = set()
     long: set[str] = set()
-    whole: set[str] = set()
     for mod in _registry():
         for a in mod.abbrevs:
             if len(a) > 4:
@@ -178,17 +177,31 @@ def _any_keyword() -> re.Pattern[str]:
             else:
                 (short_any_case if _any_case(mod, a) else short).add(re.escape(a))
         long.update(re.escape(n) for n in mod.names)
-        whole.update(re.escape(w) for w in mod.words)
     return re.compile(
         r"(?<![A-Za-z])(?:" + "|".join(sorted(short, key=len, reverse=True)) + r")(?![A-Za-z])"
         r"|(?<![A-Za-z])(?i:"
         + "|".join(sorted(short_any_case, key=len, reverse=True))
         + r")(?![A-Za-z])|(?i:"
         + "|".join(sorted(long, key=len, reverse=True))
-        + r")|(?<!\w)(?i:"
-        + "|".join(sorted(whole, key=len, reverse=True))
-        + r")(?!\w)"
+        + ")"
     )
+
+
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
+@functools.cache
+def _name_words() -> frozenset[str]:
+    """Every module's distinctive name words (``detectors/id_name_words``), one set."""
+    return frozenset(w for mod in _registry() for w in mod.words)
+
+
+def _keyword(before: str) -> bool:
+    """Some module's abbreviation, name or name word stands in ``before``: the cheap gate
+    before the walk (name words as whole words, by a set, not a pattern of alternatives)."""
+    if _any_keyword().search(before):
+        return True
+    return not _name_words().isdisjoint(_WORDS.findall(before.casefold()))
 
 
 _HEXISH = re.compile(r"[0-9a-fA-F\-]{12,}")
@@ -248,7 +261,7 @@ def registry_ids(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
         )
         for start, end, compact in _candidates(t, m):
             bare = _bare_shape(compact)
-            if not (generic or bare or _any_keyword().search(before)):
+            if not (generic or bare or _keyword(before)):
                 continue
             if sum(c.isdigit() for c in compact) < 5:
                 continue
