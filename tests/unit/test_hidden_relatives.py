@@ -16,16 +16,14 @@ from userlore.policy.language import COVERED_LANGUAGES, READ_AS_COVERED, segment
 from userlore.policy.near_relatives import misread_relative
 
 ROWS = data_sets.rows("relatives_read_as_covered.jsonl")
-# Relatives still read as covered: the model ranks the covered language far ahead
-# (Asturian "Güei tengo que dir al médicu": es 0.67, ext 0.10), or a language it does not know
-# reads as Spanish word for word (Chavacano).
+# Relatives still read as covered: the model ranks the covered language far ahead and they
+# leave fewer than three words unknown to it, or a language it does not know reads as Spanish
+# word for word (Chavacano). Asturian "Güei tengo que dir al médicu" (es 0.67, ext 0.10),
+# Aragonese and Leonese left with blind12's unread-relative rule (``language._unread_relative``).
 STILL_COVERED = {
-    "rel-ast-01",
     "rel-ast-03",
-    "rel-an-01",
     "rel-cbk-01",
     "rel2-nrf-01",
-    "rel2-leo-01",
 }
 # Covered turns already read as another language on main (code-switched, mostly names).
 NOT_VOUCHED = {"cov-mix-01", "cov-mix-05"}

@@ -49,6 +49,7 @@ from userlore.policy.language import (
     sentences,
     uncovered_segments,
 )
+from userlore.policy.name_lists import name_list_language
 from userlore.policy.sensitivity import SensitivityLevel, classify, redact
 from userlore.policy.spoken import spoken_spans
 
@@ -352,6 +353,8 @@ def _misread_with_value(text: str) -> str | None:
         if seg.script != "Latn" or seg.language not in COVERED_LANGUAGES:
             continue
         chunk = text[seg.start : seg.end]
+        if name_list_language(chunk) is not None:
+            continue  # a list of names: the names are no words of a relative
         if not any(ch.isdigit() for ch in chunk) and not any(
             _mixed(tok.strip(_EDGES), names_ok=True) for tok in _TOKEN.findall(chunk)
         ):

@@ -30,6 +30,7 @@ from typing import Final
 
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, _is_hash_like
+from userlore.policy.detectors.id_name_words import name_words
 from userlore.policy.findings import _REGULATED
 
 
@@ -41,6 +42,8 @@ class _Module:
     names: tuple[str, ...]
     country: bool
     personal: bool
+    words: frozenset[str] = frozenset()
+    """Distinctive words of its name, matched whole (``detectors/id_name_words``)."""
 
 
 _PERSONAL = re.compile(
@@ -94,6 +97,7 @@ def _registry() -> tuple[_Module, ...]:
                 (*names, short) if len(short) >= 6 else names,
                 "." in name,
                 bool(_PERSONAL.search(first)) and not _BUSINESS.search(first),
+                name_words().get(name, frozenset()),
             )
         )
     return tuple(out)
@@ -155,7 +159,9 @@ def _keyword_before(mod: _Module, before: str) -> bool:
                 return True
         elif abbrev.lower() in lowered:
             return True
-    return any(n in lowered for n in mod.names)
+    if any(n in lowered for n in mod.names):
+        return True
+    return bool(mod.words) and not mod.words.isdisjoint(_WORDS.findall(lowered))
 
 
 @functools.cache
@@ -179,6 +185,23 @@ def _any_keyword() -> re.Pattern[str]:
         + "|".join(sorted(long, key=len, reverse=True))
         + ")"
     )
+
+
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
+@functools.cache
+def _name_words() -> frozenset[str]:
+    """Every module's distinctive name words (``detectors/id_name_words``), one set."""
+    return frozenset(w for mod in _registry() for w in mod.words)
+
+
+def _keyword(before: str) -> bool:
+    """Some module's abbreviation, name or name word stands in ``before``: the cheap gate
+    before the walk (name words as whole words, by a set, not a pattern of alternatives)."""
+    if _any_keyword().search(before):
+        return True
+    return not _name_words().isdisjoint(_WORDS.findall(before.casefold()))
 
 
 _HEXISH = re.compile(r"[0-9a-fA-F\-]{12,}")
@@ -238,7 +261,7 @@ def registry_ids(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
         )
         for start, end, compact in _candidates(t, m):
             bare = _bare_shape(compact)
-            if not (generic or bare or _any_keyword().search(before)):
+            if not (generic or bare or _keyword(before)):
                 continue
             if sum(c.isdigit() for c in compact) < 5:
                 continue
