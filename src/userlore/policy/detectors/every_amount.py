@@ -11,24 +11,45 @@ else's money, a price or an average (``money``'s test), or a count.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
 from userlore.policy.cue_data import cues
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.detectors.money import _BARE, _NEXT_WORD, _amount, _others_money
 from userlore.policy.findings import _BLOCKING, _REGULATED
 
-__all__ = ["every_amount"]
+__all__ = ["every_amount", "sentence_bounds"]
 
-_SENTENCE = re.compile(r"[.!?。！？\n](?!\d)")
+
+@functools.cache
+def _sentence() -> re.Pattern[str]:
+    """A sentence's end: not a period inside a number, nor one before a digit, a currency sign or
+    a lower-case word ("netto ca. 3.350 €", "i.e. 50,400"), nor one after an abbreviation
+    (``data/abbreviations.yaml``: "inkl. Zulagen")."""
+    raw: dict[str, list[str]] = data_yaml("abbreviations.yaml")
+    words = sorted({str(w).casefold() for ws in raw.values() for w in ws}, key=len)
+    after = "".join(rf"(?<!\b{re.escape(w)})" for w in words)
+    return re.compile(
+        rf"[!?。！？\n]|(?i:{after})\.(?!\d)(?!\s*(?:[a-zß-ÿ0-9$€£¥₹]|R\$))(?![^\W\d_])"
+    )
+
+
 _PART = re.compile(r"[,;，；、]\s")
 
 
 def _bounds(t: str, pattern: re.Pattern[str], lo: int, hi: int) -> tuple[int, int]:
-    start = max((m.end() for m in pattern.finditer(t, 0, lo)), default=0)
+    # The whole text, not up to ``lo``: whether a period ends a sentence depends on what follows.
+    start = max((m.end() for m in pattern.finditer(t) if m.end() <= lo), default=0)
     end = pattern.search(t, hi)
     return start, end.start() if end else len(t)
+
+
+def sentence_bounds(t: str, lo: int, hi: int) -> tuple[int, int]:
+    """The sentence around ``t[lo:hi]`` (an abbreviation's period ends none)."""
+    return _bounds(t, _sentence(), lo, hi)
 
 
 def every_amount(t: str, hits: list[_Hit]) -> Iterator[_Hit]:
@@ -37,7 +58,7 @@ def every_amount(t: str, hits: list[_Hit]) -> Iterator[_Hit]:
     if not money:
         return
     named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
-    sentences = {_bounds(t, _SENTENCE, h[2], h[3]) for h in money}
+    sentences = {sentence_bounds(t, h[2], h[3]) for h in money}
     c = cues()
     for lo, hi in sorted(sentences):
         found = [*_amount().finditer(t, lo, hi), *_BARE.finditer(t, lo, hi)]
