@@ -5,11 +5,12 @@ blind12 stored a tax return's refund and deductions ("Werbungskosten 1.842,60 EU
 voraussichtlich 911 EUR", 確定申告で還付金が 48,310円, "tenho 1.387,42 de restituição"), a coin
 holding and its worth ("tengo 0,42 BTC en la wallet, unos 24.000 dólares": the dollars only),
 the second amount of a pay sentence after "ca." ("netto ca. 3.350 €"), and withheld a listing's
-rent ("Die Miete für die Wohnung im Inserat: 1.450 € warm"). ``tests/data/money_tax_holdings.jsonl``
-holds fresh items of each class in the seven languages (``family``), written before the rules:
-first run 8/19 tax figures (2/16 benign flagged), 2/18 holdings (0/12), 7/12 pay amounts and
-15/18 listings withheld. ``money_special_second.jsonl`` was written after the rules; its first
-sight was 40/42 (a tax refund with cents and no currency, a bare "388" owed: that class fixed).
+rent ("Die Miete für die Wohnung im Inserat: 1.450 € warm").
+``tests/data/money_tax_holdings.jsonl`` holds fresh items of each class in the seven languages
+(``family``), written before the rules: first run 8/19 tax figures (2/16 benign flagged), 2/18
+holdings (0/12), 7/12 pay amounts and 15/18 listings withheld. ``money_special_second.jsonl``
+was written after the rules; its first sight was 16/18 sensitive, 0/15 benign withheld (a tax
+figure with cents and no currency, a bare "388" owed: that class fixed).
 """
 
 from __future__ import annotations

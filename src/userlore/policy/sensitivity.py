@@ -224,7 +224,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     # Money in everyday forms (blindfix10b): pay parts, income by period, bank exports, lakh.
     hits.extend(money_forms(t, lowered, hits))
     hits.extend(tax_figures(t, lowered, hits))  # a refund, a tax owed, a deduction
-    hits.extend(asset_holdings(t, hits))  # coins and shares held, and their worth
+    hits.extend(asset_holdings(t, lowered, hits))  # coins and shares held, and their worth
     hits.extend(every_amount(t, hits))  # the sentence's further amounts
     # Secrets in forms no rule above reads: recovery words, keypad codes, pasted keys.
     hits.extend(secret_forms(t, lowered, hits))

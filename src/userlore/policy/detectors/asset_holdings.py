@@ -3,10 +3,11 @@
 ``money`` reads an amount beside a money noun; a holding names a coin or a share instead
 ("tengo 0,42 BTC en la wallet, unos 24.000 dólares": only the dollars were redacted; "Coinbase
 says my ETH is worth about $6,812.40": nothing). Here a sentence that names a coin or a share
-(``data/asset_holdings.yaml``: tickers, unit words) and the user's holding of it (a possessive, a
-verb of holding, a wallet or a portfolio) gives up each quantity of the asset and every amount
-of money in it. A market's price ("BTC hit $98,000 today"), a fee, a question of units or
-someone else's coins (the gate's own ``about_others``) name no holding of the user's.
+(``data/asset_holdings.yaml``: a ticker, a coin's word, a number of shares; a share's word alone
+is an everyday word: "my actions", 株式会社) and the user's holding of it (a possessive, a verb
+of holding, a wallet or a portfolio) gives up each quantity of the asset and every amount of
+money in it. A market's price ("BTC hit $98,000 today"), a fee, a question of units or someone
+else's coins (the gate's own ``about_others``) name no holding of the user's.
 """
 
 from __future__ import annotations
@@ -30,9 +31,9 @@ __all__ = ["asset_holdings"]
 
 @dataclass(frozen=True, slots=True)
 class _Words:
-    literals: LiteralGate  # the cheap gate: any ticker (as written) or unit word (lower-cased)
-    asset: re.Pattern[str]  # a ticker or a unit word
-    quantity: re.Pattern[str]  # a number before one ("0,42 BTC", "0.5 个比特币")
+    literals: LiteralGate  # the cheap gate: any ticker (as written), coin or share word
+    asset: re.Pattern[str]  # a ticker, a coin word, or a number before a share word
+    quantity: re.Pattern[str]  # a number before any of them ("0,42 BTC", "0.5 个比特币")
     holding: re.Pattern[str]
 
 
@@ -40,23 +41,22 @@ class _Words:
 def _words() -> _Words:
     raw: dict[str, Any] = data_yaml("asset_holdings.yaml")
     tickers = [str(t) for t in raw["tickers"]]
-    units = flat(raw["units"])
-    asset = (
-        rf"(?<![^\W_])(?:{'|'.join(map(re.escape, tickers))})(?![^\W_])"
-        rf"|(?i:{alternation(units)})"
-    )
+    coins, shares = flat(raw["coins"]), flat(raw["shares"])
+    ticker = rf"(?<![^\W_])(?:{'|'.join(map(re.escape, tickers))})(?![^\W_])"
+    number = r"(?<![\w.,])\d+(?:[.,]\d+)*\s?(?:个|枚)?\s?"
+    quantity = rf"{number}(?:{ticker}|(?i:{alternation([*coins, *shares])}))"
     return _Words(
-        literals=LiteralGate([*tickers, *units]),
-        asset=re.compile(asset),
-        quantity=re.compile(rf"(?<![\w.,])\d+(?:[.,]\d+)*\s?(?:个|枚)?\s?(?:{asset})"),
+        literals=LiteralGate([*tickers, *coins, *shares]),
+        asset=re.compile(rf"{ticker}|(?i:{alternation(coins)})|{quantity}"),
+        quantity=re.compile(quantity),
         holding=re.compile(alternation(flat(raw["holding"]))),
     )
 
 
-def asset_holdings(t: str, hits: list[_Hit]) -> Iterator[_Hit]:
+def asset_holdings(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     """Quantities and worth of an asset the user holds (see the module docstring)."""
     w = _words()
-    if not w.literals.search(t) and not w.literals.search(t.lower()):
+    if not w.literals.search(t) and not w.literals.search(lowered):
         return
     named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
     c = cues()
