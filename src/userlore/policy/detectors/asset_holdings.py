@@ -31,7 +31,8 @@ __all__ = ["asset_holdings"]
 
 @dataclass(frozen=True, slots=True)
 class _Words:
-    literals: LiteralGate  # the cheap gate: any ticker (as written), coin or share word
+    tickers: LiteralGate  # the cheap gate: any ticker (as written) …
+    words: LiteralGate  # … or coin or share word (a Latin one at a word's start: not "whether")
     asset: re.Pattern[str]  # a ticker, a coin word, or a number before a share word
     quantity: re.Pattern[str]  # a number before any of them ("0,42 BTC", "0.5 个比特币")
     holding: re.Pattern[str]
@@ -46,7 +47,8 @@ def _words() -> _Words:
     number = r"(?<![\w.,])\d+(?:[.,]\d+)*\s?(?:个|枚)?\s?"
     quantity = rf"{number}(?:{ticker}|(?i:{alternation([*coins, *shares])}))"
     return _Words(
-        literals=LiteralGate([*tickers, *coins, *shares]),
+        tickers=LiteralGate(tickers),
+        words=LiteralGate(f" {w}" if w.isascii() else w for w in [*coins, *shares]),
         asset=re.compile(rf"{ticker}|(?i:{alternation(coins)})|{quantity}"),
         quantity=re.compile(quantity),
         holding=re.compile(alternation(flat(raw["holding"]))),
@@ -56,7 +58,7 @@ def _words() -> _Words:
 def asset_holdings(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     """Quantities and worth of an asset the user holds (see the module docstring)."""
     w = _words()
-    if not w.literals.search(t) and not w.literals.search(lowered):
+    if not w.tickers.search(t) and not w.words.search(" " + lowered):
         return
     named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
     c = cues()

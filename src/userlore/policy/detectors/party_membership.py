@@ -59,14 +59,17 @@ def _forms() -> _Forms:
         patterns.append((category, re.compile(joined, re.IGNORECASE)))
     names = [str(n) for key, _ in _CATEGORIES for ns in raw[key].values() for n in ns]
     cjk_names = [n for n in names if not n.isascii()]
-    gate = LiteralGate([*(str(w).casefold() for w in raw["gate"]), *cjk_names])
+    # A Latin gate word at a word's start only (searched in " " + the text): "member" stands in
+    # "remember", in most chat turns.
+    words = [str(w).casefold() for w in raw["gate"]]
+    gate = LiteralGate([*(f" {w}" if w.isascii() else w for w in words), *cjk_names])
     return _Forms(gate, tuple(patterns))
 
 
 def party_membership(t: str, lowered: str) -> Iterator[_Hit]:
     """The speaker's membership of a named party or union (see the module docstring)."""
     forms = _forms()
-    if not forms.gate.search(lowered):
+    if not forms.gate.search(" " + lowered):
         return
     for category, pattern in forms.patterns:
         for m in pattern.finditer(t):
