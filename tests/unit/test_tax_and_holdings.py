@@ -46,6 +46,8 @@ def test_every_item_of_the_second_set() -> None:
         # A form's or a line's number, and the form's name, are no amounts.
         ("Filed the 1040 on April 3rd, refund of 20% expected", "1040"),
         ("Steuererklärung: 3 Kinder, 2 Autos", "3 Kinder"),
+        ("Die Steuererklärung muss bis 31.07. beim Finanzamt sein", "31.07."),  # a date
+        ("La declaración de la renta se presenta hasta el 30/06/2025", "30/06/2025"),
         # A period before a capitalised word still ends a sentence: the next one is not the
         # pay sentence's ("Gehalt 4.900 €. Die Wohnung kostet 1.200 € im Inserat").
         ("Mein Gehalt: 4.900 € netto. Die Wohnung im Inserat kostet 1.200 €", "1.200"),

@@ -50,9 +50,10 @@ def _words() -> _Words:
 
 _DIGIT = re.compile(r"\d")
 # A tax figure often has neither currency nor thousands ("me devolvió 455,20 del IRPF", "I owe
-# the state 388"): in a tax sentence a number of three digits or more, or one with cents, is
-# one too (not a percentage).
-_PLAIN = re.compile(r"(?<![\w.,/-])(?:\d{3,}(?:[.,]\d{1,2})?|\d{1,2}[.,]\d{2})(?![\w.,/-]*\d|\s?%)")
+# the state 388"): in a tax sentence a number of three digits or more, or one with cents after a
+# comma, is one too (not a percentage; "bis 31.07." is a date, and a dot's cents are a date's
+# too often to count without a currency).
+_PLAIN = re.compile(r"(?<![\w.,/-])(?:\d{3,}(?:[.,]\d{1,2})?|\d{1,2},\d{2})(?![\w.,/-]*\d|\s?%)")
 
 
 def tax_figures(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
