@@ -20,9 +20,8 @@ from typing import Any
 
 from userlore.policy.cue_data import alternation, cues, flat
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit, is_year
-from userlore.policy.detectors.every_amount import sentence_bounds
-from userlore.policy.detectors.money import _BARE, _NEXT_WORD, _amount
+from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.every_amount import sentence_amounts, sentence_bounds
 from userlore.policy.findings import _BLOCKING, _REGULATED
 from userlore.policy.literal_gate import LiteralGate
 
@@ -66,16 +65,6 @@ def asset_holdings(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
         sentence = t[lo:hi].casefold()
         if w.holding.search(sentence) is None or c.about_others(sentence):
             continue
-        found = [
-            *w.quantity.finditer(t, lo, hi),
-            *_amount().finditer(t, lo, hi),
-            *_BARE.finditer(t, lo, hi),
-        ]
-        for m in found:
-            if any(s < m.end() and m.start() < e for s, e in named) or is_year(m.group(0)):
-                continue
-            after = _NEXT_WORD.match(t, m.end())
-            if after is not None and after.group(1).casefold() in c.counts:
-                continue
+        for m in sentence_amounts(t, lo, hi, named, w.quantity.finditer(t, lo, hi)):
             named.append(m.span())
             yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from userlore.policy.cue_data import cues
 from userlore.policy.data_files import data_yaml
@@ -21,7 +21,7 @@ from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.detectors.money import _BARE, _NEXT_WORD, _amount, _others_money
 from userlore.policy.findings import _BLOCKING, _REGULATED
 
-__all__ = ["every_amount", "sentence_bounds"]
+__all__ = ["every_amount", "sentence_amounts", "sentence_bounds"]
 
 
 @functools.cache
@@ -52,6 +52,26 @@ def sentence_bounds(t: str, lo: int, hi: int) -> tuple[int, int]:
     return _bounds(t, _sentence(), lo, hi)
 
 
+def sentence_amounts(
+    t: str,
+    lo: int,
+    hi: int,
+    named: list[tuple[int, int]],
+    first: Iterable[re.Match[str]] = (),
+    then: Iterable[re.Match[str]] = (),
+) -> Iterator[re.Match[str]]:
+    """The amounts of ``t[lo:hi]`` (``first``'s matches, ``money``'s patterns', ``then``'s) that
+    no span of ``named`` overlaps, no year and no count ("1 980 places"). ``named`` is read at
+    each step: a caller that appends the spans it takes is not offered them twice."""
+    c = cues()
+    for m in [*first, *_amount().finditer(t, lo, hi), *_BARE.finditer(t, lo, hi), *then]:
+        if any(s < m.end() and m.start() < e for s, e in named) or is_year(m.group(0)):
+            continue
+        after = _NEXT_WORD.match(t, m.end())
+        if after is None or after.group(1).casefold() not in c.counts:
+            yield m
+
+
 def every_amount(t: str, hits: list[_Hit]) -> Iterator[_Hit]:
     """Further amounts in a sentence that already holds a hit on the user's money."""
     money = [h for h in hits if h[1] == "financial_figure"]
@@ -61,13 +81,7 @@ def every_amount(t: str, hits: list[_Hit]) -> Iterator[_Hit]:
     sentences = {sentence_bounds(t, h[2], h[3]) for h in money}
     c = cues()
     for lo, hi in sorted(sentences):
-        found = [*_amount().finditer(t, lo, hi), *_BARE.finditer(t, lo, hi)]
-        for m in found:
-            if any(s < m.end() and m.start() < e for s, e in named) or is_year(m.group(0)):
-                continue
-            after = _NEXT_WORD.match(t, m.end())
-            if after is not None and after.group(1).casefold() in c.counts:
-                continue
+        for m in sentence_amounts(t, lo, hi, named):
             p_lo, p_hi = _bounds(t, _PART, m.start(), m.end())
             if _others_money(t[max(lo, p_lo) : min(hi, p_hi)], c):
                 continue

@@ -19,9 +19,8 @@ from typing import Any
 
 from userlore.policy.cue_data import alternation, cues, flat
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit, is_year
-from userlore.policy.detectors.every_amount import sentence_bounds
-from userlore.policy.detectors.money import _BARE, _NEXT_WORD, _amount
+from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.every_amount import sentence_amounts, sentence_bounds
 from userlore.policy.findings import _BLOCKING, _REGULATED
 from userlore.policy.literal_gate import LiteralGate
 
@@ -69,15 +68,8 @@ def tax_figures(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
         sentence = lowered[lo:hi]
         if w.law.search(sentence) or c.about_others(sentence):
             continue
-        found = [*_amount().finditer(t, lo, hi), *_BARE.finditer(t, lo, hi)]
-        found += _PLAIN.finditer(t, lo, hi)
-        for m in found:
-            if any(s < m.end() and m.start() < e for s, e in named) or is_year(m.group(0)):
-                continue
+        for m in sentence_amounts(t, lo, hi, named, then=_PLAIN.finditer(t, lo, hi)):
             if w.numbered.search(lowered, max(lo, m.start() - 16), m.start()):
-                continue
-            after = _NEXT_WORD.match(t, m.end())
-            if after is not None and after.group(1).casefold() in c.counts:
                 continue
             named.append(m.span())
             yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
