@@ -34,13 +34,13 @@ KNOWN: dict[str, set[str]] = {
 
 # The second set's items still failing: a single-digit piece ("214 followed by 9"); and benign
 # rows the gate withholds by rules this round did not change ("combination", "social security"
-# beside a digit, a listing's rent as money, "laut Doku: curl" read as Latin once the default
-# login is blanked). Spanish "son" before the rent is read as "are" since blindfix9a.
+# beside a digit, "laut Doku: curl" read as Latin once the default login is blanked). Spanish
+# "son" before the rent is read as "are" since blindfix9a; a listing's rent is no one's money
+# to the gate since blindfix12b (``listings`` in ``quote_cues.yaml``).
 KNOWN_SECOND = {
     "bf8b-pieces-en-001",
     "bf8b-combo-en-002",
     "bf8b-spaced_id-en-002",
-    "bf8b-second_amount-en-002",
     "bf8b-benign_shape-de-001",
 }
 

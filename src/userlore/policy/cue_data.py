@@ -159,7 +159,7 @@ class Cues:
         not_credential: Compounds with a credential word that name no secret ("zip code").
         counts: Units after a number that make it a count ("6 digits").
         money: Words that make an amount the speaker's own money.
-        others: Someone else's subject ("she", "my brother").
+        others: Someone else's subject ("she", "my brother"), or a listing's or ad's (its price).
         topics: A topic, not a statement ("an article about").
         self_subject: A first-person subject, which keeps "others" from clearing a sentence.
         function_words: Frequent words of the Latin-script covered languages (see
@@ -252,7 +252,7 @@ def cues() -> Cues:
         identifier=re.compile(alternation(flat(data["identifier"]))),
         counts=frozenset(flat(data["count_units"])),
         money=re.compile(alternation(flat(data["money"]))),
-        others=re.compile(alternation(flat(data["others"]))),
+        others=re.compile(alternation([*flat(data["others"]), *flat(data["listings"])])),
         topics=re.compile(alternation(flat(data["topics"]))),
         self_subject=re.compile(alternation(flat(data["self"]))),
         function_words=re.compile(alternation(flat(data["function_words"]))),

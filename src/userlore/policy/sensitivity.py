@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
+from userlore.policy.detectors.asset_holdings import asset_holdings
 from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
 from userlore.policy.detectors.check_parts import check_parts
 from userlore.policy.detectors.code_clauses import code_clauses
@@ -74,6 +75,7 @@ from userlore.policy.detectors.said_values import drop_connectives, said_values
 from userlore.policy.detectors.secret_forms import secret_forms
 from userlore.policy.detectors.special import _special
 from userlore.policy.detectors.special_vocab import _EN_WORD
+from userlore.policy.detectors.tax_figures import tax_figures
 from userlore.policy.detectors.tokens import (
     _TOKEN_GATE,
     _VENDOR,
@@ -226,6 +228,8 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(late_values(t, lowered, hits))
     # Money in everyday forms (blindfix10b): pay parts, income by period, bank exports, lakh.
     hits.extend(money_forms(t, lowered, hits))
+    hits.extend(tax_figures(t, lowered, hits))  # a refund, a tax owed, a deduction
+    hits.extend(asset_holdings(t, lowered, hits))  # coins and shares held, and their worth
     hits.extend(every_amount(t, hits))  # the sentence's further amounts
     # Secrets in forms no rule above reads: recovery words, keypad codes, pasted keys.
     hits.extend(secret_forms(t, lowered, hits))

@@ -11,24 +11,65 @@ else's money, a price or an average (``money``'s test), or a count.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from userlore.policy.cue_data import cues
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.detectors.money import _BARE, _NEXT_WORD, _amount, _others_money
 from userlore.policy.findings import _BLOCKING, _REGULATED
 
-__all__ = ["every_amount"]
+__all__ = ["every_amount", "sentence_amounts", "sentence_bounds"]
 
-_SENTENCE = re.compile(r"[.!?。！？\n](?!\d)")
+
+@functools.cache
+def _sentence() -> re.Pattern[str]:
+    """A sentence's end: not a period inside a number, nor one before a digit, a currency sign or
+    a lower-case word ("netto ca. 3.350 €", "i.e. 50,400"), nor one after an abbreviation
+    (``data/abbreviations.yaml``: "inkl. Zulagen")."""
+    raw: dict[str, list[str]] = data_yaml("abbreviations.yaml")
+    words = sorted({str(w).casefold() for ws in raw.values() for w in ws}, key=len)
+    after = "".join(rf"(?<!\b{re.escape(w)})" for w in words)
+    return re.compile(
+        rf"[!?。！？\n]|(?i:{after})\.(?!\d)(?!\s*(?:[a-zß-ÿ0-9$€£¥₹]|R\$))(?![^\W\d_])"
+    )
+
+
 _PART = re.compile(r"[,;，；、]\s")
 
 
 def _bounds(t: str, pattern: re.Pattern[str], lo: int, hi: int) -> tuple[int, int]:
-    start = max((m.end() for m in pattern.finditer(t, 0, lo)), default=0)
+    # The whole text, not up to ``lo``: whether a period ends a sentence depends on what follows.
+    start = max((m.end() for m in pattern.finditer(t) if m.end() <= lo), default=0)
     end = pattern.search(t, hi)
     return start, end.start() if end else len(t)
+
+
+def sentence_bounds(t: str, lo: int, hi: int) -> tuple[int, int]:
+    """The sentence around ``t[lo:hi]`` (an abbreviation's period ends none)."""
+    return _bounds(t, _sentence(), lo, hi)
+
+
+def sentence_amounts(
+    t: str,
+    lo: int,
+    hi: int,
+    named: list[tuple[int, int]],
+    first: Iterable[re.Match[str]] = (),
+    then: Iterable[re.Match[str]] = (),
+) -> Iterator[re.Match[str]]:
+    """The amounts of ``t[lo:hi]`` (``first``'s matches, ``money``'s patterns', ``then``'s) that
+    no span of ``named`` overlaps, no year and no count ("1 980 places"). ``named`` is read at
+    each step: a caller that appends the spans it takes is not offered them twice."""
+    c = cues()
+    for m in [*first, *_amount().finditer(t, lo, hi), *_BARE.finditer(t, lo, hi), *then]:
+        if any(s < m.end() and m.start() < e for s, e in named) or is_year(m.group(0)):
+            continue
+        after = _NEXT_WORD.match(t, m.end())
+        if after is None or after.group(1).casefold() not in c.counts:
+            yield m
 
 
 def every_amount(t: str, hits: list[_Hit]) -> Iterator[_Hit]:
@@ -37,16 +78,10 @@ def every_amount(t: str, hits: list[_Hit]) -> Iterator[_Hit]:
     if not money:
         return
     named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
-    sentences = {_bounds(t, _SENTENCE, h[2], h[3]) for h in money}
+    sentences = {sentence_bounds(t, h[2], h[3]) for h in money}
     c = cues()
     for lo, hi in sorted(sentences):
-        found = [*_amount().finditer(t, lo, hi), *_BARE.finditer(t, lo, hi)]
-        for m in found:
-            if any(s < m.end() and m.start() < e for s, e in named) or is_year(m.group(0)):
-                continue
-            after = _NEXT_WORD.match(t, m.end())
-            if after is not None and after.group(1).casefold() in c.counts:
-                continue
+        for m in sentence_amounts(t, lo, hi, named):
             p_lo, p_hi = _bounds(t, _PART, m.start(), m.end())
             if _others_money(t[max(lo, p_lo) : min(hi, p_hi)], c):
                 continue
