@@ -102,8 +102,11 @@ def populate(lore: Userlore, scope: str) -> dict[str, str]:
     assert second.record is not None
     lore.records.approve(scope, second.record.id)
     ids["style"] = second.record.id
-    lore.observe(
-        scope=scope, role="user", content="I use pnpm for every project.", session_key="s1"
+    lore.observe(  # two sentences: the turn's evidence has sentence vectors too
+        scope=scope,
+        role="user",
+        content="I use pnpm for every project. It keeps installs fast.",
+        session_key="s1",
     )
     lore.consent.grant(scope, "health")
     lore.plan_context(scope=scope, query="when is the weekly sync?", session_key="s1")
