@@ -301,6 +301,35 @@ def app_role_url(backend: str, request: pytest.FixtureRequest) -> Iterator[tuple
         admin.dispose()
 
 
+def test_every_scoped_table_is_under_row_level_security(app_role_url: tuple[str, str]) -> None:
+    """A table that holds a ``scope`` column (a new migration's too) is confined by the database:
+    row-level security enabled and forced, with a policy; not only by the code's filters."""
+    admin_url, _ = app_role_url
+    Userlore.open(admin_url).close()  # migrated to head
+    engine = create_engine(admin_url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                text(
+                    "SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity,"
+                    " (SELECT count(*) FROM pg_policies p WHERE p.schemaname = 'public'"
+                    "  AND p.tablename = c.relname)"
+                    " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                    " JOIN information_schema.columns col ON col.table_schema = 'public'"
+                    "  AND col.table_name = c.relname AND col.column_name = 'scope'"
+                    " WHERE n.nspname = 'public' AND c.relkind = 'r'"
+                )
+            ).all()
+    finally:
+        engine.dispose()
+    names = {name for name, *_ in rows}
+    assert {"memory_records", "memory_sentence_vectors", "consent_grants"} <= names
+    unconfined = [
+        name for name, enabled, forced, policies in rows if not (enabled and forced and policies)
+    ]
+    assert unconfined == []
+
+
 def test_row_level_security_confines_a_bound_session(app_role_url: tuple[str, str]) -> None:
     admin_url, role_url = app_role_url
     # The governed store works under the restricted role: it binds the scope per transaction.
