@@ -11,6 +11,7 @@ else's money, a price or an average (``money``'s test), or a count.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Iterable, Iterator
@@ -31,20 +32,31 @@ def _sentence() -> re.Pattern[str]:
     (``data/abbreviations.yaml``: "inkl. Zulagen")."""
     raw: dict[str, list[str]] = data_yaml("abbreviations.yaml")
     words = sorted({str(w).casefold() for ws in raw.values() for w in ws}, key=len)
-    after = "".join(rf"(?<!\b{re.escape(w)})" for w in words)
+    # The period first, the abbreviations looked behind from it: tried only where a period is.
+    after = "".join(rf"(?<!\b{re.escape(w)}\.)" for w in words)
     return re.compile(
-        rf"[!?。！？\n]|(?i:{after})\.(?!\d)(?!\s*(?:[a-zß-ÿ0-9$€£¥₹]|R\$))(?![^\W\d_])"
+        rf"[!?。！？\n]|\.(?i:{after})(?!\d)(?!\s*(?:[a-zß-ÿ0-9$€£¥₹]|R\$))(?![^\W\d_])"
     )
 
 
 _PART = re.compile(r"[,;，；、]\s")
 
 
+@functools.lru_cache(maxsize=64)
+def _marks(pattern: re.Pattern[str], t: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Where ``pattern``'s marks start and end in ``t``, scanned once a text (each caller and
+    each hit asks again). Its matches cannot overlap, so the scan finds every one a search
+    from any position would."""
+    found = [m.span() for m in pattern.finditer(t)]
+    return tuple(a for a, _ in found), tuple(b for _, b in found)
+
+
 def _bounds(t: str, pattern: re.Pattern[str], lo: int, hi: int) -> tuple[int, int]:
     # The whole text, not up to ``lo``: whether a period ends a sentence depends on what follows.
-    start = max((m.end() for m in pattern.finditer(t) if m.end() <= lo), default=0)
-    end = pattern.search(t, hi)
-    return start, end.start() if end else len(t)
+    starts, ends = _marks(pattern, t)
+    before = bisect.bisect_right(ends, lo)
+    after = bisect.bisect_left(starts, hi)
+    return ends[before - 1] if before else 0, starts[after] if after < len(starts) else len(t)
 
 
 def sentence_bounds(t: str, lo: int, hi: int) -> tuple[int, int]:
