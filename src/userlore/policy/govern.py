@@ -281,10 +281,13 @@ def value_is_content(value: str | None, content: str) -> bool:
     """
     if not content or value is None or not value.endswith('"}') or has_digit(content):
         return False
-    if says_a_magnitude(content):
-        return False
     head = len(value) - len(content) - 2
-    return head > 0 and value[:head] in _WRAPPER_HEADS and value[head:-2] == content
+    return (
+        head > 0
+        and value[:head] in _WRAPPER_HEADS
+        and value[head:-2] == content
+        and not says_a_magnitude(content)  # tokenises the text: last, on wrappers only
+    )
 
 
 _WRAPPER_HEADS: Final = frozenset(f'{{"{key}":"' for key in WRAPPER_KEYS)
