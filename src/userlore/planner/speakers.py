@@ -24,6 +24,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from userlore.store.sentences import SPEAKER_PREFIX
+
 __all__ = [
     "OTHERS_WAIT",
     "OWN_WEIGHT",
@@ -46,8 +48,6 @@ placement (:func:`others_wait`)."""
 
 SPEAKER_HEAD = 64
 """Characters of a text that hold its speaker prefix (two words of at most 30, ``": "``)."""
-_PREFIX = re.compile(r"^([^\s:]{1,30}(?: [^\s:]{1,30})?): ")
-"""A chat turn's speaker prefix (``"Mel: "``, ``"Ana Ruiz: "``), as the sentence window reads it."""
 
 
 def speaker_of(row: Any) -> str | None:
@@ -62,7 +62,7 @@ def speaker_of(row: Any) -> str | None:
 
 def prefix_speaker(text: str) -> str | None:
     """The speaker a text's ``"Name: "`` prefix names, or ``None``."""
-    found = _PREFIX.match(text)
+    found = SPEAKER_PREFIX.match(text)
     return found.group(1) if found else None
 
 

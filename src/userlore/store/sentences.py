@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["SENTENCE_VECTORS", "sentence_texts", "split_turn"]
+__all__ = ["SENTENCE_VECTORS", "SPEAKER_PREFIX", "sentence_texts", "split_turn"]
 
 SENTENCE_VECTORS = 16
 """Most sentence vectors one turn gets (its first sentences): a long document's write stays
 bounded."""
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])|\s+(?=\[image:)")
-_SPEAKER = re.compile(r"^[^\s:]{1,30}(?: [^\s:]{1,30})?: ")
+SPEAKER_PREFIX = re.compile(r"^([^\s:]{1,30}(?: [^\s:]{1,30})?): ")
+"""A chat turn's speaker prefix (``"Mel: "``, ``"Ana Ruiz: "``), its name as group 1: what
+the splitter keeps on every sentence and ``planner.speakers`` reads as who said it."""
 
 
 def split_turn(text_: str) -> tuple[str, list[str]]:
     """The speaker prefix (``"Mel: "``, or ``""``) and the sentences after it, in order."""
-    speaker = _SPEAKER.match(text_)
+    speaker = SPEAKER_PREFIX.match(text_)
     head = speaker.group(0) if speaker else ""
     return head, [p for p in _SENTENCE.split(text_[len(head) :]) if p.strip()]
 
