@@ -261,7 +261,7 @@ def test_a_rolled_back_batch_counts_nothing(postgres_url: str) -> None:
         store_ = lore.memory.store
         with pytest.raises(RuntimeError), store_.transaction("u1") as session:
             govern_batch(
-                store_, "u1", [store._prepare_put(op).candidate for op in ops], session=session
+                store_, "u1", [store._draft_put(op).candidate for op in ops], session=session
             )
             raise RuntimeError("the caller fails after the write")
         watch = planner_stats.stats_watch(store_.engine)

@@ -37,7 +37,7 @@ from userlore.models import (
     RecordState,
     WriteAction,
 )
-from userlore.policy.govern import BatchFloor, FloorVerdict, judge
+from userlore.policy.govern import BatchFloor, FloorVerdict
 from userlore.store.governed import LIVE_STATES
 from userlore.store.schema import MemoryRecord
 from userlore.understanding import govern_batch
@@ -70,15 +70,6 @@ class _Put:
 class PutOps(ScopedStore):
     """Prepare, write and delete store items."""
 
-    def _prepare_put(
-        self,
-        op: PutOp,
-        floor: BatchFloor | None = None,
-        places: dict[tuple[str, ...], Location] | None = None,
-    ) -> _Put:
-        """Validate ``op`` and run the floor on it (with the batch's memo ``floor``, if any)."""
-        return self._judge_put(self._draft_put(op, places), floor)
-
     def _judge_puts(self, prepared: list[Any], floor: BatchFloor) -> list[Any]:
         """``prepared`` with the floor's verdict on each of its puts, in op order (the first
         refused raises). The batch's contents are classified first, then its keys
@@ -86,13 +77,13 @@ class PutOps(ScopedStore):
         floor.warm([p.candidate for p in prepared if isinstance(p, _Put) and p.candidate])
         return [self._judge_put(p, floor) if isinstance(p, _Put) else p for p in prepared]
 
-    def _judge_put(self, put: _Put, floor: BatchFloor | None = None) -> _Put:
+    def _judge_put(self, put: _Put, floor: BatchFloor) -> _Put:
         """``put`` with the floor's verdict (a delete as it is); a refused put raises."""
         candidate, where = put.candidate, put.where
         if candidate is None:
             return put
         store = self.lore.memory.store
-        verdict = judge(candidate) if floor is None else floor.judge(candidate)
+        verdict = floor.judge(candidate)
         if verdict.refused is not None:
             store.record_trace(
                 where.scope,
