@@ -13,8 +13,9 @@ from __future__ import annotations
 import functools
 import re
 
-from userlore.policy.cue_data import alternation, flat
+from userlore.policy.cue_data import alternation, flat, literal_alternation
 from userlore.policy.data_files import data_yaml
+from userlore.policy.detectors.common import has_digit
 
 __all__ = ["blank_operands"]
 
@@ -22,8 +23,8 @@ __all__ = ["blank_operands"]
 @functools.cache
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     raw = data_yaml("check_arithmetic.yaml")
-    after = "|".join(re.escape(w) for w in sorted(flat(raw["after"]), key=len, reverse=True))
-    before = "|".join(re.escape(w) for w in sorted(flat(raw["before"]), key=len, reverse=True))
+    after = literal_alternation(flat(raw["after"]))
+    before = literal_alternation(flat(raw["before"]))
     return (
         re.compile(alternation(flat(raw["asks"]))),
         re.compile(rf"(?:(?<![^\W\d_])(?:{after})|(?:{after})(?=\d))\s?(\d{{1,3}})(?!\d)"),
@@ -34,7 +35,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
 def blank_operands(text: str) -> str:
     """``text`` with the operands of a computation blanked (same length), when it asks how
     something is computed; else ``text`` unchanged."""
-    if not any(ch.isdigit() for ch in text):
+    if not has_digit(text):
         return text
     lowered = text.lower()
     asks, after, before = _patterns()

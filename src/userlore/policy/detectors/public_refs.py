@@ -17,6 +17,7 @@ import functools
 import re
 from typing import Final
 
+from userlore.policy.cue_data import literal_alternation
 from userlore.policy.data_files import data_yaml
 from userlore.policy.literal_gate import LiteralGate
 
@@ -43,8 +44,7 @@ def _words() -> tuple[LiteralGate, re.Pattern[str], re.Pattern[str], re.Pattern[
     raw = data_yaml("public_refs.yaml")
 
     def pattern(key: str) -> re.Pattern[str]:
-        words = sorted({str(w).casefold() for w in raw[key]}, key=len, reverse=True)
-        alts = "|".join(re.escape(w) for w in words)
+        alts = literal_alternation(sorted({str(w).casefold() for w in raw[key]}))
         return re.compile(rf"(?<![a-zà-ÿ])(?:{alts})(?![a-zà-ÿ])")
 
     carriers = pattern("carriers")

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from userlore.policy.cue_data import literal_alternation
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.check_parts import _NOT_AN_ID
 from userlore.policy.detectors.common import _Hit, _is_placeholder
@@ -49,8 +50,8 @@ def _words() -> tuple[LiteralGate, LiteralGate, re.Pattern[str], frozenset[str]]
     dotted = [str(w) for w in raw["dotted_only"]]
     acronyms = [w for w in [*words, *dotted] if len(w.rstrip(".")) <= 4 and w.upper() == w]
     others = [w.casefold() for w in words if w not in acronyms]
-    alts = "|".join(re.escape(w) for w in sorted(acronyms, key=len, reverse=True))
-    rest = "|".join(re.escape(w) for w in sorted(others, key=len, reverse=True))
+    alts = literal_alternation(acronyms)
+    rest = literal_alternation(others)
     pattern = re.compile(
         rf"(?<![A-Za-z])(?:{alts})(?![A-Za-z])|(?i:(?<![^\W\d_])(?:{rest})(?![^\W\d_]))"
     )
