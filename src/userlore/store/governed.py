@@ -14,7 +14,7 @@ The store is assembled from one module per concern: ``core`` (transactions), ``t
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import groupby
 
 from sqlalchemy import select
@@ -200,18 +200,10 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
             return [o for o in outcomes if o is not None]
         hold_write_lock(session, scope)  # which keys the scope holds is read below
         keys = sorted({c.canonical_key for c in candidates if c.canonical_key})
-        held: set[str | None] = set()
-        for at in range(0, len(keys), 500):
-            held.update(
-                session.scalars(
-                    select(MemoryRecord.canonical_key)
-                    .where(
-                        MemoryRecord.scope == scope,
-                        MemoryRecord.canonical_key.in_(keys[at : at + 500]),
-                    )
-                    .distinct()
-                )
-            )
+        # A batch that may hold plain edits reads the held keys' rows (which keys are held, and
+        # what _plain_edits reads of them) in one query; any other batch only the keys.
+        rows_of = held_rows(session, scope, keys) if _keyed_only(candidates) else None
+        held = set(rows_of) if rows_of is not None else _held_keys(session, scope, keys)
         fresh: list[int] = []
         slow: list[int] = []
         for n in admitted:
@@ -262,7 +254,11 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         )
         for n, row in zip(fresh, rows, strict=True):
             outcomes[n] = WriteOutcome(WriteAction.CREATED, record_view(row))
-        replaced = self._plain_edits(session, scope, candidates, slow, verdicts)
+        replaced = (
+            {}
+            if rows_of is None
+            else self._plain_edits(session, scope, candidates, slow, rows_of, verdicts)
+        )
         for plain, group in groupby(slow, key=lambda n: n in replaced):
             run = list(group)
             judged = [None if verdicts is None else verdicts[n] for n in run]
@@ -282,6 +278,7 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         scope: str,
         candidates: Sequence[CandidateInput],
         slow: Sequence[int],
+        held: Mapping[str, list[MemoryRecord]],
         verdicts: Sequence[FloorVerdict] | None,
     ) -> dict[int, tuple[MemoryRecord, bool]]:
         """The candidates of ``slow`` whose key has one live record, active, that
@@ -289,17 +286,13 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         ``True``) or only reinforce with a quote it already links (the same value and quote:
         ``False``, nothing written), with that record.
 
-        Only when every candidate of the batch has a key and names no record or item (so no
-        two candidates meet but through a key), and only for a key the batch names once: each
-        then reads what it would read governed alone, in order. The others take :meth:`govern`.
+        Only for a batch of :func:`_keyed_only` candidates (no two meet but through a key),
+        whose held keys' records (:func:`~userlore.store.revisions.held_rows`) are ``held``,
+        and only for a key the batch names once: each then reads what it would read governed
+        alone, in order. The others take :meth:`govern`.
         """
-        if not slow or any(
-            not c.canonical_key or c.supersedes_record_id or c.source_item_id for c in candidates
-        ):
-            return {}
         names = Counter(c.canonical_key for c in candidates)
         once = [n for n in slow if names[candidates[n].canonical_key] == 1]
-        held = held_rows(session, scope, [str(candidates[n].canonical_key) for n in once])
         out: dict[int, tuple[MemoryRecord, bool]] = {}
         repeats: dict[int, tuple[MemoryRecord, tuple[str, str]]] = {}  # record, quote's item
         for n in once:
@@ -509,3 +502,28 @@ class GovernedStore(LifecycleMoves, HeldRevisions, RecordReads):
         else:
             self._maybe_activate(session, row, now)
         return WriteOutcome(action, record_view(row))
+
+
+def _keyed_only(candidates: Sequence[CandidateInput]) -> bool:
+    """Whether every candidate has a key and names no record or item: the batches whose held
+    keys :meth:`GovernedStore._plain_edits` may write as one run."""
+    return all(
+        c.canonical_key and not c.supersedes_record_id and not c.source_item_id for c in candidates
+    )
+
+
+def _held_keys(session: Session, scope: str, keys: Sequence[str]) -> set[str | None]:
+    """Which of ``keys`` (sorted) any record of ``scope`` ever held."""
+    held: set[str | None] = set()
+    for at in range(0, len(keys), 500):
+        held.update(
+            session.scalars(
+                select(MemoryRecord.canonical_key)
+                .where(
+                    MemoryRecord.scope == scope,
+                    MemoryRecord.canonical_key.in_(keys[at : at + 500]),
+                )
+                .distinct()
+            )
+        )
+    return held
