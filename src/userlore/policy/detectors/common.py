@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable
 from typing import Final
 
-from userlore.policy.findings import SensitivityLevel
+from userlore.policy.findings import _BLOCKING, SensitivityLevel
 
 # --------------------------------------------------------------------------------------------
 # Text preparation. Detection runs on the folded view of ``policy.normalize`` (the text the model
@@ -33,6 +34,14 @@ def has_digit(t: str) -> bool:
     if _ASCII_DIGIT.search(t) is not None:
         return True
     return not t.isascii() and any(map(str.isdigit, t))
+
+
+def unnamed(found: Iterable[_Hit], hits: Iterable[_Hit]) -> list[_Hit]:
+    """The hits of ``found`` that overlap no blocking hit of ``hits``: where a rule before
+    already names a value, its verdict stands. ``hits`` is read before ``found`` is, so a
+    caller may extend ``hits`` with the answer."""
+    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+    return [h for h in found if not any(s < h[3] and h[2] < e for s, e in named)]
 
 
 def is_year(run: str) -> bool:

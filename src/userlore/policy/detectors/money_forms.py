@@ -21,7 +21,7 @@ from typing import Any
 
 from userlore.policy.cue_data import alternation, cues, flat
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit, is_year
+from userlore.policy.detectors.common import _Hit, is_year, unnamed
 from userlore.policy.detectors.money import (
     _BARE,
     _FIRST_PERSON,
@@ -33,7 +33,7 @@ from userlore.policy.detectors.money import (
 )
 from userlore.policy.detectors.registry import _NEG_BEFORE
 from userlore.policy.detectors.second_amounts import _payments
-from userlore.policy.findings import _BLOCKING, _REGULATED
+from userlore.policy.findings import _REGULATED
 from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["money_forms"]
@@ -208,5 +208,4 @@ def money_forms(t: str, lowered: str, hits: list[_Hit]) -> list[_Hit]:
         found += _table_amounts(t)
     if not found:
         return []
-    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
-    return [h for h in found if not any(s < h[3] and h[2] < e for s, e in named)]
+    return unnamed(found, hits)

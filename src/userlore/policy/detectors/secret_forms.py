@@ -10,20 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, unnamed
 from userlore.policy.detectors.password_shapes import password_shapes
 from userlore.policy.detectors.pasted_keys import pasted_keys
 from userlore.policy.detectors.seed_phrases import seed_phrases
 from userlore.policy.detectors.token_phrases import token_phrases
 from userlore.policy.detectors.told_codes import told_codes
-from userlore.policy.findings import _BLOCKING
 
 __all__ = ["secret_forms"]
 
 
 def secret_forms(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     """The hits of this module's classes that overlap no blocking hit already found."""
-    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
     found = (
         *seed_phrases(t),
         *pasted_keys(t, lowered),
@@ -31,6 +29,4 @@ def secret_forms(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
         *password_shapes(t, lowered),
         *token_phrases(t, lowered),
     )
-    for hit in found:
-        if not any(s < hit[3] and hit[2] < e for s, e in named):
-            yield hit
+    yield from unnamed(found, hits)
