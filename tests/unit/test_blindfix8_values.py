@@ -122,3 +122,21 @@ def test_the_pieces_are_redacted_and_the_description_kept(
     red = redact(text)
     assert not [p for p in pieces if p in red]
     assert all(k in red for k in kept)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "900 for my rent, my sister pays 800",
+        "1.200 de mi alquiler, mi hermana paga 700",
+        "1200 for my mortgage; my brother pays 650",
+    ],
+)
+def test_the_rent_of_a_line_pasted_three_times_is_redacted_in_every_copy(line: str) -> None:
+    # A sentence read from the middle copy to the end also stands, unchanged, at the start: its
+    # part of the sentence is found by its bounds, not by searching the text for its words.
+    text = "\n".join([line] * 3)
+    amount = line.split(" ", 1)[0]
+    at = [n * (len(line) + 1) for n in range(3)]
+    spans = {(f.start, f.end) for f in classify(text).findings}
+    assert [(a, a + len(amount)) in spans for a in at] == [True] * 3

@@ -70,10 +70,11 @@ def _payments() -> _Payments:
     )
 
 
-def _sentence(t: str, lo: int, hi: int) -> str:
+def _sentence(t: str, lo: int, hi: int) -> tuple[int, int]:
+    """The bounds of the sentence of ``t`` that holds ``t[lo:hi]``."""
     start = max((m.end() for m in _SENTENCE.finditer(t, 0, lo)), default=0)
     end_m = _SENTENCE.search(t, hi)
-    return t[start : end_m.start() if end_m else len(t)]
+    return start, end_m.start() if end_m else len(t)
 
 
 # Parts of a sentence: someone else's sum after a comma is not the user's, nor the reverse
@@ -81,14 +82,12 @@ def _sentence(t: str, lo: int, hi: int) -> str:
 _PART = re.compile(r"[,;，；]\s?")
 
 
-def _part(t: str, lo: int, hi: int) -> str:
-    sentence = _sentence(t, lo, hi)
-    start = t.find(sentence, max(0, lo - len(sentence)))
-    offset = max(start, 0)
-    inner_lo, inner_hi = lo - offset, hi - offset
-    begin = max((m.end() for m in _PART.finditer(sentence, 0, inner_lo)), default=0)
-    end_m = _PART.search(sentence, inner_hi)
-    return sentence[begin : end_m.start() if end_m else len(sentence)]
+def _part(t: str, sentence: tuple[int, int], lo: int, hi: int) -> str:
+    """The part of ``sentence`` (its bounds in ``t``) that holds ``t[lo:hi]``."""
+    start, end = sentence
+    begin = max((m.end() for m in _PART.finditer(t, start, lo)), default=start)
+    end_m = _PART.search(t, hi, end)
+    return t[begin : end_m.start() if end_m else end]
 
 
 def second_amounts(t: str, lowered: str) -> Iterator[_Hit]:
@@ -118,12 +117,13 @@ def _users(t: str, amount: tuple[int, int], word: tuple[int, int], p: _Payments,
     lo, hi = min(amount[0], word[0]), max(amount[1], word[1])
     if _SENTENCE.search(t, min(amount[1], word[1]), max(amount[0], word[0])):
         return False  # another sentence's number
-    sentence = _sentence(t, lo, hi)
+    bounds = _sentence(t, lo, hi)
+    sentence = t[bounds[0] : bounds[1]]
     own = _FIRST_PERSON.search(sentence) is not None or _personal(sentence)
     own = own or _MONEY_NOUNS.search(sentence) is not None
     if not own or p.listing.search(sentence.casefold()) is not None:
         return False
-    return not _others_money(_SON_NUMBER.sub(" ", _COSTS.sub(" ", _part(t, lo, hi))), c)
+    return not _others_money(_SON_NUMBER.sub(" ", _COSTS.sub(" ", _part(t, bounds, lo, hi))), c)
 
 
 # -- a salary negotiation ---------------------------------------------------------------------
