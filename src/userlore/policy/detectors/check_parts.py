@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from userlore.policy.cue_data import literal_alternation
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, _is_placeholder
 from userlore.policy.detectors.registry import _ID_WORDS, _keyword_before, _valid_under
@@ -34,16 +35,14 @@ def _words() -> tuple[LiteralGate, re.Pattern[str], re.Pattern[str]]:
     check = [w.lower() for words in raw["check_words"].values() for w in words]
     ids = [str(w) for w in raw["unlisted_ids"]]
     gate = LiteralGate([*check, *(w.lower() for w in ids)])
-    alts = "|".join(re.escape(w) for w in sorted(check, key=len, reverse=True))
+    alts = literal_alternation(check)
     # The part: a copula or article may stand between ("la clé c'est 01", "最后一位是8").
     part = re.compile(
         rf"(?<![a-zà-ÿ])(?:{alts})(?![a-zà-ÿ])"
         r"(?:\s*[:：=]?\s*(?:(?:es|est|is|ist|é|c'est|son|sind|are|la|el|o|a|the|de)\s+)*|是|は|：)?"
         r"(?P<v>\d{1,2}|[a-z])(?![a-z0-9])"
     )
-    unlisted = re.compile(
-        r"(?<![A-Za-z])(?:" + "|".join(re.escape(w) for w in ids) + r")(?![A-Za-z])"
-    )
+    unlisted = re.compile(rf"(?<![A-Za-z])(?:{literal_alternation(ids)})(?![A-Za-z])")
     return gate, part, unlisted
 
 

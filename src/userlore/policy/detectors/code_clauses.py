@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from userlore.policy.cue_data import cues
+from userlore.policy.cue_data import cues, literal_alternation
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.detectors.cued_values import _DATE, _DIGITS, _TIME, _TOKEN, _shaped
@@ -41,8 +41,9 @@ def _data() -> tuple[re.Pattern[str], re.Pattern[str]]:
     raw = data_yaml("code_clauses.yaml")
 
     def alternation(section: dict[str, list[str]]) -> str:
-        words = sorted({str(w).casefold() for ws in section.values() for w in ws}, key=len)
-        return "|".join(re.escape(w) for w in reversed(words))
+        return literal_alternation(
+            sorted({str(w).casefold() for ws in section.values() for w in ws})
+        )
 
     lead = r"(?:(?:and|but|y|pero|und|aber|et|e|mas|the|el|la|le|der|die|das|o|a)\s+)*"
     markers = re.compile(rf"{lead}(?:{alternation(raw['markers'])})(?![a-zß-öø-ÿ]|'[a-z])")

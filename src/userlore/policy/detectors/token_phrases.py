@@ -15,13 +15,17 @@ from typing import Final
 
 from userlore.policy.detectors.common import _UUID, _Hit, _is_placeholder
 from userlore.policy.findings import _SECRET
+from userlore.policy.literal_gate import GatedPattern
 
 __all__ = ["token_phrases"]
 
 # A vendor's secret by any name (blind12): "AppSecret", "client secret", "signing secret",
 # "チャネルシークレット", "密钥": detect-secrets' keyword plugin reads "secret" with any affix too.
-_TOKEN_WORD = re.compile(
-    r"(?<![a-z])(?:tokens?|jeton|トークン|令牌)(?![a-z])|secret|secreto|segredo|シークレット|密钥|秘钥|密鑰"
+# Asked only where one of its words stands (the literals are read from the pattern).
+_TOKEN_WORD = GatedPattern(
+    re.compile(
+        r"(?<![a-z])(?:tokens?|jeton|トークン|令牌)(?![a-z])|secret|secreto|segredo|シークレット|密钥|秘钥|密鑰"
+    )
 )
 _HEX = re.compile(
     r"(?<![A-Za-z0-9_\-])(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{16,}(?![A-Za-z0-9_\-])"
@@ -31,19 +35,10 @@ _NOT_A_TOKEN = re.compile(
     r"(?i)[.!?\n。！？]\s|commit|hash|sha|md5|digest|checksum|request|trace|id\b|uuid|ハッシュ|哈希"
 )
 _REACH: Final = 60
-_CJK_WORD = re.compile(r"トークン|令牌|シークレット|密钥|秘钥|密鑰")
 
 
 def token_phrases(t: str, lowered: str) -> Iterator[_Hit]:
     """Hex tokens within the clause after a token word (see the module docstring)."""
-    if (
-        "token" not in lowered
-        and "jeton" not in lowered
-        and "secret" not in lowered
-        and "segredo" not in lowered
-        and (t.isascii() or not _CJK_WORD.search(t))
-    ):
-        return
     for w in _TOKEN_WORD.finditer(lowered):
         v = _HEX.search(t, w.end(), min(len(t), w.end() + _REACH))
         if v is None or _NOT_A_TOKEN.search(t, w.end(), v.start()):
