@@ -16,6 +16,7 @@ import pytest
 
 from tests.support import data_sets, value_sets
 from userlore.policy.detectors.public_refs import public_ref_spans
+from userlore.policy.detectors.stand_ins import stand_in_spans
 from userlore.policy.sensitivity import redact
 
 # Rows no rule of this round decides: a keypad word Spanish has no cue for ("teclado"); the
@@ -66,9 +67,24 @@ def test_neighbours_stay(text: str, kept: list[str]) -> None:
         ("parcel RR123456784MT", None),  # check digit wrong: not known to be a parcel's
         ("pin numpy to 1.26.4", "1.26.4"),
         ("my PIN is 1.234", None),  # two parts, no "==": not a version
-        ("パスワードは「********」と表示", "********"),
     ],
 )
 def test_public_references(text: str, public: str | None) -> None:
     spans = [text[s:e] for s, e in public_ref_spans(text)]
+    assert (public in spans) if public else not spans
+
+
+@pytest.mark.parametrize(
+    ("text", "public"),
+    [
+        ("パスワードは「********」と表示", "********"),
+        ("PIN「＊＊＊＊」で表示", "＊＊＊＊"),  # full-width asterisks
+        ("card ○○○○ ○○○○ ○○○○ 4821", "○○○○ ○○○○ ○○○○ 4821"),  # masked as •••• is
+        ("IBAN DE∙∙ ∙∙∙∙ ∙∙∙∙ 31", "DE∙∙ ∙∙∙∙ ∙∙∙∙ 31"),
+        ("my PIN is 4821", None),
+    ],
+)
+def test_masks_are_one_definition_of_every_mask_character(text: str, public: str | None) -> None:
+    # A mask alone and a masked number with its tail are read by stand_ins' one pattern.
+    spans = [text[s:e] for s, e in stand_in_spans(text)]
     assert (public in spans) if public else not spans

@@ -162,7 +162,7 @@ def public_spans(text: str) -> list[tuple[int, int]]:
     spans.extend(benign_spans(text))  # blindfix8a: revisions, defaults, masked values, ports
     spans.extend(benign_value_spans(text))  # blindfix9b: last fours, test cards, digests…
     spans.extend(stand_in_spans(text))  # blindfix10c: env references, zero forms, masks, log ids
-    spans.extend(public_ref_spans(text))  # blind12: versions, masks, tracking numbers
+    spans.extend(public_ref_spans(text))  # blind12: versions, tracking numbers
     if not digits:
         return sorted(spans)
     cue: bool | None = None

@@ -1,14 +1,14 @@
-"""Versions, masks and carriers' tracking numbers beside credential words (issue 29, blind12).
+"""Versions and carriers' tracking numbers beside credential words (issue 29, blind12).
 
 blind12 withheld or redacted "fix: pin ruff to 0.6.9 …" ("pin" as a verb, a version as its
-value), パスワードは「********」のように伏せ字で表示されます (a mask is no value) and "colis
-Colissimo 6A12345678901 bloqué" (a tracking number redacted as a credential). These spans are
-public: blanked with the other public material before any rule reads the text
-(``public_material``). A version is a dotted number of three or four parts, or two after "==",
-"v" or "@", in a text with a version word; a mask is a run of four or more mask characters
-standing alone; a tracking number is a UPU S10 number whose check digit holds ("RR123456785MT"),
-or a run of capitals and digits (eight digits or more) right after a carrier's or a tracking
-word, with no secret word between. Words in ``data/public_refs.yaml``.
+value), パスワードは「********」のように伏せ字で表示されます (a mask is no value: ``stand_ins``
+blanks masks) and "colis Colissimo 6A12345678901 bloqué" (a tracking number redacted as a
+credential). These spans are public: blanked with the other public material before any rule
+reads the text (``public_material``). A version is a dotted number of three or four parts, or
+two after "==", "v" or "@", in a text with a version word; a tracking number is a UPU S10
+number whose check digit holds ("RR123456785MT"), or a run of capitals and digits (eight digits
+or more) right after a carrier's or a tracking word, with no secret word between. Words in
+``data/public_refs.yaml``.
 """
 
 from __future__ import annotations
@@ -27,10 +27,8 @@ _VERSION = re.compile(
     r"(?<![\w.])(?:(?P<pre>==|~=|>=|<=|@|v)\s?)?(?P<v>\d{1,3}(?:\.\d{1,3}){1,3})"
     r"(?:[-.]?(?:rc|a|b|post|dev)\d*)?(?![\w]|\.\d)"
 )
-_MASK_RUN = re.compile(r"[*•●○◦∙＊]{4}")
 _DIGIT = re.compile(r"\d")
 _DOTTED = re.compile(r"\d\.\d")
-_MASK = re.compile(r"(?<![\w*•●])[*•●○◦∙＊]{4,}(?![\w*•●])")
 _S10 = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}(\d{8})(\d)[A-Z]{2}(?![A-Za-z0-9])")
 _S10_WEIGHTS: Final = (8, 6, 4, 2, 3, 5, 9, 7)
 _RUN = re.compile(
@@ -53,10 +51,8 @@ def _words() -> tuple[LiteralGate, re.Pattern[str], re.Pattern[str], re.Pattern[
 
 
 def public_ref_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of versions, masks and tracking numbers in ``text`` (see the module docstring)."""
+    """Spans of versions and tracking numbers in ``text`` (see the module docstring)."""
     spans: list[tuple[int, int]] = []
-    if _MASK_RUN.search(text):
-        spans.extend(m.span() for m in _MASK.finditer(text))
     if _DIGIT.search(text) is None:
         return spans
     for m in _S10.finditer(text):

@@ -1,5 +1,5 @@
-"""Values that stand in for a real one: environment references, all-zero forms, masks with a
-visible tail, a log's request ids, a schema's column sizes (issue 29, blindfix10c).
+"""Values that stand in for a real one: environment references, all-zero forms, masks (alone
+or with a visible tail), a log's request ids, a schema's column sizes (issue 29, blindfix10c).
 
 blind10 withheld or flagged 7 of 77 benign turns over them, and fresh text the same class more
 (``tests/data/benign_docs_classes.jsonl``): ``curl -H "Authorization: Bearer $GITHUB_TOKEN"``
@@ -40,16 +40,21 @@ _ENV_REF = re.compile(
 _ZERO_FORM = re.compile(
     r"(?<![\w.,/-])(?<!\d )(?:0{2,4}(?:[./ -]0{1,4}){2,6}|0{8,}-?[A-Z])(?![\w/-]|[., ]\d)"
 )
-# A masked number with its tail: mask groups of X, • or * (a country code may lead an IBAN's),
-# then at most four visible digits ("XXXX-XXXXXX-X3613", "DE•• •••• •••• 31", "***.***.*93-10").
-# The tail may be split where the printed groups split ("DE89 **** … **30 00"); a middle dot or
-# a black circle masks as the bullet does ("···· 9912").
+# What a form or a log masks with: bullets, dots, circles, asterisks (full-width too).
+_MASK_CHARS = "•*·●○◦∙＊"
+# A masked number with its tail: mask groups of X or of mask characters (a country code may
+# lead an IBAN's), then at most four visible digits ("XXXX-XXXXXX-X3613", "DE•• •••• •••• 31",
+# "***.***.*93-10"). The tail may be split where the printed groups split ("DE89 **** … **30
+# 00"). A mask alone is one too (パスワードは「********」のように伏せ字で表示されます).
 _MASKED = re.compile(
     r"(?<![\w•*·●])(?:[A-Z]{2}(?:\d{2})?[ \t]?)?"
-    r"(?:[xX]{2,}|[•*·●]{2,})(?:[ \t.\-/]?(?:[xX]{1,}|[•*·●]{1,}))*"
-    r"(?:[ \t.\-/]?[xX•*·●]*\d{1,4}(?:[.\- ]\d{1,2})?)?(?![\w•*·●])"
+    rf"(?:[xX]{{2,}}|[{_MASK_CHARS}]{{2,}})(?:[ \t.\-/]?(?:[xX]{{1,}}|[{_MASK_CHARS}]{{1,}}))*"
+    rf"(?:[ \t.\-/]?[xX{_MASK_CHARS}]*\d{{1,4}}(?:[.\- ]\d{{1,2}})?)?(?![\w•*·●])"
 )
-_MASK_HINT = re.compile(r"XX|xx|••|\*\*|··|●●")
+# Two of the same mask character, or four of any: the cheap test before the pattern.
+_MASK_HINT = re.compile(
+    "|".join(re.escape(c * 2) for c in f"Xx{_MASK_CHARS}") + f"|[{_MASK_CHARS}]{{4}}"
+)
 # A UUID (any version), as a log prints it.
 _UUID = re.compile(rf"(?<![0-9A-Za-z-]){_UUID_SHAPE.pattern}(?![0-9A-Za-z-])")
 # A JSON string's key right before its value ("cpf": "…): the pair goes together, or the key
