@@ -23,9 +23,11 @@ from userlore.errors import EmbeddingError, EmbeddingMismatchError
 from userlore.store.schema import (
     EmbeddingModel,
     EvidenceVector,
+    FieldVector,
     KnowledgeSourceItem,
     MemoryRecord,
     RecordVector,
+    SentenceVector,
     VectorGeneration,
 )
 from userlore.testing.embeddings import HashingEmbeddings
@@ -241,6 +243,27 @@ def test_model_change_is_an_error_until_reindex(open_lore: Callable[..., Userlor
     assert reopened.plan_context("u1", "salad for lunch").selected_ids == (greens.id,)
     with pytest.raises(EmbeddingMismatchError):
         open_lore(HashingEmbeddings(synonyms=SYNONYMS))
+
+
+def test_reindex_leaves_no_vector_of_the_old_model(open_lore: Callable[..., Userlore]) -> None:
+    """The store's further indexed fields too (``memory_field_vectors``): a vector another
+    model made is dropped with the others, not left to score beside the new ones."""
+    from userlore.integrations.langgraph_store import UserloreStore
+
+    old = HashingEmbeddings(synonyms=SYNONYMS)
+    lore = open_lore(old)
+    index: Any = {"dims": len(old.embed_query("probe")), "embed": old, "fields": ["title", "body"]}
+    store = UserloreStore(lore, namespace_template=("{user_id}",), index=index)
+    store.put(("u1", "food"), "a", {"title": "lunch", "body": GREENS})
+    lore.observe("u1", "user", "I cook at home. Then I walk the dog.")
+    tables = (RecordVector, EvidenceVector, SentenceVector, FieldVector)
+    assert all(count(lore, table) > 0 for table in tables)
+    lore.close()
+    other = HashingEmbeddings(dims=128, synonyms=SYNONYMS, name="fake:other")
+    reindex(open_lore.url_for("main"), other)  # type: ignore[attr-defined]
+    reopened = open_lore(other)
+    for table in tables:
+        assert count(reopened, table) == count(reopened, table, model="fake:other"), table
 
 
 def test_reindex_fills_a_database_written_without_embeddings(

@@ -20,6 +20,7 @@ from userlore.store.engine import create_store_engine, default_database_url, set
 from userlore.store.schema import (
     EmbeddingModel,
     EvidenceVector,
+    FieldVector,
     KnowledgeSourceItem,
     MemoryRecord,
     RecordVector,
@@ -55,6 +56,9 @@ def reindex(
 ) -> ReindexReport:
     """Drop every stored vector and embed every record and evidence item again.
 
+    A ``UserloreStore`` item's further indexed fields (``memory_field_vectors``) are dropped
+    too, not embedded: the next put of the item embeds them with the new model.
+
     Args:
         url: The database (``None``: the embedded SQLite file).
         embeddings: The model to embed with (an ``Embeddings``, ``"provider:model"``, ``"local"``).
@@ -80,7 +84,15 @@ def reindex(
                 conn.execute(select(func.count()).select_from(table)).scalar_one()
                 for table in (MemoryRecord, KnowledgeSourceItem)
             )
-            for table in (RecordVector, EvidenceVector, SentenceVector, EmbeddingModel):
+            # Every vector table: a store item's further fields are embedded again at its next
+            # put (their texts come from the store's index config, which a reindex does not know).
+            for table in (
+                RecordVector,
+                EvidenceVector,
+                SentenceVector,
+                FieldVector,
+                EmbeddingModel,
+            ):
                 conn.execute(delete(table))
             mark_removed(conn, None)
             if index.pgvector:  # the column is sized for the old model: re-added at first write
