@@ -83,15 +83,9 @@ def dial_combos(t: str, lowered: str) -> Iterator[_Hit]:
             break
 
 
-_TURNS_SAID = re.compile(
-    r"(?:left|right|izquierda|derecha|links|rechts|gauche|droite|esquerda|direita|左|右|ひだり|みぎ)"
-    r"[\s,:]{1,3}(?:(?:a|à|auf|en|to|on|para|até|hasta|bis|sur)\s+)?[^\W\d_]{2,}"
-    r"[\s,、，]+[^,，、]{0,20}(?:left|right|izquierda|derecha|links|rechts|gauche|droite"
-    r"|esquerda|direita|左|右|ひだり|みぎ)"
-)
-
-
 def turned_words(lowered: str) -> bool:
-    """A cheap prefilter for a text with no digit: two turns, a word after the first ("derecha
-    cuarenta, izquierda doce"); only then may its dial numbers be words."""
-    return _TURNS_SAID.search(lowered) is not None
+    """A cheap prefilter for a text with no digit: two turns (``lock_cues.yaml``'s words, the
+    ones :func:`dial_combos` reads); only then may its dial numbers be words ("derecha
+    cuarenta, izquierda doce")."""
+    found = lock_cues().turns.finditer(lowered)
+    return next(found, None) is not None and next(found, None) is not None
