@@ -2,10 +2,10 @@
 
 Python's ``re`` tries every alternative of ``w1|w2|...`` at every position, so a gate of a few
 hundred words costs about 0.1 ms a sentence, and the floor runs several on every stored value.
-:class:`LiteralGate` searches the same words as a trie (``br(?:other|ead)|...``): at each
-position the engine follows one branch a character, so a position no word starts at fails on
-its first character. The same answer as ``re.search`` of the alternation (performance only,
-issue 30).
+:class:`LiteralGate` asks the text's one shared scan for every gate's words
+(:mod:`userlore.policy.cue_view`) instead; :class:`GatedPattern` scans a trie of a pattern's
+literals (``br(?:other|ead)|...``: at each position the engine follows one branch a character).
+The same answers as ``re.search`` of the alternation (performance only, issue 30).
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable, Iterator
 from re import _constants, _parser  # type: ignore[attr-defined]
 from typing import Any, TypeAlias
+
+from userlore.policy import cue_view
 
 __all__ = ["GatedPattern", "LiteralGate", "required_literals"]
 
@@ -24,18 +26,18 @@ class LiteralGate:
     """``re.compile("|".join(map(re.escape, words))).search(text) is not None``, faster.
 
     ``pattern`` is that alternation (``words``, longest first), for callers that need the match;
-    :meth:`search` asks a trie of the words instead. A word another word starts with ends its
-    branch: wherever the longer one occurs, the shorter one does too, so "does any occur" has
-    the same answer.
+    :meth:`search` asks which registered words the text's shared scan found (``word in text``
+    for each, so "does any occur" has the same answer).
     """
 
-    __slots__ = ("_pattern", "_trie", "words")
+    __slots__ = ("_always", "_pattern", "_set", "words")
 
     def __init__(self, words: Iterable[str]) -> None:
         ordered = sorted(set(words), key=len, reverse=True)
         self.words = tuple(ordered)
         self._pattern: re.Pattern[str] | None = None
-        self._trie = re.compile(_trie_pattern(ordered) if ordered else r"(?!x)x")
+        self._always = "" in self.words  # the empty word stands in every text
+        self._set = cue_view.register(w for w in ordered if w)
 
     @property
     def pattern(self) -> re.Pattern[str]:
@@ -45,8 +47,9 @@ class LiteralGate:
         return self._pattern
 
     def search(self, text: str) -> bool:
-        """Whether any word occurs in ``text``."""
-        return self._trie.search(text) is not None
+        """Whether any word occurs in ``text``: a lookup in the text's shared scan
+        (:mod:`userlore.policy.cue_view`), which every other gate's question reuses."""
+        return self._always or not self._set.isdisjoint(cue_view.found(text))
 
 
 def _trie_pattern(words: Iterable[str]) -> str:
