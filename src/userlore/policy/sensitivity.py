@@ -24,7 +24,7 @@ from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
 from userlore.policy.detectors.check_parts import check_parts
 from userlore.policy.detectors.code_clauses import code_clauses
 from userlore.policy.detectors.code_lists import code_lists
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, has_decimal
 from userlore.policy.detectors.cued_values import cued_values
 from userlore.policy.detectors.dial_combos import dial_combos, turned_words
 from userlore.policy.detectors.every_amount import every_amount
@@ -58,7 +58,6 @@ from userlore.policy.detectors.passwords import (
     _recovery_codes,
 )
 from userlore.policy.detectors.payment import (
-    _ANY_DIGIT,
     _DIGIT_GATE,
     _cards,
     _cn_resident_ids,
@@ -179,7 +178,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         hits.extend(_credential_pairs(t))
     six_digits = _DIGIT_GATE.search(t) is not None
     id_words = not _ID_GATE_WORDS.isdisjoint(words) or (cjk and _ID_GATE_CJK.search(t) is not None)
-    if six_digits or (id_words and _ANY_DIGIT.search(t)):
+    if six_digits or (id_words and has_decimal(t)):
         taken: list[tuple[int, int]] = []
         gens = (
             [_cn_resident_ids(t), _ibans(t), _cpfs(t), _ssns(t), _check_lettered_ids(t)]
@@ -206,20 +205,20 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         _AMOUNT_RE.search(t) or "score" in words or "fico" in words or _ZH_NUMBER.search(t)
     ):
         hits.extend(_financial(t))
-    if _ANY_DIGIT.search(t):
+    if has_decimal(t):
         hits.extend(lock_codes(t, lowered))
         hits.extend(dial_combos(t, lowered))  # blind8: dial turns, "Kombi also 17-42-08"
     elif turned_words(lowered):  # blind12: a dial's turns to number words, no digit
         hits.extend(dial_combos(t, lowered))
-    if _ANY_DIGIT.search(t):
+    if has_decimal(t):
         # After every dedicated rule: where one already names the value, its verdict stands.
         named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
         hits.extend(h for h in cued_values(t) if not any(s < h[3] and h[2] < e for s, e in named))
-    if _ANY_DIGIT.search(t):
+    if has_decimal(t):
         # Told in parts: a word then a number, spaced digits, an account after its bank.
         named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
         hits.extend(h for h in prose_parts(t) if not any(s < h[3] and h[2] < e for s, e in named))
-    if _ANY_DIGIT.search(t) and (_MONEY_GATE.search(lowered) or _OWN_MONEY_GATE.search(lowered)):
+    if has_decimal(t) and (_MONEY_GATE.search(lowered) or _OWN_MONEY_GATE.search(lowered)):
         hits.extend(own_money(t))
     # Values said otherwise (blindfix7): spelled, in pieces, typed in groups, in slang.
     hits.extend(said_values(t, lowered))
@@ -233,14 +232,14 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(every_amount(t, hits))  # the sentence's further amounts
     # Secrets in forms no rule above reads: recovery words, keypad codes, pasted keys.
     hits.extend(secret_forms(t, lowered, hits))
-    if _ANY_DIGIT.search(t):  # every value of a turn about a code: corrections, old/new, lists
+    if has_decimal(t):  # every value of a turn about a code: corrections, old/new, lists
         named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
         hits.extend(
             h
             for h in code_clauses(t, lowered, hits)
             if not any(s < h[3] and h[2] < e for s, e in named)
         )
-    if _ANY_DIGIT.search(t):  # an id's check part named apart, an unlisted country's id
+    if has_decimal(t):  # an id's check part named apart, an unlisted country's id
         hits.extend(check_parts(t, lowered, hits))
         # An id printed after its own word, valid or not ("cédula 4.512.093-6"): blind12.
         named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]

@@ -19,6 +19,7 @@ from typing import Final
 
 from userlore.policy.cue_data import literal_alternation
 from userlore.policy.data_files import data_yaml
+from userlore.policy.detectors.common import has_decimal
 from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["public_ref_spans"]
@@ -28,7 +29,6 @@ _VERSION = re.compile(
     r"(?:[-.]?(?:rc|a|b|post|dev)\d*)?(?![\w]|\.\d)"
 )
 _MASK_RUN = re.compile(r"[*•●○◦∙＊]{4}")
-_DIGIT = re.compile(r"\d")
 _DOTTED = re.compile(r"\d\.\d")
 _MASK = re.compile(r"(?<![\w*•●])[*•●○◦∙＊]{4,}(?![\w*•●])")
 _S10 = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}(\d{8})(\d)[A-Z]{2}(?![A-Za-z0-9])")
@@ -57,7 +57,7 @@ def public_ref_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     if _MASK_RUN.search(text):
         spans.extend(m.span() for m in _MASK.finditer(text))
-    if _DIGIT.search(text) is None:
+    if not has_decimal(text):
         return spans
     for m in _S10.finditer(text):
         if _s10_check(m.group(1)) == int(m.group(2)):

@@ -23,6 +23,7 @@ from typing import Any
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.benign_shapes import with_key
 from userlore.policy.detectors.common import _UUID as _UUID_SHAPE
+from userlore.policy.literal_gate import GatedPattern
 
 __all__ = ["stand_in_spans"]
 
@@ -49,7 +50,7 @@ _MASKED = re.compile(
     r"(?:[xX]{2,}|[•*·●]{2,})(?:[ \t.\-/]?(?:[xX]{1,}|[•*·●]{1,}))*"
     r"(?:[ \t.\-/]?[xX•*·●]*\d{1,4}(?:[.\- ]\d{1,2})?)?(?![\w•*·●])"
 )
-_MASK_HINT = re.compile(r"XX|xx|••|\*\*|··|●●")
+_MASK_HINT = GatedPattern(re.compile(r"XX|xx|••|\*\*|··|●●"))
 # A UUID (any version), as a log prints it.
 _UUID = re.compile(rf"(?<![0-9A-Za-z-]){_UUID_SHAPE.pattern}(?![0-9A-Za-z-])")
 # A JSON string's key right before its value ("cpf": "…): the pair goes together, or the key
