@@ -20,7 +20,7 @@ from typing import Final
 from userlore.policy.cue_data import literal_alternation
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import has_decimal
-from userlore.policy.literal_gate import LiteralGate
+from userlore.policy.literal_gate import GatedPattern, LiteralGate
 
 __all__ = ["public_ref_spans"]
 
@@ -28,7 +28,7 @@ _VERSION = re.compile(
     r"(?<![\w.])(?:(?P<pre>==|~=|>=|<=|@|v)\s?)?(?P<v>\d{1,3}(?:\.\d{1,3}){1,3})"
     r"(?:[-.]?(?:rc|a|b|post|dev)\d*)?(?![\w]|\.\d)"
 )
-_MASK_RUN = re.compile(r"[*•●○◦∙＊]{4}")
+_MASK_RUN = GatedPattern(re.compile(r"[*•●○◦∙＊]{4}"))
 _DOTTED = re.compile(r"\d\.\d")
 _MASK = re.compile(r"(?<![\w*•●])[*•●○◦∙＊]{4,}(?![\w*•●])")
 _S10 = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}(\d{8})(\d)[A-Z]{2}(?![A-Za-z0-9])")
