@@ -26,6 +26,13 @@ PATTERNS = [
     re.compile(r"(?<![^\W_])(?:girokonto|conta\s+corrente|普通口座)(?![^\W_])", re.IGNORECASE),
     re.compile(r"(?i)(?<!\w)(?:my\s+boyfriend|mi\s+novio)"),
     re.compile(r"(?i:salary)|konto"),
+    # A literal run after the start (floorcost12): a quote after a space, a word after a word
+    # of any letters, a run of numerals, a key's fingerprint.
+    re.compile(r"[«\"„“「『]|(?:^|[\s:=])['‘]"),
+    re.compile(r"(?i)\w+salary"),
+    re.compile(r"salary|(?:x|)y"),
+    re.compile(r"[一二三四五六七八九十百千万两]{2,}"),
+    re.compile(r"(?i)\b(?:ssh|(?:public )?key)[ \t-]+fingerprints?\b"),
 ]
 PROBES = [
     "",
@@ -58,6 +65,16 @@ PROBES = [
     "My Boyfriend",
     "mi  NOVIO",
     "ſalary",  # the long s
+    "he said 'hi' and «bye»",
+    "'quoted at the start",
+    "x=‘y’ and „z“",
+    "Mysalary",
+    "MYSALARY 12",
+    "y",
+    "三千二百 and 两万",
+    "一",
+    "SSH-Key fingerprint: SHA256:abc",
+    "public key  fingerprints",
 ]
 
 
@@ -86,11 +103,27 @@ def test_required_literals_are_each_alternatives_prefix() -> None:
     }
 
 
-@pytest.mark.parametrize(
-    "source", [r"\d+|salary", r"(?i)\w+salary", r"salary|(?:x|)y", r"[^a]bc", r".salary"]
-)
-def test_no_gate_where_an_alternative_starts_with_no_literal(source: str) -> None:
+@pytest.mark.parametrize("source", [r"\d+|salary", r"[^a]\w", r".+", r"x?|y", r"\s*(?:a|)"])
+def test_no_gate_where_an_alternative_holds_no_literal(source: str) -> None:
     assert required_literals(re.compile(source)) is None
+
+
+@pytest.mark.parametrize(
+    ("source", "literals"),
+    [
+        (r"(?i)\w+salary", {"salary"}),
+        (r"salary|(?:x|)y", {"salary", "y"}),
+        (r"[^a]bc", {"bc"}),
+        (r".salary", {"salary"}),
+        (r"(?:^|\s)['‘]|«", {"'", "‘", "«"}),
+        (r"\d{2}ab\d+abcd", {"abcd"}),  # the longest of an alternative's later runs
+        (r"(?:ab)+c|[xy]{2,}", {"ab", "x", "y"}),  # a repetition's first round starts it
+    ],
+)
+def test_an_alternative_without_a_prefix_is_gated_by_a_later_run(
+    source: str, literals: set[str]
+) -> None:
+    assert required_literals(re.compile(source)) == literals
 
 
 @pytest.mark.parametrize("pattern", PATTERNS, ids=lambda p: p.pattern[:30])

@@ -8,7 +8,11 @@ near-misses (the word beside a count, a price or an order number).
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+
 from tests.support import data_sets
+from userlore.policy.detectors import id_name_words
 from userlore.policy.detectors.id_name_words import name_words
 from userlore.policy.sensitivity import redact
 
@@ -34,3 +38,17 @@ def test_name_words_are_distinctive() -> None:
     assert "kimlik" in words["tr.tckimlik"] and "zehut" in words["il.idnr"]
     every = set().union(*words.values())
     assert not every & {"number", "numero", "nummer", "identity", "personal", "national"}
+
+
+def test_stored_zipf_answers_are_wordfreqs() -> None:
+    """``data/id_name_words.json`` answers the Zipf test as ``wordfreq`` does (floorcost12):
+    fails when the pinned ``wordfreq`` or ``stdnum`` moves and the file was not written again."""
+    stored = json.loads(
+        resources.files("userlore.policy.data").joinpath("id_name_words.json").read_text("utf-8")
+    )
+    _, countries = id_name_words._candidates()
+    single = {w for w, c in countries.items() if len(c) == 1}
+    assert set(stored["common"]) | set(stored["rare"]) == single
+    assert id_name_words.zipf_common(single) == set(stored["common"])
+    # A candidate the file does not hold is asked of wordfreq: the same words either way.
+    assert id_name_words._common({"zqxkimlik", "activity"}) == {"activity"}

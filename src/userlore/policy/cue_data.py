@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
+from userlore.policy import cue_view
 from userlore.policy.data_files import data_yaml
 from userlore.policy.literal_gate import LiteralGate
 
@@ -82,7 +83,7 @@ class CueAlternation:
     the same matches (the first alternative that matches at a position is the same one).
     """
 
-    __slots__ = ("_cores", "_gate", "_last", "_literals", "_pattern", "_subsets")
+    __slots__ = ("_always", "_cores", "_last", "_pattern", "_places", "_subsets", "_words")
 
     _MAX_SUBSETS = 4_096
 
@@ -90,8 +91,12 @@ class CueAlternation:
         parts = _parts(terms, katakana_words=katakana_words)
         self._pattern: re.Pattern[str] | None = None
         self._cores = [(f, core or "") for f, core in parts]
-        self._literals = tuple(core for _, core in self._cores)
-        self._gate = LiteralGate(self._literals)  # no literal in the text: no term can match
+        # Where each literal's terms stand; a term with no literal ("") may match any text.
+        self._places: dict[str, list[int]] = {}
+        for i, (_, core) in enumerate(self._cores):
+            self._places.setdefault(core, []).append(i)
+        self._always = tuple(self._places.pop("", ()))
+        self._words = cue_view.register(self._places)  # none in the text: no term can match
         self._subsets: dict[tuple[int, ...], re.Pattern[str]] = {}
         # The last text's answer: a detector scans one text with the same terms back to back
         # (``search`` then ``finditer``); a pure function of the text, so a safe memo.
@@ -110,8 +115,9 @@ class CueAlternation:
         if last[0] == text:
             return last[1]
         pattern = None
-        if self._gate.search(text):
-            present = tuple([i for i, core in enumerate(self._literals) if core in text])
+        cores = self._words.intersection(cue_view.found(text))
+        if cores or self._always:
+            present = tuple(sorted([*self._always, *(i for c in cores for i in self._places[c])]))
             pattern = self._subsets.get(present)
             if pattern is None:
                 if len(self._subsets) >= self._MAX_SUBSETS:

@@ -2,10 +2,10 @@
 
 Python's ``re`` tries every alternative of ``w1|w2|...`` at every position, so a gate of a few
 hundred words costs about 0.1 ms a sentence, and the floor runs several on every stored value.
-:class:`LiteralGate` searches the same words as a trie (``br(?:other|ead)|...``): at each
-position the engine follows one branch a character, so a position no word starts at fails on
-its first character. The same answer as ``re.search`` of the alternation (performance only,
-issue 30).
+:class:`LiteralGate` asks the text's one shared scan for every gate's words
+(:mod:`userlore.policy.cue_view`) instead; :class:`GatedPattern` scans a trie of a pattern's
+literals (``br(?:other|ead)|...``: at each position the engine follows one branch a character).
+The same answers as ``re.search`` of the alternation (performance only, issue 30).
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable, Iterator
 from re import _constants, _parser  # type: ignore[attr-defined]
 from typing import Any, TypeAlias
+
+from userlore.policy import cue_view
 
 __all__ = ["GatedPattern", "LiteralGate", "required_literals"]
 
@@ -24,18 +26,18 @@ class LiteralGate:
     """``re.compile("|".join(map(re.escape, words))).search(text) is not None``, faster.
 
     ``pattern`` is that alternation (``words``, longest first), for callers that need the match;
-    :meth:`search` asks a trie of the words instead. A word another word starts with ends its
-    branch: wherever the longer one occurs, the shorter one does too, so "does any occur" has
-    the same answer.
+    :meth:`search` asks which registered words the text's shared scan found (``word in text``
+    for each, so "does any occur" has the same answer).
     """
 
-    __slots__ = ("_pattern", "_trie", "words")
+    __slots__ = ("_always", "_pattern", "_set", "words")
 
     def __init__(self, words: Iterable[str]) -> None:
         ordered = sorted(set(words), key=len, reverse=True)
         self.words = tuple(ordered)
         self._pattern: re.Pattern[str] | None = None
-        self._trie = re.compile(_trie_pattern(ordered) if ordered else r"(?!x)x")
+        self._always = "" in self.words  # the empty word stands in every text
+        self._set = cue_view.register(w for w in ordered if w)
 
     @property
     def pattern(self) -> re.Pattern[str]:
@@ -45,8 +47,9 @@ class LiteralGate:
         return self._pattern
 
     def search(self, text: str) -> bool:
-        """Whether any word occurs in ``text``."""
-        return self._trie.search(text) is not None
+        """Whether any word occurs in ``text``: a lookup in the text's shared scan
+        (:mod:`userlore.policy.cue_view`), which every other gate's question reuses."""
+        return self._always or not self._set.isdisjoint(cue_view.found(text))
 
 
 def _trie_pattern(words: Iterable[str]) -> str:
@@ -75,16 +78,23 @@ def required_literals(pattern: re.Pattern[str]) -> frozenset[str] | None:
 
     Read from the compiled pattern's own parse, never written by hand: each alternative's
     literal prefix (characters and small classes of characters, past zero-width assertions),
-    stopping at the first item that is not a literal. None when some alternative starts
-    with no literal. A pattern that ignores case needs them found ignoring case too (the
-    engine's own rules: :class:`GatedPattern` compiles its trie with the pattern's flag).
+    stopping at the first item that is not a literal. An alternative that starts with no
+    literal gives the literal run that starts at a later item of its sequence, the longest
+    one (every item of a sequence is matched, so a match holds one of that run's literals:
+    ``(?:^|\s)['‘]`` needs a quote). None when no item of some alternative starts a literal.
+    A pattern that ignores case needs them found ignoring case too (the engine's own rules:
+    :class:`GatedPattern` compiles its trie with the pattern's flag).
     """
     tree = _parser.parse(pattern.pattern, pattern.flags)
     out: set[str] = set()
     for alternative in _alternatives(list(tree)):
         prefixes, _ = _prefixes(alternative)
         if "" in prefixes:
-            return None
+            later = [_prefixes(alternative[i:])[0] for i in range(1, len(alternative))]
+            runs = [found for found in later if "" not in found]
+            if not runs:
+                return None
+            prefixes = max(runs, key=lambda found: min(map(len, found)))
         out |= prefixes
     return frozenset(out)
 
@@ -118,6 +128,9 @@ def _prefixes(items: list[_Item]) -> tuple[set[str], bool]:
                 found, whole = _prefixes(alternative)
                 nxt |= found
                 complete = complete and whole
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and arg[0] >= 1:
+            nxt, _ = _prefixes(list(arg[2]))  # its first repetition's literals start it
+            complete = False
         elif op is c.BRANCH:
             nxt, complete = set(), True
             for alternative in arg[1]:
@@ -135,23 +148,41 @@ def _prefixes(items: list[_Item]) -> tuple[set[str], bool]:
 class GatedPattern:
     """``pattern`` asked only where one of its :func:`required_literals` stands: a long
     alternation of words scanned at every position costs far more than a trie of them (the
-    same answers; a pattern without such literals is scanned as it is)."""
+    same answers; a pattern without such literals is scanned as it is).
 
-    __slots__ = ("_gate", "pattern")
+    A whole text's question is answered by the text's shared scan (:mod:`~userlore.policy.
+    cue_view`): the literals themselves, or for a pattern that ignores case and ASCII
+    literals, their lower case in the lowered text of an ASCII text (where the engine's case
+    rules are plain ASCII ones). Other texts and windows ask the trie of the literals.
+    """
+
+    __slots__ = ("_folded", "_gate", "_words", "pattern")
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
         self.pattern = pattern
         literals = required_literals(pattern)
         self._gate = None
+        self._words: frozenset[str] | None = None
+        self._folded = bool(pattern.flags & re.IGNORECASE)
         if literals is not None:
             trie = _trie_pattern(sorted(literals, key=len, reverse=True))
             self._gate = re.compile(trie, pattern.flags & (re.IGNORECASE | re.ASCII))
+            if not self._folded:
+                self._words = cue_view.register(literals)
+            elif all(w.isascii() for w in literals):
+                self._words = cue_view.register(w.lower() for w in literals)
 
     def may_match(self, text: str, pos: int = 0, endpos: int | None = None) -> bool:
         """False only where no match can be: none of the literals stands in ``text`` (between
         ``pos`` and ``endpos``, where a match of ``pattern.finditer(text, pos, endpos)`` lies)."""
         if self._gate is None:
             return True
+        words = self._words
+        if words is not None and pos == 0 and endpos is None:
+            if not self._folded:
+                return not words.isdisjoint(cue_view.found(text))
+            if text.isascii():
+                return not words.isdisjoint(cue_view.found(text.lower()))
         return self._gate.search(text, pos, len(text) if endpos is None else endpos) is not None
 
     def search(self, text: str) -> re.Match[str] | None:

@@ -24,7 +24,7 @@ from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
 from userlore.policy.detectors.check_parts import check_parts
 from userlore.policy.detectors.code_clauses import code_clauses
 from userlore.policy.detectors.code_lists import code_lists
-from userlore.policy.detectors.common import _Hit, unnamed
+from userlore.policy.detectors.common import _Hit, has_decimal, unnamed
 from userlore.policy.detectors.cued_values import cued_values
 from userlore.policy.detectors.dial_combos import dial_combos, turned_words
 from userlore.policy.detectors.every_amount import every_amount
@@ -58,7 +58,6 @@ from userlore.policy.detectors.passwords import (
     _recovery_codes,
 )
 from userlore.policy.detectors.payment import (
-    _ANY_DIGIT,
     _DIGIT_GATE,
     _cards,
     _cn_resident_ids,
@@ -150,7 +149,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     lowered = t.lower()
     words = frozenset(_EN_WORD.findall(lowered))
     cjk = not t.isascii() and _CJK.search(t) is not None
-    digit = _ANY_DIGIT.search(t) is not None
+    digit = has_decimal(t)
     if "PRIVATE KEY" in t or "PuTTY" in t:
         hits.extend(_private_key_blocks(t))
     spans = [m.span() for m in _TOKEN_GATE.finditer(t)]

@@ -21,7 +21,7 @@ from userlore.policy.cue_data import alternation
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import has_digit
 from userlore.policy.detectors.placeholders import placeholder_words
-from userlore.policy.literal_gate import LiteralGate
+from userlore.policy.literal_gate import GatedPattern, LiteralGate
 
 __all__ = ["benign_spans", "docs_sentence", "own_real_said", "with_key"]
 
@@ -50,9 +50,11 @@ _TEST_VALUE = re.compile(r"(?i)(?<![\w-])test[-_](?:[x0]{4,}[-_]?)+(?![\w-])")
 _YOUR_NAME = re.compile(r"(?<![\w])(?:YOUR|SEU|SUA|TU|VOTRE|DEIN|IHR)_[A-Z0-9_]{2,40}(?![\w])")
 # A setting about a credential with its value ("password_min_length=12", "token_ttl=3600",
 # "password_file=/etc/app/secret.txt"): a number, a duration, a switch or a path.
-_SETTING = re.compile(
-    r"(?<![\w.\-])(?P<key>[A-Za-z_][\w.\-]{2,60})\s?[=:]\s?"
-    r"(?P<value>\d{1,6}[smhdw]?|true|false|yes|no|on|off|(?:~|\.{1,2})?/[\w./\-]{1,100})(?![\w/])"
+_SETTING = GatedPattern(
+    re.compile(
+        r"(?<![\w.\-])(?P<key>[A-Za-z_][\w.\-]{2,60})\s?[=:]\s?"
+        r"(?P<value>\d{1,6}[smhdw]?|true|false|yes|no|on|off|(?:~|\.{1,2})?/[\w./\-]{1,100})(?![\w/])"
+    )
 )
 # A URL of the user's own machine or a documentation domain, with no login or query in it.
 _LOCAL_URL = re.compile(
@@ -61,9 +63,11 @@ _LOCAL_URL = re.compile(
 )
 # A setting whose key names a credential, with a dictionary word and a few digits for its
 # value ("PASSWORD=geheim", "DB_PASS=motdepasse123"): the docs' value where the sentence says so.
-_WEAK_SETTING = re.compile(
-    r"(?<![\w.\-])(?P<key>[A-Za-z_][\w.\-]{1,60})\s?[=:]\s?"
-    r"(?P<value>[a-zäöüßéèêàçãõáíóú]{3,20}\d{0,4})(?=[\s,;!?)—]|[.](?!\w)|$)"
+_WEAK_SETTING = GatedPattern(
+    re.compile(
+        r"(?<![\w.\-])(?P<key>[A-Za-z_][\w.\-]{1,60})\s?[=:]\s?"
+        r"(?P<value>[a-zäöüßéèêàçãõáíóú]{3,20}\d{0,4})(?=[\s,;!?)—]|[.](?!\w)|$)"
+    )
 )
 # A number of a public line after a hotline word: digits in up to five groups.
 _LINE_NUMBER = re.compile(r"[^\d\n]{0,30}?(?<![\d])(\d{3,5}(?:[ \-.]\d{2,5}){0,4})(?![\d])")

@@ -19,6 +19,7 @@ from typing import Any
 from userlore.policy.cue_data import alternation, cues
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.benign_shapes import own_real_said
+from userlore.policy.detectors.common import has_decimal
 from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["benign_value_spans"]
@@ -47,7 +48,6 @@ _CARD_RUN = re.compile(r"\d{2,6}(?:[ \-]?\d{2,6}){1,5}(?![\d\w])")
 _HEX_RUN = re.compile(r"(?:[0-9a-f]{32,128}|[0-9A-F]{32,128})(?![0-9A-Za-z])")
 _DIGEST_LENGTHS = frozenset({32, 40, 56, 64, 96, 128})
 _DIGEST_BEFORE = 40
-_DIGIT = re.compile(r"\d")
 _SENTENCE_END = re.compile(r"[.!?。！？\n]\s|[。！？\n]")
 
 
@@ -114,7 +114,7 @@ def benign_value_spans(text: str) -> list[tuple[int, int]]:
         return []
     w = _words()
     spans: list[tuple[int, int]] = []
-    if _DIGIT.search(text) is not None:
+    if has_decimal(text):
         spans.extend(_last_fours(text, lowered, w))
         if w.test_words.search(lowered) and not own_real_said(lowered):
             spans.extend(_test_cards(text, w))

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Final
 
+from userlore.policy import cue_view
 from userlore.policy.findings import _BLOCKING, SensitivityLevel
 
 # --------------------------------------------------------------------------------------------
@@ -24,14 +25,16 @@ from userlore.policy.findings import _BLOCKING, SensitivityLevel
 _Hit = tuple[SensitivityLevel, str, int, int, str | None]
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
-_ASCII_DIGIT = re.compile(r"[0-9]")
+_ASCII_DIGITS: Final = cue_view.register("0123456789")
+_DECIMAL = re.compile(r"\d")
 
 
 def has_digit(t: str) -> bool:
     """``any(ch.isdigit() for ch in t)``, the gate many detectors ask of the same text: an ASCII
-    digit answers at once, and only a non-ASCII text without one is read character by
-    character (``str.isdigit`` also takes native, full-width and superscript digits)."""
-    if _ASCII_DIGIT.search(t) is not None:
+    digit in the text's shared scan (:mod:`userlore.policy.cue_view`) answers at once, and only
+    a non-ASCII text without one is read character by character (``str.isdigit`` also takes
+    native, full-width and superscript digits)."""
+    if not _ASCII_DIGITS.isdisjoint(cue_view.found(t)):
         return True
     return not t.isascii() and any(map(str.isdigit, t))
 
@@ -42,6 +45,13 @@ def unnamed(found: Iterable[_Hit], hits: Iterable[_Hit]) -> list[_Hit]:
     caller may extend ``hits`` with the answer."""
     named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
     return [h for h in found if not any(s < h[3] and h[2] < e for s, e in named)]
+def has_decimal(t: str) -> bool:
+    """``re.search(r"\d", t) is not None`` (a decimal digit of any script), asked of the same
+    text by a dozen rules: the shared scan's ASCII digits, the pattern only on a non-ASCII text
+    without one."""
+    if not _ASCII_DIGITS.isdisjoint(cue_view.found(t)):
+        return True
+    return not t.isascii() and _DECIMAL.search(t) is not None
 
 
 def is_year(run: str) -> bool:

@@ -19,7 +19,7 @@ import re
 
 from userlore.policy.detectors import backup_codes, bank_accounts, credential_words, short_codes
 from userlore.policy.detectors.assembled_values import assembled_values
-from userlore.policy.detectors.common import _Hit, has_digit
+from userlore.policy.detectors.common import _Hit, has_decimal, has_digit
 from userlore.policy.detectors.config_keys import config_secrets
 from userlore.policy.detectors.second_amounts import (
     negotiation_amounts,
@@ -28,7 +28,7 @@ from userlore.policy.detectors.second_amounts import (
 )
 from userlore.policy.detectors.social_ids import social_ids
 from userlore.policy.findings import _BLOCKING
-from userlore.policy.literal_gate import LiteralGate
+from userlore.policy.literal_gate import GatedPattern, LiteralGate
 
 __all__ = ["late_values"]
 
@@ -72,8 +72,7 @@ def _any_word() -> LiteralGate:
 
 
 _MARKER = re.compile(r"\[redacted:[\w-]+\]")
-_ANY_DIGIT = re.compile(r"\d")
-_OPENING_QUOTE = re.compile(r"[«\"„“「『]|(?:^|[\s:=])['‘]")
+_OPENING_QUOTE = GatedPattern(re.compile(r"[«\"„“「『]|(?:^|[\s:=])['‘]"))
 
 
 def _cued_values(t: str, lowered: str) -> list[_Hit]:
@@ -81,7 +80,7 @@ def _cued_values(t: str, lowered: str) -> list[_Hit]:
     amounts, a password's later value, a quoted safe word."""
     if len(lowered) != len(t):
         return []
-    digits = _ANY_DIGIT.search(t) is not None
+    digits = has_decimal(t)
     # Every rule but the quoted word's needs a digit; that one needs an opening quote.
     if not digits and _OPENING_QUOTE.search(t) is None:
         return []

@@ -21,7 +21,7 @@ from typing import Any
 
 from userlore.policy.cue_data import alternation, cues, flat
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit, is_year, unnamed
+from userlore.policy.detectors.common import _Hit, has_decimal, is_year, unnamed
 from userlore.policy.detectors.money import (
     _BARE,
     _FIRST_PERSON,
@@ -201,7 +201,7 @@ def _table_amounts(t: str) -> Iterator[_Hit]:
 
 def money_forms(t: str, lowered: str, hits: list[_Hit]) -> list[_Hit]:
     """The user's money in the forms above that no hit in ``hits`` already covers."""
-    if not _DIGIT.search(t):
+    if not has_decimal(t):
         return []
     found = [*_pay_amounts(t, lowered)]
     if "\n" in t and _words().table_literals.search(lowered):

@@ -8,6 +8,7 @@ from typing import Final
 
 from userlore.policy.detectors.common import _Hit, _is_placeholder
 from userlore.policy.findings import _SECRET, _words
+from userlore.policy.literal_gate import GatedPattern
 
 # --------------------------------------------------------------------------------------------
 # Secrets: passwords, PINs and codes stated in prose or key=value form, in several languages
@@ -281,7 +282,9 @@ _RECOVERY_KW = re.compile(  # lowercased text
     r"|codes?\s+de\s+(?:secours|r[ée]cup[ée]ration|sauvegarde|s[ée]curit[ée])"
     r"|wiederherstellungs-?codes?|backup-?codes?|notfall-?codes?|sicherungs-?codes?"
 )
-_RECOVERY_GATE = re.compile(r"code|key|pin|恢|备|備|救援|コード|코드|digo|wiederherstellung")
+_RECOVERY_GATE = GatedPattern(
+    re.compile(r"code|key|pin|恢|备|備|救援|コード|코드|digo|wiederherstellung")
+)
 _CODE_TOKEN = re.compile(
     r"(?<![A-Za-z0-9])[A-Za-z0-9]{3,16}(?:-[A-Za-z0-9]{2,16}){0,7}(?![A-Za-z0-9])"
 )

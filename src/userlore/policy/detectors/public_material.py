@@ -24,9 +24,11 @@ from typing import Final
 
 from userlore.policy.detectors.benign_shapes import benign_spans, with_key
 from userlore.policy.detectors.benign_values import benign_value_spans
+from userlore.policy.detectors.common import has_decimal
 from userlore.policy.detectors.placeholders import placeholder_words
 from userlore.policy.detectors.public_refs import public_ref_spans
 from userlore.policy.detectors.stand_ins import stand_in_spans
+from userlore.policy.literal_gate import GatedPattern
 
 __all__ = ["mask_public_material", "placeholder_words", "public_spans"]
 
@@ -55,9 +57,11 @@ _FINGERPRINT_WORD = re.compile(
     r"(?i)(?:fingerprint|gpg|pgp|key ?id|fingerabdruck|empreinte|huella|impress[ãa]o digital"
     r"|指纹|指紋|フィンガープリント)[^.!?\n。]{0,30}$"
 )
-_KEY_FINGERPRINT = re.compile(
-    r"(?i)\b(?:gpg|pgp|ssh|host|tls|ssl|cert(?:ificate)?|(?:public |signing |server )?key)"
-    r"[ \t-]+fingerprints?\b"
+_KEY_FINGERPRINT = GatedPattern(
+    re.compile(
+        r"(?i)\b(?:gpg|pgp|ssh|host|tls|ssl|cert(?:ificate)?|(?:public |signing |server )?key)"
+        r"[ \t-]+fingerprints?\b"
+    )
 )
 _FINGERPRINT_NOUN = re.compile(r"(?i)\bfingerprints?\b")
 # An age recipient (bech32, 58 characters after ``age1``); a secret key is AGE-SECRET-KEY-1….
@@ -80,7 +84,6 @@ _PLACEHOLDER_TOKEN = re.compile(
 )
 # Every placeholder shape holds one of these: the cheap test before the alternation.
 _PLACEHOLDER_HINT = re.compile(r"(?i)[<{$*•_-]|xxxx|change|replace|placeholder")
-_ANY_DIGIT = re.compile(r"\d")
 # Values that are placeholders only beside a placeholder word: all one digit, a counting run,
 # or a documented test card number.
 _WEAK_VALUE = re.compile(
@@ -141,7 +144,7 @@ def public_spans(text: str) -> list[tuple[int, int]]:
         spans.extend(m.span() for m in _PEM_PUBLIC.finditer(text))
     if "age1" in text:
         spans.extend(m.span() for m in _AGE_RECIPIENT.finditer(text))
-    digits = _ANY_DIGIT.search(text) is not None
+    digits = has_decimal(text)
     hexes = [m.span() for m in _FINGERPRINT.finditer(text)] if digits else []
     for m in _HEX_ID.finditer(text) if digits else ():
         if _FINGERPRINT_WORD.search(text[max(0, m.start() - 40) : m.start()]):

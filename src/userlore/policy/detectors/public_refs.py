@@ -19,6 +19,7 @@ from typing import Final
 
 from userlore.policy.cue_data import literal_alternation
 from userlore.policy.data_files import data_yaml
+from userlore.policy.detectors.common import has_decimal
 from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["public_ref_spans"]
@@ -27,7 +28,6 @@ _VERSION = re.compile(
     r"(?<![\w.])(?:(?P<pre>==|~=|>=|<=|@|v)\s?)?(?P<v>\d{1,3}(?:\.\d{1,3}){1,3})"
     r"(?:[-.]?(?:rc|a|b|post|dev)\d*)?(?![\w]|\.\d)"
 )
-_DIGIT = re.compile(r"\d")
 _DOTTED = re.compile(r"\d\.\d")
 _S10 = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}(\d{8})(\d)[A-Z]{2}(?![A-Za-z0-9])")
 _S10_WEIGHTS: Final = (8, 6, 4, 2, 3, 5, 9, 7)
@@ -53,7 +53,7 @@ def _words() -> tuple[LiteralGate, re.Pattern[str], re.Pattern[str], re.Pattern[
 def public_ref_spans(text: str) -> list[tuple[int, int]]:
     """Spans of versions and tracking numbers in ``text`` (see the module docstring)."""
     spans: list[tuple[int, int]] = []
-    if _DIGIT.search(text) is None:
+    if not has_decimal(text):
         return spans
     for m in _S10.finditer(text):
         if _s10_check(m.group(1)) == int(m.group(2)):

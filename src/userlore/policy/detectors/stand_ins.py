@@ -23,6 +23,7 @@ from typing import Any
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.benign_shapes import with_key
 from userlore.policy.detectors.common import _UUID as _UUID_SHAPE
+from userlore.policy.literal_gate import GatedPattern
 
 __all__ = ["stand_in_spans"]
 
@@ -52,8 +53,8 @@ _MASKED = re.compile(
     rf"(?:[ \t.\-/]?[xX{_MASK_CHARS}]*\d{{1,4}}(?:[.\- ]\d{{1,2}})?)?(?![\w•*·●])"
 )
 # Two of the same mask character, or four of any: the cheap test before the pattern.
-_MASK_HINT = re.compile(
-    "|".join(re.escape(c * 2) for c in f"Xx{_MASK_CHARS}") + f"|[{_MASK_CHARS}]{{4}}"
+_MASK_HINT = GatedPattern(
+    re.compile("|".join(re.escape(c * 2) for c in f"Xx{_MASK_CHARS}") + f"|[{_MASK_CHARS}]{{4}}")
 )
 # A UUID (any version), as a log prints it.
 _UUID = re.compile(rf"(?<![0-9A-Za-z-]){_UUID_SHAPE.pattern}(?![0-9A-Za-z-])")

@@ -19,7 +19,7 @@ from typing import Any
 
 from userlore.policy.cue_data import alternation, cues, flat
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, has_decimal
 from userlore.policy.detectors.every_amount import sentence_amounts, sentence_bounds
 from userlore.policy.findings import _BLOCKING, _REGULATED
 from userlore.policy.literal_gate import LiteralGate
@@ -47,7 +47,6 @@ def _words() -> _Words:
     )
 
 
-_DIGIT = re.compile(r"\d")
 # A tax figure often has neither currency nor thousands ("me devolvió 455,20 del IRPF", "I owe
 # the state 388"): in a tax sentence a number of three digits or more, or one with cents after a
 # comma, is one too (not a percentage; "bis 31.07." is a date, and a dot's cents are a date's
@@ -58,7 +57,7 @@ _PLAIN = re.compile(r"(?<![\w.,/-])(?:\d{3,}(?:[.,]\d{1,2})?|\d{1,2},\d{2})(?![\
 def tax_figures(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     """Amounts in a sentence about the user's income tax (see the module docstring)."""
     w = _words()
-    if len(lowered) != len(t) or not _DIGIT.search(t) or not w.literals.search(lowered):
+    if len(lowered) != len(t) or not has_decimal(t) or not w.literals.search(lowered):
         return
     named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
     c = cues()

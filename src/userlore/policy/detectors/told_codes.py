@@ -23,7 +23,7 @@ from typing import Any, Final
 
 from userlore.policy.cue_data import cues, literal_alternation
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit, is_year
+from userlore.policy.detectors.common import _Hit, has_decimal, is_year
 from userlore.policy.findings import _SECRET
 
 __all__ = ["told_codes"]
@@ -31,7 +31,6 @@ __all__ = ["told_codes"]
 _WINDOW: Final = 90
 _SENTENCE_END = re.compile(r"[!?。！？\n]|(?<!\.\.)\.(?!\d)(?=\s|$)")
 _STATEMENT_END = re.compile(r"[!。！\n]|(?<!\.\.)\.(?!\d)(?=\s|$)")
-_ANY_DIGIT = re.compile(r"\d")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _RUN = r"\d(?:[ \-.]?\d){3,7}"
 _PIECE_DIGITS = re.compile(r"\s{0,2}(\d(?:[ \-]?\d){1,7})(?!\d)")
@@ -64,7 +63,7 @@ def _words() -> _Words:
 
 def told_codes(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     """The codes told in the three ways of the module docstring."""
-    if _ANY_DIGIT.search(t) is None:
+    if not has_decimal(t):
         return
     yield from _piece_digits(t, hits)
     c = cues()

@@ -82,6 +82,7 @@ from userlore.policy.language import (
     segments,
     unread_by_covered,
 )
+from userlore.policy.literal_gate import GatedPattern
 from userlore.policy.relatives import (
     CANTONESE,
     RELATIVES,
@@ -391,7 +392,7 @@ def _names_currency(text: str, languages: list[str]) -> bool:
 
 
 _DIGITS_IN_HAN = re.compile(r"(?<![0-9A-Za-z.,])\d(?:[\d,.]*\d)?(?![0-9A-Za-z])")
-_HAN_NUMERAL = re.compile(r"[零〇一二三四五六七八九十百千萬万億亿兩两]{2,}")
+_HAN_NUMERAL = GatedPattern(re.compile(r"[零〇一二三四五六七八九十百千萬万億亿兩两]{2,}"))
 
 
 # A Latin letter outside Latin-1 (not French "œ", German "ẞ"): no covered language writes it.

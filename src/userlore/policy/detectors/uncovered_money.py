@@ -33,7 +33,7 @@ from typing import Final
 
 from userlore.policy.cue_data import cues
 from userlore.policy.detectors.cldr_words import _currency_signs, compact_parts
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, has_decimal
 from userlore.policy.detectors.uncovered import _NO_LANGUAGE, _amounts, _candidate_languages
 from userlore.policy.detectors.uncovered_shapes import _bare, _engine, _every_magnitude, _said
 from userlore.policy.findings import _REGULATED
@@ -146,9 +146,9 @@ def _may_hold_money(t: str) -> bool:
     """A cheap test before any segment is identified: a three-digit number beside another
     number, a letter of a script no covered language writes, or a Latin word that is some
     language's magnitude word or ends in one ("centoventimila": "ventimila")."""
-    if _BARE_NUMBER.search(t) and sum(ch.isdigit() for ch in t) > 3:
+    if has_decimal(t) and _BARE_NUMBER.search(t) and sum(ch.isdigit() for ch in t) > 3:
         return True
-    if _OTHER_SCRIPT.search(t):
+    if not t.isascii() and _OTHER_SCRIPT.search(t):
         return True
     return says_a_magnitude(t)
 

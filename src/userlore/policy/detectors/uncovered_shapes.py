@@ -27,9 +27,10 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Final
 
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, has_decimal
 from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.language import COVERED_LANGUAGES, Segment, segments
+from userlore.policy.literal_gate import GatedPattern
 
 __all__ = ["uncovered_shapes"]
 
@@ -39,8 +40,8 @@ _ITEM = (
     r"(?:\d{4}[ \-]\d{4}|\d{8,10}"
     r"|(?=[a-zA-Z0-9]{0,3}\d)(?=[a-zA-Z0-9\-]{0,8}[a-zA-Z])[a-zA-Z0-9]{4}-[a-zA-Z0-9]{4})"
 )
-_CODE_LIST = re.compile(
-    rf"[:：]\s*(?P<list>{_ITEM}(?:\s*[,;、，]\s*{_ITEM}|\s+{_ITEM})+)(?![\w\-])"
+_CODE_LIST = GatedPattern(
+    re.compile(rf"[:：]\s*(?P<list>{_ITEM}(?:\s*[,;、，]\s*{_ITEM}|\s+{_ITEM})+)(?![\w\-])")
 )
 _LIST_ITEM = re.compile(_ITEM)
 _PASSPORT = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}[ \-]?\d{7}(?![0-9A-Za-z])")
@@ -59,7 +60,7 @@ _BIG = tuple(
 def uncovered_shapes(t: str) -> Iterator[_Hit]:
     """Code lists, passport-like tokens and amounts in words in ``t``'s uncovered segments."""
     lists = list(_CODE_LIST.finditer(t))
-    passports = list(_PASSPORT.finditer(t))
+    passports = list(_PASSPORT.finditer(t)) if has_decimal(t) else []  # \d{7}: a digit
     if not lists and not passports and not _may_say_amount(t):
         return
     found = [
