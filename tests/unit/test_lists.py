@@ -8,7 +8,11 @@ sight 13 / 13, 12 / 12). PrefEval then showed a class the sets lacked: requests 
 ("can you recommend some…", "what are some good…"), 554 of its 702 explicit questions read as
 lists; the requests set was written with that fix (10 / 10 single), and "some" / "ways" now need
 a name after them (set 1 lost two and set 2 one until then; 14 of PrefEval's 702 still read as
-lists: "what are some … in San Diego?").
+lists: "what are some … in San Diego?"). Set 3 (multihop12): the plural form with a
+conditional or epistemic modal ("what fields would X be likely to pursue", "which traits might
+Y say…") asks for an inference, not for things said; first run 0 / 12 such questions left
+alone (8 / 8 ability and plan questions with "can" / "will" read as lists), after the fix 12 / 12
+and 8 / 8.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ SETS = [
     for name in (
         "list_questions.json",
         "list_questions_set2.json",
+        "list_questions_modal.json",
     )
 ]
 LISTS = [q for s in SETS for q in s["list"]]

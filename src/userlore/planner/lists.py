@@ -13,7 +13,10 @@ import re
 
 __all__ = ["list_question"]
 
-_AUX = r"(?:do|does|did|has|have|had|is|are|was|were|can|could|will|would|should|might|may)"
+_AUX = r"(?:do|does|did|has|have|had|is|are|was|were|can|will)"
+"""What follows the plural noun of a list question: not a conditional or epistemic modal
+(would, could, might, may, should), which asks what to infer or suppose ("what fields would
+Caroline be likely to pursue?"), not for things the user said on different days."""
 _PARTICIPLE = r"(?:\w+ed|done|been|made|met|seen|taken|read|bought|built|eaten|given|gone|won)"
 _EN = re.compile(
     rf"""(?ix)
