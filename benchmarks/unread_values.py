@@ -27,10 +27,8 @@ def main() -> None:
         row = json.loads(line)
         text, family = str(row["text"]), str(row["family"])
         red = redact(text)
-        if family == "benign":
-            ok = red != text
-        else:
-            ok = all(str(v) not in red for v in row["values"])
+        values = [str(v) for v in row["values"]]
+        ok = red != text if family == "benign" else all(v not in red for v in values)
         tally[(family, str(row["split"]))][0] += ok
         tally[(family, str(row["split"]))][1] += 1
         if args.misses and ok == (family == "benign"):
