@@ -99,8 +99,9 @@ def _tender() -> frozenset[str]:
 
 
 @functools.cache
-def _units() -> tuple[frozenset[str], frozenset[str]]:
-    """(currency words, lettered currency symbols) of every CLDR locale, plain. A word is the
+def _units() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(currency words, lettered currency symbols, words of territory names) of every CLDR
+    locale, plain. A word is the
     first or last of a tender currency's name (display and plural forms, 3+ letters, no word of
     any locale's territory names) that names two currencies in one locale ("dollar", "dinar",
     "króna") or one currency in three locales or more ("tala", "paʻanga", "guaraní"): the
@@ -156,14 +157,15 @@ def _units() -> tuple[frozenset[str], frozenset[str]]:
     # of "Kosta Rika"): a place, not money; unless many locales name a currency by it and no
     # place ("euro", a word of the "Zona euro" in some).
     widely = {w for w, n in unplaced.items() if n >= _WIDELY} - countries
-    return frozenset(w for w in words if w not in places or w in widely), frozenset(symbols)
+    kept = frozenset(w for w in words if w not in places or w in widely)
+    return kept, frozenset(symbols), frozenset(places - kept)
 
 
 @functools.cache
 def _stems() -> frozenset[str]:
     """Currency words of six letters or more without their last letter: a word ending
     otherwise ("دینارە" of "دیناری") meets its name there."""
-    words, _ = _units()
+    words, _, _ = _units()
     return frozenset(w[:-1] for w in words if len(w) > _MIN_STEMMED)
 
 
@@ -178,7 +180,9 @@ def _is_unit(word: str, symbols: bool = True) -> bool:
     ("naf", "php": beside figures only; three-letter names too, "lek", "won", "som": short
     words of other languages elsewhere)."""
     plain = _plain(word)
-    words, lettered = _units()
+    words, lettered, places = _units()
+    if plain in places:
+        return False  # "France", "Slovenia": a country before its postcode, not "franc"
     if symbols and (plain in lettered or (len(plain) < _MIN_UNIT and plain in words)):
         return True
     if len(plain) < _MIN_UNIT:
