@@ -39,14 +39,21 @@ from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.cldr_words import _currency_signs
 from userlore.policy.detectors.common import _Hit, has_digit
 from userlore.policy.detectors.uncovered import _NO_LANGUAGE, _candidate_languages
-from userlore.policy.detectors.uncovered_money import _vocabulary, says_a_magnitude
+from userlore.policy.detectors.uncovered_money import (
+    _currency_names,
+    _vocabulary,
+    says_a_magnitude,
+)
+from userlore.policy.detectors.uncovered_shapes import _bare
 from userlore.policy.findings import _REGULATED
 from userlore.policy.language import COVERED_LANGUAGES, Segment, segments
+from userlore.policy.word_lists import LEXICON_ZIPF, _lexicon
 
 __all__ = ["unread_values"]
 
 _RULE: Final = "value_uncovered_language"
 _WORD = re.compile(r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u02bb\u02bc'’])+")
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
 _MIN_UNIT: Final = 4  # letters of a currency word matched with an affix ("dola", "randi")
 _AFFIX: Final = 3  # letters a word may add before or after a currency word ("zi-irandi")
 _MIN_STEMMED: Final = 5  # letters of a currency word matched with another last letter
@@ -187,13 +194,28 @@ def _is_unit(word: str, symbols: bool = True) -> bool:
         return True
     if len(plain) < _MIN_UNIT:
         return False
-    if plain in words:
-        return True
+    found = plain in words or plain[:-1] in _stems()
     for cut in range(1, _AFFIX + 1):
         for part in (plain[cut:], plain[:-cut]):
-            if len(part) > _MIN_UNIT and part in words:
-                return True
-    return plain[:-1] in _stems()
+            found = found or (len(part) > _MIN_UNIT and part in words)
+    return found and not _covered_word(word.casefold())
+
+
+@functools.cache
+def _covered_money() -> frozenset[str]:
+    """The covered languages' own CLDR currency words ("dollars", "pesos", "real")."""
+    return frozenset(w for lang in COVERED_LANGUAGES for w in _currency_names(lang))
+
+
+def _covered_word(folded: str) -> bool:
+    """A frequent word of a covered Latin-script language ("some", "trouble", "library": a
+    currency word with an affix by chance) that is none of its currency words."""
+    if _bare(folded) in _covered_money():
+        return False
+    return any(
+        lexicon is not None and lexicon.get(folded, 0.0) >= LEXICON_ZIPF
+        for lexicon in map(_lexicon, sorted(COVERED_LANGUAGES))
+    )
 
 
 @functools.cache
@@ -226,9 +248,16 @@ def _is_loanword(word: str) -> bool:
 
 def unread_values(t: str) -> Iterator[_Hit]:
     """Money and account numbers in ``t``'s uncovered segments (see the module docstring)."""
-    words = _WORD.findall(t)
-    units = any(map(_is_unit, words))  # the symbols too: a set lookup each
-    loans = has_digit(t) and any(map(_is_loanword, words))
+    digits = has_digit(t)
+    figures = digits and _FIGURE.search(t) is not None
+    ids = digits and any(
+        sum(ch.isdigit() for ch in m.group(0)) >= _ID_DIGITS for m in _ID_RUN.finditer(t)
+    )
+    words = _LETTERS.findall(t)  # cheaper than _WORD; an okina is a letter (Lm) here too
+    # Names of four letters or more anywhere; symbols and short names only beside figures
+    # (most turns hold "won", "da" or "kr" as words: no segment need be identified for them).
+    units = any(_is_unit(w, symbols=figures) for w in words)
+    loans = ids and any(map(_is_loanword, words))
     if not units and not loans:
         return
     runs = list(_unread_runs(t))
