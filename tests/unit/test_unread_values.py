@@ -19,10 +19,10 @@ from userlore.policy.sensitivity import redact
 CASES = data_sets.rows("unread_values.jsonl")
 FAMILIES = sorted({str(c["family"]) for c in CASES} - {"benign"})
 # Left (docs/benchmarks.md, blindfix13c): currency words no CLDR locale shares ("diranta",
-# "chemadhora", Hawaiian "kālā", "w'amafaranga"); turns the identifier reads as a language CLDR has number
-# words for, with no magnitude word beside the currency that some language has ("daou vil",
-# "rihun rua", "rua na udolu", "zikwi zana": left to uncovered_money, which keeps a price under a
-# thousand); a Macanese turn read as Portuguese.
+# "chemadhora", Hawaiian "kālā", "w'amafaranga"); turns the identifier reads as a language
+# CLDR has number words for, with no magnitude word of any language beside the currency
+# ("daou vil", "rihun rua", "rua na udolu", "zikwi zana": left to uncovered_money, which
+# keeps a price under a thousand); a Macanese turn read as Portuguese.
 KNOWN = {
     "money_words": {
         "uv-money_words-ny-02",
@@ -65,6 +65,8 @@ def test_the_benign_rows_the_floor_redacts() -> None:
         ("دینارە", True),  # an ending other than the name's ("دیناری")
         ("Naf", True),  # a lettered symbol ("NAf.")
         ("Burundi", False),  # a place in a currency's name
+        ("Gdańsk", False),  # a capitalised name takes no affix ("dansk" of "dansk krone")
+        ("library", False),  # a frequent covered word ("libra" with an affix by chance)
         ("Bank", False),  # a word of a fund's name, no tender currency's
         ("mahina", False),
     ],

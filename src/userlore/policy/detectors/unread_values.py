@@ -181,11 +181,11 @@ _WORD_MEMO: Final = 1 << 15
 
 @functools.lru_cache(maxsize=_WORD_MEMO)
 def _is_unit(word: str, symbols: bool = True) -> bool:
-    """``word`` is a currency word of four letters or more of some locale ("dola", "tala"),
-    one of five or more with an affix of up to three letters ("krónur", "ziirandi",
-    "makwacha"), one of six or more ending otherwise, or (``symbols``) a lettered symbol
-    ("naf", "php": beside figures only; three-letter names too, "lek", "won", "som": short
-    words of other languages elsewhere)."""
+    """``word`` is a currency word of four letters or more of some locale ("dola", "tala");
+    or, not capitalised, one of five or more with an affix of up to three letters ("krónur",
+    "ziirandi", "makwacha") or one of six or more ending otherwise; or (``symbols``) a
+    lettered symbol ("naf", "php": beside figures only; three-letter names too, "lek", "won",
+    "som": short words of other languages elsewhere)."""
     plain = _plain(word)
     words, lettered, places = _units()
     if plain in places:
@@ -194,11 +194,20 @@ def _is_unit(word: str, symbols: bool = True) -> bool:
         return True
     if len(plain) < _MIN_UNIT:
         return False
-    found = plain in words or plain[:-1] in _stems()
-    for cut in range(1, _AFFIX + 1):
-        for part in (plain[cut:], plain[:-cut]):
-            found = found or (len(part) > _MIN_UNIT and part in words)
+    found = plain in words
+    if not word[:1].isupper():  # a capitalised word is a name ("Gdańsk" is no "dansk")
+        found = found or plain[:-1] in _stems()
+        for cut in range(1, _AFFIX + 1):
+            for part in (plain[cut:], plain[:-cut]):
+                found = found or (len(part) > _MIN_UNIT and part in words)
     return found and not _covered_word(word.casefold())
+
+
+def names_a_currency(t: str) -> bool:
+    """Some word of ``t`` is a currency word of some locale (not a symbol): where
+    :func:`unread_values` may read money in words, and read it differently once the identifier
+    sees the text inside other characters (a JSON wrapper)."""
+    return any(_is_unit(w, symbols=False) for w in _LETTERS.findall(t))
 
 
 @functools.cache
