@@ -17,6 +17,7 @@ from typing import Final
 from userlore.models import CandidateInput, Disclosure, Explicitness, Sensitivity
 from userlore.policy.detectors.common import has_digit
 from userlore.policy.detectors.uncovered_money import says_a_magnitude
+from userlore.policy.detectors.unread_values import names_a_currency
 from userlore.policy.sensitivity import (
     SPECIAL_CATEGORIES,
     SensitivityLevel,
@@ -277,7 +278,9 @@ def value_is_content(value: str | None, content: str) -> bool:
     (``benchmarks/floor_one_pass.py``, ``tests/unit/test_floor_one_pass.py``). An amount in
     words is the one exception found since (blind12's "catorce mil pesos": Spanish alone,
     Romanian inside ``{"memory":…}``, where it reads as money in a language no rule covers), so
-    a content with a magnitude word is judged twice too. Everything else is still judged twice.
+    a content with a magnitude word is judged twice too, and so is one with a currency word
+    (blind13: money in words beside it, read where the identifier places the text in a
+    language CLDR has no number words for). Everything else is still judged twice.
     """
     if not content or value is None or not value.endswith('"}') or has_digit(content):
         return False
@@ -287,6 +290,7 @@ def value_is_content(value: str | None, content: str) -> bool:
         and value[:head] in _WRAPPER_HEADS
         and value[head:-2] == content
         and not says_a_magnitude(content)  # tokenises the text: last, on wrappers only
+        and not names_a_currency(content)
     )
 
 

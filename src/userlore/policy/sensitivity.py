@@ -91,6 +91,7 @@ from userlore.policy.detectors.uncovered import uncovered_values
 from userlore.policy.detectors.uncovered_cued import uncovered_cued
 from userlore.policy.detectors.uncovered_money import uncovered_money
 from userlore.policy.detectors.uncovered_shapes import uncovered_shapes
+from userlore.policy.detectors.unread_values import unread_values
 from userlore.policy.detectors.unvalidated_ids import unvalidated_ids
 from userlore.policy.detectors.vendor_rules import maintained_vendor_tokens
 from userlore.policy.findings import (
@@ -292,7 +293,12 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
     # nothing.
     uncovered += [
         h
-        for h in [*uncovered_money(unmasked), *uncovered_cued(unmasked), *code_lists(unmasked)]
+        for h in [
+            *uncovered_money(unmasked),
+            *uncovered_cued(unmasked),
+            *code_lists(unmasked),
+            *unread_values(unmasked),  # blind13: money and ids where CLDR reads no number
+        ]
         if not any(u[2] < h[3] and h[2] < u[3] for u in uncovered)
     ]
     if uncovered:

@@ -122,6 +122,21 @@ def _inflected() -> frozenset[str]:
     return frozenset(w for s in out for w in re.split(r"[\s\-]+", s) if len(w) > _MIN_MAGNITUDE)
 
 
+@functools.cache
+def _spelled_magnitudes() -> frozenset[str]:
+    """The magnitudes of four letters or more :func:`_spelled` reads in every language CLDR
+    spells out (the Faroese "túsund" of 1,000, which the spell-outs of larger numbers
+    inflect): the cheap test must pass every text :func:`_said_amounts` can read (blind13)."""
+    from unicode_rbnf import RbnfEngine
+
+    return frozenset(
+        w
+        for language in RbnfEngine.get_supported_languages()
+        for w in _spelled(language)[1]
+        if len(w) > _MIN_MAGNITUDE
+    )
+
+
 def _splits(word: str, vocabulary: frozenset[str]) -> bool:
     """``word`` is a concatenation of words of ``vocabulary`` ("centoventi": cento + venti)."""
     ok = [True] + [False] * len(word)
@@ -169,7 +184,7 @@ def _ends_in_a_magnitude(w: str) -> bool:
     the word, so remembered per word rather than worked out again on every text."""
     exact, inflected = _every_magnitude(), _inflected()
     bare = _bare(w)
-    if bare in exact or bare in inflected:
+    if bare in exact or bare in inflected or bare in _spelled_magnitudes():
         return True
     for cut in range(_STEM_PREFIX, len(bare) - _STEM_MIN + 1):
         if bare[cut:] in exact or bare[cut:] in inflected:
