@@ -35,6 +35,7 @@ from userlore.policy.detectors.financial import (
     _ZH_NUMBER,
     _financial,
 )
+from userlore.policy.detectors.hook_urls import hook_urls
 from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy, _split_keys
 from userlore.policy.detectors.late_values import late_values
 from userlore.policy.detectors.lock_codes import lock_codes
@@ -162,6 +163,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(_split_keys(t, lowered, words, _VENDOR))
     if ("://" in t and "@" in t) or "-u" in t or "-p" in t or "-a " in t:
         hits.extend(_url_credentials(t))
+    hits.extend(hook_urls(t, lowered))  # a webhook URL whose path is the secret (blind13)
     if "=" in t and ("?" in t or "&" in t or "#" in t):
         hits.extend(_query_secrets(t))
     if "s%3A" in t or "=" in t:
