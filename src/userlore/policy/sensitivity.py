@@ -72,6 +72,7 @@ from userlore.policy.detectors.payment import (
 from userlore.policy.detectors.prose_parts import prose_parts
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.registry import registry_ids
+from userlore.policy.detectors.said_digits import said_digits
 from userlore.policy.detectors.said_values import drop_connectives, said_values
 from userlore.policy.detectors.secret_forms import secret_forms
 from userlore.policy.detectors.special import _special
@@ -287,6 +288,8 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
         # Values said in words ("four one one seven", "幺三五七", "p-a-s-s"): the same rules
         # read the view with each run replaced by its value; spans map back to the words.
         mapped.extend((h, _Composed(spoken, folded)) for h in _detect(spoken.text, special))
+    # A code said one digit at a time, even where it reads as a year (blind13).
+    mapped.extend((h, folded) for h in said_digits(folded.text, spoken))
     ocr = _ocr_view(folded.text)
     if ocr != folded.text:
         # "4S26 O181 …": letters a scan or a keyboard puts for digits, read as the digits.
