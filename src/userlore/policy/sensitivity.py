@@ -69,6 +69,7 @@ from userlore.policy.detectors.payment import (
     _split_cards,
     _ssns,
 )
+from userlore.policy.detectors.payment_aliases import payment_aliases
 from userlore.policy.detectors.prose_parts import prose_parts
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.registry import registry_ids
@@ -222,6 +223,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         # Told in parts: a word then a number, spaced digits, an account after its bank.
         named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
         hits.extend(h for h in prose_parts(t) if not any(s < h[3] and h[2] < e for s, e in named))
+    hits.extend(payment_aliases(t, lowered))  # a Pix key, a Bizum phone, a UPI id (blind13)
     if _ANY_DIGIT.search(t) and (_MONEY_GATE.search(lowered) or _OWN_MONEY_GATE.search(lowered)):
         hits.extend(own_money(t))
     # Values said otherwise (blindfix7): spelled, in pieces, typed in groups, in slang.
