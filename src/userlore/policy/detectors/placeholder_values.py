@@ -49,14 +49,11 @@ def owner_value_spans(text: str) -> list[tuple[int, int]]:
     key left behind would read as a credential cue before the value."""
     if "=" not in text and ":" not in text and "：" not in text:
         return []
-    lowered = text.casefold()
-    if len(lowered) != len(text) or _owner_start().search(lowered) is None:
-        return []
     from userlore.policy.detectors.benign_shapes import with_key
 
     spans = []
     for m in _ASSIGNED.finditer(text):
-        if says_what_goes_there(lowered[m.start(1) : m.end(1)]):
+        if says_what_goes_there(m.group(1).casefold()):
             start, end = with_key(text, m.start(1), m.end())
             spans.append((min(start, m.start()), end))
     return spans

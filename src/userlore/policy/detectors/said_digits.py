@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from userlore.policy.cue_data import cues
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, has_digit
 from userlore.policy.detectors.lock_codes import lock_cues
 from userlore.policy.findings import _SECRET
 from userlore.policy.normalize import Folded
@@ -44,7 +44,7 @@ def said_digits(folded: str, spoken: Folded) -> Iterator[_Hit]:
     """Secret hits, in ``folded``'s positions, for the codes said one digit at a time after a
     credential or lock word (see the module docstring); ``spoken`` is ``folded``'s spoken view."""
     runs = list(_word_runs(folded, spoken)) if spoken.text != folded else []
-    if any(mark in folded for mark in _LIST_MARKS):
+    if (not folded.isascii() or has_digit(folded)) and any(m in folded for m in _LIST_MARKS):
         runs.extend(m.span() for m in _LISTED.finditer(folded) if _separated(m.group(0)))
     if not runs:
         return
