@@ -27,7 +27,6 @@ KNOWN: dict[str, set[str]] = {
     "every_amount.jsonl": {"every_amount-en-b08", "every_amount-es-b06"},
     "check_parts.jsonl": set(),
     "card_codes.jsonl": {
-        "card_code-en-b08",
         "card_code-en-b09",
         "card_code-es-b06",
         "card_code-pt-b05",

@@ -356,6 +356,9 @@ def identify(text: str, *, vouch: bool = True) -> str:
     folded = unicodedata.normalize("NFKC", text).strip()
     if not folded:
         return UNDETERMINED
+    worded = _without_code_tokens(folded)
+    if worded is not None:
+        folded = worded  # the words' language, not a hash's "no language" (blind13)
     ranking = _py3langid()(folded)
     short = _letters(folded) < SHORT_LETTERS
     language = decide(ranking, short=short)
@@ -364,6 +367,23 @@ def identify(text: str, *, vouch: bool = True) -> str:
     if vouch and language in COVERED_LANGUAGES and ranking and _unsure(ranking, language):
         return vouched_language(folded, language, ranking)
     return language
+
+
+# A token of code: sixteen characters or more of letters, digits and a token's symbols, with
+# a digit in it (a commit hash, a digest, a request id, a key).
+_CODE_TOKEN = re.compile(r"(?<![^\s(\"'])(?=\S*\d)[\w+/=.:\-]{16,}(?=[.,;:!?)\"']*(?:\s|$))")
+
+
+def _without_code_tokens(text: str) -> str | None:
+    """``text`` without its code tokens when enough words are left to identify
+    (:data:`MIN_LETTERS`); else None. A 40-character commit hash outweighs "the fix landed
+    in", which the identifier then places in no language (``zxx``); the words say English."""
+    if not any(ch.isdigit() for ch in text):
+        return None
+    stripped = _CODE_TOKEN.sub(" ", text)
+    if stripped == text or _plain_letters(stripped) < MIN_LETTERS:
+        return None
+    return " ".join(stripped.split())
 
 
 VOUCH_ZIPF: Final = 2.0

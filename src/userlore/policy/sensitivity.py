@@ -35,6 +35,7 @@ from userlore.policy.detectors.financial import (
     _ZH_NUMBER,
     _financial,
 )
+from userlore.policy.detectors.hook_urls import hook_urls
 from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy, _split_keys
 from userlore.policy.detectors.late_values import late_values
 from userlore.policy.detectors.lock_codes import lock_codes
@@ -67,9 +68,11 @@ from userlore.policy.detectors.payment import (
     _split_cards,
     _ssns,
 )
+from userlore.policy.detectors.payment_aliases import payment_aliases
 from userlore.policy.detectors.prose_parts import prose_parts
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.registry import registry_ids
+from userlore.policy.detectors.said_digits import said_digits
 from userlore.policy.detectors.said_values import drop_connectives, said_values
 from userlore.policy.detectors.secret_forms import secret_forms
 from userlore.policy.detectors.special import _special
@@ -163,6 +166,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(_split_keys(t, lowered, words, _VENDOR))
     if ("://" in t and "@" in t) or "-u" in t or "-p" in t or "-a " in t:
         hits.extend(_url_credentials(t))
+    hits.extend(hook_urls(t, lowered))  # a webhook URL whose path is the secret (blind13)
     if "=" in t and ("?" in t or "&" in t or "#" in t):
         hits.extend(_query_secrets(t))
     if "s%3A" in t or "=" in t:
@@ -218,6 +222,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     if digit:
         # Told in parts: a word then a number, spaced digits, an account after its bank.
         hits.extend(unnamed(prose_parts(t), hits))
+    hits.extend(payment_aliases(t, lowered))  # a Pix key, a Bizum phone, a UPI id (blind13)
     if digit and (_MONEY_GATE.search(lowered) or _OWN_MONEY_GATE.search(lowered)):
         hits.extend(own_money(t))
     # Values said otherwise (blindfix7): spelled, in pieces, typed in groups, in slang.
@@ -274,6 +279,8 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
         # Values said in words ("four one one seven", "幺三五七", "p-a-s-s"): the same rules
         # read the view with each run replaced by its value; spans map back to the words.
         mapped.extend((h, _Composed(spoken, folded)) for h in _detect(spoken.text, special))
+    # A code said one digit at a time, even where it reads as a year (blind13).
+    mapped.extend((h, folded) for h in said_digits(folded.text, spoken))
     ocr = _ocr_view(folded.text)
     if ocr != folded.text:
         # "4S26 O181 …": letters a scan or a keyboard puts for digits, read as the digits.

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from userlore.policy import cue_view
+from userlore.policy.detectors.placeholder_values import says_what_goes_there
 from userlore.policy.findings import _BLOCKING, SensitivityLevel
 
 # --------------------------------------------------------------------------------------------
@@ -104,6 +105,8 @@ def _is_placeholder(value: str) -> bool:
         return True
     if _PLACEHOLDER_WORDS.search(v.lower()):
         return True
+    if says_what_goes_there(v.lower()):
+        return True  # "你的密钥", "tu_clave_api": the stand-in in another language's words
     if v[0] in "$%[{(<":
         return True
     body = v.split("_", 1)[-1] if len(v) > 8 else v

@@ -60,14 +60,26 @@ def _key_words_near(t: str, lowered: str, spans: list[tuple[int, int]]) -> Itera
         line_start = t.rfind("\n", 0, s) + 1
         for kw in _KEY_WORDS.finditer(lowered, max(line_start, s - 60, seen + 1), e):
             k = kw.start()
-            if k > 0 and t[k - 1].isalpha() and t[k - 1].isascii() and not t[k].isupper():
-                continue  # inside a word ("monkey"), unless a camelCase hump ("myApiKey")
+            # Inside a word ("monkey"), unless a camelCase hump ("myApiKey") or a parameter's
+            # name that ends in its secret ("corpsecret", "appsecret").
+            inside = k > 0 and t[k - 1].isalpha() and t[k - 1].isascii() and not t[k].isupper()
+            if inside and _GLUED_TAIL.match(lowered, k) is None:
+                continue
+            if _WORD_GOES_ON.match(t, kw.end()) is not None:
+                continue  # "secretary", "keyboard", "tokenizer": a word the cue begins
             if k > seen:
                 seen = k
                 budget -= 1
                 if budget < 0:
                     return
                 yield kw
+
+
+# A name glued before "secret" or "token" is a parameter's ("corpsecret", "channelsecret",
+# "authtoken"): no English word ends in either, as words end in "key" ("monkey", "turkey").
+_GLUED_TAIL = re.compile(r"(?:secret|token)(?![a-z])")
+# The cue's word goes on in lower case (a plural's "s" ends it: "keys", "tokens").
+_WORD_GOES_ON = re.compile(r"(?!s(?![a-z]))[a-z]")
 
 
 _PUBLIC_KEY_PREFIX = re.compile(r"(?:ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-nistp\d+|sk-ssh-\S+)\s+$")

@@ -87,6 +87,8 @@ def _vendor_tokens(t: str, spans: list[tuple[int, int]]) -> Iterator[_Hit]:
         value = t[start:end]
         if _is_placeholder(value):
             continue
+        if "/" in value and any(_is_placeholder(p) for p in value.split("/")[2:] if p):
+            continue  # a hook URL's docs stand-in: "…/services/T00000000/B00000000/XXXX"
         if rule == "openai_api_key" and _char_classes(value) < 2:
             continue
         if rule == "azure_client_secret" and _char_classes(value) < 3:
