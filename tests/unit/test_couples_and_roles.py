@@ -8,7 +8,10 @@ costalero con mi hermandad", and withheld "Die IG Metall hat Warnstreiks angekü
 Busse?". ``tests/data/special_couples_roles.jsonl`` holds fresh items of each class in the seven
 languages with benign twins (other people's couples, news, roles in clubs, a choir that is no
 church's), written before the rules: first run 4/30 couples, 9/30 party and union roles, 10/30
-faith roles found; 0/18, 1/18 and 0/16 benign withheld.
+faith roles found; 0/18, 1/18 and 0/16 benign withheld. The special rows of
+``money_special_second13.jsonl``, written after the rules, scored 14/15 found and 5/6 benign
+quoted at first sight ("我老公也是男生": a gendered partner's "also"; "la CFDT a signé": a past
+tense of news), both fixed as their classes.
 """
 
 from __future__ import annotations
@@ -22,7 +25,10 @@ from userlore.policy.detectors.org_topics import org_topic
 from userlore.policy.quote_gate import quote_verdict
 from userlore.policy.sensitivity import classify
 
-CASES = data_sets.rows("special_couples_roles.jsonl")
+CASES = [
+    *data_sets.rows("special_couples_roles.jsonl"),
+    *(r for r in data_sets.rows("money_special_second13.jsonl") if "values" not in r),
+]
 FAMILIES = sorted({str(c["family"]) for c in CASES})
 
 

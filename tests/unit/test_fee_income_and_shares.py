@@ -7,7 +7,9 @@ of a pay sentence ("ich krieg 812 € im Monat, davon gehen 480 für die WG weg"
 flat's listed rent ("el piso que vi cuesta 1.200 € al mes, ¿es caro para Valencia?").
 ``tests/data/money_fees_shares.jsonl`` holds fresh items of each class in the seven languages
 (``family``), written before the rules: first run 8/33 fees (0/14 benign withheld), 9/30 shares
-(0/15), 7/7 own rents and 4/16 seen things' prices withheld.
+(0/15), 7/7 own rents and 4/16 seen things' prices withheld. The money rows of
+``money_special_second13.jsonl``, written after the rules, scored 13/14 at first sight (0/9
+benign withheld): a fee said with "cobré" and "la clienta", words added to the class.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ from tests.support import data_sets, value_sets
 from userlore.policy.sensitivity import redact
 
 CASES = data_sets.rows("money_fees_shares.jsonl")
+_MONEY_FAMILIES = {"invoice_fee", "amount_share", "thing_price"}
+SECOND = [
+    r for r in data_sets.rows("money_special_second13.jsonl") if r["family"] in _MONEY_FAMILIES
+]
 FAMILIES = sorted({str(c["family"]) for c in CASES})
 # "mi pensión son 980 € y 300 se los doy a mi hijo": the pension itself is not read (``money``
 # clears a clause naming "mi hijo", and has no "pensión"), so no share of it is: another class.
@@ -28,6 +34,10 @@ KNOWN: dict[str, set[str]] = {"amount_share": {"money-amount_share-es-004"}}
 def test_every_item_of_the_family(family: str) -> None:
     cases = [c for c in CASES if c["family"] == family]
     assert set(value_sets.failures(cases)) == KNOWN.get(family, set())
+
+
+def test_every_item_of_the_second_set() -> None:
+    assert value_sets.failures(SECOND) == []
 
 
 @pytest.mark.parametrize(
