@@ -112,13 +112,17 @@ def _cleared(sentence: str, w: CuedWords, c: Cues) -> bool:
     return _FIRST_PERSON.search(c.others.sub(" ", sentence)) is None
 
 
-# A number joined to another by a dash or a slash is an id or a date ("Factura nº 2024-0153").
+# A number joined to another by a dash or a slash is an id or a date ("Factura nº 2024-0153");
+# groups of four digits side by side are a card's or a reference's ("reference 4111 1111 …").
 _JOIN = frozenset("-/")
+_FOUR_GROUPS = re.compile(r"(?<!\d)\d{4}(?: \d{4})+(?!\d)")
 
 
 def _joined(t: str, m: re.Match[str]) -> bool:
     before = t[m.start() - 2 : m.start()] if m.start() >= 2 else ""
     after = t[m.end() : m.end() + 2]
+    if any(g.start() <= m.start() and m.end() <= g.end() for g in _FOUR_GROUPS.finditer(t)):
+        return True
     return (len(before) == 2 and before[1] in _JOIN and before[0].isdigit()) or (
         len(after) == 2 and after[0] in _JOIN and after[1].isdigit()
     )
