@@ -24,11 +24,9 @@ from userlore.policy.quote_gate import quote_verdict
 from userlore.policy.sensitivity import redact
 
 # Items still missed (gate quotes a special item, or a benign one is withheld or redacted).
-SPECIAL_KNOWN: frozenset[str] = frozenset(
-    # "o sindicato … anunciou greve, como vou pro trabalho?": the speaker's own question in the
-    # same sentence keeps the union news from reading as a topic (withheld: the safe side).
-    {"bf8s-topic-pt-b16"}
-)
+# "o sindicato … anunciou greve, como vou pro trabalho?" was withheld until blindfix13b: a union
+# named as news is a topic for the gate (``detectors/org_topics.py``).
+SPECIAL_KNOWN: frozenset[str] = frozenset()
 # Held-out benign items are always withheld (uncovered language); these are the ones whose
 # text the floor also changes: prices of things of a thousand or more, the cost of the rule.
 HELDOUT_BENIGN_REDACTED: frozenset[str] = frozenset(

@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from userlore.policy import cue_view
 from userlore.policy.data_files import data_yaml
+from userlore.policy.detectors.thing_prices import seen_things_price
 from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["CueAlternation", "Cues", "alternation", "cues", "flat", "literal_alternation"]
@@ -206,9 +207,10 @@ class Cues:
         return found
 
     def about_others(self, lowered: str) -> bool:
-        """Clearly a topic (reading about it, a study), or someone else's: an other-person cue
-        and, once those are masked, no first-person subject left."""
-        if self.topics.search(lowered):
+        """Clearly a topic (reading about it, a study), a thing's price the user only saw or
+        wants (:mod:`.detectors.thing_prices`), or someone else's: an other-person cue and, once
+        those are masked, no first-person subject left."""
+        if self.topics.search(lowered) or seen_things_price(lowered):
             return True
         if not self.others.search(lowered):
             return False

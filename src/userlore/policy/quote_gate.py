@@ -37,6 +37,7 @@ from userlore.policy.check_arithmetic import blank_operands
 from userlore.policy.cue_data import Cues
 from userlore.policy.cue_data import cues as _cues
 from userlore.policy.detectors.common import _is_placeholder, is_year
+from userlore.policy.detectors.org_topics import org_topic
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
 from userlore.policy.filter import RejectionReason
@@ -136,7 +137,7 @@ def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> Quo
         if cues.money.search(lowered) and _amount(sentence, cues.counts) and not cleared:
             return QuoteVerdict(RejectionReason.QUOTE_MONEY, "financial")
         found = sorted(special_cues(sentence) - consented)
-        if found and not about_someone_else_or_topic(sentence):
+        if found and not about_someone_else_or_topic(sentence) and not org_topic(sentence, found):
             return QuoteVerdict(RejectionReason.QUOTE_SPECIAL, found[0])
     if not quote_uncovered and not uncovered:
         misread = _misread_with_value(_REDACTED.sub(" ", text))

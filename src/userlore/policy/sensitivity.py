@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
+from userlore.policy.detectors.amount_shares import amount_shares
 from userlore.policy.detectors.asset_holdings import asset_holdings
 from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
 from userlore.policy.detectors.check_parts import check_parts
@@ -28,6 +29,7 @@ from userlore.policy.detectors.common import _Hit, has_decimal, unnamed
 from userlore.policy.detectors.cued_values import cued_values
 from userlore.policy.detectors.dial_combos import dial_combos, turned_words
 from userlore.policy.detectors.every_amount import every_amount
+from userlore.policy.detectors.fee_income import fee_income
 from userlore.policy.detectors.financial import (
     _AMOUNT_RE,
     _FIN_GATE_CJK,
@@ -233,8 +235,10 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     # Money in everyday forms (blindfix10b): pay parts, income by period, bank exports, lakh.
     hits.extend(money_forms(t, lowered, hits))
     hits.extend(tax_figures(t, lowered, hits))  # a refund, a tax owed, a deduction
+    hits.extend(fee_income(t, lowered, hits))  # an invoice, a fee, a rate, a client's payment
     hits.extend(asset_holdings(t, lowered, hits))  # coins and shares held, and their worth
     hits.extend(every_amount(t, hits))  # the sentence's further amounts
+    hits.extend(amount_shares(t, lowered, hits))  # a share of it, said as a bare number
     # Secrets in forms no rule above reads: recovery words, keypad codes, pasted keys.
     hits.extend(secret_forms(t, lowered, hits))
     if digit:  # every value of a turn about a code: corrections, old/new, lists

@@ -22,7 +22,7 @@ from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.detectors.money import _BARE, _NEXT_WORD, _amount, _others_money
 from userlore.policy.findings import _BLOCKING, _REGULATED
 
-__all__ = ["every_amount", "sentence_amounts", "sentence_bounds"]
+__all__ = ["every_amount", "part_bounds", "sentence_amounts", "sentence_bounds"]
 
 
 @functools.cache
@@ -40,6 +40,7 @@ def _sentence() -> re.Pattern[str]:
 
 
 _PART = re.compile(r"[,;，；、]\s")
+_NUMBER_SIGN = re.compile(r"(?:#|(?<![^\W\d_])(?i:n[º°o]|nr)\.?)\s?$")
 
 
 @functools.lru_cache(maxsize=64)
@@ -64,6 +65,11 @@ def sentence_bounds(t: str, lo: int, hi: int) -> tuple[int, int]:
     return _bounds(t, _sentence(), lo, hi)
 
 
+def part_bounds(t: str, lo: int, hi: int) -> tuple[int, int]:
+    """The part of a sentence (between commas and semicolons) around ``t[lo:hi]``."""
+    return _bounds(t, _PART, lo, hi)
+
+
 def sentence_amounts(
     t: str,
     lo: int,
@@ -73,12 +79,15 @@ def sentence_amounts(
     then: Iterable[re.Match[str]] = (),
 ) -> Iterator[re.Match[str]]:
     """The amounts of ``t[lo:hi]`` (``first``'s matches, ``money``'s patterns', ``then``'s) that
-    no span of ``named`` overlaps, no year and no count ("1 980 places"). ``named`` is read at
+    no span of ``named`` overlaps, no year, no count ("1 980 places") and no number after a
+    number sign ("#1042", "Nr. 118"). ``named`` is read at
     each step: a caller that appends the spans it takes is not offered them twice."""
     c = cues()
     for m in [*first, *_amount().finditer(t, lo, hi), *_BARE.finditer(t, lo, hi), *then]:
         if any(s < m.end() and m.start() < e for s, e in named) or is_year(m.group(0)):
             continue
+        if _NUMBER_SIGN.search(t, max(0, m.start() - 5), m.start()):
+            continue  # "Invoice #1042", "Rechnung Nr. 118": a document's number
         after = _NEXT_WORD.match(t, m.end())
         if after is None or after.group(1).casefold() not in c.counts:
             yield m

@@ -79,7 +79,7 @@ _FIRST_PERSON = re.compile(
     r"|我|私|僕|俺"
 )
 _JA_PERSONAL = re.compile(
-    r"給料|月給|年収|年俸|手取り|貯金|借金|ローン|口座残高|預金|収入|ボーナス|残高|年金|積立"
+    r"給料|月給|月収|年収|年俸|手取り|貯金|借金|ローン|口座残高|預金|収入|ボーナス|残高|年金|積立"
     r"|奨学金|返済|借り|iDeCo|NISA|ニーサ|イデコ|保険料|退職金|税引き後"
 )
 # A money noun that is the speaker's by itself when no one else is named (an implied subject).

@@ -36,6 +36,8 @@ _NEGATION_BEFORE = 14  # characters before a form a denial reaches ("ya no estoy
 @dataclass(frozen=True, slots=True)
 class _Forms:
     gate: LiteralGate
+    names: LiteralGate  # every name (lower-cased) or a nameless form's literal: one must occur
+    exact_names: LiteralGate  # the names matched only as written, searched in the text itself
     patterns: tuple[tuple[str, re.Pattern[str]], ...]  # (category, every form with its names)
 
 
@@ -63,13 +65,21 @@ def _forms() -> _Forms:
     # "remember", in most chat turns.
     words = [str(w).casefold() for w in raw["gate"]]
     gate = LiteralGate([*(f" {w}" if w.isascii() else w for w in words), *cjk_names])
-    return _Forms(gate, tuple(patterns))
+    # Every form names a party or a union, but a few Chinese and Japanese ones (我入党,
+    # 組合の執行委員): their literals (``nameless``) stand for a name. A text with a form's word
+    # and no name (most English turns have "been") is not read further.
+    as_written = [n for n in names if len(n) < _EXACT_BELOW or n in exact]
+    folded = [n.lower() for n in names if n not in as_written]
+    nameless = [str(w) for w in raw["nameless"]]
+    return _Forms(gate, LiteralGate([*folded, *nameless]), LiteralGate(as_written), tuple(patterns))
 
 
 def party_membership(t: str, lowered: str) -> Iterator[_Hit]:
     """The speaker's membership of a named party or union (see the module docstring)."""
     forms = _forms()
     if not forms.gate.search(" " + lowered):
+        return
+    if not forms.names.search(lowered) and not forms.exact_names.search(t):
         return
     for category, pattern in forms.patterns:
         for m in pattern.finditer(t):
