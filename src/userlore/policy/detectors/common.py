@@ -49,7 +49,7 @@ def unnamed(found: Iterable[_Hit], hits: Iterable[_Hit]) -> list[_Hit]:
 
 
 def has_decimal(t: str) -> bool:
-    """``re.search(r"\d", t) is not None`` (a decimal digit of any script), asked of the same
+    r"""``re.search(r"\d", t) is not None`` (a decimal digit of any script), asked of the same
     text by a dozen rules: the shared scan's ASCII digits, the pattern only on a non-ASCII text
     without one."""
     if not _ASCII_DIGITS.isdisjoint(cue_view.found(t)):
