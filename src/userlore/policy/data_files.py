@@ -13,9 +13,13 @@ import yaml  # type: ignore[import-untyped]
 
 __all__ = ["data_yaml"]
 
+# libyaml's parser with the safe constructor: the same mappings as ``yaml.safe_load``, parsed
+# ~10x faster (45 files on the floor's first text in each new process).
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 def data_yaml(filename: str) -> dict[str, Any]:
     """The parsed mapping of ``policy/data/<filename>``."""
     source = resources.files("userlore.policy.data").joinpath(filename)
-    data: dict[str, Any] = yaml.safe_load(source.read_text("utf-8"))
+    data: dict[str, Any] = yaml.load(source.read_text("utf-8"), Loader=_LOADER)
     return data

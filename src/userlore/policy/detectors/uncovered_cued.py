@@ -35,6 +35,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from userlore.policy.built_tables import built_table
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.cldr_words import _currency_signs, _strip_marks, compact_parts
 from userlore.policy.detectors.common import _Hit
@@ -169,7 +170,7 @@ def _covered_magnitudes() -> frozenset[str]:
 _ASCII_WORD = re.compile(r"[a-z]+")
 
 
-@functools.cache
+@built_table("uncovered_cued.every_compact")
 def _every_compact() -> frozenset[str]:
     """The magnitude words of CLDR's compact number formats in every language a segment can
     be read as (the identifier's: a segment's candidate languages are its guesses), bare, but

@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from userlore.policy.built_tables import built_table
 from userlore.policy.cue_data import cues
 from userlore.policy.detectors.cldr_words import _currency_signs, compact_parts
 from userlore.policy.detectors.common import _Hit, has_decimal
@@ -103,7 +104,7 @@ def _compact_words(language: str) -> frozenset[str]:
     return frozenset(out)
 
 
-@functools.cache
+@built_table("uncovered_money.inflected")
 def _inflected() -> frozenset[str]:
     """Magnitude forms CLDR gives 5,000, 20,000 and 5,000,000 in every language it spells out
     (a genitive plural: "tūkstančių", "хиљада", "tisíc"), bare: the Latin test below."""
@@ -122,7 +123,7 @@ def _inflected() -> frozenset[str]:
     return frozenset(w for s in out for w in re.split(r"[\s\-]+", s) if len(w) > _MIN_MAGNITUDE)
 
 
-@functools.cache
+@built_table("uncovered_money.spelled_magnitudes")
 def _spelled_magnitudes() -> frozenset[str]:
     """The magnitudes of four letters or more :func:`_spelled` reads in every language CLDR
     spells out (the Faroese "túsund" of 1,000, which the spell-outs of larger numbers

@@ -27,6 +27,7 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Final
 
+from userlore.policy.built_tables import built_table
 from userlore.policy.detectors.common import _Hit, has_decimal
 from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.language import COVERED_LANGUAGES, Segment, segments
@@ -164,7 +165,7 @@ def _common_end(a: str, b: str) -> str:
 _APOSTROPHE = re.compile(r"['’ʼ]")
 
 
-@functools.cache
+@built_table("uncovered_shapes.every_magnitude")
 def _every_magnitude() -> frozenset[str]:
     """The magnitudes of :func:`_spellouts` for every language a Latin segment can be read
     as (the identifier's, the relatives', and CLDR's), each part between apostrophes too."""
@@ -181,7 +182,7 @@ def _every_magnitude() -> frozenset[str]:
     return frozenset(out)
 
 
-@functools.cache
+@built_table("uncovered_shapes.all_magnitudes")
 def _all_magnitudes() -> dict[str, tuple[str, ...]]:
     """Magnitude words of every language CLDR spells out, from a few numbers each, and the
     stems compounds end in (the common end of 2000's and 3000's one-word forms: "mila" of
@@ -205,7 +206,7 @@ def _all_magnitudes() -> dict[str, tuple[str, ...]]:
                     if len(stem) >= 3:
                         found.add(stem)
     by_end: dict[str, list[str]] = {}
-    for word in found:
+    for word in sorted(found):  # one order in every process: the stored table's
         by_end.setdefault(word[-3:], []).append(word)
     return {end: tuple(words) for end, words in by_end.items()}
 

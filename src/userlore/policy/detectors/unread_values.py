@@ -35,6 +35,7 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Final
 
+from userlore.policy.built_tables import built_table
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.cldr_words import _currency_signs
 from userlore.policy.detectors.common import _Hit, has_digit
@@ -105,7 +106,7 @@ def _tender() -> frozenset[str]:
     )
 
 
-@functools.cache
+@built_table("unread_values.units")
 def _units() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """(currency words, lettered currency symbols, words of territory names) of every CLDR
     locale, plain. A word is the
