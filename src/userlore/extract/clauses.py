@@ -18,6 +18,7 @@ from userlore.extract.cues import (
     _STANDING_EN,
     _STANDING_FRAME,
     _STANDING_ZH,
+    _TASK_REQUEST,
     _TEMPORARY,
     _WORDS_RE,
     _cue,
@@ -113,6 +114,8 @@ class _Clause:
     # The sentence's text before this clause when the clause does not open it: an opening noun
     # phrase there may be the clause's subject ("Works of art, …, always carry …").
     before: str = ""
+    # The sentence opens with a request for one deliverable ("write the … code and always …").
+    task: bool = False
 
 
 def _sentences(norm: str) -> Iterator[tuple[int, int, bool]]:
@@ -197,6 +200,7 @@ def _clauses(norm: str) -> Iterator[_Clause]:
         spans = list(_clause_spans(norm, s_start, s_end))
         hypothetical = reported = standing_carry = first_person_zh = False
         carry_start = s_start
+        task = False
         for index, (c_start, c_end) in enumerate(spans):
             raw = norm[c_start:c_end]
             text = raw.strip(" \t\r,;:，；：、")
@@ -206,6 +210,10 @@ def _clauses(norm: str) -> Iterator[_Clause]:
             c_end = c_start + len(text)
             zh = bool(_CJK.search(text))
             words = frozenset(_WORDS_RE.findall(text.lower()))
+            if index == 0:
+                task = bool(_TASK_REQUEST.match(_strip_lead(text))) and not (
+                    _cue(_STANDING_EN, text, words, False) or (zh and _STANDING_ZH.search(text))
+                )
             if _is_hypothetical(text, words, zh):
                 hypothetical = True  # the conditional and everything after it in the sentence
             if reported and _CONTRAST_START.match(text):
@@ -265,4 +273,5 @@ def _clauses(norm: str) -> Iterator[_Clause]:
                 polite_question=polite,
                 reported_self=reported_self,
                 before=norm[s_start:c_start] if index else "",
+                task=task and not carried,
             )

@@ -97,6 +97,8 @@ def _clause_hits(c: _Clause) -> list[_Hit]:
     if not hits:
         # A clause another matcher read is gated by its own content; this one would be lost.
         hits = _match_special(c)
+    if c.task:  # a request for one deliverable: its wishes end with the task
+        hits = [h for h in hits if not h.key.startswith(("instruction/", "style/"))]
     return hits
 
 
