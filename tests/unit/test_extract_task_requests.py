@@ -31,7 +31,7 @@ TASKS = [
     "Write me a short poem about autumn leaves.",
     "Can you write the unit tests for the parser module first?",
     "Please fix the bug in the sort function, it always drops the last element.",
-    "Convert this JSON to YAML: {\"a\": 1, \"b\": [2, 3]}",
+    'Convert this JSON to YAML: {"a": 1, "b": [2, 3]}',
     "Explain the code below line by line:\nfor i in range(3): print(i)",
     "帮我写一个Python函数，读取CSV文件并返回平均值。",
     "把下面这段话翻译成英文：今天天气很好。",
@@ -83,7 +83,8 @@ KNOWN_MISSES = [
     "From now on, always explain the reasoning before the answer.",
     "In the future, always ask before assuming my location.",
     "Always give me the short version first.",
-    "从现在开始，先给代码再解释。",]
+    "从现在开始，先给代码再解释。",
+]
 
 
 @pytest.mark.parametrize("text", TASKS)
