@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, inspect, text
 
 from userlore import StorageError, Userlore
-from userlore.store.engine import create_store_engine, current_revision, head_revision, setup
+from userlore.store.engine import (
+    _use_wal,
+    create_store_engine,
+    current_revision,
+    head_revision,
+    setup,
+)
 
 
 def test_setup_records_head_and_is_idempotent(tmp_path: Path) -> None:
@@ -74,15 +81,78 @@ def _open_and_count(url: str) -> int:
 
 
 def test_concurrent_first_open_migrates_once(tmp_path: Path) -> None:
+    """Four processes open a new file at once, five times over (CI once lost this race when
+    two of them switched the new file to WAL at the same moment)."""
     import multiprocessing
 
-    url = f"sqlite:///{tmp_path / 'race.db'}"
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(4) as pool:
-        assert pool.map(_open_and_count, [url] * 4) == [0, 0, 0, 0]
-    engine = create_store_engine(url)
-    assert current_revision(engine) == head_revision()
-    engine.dispose()
+        for attempt in range(5):
+            url = f"sqlite:///{tmp_path / f'race{attempt}.db'}"
+            assert pool.map(_open_and_count, [url] * 4) == [0, 0, 0, 0]
+            engine = create_store_engine(url)
+            assert current_revision(engine) == head_revision()
+            engine.dispose()
+
+
+class _LockedFile:
+    """A connection whose switch to WAL finds the file locked ``locked`` times first."""
+
+    def __init__(self, mode: str, locked: int) -> None:
+        self.mode, self.locked, self.switches = mode, locked, 0
+        self.now, self.slept = 0.0, 0.0
+
+    def execute(self, sql: str) -> _Row:
+        if sql == "PRAGMA journal_mode=WAL":
+            self.switches += 1
+            if self.locked:
+                self.locked -= 1
+                raise sqlite3.OperationalError("database is locked")
+            self.mode = "wal"
+        return _Row(self.mode)
+
+    def sleep(self, seconds: float) -> None:
+        self.slept += seconds
+        self.now += seconds
+
+
+class _Row:
+    def __init__(self, value: str) -> None:
+        self.value = value
+
+    def fetchone(self) -> tuple[str]:
+        return (self.value,)
+
+
+def test_switch_to_wal_waits_out_a_lock() -> None:
+    conn = _LockedFile("delete", locked=3)
+    _use_wal(conn.execute, timeout=30, sleep=conn.sleep, clock=lambda: conn.now)
+    assert (conn.mode, conn.switches) == ("wal", 4)
+    assert 0 < conn.slept < 1
+
+
+def test_switch_to_wal_gives_up_after_the_timeout() -> None:
+    conn = _LockedFile("delete", locked=10_000)
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        _use_wal(conn.execute, timeout=2, sleep=conn.sleep, clock=lambda: conn.now)
+    assert conn.mode == "delete"
+    assert 2 <= conn.now < 3
+
+
+def test_a_file_already_in_wal_is_not_switched_again() -> None:
+    conn = _LockedFile("wal", locked=10_000)
+    _use_wal(conn.execute, sleep=conn.sleep, clock=lambda: conn.now)
+    assert conn.switches == 0
+
+
+def test_other_errors_are_not_retried() -> None:
+    def execute(sql: str) -> _Row:
+        if sql == "PRAGMA journal_mode":
+            return _Row("delete")
+        raise sqlite3.OperationalError("disk I/O error")
+
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
+        _use_wal(execute, sleep=lambda _s: pytest.fail("retried a non-lock error"))
 
 
 def _schema_of(engine: Engine) -> list[tuple[str, str, str | None]]:

@@ -74,7 +74,7 @@ _MAX_PREFIXES = 256  # literals one alternative may expand to ("[ée]" doubles t
 
 
 def required_literals(pattern: re.Pattern[str]) -> frozenset[str] | None:
-    """Literals one of which stands in every text ``pattern`` matches in, or None.
+    r"""Literals one of which stands in every text ``pattern`` matches in, or None.
 
     Read from the compiled pattern's own parse, never written by hand: each alternative's
     literal prefix (characters and small classes of characters, past zero-width assertions),

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import fcntl
 import functools
-from collections.abc import Iterator, Mapping
+import random
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -81,13 +84,49 @@ def prepare_engine(engine: Engine) -> Engine:
     return engine
 
 
+_BUSY_TIMEOUT_S = 30.0
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=30000")
-    cursor.close()
+    try:
+        cursor.execute(f"PRAGMA busy_timeout={int(_BUSY_TIMEOUT_S * 1000)}")
+        _use_wal(cursor.execute)
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+    finally:
+        cursor.close()
+
+
+def _use_wal(
+    execute: Callable[[str], Any],
+    *,
+    timeout: float = _BUSY_TIMEOUT_S,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+) -> None:
+    """Switch a SQLite connection to WAL, waiting out other processes doing the same.
+
+    Several processes opening a new file at once all ask for WAL; the switch needs the file to
+    itself, and SQLite answers "database is locked" at once instead of calling the busy
+    handler. A file already in WAL (every open after the first) is only read, never switched.
+
+    Raises:
+        sqlite3.OperationalError: still locked after ``timeout`` seconds, or any other error.
+    """
+    if str(execute("PRAGMA journal_mode").fetchone()[0]).lower() in ("wal", "memory"):
+        return
+    deadline = clock() + timeout
+    pause = 0.005
+    while True:
+        try:
+            execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or clock() >= deadline:
+                raise
+        sleep(pause * (0.5 + random.random()))  # jitter: the racers do not retry in step
+        pause = min(pause * 2, 0.2)
 
 
 def alembic_config(connection: Any) -> Config:

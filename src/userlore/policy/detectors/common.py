@@ -46,8 +46,10 @@ def unnamed(found: Iterable[_Hit], hits: Iterable[_Hit]) -> list[_Hit]:
     caller may extend ``hits`` with the answer."""
     named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
     return [h for h in found if not any(s < h[3] and h[2] < e for s, e in named)]
+
+
 def has_decimal(t: str) -> bool:
-    """``re.search(r"\d", t) is not None`` (a decimal digit of any script), asked of the same
+    r"""``re.search(r"\d", t) is not None`` (a decimal digit of any script), asked of the same
     text by a dozen rules: the shared scan's ASCII digits, the pattern only on a non-ASCII text
     without one."""
     if not _ASCII_DIGITS.isdisjoint(cue_view.found(t)):

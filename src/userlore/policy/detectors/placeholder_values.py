@@ -15,10 +15,7 @@ import re
 from userlore.policy.cue_data import flat
 from userlore.policy.data_files import data_yaml
 
-__all__ = ["owner_value_spans", "says_what_goes_there"]
-
-# A setting's value after its sign, quoted or bare, to the next space, quote or clause mark.
-_ASSIGNED = re.compile(r"[=:：]\s*[\"'“「]?([^\s\"'”」,，。、；;]{2,60})[\"'”」]?")
+__all__ = ["says_what_goes_there"]
 
 
 @functools.cache
@@ -41,19 +38,3 @@ def says_what_goes_there(value: str) -> bool:
         return False
     m = _owner_start().match(value)
     return m is not None and any(name in value[m.end() - 1 :] for name in _names())
-
-
-def owner_value_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of settings whose value says what goes there (``api_key: "你的密钥"``), each with
-    its key and quotes, for :func:`~userlore.policy.detectors.public_material.public_spans`: a
-    key left behind would read as a credential cue before the value."""
-    if "=" not in text and ":" not in text and "：" not in text:
-        return []
-    from userlore.policy.detectors.benign_shapes import with_key
-
-    spans = []
-    for m in _ASSIGNED.finditer(text):
-        if says_what_goes_there(m.group(1).casefold()):
-            start, end = with_key(text, m.start(1), m.end())
-            spans.append((min(start, m.start()), end))
-    return spans

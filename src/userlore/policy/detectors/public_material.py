@@ -25,7 +25,7 @@ from typing import Final
 from userlore.policy.detectors.benign_shapes import benign_spans, with_key
 from userlore.policy.detectors.benign_values import benign_value_spans
 from userlore.policy.detectors.common import has_decimal
-from userlore.policy.detectors.placeholder_values import owner_value_spans
+from userlore.policy.detectors.placeholder_values import says_what_goes_there
 from userlore.policy.detectors.placeholders import placeholder_words
 from userlore.policy.detectors.public_refs import public_ref_spans
 from userlore.policy.detectors.stand_ins import stand_in_spans
@@ -167,7 +167,7 @@ def public_spans(text: str) -> list[tuple[int, int]]:
     spans.extend(benign_value_spans(text))  # blindfix9b: last fours, test cards, digests…
     spans.extend(stand_in_spans(text))  # blindfix10c: env references, zero forms, masks, log ids
     spans.extend(public_ref_spans(text))  # blind12: versions, tracking numbers
-    spans.extend(owner_value_spans(text))  # blind13: "你的密钥", "tu_clave_api" as a value
+    spans.extend(_owner_value_spans(text))  # blind13: "你的密钥", "tu_clave_api" as a value
     if not digits:
         return sorted(spans)
     cue: bool | None = None
@@ -222,3 +222,21 @@ def mask_public_material(text: str) -> str:
             if not chars[i].isspace():
                 chars[i] = " "
     return "".join(chars)
+
+
+# A setting's value after its sign, quoted or bare, to the next space, quote or clause mark.
+_ASSIGNED = re.compile(r"[=:：]\s*[\"'“「]?([^\s\"'”」,，。、；;]{2,60})[\"'”」]?")
+
+
+def _owner_value_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of settings whose value says what goes there (``api_key: "你的密钥"``, read by
+    :func:`~userlore.policy.detectors.placeholder_values.says_what_goes_there`), each with its
+    key and quotes: a key left behind would read as a credential cue before the value."""
+    if "=" not in text and ":" not in text and "：" not in text:
+        return []
+    spans = []
+    for m in _ASSIGNED.finditer(text):
+        if says_what_goes_there(m.group(1).casefold()):
+            start, end = with_key(text, m.start(1), m.end())
+            spans.append((min(start, m.start()), end))
+    return spans
