@@ -121,6 +121,17 @@ _TASK_REQUEST = _rx(
     r"^(?:请)?(?:把|将)[^，,。]{1,30}?(?:翻译|转换|改写|改成|总结)|"
     r"^我(?:需要|要|得)(?:隐藏|关闭|去掉|实现|写|做|修|改|添加|加)"
 )
+# A task whose object is the answer itself ("give it to me as bullets", "write the answers as a
+# table", "把它改成…"): in a correction or switch it re-formats every answer, so it is standing.
+_TASK_ON_ANSWER = _rx(
+    r"^(?:(?:please|pls|kindly|now|just|can\s+you|could\s+you|would\s+you)\s+)*"
+    r"(?:write|give|show|make|send|list|put|format|render|turn|present|do)(?:\s+me)?\s+"
+    r"(?:it|them|that|those|(?:the|your|all|all\s+the|all\s+your)\s+"
+    r"(?:answers?|repl(?:y|ies)|responses?))\b|"
+    r"^(?:请)?(?:给我|帮我)?(?:把|将)(?:它|它们|回答|答案|回复)"
+)
+# A turn that switches what it asked for ("actually", "instead", "rather", 还是…吧, 改成…).
+_SWITCH = _rx(r"\b(?:actually|instead|rather)\b|还是|改成|改为|换成|改用")
 # A style request about a topic is a task ("give me bullets about X"), not a standing style.
 _TASK_TOPIC = _rx(r"\b(?:about|regarding|on\s+the\s+topic\s+of)\b|关于")
 _DEICTIC_GOAL = _rx(
