@@ -7,6 +7,7 @@ be checked without ingesting anything.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
@@ -83,3 +84,56 @@ def test_a_record_that_does_not_fit_gives_its_place_to_its_shorter_turn() -> Non
     assert tight.shown[0].chars < roomy.selected[0].chars
     assert ("mem_1", RejectionReason.DUPLICATE) in {(r.id, r.reason) for r in tight.rejected}
     assert EPISODES not in tight.sections  # the planner adds the snippets' section itself
+
+
+GLUTEN = "I eat no gluten at all, " + "not in bread, not in pasta, not in sauces, " * 6
+
+
+def _standing(seq: int, content: str, key: str) -> Any:
+    """A standing preference row (the profile section)."""
+    return SimpleNamespace(
+        **{**vars(_fact(seq, content)), "kind": "preference", "canonical_key": key}
+    )
+
+
+def _answered(cosine: dict[str, float] | None, snippets: list[Snippet]) -> set[str]:
+    """The snippets shown beside a matched preference (cosine 0.4) and an unmatched one."""
+    matched = Candidate(_standing(1, "I only drive electric cars.", "preference/cars"), "p1", 1.0)
+    # Past the unmatched share of this budget: not placed, so its turn is not a duplicate.
+    unmatched = Candidate(_standing(2, GLUTEN, "preference/gluten"), "p2")
+    request = PlacementInput(
+        candidates=[matched, unmatched],
+        snippets=SnippetsFound(snippets),
+        evidence={"p1": frozenset({"said_p1"}), "p2": frozenset({"said_p2"})},
+        query="Which car should I buy?",
+        now=NOW,
+        limit=1_500,
+        config=PlannerConfig(),
+        near={"p1": 1, "p2": 2},
+        cosine=cosine,
+        stated=frozenset({"noted"}) if cosine else frozenset(),
+    )
+    return {s.item_id for s in place(request).shown}
+
+
+def test_a_plan_the_profile_answers_shows_only_turns_as_near_as_its_answer() -> None:
+    nearest = Snippet("t_1", "Which electric cars have the longest range?", SAID, 0.03, None, 1)
+    far = Snippet("t_far", "What is the fastest car in the world?", SAID, 0.02, 1, 2)
+    near = Snippet("t_near", "Which cars have the lowest running costs?", SAID, 0.02, None, 3)
+    joined = Snippet("t_join", "Write a poem about trains.", SAID, 0.01, joined=True)
+    stated = Snippet("said_p2", GLUTEN, SAID, 0.01, joined=True)
+    noted = Snippet("noted", "I get car sick on long drives.", SAID, 0.01, joined=True)
+    cos = {"p1": 0.4, "t_1": 0.35, "t_far": 0.35, "t_near": 0.45, "t_join": 0.1, "said_p2": 0.05}
+    cases = [  # (cosines, snippets, shown)
+        # the nearest raw turn (within the margin of the user's own answer), those at least as
+        # near as the answer; a related turn less near spends characters, not answers
+        (cos, [nearest, far, near], {"t_1", "t_near"}),
+        (cos, [joined], set()),  # the second pass's other side where the user stated nothing
+        (cos, [stated], {"said_p2"}),  # ...and where a candidate record was drawn from
+        (cos, [noted], {"noted"}),  # ...or any record (a note that is not a candidate)
+        (cos, [replace(stated, joined=False)], {"said_p2"}),  # a first-pass statement
+        (None, [nearest, far, near], {"t_1", "t_far", "t_near"}),  # no standing record matched
+        (None, [joined], {"t_join"}),
+    ]
+    for cosine, snippets, shown in cases:
+        assert _answered(cosine, snippets) == shown, snippets

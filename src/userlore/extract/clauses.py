@@ -18,6 +18,8 @@ from userlore.extract.cues import (
     _STANDING_EN,
     _STANDING_FRAME,
     _STANDING_ZH,
+    _TASK_ON_ANSWER,
+    _TASK_REQUEST,
     _TEMPORARY,
     _WORDS_RE,
     _cue,
@@ -113,6 +115,8 @@ class _Clause:
     # The sentence's text before this clause when the clause does not open it: an opening noun
     # phrase there may be the clause's subject ("Works of art, …, always carry …").
     before: str = ""
+    # The sentence opens with a request for one deliverable ("write the … code and always …").
+    task: bool = False
 
 
 def _sentences(norm: str) -> Iterator[tuple[int, int, bool]]:
@@ -185,8 +189,13 @@ _ZH_SUBJECTLESS = re.compile(
 )
 
 
-def _clauses(norm: str) -> Iterator[_Clause]:
-    """Split into clauses and drop the ones that cannot carry an explicit statement."""
+def _clauses(norm: str, *, switch: bool = False) -> Iterator[_Clause]:
+    """Split into clauses and drop the ones that cannot carry an explicit statement.
+
+    ``switch``: the turn corrects or switches what it asked for (``_SWITCH``, a correction
+    marker): a task on the answer itself ("give it to me as bullets") then re-formats every
+    answer and is not a one-off request.
+    """
     # Quoted speech (two words or more) is someone's words; a quoted single token is a mention.
     quotes = [
         (m.start(), m.end())
@@ -197,6 +206,8 @@ def _clauses(norm: str) -> Iterator[_Clause]:
         spans = list(_clause_spans(norm, s_start, s_end))
         hypothetical = reported = standing_carry = first_person_zh = False
         carry_start = s_start
+        task = False
+        first = True
         for index, (c_start, c_end) in enumerate(spans):
             raw = norm[c_start:c_end]
             text = raw.strip(" \t\r,;:，；：、")
@@ -206,6 +217,14 @@ def _clauses(norm: str) -> Iterator[_Clause]:
             c_end = c_start + len(text)
             zh = bool(_CJK.search(text))
             words = frozenset(_WORDS_RE.findall(text.lower()))
+            if first:  # the sentence's first clause with words (a blanked marker has none)
+                first = False
+                head = _strip_lead(text)
+                task = bool(_TASK_REQUEST.match(head)) and not (
+                    _cue(_STANDING_EN, text, words, False)
+                    or (zh and _STANDING_ZH.search(text))
+                    or (switch and _TASK_ON_ANSWER.match(head))
+                )
             if _is_hypothetical(text, words, zh):
                 hypothetical = True  # the conditional and everything after it in the sentence
             if reported and _CONTRAST_START.match(text):
@@ -265,4 +284,5 @@ def _clauses(norm: str) -> Iterator[_Clause]:
                 polite_question=polite,
                 reported_self=reported_self,
                 before=norm[s_start:c_start] if index else "",
+                task=task and not carried,
             )

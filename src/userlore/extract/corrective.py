@@ -56,6 +56,11 @@ _MARKER_ZH = re.compile(
     + _ZH_MARKER
     + r")*[\s,:.!。，：！]*"
 )
+# A switch opening a clause ("改成编号列表", "还是用表格吧"): the rest names the new choice.
+_SWITCH_ZH = re.compile(
+    r"(?:^|(?<=[。！？；.!?;\n,，]))\s*(?:改成|改为|换成|改用)(?!了)|"
+    r"(?:^|(?<=[。！？；.!?;\n]))\s*还是(?=[^。！？；.!?;\n,，]{1,20}吧)"
+)
 # Openers that often precede a correction but as often do not ("actually, I prefer tabs"):
 # blanked so a contrast after them is read, never counted as a correction on their own.
 _SOFT_EN = _rx(r"(?:^|(?<=[.!?;\n]))\s*" + _FILLER + r"actually\b[\s,:.!\-]*")
@@ -121,7 +126,7 @@ def blank(norm: str) -> Blanked:
     text = norm
     rejected: list[str] = []
     marked = corrective = False
-    for pattern in (_MARKER_EN, _MARKER_ZH):
+    for pattern in (_MARKER_EN, _MARKER_ZH, _SWITCH_ZH):
         for m in pattern.finditer(text):
             if m.end() > m.start():
                 text = _spaces(text, m.start(), m.end())

@@ -107,6 +107,31 @@ _ONE_OFF_RE = _rx(
     r"这次(?!对话|会话|聊天)|这一次|这个|这些|那些|这份|这张|这段|这篇|这里|下面|以下|上面|如下|本题|"
     r"这道题|这条|一下"
 )
+# A request for one deliverable now ("write the … code", "fix this", "帮我写…"): its sentence's
+# "always" belongs to the task, not to every future answer (issue 23).
+_TASK_REQUEST = _rx(
+    r"^(?:(?:please|pls|kindly|now|can\s+you|could\s+you|would\s+you|help\s+me|"
+    r"i\s+(?:need|want)\s+you\s+to|i(?:'ll|\s+will)?\s+(?:need|have)\s+to|i\s+want\s+to)\s+)*"
+    r"(?:write|fix|debug|translate|summari[sz]e|rewrite|draft|create|generate|implement|build|"
+    r"refactor|convert|design|compose|edit|proofread|complete|finish|hide|disable|enable|"
+    r"turn\s+(?:off|on)|add|remove|explain|make|give|show|send|list|code)"
+    r"(?:\s+me)?\s+(?:a|an|the|this|that|these|those|my|our|some|it|following|below)\b|"
+    r"^(?:请|麻烦你?|你)?(?:帮我|给我|替我|为我)(?:写|翻译|总结|修改|改|实现|生成|做|转换|把|检查|"
+    r"解释|优化|重写|画|列|一个|一份|一段|一篇|一封)|"
+    r"^(?:请)?(?:把|将)[^，,。]{1,30}?(?:翻译|转换|改写|改成|总结)|"
+    r"^我(?:需要|要|得)(?:隐藏|关闭|去掉|实现|写|做|修|改|添加|加)"
+)
+# A task whose object is the answer itself ("give it to me as bullets", "write the answers as a
+# table", "把它改成…"): in a correction or switch it re-formats every answer, so it is standing.
+_TASK_ON_ANSWER = _rx(
+    r"^(?:(?:please|pls|kindly|now|just|can\s+you|could\s+you|would\s+you)\s+)*"
+    r"(?:write|give|show|make|send|list|put|format|render|turn|present|do)(?:\s+me)?\s+"
+    r"(?:it|them|that|those|(?:the|your|all|all\s+the|all\s+your)\s+"
+    r"(?:answers?|repl(?:y|ies)|responses?))\b|"
+    r"^(?:请)?(?:给我|帮我)?(?:把|将)(?:它|它们|回答|答案|回复)"
+)
+# A turn that switches what it asked for ("actually", "instead", "rather", 还是…吧, 改成…).
+_SWITCH = _rx(r"\b(?:actually|instead|rather)\b|还是|改成|改为|换成|改用")
 # A style request about a topic is a task ("give me bullets about X"), not a standing style.
 _TASK_TOPIC = _rx(r"\b(?:about|regarding|on\s+the\s+topic\s+of)\b|关于")
 _DEICTIC_GOAL = _rx(

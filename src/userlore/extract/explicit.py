@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from userlore.extract.clauses import _Clause, _clauses
 from userlore.extract.corrective import bare_statements, blank
-from userlore.extract.cues import _DEICTIC_GOAL
+from userlore.extract.cues import _DEICTIC_GOAL, _SWITCH
 from userlore.extract.lexical import (
     _CONF_HEDGED,
     _IMPORTANCE,
@@ -97,6 +97,8 @@ def _clause_hits(c: _Clause) -> list[_Hit]:
     if not hits:
         # A clause another matcher read is gated by its own content; this one would be lost.
         hits = _match_special(c)
+    if c.task:  # a request for one deliverable: its wishes end with the task
+        hits = [h for h in hits if not h.key.startswith(("instruction/", "style/"))]
     return hits
 
 
@@ -165,8 +167,10 @@ def extract_statements(text: str, *, role: str = "user") -> list[Statement]:
     """
     if role != "user" or not text or not text.strip():
         return []
-    blanked = blank(_unquote_whole(_normalize(text)))
-    out = _read(blanked.text, text)
+    norm = _unquote_whole(_normalize(text))
+    blanked = blank(norm)
+    switch = blanked.marked or blanked.corrective or bool(_SWITCH.search(norm))
+    out = _read(blanked.text, text, switch=switch)
     if blanked.corrective and len(out) < _MAX_STATEMENTS:
         bare = bare_statements(text, blanked, out, extract_statements)
         taken = {(s.canonical_key, s.value) for s in out}
@@ -184,11 +188,11 @@ def extract_statements(text: str, *, role: str = "user") -> list[Statement]:
     return out[:_MAX_STATEMENTS]
 
 
-def _read(norm: str, text: str) -> list[Statement]:
+def _read(norm: str, text: str, *, switch: bool) -> list[Statement]:
     """The statements of a normalized turn, clause by clause (``text`` gives the receipts)."""
     out: list[Statement] = []
     seen: set[tuple[str, str | None]] = set()
-    for clause in _clauses(norm):
+    for clause in _clauses(norm, switch=switch):
         for hit in _clause_hits(clause):
             single = hit.key.startswith(_SINGLE_VALUED)
             if (hit.key, hit.value) in seen or (single and (hit.key, None) in seen):

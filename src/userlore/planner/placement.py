@@ -39,9 +39,11 @@ __all__ = [
     "EPISODES",
     "JOINED_SNIPPETS",
     "LIST_TRIM_ABOVE",
+    "NEAREST_RAW_MARGIN",
     "OVERFLOW_POOL",
     "PROFILE_SHARE",
     "SECTION_OF_KIND",
+    "STANDING_SECTIONS",
     "UNMATCHED_SHARE",
     "Placement",
     "PlacementInput",
@@ -96,10 +98,19 @@ credit, which fill a roomy plan with the user's unrelated statements (PrefEval: 
 characters a plan, 1 → 0.9857 at 1,866 / 1,960 characters at filler 0 / 100, 2 → 1,940 /
 2,061, no cap → 2,037 / 2,243; LoCoMo 1–3: 1, 2 and 3 equal, a list question's fourth city
 lost against no cap)."""
+NEAREST_RAW_MARGIN = 0.8
+"""In a plan a standing record answers, the nearest turn no record was drawn from is shown
+if its cosine is at least this share of the answer's (others: the whole of it).
+
+It may hold what the write path did not read as a statement (PrefEval, filler 0: "I strictly
+buy cruelty-free fashion items…" at 0.89 of a record the word "high" matched for a handbag
+question); 1.0 for it too lost two questions at filler 0, no margin (always shown) cost ~105
+characters a plan at 632 filler messages (``docs/benchmarks.md``, taskimp14)."""
 EPISODES = "episodes"
 """The plan section of episodic snippets."""
 
-_STANDING = ("instructions", "profile")
+STANDING_SECTIONS = ("instructions", "profile")
+"""Sections of what the user stated as standing (placed first, matched or not)."""
 _KEYLESS = ("workspace", "notes")
 """Sections whose entries show no key: workspace facts and notes are keyed by their source
 item (an opaque digest); the id and day identify them, the key would only spend budget."""
@@ -122,6 +133,11 @@ class PlacementInput:
         near: With embeddings, each record's place in the vector list (topical standing
             records nearest first); ``None`` without embeddings.
         consented: Special categories the scope consented to (the quote gate of a cut text).
+        cosine: With embeddings, when the question matched a standing record: the cosine to
+            the question of those records and of the snippets, by id
+            (:func:`~userlore.planner.answered.question_cosines`); else ``None``.
+        stated: With ``cosine``, the snippets' items some record was drawn from
+            (:func:`~userlore.planner.answered.stated_items`).
     """
 
     candidates: Sequence[Candidate]
@@ -133,6 +149,8 @@ class PlacementInput:
     config: PlannerConfig
     near: Mapping[str, int] | None = None
     consented: frozenset[str] = frozenset()
+    cosine: Mapping[str, float] | None = None
+    stated: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -216,6 +234,13 @@ class _Placer:
     """Characters of the episodic section so far."""
     joined_shown: int = 0
     """Snippets shown that only the second pass found."""
+    answer: float | None = None
+    """The cosine of the nearest standing record the question matched and the plan holds:
+    the user's own statement answers the question (see :meth:`answered_out`)."""
+    stated: frozenset[str] = frozenset()
+    """Items a record was drawn from (turns where the user stated something)."""
+    nearest_raw: str | None = None
+    """The first-pass turn the vectors put nearest among those no record was drawn from."""
 
     def __post_init__(self) -> None:
         req = self.request
@@ -307,10 +332,31 @@ class _Placer:
         self.quoted.update(items)
         return None
 
+    def answered_out(self, snippet: Snippet) -> bool:
+        """Is the snippet worth less than the user's own statement that answers the question?
+
+        When the plan holds a standing record the question matched, a turn where the user
+        stated nothing (no record was drawn from it) is shown only if it is at least as near
+        the question as that record (the nearest such turn the vectors found: within
+        :data:`NEAREST_RAW_MARGIN` of it), and never
+        as the second pass's other side: the turns the vectors merely relate to the topic (a
+        request about cars for "which car should I buy?") add characters, not answers. A turn
+        a record was drawn from is judged as before. LoCoMo's questions match no standing
+        record, so this never applies there (``docs/benchmarks.md``, taskimp14).
+        """
+        cosine = self.request.cosine
+        if self.answer is None or cosine is None or snippet.item_id in self.stated:
+            return False
+        if snippet.joined:
+            return True
+        near = cosine.get(snippet.item_id)  # a turn with no stored vector is not judged
+        margin = NEAREST_RAW_MARGIN if snippet.item_id == self.nearest_raw else 1.0
+        return near is not None and near < margin * self.answer
+
     def show(self, snippet: Snippet) -> RejectionReason | None:
         """Show a snippet, or say why not."""
         cfg = self.request.config
-        if snippet.weak:
+        if snippet.weak or self.answered_out(snippet):
             return RejectionReason.WEAK_RELEVANCE
         if snippet.item_id in self.quoted:
             return RejectionReason.DUPLICATE
@@ -350,12 +396,23 @@ class _Placer:
     def run(self) -> Placement:
         req = self.request
         eligible = self.eligible
-        standing = [c for c in eligible if c.section in _STANDING]
-        ranked = [c for c in eligible if c.section not in (*_STANDING, "notes")]
+        standing = [c for c in eligible if c.section in STANDING_SECTIONS]
+        ranked = [c for c in eligible if c.section not in (*STANDING_SECTIONS, "notes")]
         # Daily notes are an overview of recent days, not answers: they take what budget the
         # relevant memories, facts and snippets leave.
         notes = [c for c in eligible if c.section == "notes"]
         waiting = self.place_standing(standing, rest=bool(ranked or notes or req.snippets.kept))
+        if req.cosine is not None:
+            answers = [req.cosine[c.id] for c in self.placed if c.matched and c.id in req.cosine]
+            self.answer = max(answers, default=None)
+            self.stated = req.stated.union(*req.evidence.values())
+            raw = [
+                s
+                for s in req.snippets.kept
+                if s.vector_rank is not None and not s.joined and s.item_id not in self.stated
+            ]
+            if raw:
+                self.nearest_raw = min(raw, key=lambda s: s.vector_rank or 0).item_id
         self.place_ranked(ranked)
         for cand in (*notes, *waiting):
             reason = self.place(cand, req.limit)

@@ -22,6 +22,7 @@ from typing import Any
 from userlore.config import MemoryMode
 from userlore.extract.time import question_window
 from userlore.models import ContextPlan
+from userlore.planner.answered import question_cosines, stated_items
 from userlore.planner.episodic import (
     SEED_RECORDS,
     EpisodicFrequencies,
@@ -209,6 +210,19 @@ class ContextPlanner:
                     window=window,
                     limit=pool,
                 )
+            # A question a standing record answers: how near each snippet is (answered.py).
+            cosine = (
+                question_cosines(
+                    conn,
+                    scope,
+                    self.store.vectors,
+                    snippets.topic or query,
+                    found.kept,
+                    snippets.kept,
+                )
+                if self.store.vectors is not None and query
+                else None
+            )
             placement = place(
                 PlacementInput(
                     found.kept,
@@ -222,6 +236,8 @@ class ContextPlanner:
                     cfg.planner,
                     found.near,
                     consented,
+                    cosine,
+                    stated_items(conn, scope, snippets.kept) if cosine is not None else frozenset(),
                 )
             )
             selected, dropped, builder = placement.selected, placement.rejected, placement.builder
