@@ -239,7 +239,7 @@ def _said_runs(text: str, vocabulary: Container[str]) -> Iterator[tuple[int, int
     """Runs of :data:`SAID_MIN_WORDS` words or more of ``vocabulary`` next to each other
     (spaces, commas and dashes between), as ``(start, end, words)``."""
     said = list(_SAID.finditer(text))
-    known = [_bare(m.group(0)) in vocabulary for m in said]
+    known = [_known(m.group(0), vocabulary) for m in said]
     if sum(known) < SAID_MIN_WORDS:
         return  # fewer such words in the whole text than a run needs
     run: list[re.Match[str]] = []
@@ -257,6 +257,11 @@ def _said_runs(text: str, vocabulary: Container[str]) -> Iterator[tuple[int, int
         run = [m] if m is not None and here else []
 
 
+def _known(word: str, vocabulary: Container[str]) -> bool:
+    """``word`` is in ``vocabulary`` as written or without its accents ("nòu": "nou")."""
+    return _bare(word) in vocabulary or (not word.isascii() and _unaccented(word) in vocabulary)
+
+
 def _said_values(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
     """Values said digit by digit in the number words of one of ``languages`` (CLDR spell-out
     data): not a count ("bir iki üç dört") nor a year, as for digits."""
@@ -265,7 +270,9 @@ def _said_values(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
         if words is None:
             continue
         for start, end, said in _said_runs(text, words):
-            digits = "".join(words[_bare(w)] for w in _SAID.findall(said))
+            digits = "".join(
+                words.get(_bare(w)) or words[_unaccented(w)] for w in _SAID.findall(said)
+            )
             if is_year(digits) or _counting(" ".join(digits)):
                 continue
             yield start, end
@@ -504,6 +511,12 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
                     rule = "credential_uncovered_language"
                     yield (_SECRET, rule, seg.start + tok.start(), seg.start + end, None)
             for start, end in _relative_values(text, seg.language, candidates):
+                rule = "value_uncovered_language"
+                yield (_REGULATED, rule, seg.start + start, seg.start + end, None)
+            # Digits said one by one in its own words or its neighbour's ("véier fënnef null
+            # zwee"): no relative's count or price is four digit words in a row (blindfix14c).
+            said_in = [*candidates, *relative_reads_as(seg.language)]
+            for start, end in _said_values(text, said_in):
                 rule = "value_uncovered_language"
                 yield (_REGULATED, rule, seg.start + start, seg.start + end, None)
             continue
