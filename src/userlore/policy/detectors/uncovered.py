@@ -322,6 +322,8 @@ def _unmistakable(
     found = [
         m.span() for m in re.finditer(rf"{sign}\s?\d[\d.,]{{3,}}\d|\d[\d.,]{{3,}}\d\s?{sign}", text)
     ]
+    # Thousands grouped by a space ("4 200 €", "€ 12 500"), as Occitan and French write them.
+    found.extend(m.span() for m in _space_grouped(sign).finditer(text))
     for language in languages:  # lettered symbols too ("R45 000", "120 000 Kč")
         symbols = _currency_symbols(language)
         if symbols is not None:
@@ -329,6 +331,15 @@ def _unmistakable(
     for start, end in found:
         if sum(ch.isdigit() for ch in text[start:end]) >= GUARDED_AMOUNT_DIGITS:
             yield (_REGULATED, "value_uncovered_language", offset + start, offset + end, None)
+
+
+@functools.cache
+def _space_grouped(sign: str) -> re.Pattern[str]:
+    """An amount grouped by spaces beside the currency signs ``sign`` (blindfix14c)."""
+    grouped = r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+"
+    return re.compile(
+        rf"{sign}\s?{grouped}(?![\d.,]\d)|(?<![\d.,])(?<!\d )(?<!\d\u00a0){grouped}\s?{sign}"
+    )
 
 
 # A number grouped by apostrophes, as Swiss German writes it ("6'800", "45’000").
