@@ -136,10 +136,10 @@ def _attribute(
         return _SELF if last in (None, "self") else _OTHER  # "As a Muslim", "ムスリムとして"
     nxt = lang.markers.search(t, term_end, sentence_end)
     gap = t[term_end : nxt.start()] if nxt else ""
-    owned = last == "self" and not t[last_end:term_start].strip()
+    owned = lang.head_first and last == "self" and not t[last_end:term_start].strip()
     if nxt and nxt.lastgroup in ("other", "topic") and (gap.isspace() or not gap) and not owned:
         # "伊斯兰教历史", "diabetes research": the term names a topic; not after the speaker's
-        # possessive: "meu TDAH explica os atrasos" (a verb, blindfix14c)
+        # possessive where nouns come first: "meu TDAH explica os atrasos" (blindfix14c)
         return _OTHER
     if _for_someone_else(lang, t, term_end, sentence_end) and not (
         (opener := lang.markers.match(t, term_start)) and opener.lastgroup == "self"
