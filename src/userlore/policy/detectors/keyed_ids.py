@@ -11,7 +11,7 @@ mod-97 key). A one-digit check validates one number in ten, and the registry's h
 modules would take most long numbers somewhere; a module that takes any thirteen digits says
 nothing. On random runs of eleven to sixteen digits with a word and two digits after them,
 about one in 250 passes (a NIR's shape, a Moroccan ICE, which the registry counts as a
-person's): an id-shaped number redacted from evidence. Gated by the digits a text holds.
+person's): an id-shaped number redacted from evidence.
 """
 
 from __future__ import annotations
@@ -27,9 +27,7 @@ from userlore.policy.findings import _REGULATED
 __all__ = ["keyed_ids"]
 
 _RULE: Final = "keyed_identifier"
-MIN_RUN_DIGITS: Final = 11
-"""Digits of the run before the part: the shortest person's id with a two-digit check part
-said apart (a NIR's thirteen; a Belgian national number's nine) and no phone number."""
+# The run: eleven digits or more (a NIR has thirteen before its key; fewer is a phone number).
 # A run of digits (single spaces, dots or dashes between), one word, then a two-digit part
 # ("… 555 123 clau 48", "… 123 key: 48").
 _KEYED = re.compile(
@@ -40,9 +38,7 @@ _KEYED = re.compile(
 
 def keyed_ids(t: str) -> Iterator[_Hit]:
     """Runs and their check parts that validate as a person's id (see the module docstring)."""
-    if sum(ch.isdigit() for ch in t) < MIN_RUN_DIGITS + 2:
-        return
-    for m in _KEYED.finditer(t):
+    for m in _KEYED.finditer(t):  # a run of eleven digits or more: most texts hold none
         compact = re.sub(r"\D", "", m.group("run")) + m.group("part")
         if any(
             mod.personal and _two_digit_check(mod.is_valid, compact)
