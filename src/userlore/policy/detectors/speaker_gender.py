@@ -33,6 +33,7 @@ _GENDERS: Final = ("male", "female")  # the order of each vocabulary's ``couple`
 @dataclass(frozen=True, slots=True)
 class _Data:
     gate: LiteralGate
+    partner_gate: LiteralGate
     introductions: re.Pattern[str]
     pronouns: tuple[re.Pattern[str] | None, ...]  # by gender, as ``_GENDERS``
     names: dict[str, str]  # unaccented name -> gender
@@ -57,7 +58,8 @@ def _data() -> _Data:
     han = {str(c): g for g in _GENDERS for c in raw["han_final"][g]}
     gate = LiteralGate(str(w).lower() for w in raw["gate"])
     not_partner = re.compile("|".join(str(f) for f in raw["not_partner"]))
-    return _Data(gate, re.compile(intro), pronouns, names, han, not_partner)
+    partners = LiteralGate(str(w).lower() for w in raw["partner_gate"])
+    return _Data(gate, partners, re.compile(intro), pronouns, names, han, not_partner)
 
 
 def _speaker_genders(t: str, data: _Data) -> set[str]:
@@ -79,7 +81,7 @@ def _speaker_genders(t: str, data: _Data) -> set[str]:
 def speaker_gender_couple(t: str, lowered: str) -> Iterator[_Hit]:
     """The speaker's partner of the gender the speaker names elsewhere (the module docstring)."""
     data = _data()
-    if not data.gate.search(lowered):
+    if not data.partner_gate.search(lowered) or not data.gate.search(lowered):
         return
     genders = _speaker_genders(t, data)
     if len(genders) != 1:
