@@ -241,7 +241,8 @@ def _said_runs(text: str, vocabulary: Container[str]) -> Iterator[tuple[int, int
     said = list(_SAID.finditer(text))
     # :func:`_known`, inlined: this runs on every text's words.
     known = [
-        _bare(w := m.group(0)) in vocabulary or (not w.isascii() and _unaccented(w) in vocabulary)
+        _bare(w := m.group(0)) in vocabulary
+        or (not w.isascii() and _unaccented_word(w) in vocabulary)
         for m in said
     ]
     if sum(known) < SAID_MIN_WORDS:
@@ -263,7 +264,15 @@ def _said_runs(text: str, vocabulary: Container[str]) -> Iterator[tuple[int, int
 
 def _known(word: str, vocabulary: Container[str]) -> bool:
     """``word`` is in ``vocabulary`` as written or without its accents ("nòu": "nou")."""
-    return _bare(word) in vocabulary or (not word.isascii() and _unaccented(word) in vocabulary)
+    return _bare(word) in vocabulary or (
+        not word.isascii() and _unaccented_word(word) in vocabulary
+    )
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _unaccented_word(word: str) -> str:
+    """:func:`_unaccented`, remembered per word (chat repeats its words)."""
+    return _unaccented(word)
 
 
 def _said_values(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
@@ -275,7 +284,7 @@ def _said_values(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
             continue
         for start, end, said in _said_runs(text, words):
             digits = "".join(
-                words.get(_bare(w)) or words[_unaccented(w)] for w in _SAID.findall(said)
+                words.get(_bare(w)) or words[_unaccented_word(w)] for w in _SAID.findall(said)
             )
             if is_year(digits) or _counting(" ".join(digits)):
                 continue
