@@ -17,12 +17,9 @@ rules). Known and listed: a name both genders carry ("je suis Camille") is read 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from tests.support import data_sets
-from userlore.policy.quote_gate import quote_verdict
+from tests.support import data_sets, special_sets
 from userlore.policy.sensitivity import classify
 
 CASES = data_sets.rows("special_speakers_reports.jsonl")
@@ -33,12 +30,7 @@ KNOWN = {
 }
 
 
-def _fails(case: dict[str, Any]) -> bool:
-    text = str(case["text"])
-    quotable = quote_verdict(text).quotable
-    if case["class"] == "benign":
-        return not quotable or bool(classify(text).findings)
-    return quotable or case["category"] not in {f.category for f in classify(text).findings}
+_fails = special_sets.family_row_fails
 
 
 @pytest.mark.parametrize("family", FAMILIES)
