@@ -7,9 +7,12 @@ known misses and withheld near-misses of a round must stay as they are, so a fix
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.support import data_sets
 from userlore.policy.findings import SPECIAL_CATEGORIES
 from userlore.policy.quote_gate import quote_verdict
+from userlore.policy.sensitivity import classify
 
 EVERY_CATEGORY = frozenset(SPECIAL_CATEGORIES)
 
@@ -38,3 +41,14 @@ def check(
         assert not verdict.quotable, f"{text!r} is quoted now: drop it from KNOWN_WITHHELD"
     else:
         assert verdict.quotable, (name, row["class"], text, verdict)
+
+
+def family_row_fails(case: dict[str, Any]) -> bool:
+    """A class-family row (``family``, ``class``, ``category``, ``text``) the gate or the floor
+    gets wrong: a benign row withheld or changed, a special row quoted or its category not found
+    by the floor (blindfix13b's and blindfix14c's couple, role and report sets)."""
+    text = str(case["text"])
+    quotable = quote_verdict(text).quotable
+    if case["class"] == "benign":
+        return not quotable or bool(classify(text).findings)
+    return quotable or case["category"] not in {f.category for f in classify(text).findings}

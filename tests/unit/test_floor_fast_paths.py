@@ -18,7 +18,7 @@ from userlore.policy.detectors.common import has_digit
 from userlore.policy.detectors.uncovered import (
     _SAID_GAP,
     SAID_MIN_WORDS,
-    _bare,
+    _known,
     _said_runs,
 )
 from userlore.store.text import _CJK, _IS_CJK, _tokens, search_text
@@ -47,18 +47,19 @@ def _said_runs_loop(text: str, vocabulary: Container[str]) -> Iterator[tuple[int
     """The loop ``_said_runs`` was before the whole-text count (bulkput3)."""
     run: list[re.Match[str]] = []
     for m in itertools.chain(_SAID.finditer(text), [None]):
-        word = None if m is None else _bare(m.group(0))
+        # A word is known as written or without its accents (blindfix14c).
+        known = m is not None and _known(m.group(0), vocabulary)
         adjacent = (
             m is not None
             and bool(run)
             and _SAID_GAP.fullmatch(text, run[-1].end(), m.start()) is not None
         )
-        if m is not None and word in vocabulary and (adjacent or not run):
+        if m is not None and known and (adjacent or not run):
             run.append(m)
             continue
         if len(run) >= SAID_MIN_WORDS:
             yield run[0].start(), run[-1].end(), " ".join(r.group(0) for r in run)
-        run = [m] if m is not None and word in vocabulary else []
+        run = [m] if m is not None and known else []
 
 
 def test_texts_are_there() -> None:

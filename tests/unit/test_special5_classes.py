@@ -38,8 +38,9 @@ KNOWN_MISSES: frozenset[str] = frozenset(
         "Ich trage jeden Tag einen Binder, im Sommer ist das hart.",
         # "gosto" (I like) is no first-person marker; the mother before it claims the cue.
         "Desde que contei pra minha mãe que gosto de mulher, ela mudou comigo.",
-        # "sur" is a topic word in French: "… sur l'alcool", "Sur liste d'attente" read as topics.
-        "Le mardi soir, je vais à mon groupe de parole sur l'alcool.",
+        # "sur" is a topic word in French: "Sur liste d'attente" read as a topic ("mon groupe
+        # de parole sur l'alcool" is the speaker's since blindfix14c: a possessive right
+        # before the term, in a language whose nouns come first).
         "Sur liste d'attente pour une greffe de rein.",
     }
 )

@@ -25,6 +25,7 @@ from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
 from userlore.policy.detectors.check_parts import check_parts
 from userlore.policy.detectors.code_clauses import code_clauses
 from userlore.policy.detectors.code_lists import code_lists
+from userlore.policy.detectors.code_sounds import code_sounds
 from userlore.policy.detectors.common import _Hit, has_decimal, unnamed
 from userlore.policy.detectors.cued_values import cued_values
 from userlore.policy.detectors.dial_combos import dial_combos, turned_words
@@ -38,6 +39,7 @@ from userlore.policy.detectors.financial import (
     _financial,
 )
 from userlore.policy.detectors.hook_urls import hook_urls
+from userlore.policy.detectors.keyed_ids import keyed_ids
 from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy, _split_keys
 from userlore.policy.detectors.late_values import late_values
 from userlore.policy.detectors.lock_codes import lock_codes
@@ -308,6 +310,8 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
             *uncovered_money(unmasked),
             *uncovered_cued(unmasked),
             *code_lists(unmasked),
+            *code_sounds(unmasked),  # blind14: a code in number words CLDR does not spell
+            *keyed_ids(unmasked),  # blind14: an id and its check part in any language
             *unread_values(unmasked),  # blind13: money and ids where CLDR reads no number
         ]
         if not any(u[2] < h[3] and h[2] < u[3] for u in uncovered)

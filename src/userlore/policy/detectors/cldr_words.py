@@ -161,6 +161,9 @@ def _digit_words(language: str) -> dict[str, str] | None:
             word = _strip_marks(said.casefold())[0]
             if word and _SAID.fullmatch(word):
                 words.setdefault(word, str(digit))
+                # Without its accents too: a neighbour's spelling ("sèt", "nòu") of the same
+                # word ("set", "nou"), or one typed without them (blindfix14c).
+                words.setdefault(_unaccented(word), str(digit))
     return words or None
 
 

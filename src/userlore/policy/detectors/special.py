@@ -10,6 +10,7 @@ from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.party_membership import party_membership
 from userlore.policy.detectors.passwords import _CJK
 from userlore.policy.detectors.same_gender_partner import same_gender_partner
+from userlore.policy.detectors.speaker_gender import speaker_gender_couple
 from userlore.policy.detectors.special_en import _en_special
 from userlore.policy.detectors.special_intl import _INTL_GATE_WORDS, _intl_special, _zh_special
 from userlore.policy.detectors.special_lang import _lang_special, in_professional_sentence
@@ -105,3 +106,4 @@ def _special(t: str, lowered: str, words: frozenset[str]) -> Iterator[_Hit]:
     yield from _lang_special(t)
     yield from party_membership(t, lowered)  # a named party or union, said by the speaker
     yield from same_gender_partner(t, lowered)  # the speaker's partner of the same gender
+    yield from speaker_gender_couple(t, lowered)  # the same, the speaker's gender said apart

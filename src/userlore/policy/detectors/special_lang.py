@@ -112,12 +112,13 @@ def _attribute(
     sentence_end = next((e for ss, e in _sentences(t) if ss <= term_start < e), len(t))
     before = t[s:term_start]
     last: str | None = None
+    last_end = s
     kinds: set[str] = set()
     for m in lang.markers.finditer(t, s, sentence_end):
         kind = m.lastgroup or ""
         kinds.add(kind)
         if m.end() <= term_start and kind not in ("profession", "negation"):
-            last = kind
+            last, last_end = kind, m.end()
         elif kind == "negation" and m.end() <= term_start:
             gap = t[m.end() : term_start]
             if (len(gap.split()) if lang.spaced else len(gap) // 2) <= _NEGATION_REACH:
@@ -135,8 +136,11 @@ def _attribute(
         return _SELF if last in (None, "self") else _OTHER  # "As a Muslim", "ムスリムとして"
     nxt = lang.markers.search(t, term_end, sentence_end)
     gap = t[term_end : nxt.start()] if nxt else ""
-    if nxt and nxt.lastgroup in ("other", "topic") and (gap.isspace() or not gap):
-        return _OTHER  # "伊斯兰教历史", "diabetes research": the term names a topic
+    owned = lang.head_first and last == "self" and not t[last_end:term_start].strip()
+    if nxt and nxt.lastgroup in ("other", "topic") and (gap.isspace() or not gap) and not owned:
+        # "伊斯兰教历史", "diabetes research": the term names a topic; not after the speaker's
+        # possessive where nouns come first: "meu TDAH explica os atrasos" (blindfix14c)
+        return _OTHER
     if _for_someone_else(lang, t, term_end, sentence_end) and not (
         (opener := lang.markers.match(t, term_start)) and opener.lastgroup == "self"
     ):

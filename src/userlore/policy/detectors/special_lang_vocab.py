@@ -27,7 +27,7 @@ _MARKER_KINDS: Final = (
     "self",
 )  # first wins at one spot
 _KEYS: Final = frozenset(
-    {"language", "spaced", "pro_drop", "terms", "self_terms", "as_a", "as_a_suffix",
+    {"language", "spaced", "pro_drop", "head_first", "terms", "self_terms", "as_a", "as_a_suffix",
      "implied_start", "determiners", "negation_after", "compounds", "self_copula",
      "patient_nouns", "beneficiary", "script", "reported_self", "couple", *_MARKER_KINDS}
 )  # fmt: skip
@@ -62,6 +62,9 @@ class _Language:
     negation_after: re.Pattern[str] | None
     pro_drop: bool
     spaced: bool
+    head_first: bool
+    """A noun before its modifiers (es, fr, pt): a topic word right after a term is no compound
+    ("diabetes research") but a verb or another phrase ("mon TDAH explique", blindfix14c)."""
     compound_heads: dict[str, list[tuple[str, bool]]]
     """German-style compounds: single-word terms found as the first or last part of a longer
     word ("Krebsdiagnose", "Insulinpumpe"), for languages whose file sets ``compounds``."""
@@ -265,6 +268,7 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
         ),
         pro_drop=bool(data.get("pro_drop", False)),
         spaced=spaced,
+        head_first=bool(data.get("head_first", False)),
         compound_heads=compound_heads,
         head_lengths=tuple(sorted({len(h) for h in compound_heads})),
         self_copula=(

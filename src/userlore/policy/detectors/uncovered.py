@@ -239,7 +239,12 @@ def _said_runs(text: str, vocabulary: Container[str]) -> Iterator[tuple[int, int
     """Runs of :data:`SAID_MIN_WORDS` words or more of ``vocabulary`` next to each other
     (spaces, commas and dashes between), as ``(start, end, words)``."""
     said = list(_SAID.finditer(text))
-    known = [_bare(m.group(0)) in vocabulary for m in said]
+    # :func:`_known`, inlined: this runs on every text's words.
+    known = [
+        _bare(w := m.group(0)) in vocabulary
+        or (not w.isascii() and _unaccented_word(w) in vocabulary)
+        for m in said
+    ]
     if sum(known) < SAID_MIN_WORDS:
         return  # fewer such words in the whole text than a run needs
     run: list[re.Match[str]] = []
@@ -257,6 +262,19 @@ def _said_runs(text: str, vocabulary: Container[str]) -> Iterator[tuple[int, int
         run = [m] if m is not None and here else []
 
 
+def _known(word: str, vocabulary: Container[str]) -> bool:
+    """``word`` is in ``vocabulary`` as written or without its accents ("nòu": "nou")."""
+    return _bare(word) in vocabulary or (
+        not word.isascii() and _unaccented_word(word) in vocabulary
+    )
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _unaccented_word(word: str) -> str:
+    """:func:`_unaccented`, remembered per word (chat repeats its words)."""
+    return _unaccented(word)
+
+
 def _said_values(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
     """Values said digit by digit in the number words of one of ``languages`` (CLDR spell-out
     data): not a count ("bir iki üç dört") nor a year, as for digits."""
@@ -265,7 +283,9 @@ def _said_values(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
         if words is None:
             continue
         for start, end, said in _said_runs(text, words):
-            digits = "".join(words[_bare(w)] for w in _SAID.findall(said))
+            digits = "".join(
+                words.get(_bare(w)) or words[_unaccented_word(w)] for w in _SAID.findall(said)
+            )
             if is_year(digits) or _counting(" ".join(digits)):
                 continue
             yield start, end
@@ -315,6 +335,8 @@ def _unmistakable(
     found = [
         m.span() for m in re.finditer(rf"{sign}\s?\d[\d.,]{{3,}}\d|\d[\d.,]{{3,}}\d\s?{sign}", text)
     ]
+    # Thousands grouped by a space ("4 200 €", "€ 12 500"), as Occitan and French write them.
+    found.extend(m.span() for m in _space_grouped(sign).finditer(text))
     for language in languages:  # lettered symbols too ("R45 000", "120 000 Kč")
         symbols = _currency_symbols(language)
         if symbols is not None:
@@ -322,6 +344,15 @@ def _unmistakable(
     for start, end in found:
         if sum(ch.isdigit() for ch in text[start:end]) >= GUARDED_AMOUNT_DIGITS:
             yield (_REGULATED, "value_uncovered_language", offset + start, offset + end, None)
+
+
+@functools.cache
+def _space_grouped(sign: str) -> re.Pattern[str]:
+    """An amount grouped by spaces beside the currency signs ``sign`` (blindfix14c)."""
+    grouped = r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+"
+    return re.compile(
+        rf"{sign}\s?{grouped}(?![\d.,]\d)|(?<![\d.,])(?<!\d )(?<!\d\u00a0){grouped}\s?{sign}"
+    )
 
 
 # A number grouped by apostrophes, as Swiss German writes it ("6'800", "45’000").
@@ -504,6 +535,12 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
                     rule = "credential_uncovered_language"
                     yield (_SECRET, rule, seg.start + tok.start(), seg.start + end, None)
             for start, end in _relative_values(text, seg.language, candidates):
+                rule = "value_uncovered_language"
+                yield (_REGULATED, rule, seg.start + start, seg.start + end, None)
+            # Digits said one by one in its own words or its neighbour's ("véier fënnef null
+            # zwee"): no relative's count or price is four digit words in a row (blindfix14c).
+            said_in = [*candidates, *relative_reads_as(seg.language)]
+            for start, end in _said_values(text, said_in):
                 rule = "value_uncovered_language"
                 yield (_REGULATED, rule, seg.start + start, seg.start + end, None)
             continue

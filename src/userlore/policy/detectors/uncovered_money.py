@@ -222,6 +222,7 @@ def _vocabulary(languages: list[str]) -> tuple[frozenset[str], frozenset[str]]:
 
 
 _INFLECTION: Final = 2  # letters an inflected currency name may differ in at its end
+_KIN_MAGNITUDE: Final = 3  # letters a magnitude needs before a neighbour's ending ("mil"+"a")
 
 
 @functools.cache
@@ -277,6 +278,10 @@ def _said_amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
     kinds: list[str] = []  # "mag", "num" or ""
     for _, bare in words:
         if bare in magnitudes or _compound(bare, numbers, magnitudes):
+            kinds.append("mag")
+        elif len(bare) > _KIN_MAGNITUDE and (bare[:-1] in magnitudes or bare[:-2] in magnitudes):
+            # A magnitude with a neighbour's ending: Occitan "mila" of Catalan "mil" among
+            # "nou cents" (blindfix14c).
             kinds.append("mag")
         elif bare in numbers:
             kinds.append("num")
