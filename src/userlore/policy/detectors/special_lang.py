@@ -25,6 +25,8 @@ from functools import cache
 from importlib import resources
 from typing import Final
 
+import ahocorasick
+
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.special_abbrev import abbreviation_cues
 from userlore.policy.detectors.special_brands import brand_cues
@@ -96,6 +98,22 @@ _DETERMINED = "determined"
 
 
 def _sentences(t: str) -> Iterator[tuple[int, int]]:
+    """The sentences of ``t``, as spans: split once a text, asked again by each cue's
+    attribution and the abbreviation and brand rules (the last few texts remembered)."""
+    spans = _SENTENCE_MEMO.get(t)
+    if spans is None:
+        spans = tuple(_split_sentences(t))
+        if len(_SENTENCE_MEMO) >= _SENTENCE_MEMO_SIZE:
+            _SENTENCE_MEMO.clear()
+        _SENTENCE_MEMO[t] = spans
+    return iter(spans)
+
+
+_SENTENCE_MEMO: Final[dict[str, tuple[tuple[int, int], ...]]] = {}
+_SENTENCE_MEMO_SIZE: Final = 8  # a classify call's texts: the folded text and its views
+
+
+def _split_sentences(t: str) -> Iterator[tuple[int, int]]:
     start = 0
     for m in _SENTENCE_BREAK.finditer(t):
         if m.start() > start:
@@ -219,7 +237,7 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
         tokens: list[tuple[str, int, int]] | None = None
         low: str | None = None
         runs_here = False
-        at: list[int] | None = None
+        at: list[tuple[int, str]] | None = None
         found: list[tuple[int, _Language, list[tuple[str, bool, int, int]]]] = []
         words: set[str] | None = None
         ascii_sentence: bool | None = None
@@ -287,18 +305,24 @@ class _RunHeads:
     shortest run's length up to 3), so ``run_finder.findall`` (the longest run at every
     position) finds runs only at positions that hold a head: trying its lookahead there alone
     gives the same runs, without five alternations scanned over every sentence (issue 30).
+    The heads are found by one Aho–Corasick scan (every head has ``n`` characters, so at most
+    one ends at a position: the scan yields them in the text's order), not a slice a position.
     """
 
     n: int
     heads: frozenset[str]
     by_language: dict[str, frozenset[str]]
+    automaton: ahocorasick.Automaton | None
 
-    def at(self, low: str) -> list[int] | None:
-        """Positions of ``low`` where some language's head stands (``None``: no shortcut)."""
-        n, heads = self.n, self.heads
+    def at(self, low: str) -> list[tuple[int, str]] | None:
+        """Positions of ``low`` where some language's head stands, with the head
+        (``None``: no shortcut)."""
+        n, automaton = self.n, self.automaton
         if n < 2:
             return None
-        return [i for i in range(len(low) - n + 1) if low[i : i + n] in heads]
+        if automaton is None:
+            return []
+        return [(end - n + 1, head) for end, head in automaton.iter(low)]
 
 
 @cache
@@ -306,19 +330,25 @@ def _run_heads() -> _RunHeads:
     runs = {lang.code: frozenset(lang.run_terms) for lang in languages()}
     n = min([3, *(len(r) for rs in runs.values() for r in rs)])
     by_language = {code: frozenset(r[:n] for r in rs) for code, rs in runs.items()}
-    return _RunHeads(n, frozenset().union(*by_language.values()), by_language)
+    heads: frozenset[str] = frozenset().union(*by_language.values())
+    automaton = None
+    if heads:
+        automaton = ahocorasick.Automaton()
+        for head in heads:
+            automaton.add_word(head, head)
+        automaton.make_automaton()
+    return _RunHeads(n, heads, by_language, automaton)
 
 
-def _runs_found(lang: _Language, low: str, at: list[int] | None) -> set[str]:
+def _runs_found(lang: _Language, low: str, at: list[tuple[int, str]] | None) -> set[str]:
     """``set(lang.run_finder.findall(low))``, tried only where this language's head stands."""
     finder = lang.run_finder
     assert finder is not None
     if at is None:
         return set(finder.findall(low))
-    heads = _run_heads()
-    mine, n = heads.by_language[lang.code], heads.n
+    mine = _run_heads().by_language[lang.code]
     return {
-        m.group(1) for i in at if low[i : i + n] in mine and (m := finder.match(low, i)) is not None
+        m.group(1) for i, head in at if head in mine and (m := finder.match(low, i)) is not None
     }
 
 
@@ -414,8 +444,11 @@ def _same_sex_couple(t: str) -> Iterator[_Hit]:
     boyfriend and I … I'm a guy", "彼氏と同棲中、自分も男"): a same-sex couple stated without
     an orientation word. Recall first: a man who says "my boyfriend" and never his own gender
     is not caught; one who names both is, in whichever order and sentence."""
+    low = t.lower() if t.isascii() else None
     for lang in languages():
-        for partner, own in lang.couple:
+        for (partner, own), gate in zip(lang.couple, lang.couple_gates, strict=True):
+            if low is not None and gate is not None and not gate.search(low):
+                continue  # none of the words every match holds: no partner here
             p = partner.search(t)
             if p is None:
                 continue
