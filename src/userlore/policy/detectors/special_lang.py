@@ -233,10 +233,11 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
     whose person, topic and profession words occur most often read it (all of them when none
     occurs): "She told me her diabetes..." is English, and Spanish "me" must not claim it.
     """
+    ascii_text = t.isascii()
     for s, e in _sentences(t):
         tokens: list[tuple[str, int, int]] | None = None
         low: str | None = None
-        runs_here = False
+        heads_read, runs_here = False, False
         at: list[tuple[int, str]] | None = None
         found: list[tuple[int, _Language, list[tuple[str, bool, int, int]]]] = []
         words: set[str] | None = None
@@ -244,15 +245,29 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
         for lang in languages():
             cues: list[tuple[str, bool, int, int]] = []
             if lang.lexicon:
-                if tokens is None:
-                    tokens = [(m.group(0).casefold(), *m.span()) for m in _TOKEN.finditer(t, s, e)]
-                    words = {w for w, _, _ in tokens}
-                # Without compounds a cue starts at a lexicon word: none here, no cue.
-                if lang.compound_heads or not lang.lexicon.keys().isdisjoint(words or ()):
+                if words is None:
+                    if low is None:
+                        low = t[s:e].casefold()
+                    # An ASCII sentence's casefold keeps its length and its words' edges.
+                    words = (
+                        set(_TOKEN.findall(low))
+                        if ascii_text
+                        else {m.group(0).casefold() for m in _TOKEN.finditer(t, s, e)}
+                    )
+                # A cue starts at a lexicon word or a compound's head: none here, no cue.
+                if not lang.lexicon.keys().isdisjoint(words) or (
+                    lang.compound_heads and any(_compound_of(lang, w) for w in words)
+                ):
+                    if tokens is None:
+                        tokens = [
+                            (m.group(0).casefold(), *m.span()) for m in _TOKEN.finditer(t, s, e)
+                        ]
                     cues.extend(_lexicon_cues(lang, tokens))
             if lang.run_finder is not None:
                 if low is None:
                     low = t[s:e].casefold()
+                if not heads_read:
+                    heads_read = True
                     at = _run_heads().at(low)
                     runs_here = _any_run().search(low) if at is None else bool(at)
                 # No language's run in the sentence: no regex term of any can match.
@@ -362,18 +377,12 @@ def _lexicon_cues(
     lang: _Language, tokens: list[tuple[str, int, int]]
 ) -> Iterator[tuple[str, bool, int, int]]:
     """Literal terms found word by word: the longest phrase starting at each word."""
-    lexicon, compounds, memo = lang.lexicon, bool(lang.compound_heads), lang.compound_memo
+    lexicon, compounds = lang.lexicon, bool(lang.compound_heads)
     for i, (word, start, end) in enumerate(tokens):
         entries = lexicon.get(word)
         if entries is None:
             if compounds:
-                # A term that begins or ends a longer word ("Krebsdiagnose", "Insulinpumpe"),
-                # remembered per word: read on every token of every sentence.
-                head = memo.get(word, _UNSEEN)
-                if head is _UNSEEN:
-                    head = _compound_head(lang, word)
-                    if len(memo) < _COMPOUND_MEMO:
-                        memo[word] = head
+                head = _compound_of(lang, word)
                 if head is not None:
                     yield head[0], head[1], start, end
             continue
@@ -394,6 +403,18 @@ def _lexicon_cues(
 
 _UNSEEN: Final = ("", False)
 _COMPOUND_MEMO: Final = 100_000  # words remembered per language (a few MB at most)
+
+
+def _compound_of(lang: _Language, word: str) -> tuple[str, bool] | None:
+    """:func:`_compound_head`, remembered per word: a term that begins or ends a longer word
+    ("Krebsdiagnose", "Insulinpumpe") is looked for in every word of every sentence."""
+    memo = lang.compound_memo
+    head = memo.get(word, _UNSEEN)
+    if head is _UNSEEN:
+        head = _compound_head(lang, word)
+        if len(memo) < _COMPOUND_MEMO:
+            memo[word] = head
+    return head
 
 
 def _compound_head(lang: _Language, word: str) -> tuple[str, bool] | None:
