@@ -155,7 +155,7 @@ def test_run_heads_find_what_the_run_finders_find() -> None:
     runs = sorted({r for lang in langs for r in lang.run_terms})
     built = [runs[i] + runs[(i * 7) % len(runs)] for i in range(len(runs))]
     built += [" ".join(runs[i : i + 3]) + "x" for i in range(0, len(runs), 3)]
-    texts = [t.casefold() for t in TEXTS] + built + ["", "a", "ab"]
+    texts = [t.casefold() for t in TEXTS] + built + ["", "a", "ab", "😀" + built[0] + "𝔡ia"]
     found = 0
     for text in texts:
         at = heads.at(text)
@@ -165,6 +165,35 @@ def test_run_heads_find_what_the_run_finders_find() -> None:
             assert _runs_found(lang, text, at) == want, (lang.code, text)
             found += bool(want)
     assert found > 100  # runs are found, not only ruled out
+
+
+def test_couple_gates_open_wherever_the_partner_patterns_match() -> None:
+    # _same_sex_couple asks a partner pattern of an ASCII text only where its gate's words
+    # stand in the text's lower case (issue 30, floorcost14): every literal partner phrase, in
+    # any case, inside words and beside punctuation, a regex phrase, and every gate text.
+    from userlore.policy.detectors.special_lang_vocab import _GENDERS
+
+    data = Path(__file__).resolve().parents[2] / "src/userlore/policy/data/special"
+    phrases = [
+        p
+        for path in sorted(data.glob("*.json"))
+        for g in _GENDERS
+        for p in json.loads(path.read_text("utf-8")).get("couple", {}).get(f"{g}_partner", [])
+        if not p.startswith("re:")
+    ]
+    edges = (("", ""), ("So ", "'s car."), ("x", "y"), ("(", ")"))
+    probes = [f"{pre}{p}{post}" for p in phrases for pre, post in edges]
+    probes += [p.upper() for p in probes] + [p.title() for p in probes] + TEXTS
+    probes += ["Ich wohne mit meinem\tMann zusammen.", "MIT MEINER FREUNDIN ZUSAMMEN"]
+    matched = 0
+    for lang in languages():
+        assert len(lang.couple_gates) == len(lang.couple)
+        for (partner, _), gate in zip(lang.couple, lang.couple_gates, strict=True):
+            for text in (t for t in probes if t.isascii()):
+                if partner.search(text) is not None:
+                    matched += 1
+                    assert gate is None or gate.search(text.lower()), (lang.code, text)
+    assert matched > 100  # the probes do hold partners
 
 
 def test_the_value_json_is_still_judged_whole() -> None:

@@ -170,3 +170,44 @@ def test_utc_datetime_binds_like_its_processor_when_a_value_repeats() -> None:
             continue
         assert process is not None
         assert [process(v) for v in values] == [plain(v) for v in values]
+
+
+def test_the_uncovered_rules_word_tests_read_the_shared_split_as_their_own() -> None:
+    # Five uncovered-language rules read an ASCII text's letter runs from one shared split
+    # (policy/word_view, issue 30, floorcost14) instead of their own expressions: each test
+    # written out as it was must answer the same on every class text and the edge cases.
+    from userlore.policy.detectors import (
+        uncovered,
+        uncovered_cued,
+        uncovered_money,
+        uncovered_shapes,
+        unread_values,
+    )
+    from userlore.policy.word_view import letter_runs, lower_runs
+
+    every = uncovered_shapes._every_magnitude()
+    names = uncovered_cued._may_name_words()
+    spelled = [
+        " ".join(w) for w in itertools.islice(itertools.permutations(_digit_words("en") or {}), 9)
+    ]
+    edges = [*EDGES, "don't", "to'do two-six", "x1y one2two", "a_b", "ONE TWO SIX TEN", *spelled]
+    texts = [t for t in TEXTS + edges if t.isascii()]
+    opened = dict.fromkeys(("amount", "money", "digits"), 0)
+    for text in texts:
+        assert list(letter_runs(text)) == re.findall(r"[^\W\d_]+", text)
+        assert lower_runs(text) == tuple(w.lower() for w in letter_runs(text))
+        assert [w for w in letter_runs(text) if len(w) > 1] == unread_values._LETTERS.findall(text)
+        assert list(letter_runs(text)) == uncovered_money._TOKEN.findall(text)
+        amount = any(
+            part in every
+            for w in uncovered_shapes._WORD.findall(text)
+            for part in re.split("['’ʼ]", w.casefold())
+        )
+        assert uncovered_shapes._may_say_amount(text) is amount, text
+        money = not names.isdisjoint(re.findall("[a-z]+", text.lower()))
+        assert uncovered_cued._may_name_money(text) is money, text
+        digits = any(_said_runs(text, _all_digit_words()))
+        assert uncovered._says_digits(text) is digits, text
+        for key, value in (("amount", amount), ("money", money), ("digits", digits)):
+            opened[key] += value
+    assert all(opened.values()), opened  # each test is met as well as ruled out

@@ -25,6 +25,8 @@ from functools import cache
 from importlib import resources
 from typing import Final
 
+import ahocorasick
+
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.special_abbrev import abbreviation_cues
 from userlore.policy.detectors.special_brands import brand_cues
@@ -96,6 +98,22 @@ _DETERMINED = "determined"
 
 
 def _sentences(t: str) -> Iterator[tuple[int, int]]:
+    """The sentences of ``t``, as spans: split once a text, asked again by each cue's
+    attribution and the abbreviation and brand rules (the last few texts remembered)."""
+    spans = _SENTENCE_MEMO.get(t)
+    if spans is None:
+        spans = tuple(_split_sentences(t))
+        if len(_SENTENCE_MEMO) >= _SENTENCE_MEMO_SIZE:
+            _SENTENCE_MEMO.clear()
+        _SENTENCE_MEMO[t] = spans
+    return iter(spans)
+
+
+_SENTENCE_MEMO: Final[dict[str, tuple[tuple[int, int], ...]]] = {}
+_SENTENCE_MEMO_SIZE: Final = 8  # a classify call's texts: the folded text and its views
+
+
+def _split_sentences(t: str) -> Iterator[tuple[int, int]]:
     start = 0
     for m in _SENTENCE_BREAK.finditer(t):
         if m.start() > start:
@@ -219,26 +237,41 @@ def _cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
     whose person, topic and profession words occur most often read it (all of them when none
     occurs): "She told me her diabetes..." is English, and Spanish "me" must not claim it.
     """
+    ascii_text = t.isascii()
     for s, e in _sentences(t):
         tokens: list[tuple[str, int, int]] | None = None
         low: str | None = None
-        runs_here = False
-        at: list[int] | None = None
+        heads_read, runs_here = False, False
+        at: list[tuple[int, str]] | None = None
         found: list[tuple[int, _Language, list[tuple[str, bool, int, int]]]] = []
         words: set[str] | None = None
         ascii_sentence: bool | None = None
         for lang in languages():
             cues: list[tuple[str, bool, int, int]] = []
             if lang.lexicon:
-                if tokens is None:
-                    tokens = [(m.group(0).casefold(), *m.span()) for m in _TOKEN.finditer(t, s, e)]
-                    words = {w for w, _, _ in tokens}
-                # Without compounds a cue starts at a lexicon word: none here, no cue.
-                if lang.compound_heads or not lang.lexicon.keys().isdisjoint(words or ()):
+                if words is None:
+                    if low is None:
+                        low = t[s:e].casefold()
+                    # An ASCII sentence's casefold keeps its length and its words' edges.
+                    words = (
+                        set(_TOKEN.findall(low))
+                        if ascii_text
+                        else {m.group(0).casefold() for m in _TOKEN.finditer(t, s, e)}
+                    )
+                # A cue starts at a lexicon word or a compound's head: none here, no cue.
+                if not lang.lexicon.keys().isdisjoint(words) or (
+                    lang.compound_heads and any(_compound_of(lang, w) for w in words)
+                ):
+                    if tokens is None:
+                        tokens = [
+                            (m.group(0).casefold(), *m.span()) for m in _TOKEN.finditer(t, s, e)
+                        ]
                     cues.extend(_lexicon_cues(lang, tokens))
             if lang.run_finder is not None:
                 if low is None:
                     low = t[s:e].casefold()
+                if not heads_read:
+                    heads_read = True
                     at = _run_heads().at(low)
                     runs_here = _any_run().search(low) if at is None else bool(at)
                 # No language's run in the sentence: no regex term of any can match.
@@ -291,18 +324,24 @@ class _RunHeads:
     shortest run's length up to 3), so ``run_finder.findall`` (the longest run at every
     position) finds runs only at positions that hold a head: trying its lookahead there alone
     gives the same runs, without five alternations scanned over every sentence (issue 30).
+    The heads are found by one Aho–Corasick scan (every head has ``n`` characters, so at most
+    one ends at a position: the scan yields them in the text's order), not a slice a position.
     """
 
     n: int
     heads: frozenset[str]
     by_language: dict[str, frozenset[str]]
+    automaton: ahocorasick.Automaton | None
 
-    def at(self, low: str) -> list[int] | None:
-        """Positions of ``low`` where some language's head stands (``None``: no shortcut)."""
-        n, heads = self.n, self.heads
+    def at(self, low: str) -> list[tuple[int, str]] | None:
+        """Positions of ``low`` where some language's head stands, with the head
+        (``None``: no shortcut)."""
+        n, automaton = self.n, self.automaton
         if n < 2:
             return None
-        return [i for i in range(len(low) - n + 1) if low[i : i + n] in heads]
+        if automaton is None:
+            return []
+        return [(end - n + 1, head) for end, head in automaton.iter(low)]
 
 
 @cache
@@ -310,19 +349,25 @@ def _run_heads() -> _RunHeads:
     runs = {lang.code: frozenset(lang.run_terms) for lang in languages()}
     n = min([3, *(len(r) for rs in runs.values() for r in rs)])
     by_language = {code: frozenset(r[:n] for r in rs) for code, rs in runs.items()}
-    return _RunHeads(n, frozenset().union(*by_language.values()), by_language)
+    heads: frozenset[str] = frozenset().union(*by_language.values())
+    automaton = None
+    if heads:
+        automaton = ahocorasick.Automaton()
+        for head in heads:
+            automaton.add_word(head, head)
+        automaton.make_automaton()
+    return _RunHeads(n, heads, by_language, automaton)
 
 
-def _runs_found(lang: _Language, low: str, at: list[int] | None) -> set[str]:
+def _runs_found(lang: _Language, low: str, at: list[tuple[int, str]] | None) -> set[str]:
     """``set(lang.run_finder.findall(low))``, tried only where this language's head stands."""
     finder = lang.run_finder
     assert finder is not None
     if at is None:
         return set(finder.findall(low))
-    heads = _run_heads()
-    mine, n = heads.by_language[lang.code], heads.n
+    mine = _run_heads().by_language[lang.code]
     return {
-        m.group(1) for i in at if low[i : i + n] in mine and (m := finder.match(low, i)) is not None
+        m.group(1) for i, head in at if head in mine and (m := finder.match(low, i)) is not None
     }
 
 
@@ -336,18 +381,12 @@ def _lexicon_cues(
     lang: _Language, tokens: list[tuple[str, int, int]]
 ) -> Iterator[tuple[str, bool, int, int]]:
     """Literal terms found word by word: the longest phrase starting at each word."""
-    lexicon, compounds, memo = lang.lexicon, bool(lang.compound_heads), lang.compound_memo
+    lexicon, compounds = lang.lexicon, bool(lang.compound_heads)
     for i, (word, start, end) in enumerate(tokens):
         entries = lexicon.get(word)
         if entries is None:
             if compounds:
-                # A term that begins or ends a longer word ("Krebsdiagnose", "Insulinpumpe"),
-                # remembered per word: read on every token of every sentence.
-                head = memo.get(word, _UNSEEN)
-                if head is _UNSEEN:
-                    head = _compound_head(lang, word)
-                    if len(memo) < _COMPOUND_MEMO:
-                        memo[word] = head
+                head = _compound_of(lang, word)
                 if head is not None:
                     yield head[0], head[1], start, end
             continue
@@ -368,6 +407,18 @@ def _lexicon_cues(
 
 _UNSEEN: Final = ("", False)
 _COMPOUND_MEMO: Final = 100_000  # words remembered per language (a few MB at most)
+
+
+def _compound_of(lang: _Language, word: str) -> tuple[str, bool] | None:
+    """:func:`_compound_head`, remembered per word: a term that begins or ends a longer word
+    ("Krebsdiagnose", "Insulinpumpe") is looked for in every word of every sentence."""
+    memo = lang.compound_memo
+    head = memo.get(word, _UNSEEN)
+    if head is _UNSEEN:
+        head = _compound_head(lang, word)
+        if len(memo) < _COMPOUND_MEMO:
+            memo[word] = head
+    return head
 
 
 def _compound_head(lang: _Language, word: str) -> tuple[str, bool] | None:
@@ -418,8 +469,11 @@ def _same_sex_couple(t: str) -> Iterator[_Hit]:
     boyfriend and I … I'm a guy", "彼氏と同棲中、自分も男"): a same-sex couple stated without
     an orientation word. Recall first: a man who says "my boyfriend" and never his own gender
     is not caught; one who names both is, in whichever order and sentence."""
+    low = t.lower() if t.isascii() else None
     for lang in languages():
-        for partner, own in lang.couple:
+        for (partner, own), gate in zip(lang.couple, lang.couple_gates, strict=True):
+            if low is not None and gate is not None and not gate.search(low):
+                continue  # none of the words every match holds: no partner here
             p = partner.search(t)
             if p is None:
                 continue

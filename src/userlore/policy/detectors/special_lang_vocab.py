@@ -15,6 +15,7 @@ from typing import Final
 from userlore.errors import ConfigError
 from userlore.policy.detectors.special_plurals import add_plurals, with_plurals
 from userlore.policy.findings import SPECIAL_CATEGORIES
+from userlore.policy.literal_gate import LiteralGate, required_literals
 
 DATA_PACKAGE: Final = "userlore.policy.data.special"
 """Package whose ``*.json`` files are the per-language vocabularies."""
@@ -104,6 +105,9 @@ class _Language:
     """A same-sex couple told without an orientation word (``couple``): for each gender, the
     speaker's partner noun ("my boyfriend", "mi novia") and the speaker's own gender ("I'm a
     guy", "自分も男"). Both anywhere in one text state the speaker's orientation."""
+    couple_gates: tuple[LiteralGate | None, ...] = ()
+    """For each ``couple`` pair, words one of which an ASCII text's lower case holds wherever
+    the partner pattern matches in it (see :func:`_couple_gate`); None: no such words."""
 
 
 def _alternation(phrases: list[str], *, spaced: bool) -> str:
@@ -231,6 +235,7 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
     return _Language(
         code=code,
         couple=_couple(code, data.get("couple"), spaced=spaced),
+        couple_gates=_couple_gates(data.get("couple"), spaced=spaced),
         speaker=re.compile("|".join(speaker_alts), re.IGNORECASE) if speaker_alts else None,
         reported_self=(
             re.compile(_alternation(reported, spaced=spaced), re.IGNORECASE) if reported else None
@@ -367,6 +372,39 @@ def _couple(
         partner, own = (re.compile(_alternation(x, spaced=spaced), re.IGNORECASE) for x in lists)
         pairs.append((partner, own))
     return tuple(pairs)
+
+
+def _couple_gates(src: object, *, spaced: bool) -> tuple[LiteralGate | None, ...]:
+    """:func:`_couple_gate` of each gender's partner list, in ``_couple``'s order."""
+    if not isinstance(src, dict):
+        return ()
+    return tuple(_couple_gate(_str_list(src, f"{g}_partner"), spaced=spaced) for g in _GENDERS)
+
+
+def _couple_gate(phrases: list[str], *, spaced: bool) -> LiteralGate | None:
+    """Lower-case words one of which stands in an ASCII text wherever a partner phrase
+    matches it: a literal phrase's last word ("boyfriend" for "my boyfriend"; its
+    ``(?<!\w)`` start keeps the engine from scanning for "my" itself), a regex phrase's
+    :func:`required_runs`. A phrase no ASCII text can match ("ma fiancée") adds none, nor a
+    pattern whose every :func:`required_literals` holds a letter no ASCII one matches ("彼氏").
+    None where some phrase gives no such words: its pattern is asked of every text (issue 30).
+    """
+    literals = required_literals(re.compile(_alternation(phrases, spaced=spaced), re.IGNORECASE))
+    if literals is not None and not any(all(map(_matches_ascii, w)) for w in literals):
+        return LiteralGate(())
+    words: set[str] = set()
+    for phrase in phrases:
+        if phrase.startswith("re:"):
+            runs = required_runs(phrase[3:].casefold())
+            if runs and all(r.isascii() for r in runs):
+                words |= runs
+            elif not runs or any(all(_matches_ascii(c) for c in r) for r in runs):
+                return None
+        elif phrase.isascii():
+            words.add(phrase.lower().split()[-1])
+        elif _ascii_matchable(phrase):
+            return None  # a non-ASCII letter that matches an ASCII one ("K"): not lowered here
+    return LiteralGate(words)
 
 
 def _marker_list(code: str, data: dict[str, object], kind: str) -> list[str]:

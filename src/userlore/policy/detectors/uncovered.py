@@ -91,6 +91,7 @@ from userlore.policy.relatives import (
     relative_reads_as,
 )
 from userlore.policy.spoken import spoken_spans
+from userlore.policy.word_view import lower_runs
 
 _NO_LANGUAGE: Final = frozenset({"zxx"})
 _TOKEN = re.compile(r"[^\s\"'`“”«»()\[\]{}<>,;]+")
@@ -273,6 +274,28 @@ def _known(word: str, vocabulary: Container[str]) -> bool:
 def _unaccented_word(word: str) -> str:
     """:func:`_unaccented`, remembered per word (chat repeats its words)."""
     return _unaccented(word)
+
+
+def _says_digits(t: str) -> bool:
+    """``any(_said_runs(t, _all_digit_words()))``, told at once for most ASCII texts.
+
+    Every ASCII digit word is letters alone, so a word of a said run there is a whole letter
+    run of the text (a run's other characters are no letters, and none sits inside a word):
+    fewer than :data:`SAID_MIN_WORDS` letter runs in the vocabulary (the shared split), no run.
+    """
+    vocabulary = _all_digit_words()
+    if (
+        t.isascii()
+        and _ascii_digit_words_are_letters()
+        and sum(map(vocabulary.__contains__, lower_runs(t))) < SAID_MIN_WORDS
+    ):
+        return False
+    return any(_said_runs(t, vocabulary))
+
+
+@functools.cache
+def _ascii_digit_words_are_letters() -> bool:
+    return all(w.isalpha() for w in _all_digit_words() if w.isascii())
 
 
 def _said_values(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
@@ -476,11 +499,7 @@ def misread_covered(t: str, seg: Segment, found: list[Segment]) -> bool:
 
 def uncovered_values(t: str) -> Iterator[_Hit]:
     """Values in the segments of ``t`` in an uncovered language (see the module docstring)."""
-    if (
-        not has_digit(t)
-        and not any(_said_runs(t, _all_digit_words()))
-        and not (_HAN_NUMERAL.search(t) and cantonese(t))
-    ):
+    if not has_digit(t) and not _says_digits(t) and not (_HAN_NUMERAL.search(t) and cantonese(t)):
         # Every value this reads holds a digit (a credential-shaped token, a number run, an
         # amount; ``isdigit`` is true of every character ``\d`` matches) or is a run of digit
         # words: nothing to find, so no segment need be identified (most of an ingest's floor

@@ -53,6 +53,7 @@ from userlore.policy.detectors.uncovered_money import (
 from userlore.policy.detectors.uncovered_shapes import _bare, _engine
 from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.language import COVERED_LANGUAGES, READ_AS_COVERED, Segment, segments
+from userlore.policy.word_view import lower_runs
 
 __all__ = ["uncovered_cued"]
 
@@ -148,7 +149,7 @@ def _may_name_money(t: str) -> bool:
     """A cheap test: a magnitude word of some CLDR locale, or a letter of another script."""
     every = _may_name_words()
     if t.isascii():
-        return not every.isdisjoint(_ASCII_WORD.findall(t.lower()))
+        return not every.isdisjoint(lower_runs(t))
     if _UNCOVERED_LETTER.search(t):
         return True
     # Latin-1 words, which casefold as the compact words do.
@@ -165,9 +166,6 @@ def _covered_magnitudes() -> frozenset[str]:
     """The covered languages' magnitude words ("mil", "thousand"): a close relative the
     identifier hid says its money with them (Galician "mil catrocentos euros")."""
     return frozenset(w for name in COVERED_LANGUAGES for w in _vocabulary([name])[1])
-
-
-_ASCII_WORD = re.compile(r"[a-z]+")
 
 
 @built_table("uncovered_cued.every_compact")

@@ -39,6 +39,7 @@ from userlore.policy.detectors.uncovered import _NO_LANGUAGE, _amounts, _candida
 from userlore.policy.detectors.uncovered_shapes import _bare, _engine, _every_magnitude, _said
 from userlore.policy.findings import _REGULATED
 from userlore.policy.language import COVERED_LANGUAGES, segments, unread_by_covered
+from userlore.policy.word_view import letter_runs
 
 __all__ = ["uncovered_money"]
 
@@ -173,7 +174,8 @@ def says_a_magnitude(t: str) -> bool:
     """Some word of ``t`` is, or ends in, some language's magnitude word ("mil", "ventimila"):
     where an amount in words may be read, and read differently once the identifier sees the
     text inside other characters (a JSON wrapper)."""
-    return any(map(_ends_in_a_magnitude, _TOKEN.findall(t)))
+    words = letter_runs(t) if t.isascii() else _TOKEN.findall(t)  # the same words there
+    return any(map(_ends_in_a_magnitude, words))
 
 
 _WORD_MEMO: Final = 1 << 16  # words remembered (chat repeats its words; a few MB at most)

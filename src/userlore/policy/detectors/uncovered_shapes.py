@@ -32,6 +32,7 @@ from userlore.policy.detectors.common import _Hit, has_decimal
 from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.language import COVERED_LANGUAGES, Segment, segments
 from userlore.policy.literal_gate import GatedPattern
+from userlore.policy.word_view import lower_runs
 
 __all__ = ["uncovered_shapes"]
 
@@ -86,7 +87,9 @@ def _may_say_amount(t: str) -> bool:
         # so :func:`_amount_words` finds an amount only on a word that is exactly one of its
         # language's magnitudes: test that, not the compound stems below ("been" ends in
         # "een", which sent a fifth of English chat turns to the identifier).
-        return any(map(_is_a_magnitude, _WORD.findall(t)))
+        # Some part of a word between apostrophes is a magnitude word: those parts are the
+        # text's letter runs (the shared split).
+        return not _every_magnitude().isdisjoint(lower_runs(t))
     if any("\u0e00" <= ch <= "\u0eff" for ch in t):
         return True  # Thai and Lao write no spaces: the segment's own spell-outs decide
     ends = _all_magnitudes()
@@ -95,14 +98,6 @@ def _may_say_amount(t: str) -> bool:
         if any(bare.endswith(m) for m in ends.get(bare[-3:], ())):
             return True
     return False
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _is_a_magnitude(word: str) -> bool:
-    """Some part of the ASCII ``word`` between apostrophes is a language's magnitude word:
-    a pure function of the word, remembered per word (chat repeats its words)."""
-    every = _every_magnitude()
-    return any(part in every for part in _APOSTROPHE.split(word.casefold()))
 
 
 def _bare(text: str) -> str:

@@ -49,6 +49,7 @@ from userlore.policy.detectors.uncovered_shapes import _bare
 from userlore.policy.findings import _REGULATED
 from userlore.policy.language import COVERED_LANGUAGES, Segment, segments
 from userlore.policy.word_lists import LEXICON_ZIPF, _lexicon
+from userlore.policy.word_view import letter_runs
 
 __all__ = ["unread_values"]
 
@@ -263,10 +264,12 @@ def unread_values(t: str) -> Iterator[_Hit]:
     ids = digits and any(
         sum(ch.isdigit() for ch in m.group(0)) >= _ID_DIGITS for m in _ID_RUN.finditer(t)
     )
-    words = _LETTERS.findall(t)  # cheaper than _WORD; an okina is a letter (Lm) here too
+    # Cheaper than _WORD; an okina is a letter (Lm) here too. An ASCII text's are its letter
+    # runs of two or more (the shared split).
+    words = [w for w in letter_runs(t) if len(w) > 1] if t.isascii() else _LETTERS.findall(t)
     # Names of four letters or more anywhere; symbols and short names only beside figures
     # (most turns hold "won", "da" or "kr" as words: no segment need be identified for them).
-    units = any(_is_unit(w, symbols=figures) for w in words)
+    units = any(_is_unit(w, figures) for w in words)  # positional: the memo's cheaper key
     loans = ids and any(map(_is_loanword, words))
     if not units and not loans:
         return
