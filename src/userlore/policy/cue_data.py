@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from userlore.policy import cue_view
 from userlore.policy.data_files import data_yaml
+from userlore.policy.detectors.market_prices import market_price_question
 from userlore.policy.detectors.thing_prices import seen_things_price
 from userlore.policy.literal_gate import LiteralGate
 
@@ -208,9 +209,12 @@ class Cues:
 
     def about_others(self, lowered: str) -> bool:
         """Clearly a topic (reading about it, a study), a thing's price the user only saw or
-        wants (:mod:`.detectors.thing_prices`), or someone else's: an other-person cue and, once
+        wants (:mod:`.detectors.thing_prices`), a question about a market price
+        (:mod:`.detectors.market_prices`), or someone else's: an other-person cue and, once
         those are masked, no first-person subject left."""
         if self.topics.search(lowered) or seen_things_price(lowered):
+            return True
+        if market_price_question(lowered):  # "a normal rent … like £1,100?" (blind14)
             return True
         if not self.others.search(lowered):
             return False
@@ -251,7 +255,11 @@ def _measures(data: dict[str, Any]) -> list[str]:
 def cues() -> Cues:
     """The cue data, loaded once on first use (never at import)."""
     data = data_yaml("quote_cues.yaml")
-    not_credential = [*flat(data["not_credential"]), *_measures(data)]
+    not_credential = [
+        *flat(data["not_credential"]),
+        *flat(data["not_credential_cards"]),
+        *_measures(data),
+    ]
     return Cues(
         credential=re.compile(alternation(flat(data["credential"]), katakana_words=True)),
         credential_words=LiteralGate(_cores(flat(data["credential"]))),

@@ -41,6 +41,8 @@ from userlore.policy.detectors.hook_urls import hook_urls
 from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy, _split_keys
 from userlore.policy.detectors.late_values import late_values
 from userlore.policy.detectors.lock_codes import lock_codes
+from userlore.policy.detectors.minimum_wage import minimum_wage
+from userlore.policy.detectors.minor_units import minor_units
 from userlore.policy.detectors.money import own_money
 from userlore.policy.detectors.money_forms import money_forms
 from userlore.policy.detectors.national_ids import (
@@ -237,8 +239,10 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(tax_figures(t, lowered, hits))  # a refund, a tax owed, a deduction
     hits.extend(fee_income(t, lowered, hits))  # an invoice, a fee, a rate, a client's payment
     hits.extend(asset_holdings(t, lowered, hits))  # coins and shares held, and their worth
+    hits.extend(minimum_wage(t, lowered, hits))  # paid the minimum wage, and figures: blind14
     hits.extend(every_amount(t, hits))  # the sentence's further amounts
     hits.extend(amount_shares(t, lowered, hits))  # a share of it, said as a bare number
+    hits.extend(minor_units(t, lowered, hits))  # its cents after it ("und 38 Cent"): blind14
     # Secrets in forms no rule above reads: recovery words, keypad codes, pasted keys.
     hits.extend(secret_forms(t, lowered, hits))
     if digit:  # every value of a turn about a code: corrections, old/new, lists
