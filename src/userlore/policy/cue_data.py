@@ -255,11 +255,7 @@ def _measures(data: dict[str, Any]) -> list[str]:
 def cues() -> Cues:
     """The cue data, loaded once on first use (never at import)."""
     data = data_yaml("quote_cues.yaml")
-    not_credential = [
-        *flat(data["not_credential"]),
-        *flat(data["not_credential_cards"]),
-        *_measures(data),
-    ]
+    not_credential = [*flat(data["not_credential"]), *_measures(data)]
     return Cues(
         credential=re.compile(alternation(flat(data["credential"]), katakana_words=True)),
         credential_words=LiteralGate(_cores(flat(data["credential"]))),

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from userlore.policy.detectors.amount_shares import amount_shares
+from userlore.policy.detectors.asked_prices import drop_asked_prices
 from userlore.policy.detectors.asset_holdings import asset_holdings
 from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
 from userlore.policy.detectors.check_parts import check_parts
@@ -252,6 +253,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         # An id printed after its own word, valid or not ("cédula 4.512.093-6"): blind12.
         hits.extend(unnamed(unvalidated_ids(t, lowered), hits))
     hits = drop_connectives(t, hits)
+    hits = drop_asked_prices(t, hits)  # "…950 € al mes, ¿está bien de precio?" (blind14)
     if special:
         hits.extend(_special(t, lowered, words))
     return hits

@@ -18,7 +18,7 @@ from typing import Any
 from userlore.policy.data_files import data_yaml
 from userlore.policy.literal_gate import LiteralGate
 
-__all__ = ["market_price_question"]
+__all__ = ["has_market_word", "market_price_question"]
 
 
 @functools.cache
@@ -40,3 +40,8 @@ def market_price_question(lowered: str) -> bool:
     if not gate.search(lowered) or forms.search(lowered) is None:
         return False
     return own.search(forms.sub(" ", lowered)) is None
+
+
+def has_market_word(lowered: str) -> bool:
+    """Whether ``lowered`` holds a literal of some market-price form (a cheap gate)."""
+    return _forms()[0].search(lowered)
