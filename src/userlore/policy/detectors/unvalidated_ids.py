@@ -32,12 +32,12 @@ __all__ = ["unvalidated_ids"]
 _REACH: Final = 40
 _STOP = re.compile(r"[!?\n。！？;]|\.(?!\d)(?=\s|$)")
 # Capitals and digits in up to six groups joined by one space, dot, dash or slash.
-# A CJK character may touch it ("社保号是608213579，", "番号はAB12345678CDです"): only a Latin
-# letter, a digit or an id's separator may not.
-_LATIN = r"0-9A-Za-z_\u00c0-\u024f"
+# A CJK character may touch it ("社保号是608213579，", "番号はAB12345678CDです"): no other word
+# character, nor an id's separator, may.
+_WORD_NOT_CJK = r"(?![\u3040-\u30ff\u3400-\u9fff])\w"
 _VALUE = re.compile(
-    rf"(?<![{_LATIN}.\-/])[A-Z0-9]{{1,20}}(?:[ .\-/][A-Z0-9]{{1,16}}){{0,5}}"
-    rf"(?![{_LATIN}]|[.\-/][A-Za-z0-9])"
+    rf"(?<![.\-/])(?<!{_WORD_NOT_CJK})[A-Z0-9]{{1,20}}(?:[ .\-/][A-Z0-9]{{1,16}}){{0,5}}"
+    rf"(?!{_WORD_NOT_CJK}|[.\-/][A-Za-z0-9])"
 )
 _DOTTED = re.compile(r"(?:[A-Z]-?)?\d{1,3}(?:\.\d{3}){1,3}(?:-[0-9Kk])?")
 _MONEY_AFTER = re.compile(
