@@ -60,6 +60,23 @@ def test_what_is_no_value_of_the_users_stays(text: str, kept: str) -> None:
     assert kept in redact(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Gehalt 3.200 brutto, ist das normal?", "3.200"),  # the subject left out
+        ("Nebenkostennachzahlung 480 €, ist das normal?", "480"),
+        ("Abfindung 12.000 €, ist das normal?", "12.000"),
+        ("salaire 2 100 € brut, c'est normal ?", "2 100"),
+        ("月薪8000，正常吗？", "8000"),
+        ("salary 45k, is that normal?", "45k"),
+    ],
+)
+def test_a_market_question_about_money_named_as_ones_own_stays_the_users(
+    text: str, value: str
+) -> None:
+    assert value not in redact(text)
+
+
 def test_a_market_question_with_the_users_own_rent_is_the_users() -> None:
     assert "1.100" in redact("¿1.100 € al mes es normal para un piso en Madrid?")
     assert "1.100" not in redact("mi alquiler es 1.100 € al mes, ¿es normal?")

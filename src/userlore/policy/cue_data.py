@@ -15,7 +15,6 @@ from typing import Any, Final
 
 from userlore.policy import cue_view
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.market_prices import market_price_question
 from userlore.policy.detectors.thing_prices import seen_things_price
 from userlore.policy.literal_gate import LiteralGate
 
@@ -209,12 +208,9 @@ class Cues:
 
     def about_others(self, lowered: str) -> bool:
         """Clearly a topic (reading about it, a study), a thing's price the user only saw or
-        wants (:mod:`.detectors.thing_prices`), a question about a market price
-        (:mod:`.detectors.market_prices`), or someone else's: an other-person cue and, once
+        wants (:mod:`.detectors.thing_prices`), or someone else's: an other-person cue and, once
         those are masked, no first-person subject left."""
         if self.topics.search(lowered) or seen_things_price(lowered):
-            return True
-        if market_price_question(lowered):  # "a normal rent … like £1,100?" (blind14)
             return True
         if not self.others.search(lowered):
             return False

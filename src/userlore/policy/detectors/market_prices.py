@@ -4,9 +4,11 @@
 por 950 € al mes, ¿está bien de precio?" and "都内でワンルーム家賃8万円って普通？" were withheld
 or redacted as the user's money: each asks whether a price is normal, fair or dear. A sentence
 with such a form (``data/market_prices.yaml``) and no first-person word left (the forms masked;
-``thing_prices``' own words and the pay verbs of the data file) states a price, like a thing the
-user only saw (:meth:`userlore.policy.cue_data.Cues.about_others`). "my rent is £1,100, is that
-normal?", "pago 950 € de alquiler, ¿es normal?" and "うちの家賃12万円って高い？" stay the user's.
+``thing_prices``' own words, the pay verbs and the personal money nouns of the data file, and
+``money``'s own personal test) states a price: the gate's money test clears it, and the floor
+drops its figures (``asked_prices``, the whole sentence read, never a rule's masked clause).
+"my rent is £1,100, is that normal?", "pago 950 € de alquiler, ¿es normal?", "Gehalt 3.200
+brutto, ist das normal?" and "うちの家賃12万円って高い？" stay the user's.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import re
 from typing import Any
 
 from userlore.policy.data_files import data_yaml
+from userlore.policy.detectors.money import _personal
 from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["has_market_word", "market_price_question"]
@@ -39,7 +42,11 @@ def market_price_question(lowered: str) -> bool:
     gate, forms, own = _forms()
     if not gate.search(lowered) or forms.search(lowered) is None:
         return False
-    return own.search(forms.sub(" ", lowered)) is None
+    if own.search(forms.sub(" ", lowered)) is not None:
+        return False
+    # A money noun that is the speaker's by itself ("Gehalt 3.200 brutto, ist das normal?",
+    # "月薪8000，正常吗？"): ``money``'s own test.
+    return not _personal(lowered)
 
 
 def has_market_word(lowered: str) -> bool:
