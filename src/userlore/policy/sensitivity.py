@@ -240,7 +240,8 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(tax_figures(t, lowered, hits))  # a refund, a tax owed, a deduction
     hits.extend(fee_income(t, lowered, hits))  # an invoice, a fee, a rate, a client's payment
     hits.extend(asset_holdings(t, lowered, hits))  # coins and shares held, and their worth
-    hits.extend(minimum_wage(t, lowered, hits))  # paid the minimum wage, and figures: blind14
+    if digit:  # paid the minimum wage, and its figures (blind14)
+        hits.extend(minimum_wage(t, lowered, hits))
     hits.extend(every_amount(t, hits))  # the sentence's further amounts
     hits.extend(amount_shares(t, lowered, hits))  # a share of it, said as a bare number
     hits.extend(minor_units(t, lowered, hits))  # its cents after it ("und 38 Cent"): blind14

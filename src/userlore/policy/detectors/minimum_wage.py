@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
 
 from userlore.policy.cue_data import cues
 from userlore.policy.data_files import data_yaml
@@ -25,6 +25,9 @@ from userlore.policy.findings import _BLOCKING, _REGULATED
 from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["minimum_wage"]
+
+# A literal every gate word holds: plain substring tests first, on every text with a digit.
+_LITERALS: Final = ("wage", "mínimo", "minimo", "mindestlohn", "smic", "最低")
 
 
 @functools.cache
@@ -37,8 +40,10 @@ def _forms() -> tuple[LiteralGate, re.Pattern[str]]:
 
 def minimum_wage(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     """Every amount of a sentence in which the user is paid the minimum wage."""
+    if not any(w in lowered for w in _LITERALS) or len(lowered) != len(t):
+        return
     gate, forms = _forms()
-    if not gate.search(lowered) or len(lowered) != len(t):
+    if not gate.search(lowered):
         return
     named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
     c = cues()
