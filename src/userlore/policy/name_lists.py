@@ -13,7 +13,8 @@ misses). Such a segment is read as the covered language of its joiners
   ("dbt", "pnpm"), with at most two digits ("N26", "k8s");
 - a version after a name ("16", "7.2", "v5"; three digits at most, never first in an item);
 - a joiner of one covered language, or list punctuation;
-- or a first word of that language before a colon ("Stack:", "Tools:").
+- or a first word of that language before a colon ("Stack:", "Tools:"); a list joined by
+  commas alone is read as its head word's language ("marcas: Zara, Mango, Pull&Bear").
 
 So a name list gives no cover to a word of another language: "Revolut, N26 i PIN 4471" (a
 joiner no covered language writes) and "Salasana: Kissa2024, Koira e Hevonen" (a head word no
@@ -45,7 +46,7 @@ _VOWELS: Final = frozenset("aeiouyAEIOUY")
 _PUNCT = "、，・,/·;"
 _TOKEN = re.compile(rf"[{_PUNCT}]|[^\s{_PUNCT}]+")
 _VERSION = re.compile(r"[vV]?\d{1,3}(?:\.\d{1,3}){0,2}[a-z]?")
-_NAME = re.compile(r"[^\W\d_][\w.+#'’-]*")
+_NAME = re.compile(r"[^\W\d_][\w.+#'’&-]*")  # "Pull&Bear", "C&A", "H&M"
 _EDGE = "()[]\"'“”«»!?."
 
 
@@ -111,6 +112,9 @@ def name_list_language(chunk: str) -> str | None:
         following = next(tokens, None)
         if first and following is not None and token.endswith(":") and token[:-1].isalpha():
             head = token[:-1]
+        elif first and following == ":" and token.isalpha():
+            head = token  # French spacing: "marques : Kiabi, Jules"
+            following = next(tokens, None)
         elif token in punctuation:
             marks.append(punctuation[token])
             after_name = False
@@ -133,6 +137,11 @@ def name_list_language(chunk: str) -> str | None:
     languages = tuple(dict.fromkeys(lang for vote in pool for lang in vote))
     common = [lang for lang in languages if all(lang in vote for vote in pool)]
     language = (common or list(languages))[0]
+    if head is not None and not worded:
+        # Commas alone say nothing of the language; the head word does ("marcas:", "Marken:").
+        order = (*languages, *sorted(COVERED_LANGUAGES))
+        heads = [lang for lang in order if _head_known(head, (lang,))]
+        return heads[0] if heads else None
     if language not in COVERED_LANGUAGES:
         return None
     if head is not None and not _head_known(head, (language,)):

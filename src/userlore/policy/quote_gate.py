@@ -37,6 +37,7 @@ from userlore.policy.check_arithmetic import blank_operands
 from userlore.policy.cue_data import Cues
 from userlore.policy.cue_data import cues as _cues
 from userlore.policy.detectors.common import _is_placeholder, is_year
+from userlore.policy.detectors.market_prices import market_price_question
 from userlore.policy.detectors.org_topics import org_topic
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
@@ -133,7 +134,8 @@ def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> Quo
         return QuoteVerdict(RejectionReason.QUOTE_CREDENTIAL, "credential")
     for sentence in sentences(text):
         lowered = sentence.casefold()
-        cleared = cues.about_others(lowered)
+        # A market price asked about is no one's money ("a normal rent … like £1,100?"): blind14.
+        cleared = cues.about_others(lowered) or market_price_question(lowered)
         if cues.money.search(lowered) and _amount(sentence, cues.counts) and not cleared:
             return QuoteVerdict(RejectionReason.QUOTE_MONEY, "financial")
         found = sorted(special_cues(sentence) - consented)

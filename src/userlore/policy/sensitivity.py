@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from userlore.policy.detectors.amount_shares import amount_shares
+from userlore.policy.detectors.asked_prices import drop_asked_prices
 from userlore.policy.detectors.asset_holdings import asset_holdings
 from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
 from userlore.policy.detectors.check_parts import check_parts
@@ -43,6 +44,8 @@ from userlore.policy.detectors.keyed_ids import keyed_ids
 from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy, _split_keys
 from userlore.policy.detectors.late_values import late_values
 from userlore.policy.detectors.lock_codes import lock_codes
+from userlore.policy.detectors.minimum_wage import minimum_wage
+from userlore.policy.detectors.minor_units import minor_units
 from userlore.policy.detectors.money import own_money
 from userlore.policy.detectors.money_forms import money_forms
 from userlore.policy.detectors.national_ids import (
@@ -239,8 +242,11 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(tax_figures(t, lowered, hits))  # a refund, a tax owed, a deduction
     hits.extend(fee_income(t, lowered, hits))  # an invoice, a fee, a rate, a client's payment
     hits.extend(asset_holdings(t, lowered, hits))  # coins and shares held, and their worth
+    if digit:  # paid the minimum wage, and its figures (blind14)
+        hits.extend(minimum_wage(t, lowered, hits))
     hits.extend(every_amount(t, hits))  # the sentence's further amounts
     hits.extend(amount_shares(t, lowered, hits))  # a share of it, said as a bare number
+    hits.extend(minor_units(t, lowered, hits))  # its cents after it ("und 38 Cent"): blind14
     # Secrets in forms no rule above reads: recovery words, keypad codes, pasted keys.
     hits.extend(secret_forms(t, lowered, hits))
     if digit:  # every value of a turn about a code: corrections, old/new, lists
@@ -250,6 +256,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         # An id printed after its own word, valid or not ("cédula 4.512.093-6"): blind12.
         hits.extend(unnamed(unvalidated_ids(t, lowered), hits))
     hits = drop_connectives(t, hits)
+    hits = drop_asked_prices(t, hits)  # "…950 € al mes, ¿está bien de precio?" (blind14)
     if special:
         hits.extend(_special(t, lowered, words))
     return hits

@@ -493,7 +493,8 @@ def word_amount(word: str, minimum: int = 100) -> int | None:
         return None
     convert = _alpha2digit()
     for lang in _LANG_ORDER:
-        if not all(p in _LANG_WORDS[lang] for p in _parts(word)):
+        # "achtunddreißig": its "und" is a joiner inside the word, not a number word.
+        if not all(p in _LANG_WORDS[lang] or p in _CONNECTORS for p in _parts(word)):
             continue
         try:
             out = str(convert(word, lang)).strip()

@@ -32,7 +32,11 @@ def gate_terms() -> list[str]:
 
 
 _VALUE_GAP = re.compile(r"[\s\"':=：、,]{0,6}(?:no\.?\s*|n[º°]\.?\s*)?")
-_BRANCH_VALUE = re.compile(r"\d{2,8}(?:[ \-]\d{1,8}){0,2}(?![\w])")
+# Or Japan Post's branch in three kanji numerals ("店名〇一八"; the folded view reads 〇 as "O").
+_BRANCH_VALUE = re.compile(
+    r"\d{2,8}(?:[ \-]\d{1,8}){0,2}(?![\w])|[〇O零一二三四五六七八九]{3}(?![\w])"
+)
+_KANJI_NUMERALS = frozenset("〇O零一二三四五六七八九")
 _ACCOUNT_VALUE = re.compile(r"\d[\d \-]{4,22}\d(?![\w])")
 
 
@@ -51,8 +55,16 @@ def bank_pairs(t: str, lowered: str) -> Iterator[_Hit]:
     ):
         pos = _VALUE_GAP.match(t, cue.end())
         m = pattern.match(t, pos.end() if pos else cue.end())
-        if m is not None and sum(ch.isdigit() for ch in m.group(0)) >= least:
+        if m is not None and _digits(m.group(0)) >= least:
             yield (_REGULATED, rule, m.start(), m.end(), "financial")
+
+
+def _digits(value: str) -> int:
+    """Digits of ``value``; kanji numerals count where one is not a lookalike "O"."""
+    digits = sum(ch.isdigit() for ch in value)
+    if digits or not any(ch in _KANJI_NUMERALS and ch != "O" for ch in value):
+        return digits
+    return sum(ch in _KANJI_NUMERALS for ch in value)
 
 
 _TYPED_GAP = re.compile(

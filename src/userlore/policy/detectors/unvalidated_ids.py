@@ -32,13 +32,18 @@ __all__ = ["unvalidated_ids"]
 _REACH: Final = 40
 _STOP = re.compile(r"[!?\n。！？;]|\.(?!\d)(?=\s|$)")
 # Capitals and digits in up to six groups joined by one space, dot, dash or slash.
+# A CJK character may touch it ("社保号是608213579，", "番号はAB12345678CDです"): no other word
+# character, nor an id's separator, may.
+_WORD_NOT_CJK = r"(?![\u3040-\u30ff\u3400-\u9fff])\w"
 _VALUE = re.compile(
-    r"(?<![\w.\-/])[A-Z0-9]{1,16}(?:[ .\-/][A-Z0-9]{1,16}){0,5}(?![\w]|[.\-/][A-Za-z0-9])"
+    rf"(?<![.\-/])(?<!{_WORD_NOT_CJK})[A-Z0-9]{{1,20}}(?:[ .\-/][A-Z0-9]{{1,16}}){{0,5}}"
+    rf"(?!{_WORD_NOT_CJK}|[.\-/][A-Za-z0-9])"
 )
 _DOTTED = re.compile(r"(?:[A-Z]-?)?\d{1,3}(?:\.\d{3}){1,3}(?:-[0-9Kk])?")
 _MONEY_AFTER = re.compile(
     r"\s*(?:[€$£¥￥円元]|pesos?|euros?|d[oó]lar|reais|dollars?|eur|usd)", re.IGNORECASE
 )
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _MIN_CHARS: Final = 7
 _MAX_CHARS: Final = 20
 
@@ -46,14 +51,16 @@ _MAX_CHARS: Final = 20
 @functools.cache
 def _words() -> tuple[LiteralGate, LiteralGate, re.Pattern[str], frozenset[str]]:
     raw = data_yaml("unvalidated_ids.yaml")
-    words = [str(w) for ws in raw["ids"].values() for w in ws]
+    words = [str(w) for key in ("ids", "insurance_ids") for ws in raw[key].values() for w in ws]
     dotted = [str(w) for w in raw["dotted_only"]]
     acronyms = [w for w in [*words, *dotted] if len(w.rstrip(".")) <= 4 and w.upper() == w]
     others = [w.casefold() for w in words if w not in acronyms]
     alts = literal_alternation(acronyms)
-    rest = literal_alternation(others)
+    rest = literal_alternation([w for w in others if w.isascii() or not _CJK.search(w)])
+    cjk = literal_alternation([w for w in others if not w.isascii() and _CJK.search(w)])
     pattern = re.compile(
         rf"(?<![A-Za-z])(?:{alts})(?![A-Za-z])|(?i:(?<![^\W\d_])(?:{rest})(?![^\W\d_]))"
+        rf"|(?:{cjk})"  # CJK words anywhere: no space sets them off
     )
     # Acronyms in capitals on the caller's text ("sin", "ci", "run" are in every other line
     # lower-cased), the other words on the lowered text.
