@@ -49,6 +49,7 @@ from userlore.policy.detectors.national_ids import (
     _contextual_ids,
     _passports_wide,
 )
+from userlore.policy.detectors.password_fields import password_fields
 from userlore.policy.detectors.password_variants import RULE as VARIANT_RULE
 from userlore.policy.detectors.password_variants import password_variants
 from userlore.policy.detectors.passwords import (
@@ -169,6 +170,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     if ("://" in t and "@" in t) or "-u" in t or "-p" in t or "-a " in t:
         hits.extend(_url_credentials(t))
     hits.extend(hook_urls(t, lowered))  # a webhook URL whose path is the secret (blind13)
+    hits.extend(password_fields(t))  # a Wi-Fi QR's P:, a .pgpass line's password (blind14)
     if "=" in t and ("?" in t or "&" in t or "#" in t):
         hits.extend(_query_secrets(t))
     if "s%3A" in t or "=" in t:

@@ -21,12 +21,13 @@ _PW_KEYWORDS = (
     r"|wachtwoord|parola d'ordine|пароль|密码|密碼|口令|パスワード|비밀번호"
     r"|(?:wi-?fi|network|router) (?:key|password|pass)|wlan-schlüssel|wlan-passwort"
     r"|wpa[23]?(?:[ -]?(?:psk|key|passphrase))?)"
-    r"|(?P<pin>pin(?: ?(?:code|number|no\.?|#))?|pin-code|código pin|code pin|geheimzahl"
-    r"|暗証番号|暗証コード|パスコード|pinコード|(?:解除|解錠|開錠|警報)コード"
+    r"|(?P<pin>(?:pin|puk)(?: ?(?:code|number|no\.?|#))?|(?:pin|puk)-(?:code|nummer)"
+    r"|(?:código|code) (?:pin|puk)|geheimzahl|puk番号"
+    r"|暗証番号|暗証コード|パスコード|(?:pin|puk)コード|(?:解除|解錠|開錠|警報)コード"
     r"|code (?:de (?:la )?)?carte(?: bleue)?"
     r"|code confidentiel|código (?:do|da) (?:portão|porta|cartão|alarme)|senha do cartão"
     r"|(?:door|gate|alarm|garage|keypad|lock|safe|locker|entry|building|unlock|access|security)"
-    r" (?:code|combination)|combination|支付密码|取款密码|门禁密码|pin码|digicode"
+    r" (?:code|combination)|combination|支付密码|取款密码|门禁密码|pin码|puk码|digicode"
     r"|code (?:de la |d'|du )?(?:porte|entrée|portail|alarme|immeuble)"
     r"|código (?:de la |del )?(?:puerta|alarma|portal)|tür-?code|alarmcode|zahlencode)"
     r"|(?P<otp>(?:verification|confirmation|one[- ]?time|otp|2fa|mfa|sms|login|auth(?:entication)?"
@@ -37,7 +38,7 @@ _PW_KEYWORDS = (
 # Gates run on the lowercased text without IGNORECASE, which lets the engine skip ahead fast.
 _PW_GATE = re.compile(
     r"pass|pw|p/w|wpa|digicode|contrase|clave|mdp|kennwort|senha|wachtwoord|parola|пароль|密|口令"
-    r"|パスワード|비밀번호|pin|code|combination|geheimzahl|otp|验证码|código|phrase|mnemonic|助记词"
+    r"|パスワード|비밀번호|pin|puk|code|combination|geheimzahl|otp|验证码|código|phrase|mnemonic|助记词"
     r"|schlüssel|暗証|パスコード|解除コード|解錠コード|開錠コード|警報コード"
 )
 # Words that can follow "password" without naming the account it belongs to.
