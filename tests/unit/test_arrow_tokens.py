@@ -17,7 +17,7 @@ T32 = "aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY"
 Z32 = "Zr8TqW2mLp5XvN9cKb4HsJ7dFg1YwQe3"
 
 TOKENS = [
-    f"LINE Notifyのトークン貼っておく → {T43} これでcurl通る？",
+    f"LINE Notifyのトークン置いとく → {T43} これで動く？",
     f"Discordボットのトークンはこれ → {T32}",
     f"SlackアプリのトークンをメモＡ：{Z32}",
     f"Notionの統合トークン⇒ {T32} で合ってる？",

@@ -40,6 +40,7 @@ from userlore.policy.detectors.financial import (
 from userlore.policy.detectors.hook_urls import hook_urls
 from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy, _split_keys
 from userlore.policy.detectors.late_values import late_values
+from userlore.policy.detectors.letter_combos import letter_combos
 from userlore.policy.detectors.lock_codes import lock_codes
 from userlore.policy.detectors.money import own_money
 from userlore.policy.detectors.money_forms import money_forms
@@ -220,6 +221,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         hits.extend(dial_combos(t, lowered))  # blind8: dial turns, "Kombi also 17-42-08"
     elif turned_words(lowered):  # blind12: a dial's turns to number words, no digit
         hits.extend(dial_combos(t, lowered))
+    hits.extend(letter_combos(t, lowered))  # a word lock's letters, "T-A-C-O-S" (blind14)
     if digit:
         # After every dedicated rule: where one already names the value, its verdict stands.
         hits.extend(unnamed(cued_values(t), hits))
