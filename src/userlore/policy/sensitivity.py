@@ -27,6 +27,7 @@ from userlore.policy.detectors.code_clauses import code_clauses
 from userlore.policy.detectors.code_lists import code_lists
 from userlore.policy.detectors.common import _Hit, has_decimal, unnamed
 from userlore.policy.detectors.cued_values import cued_values
+from userlore.policy.detectors.described_parts import described_parts
 from userlore.policy.detectors.dial_combos import dial_combos, turned_words
 from userlore.policy.detectors.every_amount import every_amount
 from userlore.policy.detectors.fee_income import fee_income
@@ -245,6 +246,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(amount_shares(t, lowered, hits))  # a share of it, said as a bare number
     # Secrets in forms no rule above reads: recovery words, keypad codes, pasted keys.
     hits.extend(secret_forms(t, lowered, hits))
+    hits.extend(described_parts(t, lowered, hits))  # "… mit drei Ausrufezeichen am Ende" (blind14)
     if digit:  # every value of a turn about a code: corrections, old/new, lists
         hits.extend(unnamed(code_clauses(t, lowered, hits), hits))
     if digit:  # an id's check part named apart, an unlisted country's id

@@ -60,15 +60,19 @@ _SEP_WORDS = (
     r"is|was|'s|are|were|is set to|was changed to|changed to|set to|is now|is still|to be"
     r"|will be|should be|reads|es|era|sea|est|était|c'est|ist|war|lautet|é|foi|sind"
 )
+# A character of an account's name; a dot inside it too ("gov.br", "impots.gouv").
+_NAME_CHAR = r"[^\s:=：,.;!?\"'()]|\.(?=[^\W_])"
 _PW_BODY = (
     r"(?:(?<![A-Za-z])|(?=[^\x00-\x7f])|(?=pass(?:word|wd)))(?P<dash>--?)?(?:"
     + _PW_KEYWORDS
     + r")(?P<suffix>[A-Za-z0-9_]{0,20})"
-    r"(?P<mid>(?:\s+(?:for|to|of|on|at|de|del|da|do|du|des|der|für|fuer|von|zu|pour|para|en|in|bei"
-    r"|auf|zum|zur|am|dla)(?:\s+(?!(?:"
+    r"(?P<mid>(?:\s+(?:for|to|of|on|at|de|del|da|do|du|des|der|für|fuer|fürs|von|vom|zu|pour"
+    r"|para|en|in|bei|beim|auf|zum|zur|am|dla)(?:\s+(?!(?:"
     + _SEP_WORDS
-    + r")\b)(?!\d{4})[^\s:=：,.;!?\"'()]{1,30}){1,3})"
-    r"|\s+(?!(?:" + _SEP_WORDS + "|" + _NOT_A_NAME + r")(?!\w))[^\s:=：,.;!?\"'()]{2,30}"
+    + r")\b)(?!\d{4})(?:"
+    + _NAME_CHAR
+    + r"){1,30}){1,3})"
+    r"|\s+(?!(?:" + _SEP_WORDS + "|" + _NOT_A_NAME + r")(?!\w))(?:" + _NAME_CHAR + r"){2,30}"
     r"(?=\s+(?:" + _SEP_WORDS + r")(?!\w)|\s*[:=：])|)"
     r"(?P<adv>(?:\s+(?:now|still|actually|currently|again|always|ahora|jetzt|maintenant|也|都|还))?)"
     r"(?P<sep>\s*(?:=>|:=|->|→)\s*|\s*[:=：＝]\s*"
@@ -116,7 +120,8 @@ _PW_STOPWORDS: Final = _words(
     about around like please cannot can't doesn't won't isn't wasn't don't should must will
     would could may might working broken case sensitive la el los las un una uno muy que le
     les une est der die das ein eine nicht zu sehr ist war demasiado trop incorrecte
-    incorrecta falsch richtig geheim secreto secreta segredo dans sur chez im auf em na no en
+    incorrecta falsch richtig geheim secreto secreta segredo segura seguro sicher sûr sûre
+    dans sur chez im auf em na no en
     """
 )
 # Participles in the covered languages, said of a password rather than being one.
