@@ -56,11 +56,9 @@ def _cues() -> _Cues:
 
 def letter_combos(t: str, lowered: str) -> Iterator[_Hit]:
     """Secret hits for a letter lock's spelled or upper-case word (see the module docstring)."""
-    if _SPELLED.search(t) is None and _UPPER.search(t) is None:
-        return
     c = _cues()
-    letters = c.letters.search(lowered)
-    if letters is None:
+    letters = c.letters.search(lowered)  # literal-gated: most texts stop here
+    if letters is None or (_SPELLED.search(t) is None and _UPPER.search(t) is None):
         return
     locks = lock_cues()
     thing = locks.combination.search(lowered)
