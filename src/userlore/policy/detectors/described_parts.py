@@ -29,10 +29,12 @@ __all__ = ["described_parts"]
 RULE: Final = "password_part"
 _REACH: Final = 90
 _STOP = re.compile(r"\n|(?<!\.)\.(?!\.)\s+(?=[A-ZÀ-Ý])|[?!？！](?=\s|$)")
-# A token of digits or symbols: "@2023", "#99", "2x", "##", "42" (a symbol-only run of 1-6).
+# A token of digits or symbols: "@2023", "#99", "2x", "##", "42" (a symbol-only run of 1-6);
+# not a piece of a date, a time or a version ("2025-06-30", "10:30").
 _TOKEN = re.compile(
-    r"(?<![\w@#$%&*!?])(?:[@#$%&*!?_+]{0,3}\d{1,8}[A-Za-z]?[@#$%&*!?_+]{0,3}|[@#$%&*!?_+＠＃！]{1,6})"
-    r"(?![\w@#$%&*!?])"
+    r"(?<![\w@#$%&*!?\-/.:])"
+    r"(?:[@#$%&*!?_+]{0,3}\d{1,8}[A-Za-z]?[@#$%&*!?_+]{0,3}|[@#$%&*!?_+＠＃！]{1,6})"
+    r"(?![\w@#$%&*!?]|[\-/.:]\d)"
 )
 _CJK_COUNT = r"[一二两三四五六七八九十\d]{1,2}\s*[个個つ]?\s*"
 

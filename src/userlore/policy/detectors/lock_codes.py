@@ -54,6 +54,7 @@ class LockCues:
     opening: CueAlternation
     doors: CueAlternation
     relations: frozenset[str]
+    possessions: frozenset[str]
     adverbs: frozenset[str]
     places: frozenset[str]
     units: frozenset[str]
@@ -82,6 +83,7 @@ def lock_cues() -> LockCues:
         opening=CueAlternation(flat(data["opening"])),
         doors=CueAlternation(flat(data["doors"])),
         relations=frozenset(flat(data["relations"])),
+        possessions=frozenset(flat(data["possessions"])),
         adverbs=frozenset(flat(data["adverbs"])),
         places=frozenset(flat(data["places"])),
         units=frozenset(flat(data["units"])),
@@ -136,10 +138,14 @@ def _sentence_start(t: str, pos: int) -> int:
 _GAP_END = re.compile(r"[:：=]\s*$|^\s*$")
 
 
+_GROUPED = re.compile(r"\d+(?:[ \-./・·]\d+)+")
+
+
 def _related(t: str, lowered: str, lo: int, hi: int, c: LockCues) -> bool:
     """The run is stated as the thing's: nothing, a colon or "=" between them, or a copula or
     a combination word just before the run; an adverb between them changes neither ("the safe
-    is now 27-14-63", "金庫は今 27-14-63")."""
+    is now 27-14-63", "金庫は今 27-14-63"); "has" only before numbers in groups."""
+    run_start = hi
     for _ in range(3):
         if _GAP_END.search(t[lo:hi]):
             return True
@@ -148,6 +154,8 @@ def _related(t: str, lowered: str, lo: int, hi: int, c: LockCues) -> bool:
             return False
         word = before.group(1)
         if word in c.relations or any(word.endswith(r) for r in c.relations if not r.isascii()):
+            return True
+        if word in c.possessions and _GROUPED.match(t, run_start) is not None:
             return True
         adverb = _adverb_end(word, c)
         if adverb == 0:
