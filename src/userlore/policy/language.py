@@ -64,6 +64,7 @@ __all__ = [
     "sentences",
     "uncovered_segments",
     "vouched_language",
+    "without_versions",
 ]
 
 MIN_LETTERS: Final = 12
@@ -374,13 +375,47 @@ def identify(text: str, *, vouch: bool = True) -> str:
 _CODE_TOKEN = re.compile(r"(?<![^\s(\"'])(?=\S*\d)[\w+/=.:\-]{16,}(?=[.,;:!?)\"']*(?:\s|$))")
 
 
+# Shorter code: a short commit hash (seven hex characters or more, letters and digits), a
+# version ("1.26.4", "v3.2.5") and a pinned package ("pydantic==2.7.1", "react@18.2.0"; its
+# version blanked as public material, "pydantic==     ").
+_VERSION = r"v\d+(?:\.\d+){1,3}|(?!\d{1,3}(?:\.\d{3})+(?!\.?\d))\d+(?:\.\d+){2,3}"
+_PIN = r"[\w.\-]+(?:[=<>~!]=|@)(?:v?\d[\w.\-]*)?"
+_END = r"(?=[.,;:!?)\"']*(?:\s|$))"
+_SHORT_CODE = re.compile(
+    rf"(?<![\w.])(?:(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{{7,40}}|{_VERSION}|{_PIN}){_END}"
+)
+# What no value is: a version or a pin, and a short hash after a commit word.
+_NO_VALUE = re.compile(
+    rf"(?<![\w.])(?:{_VERSION}|{_PIN}){_END}"
+    rf"|(?<=commit )(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{{7,12}}{_END}",
+    re.IGNORECASE,
+)
+
+
+def without_versions(text: str) -> str:
+    """``text`` with its versions and pinned packages blanked, and a short hash after
+    "commit" ("commit e4d2c91 bumps numpy to 1.26.4"): code's numbers, no value."""
+    return _NO_VALUE.sub(lambda m: " " * len(m.group(0)), text)
+
+
+# A capitalised word after a sentence's first: in a line of code, a product's or a
+# library's name ("Spring Boot", "Django"), no word of the sentence's language.
+_NAME = re.compile(r"(?<=\S)(\s+)[A-Z][\w\-]*")
+
+
 def _without_code_tokens(text: str) -> str | None:
     """``text`` without its code tokens when enough words are left to identify
     (:data:`MIN_LETTERS`); else None. A 40-character commit hash outweighs "the fix landed
-    in", which the identifier then places in no language (``zxx``); the words say English."""
-    if not any(ch.isdigit() for ch in text):
-        return None
+    in", which the identifier then places in no language (``zxx``); the words say English.
+    In a line with shorter code (a short hash, a version, a pin) the names go too: "commit
+    0be7f4a atualiza o Spring Boot pra 3.2.5" is Portuguese by its words (blind14)."""
+    if "==" not in text and not any(ch.isdigit() for ch in text):
+        return None  # the floor blanks a pin's version: "pydantic==     "
     stripped = _CODE_TOKEN.sub(" ", text)
+    short = _SHORT_CODE.sub(" ", stripped)
+    if short != stripped:
+        named = _NAME.sub(" ", short)
+        stripped = named if _plain_letters(named) >= MIN_LETTERS else short
     if stripped == text or _plain_letters(stripped) < MIN_LETTERS:
         return None
     return " ".join(stripped.split())
@@ -456,7 +491,8 @@ def _hidden_relative(chunk: str, language: str) -> str:
     """``language``, or the close relative hidden from the identifier that a covered verdict
     on words it does not know stands for (``policy.near_relatives``, blind11's Galician), or
     ``und`` for a relative the identifier does not know at all (:func:`_unread_relative`)."""
-    found = misread_relative(chunk, language, _RANKED_RELATIVES, unknown_words)
+    worded = _without_code_tokens(chunk) or chunk  # the words, as :func:`identify` read them
+    found = misread_relative(worded, language, _RANKED_RELATIVES, unknown_words)
     return found or _unread_relative(chunk, language) or language
 
 

@@ -50,6 +50,7 @@ from userlore.policy.language import (
     segments,
     sentences,
     uncovered_segments,
+    without_versions,
 )
 from userlore.policy.name_lists import name_list_language
 from userlore.policy.sensitivity import SensitivityLevel, classify, redact
@@ -355,7 +356,7 @@ def _misread_with_value(text: str) -> str | None:
     for seg in segments(text):
         if seg.script != "Latn" or seg.language not in COVERED_LANGUAGES:
             continue
-        chunk = text[seg.start : seg.end]
+        chunk = without_versions(text[seg.start : seg.end])  # a version is no value (blind14)
         if name_list_language(chunk) is not None:
             continue  # a list of names: the names are no words of a relative
         if not any(ch.isdigit() for ch in chunk) and not any(

@@ -29,6 +29,7 @@ from userlore.policy.detectors.code_lists import code_lists
 from userlore.policy.detectors.code_sounds import code_sounds
 from userlore.policy.detectors.common import _Hit, has_decimal, unnamed
 from userlore.policy.detectors.cued_values import cued_values
+from userlore.policy.detectors.described_parts import described_parts
 from userlore.policy.detectors.dial_combos import dial_combos, turned_words
 from userlore.policy.detectors.every_amount import every_amount
 from userlore.policy.detectors.fee_income import fee_income
@@ -43,6 +44,7 @@ from userlore.policy.detectors.hook_urls import hook_urls
 from userlore.policy.detectors.keyed_ids import keyed_ids
 from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy, _split_keys
 from userlore.policy.detectors.late_values import late_values
+from userlore.policy.detectors.letter_combos import letter_combos
 from userlore.policy.detectors.lock_codes import lock_codes
 from userlore.policy.detectors.minimum_wage import minimum_wage
 from userlore.policy.detectors.minor_units import minor_units
@@ -54,6 +56,7 @@ from userlore.policy.detectors.national_ids import (
     _contextual_ids,
     _passports_wide,
 )
+from userlore.policy.detectors.password_fields import password_fields
 from userlore.policy.detectors.password_variants import RULE as VARIANT_RULE
 from userlore.policy.detectors.password_variants import password_variants
 from userlore.policy.detectors.passwords import (
@@ -174,6 +177,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     if ("://" in t and "@" in t) or "-u" in t or "-p" in t or "-a " in t:
         hits.extend(_url_credentials(t))
     hits.extend(hook_urls(t, lowered))  # a webhook URL whose path is the secret (blind13)
+    hits.extend(password_fields(t))  # a Wi-Fi QR's P:, a .pgpass line's password (blind14)
     if "=" in t and ("?" in t or "&" in t or "#" in t):
         hits.extend(_query_secrets(t))
     if "s%3A" in t or "=" in t:
@@ -223,6 +227,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         hits.extend(dial_combos(t, lowered))  # blind8: dial turns, "Kombi also 17-42-08"
     elif turned_words(lowered):  # blind12: a dial's turns to number words, no digit
         hits.extend(dial_combos(t, lowered))
+    hits.extend(letter_combos(t, lowered))  # a word lock's letters, "T-A-C-O-S" (blind14)
     if digit:
         # After every dedicated rule: where one already names the value, its verdict stands.
         hits.extend(unnamed(cued_values(t), hits))
@@ -249,6 +254,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(minor_units(t, lowered, hits))  # its cents after it ("und 38 Cent"): blind14
     # Secrets in forms no rule above reads: recovery words, keypad codes, pasted keys.
     hits.extend(secret_forms(t, lowered, hits))
+    hits.extend(described_parts(t, lowered, hits))  # "… mit drei Ausrufezeichen am Ende" (blind14)
     if digit:  # every value of a turn about a code: corrections, old/new, lists
         hits.extend(unnamed(code_clauses(t, lowered, hits), hits))
     if digit:  # an id's check part named apart, an unlisted country's id

@@ -33,7 +33,7 @@ _KEY_WORDS = re.compile(  # run on the lowercased text; the word boundary is che
     r"|access[_\-\s]?key(?:[_\-\s]?id)?|webhook[_\-\s]?secret|hmac[_\-\s]?key|password|passwd"
     r"|session[_\-\s]?(?:token|secret|key|cookie|id)|session(?=\s*[=:]))"
     r"|(?P<weak>token|credentials?|authorization|auth|key|license[_\-\s]?key|secret|salt)"
-    r"|(?P<cjk>密钥|秘钥|令牌|api密钥|访问密钥)"
+    r"|(?P<cjk>密钥|秘钥|令牌|api密钥|访问密钥|トークン|シークレット)"
     r"|(?P<intl>clave(?:\s+de)?\s+(?:api|acceso|secreta)|cl[ée]\s+(?:d'?)?api|cl[ée]\s+secr[èe]te"
     r"|jeton|api-schlüssel|schlüssel|chave(?:\s+de)?\s+api|token\s+de\s+acceso))"
 )

@@ -52,7 +52,10 @@ class LockCues:
     turns: CueAlternation
     combination: CueAlternation
     opening: CueAlternation
+    doors: CueAlternation
     relations: frozenset[str]
+    possessions: frozenset[str]
+    adverbs: frozenset[str]
     places: frozenset[str]
     units: frozenset[str]
     literals: LiteralGate
@@ -78,7 +81,10 @@ def lock_cues() -> LockCues:
         turns=CueAlternation(flat(data["turns"])),
         combination=CueAlternation(flat(data["combination"])),
         opening=CueAlternation(flat(data["opening"])),
+        doors=CueAlternation(flat(data["doors"])),
         relations=frozenset(flat(data["relations"])),
+        possessions=frozenset(flat(data["possessions"])),
+        adverbs=frozenset(flat(data["adverbs"])),
         places=frozenset(flat(data["places"])),
         units=frozenset(flat(data["units"])),
         # ASCII words behind the literal gate; the others (CJK ones of one character would
@@ -107,7 +113,12 @@ def lock_codes(t: str, lowered: str) -> Iterator[_Hit]:
                     continue
                 if opened is None and not _related(t, lowered, m.end(), run.start(), c):
                     continue  # "Das Schloss Neuschwanstein hat 1869 angefangen"
-                if not is_object and opened is None and not _SINGLES.fullmatch(run.group(0)):
+                if (
+                    not is_object
+                    and opened is None
+                    and not _SINGLES.fullmatch(run.group(0))
+                    and not _door_code(lowered, m, run, c)
+                ):
                     continue
                 if is_year(run.group(0)) and not _SINGLES.fullmatch(run.group(0)):
                     before = _WORD_BEFORE.search(lowered, m.end(), run.start())
@@ -127,16 +138,50 @@ def _sentence_start(t: str, pos: int) -> int:
 _GAP_END = re.compile(r"[:：=]\s*$|^\s*$")
 
 
+_GROUPED = re.compile(r"\d+(?:[ \-./・·]\d+)+")
+
+
 def _related(t: str, lowered: str, lo: int, hi: int, c: LockCues) -> bool:
     """The run is stated as the thing's: nothing, a colon or "=" between them, or a copula or
-    a combination word just before the run."""
-    if _GAP_END.search(t[lo:hi]):
-        return True
-    before = _WORD_BEFORE.search(lowered, lo, hi)
-    if before is None:
+    a combination word just before the run; an adverb between them changes neither ("the safe
+    is now 27-14-63", "金庫は今 27-14-63"); "has" only before numbers in groups."""
+    run_start = hi
+    for _ in range(3):
+        if _GAP_END.search(t[lo:hi]):
+            return True
+        before = _WORD_BEFORE.search(lowered, lo, hi)
+        if before is None:
+            return False
+        word = before.group(1)
+        if word in c.relations or any(word.endswith(r) for r in c.relations if not r.isascii()):
+            return True
+        if word in c.possessions and _GROUPED.match(t, run_start) is not None:
+            return True
+        adverb = _adverb_end(word, c)
+        if adverb == 0:
+            return False
+        hi = before.start(1) + len(word) - adverb
+    return False
+
+
+def _adverb_end(word: str, c: LockCues) -> int:
+    """How many of ``word``'s last characters are an adverb of time (the whole word in Latin
+    script, a CJK run's end), 0 when none."""
+    if word in c.adverbs:
+        return len(word)
+    return next((len(a) for a in c.adverbs if not a.isascii() and word.endswith(a)), 0)
+
+
+_DOOR_CODE = re.compile(r"\d{5,8}")
+
+
+def _door_code(lowered: str, thing: re.Match[str], run: re.Match[str], c: LockCues) -> bool:
+    """The thing is a door or a gate and the run five to eight digits with no separator: its
+    code, not its number (the relation is checked by the caller)."""
+    if _DOOR_CODE.fullmatch(run.group(0)) is None:
         return False
-    word = before.group(1)
-    return word in c.relations or any(word.endswith(r) for r in c.relations if not r.isascii())
+    door = c.doors.search(lowered, thing.start(), thing.end())
+    return door is not None and door.span() == thing.span()
 
 
 def _is_code(t: str, lowered: str, run: re.Match[str], c: LockCues) -> bool:

@@ -21,12 +21,13 @@ _PW_KEYWORDS = (
     r"|wachtwoord|parola d'ordine|пароль|密码|密碼|口令|パスワード|비밀번호"
     r"|(?:wi-?fi|network|router) (?:key|password|pass)|wlan-schlüssel|wlan-passwort"
     r"|wpa[23]?(?:[ -]?(?:psk|key|passphrase))?)"
-    r"|(?P<pin>pin(?: ?(?:code|number|no\.?|#))?|pin-code|código pin|code pin|geheimzahl"
-    r"|暗証番号|暗証コード|パスコード|pinコード|(?:解除|解錠|開錠|警報)コード"
+    r"|(?P<pin>(?:pin|puk)(?: ?(?:code|number|no\.?|#))?|(?:pin|puk)-(?:code|nummer)"
+    r"|(?:código|code) (?:pin|puk)|geheimzahl|puk番号"
+    r"|暗証番号|暗証コード|パスコード|(?:pin|puk)コード|(?:解除|解錠|開錠|警報)コード"
     r"|code (?:de (?:la )?)?carte(?: bleue)?"
     r"|code confidentiel|código (?:do|da) (?:portão|porta|cartão|alarme)|senha do cartão"
     r"|(?:door|gate|alarm|garage|keypad|lock|safe|locker|entry|building|unlock|access|security)"
-    r" (?:code|combination)|combination|支付密码|取款密码|门禁密码|pin码|digicode"
+    r" (?:code|combination)|combination|支付密码|取款密码|门禁密码|pin码|puk码|digicode"
     r"|code (?:de la |d'|du )?(?:porte|entrée|portail|alarme|immeuble)"
     r"|código (?:de la |del )?(?:puerta|alarma|portal)|tür-?code|alarmcode|zahlencode)"
     r"|(?P<otp>(?:verification|confirmation|one[- ]?time|otp|2fa|mfa|sms|login|auth(?:entication)?"
@@ -37,7 +38,7 @@ _PW_KEYWORDS = (
 # Gates run on the lowercased text without IGNORECASE, which lets the engine skip ahead fast.
 _PW_GATE = re.compile(
     r"pass|pw|p/w|wpa|digicode|contrase|clave|mdp|kennwort|senha|wachtwoord|parola|пароль|密|口令"
-    r"|パスワード|비밀번호|pin|code|combination|geheimzahl|otp|验证码|código|phrase|mnemonic|助记词"
+    r"|パスワード|비밀번호|pin|puk|code|combination|geheimzahl|otp|验证码|código|phrase|mnemonic|助记词"
     r"|schlüssel|暗証|パスコード|解除コード|解錠コード|開錠コード|警報コード"
 )
 # Words that can follow "password" without naming the account it belongs to.
@@ -59,15 +60,19 @@ _SEP_WORDS = (
     r"is|was|'s|are|were|is set to|was changed to|changed to|set to|is now|is still|to be"
     r"|will be|should be|reads|es|era|sea|est|était|c'est|ist|war|lautet|é|foi|sind"
 )
+# A character of an account's name; a dot inside it too ("gov.br", "impots.gouv").
+_NAME_CHAR = r"[^\s:=：,.;!?\"'()]|\.(?=[^\W_])"
 _PW_BODY = (
     r"(?:(?<![A-Za-z])|(?=[^\x00-\x7f])|(?=pass(?:word|wd)))(?P<dash>--?)?(?:"
     + _PW_KEYWORDS
     + r")(?P<suffix>[A-Za-z0-9_]{0,20})"
-    r"(?P<mid>(?:\s+(?:for|to|of|on|at|de|del|da|do|du|des|der|für|fuer|von|zu|pour|para|en|in|bei"
-    r"|auf|zum|zur|am|dla)(?:\s+(?!(?:"
+    r"(?P<mid>(?:\s+(?:for|to|of|on|at|de|del|da|do|du|des|der|für|fuer|fürs|von|vom|zu|pour"
+    r"|para|en|in|bei|beim|auf|zum|zur|am|dla)(?:\s+(?!(?:"
     + _SEP_WORDS
-    + r")\b)(?!\d{4})[^\s:=：,.;!?\"'()]{1,30}){1,3})"
-    r"|\s+(?!(?:" + _SEP_WORDS + "|" + _NOT_A_NAME + r")(?!\w))[^\s:=：,.;!?\"'()]{2,30}"
+    + r")\b)(?!\d{4})(?:"
+    + _NAME_CHAR
+    + r"){1,30}){1,3})"
+    r"|\s+(?!(?:" + _SEP_WORDS + "|" + _NOT_A_NAME + r")(?!\w))(?:" + _NAME_CHAR + r"){2,30}"
     r"(?=\s+(?:" + _SEP_WORDS + r")(?!\w)|\s*[:=：])|)"
     r"(?P<adv>(?:\s+(?:now|still|actually|currently|again|always|ahora|jetzt|maintenant|也|都|还))?)"
     r"(?P<sep>\s*(?:=>|:=|->|→)\s*|\s*[:=：＝]\s*"
@@ -115,7 +120,8 @@ _PW_STOPWORDS: Final = _words(
     about around like please cannot can't doesn't won't isn't wasn't don't should must will
     would could may might working broken case sensitive la el los las un una uno muy que le
     les une est der die das ein eine nicht zu sehr ist war demasiado trop incorrecte
-    incorrecta falsch richtig geheim secreto secreta segredo dans sur chez im auf em na no en
+    incorrecta falsch richtig geheim secreto secreta segredo segura seguro sicher sûr sûre
+    dans sur chez im auf em na no en
     """
 )
 # Participles in the covered languages, said of a password rather than being one.
