@@ -225,6 +225,7 @@ class Govern:
                     session_key=session_key,
                     author=TurnAuthor(thread_id=thread_id, run_id=run_id),
                     reversals=find_reversals(text),
+                    content=text,
                 )
                 outcomes.extend(_outcome(o, "explicit") for o in turn.outcomes)
             reviewed: list[WriteOutcome] = []

@@ -33,6 +33,7 @@ __all__ = [
     "FloorVerdict",
     "assess",
     "assess_text",
+    "context_claim",
     "judge",
     "key_refusal",
     "value_is_content",
@@ -107,6 +108,26 @@ def _assess_text(
         category = categories[0] if categories else "unspecified"
         return Assessment(None, Sensitivity.SPECIAL, category, Disclosure.ASK_BEFORE_REFERENCE)
     return Assessment(None, Sensitivity.NONE, None, Disclosure.NORMAL)
+
+
+def context_claim(context: str, *texts: str | None) -> str | None:
+    """``"secret"`` or ``"regulated"`` when a value the floor finds in ``context`` (a whole
+    turn) stands in one of ``texts`` (a statement drawn from it), else ``None``.
+
+    The floor reads a value by its cue ("新的是248 613，旧的135 790"); a clause that keeps the
+    value but not its cue ("旧的135 790别再用了") must not pass for clean on its own.
+    """
+    worst: str | None = None
+    for f in classify(context, special=False).findings:
+        if f.level not in (SensitivityLevel.SECRET, SensitivityLevel.REGULATED):
+            continue
+        value = context[f.start : f.end].strip()
+        if len(value) < 3 or not any(t and value in t for t in texts):
+            continue
+        if f.level is SensitivityLevel.SECRET:
+            return "secret"
+        worst = "regulated"
+    return worst
 
 
 def key_refusal(*keys: str | None) -> str | None:

@@ -19,6 +19,7 @@ from userlore.extract.reversal import Reversal, find_reversals, new_state
 from userlore.extract.time import validity
 from userlore.learning.producers.explicit import observe_statements
 from userlore.models import CandidateInput, Producer, WriteAction, WriteOutcome
+from userlore.policy.govern import context_claim
 from userlore.policy.session_keys import checked_session_key
 from userlore.store.governed import GovernedStore
 from userlore.store.ids import derived_id
@@ -81,11 +82,13 @@ def statement_candidate(
     author: TurnAuthor | None = None,
     supersedes: str | None = None,
     at: datetime | None = None,
+    claim: str | None = None,
 ) -> CandidateInput:
     """The typed candidate for one explicit statement, with its evidence and attribution.
 
     ``at`` is when the statement was made: a relative expression in it ("until Friday", "next
-    month", "下个月") becomes the candidate's validity interval counted from then.
+    month", "下个月") becomes the candidate's validity interval counted from then. ``claim``
+    is the floor's reading of the whole turn (:func:`~userlore.policy.govern.context_claim`).
     """
     who = author or TurnAuthor()
     holds = validity(st.content, at) if at is not None else None
@@ -99,6 +102,7 @@ def statement_candidate(
         importance=st.importance,
         durability=st.durability,
         producer=Producer.EXPLICIT,
+        sensitivity_claim=claim,
         supersedes_record_id=supersedes,
         source_item_id=item_id,
         **who.attribution(session_key),
@@ -118,12 +122,15 @@ def record_turn(
     author: TurnAuthor | None = None,
     at: datetime | None = None,
     reversals: Sequence[Reversal] = (),
+    content: str | None = None,
 ) -> TurnRecord:
     """Govern a turn's explicit statements inside ``session`` and record their facet evidence.
 
     ``at`` is when the turn was said (default: now); relative times in it count from then.
     ``reversals`` (:func:`~userlore.extract.reversal.find_reversals` of the turn) end the live
     records they name (see :func:`~userlore.understanding.reversals.end_reversed`).
+    ``content`` is the turn's raw text: a statement holding a value the floor finds in the
+    whole turn is refused like the value, though its own words carry no cue.
     """
     checked_session_key(session_key)
     said = at or store.clock()
@@ -131,7 +138,14 @@ def record_turn(
         govern(
             store,
             scope,
-            statement_candidate(st, item_id, session_key=session_key, author=author, at=said),
+            statement_candidate(
+                st,
+                item_id,
+                session_key=session_key,
+                author=author,
+                at=said,
+                claim=context_claim(content, st.content, st.value) if content else None,
+            ),
             session=session,
         )
         for st in statements
@@ -215,6 +229,7 @@ def observe_turn(
             author=who,
             at=at,
             reversals=reversals,
+            content=content,
         )
 
 
