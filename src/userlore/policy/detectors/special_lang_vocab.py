@@ -382,7 +382,7 @@ def _couple_gates(src: object, *, spaced: bool) -> tuple[LiteralGate | None, ...
 
 
 def _couple_gate(phrases: list[str], *, spaced: bool) -> LiteralGate | None:
-    """Lower-case words one of which stands in an ASCII text wherever a partner phrase
+    r"""Lower-case words one of which stands in an ASCII text wherever a partner phrase
     matches it: a literal phrase's last word ("boyfriend" for "my boyfriend"; its
     ``(?<!\w)`` start keeps the engine from scanning for "my" itself), a regex phrase's
     :func:`required_runs`. A phrase no ASCII text can match ("ma fiancée") adds none, nor a
