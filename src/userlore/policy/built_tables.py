@@ -29,14 +29,6 @@ _LOG = logging.getLogger(__name__)
 _POLICY: Final = Path(__file__).parent
 _FILE: Final = _POLICY / "data" / "built_tables.json"
 _LIBRARIES: Final = ("babel", "unicode-rbnf", "python-stdnum", "wordfreq")
-# The modules whose builders are stored: ``write`` imports them so every table is registered.
-_MODULES: Final = (
-    "userlore.policy.detectors.unread_values",
-    "userlore.policy.detectors.uncovered_shapes",
-    "userlore.policy.detectors.uncovered_money",
-    "userlore.policy.detectors.uncovered_cued",
-)
-
 T = TypeVar("T")
 _BUILDERS: dict[str, Callable[[], Any]] = {}
 
@@ -115,8 +107,7 @@ def _decode(value: Any) -> Any:
 
 def derived() -> dict[str, Any]:
     """Every registered table derived afresh (what the file must hold)."""
-    for module in _MODULES:
-        importlib.import_module(module)
+    importlib.import_module("userlore.policy.sensitivity")  # imports every detector
     return {name: builder() for name, builder in sorted(_BUILDERS.items())}
 
 
