@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from userlore import Userlore
-from userlore.policy.govern import context_claim
+from userlore.policy.govern import context_claim, context_values
 
 LEAKS = [
     ("支付宝支付密码刚改了，新的是248 613，旧的135 790别再用了", "135 790"),
@@ -49,7 +49,7 @@ def test_a_clause_without_the_value_is_still_stored(turn: str, word: str) -> Non
 
 
 def test_the_claim_names_the_strictest_value_found() -> None:
-    turn = LEAKS[0][0]
-    assert context_claim(turn, "旧的135 790别再用了") == "secret"
-    assert context_claim(turn, "以后请用中文") is None
-    assert context_claim("Order 44871 shipped", "Order 44871") is None
+    found = context_values(LEAKS[0][0])
+    assert context_claim(found, "旧的135 790别再用了") == "secret"
+    assert context_claim(found, "以后请用中文") is None
+    assert context_claim(context_values("Order 44871 shipped"), "Order 44871") is None

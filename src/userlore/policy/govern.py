@@ -34,6 +34,7 @@ __all__ = [
     "assess",
     "assess_text",
     "context_claim",
+    "context_values",
     "judge",
     "key_refusal",
     "value_is_content",
@@ -110,21 +111,30 @@ def _assess_text(
     return Assessment(None, Sensitivity.NONE, None, Disclosure.NORMAL)
 
 
-def context_claim(context: str, *texts: str | None) -> str | None:
-    """``"secret"`` or ``"regulated"`` when a value the floor finds in ``context`` (a whole
-    turn) stands in one of ``texts`` (a statement drawn from it), else ``None``.
+def context_values(context: str) -> tuple[tuple[SensitivityLevel, str], ...]:
+    """The secret and regulated values the floor finds in ``context`` (a whole turn), each with
+    its level: read once per turn, asked of each statement by :func:`context_claim`."""
+    found = []
+    for f in classify(context, special=False).findings:
+        if f.level in (SensitivityLevel.SECRET, SensitivityLevel.REGULATED):
+            value = context[f.start : f.end].strip()
+            if len(value) >= 3:
+                found.append((f.level, value))
+    return tuple(found)
+
+
+def context_claim(found: Sequence[tuple[SensitivityLevel, str]], *texts: str | None) -> str | None:
+    """``"secret"`` or ``"regulated"`` when a value of :func:`context_values` stands in one of
+    ``texts`` (a statement drawn from that turn), else ``None``.
 
     The floor reads a value by its cue ("新的是248 613，旧的135 790"); a clause that keeps the
     value but not its cue ("旧的135 790别再用了") must not pass for clean on its own.
     """
     worst: str | None = None
-    for f in classify(context, special=False).findings:
-        if f.level not in (SensitivityLevel.SECRET, SensitivityLevel.REGULATED):
+    for level, value in found:
+        if not any(t and value in t for t in texts):
             continue
-        value = context[f.start : f.end].strip()
-        if len(value) < 3 or not any(t and value in t for t in texts):
-            continue
-        if f.level is SensitivityLevel.SECRET:
+        if level is SensitivityLevel.SECRET:
             return "secret"
         worst = "regulated"
     return worst

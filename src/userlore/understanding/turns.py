@@ -19,7 +19,7 @@ from userlore.extract.reversal import Reversal, find_reversals, new_state
 from userlore.extract.time import validity
 from userlore.learning.producers.explicit import observe_statements
 from userlore.models import CandidateInput, Producer, WriteAction, WriteOutcome
-from userlore.policy.govern import context_claim
+from userlore.policy.govern import context_claim, context_values
 from userlore.policy.session_keys import checked_session_key
 from userlore.store.governed import GovernedStore
 from userlore.store.ids import derived_id
@@ -134,6 +134,7 @@ def record_turn(
     """
     checked_session_key(session_key)
     said = at or store.clock()
+    found = context_values(content) if content and statements else ()
     outcomes = tuple(
         govern(
             store,
@@ -144,7 +145,7 @@ def record_turn(
                 session_key=session_key,
                 author=author,
                 at=said,
-                claim=context_claim(content, st.content, st.value) if content else None,
+                claim=context_claim(found, st.content, st.value),
             ),
             session=session,
         )
