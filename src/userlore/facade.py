@@ -268,6 +268,7 @@ class Userlore(LegacyRoot):
             content,
             refused=refusal_reasons(turn.outcomes),
             quote_uncovered=self._store.config.planner.quote_uncovered_languages,
+            report=turn.report,
         )
         return ObserveResult(turn.source_item_id, turn.outcomes, safety)
 

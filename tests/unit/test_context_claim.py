@@ -53,3 +53,34 @@ def test_the_claim_names_the_strictest_value_found() -> None:
     assert context_claim(found, "旧的135 790别再用了") == "secret"
     assert context_claim(found, "以后请用中文") is None
     assert context_claim(context_values("Order 44871 shipped"), "Order 44871") is None
+
+
+@pytest.mark.parametrize("turn", [KEPT[0][0], KEPT[1][0]])
+def test_an_observed_turn_is_read_by_the_floor_once(
+    turn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its evidence item's redaction, its statements' claims and its safety report share one
+    reading (each read it again before)."""
+    import userlore.policy.govern as govern_module
+    import userlore.policy.quote_gate as quote_gate_module
+    import userlore.policy.sensitivity as sensitivity_module
+    import userlore.understanding.turns as turns_module
+
+    reads: list[str] = []
+    real = sensitivity_module.classify
+
+    def counted(text: str, **kwargs: bool) -> sensitivity_module.SensitivityReport:
+        if text == turn:
+            reads.append(text)
+        return real(text, **kwargs)
+
+    for module in (sensitivity_module, govern_module, turns_module, quote_gate_module):
+        monkeypatch.setattr(module, "classify", counted, raising=False)
+    lore = Userlore.open("sqlite://", config={"memory": {"mode": "auto"}})
+    try:
+        result = lore.observe(scope="u1", role="user", content=turn)
+        assert lore.records.list("u1")  # the turn stated something: its claims were asked
+        assert [r.split(":")[0] for r in result.safety.redacted] == ["secret"]
+    finally:
+        lore.close()
+    assert len(reads) == 1

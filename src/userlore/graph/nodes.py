@@ -42,6 +42,7 @@ from userlore.understanding import (
     MAX_TURN_CHARS,
     TurnAuthor,
     govern,
+    read_turn,
     record_turn,
     trace_review,
     turn_item,
@@ -205,6 +206,7 @@ class Govern:
         outcomes: list[WriteOutcomeRecord] = []
         with store.transaction(scope) as session:
             if text and latest is not None:
+                report = read_turn(text)
                 item_id = turn_item(
                     store,
                     session,
@@ -213,6 +215,7 @@ class Govern:
                     role="user",
                     session_key=session_key,
                     external_id=latest.id,
+                    report=report,
                 )
                 turn = record_turn(
                     store,
@@ -226,6 +229,7 @@ class Govern:
                     author=TurnAuthor(thread_id=thread_id, run_id=run_id),
                     reversals=find_reversals(text),
                     content=text,
+                    report=report,
                 )
                 outcomes.extend(_outcome(o, "explicit") for o in turn.outcomes)
             reviewed: list[WriteOutcome] = []

@@ -111,11 +111,18 @@ def _assess_text(
     return Assessment(None, Sensitivity.NONE, None, Disclosure.NORMAL)
 
 
-def context_values(context: str) -> tuple[tuple[SensitivityLevel, str], ...]:
+def context_values(
+    context: str, report: SensitivityReport | None = None
+) -> tuple[tuple[SensitivityLevel, str], ...]:
     """The secret and regulated values the floor finds in ``context`` (a whole turn), each with
-    its level: read once per turn, asked of each statement by :func:`context_claim`."""
+    its level: read once per turn, asked of each statement by :func:`context_claim`.
+
+    ``report``: :func:`classify` of ``context`` when the caller has it (with or without the
+    special rules: they yield neither level).
+    """
     found = []
-    for f in classify(context, special=False).findings:
+    read = report if report is not None else classify(context, special=False)
+    for f in read.findings:
         if f.level in (SensitivityLevel.SECRET, SensitivityLevel.REGULATED):
             value = context[f.start : f.end].strip()
             if len(value) >= 3:

@@ -53,7 +53,7 @@ from userlore.policy.language import (
     without_versions,
 )
 from userlore.policy.name_lists import name_list_language
-from userlore.policy.sensitivity import SensitivityLevel, classify, redact
+from userlore.policy.sensitivity import SensitivityLevel, SensitivityReport, classify, redact
 from userlore.policy.spoken import spoken_spans
 
 __all__ = ["QUOTED_KINDS", "QUOTE_REASONS", "QuoteVerdict", "quote_verdict", "turn_safety"]
@@ -153,7 +153,11 @@ def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> Quo
 
 
 def turn_safety(
-    text: str, *, refused: Sequence[str] = (), quote_uncovered: bool = False
+    text: str,
+    *,
+    refused: Sequence[str] = (),
+    quote_uncovered: bool = False,
+    report: SensitivityReport | None = None,
 ) -> TurnSafety:
     """The safety report of one observed turn: what was redacted from it and why it will not
     be quoted, by category only (item 6 of issue 29: the app may tell its user).
@@ -162,11 +166,13 @@ def turn_safety(
         text: The turn as the user sent it.
         refused: Reason codes of its statements the floor refused.
         quote_uncovered: The app's opt-in to quoting languages the gate cannot read.
+        report: :func:`classify` of ``text`` when the caller has it (the write path's).
     """
+    read = report if report is not None else classify(text)
     redacted = sorted(
         {
             f"{f.level.value}:{f.category or f.rule}"
-            for f in classify(text).findings
+            for f in read.findings
             if f.level in (SensitivityLevel.SECRET, SensitivityLevel.REGULATED)
         }
     )
@@ -176,7 +182,7 @@ def turn_safety(
     if refused:
         quote = refused[0]
     else:
-        verdict = quote_verdict(redact(text), quote_uncovered=quote_uncovered)
+        verdict = quote_verdict(redact(text, read), quote_uncovered=quote_uncovered)
         quote = verdict.reason.value if verdict.reason else None
         category = verdict.category
     return TurnSafety(

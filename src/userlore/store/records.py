@@ -25,7 +25,7 @@ from userlore.models import (
     WriteOutcome,
 )
 from userlore.policy.govern import POLICY_REV, FloorVerdict, assess
-from userlore.policy.sensitivity import redact
+from userlore.policy.sensitivity import SensitivityReport, redact
 from userlore.store.concurrency import dialect_insert
 from userlore.store.episodic_index import index_item
 from userlore.store.ids import derived_id, scoped_digest
@@ -64,15 +64,20 @@ class RecordWriter(BatchInserts):
         meta: dict[str, Any] | None = None,
         occurred_at: datetime | None = None,
         synthesis_state: str = "done",
+        report: SensitivityReport | None = None,
     ) -> KnowledgeSourceItem:
-        """Store (or find) one redacted, content-addressed evidence item."""
+        """Store (or find) one redacted, content-addressed evidence item.
+
+        ``report``: the floor's :func:`classify` of ``text`` when the caller has read it already
+        (a turn is read once for its evidence and its statements).
+        """
         return self._source_item(
             session,
             scope=scope,
             source_instance_id=source_instance_id,
             external_id=external_id,
             text=text,
-            clean=redact(text),
+            clean=redact(text, report),
             pipeline=pipeline,
             title=title,
             meta=meta,

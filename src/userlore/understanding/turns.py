@@ -20,6 +20,7 @@ from userlore.extract.time import validity
 from userlore.learning.producers.explicit import observe_statements
 from userlore.models import CandidateInput, Producer, WriteAction, WriteOutcome
 from userlore.policy.govern import context_claim, context_values
+from userlore.policy.sensitivity import SensitivityReport, classify
 from userlore.policy.session_keys import checked_session_key
 from userlore.store.governed import GovernedStore
 from userlore.store.ids import derived_id
@@ -40,11 +41,20 @@ MAX_TURN_CHARS = 32_000
 
 @dataclass(frozen=True, slots=True)
 class TurnRecord:
-    """What the write path did with one turn: its evidence item, outcomes, new facet evidence."""
+    """What the write path did with one turn: its evidence item, outcomes, new facet evidence,
+    and the floor's reading of the turn when the write path read it (:func:`read_turn`), which
+    the turn's safety report reuses."""
 
     source_item_id: str | None
     outcomes: tuple[WriteOutcome, ...] = ()
     facet_evidence: int = 0
+    report: SensitivityReport | None = None
+
+
+def read_turn(content: str) -> SensitivityReport:
+    """The floor's reading of a turn, once: its evidence item's redaction (:func:`turn_item`)
+    and its statements' claims (:func:`record_turn`) both read it."""
+    return classify(content)
 
 
 def turn_item(
@@ -57,11 +67,13 @@ def turn_item(
     session_key: str | None,
     external_id: str | None,
     at: datetime | None = None,
+    report: SensitivityReport | None = None,
 ) -> str:
     """Store a turn as a redacted conversation evidence item (idempotent per ``external_id``).
 
     ``at`` is when the turn was said (default: now): the item's event time, so a snippet of it
-    shows the day it was said and a temporal question finds it by that day.
+    shows the day it was said and a temporal question finds it by that day. ``report`` is the
+    floor's reading of ``content`` when the caller has it (:func:`read_turn`).
     """
     return store.add_source_item(
         session,
@@ -71,6 +83,7 @@ def turn_item(
         text=content,
         meta={"role": role, "session_key": session_key},
         occurred_at=at,
+        report=report,
     ).id
 
 
@@ -123,6 +136,7 @@ def record_turn(
     at: datetime | None = None,
     reversals: Sequence[Reversal] = (),
     content: str | None = None,
+    report: SensitivityReport | None = None,
 ) -> TurnRecord:
     """Govern a turn's explicit statements inside ``session`` and record their facet evidence.
 
@@ -130,11 +144,12 @@ def record_turn(
     ``reversals`` (:func:`~userlore.extract.reversal.find_reversals` of the turn) end the live
     records they name (see :func:`~userlore.understanding.reversals.end_reversed`).
     ``content`` is the turn's raw text: a statement holding a value the floor finds in the
-    whole turn is refused like the value, though its own words carry no cue.
+    whole turn is refused like the value, though its own words carry no cue; ``report`` is the
+    floor's reading of ``content`` when the caller has it (:func:`read_turn`).
     """
     checked_session_key(session_key)
     said = at or store.clock()
-    found = context_values(content) if content and statements else ()
+    found = context_values(content, report) if content and statements else ()
     outcomes = tuple(
         govern(
             store,
@@ -162,7 +177,7 @@ def record_turn(
             item.meta = {**(item.meta or {}), "refused": refused}
     # seed 002 producer (a): each governed facet statement is Explicit evidence.
     added = observe_statements(session, scope, statements, outcomes, item_id, store.clock())
-    return TurnRecord(item_id, outcomes + ended, added)
+    return TurnRecord(item_id, outcomes + ended, added, report)
 
 
 def turn_statements(content: str, *, role: str = "user") -> list[Statement]:
@@ -209,6 +224,7 @@ def observe_turn(
         return TurnRecord(None)
     statements = turn_statements(content, role=role)
     reversals = find_reversals(content) if role == "user" else []
+    report = read_turn(content)
     with store.transaction(scope) as session:
         item_id = turn_item(
             store,
@@ -219,6 +235,7 @@ def observe_turn(
             session_key=session_key,
             external_id=turn_id,
             at=at,
+            report=report,
         )
         return record_turn(
             store,
@@ -231,6 +248,7 @@ def observe_turn(
             at=at,
             reversals=reversals,
             content=content,
+            report=report,
         )
 
 
