@@ -18,7 +18,7 @@ import pytest
 
 from tests.support import data_sets, value_sets
 from userlore.policy.detectors.benign_values import benign_value_spans
-from userlore.policy.language import read_by_its_words
+from userlore.policy.known_words import read_by_its_words
 
 SPECIAL_KNOWN: frozenset[str] = frozenset(
     {

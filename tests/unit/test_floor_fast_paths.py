@@ -15,7 +15,7 @@ from pathlib import Path
 
 from userlore.policy.detectors.cldr_words import _SAID, _all_digit_words, _digit_words
 from userlore.policy.detectors.common import has_digit
-from userlore.policy.detectors.uncovered import (
+from userlore.policy.detectors.said_runs import (
     _SAID_GAP,
     SAID_MIN_WORDS,
     _known,
@@ -177,7 +177,7 @@ def test_the_uncovered_rules_word_tests_read_the_shared_split_as_their_own() -> 
     # (policy/word_view, issue 30, floorcost14) instead of their own expressions: each test
     # written out as it was must answer the same on every class text and the edge cases.
     from userlore.policy.detectors import (
-        uncovered,
+        said_runs,
         uncovered_cued,
         uncovered_money,
         uncovered_shapes,
@@ -207,7 +207,7 @@ def test_the_uncovered_rules_word_tests_read_the_shared_split_as_their_own() -> 
         money = not names.isdisjoint(re.findall("[a-z]+", text.lower()))
         assert uncovered_cued._may_name_money(text) is money, text
         digits = any(_said_runs(text, _all_digit_words()))
-        assert uncovered._says_digits(text) is digits, text
+        assert said_runs._says_digits(text) is digits, text
         for key, value in (("amount", amount), ("money", money), ("digits", digits)):
             opened[key] += value
     assert all(opened.values()), opened  # each test is met as well as ruled out

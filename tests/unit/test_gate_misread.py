@@ -14,7 +14,8 @@ from __future__ import annotations
 import pytest
 
 from tests.support import data_sets
-from userlore.policy.language import READ_AS_COVERED, identify, segments
+from userlore.policy.known_words import READ_AS_COVERED
+from userlore.policy.language import identify, segments
 from userlore.policy.quote_gate import quote_verdict
 from userlore.policy.sensitivity import redact
 

@@ -12,14 +12,15 @@ from __future__ import annotations
 import pytest
 
 from tests.support import data_sets
-from userlore.policy.language import COVERED_LANGUAGES, READ_AS_COVERED, segments
+from userlore.policy.known_words import READ_AS_COVERED
+from userlore.policy.language import COVERED_LANGUAGES, segments
 from userlore.policy.near_relatives import misread_relative
 
 ROWS = data_sets.rows("relatives_read_as_covered.jsonl")
 # Relatives still read as covered: the model ranks the covered language far ahead and they
 # leave fewer than three words unknown to it, or a language it does not know reads as Spanish
 # word for word (Chavacano). Asturian "Güei tengo que dir al médicu" (es 0.67, ext 0.10),
-# Aragonese and Leonese left with blind12's unread-relative rule (``language._unread_relative``).
+# Aragonese and Leonese left with blind12's unread-relative rule (``known_words._unread_relative``).
 STILL_COVERED = {
     "rel-ast-03",
     "rel-cbk-01",

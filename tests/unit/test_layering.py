@@ -30,7 +30,13 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 
 # Lowest first. A module may import its own layer and any lower one. Longest prefix wins.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("userlore.errors", "userlore.models", "userlore.config", "userlore.validation"),
+    (
+        "userlore.errors",
+        "userlore.models",
+        "userlore.config",
+        "userlore.validation",
+        "userlore._lazy",  # the packages' lazy exports (tidy15): imports nothing of userlore
+    ),
     ("userlore.policy",),
     ("userlore.extract",),
     ("userlore.embeddings",),

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import userlore
 
 
@@ -49,6 +52,20 @@ def test_all_is_pinned() -> None:
     )
     for name in userlore.__all__:
         assert hasattr(userlore, name)
+    assert set(userlore.__all__) <= set(dir(userlore))
+
+
+def test_importing_the_package_or_the_cli_does_not_import_the_facade() -> None:
+    # The public names load on first access (tidy15): ``import userlore`` and the CLI's
+    # ``--help`` cost no store, floor or facade; a fresh interpreter shows what was imported.
+    code = (
+        "import sys, userlore, userlore.cli; "
+        "print(sorted(m for m in ('userlore.facade', 'userlore.store', 'userlore.policy', "
+        "'userlore.sources.pipeline', 'sqlalchemy') if m in sys.modules)); "
+        "from userlore import Userlore; print('userlore.facade' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:2] == ["[]", "True"]
 
 
 def test_errors_share_one_root_and_builtins() -> None:

@@ -5,7 +5,7 @@
 words after a word for "code" (``detectors/code_lists.py``), a password and its corrected
 spelling (``detectors/password_variants.py``), lettered national ids, money with a currency
 word and a suffix or in words, values in a segment holding a covered function word that no
-covered list reads (``language.unread_by_covered``), and benign near-misses. Each family is one
+covered list reads (``known_words.unread_by_covered``), and benign near-misses. Each family is one
 test listing every failure.
 """
 
@@ -16,7 +16,7 @@ import pytest
 from tests.support import data_sets
 from userlore.policy.detectors.code_lists import code_lists
 from userlore.policy.detectors.password_variants import password_variants
-from userlore.policy.language import unread_by_covered
+from userlore.policy.known_words import unread_by_covered
 from userlore.policy.sensitivity import redact
 
 ROWS = data_sets.rows("uncovered_value_forms.jsonl")

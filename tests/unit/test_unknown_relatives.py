@@ -1,7 +1,7 @@
 """Relatives the identifier does not know, read as a covered neighbour, are not covered.
 
 ``tests/data/unknown_relatives.jsonl``: turns in Ladino, Papiamento and Cape Verdean (``dev``:
-looked at while writing ``policy.language._unread_relative``) and in Chavacano, Mirandese,
+looked at while writing ``policy.known_words._unread_relative``) and in Chavacano, Mirandese,
 Sardinian, Aromanian, Extremaduran, Friulian, Ligurian and Neapolitan (``held_out``: written at
 the same time, not looked at), with short covered turns (slang, typos, abbreviations) that must
 stay covered. Main read 3 of 16 dev and 1 of 12 held-out relatives as covered, and 29 of 30

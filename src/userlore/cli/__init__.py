@@ -16,7 +16,6 @@ import typer
 # typer vendors click (``typer._click``): its exceptions, not the ``click`` package's, are raised.
 from typer._click import exceptions as click_exceptions
 
-from userlore import __version__
 from userlore.cli import lifecycle, records, services, sources, traces
 from userlore.cli.app import app
 from userlore.errors import UserloreError
@@ -93,6 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _version(value: bool) -> None:
     if value:
+        from userlore import __version__  # read from the package metadata only when asked
+
         typer.echo(f"userlore {__version__}")
         raise typer.Exit()
 

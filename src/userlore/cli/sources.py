@@ -34,7 +34,7 @@ from userlore.cli.common import (
 )
 from userlore.config import MemoryMode
 from userlore.errors import ConfigError
-from userlore.sources.service import SYNTHESIS_STATES
+from userlore.sources.views import SYNTHESIS_STATES
 
 if TYPE_CHECKING:
     from rich.console import Console

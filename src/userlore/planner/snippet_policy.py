@@ -24,8 +24,8 @@ from userlore.planner.sentences import holds_term, joined, term_stems
 from userlore.policy.detectors.special_lang import special_cues
 from userlore.policy.filter import REASONS, RejectionReason, rejection_reason
 from userlore.policy.govern import POLICY_REV, Assessment, assess_text
-from userlore.policy.language import MIN_LETTERS
 from userlore.policy.quote_gate import quote_verdict
+from userlore.policy.word_lists import MIN_LETTERS
 from userlore.store.schema import MemoryEvidence, MemoryRecord
 from userlore.store.sentences import split_turn
 

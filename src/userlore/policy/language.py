@@ -18,9 +18,11 @@ know is checked against the identifier's ranking over every language, the relati
 (:data:`READ_AS_COVERED`) included (``policy.near_relatives``): Galician read as Portuguese
 reads as Galician.
 
-The parts this module builds on are their own modules (floorcost7): the script of a letter
-(``policy.scripts``), the covered languages and their ``wordfreq`` lists
-(``policy.word_lists``) and the relatives' rules (``policy.relatives``).
+The parts this module builds on are their own modules (floorcost7, tidy15): the script of a
+letter (``policy.scripts``), the covered languages and their ``wordfreq`` lists
+(``policy.word_lists``), the relatives' rules (``policy.relatives``), the code stripped from a
+line before it is identified (``policy.code_tokens``) and the reading of a segment by its words,
+the relatives hidden from the identifier included (``policy.known_words``).
 """
 
 from __future__ import annotations
@@ -33,18 +35,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from userlore.policy.code_tokens import without_code_tokens
+from userlore.policy.known_words import (
+    COMPOUNDING_LANGUAGES,
+    READ_AS_COVERED,
+    _hidden_relative,
+    _known,
+    _plain_words,
+)
 from userlore.policy.name_lists import name_list_language
-from userlore.policy.near_relatives import full_identifier, misread_relative
+from userlore.policy.near_relatives import full_identifier
 from userlore.policy.relatives import CANTONESE
-from userlore.policy.relatives import RELATIVES as RELATIVES
 from userlore.policy.relatives import cantonese as cantonese
 from userlore.policy.relatives import relative_of as relative_of
 from userlore.policy.scripts import _runs, _script
 from userlore.policy.word_lists import (
-    _EDGE_PUNCTUATION,
+    _WORDS,
     LEXICON_ZIPF,
     LEXICON_ZIPF_SHORT_WORD,
+    MIN_LETTERS,
     _lexicon,
+    _plain_letters,
     _vouch_lexicon,
 )
 from userlore.policy.word_lists import COVERED_LANGUAGES as COVERED_LANGUAGES
@@ -52,24 +63,16 @@ from userlore.policy.word_lists import UNDETERMINED as UNDETERMINED
 
 __all__ = [
     "COVERED_LANGUAGES",
-    "MIN_LETTERS",
-    "RELATIVES",
     "SHORT_LETTERS",
     "Segment",
     "decide",
     "identify",
-    "read_by_its_words",
     "relative_of",
     "segments",
     "sentences",
     "uncovered_segments",
     "vouched_language",
-    "without_versions",
 ]
-
-MIN_LETTERS: Final = 12
-"""Latin segments shorter than this are joined to their Latin neighbours before they are
-identified: a statistical identifier guesses on two words ("ok thx")."""
 
 # A sentence ends at .!?; followed by a space or the end (not inside "5.400" or "v1.2"), at
 # their CJK forms, or at a line break.
@@ -104,15 +107,6 @@ def sentences(text: str) -> list[str]:
 
 def _letters(text: str) -> int:
     return sum(1 for ch in text if ch.isalpha())
-
-
-_WORDS = re.compile(r"[^\W\d_]+")
-
-
-def _plain_letters(text: str) -> int:
-    """Letters of the words that do not start with a capital: names, greetings and a
-    sentence's first word carry little of its language ("Congrats, Joanna!")."""
-    return sum(len(w) for w in _WORDS.findall(text) if not w[0].isupper())
 
 
 def _short(text: str) -> bool:
@@ -281,19 +275,6 @@ def identifier_languages() -> frozenset[str]:
     return frozenset(str(lang) for lang in _py3langid_model().nb_classes)
 
 
-READ_AS_COVERED: Final = frozenset(
-    {"pcm", "gl", "an", "ext", "ast", "oc", "lb", "wa", "lij", "vec", "bcl"}
-)
-"""Close relatives of covered languages (and one the model confuses with short English) that
-py3langid cannot tell apart from them on a short turn: left out of its candidates, so their text
-reads as the nearest covered language (Galician as Portuguese or Spanish, Luxembourgish as
-German, Nigerian Pidgin as English). A documented risk (``docs/safety.md``)."""
-
-_RANKED_RELATIVES: Final = READ_AS_COVERED - frozenset(RELATIVES)
-"""The hidden relatives the full ranking may name: those ``policy.relatives`` reads by their own
-words (Nigerian Pidgin, Luxembourgish...) are left to those words, since the model ranks short
-English with a tool's name ("I always use pnpm for installs") as Pidgin."""
-
 COVERED_MASS: Final = 0.6
 """A Latin segment counts as covered when covered languages hold this share of the identifier's
 probability, or when its best guess is covered and :data:`COVERED_MARGIN` times as likely as
@@ -357,7 +338,7 @@ def identify(text: str, *, vouch: bool = True) -> str:
     folded = unicodedata.normalize("NFKC", text).strip()
     if not folded:
         return UNDETERMINED
-    worded = _without_code_tokens(folded)
+    worded = without_code_tokens(folded)
     if worded is not None:
         folded = worded  # the words' language, not a hash's "no language" (blind13)
     ranking = _py3langid()(folded)
@@ -368,65 +349,6 @@ def identify(text: str, *, vouch: bool = True) -> str:
     if vouch and language in COVERED_LANGUAGES and ranking and _unsure(ranking, language):
         return vouched_language(folded, language, ranking)
     return language
-
-
-# A token of code: sixteen characters or more of letters, digits and a token's symbols, with
-# a digit in it (a commit hash, a digest, a request id, a key).
-_CODE_TOKEN = re.compile(r"(?<![^\s(\"'])(?=\S*\d)[\w+/=.:\-]{16,}(?=[.,;:!?)\"']*(?:\s|$))")
-
-
-# Shorter code: a short commit hash (seven hex characters or more, letters and digits), a
-# version ("1.26.4", "v3.2.5") and a pinned package ("pydantic==2.7.1", "react@18.2.0"; its
-# version blanked as public material, "pydantic==     ").
-_VERSION = r"v\d+(?:\.\d+){1,3}|(?!\d{1,3}(?:\.\d{3})+(?!\.?\d))\d+(?:\.\d+){2,3}"
-_PIN = r"[\w.\-]+(?:[=<>~!]=|@)(?:v?\d[\w.\-]*)?"
-_END = r"(?=[.,;:!?)\"']*(?:\s|$))"
-_SHORT_CODE = re.compile(
-    rf"(?<![\w.])(?:(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{{7,40}}|{_VERSION}|{_PIN}){_END}"
-)
-# What no value is: a version or a pin, and a short hash after a commit word.
-_NO_VALUE = re.compile(
-    rf"(?<![\w.])(?:{_VERSION}|{_PIN}){_END}"
-    rf"|(?<=commit )(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{{7,12}}{_END}",
-    re.IGNORECASE,
-)
-
-
-def without_versions(text: str) -> str:
-    """``text`` with its versions and pinned packages blanked, and a short hash after
-    "commit" ("commit e4d2c91 bumps numpy to 1.26.4"): code's numbers, no value."""
-    return _NO_VALUE.sub(lambda m: " " * len(m.group(0)), text)
-
-
-# A capitalised word after a sentence's first: in a line of code, a product's or a
-# library's name ("Spring Boot", "Django"), no word of the sentence's language.
-_NAME = re.compile(r"(?<=\S)(\s+)[A-Z][\w\-]*")
-
-
-def _without_code_tokens(text: str) -> str | None:
-    """``text`` without its code tokens when enough words are left to identify
-    (:data:`MIN_LETTERS`); else None. A 40-character commit hash outweighs "the fix landed
-    in", which the identifier then places in no language (``zxx``); the words say English.
-    In a line with shorter code (a short hash, a version, a pin) the names go too: "commit
-    0be7f4a atualiza o Spring Boot pra 3.2.5" is Portuguese by its words (blind14)."""
-    if "==" not in text and not any(ch.isdigit() for ch in text):
-        return None  # the floor blanks a pin's version: "pydantic==     "
-    stripped = _CODE_TOKEN.sub(" ", text)
-    short = _SHORT_CODE.sub(" ", stripped)
-    if short != stripped:
-        named = _NAME.sub(" ", short)
-        stripped = named if _plain_letters(named) >= MIN_LETTERS else short
-    if stripped == text or _plain_letters(stripped) < MIN_LETTERS:
-        return None
-    return " ".join(stripped.split())
-
-
-VOUCH_ZIPF: Final = 2.0
-VOUCH_ZIPF_SHORT_WORD: Final = 3.0
-"""A word is known to a covered language at this Zipf frequency or above in ``wordfreq``'s
-large list for it (2.0: once in ten million words, so rare inflections and compounds such as
-"ahorrados", "Avísale" or "misspoke" are known; Romanian "parola" is not Spanish at 1.86); a
-word of up to three letters, which languages share by chance, at 3.0."""
 
 
 def _unsure(ranking: list[tuple[str, float]], language: str) -> bool:
@@ -468,129 +390,6 @@ def vouched_language(text: str, language: str, ranking: list[tuple[str, float]])
         if lexicon is not None and all(_known(word, i, lexicon, compounds) for i, word in words):
             return candidate
     return next((lang for lang, _ in ranking if lang not in COVERED_LANGUAGES), UNDETERMINED)
-
-
-def read_by_its_words(text: str, language: str) -> bool:
-    """Every word of ``text`` is known to ``language`` (``wordfreq``'s large list, names and
-    tokens skipped, as :func:`vouched_language` reads them), or there is no list to read it by.
-
-    A close relative of a covered language ("o contrasinal da wifi é …" is Galician, "ech
-    verdéngen 4.200 Euro" Luxembourgish, "A'm earnin £2,300" Scots) is read as that language
-    on a confident or a lone verdict, where :func:`vouched_language` does not look (and
-    :data:`READ_AS_COVERED` hides the relative from the identifier); the covered rules then
-    read it word by word and miss the words they were not written for. A segment with a value
-    in it is quoted only when this holds (issue 29, values5)."""
-    lexicon = _vouch_lexicon(language)
-    if lexicon is None:
-        return True
-    compounds = language in COMPOUNDING_LANGUAGES
-    return all(_known(word, i, lexicon, compounds) for i, word in _plain_words(text))
-
-
-def _hidden_relative(chunk: str, language: str) -> str:
-    """``language``, or the close relative hidden from the identifier that a covered verdict
-    on words it does not know stands for (``policy.near_relatives``, blind11's Galician), or
-    ``und`` for a relative the identifier does not know at all (:func:`_unread_relative`)."""
-    worded = _without_code_tokens(chunk) or chunk  # the words, as :func:`identify` read them
-    found = misread_relative(worded, language, _RANKED_RELATIVES, unknown_words)
-    return found or _unread_relative(chunk, language) or language
-
-
-UNREAD_RELATIVE_WORDS: Final = 3
-UNREAD_RELATIVE_SHARE: Final = 0.25
-"""A covered verdict on a segment with this many words its list does not know, and at least
-this share of its words, stands for a language the identifier does not know."""
-
-
-def _unread_relative(chunk: str, language: str) -> str | None:
-    """``und`` when a Latin segment read as covered ``language`` leaves
-    :data:`UNREAD_RELATIVE_WORDS` of its words, and :data:`UNREAD_RELATIVE_SHARE` of them,
-    unknown to that language's list (names and tokens skipped): a relative the packaged model
-    does not know (Ladino, Papiamento, Cape Verdean) ranks as its covered neighbour, and
-    no hidden relative ranks for :func:`misread_relative` to name ("Ainda le devo al banko
-    dos mil sietesientos shekels" is Spanish 0.74; issue 29, blind12). A covered turn's slang
-    and typos leave one or two words unknown (``tests/data/unknown_relatives.jsonl``)."""
-    if language not in COVERED_LANGUAGES:
-        return None
-    unknown = unknown_words(chunk, language)
-    if unknown < UNREAD_RELATIVE_WORDS:
-        return None
-    return UNDETERMINED if unknown >= UNREAD_RELATIVE_SHARE * len(_plain_words(chunk)) else None
-
-
-@functools.lru_cache(maxsize=4096)
-def unknown_words(text: str, language: str) -> int:
-    """How many of ``text``'s words ``language``'s list does not know (read as
-    :func:`read_by_its_words` reads them: names and tokens skipped); 0 with no list."""
-    lexicon = _vouch_lexicon(language)
-    if lexicon is None:
-        return 0
-    compounds = language in COMPOUNDING_LANGUAGES
-    return sum(1 for i, word in _plain_words(text) if not _known(word, i, lexicon, compounds))
-
-
-UNREAD_SHARE: Final = 0.5
-"""A segment is unread by the covered lists when each leaves at least this share of its words
-(and two or more) unknown."""
-
-
-def unread_by_covered(text: str) -> bool:
-    """No covered language's list knows most of ``text``'s words (:data:`UNREAD_SHARE`, names
-    and tokens skipped): a covered function word in it ("da", "on", "la") is a word of another
-    language, not a covered sentence the identifier misread ("Nire NANa 72458193M da,
-    Osakidetzako txartela berritzeko eskatu didate"; issue 29, blind11)."""
-    words = _plain_words(text)
-    need = max(2.0, UNREAD_SHARE * len(words))
-    for language in sorted(COVERED_LANGUAGES):
-        if _vouch_lexicon(language) is not None and unknown_words(text, language) < need:
-            return False
-    return bool(words)
-
-
-def _plain_words(text: str) -> list[tuple[int, str]]:
-    """``(position, word)`` of the tokens that are words: letters only once edge punctuation
-    is stripped, split at hyphens and apostrophes ("l'email", "e-mail"); an id, a password or
-    a brand with digits ("Vulpe_Rosie9", "23andMe") is not a word of any language."""
-    out: list[tuple[int, str]] = []
-    for i, token in enumerate(text.split()):
-        for part in re.split(r"[-'’]", token.strip(_EDGE_PUNCTUATION)):
-            if part.isalpha():
-                out.append((i, part))
-    return out
-
-
-COMPOUNDING_LANGUAGES: Final = frozenset({"de"})
-"""Covered languages that write a compound as one word ("Rechnungsnummer", "Testmodus"): a
-word no list holds is known when it splits into two words the list holds (blindfix9b)."""
-_LINKS: Final = ("", "s", "es", "n", "en")
-
-
-def _known(word: str, index: int, lexicon: dict[str, float], compounds: bool = False) -> bool:
-    if len(word) < 2:
-        return True
-    floor = VOUCH_ZIPF_SHORT_WORD if len(word) <= 3 else VOUCH_ZIPF
-    if lexicon.get(word.casefold(), 0.0) >= floor:
-        return True
-    if compounds and len(word) >= 8 and _compound(word.casefold(), lexicon):
-        return True
-    if any(ch.isupper() for ch in word[1:]):
-        return True  # an acronym or a brand ("RDV", "ExoticsCon"), anywhere in the line
-    return index > 0 and word[0].isupper()  # a name
-
-
-def _compound(word: str, lexicon: dict[str, float]) -> bool:
-    """``word`` is two words of ``lexicon`` (a link "s", "es", "n" or "en" between them), each
-    of four letters or more: "rechnungs|nummer", "test|modus"."""
-    for cut in range(4, len(word) - 3):
-        tail = word[cut:]
-        if lexicon.get(tail, 0.0) < VOUCH_ZIPF:
-            continue
-        head = word[:cut]
-        for link in _LINKS:
-            stem = head[: len(head) - len(link)] if link else head
-            if head.endswith(link) and len(stem) >= 4 and lexicon.get(stem, 0.0) >= VOUCH_ZIPF:
-                return True
-    return False
 
 
 LEXICON_NAMES: Final = 0.5

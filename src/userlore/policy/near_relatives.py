@@ -1,7 +1,7 @@
 """A covered verdict on a close relative's words, told apart by the identifier's full ranking.
 
 ``policy.language`` hides the relatives py3langid confuses with a covered language on a short
-turn (:data:`~userlore.policy.language.READ_AS_COVERED`: Galician, Asturian, Occitan...) from
+turn (:data:`~userlore.policy.known_words.READ_AS_COVERED`: Galician, Asturian, Occitan...) from
 its candidates, so a Galician turn ("Teño fibromialxia dende hai anos") reads as Spanish or
 Portuguese and was quoted (issue 29, blind11). The covered language's rules read it word for
 word and miss the words they were not written for. No language is named here: a Latin segment

@@ -34,6 +34,7 @@ from typing import Final
 
 from userlore.models import TurnSafety
 from userlore.policy.check_arithmetic import blank_operands
+from userlore.policy.code_tokens import without_versions
 from userlore.policy.cue_data import Cues
 from userlore.policy.cue_data import cues as _cues
 from userlore.policy.detectors.common import _is_placeholder, is_year
@@ -43,14 +44,13 @@ from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
 from userlore.policy.filter import RejectionReason
 from userlore.policy.govern import Assessment, assess_text
+from userlore.policy.known_words import read_by_its_words
 from userlore.policy.language import (
     COVERED_LANGUAGES,
     UNDETERMINED,
-    read_by_its_words,
     segments,
     sentences,
     uncovered_segments,
-    without_versions,
 )
 from userlore.policy.name_lists import name_list_language
 from userlore.policy.sensitivity import SensitivityLevel, SensitivityReport, classify, redact
@@ -357,7 +357,7 @@ def _misread_with_value(text: str) -> str | None:
     """``und`` when a Latin segment read as a covered language holds a value (a credential-
     shaped run, a number of four digits or more, an amount) beside words that language does not
     know: a close relative read as the covered language (issue 29, values5; see
-    :func:`userlore.policy.language.read_by_its_words`). The gate cannot read it, so it
+    :func:`userlore.policy.known_words.read_by_its_words`). The gate cannot read it, so it
     withholds it as a language it does not cover."""
     for seg in segments(text):
         if seg.script != "Latn" or seg.language not in COVERED_LANGUAGES:

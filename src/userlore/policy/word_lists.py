@@ -2,8 +2,9 @@
 
 The identifier (``policy.language``) reads a short or unsure Latin segment by its words, and
 the close relatives' rules (``policy.relatives``) read a relative's words against the covered
-language it is mistaken for: both through these lists. Split out of ``policy/language.py``
-(floorcost7).
+language it is mistaken for: both through these lists. The count of a segment's plain letters
+(:data:`MIN_LETTERS`) lives here too, for the identifier and the code stripped before it reads.
+Split out of ``policy/language.py`` (floorcost7, tidy15).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import re
 from typing import Final
 
 from userlore.policy.scripts import _script
@@ -30,6 +32,18 @@ list for it (3.0: once per million words); a word of three letters or fewer ("om
 
 _EDGE_PUNCTUATION: Final = ".,;:!?¡¿()[]{}\"'“”«»…"
 """What is stripped from a token's edges before it is read as a word."""
+
+MIN_LETTERS: Final = 12
+"""Latin segments shorter than this are joined to their Latin neighbours before they are
+identified: a statistical identifier guesses on two words ("ok thx")."""
+
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def _plain_letters(text: str) -> int:
+    """Letters of the words that do not start with a capital: names, greetings and a
+    sentence's first word carry little of its language ("Congrats, Joanna!")."""
+    return sum(len(w) for w in _WORDS.findall(text) if not w[0].isupper())
 
 
 @functools.cache

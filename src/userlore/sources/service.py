@@ -14,6 +14,7 @@ from sqlalchemy import case, func, select
 from userlore.errors import InvalidInputError, RecordNotFoundError
 from userlore.sources.ledger import ChangeLedger
 from userlore.sources.views import (
+    SYNTHESIS_STATES,
     SourceChangeView,
     SourceItemView,
     SourceStateView,
@@ -22,9 +23,7 @@ from userlore.sources.views import (
 from userlore.store.governed import GovernedStore, validate_scope
 from userlore.store.schema import KnowledgeSourceItem, KnowledgeSourceState, KnowledgeSyncRun
 
-__all__ = ["SYNTHESIS_STATES", "KnowledgeSources"]
-
-SYNTHESIS_STATES = ("pending", "running", "done", "skipped", "refused", "failed")
+__all__ = ["KnowledgeSources"]
 
 
 def _item_view(row: KnowledgeSourceItem) -> SourceItemView:

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 __all__ = [
+    "SYNTHESIS_STATES",
     "PipelineReport",
     "SourceChangeView",
     "SourceItemView",
@@ -15,6 +16,9 @@ __all__ = [
     "SyncReport",
     "SyncRunView",
 ]
+
+SYNTHESIS_STATES = ("pending", "running", "done", "skipped", "refused", "failed")
+"""The states of a source item's synthesis (:attr:`SourceItemView.synthesis_state`)."""
 
 
 @dataclass(slots=True)

@@ -2,7 +2,7 @@
 
 blind14 (issue 29) stored "Koda deriyê apartmanê çar heft du neh e" and "Подъезд коды дүрт ике
 туғыҙ биш": a door code in Kurmanji and Bashkir number words after a word for "code". The
-exact reading (:func:`.uncovered._said_values`) knows only the words CLDR spells out, and these
+exact reading (:func:`.said_runs._said_values`) knows only the words CLDR spells out, and these
 languages have none; but number words are kin across languages ("туғыҙ" and Kazakh "тоғыз",
 Corsican "quattru" and Italian "quattro"). Here, in the clause after a word for "code"
 (``data/code_words.yaml``) in a segment of an uncovered language, a run of

@@ -19,7 +19,8 @@ an uncovered language the floor redacts
   "120 bin"). These are Unicode's data for every locale, not a list written for a language;
 - a value said digit by digit: four or more digit words of that language in a row ("семь три
   ноль два", "dört yedi bir iki"), the words taken from CLDR's spell-out rules through
-  ``unicode-rbnf`` (87 locales), not a count ("bir iki üç dört") nor a year. A digit-free
+  ``unicode-rbnf`` (87 locales), not a count ("bir iki üç dört") nor a year
+  (``detectors.said_runs``). A digit-free
   segment has no other value, so the guards below (which keep a misread covered sentence's
   postcodes) do not apply to it.
 
@@ -49,38 +50,33 @@ of a language CLDR does not spell out, are not read (that would need a vocabular
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 import unicodedata
-from collections.abc import Container, Iterator
+from collections.abc import Iterator
 from typing import Final
 
 from userlore.policy.cue_data import cues
 from userlore.policy.detectors.cldr_words import (
-    _SAID,
     _SMALL,
     _WORD,
-    _all_digit_words,
     _currency_signs,
     _currency_symbols,
     _currency_words,
-    _digit_words,
     _magnitudes,
     _strip_marks,
     _unaccented,
 )
 from userlore.policy.detectors.common import _Hit, _is_placeholder, has_digit, is_year
+from userlore.policy.detectors.said_runs import _counting, _said_values, _says_digits
 from userlore.policy.findings import _REGULATED, _SECRET
+from userlore.policy.known_words import READ_AS_COVERED, read_by_its_words, unread_by_covered
 from userlore.policy.language import (
     COVERED_LANGUAGES,
-    READ_AS_COVERED,
     Segment,
     _py3langid,
     identify,
     pieces,
-    read_by_its_words,
     segments,
-    unread_by_covered,
 )
 from userlore.policy.literal_gate import GatedPattern
 from userlore.policy.relatives import (
@@ -91,7 +87,6 @@ from userlore.policy.relatives import (
     relative_reads_as,
 )
 from userlore.policy.spoken import spoken_spans
-from userlore.policy.word_view import lower_runs
 
 _NO_LANGUAGE: Final = frozenset({"zxx"})
 _TOKEN = re.compile(r"[^\s\"'`“”«»()\[\]{}<>,;]+")
@@ -102,15 +97,6 @@ _DECIMAL = re.compile(r"\d{1,3}[.,]\d{4,}")
 _PAIR = re.compile(r"\d{1,2}[.,]\d{2}")
 """Two digits or fewer, a dot or comma, two digits: a time ("14.30"), a day and month ("24.06"),
 a version ("22.04") or a price ("18.50"), never a code."""
-
-
-def _bare(word: str) -> str:
-    """``_strip_marks(word.casefold())[0]``: an ASCII word has no nonspacing mark to strip."""
-    folded = word.casefold()
-    if folded.isascii():
-        return folded
-    # An apostrophe inside a word as CLDR writes it (Ukrainian "девʼять", U+02BC).
-    return _strip_marks(folded)[0].replace("'", "ʼ").replace("’", "ʼ")
 
 
 def _candidate_languages(seg: Segment, text: str) -> list[str]:
@@ -176,15 +162,6 @@ def _numbers(text: str) -> Iterator[tuple[int, int]]:
         yield m.span()
 
 
-def _counting(run: str) -> bool:
-    """ "1 2 3 4 5": spaced numbers that count up by one are a sequence, not a value."""
-    parts = run.split(" ")
-    if len(parts) < 4 or not all(p.isdigit() for p in parts):
-        return False
-    nums = [int(p) for p in parts]
-    return all(b == a + 1 for a, b in itertools.pairwise(nums))
-
-
 # A number, at most one short word ("de", "di"), then the word a currency name may be.
 _NUMBER_THEN_WORD = re.compile(
     r"(?<![\w.,])(\d(?:[\d.,' \u00a0\u202f]{0,12}\d)?)\s?([^\W\d_]+)(?:\s([^\W\d_]+))?"
@@ -228,90 +205,6 @@ def _amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
         for m in pattern.finditer(stripped):
             end = where[m.end() - 1] + 1
             yield where[m.start()], end
-
-
-_SAID_GAP = re.compile(r"[\s,\-–—]*")
-SAID_MIN_WORDS: Final = 4
-"""A run of this many digit words or more is a value ("семь три ноль два"), as four digits
-are: a count or a time takes one or two ("два или три", "saat yedi")."""
-
-
-def _said_runs(text: str, vocabulary: Container[str]) -> Iterator[tuple[int, int, str]]:
-    """Runs of :data:`SAID_MIN_WORDS` words or more of ``vocabulary`` next to each other
-    (spaces, commas and dashes between), as ``(start, end, words)``."""
-    said = list(_SAID.finditer(text))
-    # :func:`_known`, inlined: this runs on every text's words.
-    known = [
-        _bare(w := m.group(0)) in vocabulary
-        or (not w.isascii() and _unaccented_word(w) in vocabulary)
-        for m in said
-    ]
-    if sum(known) < SAID_MIN_WORDS:
-        return  # fewer such words in the whole text than a run needs
-    run: list[re.Match[str]] = []
-    for m, here in itertools.chain(zip(said, known, strict=True), [(None, False)]):
-        adjacent = (
-            m is not None
-            and bool(run)
-            and _SAID_GAP.fullmatch(text, run[-1].end(), m.start()) is not None
-        )
-        if m is not None and here and (adjacent or not run):
-            run.append(m)
-            continue
-        if len(run) >= SAID_MIN_WORDS:
-            yield run[0].start(), run[-1].end(), " ".join(r.group(0) for r in run)
-        run = [m] if m is not None and here else []
-
-
-def _known(word: str, vocabulary: Container[str]) -> bool:
-    """``word`` is in ``vocabulary`` as written or without its accents ("nòu": "nou")."""
-    return _bare(word) in vocabulary or (
-        not word.isascii() and _unaccented_word(word) in vocabulary
-    )
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _unaccented_word(word: str) -> str:
-    """:func:`_unaccented`, remembered per word (chat repeats its words)."""
-    return _unaccented(word)
-
-
-def _says_digits(t: str) -> bool:
-    """``any(_said_runs(t, _all_digit_words()))``, told at once for most ASCII texts.
-
-    Every ASCII digit word is letters alone, so a word of a said run there is a whole letter
-    run of the text (a run's other characters are no letters, and none sits inside a word):
-    fewer than :data:`SAID_MIN_WORDS` letter runs in the vocabulary (the shared split), no run.
-    """
-    vocabulary = _all_digit_words()
-    if (
-        t.isascii()
-        and _ascii_digit_words_are_letters()
-        and sum(map(vocabulary.__contains__, lower_runs(t))) < SAID_MIN_WORDS
-    ):
-        return False
-    return any(_said_runs(t, vocabulary))
-
-
-@functools.cache
-def _ascii_digit_words_are_letters() -> bool:
-    return all(w.isalpha() for w in _all_digit_words() if w.isascii())
-
-
-def _said_values(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
-    """Values said digit by digit in the number words of one of ``languages`` (CLDR spell-out
-    data): not a count ("bir iki üç dört") nor a year, as for digits."""
-    for language in languages:
-        words = _digit_words(language)
-        if words is None:
-            continue
-        for start, end, said in _said_runs(text, words):
-            digits = "".join(
-                words.get(_bare(w)) or words[_unaccented_word(w)] for w in _SAID.findall(said)
-            )
-            if is_year(digits) or _counting(" ".join(digits)):
-                continue
-            yield start, end
 
 
 _SINGLE_DIGITS = re.compile(r"(?<!\S)\d(?:[ \-]\d){3,}(?=[\s.,;:!?]|$)")
@@ -472,7 +365,7 @@ def _guarded(t: str, text: str) -> bool:
     """A Latin segment ``text`` of ``t`` that may be a short covered sentence the identifier
     misread: it holds a covered function word ("mi", "the") and no letter outside Latin-1
     ("BVN mi ni 22183746509, wọ́n ní": "ọ" is written by no covered language, blind9) and
-    words a covered list knows (not :func:`~userlore.policy.language.unread_by_covered`:
+    words a covered list knows (not :func:`~userlore.policy.known_words.unread_by_covered`:
     Basque "… 72458193M da, …" holds the Portuguese "da", blind11), or the turn's Latin words
     together read as a covered language."""
     folded = text.casefold()

@@ -52,7 +52,8 @@ from userlore.policy.detectors.uncovered_money import (
 )
 from userlore.policy.detectors.uncovered_shapes import _bare, _engine
 from userlore.policy.findings import _REGULATED, _SECRET
-from userlore.policy.language import COVERED_LANGUAGES, READ_AS_COVERED, Segment, segments
+from userlore.policy.known_words import READ_AS_COVERED
+from userlore.policy.language import COVERED_LANGUAGES, Segment, segments
 from userlore.policy.word_view import lower_runs
 
 __all__ = ["uncovered_cued"]

@@ -38,7 +38,8 @@ from userlore.policy.detectors.common import _Hit, has_decimal
 from userlore.policy.detectors.uncovered import _NO_LANGUAGE, _amounts, _candidate_languages
 from userlore.policy.detectors.uncovered_shapes import _bare, _engine, _every_magnitude, _said
 from userlore.policy.findings import _REGULATED
-from userlore.policy.language import COVERED_LANGUAGES, segments, unread_by_covered
+from userlore.policy.known_words import unread_by_covered
+from userlore.policy.language import COVERED_LANGUAGES, segments
 from userlore.policy.word_view import letter_runs
 
 __all__ = ["uncovered_money"]
