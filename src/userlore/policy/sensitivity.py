@@ -31,6 +31,7 @@ from userlore.policy.detectors.common import _Hit, has_decimal, unnamed
 from userlore.policy.detectors.cued_values import cued_values
 from userlore.policy.detectors.described_parts import described_parts
 from userlore.policy.detectors.dial_combos import dial_combos, turned_words
+from userlore.policy.detectors.dismissed_codes import dismissed_codes
 from userlore.policy.detectors.every_amount import every_amount
 from userlore.policy.detectors.fee_income import fee_income
 from userlore.policy.detectors.financial import (
@@ -257,6 +258,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(described_parts(t, lowered, hits))  # "… mit drei Ausrufezeichen am Ende" (blind14)
     if digit:  # every value of a turn about a code: corrections, old/new, lists
         hits.extend(unnamed(code_clauses(t, lowered, hits), hits))
+        hits.extend(unnamed(dismissed_codes(t, lowered, hits), hits))  # "… never remind me of 6402"
     if digit:  # an id's check part named apart, an unlisted country's id
         hits.extend(check_parts(t, lowered, hits))
         # An id printed after its own word, valid or not ("cédula 4.512.093-6"): blind12.

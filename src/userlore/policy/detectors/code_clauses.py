@@ -24,7 +24,7 @@ from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.detectors.cued_values import _DATE, _DIGITS, _TIME, _TOKEN, _shaped
 from userlore.policy.findings import _BLOCKING, _SECRET
 
-__all__ = ["code_clauses"]
+__all__ = ["clause_values", "code_clauses", "time_words"]
 
 RULE: Final = "code_clause"
 _CLAUSE = re.compile(r"[,，、;；]")
@@ -75,7 +75,7 @@ def code_clauses(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
             hi = nxt[0] if nxt else limit
             opens = markers.match(lowered, lo) is not None
             if opens or (told and not sentence_ended):
-                for span in _clause_values(t, lowered, lo, hi, c.counts, time_before):
+                for span in clause_values(t, lowered, lo, hi, c.counts, time_before):
                     told = True
                     yield (_SECRET, RULE, *span, None)
             elif sentence_ended:
@@ -84,6 +84,11 @@ def code_clauses(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
                 break
             pos, ended = nxt
             sentence_ended = sentence_ended or ended
+
+
+def time_words() -> re.Pattern[str]:
+    """Words before a year that make it a time, not a code ("since 2015"): end-anchored."""
+    return _data()[1]
 
 
 def _next_boundary(t: str, lo: int, hi: int) -> tuple[int, bool] | None:
@@ -97,7 +102,7 @@ def _next_boundary(t: str, lo: int, hi: int) -> tuple[int, bool] | None:
     return None
 
 
-def _clause_values(
+def clause_values(
     t: str,
     lowered: str,
     lo: int,
