@@ -17,7 +17,8 @@ Prints one line per measure, then one JSON object on the last line.
 ``--base-src DIR`` (an exported ``src``: ``git archive BASE src | tar -x -C /tmp/base``) puts
 the same items through this tree's ``UserloreStore`` and the base's in one run instead: two
 worker processes take turns chunk by chunk (ABBA), so both see the machine's load alike, and
-it prints each one's items per CPU-second and the ratio. With ``--edit`` each tree then puts
+it prints each one's items per CPU-second and per wall second (the batch calls' own, summed)
+and the ratios. With ``--edit`` each tree then puts
 every key again with an edited value (a key held before: the per-item governed write, where
 the floor's verdict from the batch is handed down), timed apart.
 """
@@ -143,11 +144,12 @@ def _worker(items: int) -> None:
             chunk = texts[start_at : start_at + CHUNK]
             if what == "edit":
                 chunk = [f"{t} (edited)" for t in chunk]
-            start = time.process_time()
+            start, wall = time.process_time(), time.perf_counter()
             ours.batch(
                 [PutOp(NAMESPACE, f"k{start_at + i}", {"text": t}) for i, t in enumerate(chunk)]
             )
-            print(json.dumps([len(chunk), time.process_time() - start]), flush=True)
+            spent = [time.process_time() - start, time.perf_counter() - wall]
+            print(json.dumps([len(chunk), *spent]), flush=True)
             at[what] += CHUNK
         lore.close()
 
@@ -166,24 +168,27 @@ def same_run(base_src: Path, items: int, edit: bool = False) -> None:
         workers[name] = proc
     out: dict[str, Any] = {"items": items}
     for what in ("put", "edit") if edit else ("put",):
-        done = {"head": [0.0, 0.0], "base": [0.0, 0.0]}  # items, CPU s
+        done = {"head": [0.0, 0.0, 0.0], "base": [0.0, 0.0, 0.0]}  # items, CPU s, wall s
         for r in range((items + CHUNK - 1) // CHUNK):
             for name in ("head", "base") if r % 4 in (0, 3) else ("base", "head"):
                 proc = workers[name]
                 assert proc.stdin is not None and proc.stdout is not None
                 proc.stdin.write(f"{what}\n")
                 proc.stdin.flush()
-                n, cpu = json.loads(proc.stdout.readline())
-                done[name][0] += n
-                done[name][1] += cpu
-        rate = {name: n / cpu for name, (n, cpu) in done.items()}
+                for at, spent in enumerate(json.loads(proc.stdout.readline())):
+                    done[name][at] += spent
+        rate = {name: n / cpu for name, (n, cpu, _) in done.items()}
+        walled = {name: n / wall for name, (n, _, wall) in done.items()}
         label = "puts" if what == "put" else "edits of held keys"
         print(
             f"same run, {items:,} {label}: head {rate['head']:,.0f} items/CPU-s, base "
-            f"{rate['base']:,.0f} ({rate['head'] / rate['base']:.2f}x)"
+            f"{rate['base']:,.0f} ({rate['head'] / rate['base']:.2f}x); head "
+            f"{walled['head']:,.0f} items/wall-s, base {walled['base']:,.0f} "
+            f"({walled['head'] / walled['base']:.2f}x)"
         )
         name = "items_per_cpu_s" if what == "put" else "edits_per_cpu_s"
         out[name] = {k: round(v) for k, v in rate.items()}
+        out[name.replace("cpu", "wall")] = {k: round(v) for k, v in walled.items()}
     for proc in workers.values():
         assert proc.stdin is not None
         proc.stdin.close()

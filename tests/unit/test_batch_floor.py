@@ -15,8 +15,9 @@ import pytest
 
 from userlore.integrations.langgraph_store.namespaces import locate
 from userlore.models import CandidateInput, Explicitness, MemoryType, Producer
+from userlore.policy import govern
 from userlore.policy.detectors.special_lang import languages
-from userlore.policy.findings import _BLOCKING
+from userlore.policy.findings import _BLOCKING, SensitivityReport
 from userlore.policy.govern import BatchFloor, assess, key_refusal
 from userlore.policy.sensitivity import classify
 
@@ -77,6 +78,26 @@ def test_batch_floor_matches_single_item_floor() -> None:
     refused = sum(v.refused is not None for v in single)
     special = sum(v.category is not None for v in single)
     assert refused > 400 and special > 50  # the sets exercise both verdicts
+
+
+def test_only_clean_keys_are_held_across_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(govern, "_CLEAN_KEYS", set())
+    read: list[str] = []
+
+    def counted(text: str, *, special: bool = True) -> SensitivityReport:
+        read.append(text)
+        return classify(text, special=special)
+
+    monkeypatch.setattr(govern, "classify", counted)
+    clean = "store:notes#k17"
+    flagged = next(t for t in TEXTS if classify(t, special=False).findings)
+    for _ in range(2):  # two batches
+        floor = BatchFloor()
+        reports = [floor.classify(clean, special=False), floor.classify(flagged, special=False)]
+        assert reports == [classify(clean, special=False), classify(flagged, special=False)]
+        floor.classify(clean)  # a content: the special rules read it, never held
+    # The second batch reads the flagged key and the content again, not the clean key.
+    assert read == [clean, flagged, clean, flagged, clean]
 
 
 def test_key_floor_without_special_rules_keeps_blocking_findings() -> None:

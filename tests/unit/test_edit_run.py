@@ -5,7 +5,8 @@ live record is active, with a changed value) in a few statements, and repeats of
 value and quote write nothing. The same puts are written
 once that way and once with every edit sent through ``govern`` one by one; every row of every
 table must read back the same, raw, but the change counter: ``memory_record_changes``'
-generations (a watermark readers load deltas after) are bumped twice an edit, not four times.
+generations (a watermark readers load deltas after) are bumped twice an edit, not four times,
+and the full-text indexes, read as their terms (FTS5's segment bytes follow its flushes).
 """
 
 from __future__ import annotations
@@ -61,6 +62,20 @@ def _dump(lore: Userlore) -> dict[str, list[tuple[Any, ...]]]:
             conn.execute(text("SELECT scope, generation FROM memory_vector_generations")).all()
         )
         for table in tables:
+            fts, _, part = table.rpartition("_")
+            if part in ("data", "idx") and fts in tables:
+                # FTS5's segments: their bytes follow when it flushed (per statement, per
+                # transaction), so the index is compared by its terms, rows and offsets.
+                vocab = f'temp."{fts}_terms"'
+                conn.execute(
+                    text(
+                        f"CREATE VIRTUAL TABLE IF NOT EXISTS {vocab} USING "
+                        f'fts5vocab(main, "{fts}", instance)'
+                    )
+                )
+                terms = conn.execute(text(f"SELECT term, doc, col, offset FROM {vocab}"))
+                out[table] = sorted(tuple(row) for row in terms) if part == "data" else []
+                continue
             rows = conn.execute(text(f'SELECT * FROM "{table}"')).mappings().all()
             kept = []
             for row in rows:

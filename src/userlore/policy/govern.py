@@ -252,6 +252,15 @@ class FloorVerdict:
         return quote if quote is not None and quote == candidate.content else None
 
 
+_CLEAN_KEYS: Final[set[str]] = set()
+"""Keys and paths (``classify(..., special=False)``) with no finding, across batches: a store's
+keys come back (an edit puts a held key again), and :func:`classify` is a pure function of its
+text. Only clean ones are held, so no secret outlives its batch here; emptied when full."""
+_CLEAN_KEYS_HELD: Final = 1 << 15
+_CLEAN_KEY_CHARS: Final = 200
+_NO_FINDINGS: Final = SensitivityReport(())
+
+
 @dataclass(slots=True)
 class BatchFloor:
     """:func:`assess` over a batch of candidates, each distinct text classified once.
@@ -265,11 +274,20 @@ class BatchFloor:
     _memo: dict[tuple[str, bool], SensitivityReport] = field(default_factory=dict)
 
     def classify(self, text: str, *, special: bool = True) -> SensitivityReport:
-        """:func:`classify`, once per (text, special) in this batch."""
+        """:func:`classify`, once per (text, special) in this batch; a key found clean in an
+        earlier batch is clean again (:data:`_CLEAN_KEYS`)."""
         key = (text, special)
         report = self._memo.get(key)
         if report is None:
-            report = self._memo[key] = classify(text, special=special)
+            if not special and text in _CLEAN_KEYS:
+                report = _NO_FINDINGS
+            else:
+                report = classify(text, special=special)
+                if not special and not report.findings and len(text) <= _CLEAN_KEY_CHARS:
+                    if len(_CLEAN_KEYS) >= _CLEAN_KEYS_HELD:
+                        _CLEAN_KEYS.clear()
+                    _CLEAN_KEYS.add(text)
+            self._memo[key] = report
         return report
 
     def assess(self, candidate: CandidateInput) -> Assessment:
