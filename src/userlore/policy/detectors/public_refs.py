@@ -34,6 +34,7 @@ _S10_WEIGHTS: Final = (8, 6, 4, 2, 3, 5, 9, 7)
 _RUN = re.compile(
     r"[\s:：#nº°.-]{0,6}(?:(?:is|es|est|ist|é|c'est|是|は)\s*)?([A-Z0-9][A-Z0-9 \-]{8,34}[A-Z0-9])"
 )
+_HEAD_RUN = re.compile(r"[\s:：#]{1,3}([A-Z0-9]{10,36})(?![A-Za-z0-9])")
 _REACH: Final = 40
 
 
@@ -45,7 +46,11 @@ def _words() -> tuple[LiteralGate, re.Pattern[str], re.Pattern[str], re.Pattern[
         alts = literal_alternation(sorted({str(w).casefold() for w in raw[key]}))
         return re.compile(rf"(?<![a-zà-ÿ])(?:{alts})(?![a-zà-ÿ])")
 
-    carriers = pattern("carriers")
+    heads = literal_alternation(sorted({str(w).casefold() for w in raw["compound_heads"]}))
+    # A carrier's word, or a tracking word heading a compound ("trackingkoade"): blind15.
+    carriers = re.compile(
+        pattern("carriers").pattern + rf"|(?<![a-zà-ÿ])(?P<head>(?:{heads})[a-zà-ÿ]+)"
+    )
     gate = LiteralGate(str(w).casefold() for w in [*raw["carriers"], *raw["version_words"], "=="])
     return gate, carriers, pattern("secret_words"), pattern("version_words")
 
@@ -68,7 +73,9 @@ def public_ref_spans(text: str) -> list[tuple[int, int]]:
             if m.group("pre") or (len(groups) >= 3 and not all(len(g) == 3 for g in groups[1:])):
                 spans.append(m.span())
     for w in carriers.finditer(lowered):
-        run = _RUN.match(text, w.end(), min(len(text), w.end() + _REACH))
+        # After a compound ("trackingapp"), only a run right after it: no "is", no gap.
+        runs = _HEAD_RUN if w.group("head") else _RUN
+        run = runs.match(text, w.end(), min(len(text), w.end() + _REACH))
         if run is None or secret_words.search(lowered, w.end(), run.start(1)):
             continue
         value = run.group(1).rstrip(" -")
