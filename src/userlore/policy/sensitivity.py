@@ -41,6 +41,7 @@ from userlore.policy.detectors.financial import (
     _ZH_NUMBER,
     _financial,
 )
+from userlore.policy.detectors.glued_signs import glued_signs
 from userlore.policy.detectors.hook_urls import hook_urls
 from userlore.policy.detectors.keyed_ids import keyed_ids
 from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy, _split_keys
@@ -330,6 +331,7 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
             *code_lists(unmasked),
             *code_sounds(unmasked),  # blind14: a code in number words CLDR does not spell
             *keyed_ids(unmasked),  # blind14: an id and its check part in any language
+            *glued_signs(unmasked),  # blind15: "M25 000", "E4 500": a lettered sign glued on
             *unread_values(unmasked),  # blind13: money and ids where CLDR reads no number
         ]
         if not any(u[2] < h[3] and h[2] < u[3] for u in uncovered)
