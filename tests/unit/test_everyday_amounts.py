@@ -5,13 +5,15 @@ blind15 stored "我支付宝余额宝里现在有4.7w，零钱通还有三千" a
 redacted a flat's price ("el piso cuesta 245.000 € y la comunidad son 60 al mes": "al mes" read
 as French "mes"), stored held-out money said in a compound number word before a currency
 ("…tweintichtûzen euro") or after a one-letter currency sign ("M25 000"), and redacted a
-tracking number after a compound tracking word ("trackingkoade 3SABCD…").
+tracking number after a compound tracking word ("trackingkoade 3SABCD…") and order numbers after
+a borrowed order word ("Pedido número 55-20931").
 ``tests/data/everyday_amounts.jsonl`` holds fresh rows of each class (``family``), written
 before the rules, in languages none of blind15's held-out ones. A held-out row: its values gone
 (sensitive) or its text unchanged (benign; the gate withholds any uncovered text anyway).
 First run on main → final (sensitive caught; benign kept): approx_amount 25/32 → 32/32, 20/23 →
-20/23; thing_price 10/12 → 12/12, 18/21 → 20/21; unread_currency 26/30 → see KNOWN, 8/8;
-tracking_compound 2/3, 6/8 → see KNOWN.
+20/23; thing_price 10/12 → 12/12, 18/21 → 20/21; unread_currency 26/30 → 29/30, 8/8 → 8/8;
+tracking_compound 3/4, 6/8 → 3/4, 8/8; order_ref (written after the first rules) 4/4, 13/18 →
+4/4, 18/18.
 """
 
 from __future__ import annotations
