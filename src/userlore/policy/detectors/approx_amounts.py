@@ -31,9 +31,11 @@ _NUMERALS: Final = "一二三四五六七八九十两〇零几"
 # holding a magnitude, 来/多/几 inside ("十来万", "八百多", "一千二", "百二十万").
 _AMOUNT = re.compile(
     r"(?<![A-Za-z0-9.])\d+(?:\.\d+)?\s?(?:[wWkK](?![A-Za-z])|万|千)"
-    rf"|[{_NUMERALS}百千万]*[百千万][{_NUMERALS}百千万来多]*"
+    rf"|(?:[{_NUMERALS}百千万]+[来多几]?)?[百千万][{_NUMERALS}百千万来多]*"
 )
 _APPROX: Final = "多|来|左右|出头|ちょっと|くらい|ぐらい|近く|ほど"
+_IDIOMS: Final = frozenset({"万一", "千万", "万万", "千千万万"})
+_LONE_AMOUNT = re.compile(r"[把来多块元円]")
 _MAGNITUDE = re.compile(r"[百千万wWkK]")
 _CLAUSE = re.compile(r"[，,。；;！!？?\n]")
 _CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
@@ -73,6 +75,9 @@ def approx_amounts(t: str, hits: list[_Hit]) -> Iterator[_Hit]:
         start, end = m.span()
         if any(s < end and start < e for s, e in named) or counter.match(t, end):
             continue
+        lone = len(m.group(0)) == 1 and _LONE_AMOUNT.match(t, end) is None
+        if m.group(0) in _IDIOMS or lone:
+            continue  # "万一" (in case), "千万别" (by no means); "千把块" stays an amount
         lo, hi = _clause(t, start, end)
         clause = t[lo:hi]
         if cue_words.search(clause) is None or not_money.search(clause) or _others_money(clause, c):
