@@ -20,11 +20,12 @@ from userlore.policy.sensitivity import classify, redact
 from userlore.policy.spoken import word_amount
 
 # Rows no rule of this round decides, all benign and all the quote gate's alone: a listing's
-# rent with no price word ("… is about £850 a month"), "cuesta" read by the spoken view's
-# amount, a question about a CVV's length with "la Amex 4", a commit hash and a request id
-# beside a vendor's name.
+# rent with no price word ("… is about £850 a month"), a question about a CVV's length with
+# "la Amex 4", a commit hash and a request id beside a vendor's name.
 KNOWN: dict[str, set[str]] = {
-    "every_amount.jsonl": {"every_amount-en-b08", "every_amount-es-b06"},
+    # "un piso en Madrid cuesta unos mil ochocientos euros al mes": a thing's price since
+    # blind15 (``priced_things``: "al mes" no longer reads as French "mes").
+    "every_amount.jsonl": {"every_amount-en-b08"},
     "check_parts.jsonl": set(),
     "card_codes.jsonl": {
         "card_code-en-b09",

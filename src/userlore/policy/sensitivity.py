@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from userlore.policy.detectors.amount_shares import amount_shares
+from userlore.policy.detectors.approx_amounts import approx_amounts
 from userlore.policy.detectors.asked_prices import drop_asked_prices
 from userlore.policy.detectors.asset_holdings import asset_holdings
 from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
@@ -41,6 +42,7 @@ from userlore.policy.detectors.financial import (
     _ZH_NUMBER,
     _financial,
 )
+from userlore.policy.detectors.glued_signs import glued_signs
 from userlore.policy.detectors.hook_urls import hook_urls
 from userlore.policy.detectors.keyed_ids import keyed_ids
 from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy, _split_keys
@@ -80,6 +82,7 @@ from userlore.policy.detectors.payment import (
     _ssns,
 )
 from userlore.policy.detectors.payment_aliases import payment_aliases
+from userlore.policy.detectors.priced_things import costs_the_user
 from userlore.policy.detectors.prose_parts import prose_parts
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.registry import registry_ids
@@ -253,6 +256,9 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(every_amount(t, hits))  # the sentence's further amounts
     hits.extend(amount_shares(t, lowered, hits))  # a share of it, said as a bare number
     hits.extend(minor_units(t, lowered, hits))  # its cents after it ("und 38 Cent"): blind14
+    hits.extend(costs_the_user(t, lowered, hits))  # "mon appart me coûte 870 €" (blind15)
+    if cjk:  # "余额宝里有4.7w", "退了我八百多" (blind15)
+        hits.extend(approx_amounts(t, hits))
     # Secrets in forms no rule above reads: recovery words, keypad codes, pasted keys.
     hits.extend(secret_forms(t, lowered, hits))
     hits.extend(described_parts(t, lowered, hits))  # "… mit drei Ausrufezeichen am Ende" (blind14)
@@ -327,6 +333,7 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
             *code_lists(unmasked),
             *code_sounds(unmasked),  # blind14: a code in number words CLDR does not spell
             *keyed_ids(unmasked),  # blind14: an id and its check part in any language
+            *glued_signs(unmasked),  # blind15: "M25 000", "E4 500": a lettered sign glued on
             *unread_values(unmasked),  # blind13: money and ids where CLDR reads no number
         ]
         if not any(u[2] < h[3] and h[2] < u[3] for u in uncovered)

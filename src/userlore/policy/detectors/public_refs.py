@@ -7,14 +7,17 @@ credential). These spans are public: blanked with the other public material befo
 reads the text (``public_material``). A version is a dotted number of three or four parts, or
 two after "==", "v" or "@", in a text with a version word; a tracking number is a UPU S10
 number whose check digit holds ("RR123456785MT"), or a run of capitals and digits (eight digits
-or more) right after a carrier's or a tracking word, with no secret word between. Words in
-``data/public_refs.yaml``.
+or more) right after a carrier's or a tracking word (or a compound a tracking word heads,
+"trackingkoade": blind15), with no secret word between; an order number is five to twelve
+digits with a dash (six without) after an order word and at most two short words ("commande bi
+numéro 77-4410", "order number 4410-2287": blind15). Words in ``data/public_refs.yaml``.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from typing import Final
 
 from userlore.policy.cue_data import literal_alternation
@@ -34,6 +37,7 @@ _S10_WEIGHTS: Final = (8, 6, 4, 2, 3, 5, 9, 7)
 _RUN = re.compile(
     r"[\s:：#nº°.-]{0,6}(?:(?:is|es|est|ist|é|c'est|是|は)\s*)?([A-Z0-9][A-Z0-9 \-]{8,34}[A-Z0-9])"
 )
+_HEAD_RUN = re.compile(r"[\s:：#]{1,3}([A-Z0-9]{10,36})(?![A-Za-z0-9])")
 _REACH: Final = 40
 
 
@@ -45,9 +49,25 @@ def _words() -> tuple[LiteralGate, re.Pattern[str], re.Pattern[str], re.Pattern[
         alts = literal_alternation(sorted({str(w).casefold() for w in raw[key]}))
         return re.compile(rf"(?<![a-zà-ÿ])(?:{alts})(?![a-zà-ÿ])")
 
-    carriers = pattern("carriers")
-    gate = LiteralGate(str(w).casefold() for w in [*raw["carriers"], *raw["version_words"], "=="])
+    heads = literal_alternation(sorted({str(w).casefold() for w in raw["compound_heads"]}))
+    # A carrier's word, or a tracking word heading a compound ("trackingkoade"): blind15.
+    carriers = re.compile(
+        pattern("carriers").pattern + rf"|(?<![a-zà-ÿ])(?P<head>(?:{heads})[a-zà-ÿ]+)"
+    )
+    gate = LiteralGate(
+        str(w).casefold() for w in [*raw["carriers"], *raw["version_words"], *raw["order_words"]]
+    )
     return gate, carriers, pattern("secret_words"), pattern("version_words")
+
+
+@functools.cache
+def _orders() -> re.Pattern[str]:
+    words = sorted({str(w).casefold() for w in data_yaml("public_refs.yaml")["order_words"]})
+    alts = literal_alternation(words)
+    return re.compile(
+        rf"(?<![a-zà-ÿ])(?:{alts})(?![a-zà-ÿ])(?:\s*(?:[^\W\d_]{{1,8}}\.?|#|n[º°o]\.?|:)){{0,2}}"
+        r"\s*#?\s*(?P<ref>\d[\d-]{3,14}\d)(?![\w-])"
+    )
 
 
 def public_ref_spans(text: str) -> list[tuple[int, int]]:
@@ -62,19 +82,39 @@ def public_ref_spans(text: str) -> list[tuple[int, int]]:
     lowered = text.lower()
     if len(lowered) != len(text) or not gate.search(lowered):
         return spans  # no carrier's, tracking or version word, no "==": nothing more to read
+    spans.extend(_order_refs(text, lowered, secret_words))
     if _DOTTED.search(text) and ("==" in text or version_words.search(lowered)):
         for m in _VERSION.finditer(text):
             groups = m.group("v").split(".")
             if m.group("pre") or (len(groups) >= 3 and not all(len(g) == 3 for g in groups[1:])):
                 spans.append(m.span())
     for w in carriers.finditer(lowered):
-        run = _RUN.match(text, w.end(), min(len(text), w.end() + _REACH))
+        # After a compound ("trackingapp"), only a run right after it: no "is", no gap.
+        runs = _HEAD_RUN if w.group("head") else _RUN
+        run = runs.match(text, w.end(), min(len(text), w.end() + _REACH))
         if run is None or secret_words.search(lowered, w.end(), run.start(1)):
             continue
         value = run.group(1).rstrip(" -")
         if sum(ch.isdigit() for ch in value) >= 8:
             spans.append((run.start(1), run.start(1) + len(value)))
     return spans
+
+
+_Span = tuple[int, int]
+_ORDER_DIGITS: Final = (5, 12)  # digits of an order number with a dash; six or more without
+
+
+def _order_refs(text: str, lowered: str, secret_words: re.Pattern[str]) -> Iterator[_Span]:
+    """Order numbers right after an order word, no secret word between (blind15)."""
+    for m in _orders().finditer(lowered):
+        ref = m.group("ref")
+        digits = sum(ch.isdigit() for ch in ref)
+        low, high = _ORDER_DIGITS
+        if not (low + ("-" not in ref) <= digits <= high):
+            continue
+        if secret_words.search(lowered, m.start(), m.start("ref")):
+            continue
+        yield m.span("ref")
 
 
 def _s10_check(serial: str) -> int:

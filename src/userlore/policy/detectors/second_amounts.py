@@ -28,6 +28,7 @@ from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.detectors.cue_sections import gate_words, sections
 from userlore.policy.detectors.money import _FIRST_PERSON, _MONEY_NOUNS, _others_money, _personal
+from userlore.policy.detectors.priced_things import thing_priced
 from userlore.policy.findings import _REGULATED
 from userlore.policy.literal_gate import LiteralGate
 from userlore.policy.spoken import word_amount
@@ -121,7 +122,7 @@ def _users(t: str, amount: tuple[int, int], word: tuple[int, int], p: _Payments,
     sentence = t[bounds[0] : bounds[1]]
     own = _FIRST_PERSON.search(sentence) is not None or _personal(sentence)
     own = own or _MONEY_NOUNS.search(sentence) is not None
-    if not own or p.listing.search(sentence.casefold()) is not None:
+    if not own or p.listing.search(sentence.casefold()) is not None or thing_priced(sentence):
         return False
     return not _others_money(_SON_NUMBER.sub(" ", _COSTS.sub(" ", _part(t, bounds, lo, hi))), c)
 

@@ -156,6 +156,23 @@ def _compound(word: str, numbers: frozenset[str], magnitudes: frozenset[str]) ->
     return False
 
 
+@built_table("uncovered_money.compact_magnitudes")
+def _compact_magnitudes() -> frozenset[str]:
+    """The compact-format magnitudes of five letters or more (:func:`_compact_words`) of every
+    language a segment can be read as: the cheap test must pass a compound ending in one
+    before a currency ("tweintichtûzen euro": Frisian has no spell-outs, only "tûzen"),
+    which :func:`_said_amounts` reads (blind15)."""
+    from userlore.policy.language import identifier_languages
+    from userlore.policy.relatives import RELATIVES
+
+    return frozenset(
+        w
+        for language in {*identifier_languages(), *RELATIVES}
+        for w in _compact_words(language)
+        if len(w) > _STEM_MIN and w.isalpha()  # not "ezer" of "freezer", "bill"
+    )
+
+
 _STEM_PREFIX: Final = 3  # letters before a magnitude a word ends in, for the cheap test
 _STEM_MIN: Final = 4
 
@@ -186,13 +203,14 @@ _WORD_MEMO: Final = 1 << 16  # words remembered (chat repeats its words; a few M
 def _ends_in_a_magnitude(w: str) -> bool:
     """The word, bare, is some language's magnitude word or ends in one: a pure function of
     the word, so remembered per word rather than worked out again on every text."""
-    exact, inflected = _every_magnitude(), _inflected()
+    exact, inflected, compact = _every_magnitude(), _inflected(), _compact_magnitudes()
     bare = _bare(w)
     if bare in exact or bare in inflected or bare in _spelled_magnitudes():
         return True
     for cut in range(_STEM_PREFIX, len(bare) - _STEM_MIN + 1):
-        if bare[cut:] in exact or bare[cut:] in inflected:
-            return True  # "centoventimila" ends in "ventimila"
+        tail = bare[cut:]
+        if tail in exact or tail in inflected or tail in compact:
+            return True  # "centoventimila" ends in "ventimila", "tweintichtûzen" in "tûzen"
     return False
 
 
@@ -290,6 +308,11 @@ def _said_amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
             kinds.append("num")
         else:
             kinds.append("")
+    # One word ending in a magnitude right before a currency name, its multiplier a number word
+    # CLDR does not spell ("tweintichtûzen euro"): blind15.
+    ends = _ends_before_currency(text, words, kinds, magnitudes, languages)
+    for k in ends:
+        kinds[k] = "mag"
 
     def adjacent(i: int, j: int) -> bool:
         return _GAP.fullmatch(text, words[i][0].end(), words[j][0].start()) is not None
@@ -312,7 +335,8 @@ def _said_amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
         has_magnitude = any(kinds[k] == "mag" for k in run)
         # "centoventimila", "tvåhundratusen": a magnitude with its multiplier in one word.
         compound = any(
-            kinds[k] == "mag" and _compound(words[k][1], numbers, magnitudes) for k in run
+            kinds[k] == "mag" and (k in ends or _compound(words[k][1], numbers, magnitudes))
+            for k in run
         )
         if has_magnitude and (len(run) >= 2 or compound or currency):
             if len(run) == 1 and not compound and i > 0 and adjacent(i - 1, i):
@@ -321,6 +345,34 @@ def _said_amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
                 end = words[j + 1][0].end()
             yield start, end
         i = j + 1
+
+
+_LONG_MAGNITUDE: Final = 4  # letters of a magnitude a word may end in before a currency
+
+
+def _ends_before_currency(
+    text: str,
+    words: list[tuple[re.Match[str], str]],
+    kinds: list[str],
+    magnitudes: frozenset[str],
+    languages: list[str],
+) -> set[int]:
+    """Indexes of unread words that end in one of ``magnitudes`` (of four letters or more,
+    after three letters or more) and stand right before a currency name."""
+    out: set[int] = set()
+    for k, (m, bare) in enumerate(words[:-1]):
+        if kinds[k] or len(bare) < _STEM_PREFIX + _LONG_MAGNITUDE:
+            continue
+        if not any(
+            bare.endswith(g) and len(bare) - len(g) >= _STEM_PREFIX
+            for g in magnitudes
+            if len(g) >= _LONG_MAGNITUDE
+        ):
+            continue
+        after = words[k + 1][0]
+        if _GAP.fullmatch(text, m.end(), after.start()) and _is_currency(after.group(0), languages):
+            out.add(k)
+    return out
 
 
 def _beside_money(text: str, languages: list[str], said: bool) -> Iterator[tuple[int, int]]:
