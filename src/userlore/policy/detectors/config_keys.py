@@ -125,8 +125,12 @@ def config_secrets(t: str, lowered: str) -> Iterator[_Hit]:
                 or "[REDACTED:" in t[m.start("value") : m.start("value") + 12]
             ):
                 continue
-            if inner[-1] in "-_./:" or _code(t, m.end("value"), inner):
-                continue  # "TEST-" before a blanked placeholder; a name in code
+            if (
+                inner[-1] in "-_./:"
+                or sum(ch.isalnum() for ch in inner) < len(inner) // 2
+                or _code(t, m.end("value"), inner)
+            ):
+                continue  # "TEST-" before a blanked placeholder, "=====", a name in code
             start = m.start("value") + (1 if value[:1] in "\"'" else 0)
             pos = m.end()
             yield (_SECRET, "setting_value", start, start + len(inner), None)
