@@ -30,7 +30,7 @@ __all__ = ["dial_combos", "turned_words"]
 # 17", "three times", "twice"): it is skipped.
 _TURN_NUMBER = re.compile(
     r"[^\d.!?。\n]{0,14}?(?:(?:\d\s*(?:回|圈|周|x\b)|(?:\d|\b[^\W\d_]{3,6})\s*"
-    r"(?:mal|times|fois|veces|vezes)\b)[^\d.!?。\n]{0,14}?)?(?<!\d)(\d{1,2})(?![\d:.,]\d|\d)"
+    r"(?:mal|times|fois|veces|vezes)\b)[^\d.!?。\n]{0,14}?)?(?<!\d)(\d{1,2})(?![\d:.,]\d|\d|\s*[回圈周次])"
 )
 # A dial's number said as one word right after the turn ("derecha cuarenta", "rechts auf
 # vierzig", "à droite trente-deux"): the spoken view reads runs of two number words or more.

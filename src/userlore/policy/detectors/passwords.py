@@ -235,7 +235,9 @@ def _passwords(t: str, lowered: str) -> Iterator[_Hit]:
     # redact's re-check reads its own markers, whose rule names hold "password": not a cue.
     markers = [x.span() for x in _MARKER.finditer(t)] if "[REDACTED:" in t else []
     for m in matches:
-        if any(a <= m.start() < b or a < m.end() <= b for a, b in markers):
+        if any(
+            a <= m.start() < b or a < m.end() <= b or a <= m.start("val") < b for a, b in markers
+        ):
             continue
         kind = next(k for k in ("pw", "pin", "otp", "seed") if m.group(k) is not None)
         suffix = m.group("suffix")

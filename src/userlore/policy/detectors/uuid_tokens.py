@@ -4,8 +4,8 @@
 secret and stored the token: a UUID has too few letter kinds for the entropy rules, and many
 vendors issue UUID-shaped tokens and API keys. The cue is a word of ``data/uuid_tokens.yaml``
 within a short reach before the UUID, in the same sentence, with no id word between them
-("request id", "订单号"): a UUID after an id word, or a placeholder one ("0000…",
-"xxxxxxxx-…"), is no secret.
+("request id", "订单号"): a UUID after an id word, after a token word an idempotency or page
+word names ("idempotency token"), or a placeholder one ("0000…", "xxxxxxxx-…"), is no secret.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ _SENTENCE_END = re.compile(r"[!?。！？\n;]|\.(?!\w)")
 class _Words:
     tokens: re.Pattern[str]
     ids: re.Pattern[str]
+    not_tokens: re.Pattern[str]
 
 
 @functools.cache
@@ -45,9 +46,13 @@ def _words() -> _Words:
         ordered = sorted(map(str, words), key=len, reverse=True)
         latin = "|".join(re.escape(w) for w in ordered if not _cjk(w))
         cjk = "|".join(re.escape(w) for w in ordered if _cjk(w))
-        return re.compile(rf"(?:{latin})(?![^\W\d_])|{cjk}")
+        return re.compile(rf"(?:{latin})(?![^\W\d_])" + (f"|{cjk}" if cjk else ""))
 
-    return _Words(tokens=alternation(data["token_words"]), ids=alternation(data["id_words"]))
+    return _Words(
+        tokens=alternation(data["token_words"]),
+        ids=alternation(data["id_words"]),
+        not_tokens=alternation(data["not_tokens"]),
+    )
 
 
 def _cjk(word: str) -> bool:
@@ -69,6 +74,8 @@ def uuid_tokens(t: str, lowered: str) -> Iterator[_Hit]:
         between = before[cue.end() :]
         if _SENTENCE_END.search(between) or _id_word(w, between):
             continue
+        if w.not_tokens.search(before, max(0, cue.start() - 16), cue.start()):
+            continue  # "the idempotency token was …": no credential's token
         yield (_SECRET, RULE, m.start(), m.end(), None)
 
 
