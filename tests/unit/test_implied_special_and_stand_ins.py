@@ -45,9 +45,6 @@ STAND_INS_KNOWN: frozenset[str] = frozenset(
         "bdc-schema-pt-b01",
         # Mexico's generic RFC for the public (XAXX010101000): one published value, no class.
         "bdc-doc_placeholder-es-b04",
-        # A UUID after "APIキーは": the gate withholds it, the floor keeps the value (the same on
-        # main; a value class, hexkeys9's).
-        "bdc-log_id-ja-01",
     }
 )
 

@@ -44,6 +44,7 @@ from userlore.policy.detectors.financial import (
 )
 from userlore.policy.detectors.glued_signs import glued_signs
 from userlore.policy.detectors.hook_urls import hook_urls
+from userlore.policy.detectors.iban_words import iban_words
 from userlore.policy.detectors.keyed_ids import keyed_ids
 from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy, _split_keys
 from userlore.policy.detectors.late_values import late_values
@@ -110,6 +111,7 @@ from userlore.policy.detectors.uncovered_money import uncovered_money
 from userlore.policy.detectors.uncovered_shapes import uncovered_shapes
 from userlore.policy.detectors.unread_values import unread_values
 from userlore.policy.detectors.unvalidated_ids import unvalidated_ids
+from userlore.policy.detectors.uuid_tokens import uuid_tokens
 from userlore.policy.detectors.vendor_rules import maintained_vendor_tokens
 from userlore.policy.findings import (
     _BLOCKING,
@@ -182,6 +184,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         hits.extend(_url_credentials(t))
     hits.extend(hook_urls(t, lowered))  # a webhook URL whose path is the secret (blind13)
     hits.extend(password_fields(t))  # a Wi-Fi QR's P:, a .pgpass line's password (blind14)
+    hits.extend(uuid_tokens(t, lowered))  # a UUID after a token or key word (blind15)
     if "=" in t and ("?" in t or "&" in t or "#" in t):
         hits.extend(_query_secrets(t))
     if "s%3A" in t or "=" in t:
@@ -216,6 +219,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
                 hits.append(hit)
                 taken.append((hit[2], hit[3]))
         if six_digits:
+            hits.extend(unnamed(iban_words(t), hits))  # mistyped, after "IBAN" (blind15)
             taken.extend((h[2], h[3]) for h in hits if h[0] is _SECRET)
             hits.extend(_cards(t, taken))
             taken.extend((h[2], h[3]) for h in hits if h[0] in _BLOCKING)

@@ -31,6 +31,7 @@ from typing import Final
 
 from userlore.policy.literal_gate import LiteralGate
 from userlore.policy.normalize import Folded
+from userlore.policy.radio_digits import cjk_radio_runs, radio_value, radio_words
 from userlore.policy.spelling import DIGIT_WORDS
 
 __all__ = ["Spoken", "fold_digits", "spoken_spans", "spoken_values", "spoken_view"]
@@ -98,7 +99,8 @@ _WORDS: Final = {
         mil meia""",
 }
 _LANG_WORDS: Final = {lang: frozenset(words.split()) for lang, words in _WORDS.items()}
-_ALL_WORDS: Final = frozenset().union(*_LANG_WORDS.values())
+_RADIO: Final = radio_words()  # "fife", "tree", "niner": read digit by digit (radio_digits)
+_ALL_WORDS: Final = frozenset().union(*_LANG_WORDS.values(), _RADIO)
 # Compounds written as one word ("dreiundzwanzig", "vingt-deux", "twenty-three") are split on
 # their joiners before the lookup.
 _COMPOUND_DE = re.compile(r"(\w+?)und(\w+)")
@@ -175,6 +177,8 @@ def _expand_repeats(words: list[str]) -> list[str]:
 def _latin_value(words: list[str]) -> str | None:
     """The digits a run of number words spells, in the first language that knows every word."""
     parts = [p for w in words for p in _parts(w)]
+    if not _RADIO.isdisjoint(parts) and (radio := radio_value(parts)) is not None:
+        return radio
     core = [p for p in parts if p not in _CONNECTORS]
     if len(core) < 2 and not (len(core) == 1 and len(words) == 1 and "-" in words[0]):
         return None
@@ -272,7 +276,7 @@ def _cjk_value(run: str) -> str | None:
 
 
 def _cjk_runs(text: str) -> list[Spoken]:
-    out: list[Spoken] = []
+    out: list[Spoken] = [Spoken(*run, "number") for run in cjk_radio_runs(text)]
     for m in _CJK_RUN.finditer(text):
         value = _cjk_value(m.group(0))
         if value is not None and value.isdigit():

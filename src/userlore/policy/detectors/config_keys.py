@@ -23,6 +23,7 @@ from typing import Any, Final
 from userlore.policy.cue_data import cues
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, _is_placeholder, has_digit
+from userlore.policy.detectors.config_directives import password_shaped, told_directives
 from userlore.policy.findings import _SECRET
 
 __all__ = ["config_secrets", "credential_words", "setting_key"]
@@ -107,7 +108,9 @@ def config_secrets(t: str, lowered: str) -> Iterator[_Hit]:
         while (m := _ASSIGNED.search(t, pos)) is not None:
             pos = m.start("value")  # the value may itself be a key ("failed: requirepass=…")
             key, sign, value = m.group("key"), m.group("sign"), m.group("value")
-            if sign.isspace() and key.casefold() not in k.space_keys:
+            if sign.isspace() and (
+                key.casefold() not in k.space_keys or not password_shaped(value)
+            ):
                 continue  # a bare space joins keys only where the format has no sign
             if ":" in sign and not ("_" in key or "." in key or "-" in key or key.isupper()):
                 continue  # "password: …" in prose is the prose rules' to read
@@ -122,11 +125,17 @@ def config_secrets(t: str, lowered: str) -> Iterator[_Hit]:
                 or "[REDACTED:" in t[m.start("value") : m.start("value") + 12]
             ):
                 continue
-            if not any(ch.isalnum() for ch in inner[-2:]) or _code(t, m.end("value"), inner):
-                continue  # "TEST-" before a blanked placeholder; a name in code
+            if (
+                inner[-1] in "-_./:"
+                or sum(ch.isalnum() for ch in inner) < len(inner) // 2
+                or _code(t, m.end("value"), inner)
+            ):
+                continue  # "TEST-" before a blanked placeholder, "=====", a name in code
             start = m.start("value") + (1 if value[:1] in "\"'" else 0)
             pos = m.end()
             yield (_SECRET, "setting_value", start, start + len(inner), None)
+    if "userlist" in lowered or any(s in lowered for s in k.space_keys):
+        yield from told_directives(t, lowered, k.space_keys)
     if "-" in t and has_digit(t):
         c = cues()
         for m in _PREFIXED.finditer(t):

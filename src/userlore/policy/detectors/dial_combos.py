@@ -27,16 +27,23 @@ __all__ = ["dial_combos", "turned_words"]
 
 # A dial's number (0-99), up to 14 characters after the turn ("links auf 17", "左转到22").
 # A count of turns before it is no part of the combination ("右に3回回して２５", "3 mal links auf
-# 17", "twice"): it is skipped.
+# 17", "three times", "twice"): it is skipped.
 _TURN_NUMBER = re.compile(
-    r"[^\d.!?。\n]{0,14}?(?:\d\s*(?:回|圈|周|mal\b|times\b|fois\b|veces\b|vezes\b|x\b)"
-    r"[^\d.!?。\n]{0,14}?)?(?<!\d)(\d{1,2})(?![\d:.,]\d|\d)"
+    r"[^\d.!?。\n]{0,14}?(?:(?:\d\s*(?:回|圈|周|x\b)|(?:\d|\b[^\W\d_]{3,6})\s*"
+    r"(?:mal|times|fois|veces|vezes)\b)[^\d.!?。\n]{0,14}?)?(?<!\d)(\d{1,2})(?![\d:.,]\d|\d|\s*[回圈周次])"
 )
 # A dial's number said as one word right after the turn ("derecha cuarenta", "rechts auf
 # vierzig", "à droite trente-deux"): the spoken view reads runs of two number words or more.
 _TURN_WORD = re.compile(
     r"[\s,:]{0,3}(?:(?:a|à|auf|en|to|on|para|até|hasta|bis|jusqu'à|sur)\s+)?"
     r"([^\W\d_]+(?:-[^\W\d_]+)*)"
+)
+# A dial's number in CJK numerals after the turn ("右转到八", "左に八"), past a count of turns
+# ("左转三圈到二十七"); it must end at a pause, so "左转到八号楼" or "左转到二环" is a street.
+_TURN_CJK = re.compile(
+    r"(?:[^\d。！？\n，,、]{0,3}?[一二两三四五六七八九十\d]{1,2}\s*[回圈周次]"
+    r"[^\d。！？\n，,、]{0,5}?)?[到至\s]?\s*([〇零一二三四五六七八九十]{1,3})"
+    r"(?=[\s，,、。；;.！!？?）)]|$|再|然后|最后|就)"
 )
 _TIMES = re.compile(r"\s*(?:veces|vez|times|once|twice|mal|fois|vezes)\b")
 # Groups of one to three digits (three or more groups), or one run of four to eight.
@@ -64,6 +71,10 @@ def dial_combos(t: str, lowered: str) -> Iterator[_Hit]:
     for m in c.turns.finditer(lowered):
         n = _TURN_NUMBER.match(t, m.end())
         if n is not None:
+            turned.append(n.span(1))
+            continue
+        n = None if t.isascii() else _TURN_CJK.match(t, m.end())
+        if n is not None:  # "右转到八": one numeral after its turn (blind15)
             turned.append(n.span(1))
             continue
         w = _TURN_WORD.match(lowered, m.end())  # "derecha cuarenta", "links zwölf" (blind12)

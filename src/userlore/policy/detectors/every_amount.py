@@ -20,6 +20,7 @@ from userlore.policy.cue_data import cues
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.detectors.money import _BARE, _NEXT_WORD, _amount, _others_money
+from userlore.policy.detectors.reference_numbers import reference_number
 from userlore.policy.findings import _BLOCKING, _REGULATED
 
 __all__ = ["every_amount", "part_bounds", "sentence_amounts", "sentence_bounds"]
@@ -86,8 +87,8 @@ def sentence_amounts(
     for m in [*first, *_amount().finditer(t, lo, hi), *_BARE.finditer(t, lo, hi), *then]:
         if any(s < m.end() and m.start() < e for s, e in named) or is_year(m.group(0)):
             continue
-        if _NUMBER_SIGN.search(t, max(0, m.start() - 5), m.start()):
-            continue  # "Invoice #1042", "Rechnung Nr. 118": a document's number
+        if _NUMBER_SIGN.search(t, max(0, m.start() - 5), m.start()) or reference_number(t, m):
+            continue  # "Invoice #1042", "Rechnung Nr. 118", "FA-2024-0318": a document's number
         after = _NEXT_WORD.match(t, m.end())
         if after is None or after.group(1).casefold() not in c.counts:
             yield m

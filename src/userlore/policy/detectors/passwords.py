@@ -93,6 +93,7 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _CODE_REF = re.compile(
     r"\w\(|\w\[|\bos\.|environ|getenv|process\.env|\benv\b|^\$[A-Z_]|^%\w|::|^self\.|^args\.|^this\."
 )
+_NOT_A_NAME_RE = re.compile(_NOT_A_NAME)
 _ATTR_ACCESS = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _DOTTED_PASSWORD = re.compile(r"(?=.*[A-Z])(?=.*\d)[A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)+")
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
@@ -154,7 +155,11 @@ def _password_value_ok(
         return False
     if _CODE_REF.search(value) or _ENV_NAME.fullmatch(value):
         return False
-    if _ATTR_ACCESS.fullmatch(value) and not _DOTTED_PASSWORD.fullmatch(value):
+    if (
+        _ATTR_ACCESS.fullmatch(value)
+        and not _DOTTED_PASSWORD.fullmatch(value)
+        and not (bare_sep and _WORD_PASSPHRASE.fullmatch(value) and _looks_like_password(value))
+    ):
         return False  # ``cfg.db_pass``, not "Olas.Azules8" (capitals and a digit: a password)
     if len(value) < 4:
         return False
@@ -188,7 +193,17 @@ def _looks_like_password(value: str) -> bool:
     has_symbol = any(not c.isalnum() for c in value)
     if value.isdigit():
         return 6 <= len(value) <= 12  # "银行卡密码 802731"
+    if _WORD_PASSPHRASE.fullmatch(value):  # "das Passwort Amsel-Drossel-Fink-Star" (blind15)
+        parts = re.split(r"[-._]", value)
+        # Not "reset-link-page"; dotted only in capitalised words ("self.config.db" is code).
+        return not any(_NOT_A_NAME_RE.fullmatch(p.lower()) for p in parts) and (
+            "." not in value or all(p[0].isupper() for p in parts)
+        )
     return has_digit and (has_alpha or has_symbol)
+
+
+# Three words or more of three letters or more, joined by one kind of joiner: a passphrase.
+_WORD_PASSPHRASE = re.compile(r"[^\W\d_]{3,}([-._])[^\W\d_]{3,}(?:\1[^\W\d_]{3,}){1,6}")
 
 
 _QUERY_PARAM = re.compile(r"&\w+=")
@@ -220,7 +235,9 @@ def _passwords(t: str, lowered: str) -> Iterator[_Hit]:
     # redact's re-check reads its own markers, whose rule names hold "password": not a cue.
     markers = [x.span() for x in _MARKER.finditer(t)] if "[REDACTED:" in t else []
     for m in matches:
-        if any(a <= m.start() < b or a < m.end() <= b for a, b in markers):
+        if any(
+            a <= m.start() < b or a < m.end() <= b or a <= m.start("val") < b for a, b in markers
+        ):
             continue
         kind = next(k for k in ("pw", "pin", "otp", "seed") if m.group(k) is not None)
         suffix = m.group("suffix")

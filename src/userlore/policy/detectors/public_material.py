@@ -25,6 +25,7 @@ from typing import Final
 from userlore.policy.detectors.benign_shapes import benign_spans, with_key
 from userlore.policy.detectors.benign_values import benign_value_spans
 from userlore.policy.detectors.common import has_decimal
+from userlore.policy.detectors.masked_values import masked_spans
 from userlore.policy.detectors.placeholder_values import says_what_goes_there
 from userlore.policy.detectors.placeholders import placeholder_words
 from userlore.policy.detectors.public_refs import public_ref_spans
@@ -166,6 +167,7 @@ def public_spans(text: str) -> list[tuple[int, int]]:
     spans.extend(benign_spans(text))  # blindfix8a: revisions, defaults, masked values, ports
     spans.extend(benign_value_spans(text))  # blindfix9b: last fours, test cards, digests…
     spans.extend(stand_in_spans(text))  # blindfix10c: env references, zero forms, masks, log ids
+    spans.extend(masked_spans(text))  # blind15: masks with a visible head or middle
     spans.extend(public_ref_spans(text))  # blind12: versions, tracking numbers
     spans.extend(_owner_value_spans(text))  # blind13: "你的密钥", "tu_clave_api" as a value
     if not digits:

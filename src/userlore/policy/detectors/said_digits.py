@@ -22,6 +22,7 @@ from userlore.policy.detectors.common import _Hit, has_digit
 from userlore.policy.detectors.lock_codes import lock_cues
 from userlore.policy.findings import _SECRET
 from userlore.policy.normalize import Folded
+from userlore.policy.radio_digits import radio_words
 from userlore.policy.spelling import DIGIT_WORDS
 
 __all__ = ["said_digits"]
@@ -29,6 +30,7 @@ __all__ = ["said_digits"]
 RULE: Final = "said_digits"
 
 _MIN_DIGITS: Final = 4
+_RADIO: Final = radio_words()  # "niner", "fife": a radio form is a digit word here too
 _VIEW_RUN = re.compile(r"\d{4,12}")
 _WORD = re.compile(r"[^\W\d_]+")
 # Single digits or CJK numerals, each set off by a list mark: "一.九.八.四", "7、4、0、9".
@@ -68,7 +70,9 @@ def _word_runs(folded: str, spoken: Folded) -> Iterator[tuple[int, int]]:
     for m in _VIEW_RUN.finditer(spoken.text):
         start, end = spoken.span(m.start(), m.end())
         words = _WORD.findall(folded, start, end)
-        if len(words) == len(m.group(0)) and all(w.lower() in DIGIT_WORDS for w in words):
+        if len(words) == len(m.group(0)) and all(
+            w.lower() in DIGIT_WORDS or w.lower() in _RADIO for w in words
+        ):
             yield start, end
 
 
