@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from userlore.policy.cue_data import cues, literal_alternation
+from userlore.policy.cue_data import alternation, cues
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.code_clauses import clause_values, time_words
 from userlore.policy.detectors.common import _Hit
@@ -41,17 +41,9 @@ def _data() -> tuple[re.Pattern[str], re.Pattern[str]]:
     def words(section: str) -> list[str]:
         return sorted({str(w).casefold() for ws in raw[section].values() for w in ws})
 
-    latin = literal_alternation([w for w in words("markers") if not _cjk(w)])
-    cjk = literal_alternation([w for w in words("markers") if _cjk(w)])
-    markers = re.compile(rf"(?<![^\W\d_])(?:{latin})(?![^\W\d_])|{cjk}")
-    ref_latin = literal_alternation([w for w in words("references") if not _cjk(w)])
-    ref_cjk = literal_alternation([w for w in words("references") if _cjk(w)])
-    references = re.compile(rf"(?:(?<![^\W\d_])(?:{ref_latin})|(?:{ref_cjk})){_GAP.pattern}")
+    markers = re.compile(alternation(words("markers")))
+    references = re.compile(rf"(?:{alternation(words('references'))}){_GAP.pattern}")
     return markers, references
-
-
-def _cjk(word: str) -> bool:
-    return any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in word)
 
 
 def _shape(value: str) -> str:
