@@ -212,6 +212,10 @@ def test_schema_violations_stay_422(client: TestClient) -> None:
         ("POST", "/api/user-context/memories/mem_1", "DELETE, GET, PATCH"),
         ("PUT", "/api/user-context/memories/recall", "POST"),
         ("DELETE", "/api/user-context/understanding/response-feedback", "GET, PATCH"),
+        # the About You page's routes come from an included router
+        ("PUT", "/api/user-context/consents", "GET"),
+        ("GET", "/api/user-context/consents/health/grant", "POST"),
+        ("DELETE", "/api/user-context/whoami", "GET"),
     ],
 )
 def test_405_names_the_allowed_methods(

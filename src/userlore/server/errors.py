@@ -5,6 +5,7 @@ Shared by every router (the OpenAPI ``responses`` table) and installed once on t
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -108,6 +109,19 @@ def install_error_handlers(app: FastAPI) -> None:
         return error_response(422, "invalid_input", "a value of this request cannot be stored")
 
 
+def _routes(routes: Iterable[Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """Every route with the prefix it is served under, routers included by ``include_router``
+    walked into: FastAPI keeps an included router as one entry with neither a path nor methods
+    (the About You page's routes are one), so a flat walk gave their 405s an empty ``Allow``."""
+    for route in routes:
+        included = getattr(route, "original_router", None)
+        if included is None:
+            yield prefix, route
+            continue
+        context = getattr(route, "include_context", None)
+        yield from _routes(included.routes, prefix + str(getattr(context, "prefix", "") or ""))
+
+
 def allowed_methods(request: Request) -> list[str]:
     """The methods of the path template that routing chose, for the ``Allow`` header of a 405.
 
@@ -116,9 +130,13 @@ def allowed_methods(request: Request) -> list[str]:
     """
     chosen: str | None = None
     methods: set[str] = set()
-    for route in request.app.router.routes:
-        match, _ = route.matches(request.scope)
-        template = getattr(route, "path", None)
+    path = str(request.scope.get("path", ""))
+    for prefix, route in _routes(request.app.router.routes):
+        if not path.startswith(prefix):
+            continue
+        scope = {**request.scope, "path": path[len(prefix) :]} if prefix else request.scope
+        match, _ = route.matches(scope)
+        template = prefix + str(getattr(route, "path", ""))
         if match is Match.NONE or (chosen is not None and template != chosen):
             continue
         chosen = template
