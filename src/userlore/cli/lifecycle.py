@@ -19,6 +19,7 @@ from userlore.cli.common import (
     emit,
     open_db_url,
     opened,
+    print_table,
 )
 from userlore.models import ConsentCategory
 
@@ -179,17 +180,14 @@ def consent_list(
         periods = lore.consent.history(scope)
 
     def render(out: Console) -> None:
-        from rich.table import Table
-
-        table = Table(title=f"Consent of {scope}")
-        for name in ("category", "granted", "revoked"):
-            table.add_column(name)
-        for p in periods:
-            table.add_row(
+        rows = [
+            (
                 p.category,
                 p.granted_at.isoformat(timespec="seconds"),
                 p.revoked_at.isoformat(timespec="seconds") if p.revoked_at else "-",
             )
-        out.print(table)
+            for p in periods
+        ]
+        print_table(out, f"Consent of {scope}", ("category", "granted", "revoked"), rows)
 
     emit(periods, as_json, render)

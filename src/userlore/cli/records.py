@@ -16,8 +16,8 @@ from userlore.cli.common import (
     ModeOpt,
     ScopeOpt,
     emit,
-    id_column,
     opened,
+    print_table,
 )
 from userlore.models import RecordState
 
@@ -80,21 +80,12 @@ def plan(
 
 
 def _record_table(title: str, rows: list[RecordView], out: Console) -> None:
-    from rich.table import Table
-
-    table = Table(title=title)
-    id_column(table, "id", [rec.id for rec in rows])
-    for name in ("v", "state", "key", "content"):
-        table.add_column(name, overflow="fold")
-    for rec in rows:
-        table.add_row(
-            rec.id,
-            str(rec.version),
-            rec.state.value,
-            rec.canonical_key or rec.kind,
-            rec.content[:80],
-        )
-    out.print(table)
+    cells = [
+        (rec.id, str(rec.version), rec.state.value, rec.canonical_key or rec.kind, rec.content[:80])
+        for rec in rows
+    ]
+    columns = ("id", "v", "state", "key", "content")
+    print_table(out, title, columns, cells, overflow="fold", ids=True)
 
 
 @app.command("records")
