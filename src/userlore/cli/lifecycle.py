@@ -147,10 +147,7 @@ def consent_grant(
     as_json: JsonOpt = False,
 ) -> None:
     """Let the category's records into context for this scope."""
-    with opened(db, config) as lore:
-        lore.consent.grant(scope, category)
-    data = {"scope": scope, "category": category.value, "granted": True}
-    emit(data, as_json, lambda out: out.print(f"granted {category.value} for {scope}"))
+    _change_consent(category, scope, db, config, as_json, grant=True)
 
 
 @consent_app.command("revoke")
@@ -162,10 +159,24 @@ def consent_revoke(
     as_json: JsonOpt = False,
 ) -> None:
     """Withdraw consent; the category's records leave context at the next plan."""
+    _change_consent(category, scope, db, config, as_json, grant=False)
+
+
+def _change_consent(
+    category: ConsentCategory,
+    scope: str,
+    db: str | None,
+    config: str | None,
+    as_json: bool,
+    *,
+    grant: bool,
+) -> None:
+    """``consent grant`` and ``consent revoke``: one change in two directions, one output."""
+    verb = "granted" if grant else "revoked"
     with opened(db, config) as lore:
-        lore.consent.revoke(scope, category)
-    data = {"scope": scope, "category": category.value, "revoked": True}
-    emit(data, as_json, lambda out: out.print(f"revoked {category.value} for {scope}"))
+        (lore.consent.grant if grant else lore.consent.revoke)(scope, category)
+    data = {"scope": scope, "category": category.value, verb: True}
+    emit(data, as_json, lambda out: out.print(f"{verb} {category.value} for {scope}"))
 
 
 @consent_app.command("list")
