@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from userlore.models import RecordView
 
 RecordIdArg = Annotated[str, typer.Argument(help="The record id.")]
+ReviewerOpt = Annotated[str | None, typer.Option(help="Who decided (for the ledger).")]
 
 
 @app.command()
@@ -122,7 +123,7 @@ def approve(
     record_id: RecordIdArg,
     scope: ScopeOpt,
     content: Annotated[str | None, typer.Option(help="Approve an edited text instead.")] = None,
-    reviewer: Annotated[str | None, typer.Option(help="Who decided (for the ledger).")] = None,
+    reviewer: ReviewerOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
     as_json: JsonOpt = False,
@@ -137,7 +138,7 @@ def approve(
 def reject(
     record_id: RecordIdArg,
     scope: ScopeOpt,
-    reviewer: Annotated[str | None, typer.Option(help="Who decided (for the ledger).")] = None,
+    reviewer: ReviewerOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
     as_json: JsonOpt = False,

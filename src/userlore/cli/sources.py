@@ -58,6 +58,7 @@ class Kind(StrEnum):
 
 
 State = StrEnum("State", {s.upper(): s for s in SYNTHESIS_STATES})  # type: ignore[misc]
+SourceOpt = Annotated[str | None, typer.Option(help="Only this source instance.")]
 
 
 def _open_connected(db: str | None, config: str | None, mode: MemoryMode | None) -> Userlore:
@@ -221,7 +222,7 @@ def list_(
 @sources_app.command("runs")
 def runs(
     scope: ScopeOpt,
-    source: Annotated[str | None, typer.Option(help="Only this source instance.")] = None,
+    source: SourceOpt = None,
     limit: Annotated[int, typer.Option(min=1, max=10_000)] = 20,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -253,7 +254,7 @@ def runs(
 @sources_app.command("items")
 def items(
     scope: ScopeOpt,
-    source: Annotated[str | None, typer.Option(help="Only this source instance.")] = None,
+    source: SourceOpt = None,
     state: Annotated[State | None, typer.Option(help="Only items in this state.")] = None,
     limit: Annotated[int, typer.Option(min=1, max=10_000)] = 50,
     db: DbOpt = None,
