@@ -85,6 +85,11 @@ _DURABILITY = {
 }
 
 
+def _cite(record_id: str, version: int) -> str:
+    """A citation of one version, ``id@vN``: how receipts, recall and history name a version."""
+    return f"{record_id}@v{version}"
+
+
 def parse_memory_type(value: MemoryType | str) -> MemoryType:
     """Turn ``"episodic"`` (or a :class:`MemoryType`) into a :class:`MemoryType`.
 
@@ -153,7 +158,7 @@ class MemoryReceipt:
 
     @property
     def citation(self) -> str:
-        return f"{self.id}@v{self.version}"
+        return _cite(self.id, self.version)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form, the same on every surface (facade, tools, MCP, HTTP)."""
@@ -190,7 +195,7 @@ class Citation:
 
     @property
     def citation(self) -> str:
-        return f"{self.id}@v{self.version}"
+        return _cite(self.id, self.version)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -273,7 +278,7 @@ class VersionEntry:
 
     @property
     def citation(self) -> str:
-        return f"{self.id}@v{self.version}"
+        return _cite(self.id, self.version)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -541,7 +546,7 @@ class MemoryService:
             )
         excluded = [{"id": r.id, "reason": r.reason} for r in found.rejected]
         excluded.extend(
-            {"citation": f"{c.id}@v{v}", "reason": RejectionReason.SUPERSEDED}
+            {"citation": _cite(c.id, v), "reason": RejectionReason.SUPERSEDED}
             for c in chosen
             for v in range(1, c.version)
         )

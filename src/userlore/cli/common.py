@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -19,7 +19,7 @@ from pydantic_core import to_jsonable_python
 from userlore.config import MemoryMode, UserContextConfig
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from rich.console import Console, OverflowMethod
     from rich.table import Table
 
     from userlore.facade import Userlore
@@ -36,6 +36,7 @@ __all__ = [
     "open_db_url",
     "open_for_service",
     "opened",
+    "print_table",
 ]
 
 DbOpt = Annotated[
@@ -111,3 +112,30 @@ def id_column(table: Table, name: str, values: Iterable[str]) -> None:
     other (folding) columns instead.
     """
     table.add_column(name, no_wrap=True, min_width=max((len(v) for v in values), default=1))
+
+
+def print_table(
+    out: Console,
+    title: str,
+    columns: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    *,
+    overflow: OverflowMethod = "ellipsis",
+    ids: bool = False,
+) -> None:
+    """Print a listing as a titled table: one column per name, one row of text cells per item.
+
+    Every listing command draws its table here, so they all look alike. With ``ids``, the first
+    column holds ids and is kept whole (:func:`id_column`); ``overflow`` applies to the others.
+    """
+    from rich.table import Table
+
+    table = Table(title=title)
+    names = list(columns)
+    if ids:
+        id_column(table, names.pop(0), [row[0] for row in rows])
+    for name in names:
+        table.add_column(name, overflow=overflow)
+    for row in rows:
+        table.add_row(*row)
+    out.print(table)

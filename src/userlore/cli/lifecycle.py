@@ -19,6 +19,7 @@ from userlore.cli.common import (
     emit,
     open_db_url,
     opened,
+    print_table,
 )
 from userlore.models import ConsentCategory
 
@@ -146,10 +147,7 @@ def consent_grant(
     as_json: JsonOpt = False,
 ) -> None:
     """Let the category's records into context for this scope."""
-    with opened(db, config) as lore:
-        lore.consent.grant(scope, category)
-    data = {"scope": scope, "category": category.value, "granted": True}
-    emit(data, as_json, lambda out: out.print(f"granted {category.value} for {scope}"))
+    _change_consent(category, scope, db, config, as_json, grant=True)
 
 
 @consent_app.command("revoke")
@@ -161,10 +159,24 @@ def consent_revoke(
     as_json: JsonOpt = False,
 ) -> None:
     """Withdraw consent; the category's records leave context at the next plan."""
+    _change_consent(category, scope, db, config, as_json, grant=False)
+
+
+def _change_consent(
+    category: ConsentCategory,
+    scope: str,
+    db: str | None,
+    config: str | None,
+    as_json: bool,
+    *,
+    grant: bool,
+) -> None:
+    """``consent grant`` and ``consent revoke``: one change in two directions, one output."""
+    verb = "granted" if grant else "revoked"
     with opened(db, config) as lore:
-        lore.consent.revoke(scope, category)
-    data = {"scope": scope, "category": category.value, "revoked": True}
-    emit(data, as_json, lambda out: out.print(f"revoked {category.value} for {scope}"))
+        (lore.consent.grant if grant else lore.consent.revoke)(scope, category)
+    data = {"scope": scope, "category": category.value, verb: True}
+    emit(data, as_json, lambda out: out.print(f"{verb} {category.value} for {scope}"))
 
 
 @consent_app.command("list")
@@ -179,17 +191,14 @@ def consent_list(
         periods = lore.consent.history(scope)
 
     def render(out: Console) -> None:
-        from rich.table import Table
-
-        table = Table(title=f"Consent of {scope}")
-        for name in ("category", "granted", "revoked"):
-            table.add_column(name)
-        for p in periods:
-            table.add_row(
+        rows = [
+            (
                 p.category,
                 p.granted_at.isoformat(timespec="seconds"),
                 p.revoked_at.isoformat(timespec="seconds") if p.revoked_at else "-",
             )
-        out.print(table)
+            for p in periods
+        ]
+        print_table(out, f"Consent of {scope}", ("category", "granted", "revoked"), rows)
 
     emit(periods, as_json, render)

@@ -16,8 +16,8 @@ from userlore.cli.common import (
     ModeOpt,
     ScopeOpt,
     emit,
-    id_column,
     opened,
+    print_table,
 )
 from userlore.models import RecordState
 
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from userlore.models import RecordView
 
 RecordIdArg = Annotated[str, typer.Argument(help="The record id.")]
+ReviewerOpt = Annotated[str | None, typer.Option(help="Who decided (for the ledger).")]
 
 
 @app.command()
@@ -80,21 +81,12 @@ def plan(
 
 
 def _record_table(title: str, rows: list[RecordView], out: Console) -> None:
-    from rich.table import Table
-
-    table = Table(title=title)
-    id_column(table, "id", [rec.id for rec in rows])
-    for name in ("v", "state", "key", "content"):
-        table.add_column(name, overflow="fold")
-    for rec in rows:
-        table.add_row(
-            rec.id,
-            str(rec.version),
-            rec.state.value,
-            rec.canonical_key or rec.kind,
-            rec.content[:80],
-        )
-    out.print(table)
+    cells = [
+        (rec.id, str(rec.version), rec.state.value, rec.canonical_key or rec.kind, rec.content[:80])
+        for rec in rows
+    ]
+    columns = ("id", "v", "state", "key", "content")
+    print_table(out, title, columns, cells, overflow="fold", ids=True)
 
 
 @app.command("records")
@@ -131,7 +123,7 @@ def approve(
     record_id: RecordIdArg,
     scope: ScopeOpt,
     content: Annotated[str | None, typer.Option(help="Approve an edited text instead.")] = None,
-    reviewer: Annotated[str | None, typer.Option(help="Who decided (for the ledger).")] = None,
+    reviewer: ReviewerOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
     as_json: JsonOpt = False,
@@ -146,7 +138,7 @@ def approve(
 def reject(
     record_id: RecordIdArg,
     scope: ScopeOpt,
-    reviewer: Annotated[str | None, typer.Option(help="Who decided (for the ledger).")] = None,
+    reviewer: ReviewerOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
     as_json: JsonOpt = False,

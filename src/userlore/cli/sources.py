@@ -31,6 +31,7 @@ from userlore.cli.common import (
     emit,
     open_for_service,
     opened,
+    print_table,
 )
 from userlore.config import MemoryMode
 from userlore.errors import ConfigError
@@ -57,6 +58,7 @@ class Kind(StrEnum):
 
 
 State = StrEnum("State", {s.upper(): s for s in SYNTHESIS_STATES})  # type: ignore[misc]
+SourceOpt = Annotated[str | None, typer.Option(help="Only this source instance.")]
 
 
 def _open_connected(db: str | None, config: str | None, mode: MemoryMode | None) -> Userlore:
@@ -198,24 +200,21 @@ def list_(
         states = lore.sources.sources(scope)
 
     def render(out: Console) -> None:
-        from rich.table import Table
-
-        table = Table(title=f"Connected sources of {scope}")
-        for name in ("source", "kind", "label", "items", "pending", "refused", "last run", "at"):
-            table.add_column(name)
-        for s in states:
-            run = s.latest_run
-            table.add_row(
+        columns = ("source", "kind", "label", "items", "pending", "refused", "last run", "at")
+        rows = [
+            (
                 s.source_instance_id,
                 s.kind,
                 s.label,
                 str(s.items),
                 str(s.pending),
                 str(s.refused),
-                run.status if run else "-",
+                run.status if (run := s.latest_run) else "-",
                 run.started_at.isoformat(timespec="seconds") if run else "-",
             )
-        out.print(table)
+            for s in states
+        ]
+        print_table(out, f"Connected sources of {scope}", columns, rows)
 
     emit(states, as_json, render)
 
@@ -223,7 +222,7 @@ def list_(
 @sources_app.command("runs")
 def runs(
     scope: ScopeOpt,
-    source: Annotated[str | None, typer.Option(help="Only this source instance.")] = None,
+    source: SourceOpt = None,
     limit: Annotated[int, typer.Option(min=1, max=10_000)] = 20,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -234,24 +233,20 @@ def runs(
         found = lore.sources.sync_runs(scope, source_instance_id=source, limit=limit)
 
     def render(out: Console) -> None:
-        from rich.table import Table
-
-        table = Table(title=f"Sync runs of {scope}")
-        for name in ("run", "source", "status", "started", "ms", "counts", "error"):
-            table.add_column(name)
-        for run in found:
-            ms = run.duration_ms
-            counts = " ".join(f"{k}={v}" for k, v in run.counts.items() if v)
-            table.add_row(
+        rows = [
+            (
                 run.id,
                 run.source_instance_id,
                 run.status,
                 run.started_at.isoformat(timespec="seconds"),
-                f"{ms:.0f}" if ms is not None else "-",
-                counts,
+                f"{ms:.0f}" if (ms := run.duration_ms) is not None else "-",
+                " ".join(f"{k}={v}" for k, v in run.counts.items() if v),
                 run.error or "",
             )
-        out.print(table)
+            for run in found
+        ]
+        columns = ("run", "source", "status", "started", "ms", "counts", "error")
+        print_table(out, f"Sync runs of {scope}", columns, rows)
 
     emit(found, as_json, render)
 
@@ -259,7 +254,7 @@ def runs(
 @sources_app.command("items")
 def items(
     scope: ScopeOpt,
-    source: Annotated[str | None, typer.Option(help="Only this source instance.")] = None,
+    source: SourceOpt = None,
     state: Annotated[State | None, typer.Option(help="Only items in this state.")] = None,
     limit: Annotated[int, typer.Option(min=1, max=10_000)] = 50,
     db: DbOpt = None,
@@ -276,13 +271,8 @@ def items(
         )
 
     def render(out: Console) -> None:
-        from rich.table import Table
-
-        table = Table(title=f"Source items of {scope}")
-        for name in ("item", "source", "external id", "state", "attempts", "reason"):
-            table.add_column(name, overflow="fold")
-        for item in found:
-            table.add_row(
+        rows = [
+            (
                 item.id,
                 item.source_instance_id,
                 item.external_id,
@@ -290,7 +280,10 @@ def items(
                 str(item.synthesis_attempts),
                 item.last_error or "",
             )
-        out.print(table)
+            for item in found
+        ]
+        columns = ("item", "source", "external id", "state", "attempts", "reason")
+        print_table(out, f"Source items of {scope}", columns, rows, overflow="fold")
 
     emit(found, as_json, render)
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from userlore.cli.app import app
-from userlore.cli.common import ConfigOpt, DbOpt, JsonOpt, ScopeOpt, emit, id_column, opened
+from userlore.cli.common import ConfigOpt, DbOpt, JsonOpt, ScopeOpt, emit, opened, print_table
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -31,21 +31,18 @@ def trace_list(
         events = lore.traces.list(scope, event_type=event_type, limit=limit)
 
     def render(out: Console) -> None:
-        from rich.table import Table
-
-        table = Table(title=f"Traces of {scope}")
-        id_column(table, "id", [e["id"] for e in events])
-        for name in ("type", "at", "reason", "chars"):
-            table.add_column(name, overflow="fold")
-        for e in events:
-            table.add_row(
+        rows = [
+            (
                 e["id"],
                 e["event_type"],
                 e["created_at"].isoformat(timespec="seconds"),
                 e["reason_code"] or "",
                 "" if e["chars"] is None else str(e["chars"]),
             )
-        out.print(table)
+            for e in events
+        ]
+        columns = ("id", "type", "at", "reason", "chars")
+        print_table(out, f"Traces of {scope}", columns, rows, overflow="fold", ids=True)
 
     emit(events, as_json, render)
 

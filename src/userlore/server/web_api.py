@@ -362,6 +362,15 @@ def _consents(lore: Userlore, scope: str) -> ConsentsOut:
     return ConsentsOut(granted=sorted(c.category for c in out if c.granted), categories=out)
 
 
+def _change_consent(
+    lore: Userlore, scope: str, category: str, *, grant: bool
+) -> ConsentCategoryOut:
+    """Grant or revoke a category (any letter case); answers with its card as it now stands."""
+    name = consent_category(category)
+    (lore.consent.grant if grant else lore.consent.revoke)(scope, name)
+    return next(c for c in _consents(lore, scope).categories if c.category == name)
+
+
 # -- routes --------------------------------------------------------------------------------------
 
 router = APIRouter(responses=ERROR_RESPONSES, tags=["about-you"])
@@ -397,9 +406,7 @@ def list_consents(g: Grant, state: State) -> ConsentsOut:
     summary="Grant consent for a special category (its records may enter context).",
 )
 def grant_consent(g: Grant, state: State, category: Category) -> ConsentCategoryOut:
-    name = consent_category(category)
-    state.lore.consent.grant(g.scope, name)
-    return next(c for c in _consents(state.lore, g.scope).categories if c.category == name)
+    return _change_consent(state.lore, g.scope, category, grant=True)
 
 
 @router.post(
@@ -408,9 +415,7 @@ def grant_consent(g: Grant, state: State, category: Category) -> ConsentCategory
     summary="Revoke consent; the category's records leave context at the next plan.",
 )
 def revoke_consent(g: Grant, state: State, category: Category) -> ConsentCategoryOut:
-    name = consent_category(category)
-    state.lore.consent.revoke(g.scope, name)
-    return next(c for c in _consents(state.lore, g.scope).categories if c.category == name)
+    return _change_consent(state.lore, g.scope, category, grant=False)
 
 
 @router.post(

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends
+from fastapi import Depends, Query
 from fastapi import Path as PathParam
 
 from userlore.errors import InvalidInputError, RecordNotFoundError, TraceNotFoundError
 from userlore.validation import IDENTIFIER_PATTERN, MAX_ID_CHARS, identifier
 
-__all__ = ["RecordId", "TraceId"]
+__all__ = ["Limit", "RecordId", "TraceId"]
 
 
 def _record_id(
@@ -55,3 +55,7 @@ def _trace_id(
 
 TraceId = Annotated[str, Depends(_trace_id)]
 """A trace id path parameter, checked by the core's identifier rule (refusal: ``404``)."""
+
+
+Limit = Annotated[int, Query(ge=1, le=1000)]
+"""How many rows a listing route answers with at most (1 to 1000); each route sets its default."""

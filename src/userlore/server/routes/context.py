@@ -9,7 +9,7 @@ from fastapi import FastAPI, Query
 from userlore.models import RecordState
 from userlore.server.auth import Grant
 from userlore.server.errors import ERROR_RESPONSES
-from userlore.server.routes import TraceId
+from userlore.server.routes import Limit, TraceId
 from userlore.server.schemas import (
     HTTP_PREFIX_PATTERN,
     FeedbackResultOut,
@@ -96,7 +96,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
             str | None,
             Query(alias="pathPrefix", max_length=MAX_PATH_CHARS, pattern=HTTP_PREFIX_PATTERN),
         ] = None,
-        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        limit: Limit = 100,
     ) -> dict[str, Any]:
         views = lore.records.list(g.scope, state, kind=kind, path_prefix=path_prefix, limit=limit)
         out = [MemoryOut.model_validate(v) for v in views]
@@ -115,7 +115,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
             str | None,
             Query(alias="eventType", max_length=MAX_NAME_CHARS, pattern=IDENTIFIER_PATTERN),
         ] = None,
-        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        limit: Limit = 100,
     ) -> dict[str, Any]:
         traces = lore.traces.list(g.scope, event_type=event_type, limit=limit)
         return {"traces": traces, "count": len(traces)}

@@ -9,6 +9,7 @@ from fastapi import FastAPI, Query
 
 from userlore.server.auth import Grant
 from userlore.server.errors import ERROR_RESPONSES
+from userlore.server.routes import Limit
 from userlore.server.schemas import (
     SourceChangesOut,
     SourceItemsOut,
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
     from userlore.facade import Userlore
 
 MAX_SEQUENCE = 2**62
+SourceInstanceId = Annotated[str | None, Query(alias="sourceInstanceId", max_length=MAX_KEY_CHARS)]
+"""The optional ``sourceInstanceId`` filter of the source-items and sync-runs listings."""
 
 
 def install(app: FastAPI, lore: Userlore) -> None:
@@ -34,10 +37,8 @@ def install(app: FastAPI, lore: Userlore) -> None:
     )
     def source_items(
         g: Grant,
-        source_instance_id: Annotated[
-            str | None, Query(alias="sourceInstanceId", max_length=MAX_KEY_CHARS)
-        ] = None,
-        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        source_instance_id: SourceInstanceId = None,
+        limit: Limit = 100,
     ) -> dict[str, Any]:
         views = lore.sources.items(
             g.scope, source_instance_id=source_instance_id, include_deleted=True, limit=limit
@@ -55,7 +56,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
     def source_changes(
         g: Grant,
         after_sequence: Annotated[int, Query(alias="afterSequence", ge=0, le=MAX_SEQUENCE)] = 0,
-        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        limit: Limit = 100,
     ) -> dict[str, Any]:
         views = lore.sources.changes(g.scope, after_sequence=after_sequence, limit=limit)
         changes = [dataclasses.asdict(v) for v in views]
@@ -71,10 +72,8 @@ def install(app: FastAPI, lore: Userlore) -> None:
     )
     def sync_runs(
         g: Grant,
-        source_instance_id: Annotated[
-            str | None, Query(alias="sourceInstanceId", max_length=MAX_KEY_CHARS)
-        ] = None,
-        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        source_instance_id: SourceInstanceId = None,
+        limit: Limit = 100,
     ) -> dict[str, Any]:
         views = lore.sources.sync_runs(g.scope, source_instance_id=source_instance_id, limit=limit)
         runs = [dataclasses.asdict(v) for v in views]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import Body, FastAPI, Query
+from fastapi import Body, FastAPI
 
 from userlore.models import RecordState
 from userlore.server.auth import Grant
 from userlore.server.errors import ERROR_RESPONSES
-from userlore.server.routes import RecordId
+from userlore.server.routes import Limit, RecordId
 from userlore.server.schemas import (
     CandidateDecisionIn,
     CandidateEditIn,
@@ -31,7 +31,7 @@ def install(app: FastAPI, lore: Userlore) -> None:
         tags=["review"],
         summary="The review inbox: candidates and records paused for review.",
     )
-    def candidates(g: Grant, limit: Annotated[int, Query(ge=1, le=1000)] = 100) -> dict[str, Any]:
+    def candidates(g: Grant, limit: Limit = 100) -> dict[str, Any]:
         views = lore.records.list(
             g.scope, [RecordState.CANDIDATE, RecordState.NEEDS_REVIEW], limit=limit
         )
