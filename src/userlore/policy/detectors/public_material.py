@@ -85,7 +85,7 @@ _PLACEHOLDER_TOKEN = re.compile(
     r"(?:\.{2,3}|…)?(?![A-Za-z0-9_>}])"
 )
 # Every placeholder shape holds one of these: the cheap test before the alternation.
-_PLACEHOLDER_HINT = re.compile(r"(?i)[<{$*•_-]|xxxx|change|replace|placeholder")
+_PLACEHOLDER_HINT = GatedPattern(re.compile(r"(?i)[<{$*•_-]|xxxx|change|replace|placeholder"))
 # Values that are placeholders only beside a placeholder word: all one digit, a counting run,
 # or a documented test card number.
 _WEAK_VALUE = re.compile(
