@@ -192,6 +192,7 @@ def test_couple_gates_open_wherever_the_partner_patterns_match() -> None:
     # _same_sex_couple asks a partner pattern of an ASCII text only where its gate's words
     # stand in the text's lower case (issue 30, floorcost14): every literal partner phrase, in
     # any case, inside words and beside punctuation, a regex phrase, and every gate text.
+    from userlore.policy.detectors.special_lang import _every_couple_gate
     from userlore.policy.detectors.special_lang_vocab import _GENDERS
 
     data = Path(__file__).resolve().parents[2] / "src/userlore/policy/data/special"
@@ -214,6 +215,9 @@ def test_couple_gates_open_wherever_the_partner_patterns_match() -> None:
                 if partner.search(text) is not None:
                     matched += 1
                     assert gate is None or gate.search(text.lower()), (lang.code, text)
+                    # floorcost16: the union of every gate opens where any does.
+                    every = _every_couple_gate()
+                    assert every is None or every.search(text.lower()), (lang.code, text)
     assert matched > 100  # the probes do hold partners
 
 

@@ -33,6 +33,12 @@ PATTERNS = [
     re.compile(r"salary|(?:x|)y"),
     re.compile(r"[一二三四五六七八九十百千万两]{2,}"),
     re.compile(r"(?i)\b(?:ssh|(?:public )?key)[ \t-]+fingerprints?\b"),
+    # Case ignored, literals of other scripts (floorcost16): an ASCII text is asked for the
+    # ASCII ones only, unless one of the others may match ASCII letters ("ıd" is an "id").
+    re.compile(r"(?i)(?<![^\W\d_])(?:[הושבל]?)(?:[ck][oó]{1,2}d|код|κωδ)"),
+    re.compile(r"(?i)[<{$*•_-]|xxxx|change"),
+    re.compile(r"(?i)ıd|pass"),
+    re.compile(r"(?i)ſalt|пароль"),
 ]
 PROBES = [
     "",
@@ -75,6 +81,14 @@ PROBES = [
     "一",
     "SSH-Key fingerprint: SHA256:abc",
     "public key  fingerprints",
+    "the code is here",
+    "Der KOD und der Kood",
+    "мой код 7",
+    "a • b",
+    "x_y and XXXX",
+    "my ID and my id",
+    "SALT or salt",
+    "пароль",
 ]
 
 
@@ -135,3 +149,26 @@ def test_no_match_between_pos_and_endpos_is_hidden(pattern: re.Pattern[str]) -> 
             for endpos in (pos + 4, len(probe) - 3, len(probe)):
                 if list(pattern.finditer(probe, pos, endpos)):
                     assert gated.may_match(probe, pos, endpos), (probe, pos, endpos)
+
+
+def test_an_ascii_text_is_asked_only_for_literals_it_may_hold() -> None:
+    """A literal no ASCII letter matches ignoring case ("код", "•") never stands in an ASCII
+    text: the gate reads the shared scan there; one with "ı" or "ſ" (which match "i" and "s")
+    keeps the trie, so it is never read as absent."""
+    mixed = GatedPattern(re.compile(r"(?i)код|pass"))
+    assert mixed._words == {"pass"}
+    assert not mixed.may_match("my code") and mixed.may_match("my PASS")
+    assert GatedPattern(re.compile(r"(?i)ıd|pass"))._words is None
+    assert GatedPattern(re.compile(r"(?i)ſalt|pass"))._words is None
+    only_other = GatedPattern(re.compile(r"(?i)код|κωδ"))
+    assert only_other._words == frozenset()
+    assert not only_other.may_match("code kod", 2, 6)
+    assert only_other.may_match("мой КОД", 2, 7)
+
+
+def test_a_window_of_a_text_without_any_literal_is_closed_at_once() -> None:
+    gated = GatedPattern(re.compile(r"(?:BRCA|HIV)\+?"))
+    assert not gated.may_match("a long sentence. and another", 3, 20)
+    text = "HIV. and later words"
+    assert gated.may_match(text, 0, 4)
+    assert not gated.may_match(text, 5, len(text))  # the text holds one, this window not

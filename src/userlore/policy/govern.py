@@ -272,6 +272,7 @@ class BatchFloor:
     """
 
     _memo: dict[tuple[str, bool], SensitivityReport] = field(default_factory=dict)
+    _one_pass: dict[tuple[str | None, str], bool] = field(default_factory=dict)
 
     def classify(self, text: str, *, special: bool = True) -> SensitivityReport:
         """:func:`classify`, once per (text, special) in this batch; a key found clean in an
@@ -290,13 +291,25 @@ class BatchFloor:
             self._memo[key] = report
         return report
 
+    def value_is_content(self, value: str | None, content: str) -> bool:
+        """:func:`value_is_content`, once per (value, content) in this batch: :meth:`warm`
+        and :meth:`judge` both ask it of every put (it tokenises the content twice), and it
+        is a pure function of its texts."""
+        key = (value, content)
+        same = self._one_pass.get(key)
+        if same is None:
+            same = self._one_pass[key] = value_is_content(value, content)
+        return same
+
     def assess(self, candidate: CandidateInput) -> Assessment:
         """:func:`assess` of ``candidate``, with this batch's memo."""
-        return _assess(candidate, self.classify)
+        return _assess(candidate, self.classify, self.value_is_content)
 
     def judge(self, candidate: CandidateInput) -> FloorVerdict:
         """:func:`judge` of ``candidate``, with this batch's memo."""
-        return FloorVerdict._mint(_assess(candidate, self.classify), candidate)
+        return FloorVerdict._mint(
+            _assess(candidate, self.classify, self.value_is_content), candidate
+        )
 
     def warm(self, candidates: Sequence[CandidateInput]) -> None:
         """Classify what :meth:`judge` will read of ``candidates``: every content (and value)
@@ -308,7 +321,7 @@ class BatchFloor:
         """
         for c in candidates:
             self.classify(c.content)
-            if c.value and not value_is_content(c.value, c.content):
+            if c.value and not self.value_is_content(c.value, c.content):
                 self.classify(c.value)
         for c in candidates:
             for key in (c.canonical_key, c.path):  # what _key_refusal reads
@@ -353,10 +366,14 @@ def value_is_content(value: str | None, content: str) -> bool:
 _WRAPPER_HEADS: Final = frozenset(f'{{"{key}":"' for key in WRAPPER_KEYS)
 
 
-def _assess(candidate: CandidateInput, classify: Classifier) -> Assessment:
+def _assess(
+    candidate: CandidateInput,
+    classify: Classifier,
+    one_pass: Callable[[str | None, str], bool] = value_is_content,
+) -> Assessment:
     texts: tuple[str | None, ...] = (
         (candidate.content,)
-        if value_is_content(candidate.value, candidate.content)
+        if one_pass(candidate.value, candidate.content)
         else (candidate.content, candidate.value)
     )
     result = _assess_text(texts, candidate.sensitivity_claim, classify)

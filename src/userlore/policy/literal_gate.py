@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from re import _constants, _parser  # type: ignore[attr-defined]
-from typing import Any, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from userlore.policy import cue_view
 
@@ -50,6 +50,18 @@ class LiteralGate:
         """Whether any word occurs in ``text``: a lookup in the text's shared scan
         (:mod:`userlore.policy.cue_view`), which every other gate's question reuses."""
         return self._always or not self._set.isdisjoint(cue_view.found(text))
+
+
+_ASCII: Final = tuple(map(chr, range(128)))
+
+
+def _ascii_can_match(literal: str) -> bool:
+    """Whether every character of ``literal`` matches some ASCII character ignoring case, so
+    that the literal may stand in an ASCII text (``re``'s own case rules: "ſ" matches "s")."""
+    return all(
+        ch.isascii() or any(re.fullmatch(re.escape(ch), a, re.IGNORECASE) for a in _ASCII)
+        for ch in literal
+    )
 
 
 def _trie_pattern(words: Iterable[str]) -> str:
@@ -169,20 +181,33 @@ class GatedPattern:
             self._gate = re.compile(trie, pattern.flags & (re.IGNORECASE | re.ASCII))
             if not self._folded:
                 self._words = cue_view.register(literals)
-            elif all(w.isascii() for w in literals):
-                self._words = cue_view.register(w.lower() for w in literals)
+            elif all(w.isascii() or not _ascii_can_match(w) for w in literals):
+                # An ASCII text holds only the ASCII literals (their lower case in its lower
+                # case); a literal with a letter no ASCII one matches ignoring case ("код";
+                # not "ſ", "ı" or "K", which match "s", "i" and "k") never stands in one.
+                self._words = cue_view.register(w.lower() for w in literals if w.isascii())
 
     def may_match(self, text: str, pos: int = 0, endpos: int | None = None) -> bool:
         """False only where no match can be: none of the literals stands in ``text`` (between
-        ``pos`` and ``endpos``, where a match of ``pattern.finditer(text, pos, endpos)`` lies)."""
+        ``pos`` and ``endpos``, where a match of ``pattern.finditer(text, pos, endpos)`` lies).
+
+        A window's question is first asked of the whole text's shared scan: a literal in the
+        window stands in the text, so a text without any has none in any window (issue 30:
+        the special rules ask a vocabulary's terms sentence by sentence)."""
         if self._gate is None:
             return True
         words = self._words
-        if words is not None and pos == 0 and endpos is None:
+        if words is not None:
             if not self._folded:
-                return not words.isdisjoint(cue_view.found(text))
-            if text.isascii():
-                return not words.isdisjoint(cue_view.found(text.lower()))
+                if words.isdisjoint(cue_view.found(text)):
+                    return False
+                if pos == 0 and endpos is None:
+                    return True
+            elif text.isascii():
+                if words.isdisjoint(cue_view.found(text.lower())):
+                    return False
+                if pos == 0 and endpos is None:
+                    return True
         return self._gate.search(text, pos, len(text) if endpos is None else endpos) is not None
 
     def search(self, text: str) -> re.Match[str] | None:

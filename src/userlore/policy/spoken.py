@@ -119,7 +119,7 @@ def _parts(word: str) -> list[str]:
         if piece in _ALL_WORDS or piece in _CONNECTORS:
             out.append(piece)
             continue
-        m = _COMPOUND_DE.fullmatch(piece)
+        m = _COMPOUND_DE.fullmatch(piece) if "und" in piece else None  # its joiner stands in it
         if m and m.group(1) in _LANG_WORDS["de"] and m.group(2) in _LANG_WORDS["de"]:
             out.extend((m.group(1), "und", m.group(2)))
             continue

@@ -29,11 +29,19 @@ from userlore.policy.findings import _SECRET
 __all__ = ["config_secrets", "credential_words", "setting_key"]
 
 # A key, its sign and its value: a quoted string or a run up to a space or a separator.
-_ASSIGNED = re.compile(
-    r"(?<![\w.\-{$])(?P<key>[A-Za-z_\u3040-\u30ff\u4e00-\u9fff][\w.\-\u3040-\u30ff\u4e00-\u9fff]{1,60})"
-    r"(?P<sign>\s?[=:]\s?|\s)"
-    r"(?P<value>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|[^\s,;'\"<>()\[\]{}]{1,200})"
+_KEY: Final = (
+    r"(?<![\w.\-{$])(?P<key>[A-Za-z_\u3040-\u30ff\u4e00-\u9fff]"
+    r"[\w.\-\u3040-\u30ff\u4e00-\u9fff]{1,60})"
 )
+_SIGN: Final = r"\s?[=:]\s?"
+_VALUE: Final = r"(?P<value>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|[^\s,;'\"<>()\[\]{}]{1,200})"
+_ASSIGNED = re.compile(rf"{_KEY}(?P<sign>{_SIGN}|\s){_VALUE}")
+# The same with a sign only, for a text where no key joined by a bare space can be read (no
+# space key in its casefold): there every bare-space match is passed over, and none hides a
+# signed one (a key is the longest run of key characters where it starts, so a start holds a
+# signed match exactly when the sign's branch matches there; inside a key or at its space no
+# key starts). Prose with a colon otherwise tried every pair of words (issue 30).
+_SIGNED = re.compile(rf"{_KEY}(?P<sign>{_SIGN}){_VALUE}")
 _PARTS = re.compile(r"[_.\-]+|(?<=[a-z])(?=[A-Z])")
 # A vendor's token: a prefix of letters, then dashed groups of letters and digits.
 _PREFIXED = re.compile(
@@ -104,8 +112,10 @@ def config_secrets(t: str, lowered: str) -> Iterator[_Hit]:
     beside a credential cue (see the module docstring)."""
     k = _keys()
     if "=" in t or ":" in t or any(s in lowered for s in k.space_keys):
+        folded = t.casefold()  # a key's casefold is a piece of the text's
+        assigned = _ASSIGNED if any(s in folded for s in k.space_keys) else _SIGNED
         pos = 0
-        while (m := _ASSIGNED.search(t, pos)) is not None:
+        while (m := assigned.search(t, pos)) is not None:
             pos = m.start("value")  # the value may itself be a key ("failed: requirepass=…")
             key, sign, value = m.group("key"), m.group("sign"), m.group("value")
             if sign.isspace() and (

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, has_decimal
 from userlore.policy.detectors.registry import _valid_under
 from userlore.policy.findings import _REGULATED
 
@@ -38,6 +38,8 @@ _KEYED = re.compile(
 
 def keyed_ids(t: str) -> Iterator[_Hit]:
     """Runs and their check parts that validate as a person's id (see the module docstring)."""
+    if not has_decimal(t):  # every match starts with a digit (``\d``: has_decimal's own test)
+        return
     for m in _KEYED.finditer(t):  # a run of eleven digits or more: most texts hold none
         compact = re.sub(r"\D", "", m.group("run")) + m.group("part")
         if any(

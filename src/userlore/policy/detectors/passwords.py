@@ -36,10 +36,13 @@ _PW_KEYWORDS = (
     r"|(?P<seed>seed phrase|recovery phrase|mnemonic(?: phrase)?|secret recovery phrase|助记词)"
 )
 # Gates run on the lowercased text without IGNORECASE, which lets the engine skip ahead fast.
-_PW_GATE = re.compile(
-    r"pass|pw|p/w|wpa|digicode|contrase|clave|mdp|kennwort|senha|wachtwoord|parola|пароль|密|口令"
-    r"|パスワード|비밀번호|pin|puk|code|combination|geheimzahl|otp|验证码|código|phrase|mnemonic|助记词"
-    r"|schlüssel|暗証|パスコード|解除コード|解錠コード|開錠コード|警報コード"
+# A gate of literal words is asked of the text's shared scan (``GatedPattern``; issue 30).
+_PW_GATE = GatedPattern(
+    re.compile(
+        r"pass|pw|p/w|wpa|digicode|contrase|clave|mdp|kennwort|senha|wachtwoord|parola|пароль|密"
+        r"|口令|パスワード|비밀번호|pin|puk|code|combination|geheimzahl|otp|验证码|código|phrase"
+        r"|mnemonic|助记词|schlüssel|暗証|パスコード|解除コード|解錠コード|開錠コード|警報コード"
+    )
 )
 # Words that can follow "password" without naming the account it belongs to.
 _NOT_A_NAME = (
@@ -362,7 +365,7 @@ _PIN_DESCRIBED = re.compile(  # lowercased text
 )
 
 
-_PIN_DESCRIBED_GATE = re.compile(r"code|digit|number|combo|pin|unlock|opens|disarm")
+_PIN_DESCRIBED_GATE = GatedPattern(re.compile(r"code|digit|number|combo|pin|unlock|opens|disarm"))
 
 
 def _described_pins(lowered: str) -> Iterator[_Hit]:
@@ -389,7 +392,9 @@ _PW_TOOL_AFTER = re.compile(
     r"[\s-]?(?:manager|managers|vault|generator|app|apps|tool|safe|gestionnaire|gestor|tresor)"
     r"(?![a-z])"
 )
-_PW_NEAR_GATE = re.compile(r"pass|contrase|mot de|kennwort|senha|wachtwoord|密|口令|パスワード")
+_PW_NEAR_GATE = GatedPattern(
+    re.compile(r"pass|contrase|mot de|kennwort|senha|wachtwoord|密|口令|パスワード")
+)
 _PW_TOKEN = re.compile(
     r"(?<![A-Za-z0-9_@./:%=\-])[A-Za-z0-9][A-Za-z0-9!@#$%^&*_+?\-]{3,63}(?![A-Za-z0-9_@/:%=])"
 )
@@ -463,9 +468,11 @@ _ABBREV_LATIN = re.compile(  # lowercased text
 _ABBREV_CJK = re.compile(
     r"(?:密|口令|暗証|(?<![ァ-ヺー])パス(?![ァ-ヺー]))(?:\s*(?:是|为|為|は|も|:|：|=)\s*|\s+)"
 )
-_ABBREV_GATE = re.compile(
-    r"pw|pass|mdp|contra|clave|kennwort|senha|creds|identifiants"
-    r"|zugangsdaten|login|密|口令|暗証|パス"
+_ABBREV_GATE = GatedPattern(
+    re.compile(
+        r"pw|pass|mdp|contra|clave|kennwort|senha|creds|identifiants"
+        r"|zugangsdaten|login|密|口令|暗証|パス"
+    )
 )
 _ABBREV_WINDOW: Final = 40
 _ABBREV_DIGITS = re.compile(r"\d(?:[ \-]?\d){3,11}(?!\d)")

@@ -27,7 +27,7 @@ from userlore.policy.detectors.benign_values import benign_value_spans
 from userlore.policy.detectors.common import has_decimal
 from userlore.policy.detectors.masked_values import masked_spans
 from userlore.policy.detectors.placeholder_values import says_what_goes_there
-from userlore.policy.detectors.placeholders import placeholder_words
+from userlore.policy.detectors.placeholders import placeholder_gate, placeholder_words
 from userlore.policy.detectors.public_refs import public_ref_spans
 from userlore.policy.detectors.stand_ins import stand_in_spans
 from userlore.policy.literal_gate import GatedPattern
@@ -85,7 +85,7 @@ _PLACEHOLDER_TOKEN = re.compile(
     r"(?:\.{2,3}|…)?(?![A-Za-z0-9_>}])"
 )
 # Every placeholder shape holds one of these: the cheap test before the alternation.
-_PLACEHOLDER_HINT = re.compile(r"(?i)[<{$*•_-]|xxxx|change|replace|placeholder")
+_PLACEHOLDER_HINT = GatedPattern(re.compile(r"(?i)[<{$*•_-]|xxxx|change|replace|placeholder"))
 # Values that are placeholders only beside a placeholder word: all one digit, a counting run,
 # or a documented test card number.
 _WEAK_VALUE = re.compile(
@@ -182,7 +182,7 @@ def public_spans(text: str) -> list[tuple[int, int]]:
             continue
         sentence = _sentence_of(text, m.start(), m.end()).casefold()
         if cue is None:
-            cue = placeholder_words().search(text.casefold()) is not None
+            cue = placeholder_gate().search(text.casefold()) is not None
         if cue and placeholder_words().search(sentence):
             spans.append(m.span())
     spans.extend(_word_values(text))
@@ -197,7 +197,7 @@ def _word_values(text: str) -> list[tuple[int, int]]:
     "exemplo1"), in a sentence that names another placeholder word ("Im Beispiel steht
     passwort=beispiel123"): a stand-in written in the language of the text."""
     lowered = text.casefold()
-    if len(lowered) != len(text) or placeholder_words().search(lowered) is None:
+    if len(lowered) != len(text) or placeholder_gate().search(lowered) is None:
         return []
     found = []
     for m in _VALUE_RUN.finditer(text):

@@ -20,6 +20,7 @@ from functools import cache
 from importlib import resources
 
 from userlore.policy.detectors.special_lang_vocab import _Language
+from userlore.policy.literal_gate import GatedPattern
 
 __all__ = ["abbreviation_cues", "table_cues"]
 
@@ -55,6 +56,15 @@ def _pattern(tokens: Iterable[str]) -> re.Pattern[str]:
     )
 
 
+@cache
+def _every_gate() -> GatedPattern:
+    """Every language's abbreviations, asked only where one's letters stand (the pattern's
+    leading lookbehind turns off the engine's literal scan)."""
+    every, _ = _table()
+    assert every is not None
+    return GatedPattern(every)
+
+
 def abbreviation_cues(
     t: str,
     languages: tuple[_Language, ...],
@@ -63,7 +73,7 @@ def abbreviation_cues(
     """Cues as :func:`.special_lang._cues` gives them: (language, category, self term?,
     sentence start, term start, term end), for the abbreviations of ``t``."""
     every, table = _table()
-    if every is None or every.search(t) is None:
+    if every is None or _every_gate().search(t) is None:
         return
     yield from table_cues(t, table, languages, sentences, names=True, unmarked=False)
 
