@@ -177,20 +177,39 @@ def _cued_keys(t: str, lowered: str) -> Iterator[_Hit]:
             continue
         if _DIGEST_PREFIX.search(t, max(0, v.start() - 12), v.start()):
             continue
-        if _HEX_KEY.fullmatch(value):
-            ok = True
-        else:
-            ok = (
-                len(value) >= 20
-                and _char_classes(value) == 3
-                and _entropy(value) >= 3.5
-                and not _IDENTIFIER_LIKE.fullmatch(value)
-                and not _VERSION_OR_PATH.fullmatch(value)
-                and not _FILE_PATH.fullmatch(value)
-                and not value.startswith(("http", "/", "./", "www.", "pk_live_", "pk_test_"))
-            )
-        if ok:
+        if _HEX_KEY.fullmatch(value) or key_shaped(value):
             yield (_SECRET, "high_entropy_secret", v.start(), v.start() + len(value), None)
+
+
+def key_shaped(value: str) -> bool:
+    """A key's or a token's shape: twenty characters or more with lower and upper case and
+    digits, high entropy, not an identifier, a version, a path, a URL or a public key's
+    prefix. What a cue word points at; what stands alone in a turn no covered rule reads
+    (``detectors/uncovered.py``)."""
+    return (
+        len(value) >= 20
+        and _char_classes(value) == 3
+        and _entropy(value) >= 3.5
+        and not _IDENTIFIER_LIKE.fullmatch(value)
+        and not _VERSION_OR_PATH.fullmatch(value)
+        and not _FILE_PATH.fullmatch(value)
+        and not value.startswith(("http", "/", "./", "www.", "pk_live_", "pk_test_"))
+    )
+
+
+def standalone_keys(t: str, lo: int, hi: int) -> Iterator[tuple[int, int]]:
+    """Key-shaped tokens in ``t[lo:hi]`` (no cue needed), not after a digest's or a public
+    key's prefix, not a placeholder, an SRI hash or a UUID."""
+    for v in _VALUE_TOKEN.finditer(t, lo, hi):
+        value = v.group(0).rstrip(".")
+        if _is_placeholder(value) or _SRI.fullmatch(value) or _UUID.fullmatch(value):
+            continue
+        if _DIGEST_PREFIX.search(t, max(0, v.start() - 12), v.start()):
+            continue
+        if _PUBLIC_KEY_PREFIX.search(t, max(0, v.start() - 24), v.start()):
+            continue
+        if key_shaped(value):
+            yield v.start(), v.start() + len(value)
 
 
 def _aws_secret(t: str, lowered: str) -> Iterator[_Hit]:
