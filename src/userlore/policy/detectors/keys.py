@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import re
 from collections.abc import Iterator
 from typing import Final
@@ -208,8 +209,28 @@ def standalone_keys(t: str, lo: int, hi: int) -> Iterator[tuple[int, int]]:
             continue
         if _PUBLIC_KEY_PREFIX.search(t, max(0, v.start() - 24), v.start()):
             continue
-        if key_shaped(value):
+        if key_shaped(value) and not _public_base58(value):
             yield v.start(), v.start() + len(value)
+
+
+_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_CID_V0 = re.compile(rf"Qm[{_BASE58}]{{44}}")
+
+
+def _public_base58(value: str) -> bool:
+    """A content id (IPFS CIDv0, "Qm…") or a value that carries its own Base58Check checksum
+    (a Bitcoin address): public by design, shared to be paid or fetched, not a key."""
+    if _CID_V0.fullmatch(value):
+        return True
+    if not 25 <= len(value) <= 35 or any(ch not in _BASE58 for ch in value):
+        return False
+    n = 0
+    for ch in value:
+        n = n * 58 + _BASE58.index(ch)
+    pad = len(value) - len(value.lstrip("1"))
+    raw = b"\0" * pad + n.to_bytes((n.bit_length() + 7) // 8, "big")
+    body, check = raw[:-4], raw[-4:]
+    return len(raw) == 25 and hashlib.sha256(hashlib.sha256(body).digest()).digest()[:4] == check
 
 
 def _aws_secret(t: str, lowered: str) -> Iterator[_Hit]:
