@@ -127,9 +127,27 @@ _CUE_REACH: Final = 60
 
 
 @functools.cache
-def _cue() -> re.Pattern[str]:
-    raw = data_yaml("seed_phrases.yaml")["cues"]
-    return re.compile(alternation(sorted({str(w).casefold() for ws in raw.values() for w in ws})))
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The seed cues, the counts of words and the wallet words of ``data/seed_phrases.yaml``."""
+    raw = data_yaml("seed_phrases.yaml")
+
+    def words(section: str) -> re.Pattern[str]:
+        terms = {str(w).casefold() for ws in raw[section].values() for w in ws}
+        return re.compile(alternation(sorted(terms)))
+
+    return words("cues"), words("counted"), words("wallets")
+
+
+def _cues(lowered: str) -> Iterator[re.Match[str]]:
+    """Seed cues, and counts of words in a line that names a wallet ("the 12 words from my
+    metamask", not "12 words for the vocab quiz")."""
+    cue, counted, wallets = _patterns()
+    yield from cue.finditer(lowered)
+    for m in counted.finditer(lowered):
+        lo = lowered.rfind("\n", 0, m.start()) + 1
+        hi = lowered.find("\n", m.end())
+        if wallets.search(lowered, lo, len(lowered) if hi < 0 else hi):
+            yield m
 
 
 def _cued(t: str, masks: dict[str, int]) -> Iterator[_Hit]:
@@ -137,7 +155,7 @@ def _cued(t: str, masks: dict[str, int]) -> Iterator[_Hit]:
     it starts at a list word within reach of the cue, takes list words of one list and up to
     two others, and ends at its last list word (one off-list word more when that makes the
     phrase a multiple of three long: a typo in its last word, "… easy miracl")."""
-    for cue in _cue().finditer(t.lower()):
+    for cue in _cues(t.lower()):
         line_end = t.find("\n", cue.end())
         end = len(t) if line_end < 0 else line_end
         run: list[re.Match[str]] = []
