@@ -45,8 +45,11 @@ PHRASE = "ripple orbit canvas humble lizard pepper velvet ocean siren tumble cra
         (f"my wallet seed is: {PHRASE}", True),
         (f"a poem I like: {PHRASE}", False),  # no cue: every word must be a list word
         (f"the 12 words of my ledger wallet: {PHRASE}", True),
-        ("12 words for the quiz: ocean river mountain forest desert island valley canyon"
-         " glacier volcano meadow prairie", False),
+        (
+            "12 words for the quiz: ocean river mountain forest desert island valley canyon"
+            " glacier volcano meadow prairie",
+            False,
+        ),
     ],
 )
 def test_twins_differ_by_the_cue(text: str, redacted: bool) -> None:
