@@ -41,3 +41,12 @@ def failures(cases: list[dict[str, object]], *, covered_benign: bool = True) -> 
         except AssertionError:
             failed.append(str(case["id"]))
     return failed
+
+
+def unexpected_and_stale(
+    cases: list[dict[str, object]], known: set[str]
+) -> tuple[set[str], set[str]]:
+    """The ids of ``cases`` that fail and are not ``known``, and the known ones that now pass
+    (a known miss that passes is news: it leaves the test's ``KNOWN``)."""
+    failed = set(failures(cases))
+    return failed - known, ({str(c["id"]) for c in cases} & known) - failed

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import re
 from collections.abc import Iterator
 from typing import Final
@@ -177,20 +178,59 @@ def _cued_keys(t: str, lowered: str) -> Iterator[_Hit]:
             continue
         if _DIGEST_PREFIX.search(t, max(0, v.start() - 12), v.start()):
             continue
-        if _HEX_KEY.fullmatch(value):
-            ok = True
-        else:
-            ok = (
-                len(value) >= 20
-                and _char_classes(value) == 3
-                and _entropy(value) >= 3.5
-                and not _IDENTIFIER_LIKE.fullmatch(value)
-                and not _VERSION_OR_PATH.fullmatch(value)
-                and not _FILE_PATH.fullmatch(value)
-                and not value.startswith(("http", "/", "./", "www.", "pk_live_", "pk_test_"))
-            )
-        if ok:
+        if _HEX_KEY.fullmatch(value) or key_shaped(value):
             yield (_SECRET, "high_entropy_secret", v.start(), v.start() + len(value), None)
+
+
+def key_shaped(value: str) -> bool:
+    """A key's or a token's shape: twenty characters or more with lower and upper case and
+    digits, high entropy, not an identifier, a version, a path, a URL or a public key's
+    prefix. What a cue word points at; what stands alone in a turn no covered rule reads
+    (``detectors/uncovered.py``)."""
+    return (
+        len(value) >= 20
+        and _char_classes(value) == 3
+        and _entropy(value) >= 3.5
+        and not _IDENTIFIER_LIKE.fullmatch(value)
+        and not _VERSION_OR_PATH.fullmatch(value)
+        and not _FILE_PATH.fullmatch(value)
+        and not value.startswith(("http", "/", "./", "www.", "pk_live_", "pk_test_"))
+    )
+
+
+def standalone_keys(t: str, lo: int, hi: int) -> Iterator[tuple[int, int]]:
+    """Key-shaped tokens in ``t[lo:hi]`` (no cue needed), not after a digest's or a public
+    key's prefix, not a placeholder, an SRI hash or a UUID."""
+    for v in _VALUE_TOKEN.finditer(t, lo, hi):
+        value = v.group(0).rstrip(".")
+        if _is_placeholder(value) or _SRI.fullmatch(value) or _UUID.fullmatch(value):
+            continue
+        if _DIGEST_PREFIX.search(t, max(0, v.start() - 12), v.start()):
+            continue
+        if _PUBLIC_KEY_PREFIX.search(t, max(0, v.start() - 24), v.start()):
+            continue
+        if key_shaped(value) and not _public_base58(value):
+            yield v.start(), v.start() + len(value)
+
+
+_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_CID_V0 = re.compile(rf"Qm[{_BASE58}]{{44}}")
+
+
+def _public_base58(value: str) -> bool:
+    """A content id (IPFS CIDv0, "Qm…") or a value that carries its own Base58Check checksum
+    (a Bitcoin address): public by design, shared to be paid or fetched, not a key."""
+    if _CID_V0.fullmatch(value):
+        return True
+    if not 25 <= len(value) <= 35 or any(ch not in _BASE58 for ch in value):
+        return False
+    n = 0
+    for ch in value:
+        n = n * 58 + _BASE58.index(ch)
+    pad = len(value) - len(value.lstrip("1"))
+    raw = b"\0" * pad + n.to_bytes((n.bit_length() + 7) // 8, "big")
+    body, check = raw[:-4], raw[-4:]
+    return len(raw) == 25 and hashlib.sha256(hashlib.sha256(body).digest()).digest()[:4] == check
 
 
 def _aws_secret(t: str, lowered: str) -> Iterator[_Hit]:

@@ -79,7 +79,7 @@ def _cards(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
             continue  # "1 2 3 … 13": counting, not a card
         before = t[max(0, m.start() - 40) : m.start()]
         positive = bool(_CARD_POS.search(before))
-        if not positive and _CARD_NEG.search(before):
+        if not positive and _CARD_NEG.search(before) and not _printed_card(t, groups):
             continue
         best: tuple[int, int] | None = None
         for i in range(len(groups)):
@@ -102,6 +102,22 @@ def _cards(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
             continue  # "250-3847192-0016473": a card's digits inside a longer dashed number
         if best is not None:
             yield (_REGULATED, "payment_card", best[0], best[1], "financial")
+
+
+# How a card is printed: four-digit groups (Visa, Mastercard, Discover, JCB, UnionPay; a
+# 19-digit card ends in three), Amex 4-6-5, Diners 4-6-4.
+_PRINTED: Final = frozenset({(4, 4, 4, 4), (4, 4, 4, 4, 3), (4, 6, 5), (4, 6, 4)})
+
+
+def _printed_card(t: str, groups: list[tuple[int, int]]) -> bool:
+    """The whole number is a card as a card is printed: Luhn-valid, a card's IIN and length,
+    grouped as above. A reference word before it ("the flight booking: 4485 6070 4645 7105",
+    "注文: 4171-…") does not make it an order number: order and tracking numbers are not
+    grouped so, and a card paid for the order is the user's (blindfix16a)."""
+    if tuple(b - a for a, b in groups) not in _PRINTED:
+        return False
+    digits = "".join(t[a:b] for a, b in groups)
+    return _luhn.is_valid(digits) and _card_prefix_ok(digits)
 
 
 def _dashed_slice(t: str, start: int, end: int, best: tuple[int, int]) -> bool:

@@ -126,6 +126,17 @@ def _all_zero(value: str) -> bool:
     return len(digits) >= 8 and set(digits) == {"0"}
 
 
+def _specimen_iban(value: str) -> bool:
+    """A country code, check digits no IBAN can have (00, 01 or 99: ISO 13616 computes 02 to
+    98) and an account that counts up or down ("DE00 1234 5678 9012 3456 78"): a documentation
+    specimen, never an account, whatever sentence it stands in (blindfix16a)."""
+    compact = value.replace(" ", "").replace("-", "").replace("\t", "")
+    if not compact[:2].isalpha() or compact[2:4] not in ("00", "01", "99"):
+        return False
+    rest = compact[4:]
+    return len(rest) >= 8 and (rest in "1234567890" * 4 or rest in "9876543210" * 4)
+
+
 _SENTENCE_END = re.compile(r"[.!?。！？\n]")
 
 
@@ -175,7 +186,7 @@ def public_spans(text: str) -> list[tuple[int, int]]:
     cue: bool | None = None
     for m in _WEAK_VALUE.finditer(text):
         value = m.group(0).strip()
-        if _all_zero(value):
+        if _all_zero(value) or _specimen_iban(value):
             spans.append(m.span())
             continue
         if not _weak(value):

@@ -23,6 +23,8 @@ from typing import Final
 
 from mnemonic import Mnemonic
 
+from userlore.policy.cue_data import alternation
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.findings import _SECRET
 
@@ -90,7 +92,10 @@ def seed_phrases(t: str) -> Iterator[_Hit]:
     if t.count(" ") + t.count("\u3000") + t.count(",") + t.count("、") < _SHORTEST - 1:
         return
     _, masks = _lists()
-    if sum(map(masks.__contains__, _WORD.findall(t.lower()))) < _SHORTEST:
+    listed = sum(map(masks.__contains__, _WORD.findall(t.lower())))
+    if listed >= _SHORTEST - _OFF_LIST:
+        yield from _cued(t, masks)
+    if listed < _SHORTEST:
         return  # fewer than twelve list words in all (a word typed with other accents aside)
     run: list[re.Match[str]] = []
     mask = 0
@@ -115,3 +120,81 @@ def _phrase(t: str, run: list[re.Match[str]], mask: int) -> Iterator[_Hit]:
     if any(c in t[run[0].start() : run[-1].end()] for c in ",、") and not _checksum_ok(words, mask):
         return
     yield (_SECRET, "seed_phrase", run[0].start(), run[-1].end(), None)
+
+
+_OFF_LIST: Final = 2
+_CUE_REACH: Final = 60
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The seed cues, the counts of words and the wallet words of ``data/seed_phrases.yaml``."""
+    raw = data_yaml("seed_phrases.yaml")
+
+    def words(section: str) -> re.Pattern[str]:
+        terms = {str(w).casefold() for ws in raw[section].values() for w in ws}
+        return re.compile(alternation(sorted(terms)))
+
+    return words("cues"), words("counted"), words("wallets")
+
+
+def _cues(lowered: str) -> Iterator[re.Match[str]]:
+    """Seed cues, and counts of words in a line that names a wallet ("the 12 words from my
+    metamask", not "12 words for the vocab quiz")."""
+    cue, counted, wallets = _patterns()
+    yield from cue.finditer(lowered)
+    for m in counted.finditer(lowered):
+        lo = lowered.rfind("\n", 0, m.start()) + 1
+        hi = lowered.find("\n", m.end())
+        if wallets.search(lowered, lo, len(lowered) if hi < 0 else hi):
+            yield m
+
+
+def _cued(t: str, masks: dict[str, int]) -> Iterator[_Hit]:
+    """A run after a seed cue with at most two words off its list (see the module docstring):
+    it starts at a list word within reach of the cue, takes list words of one list and up to
+    two others, and ends at its last list word (one off-list word more when that makes the
+    phrase a multiple of three long: a typo in its last word, "… easy miracl")."""
+    for cue in _cues(t.lower()):
+        line_end = t.find("\n", cue.end())
+        end = len(t) if line_end < 0 else line_end
+        run: list[re.Match[str]] = []
+        off = mask = 0
+        before: re.Match[str] | None = None
+        first: re.Match[str] | None = None  # the word before the run, perhaps its first
+        for w in _WORD.finditer(t, cue.end(), end):
+            bits = _mask(w.group(0), masks)
+            if run and _GAP.fullmatch(t, run[-1].end(), w.start()) is None:
+                if len(run) >= _SHORTEST:
+                    break
+                run = []  # "助记词是：杀 稀 …": a list word of the cue's clause, then the phrase
+            if not run:
+                if w.start() > cue.end() + _CUE_REACH:
+                    break
+                if bits:
+                    run, mask, off = [w], bits, 0
+                    first = before  # an off-list first word ("metamask: lantern orbit …")
+                before = w
+                continue
+            if bits and mask & bits:
+                run.append(w)
+                mask &= bits
+            elif off < _OFF_LIST:
+                run.append(w)
+                off += 1
+            else:
+                break
+        joined = run and first is not None and _GAP.fullmatch(t, first.end(), run[0].start())
+        if len(run) < _SHORTEST and off < _OFF_LIST and joined and first is not None:
+            run.insert(0, first)
+        while run and not _mask(run[-1].group(0), masks) and len(run) % 3:
+            run.pop()  # an off-list word past the phrase ("… gate, keep it safe" aside)
+        if len(run) < _SHORTEST:
+            continue
+        words = [w.group(0) for w in run]
+        listed = sum(1 for w in words if _mask(w, masks))
+        if listed < _SHORTEST - _OFF_LIST or max(Counter(map(_fold, words)).values()) * 2 >= len(
+            words
+        ):
+            continue
+        yield (_SECRET, "seed_phrase", run[0].start(), run[-1].end(), None)

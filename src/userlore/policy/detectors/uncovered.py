@@ -67,6 +67,7 @@ from userlore.policy.detectors.cldr_words import (
     _unaccented,
 )
 from userlore.policy.detectors.common import _Hit, _is_placeholder, has_digit, is_year
+from userlore.policy.detectors.keys import standalone_keys
 from userlore.policy.detectors.said_runs import _counting, _said_values, _says_digits
 from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.known_words import READ_AS_COVERED, read_by_its_words, unread_by_covered
@@ -431,8 +432,15 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
     # A Latin segment is read against the whole turn too: an English message quoting a Polish
     # street or an Icelandic name is an English message (identified as a whole).
     other_script = any(s.script not in ("Latn", "Zyyy") for s in found)
+    read = [s for s in found if s.language not in _NO_LANGUAGE and not misread_covered(t, s, found)]
     for seg in found:
         if seg.language in _NO_LANGUAGE:
+            if read:
+                # A key pasted into a turn no covered rule reads ("Яндекс токенум y0_AgAA…"):
+                # its cue word is in that language, so the key rules never saw one; its shape
+                # alone says key (blindfix16a).
+                for start, end in standalone_keys(t, seg.start, seg.end):
+                    yield (_SECRET, "credential_uncovered_language", start, end, None)
             continue
         text = t[seg.start : seg.end]
         if seg.language in RELATIVES:
