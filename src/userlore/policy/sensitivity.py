@@ -163,7 +163,8 @@ _OWN_MONEY_GATE = GatedPattern(
         # blindfix16b: money the user lends, gives or is owed, and products by their names
         r"|lent|loaned|gave|give|send|sent|paid|pay\b|transfer|owes|verse|donne|envoie|doi[tv]"
         r"|deve|debe|paso|doy|mando|dou\b|mesada|consignado|bonds|bauspar|letra|von mir|gebe"
-        r"|schicke|überweise|allowance|taschengeld|argent de poche|pel\b|lep\b|cel\b|ldds|给|貸|仕送り"
+        r"|schicke|überweise|allowance|taschengeld|argent de poche|pel\b|lep\b|cel\b|ldds"
+        r"|给|貸|仕送り"
     )
 )
 

@@ -105,7 +105,7 @@ _PERSONAL = re.compile(
     r"|salaire|revenus?|[ée]pargne|[ée]conomies|dettes?|pr[êe]t|hypoth[èe]que|solde|compte"
     r"|cr[ée]dit|sal[áa]rio|poupan[çc]a|d[íi]vidas?|empr[ée]stimo|conta|financiamento"
     # Loans and savings by their product's name (blindfix16b): a payroll loan, car finance.
-    r"|consignado|premium bonds|car finance|letra del coche|bauspar\w*"
+    r"|consignado|premium bonds|car finance|letras? del (?:coche|piso|carro|pr[ée]stamo)|bauspar\w*"
     r")(?!\w)|工资|薪水|月薪|年薪|收入|存款|余额|欠|贷款|房贷|车贷|信用卡|账户|存了|公积金|透支"
     r"|税后|到手|养老保险|养老金|社保|医保|理财|基金|借了|还款|还贷|助学贷款"
 )
@@ -137,7 +137,8 @@ _OWN_LOAN = re.compile(
     r"|^\s*(?:lent|loaned|gave|sent)|owes? me|owed me"
     r"|(?:le|les) (?:prest[ée]|paso|doy|mando|env[íi]o)|me deben?"
     r"|(?:habe|hab) [^.!?]{0,30}geliehen|von mir|schulde[tn] mir|ich (?:gebe|schicke|überweise)"
-    r"|j'ai prêté|je (?:lui |leur )?(?:prête|verse|donne|envoie)|me doi(?:t|vent)"
+    r"|j'ai prêté|je (?:lui |leur )?(?:prête|verse|donne|envoie)|j'(?:envoie|verse)"
+    r"|me doi(?:t|vent)"
     r"|emprestei|me deve[m]?|(?:eu )?(?:dou|mando) [^.!?]{0,20}(?:mesada|pra|para)"
     # An allowance the user pays, said as theirs ("a minha mesada para o meu filho").
     r"|(?:my|mi|mein\w*|ma|mon|minha|meu) (?:allowance|pocket money|paga|taschengeld"
