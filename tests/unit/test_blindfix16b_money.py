@@ -54,20 +54,9 @@ def test_every_item_of_the_covered_classes(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["blindfix16b_said_money.jsonl", "blindfix16b_second.jsonl"])
 def test_held_out_money_in_words_is_redacted(name: str) -> None:
-    missed: set[str] = set()
-    redacted_benign: set[str] = set()
-    for case in data_sets.rows(name):
-        if case["group"] != "held_out":
-            continue
-        text = case["text"]
-        assert not quote_verdict(text).quotable  # an uncovered language is withheld
-        red = redact(text)
-        if case["class"] == "benign":
-            if red != text:
-                redacted_benign.add(case["id"])
-        elif any(v in red for v in case["values"]):
-            missed.add(case["id"])
-    held = {r["id"] for r in data_sets.rows(name)}
+    rows = [r for r in data_sets.rows(name) if r["group"] == "held_out"]
+    missed, redacted_benign = value_sets.held_out_misses(rows)
+    held = {r["id"] for r in rows}
     assert missed == HELD_OUT_KNOWN & held
     assert redacted_benign == HELD_OUT_BENIGN_REDACTED & held
 
