@@ -50,3 +50,19 @@ def unexpected_and_stale(
     (a known miss that passes is news: it leaves the test's ``KNOWN``)."""
     failed = set(failures(cases))
     return failed - known, ({str(c["id"]) for c in cases} & known) - failed
+
+def held_out_misses(cases: list[dict[str, object]]) -> tuple[set[str], set[str]]:
+    """(sensitive held-out ids with a value left, benign ids the floor changed) of ``cases``;
+    asserts every one is withheld, as an uncovered language is (blindfix8b, blindfix16b)."""
+    missed: set[str] = set()
+    redacted_benign: set[str] = set()
+    for case in cases:
+        text = str(case["text"])
+        assert not quote_verdict(text).quotable
+        red = redact(text)
+        if case["class"] == "benign":
+            if red != text:
+                redacted_benign.add(str(case["id"]))
+        elif any(v in red for v in case["values"]):  # type: ignore[attr-defined]
+            missed.add(str(case["id"]))
+    return missed, redacted_benign

@@ -21,7 +21,6 @@ from userlore.policy.detectors.special_abbrev import abbreviation_cues
 from userlore.policy.detectors.special_lang import _sentences, languages, special_cues
 from userlore.policy.detectors.uncovered_money import uncovered_money
 from userlore.policy.quote_gate import quote_verdict
-from userlore.policy.sensitivity import redact
 
 # Items still missed (gate quotes a special item, or a benign one is withheld or redacted).
 # "o sindicato … anunciou greve, como vou pro trabalho?" was withheld until blindfix13b: a union
@@ -63,18 +62,7 @@ def test_second_special_set() -> None:
 def test_held_out_money_is_redacted_from_evidence(
     name: str, benign_redacted: frozenset[str]
 ) -> None:
-    rows = data_sets.rows(name)
-    missed = set()
-    redacted_benign = set()
-    for case in rows:
-        text = case["text"]
-        assert not quote_verdict(text).quotable  # an uncovered language is withheld
-        red = redact(text)
-        if case["class"] == "benign":
-            if red != text:
-                redacted_benign.add(case["id"])
-        elif any(v in red for v in case["values"]):
-            missed.add(case["id"])
+    missed, redacted_benign = value_sets.held_out_misses(data_sets.rows(name))
     assert missed == HELDOUT_MONEY_KNOWN, sorted(missed ^ HELDOUT_MONEY_KNOWN)
     assert redacted_benign == benign_redacted, sorted(redacted_benign ^ benign_redacted)
 

@@ -28,7 +28,8 @@ KNOWN_SECOND = {
     "bf9c2-money-rw-01",
     "bf9c2-money-mg-01",
     "bf9c2-money-ml-01",
-    "bf9c2-money-ti-01",
+    # "ሸሞንተ ሽሕ ናቕፋ" is read since blindfix16b: a segment is read in the languages whose CLDR
+    # magnitudes it says ("ሽሕ" is Tigrinya's), whatever the identifier guessed.
 }
 FLAGGED_SECOND = {"bf9c2-benign-tg-01", "bf9c2-benign-kn-01", "bf9c2-benign-ky-02"}
 FAMILIES = sorted({str(c["family"]) for c in CASES} - {"benign"})

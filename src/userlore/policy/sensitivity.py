@@ -160,6 +160,11 @@ _OWN_MONEY_GATE = GatedPattern(
         r"|rürup|ruerup|pgbl|vgbl|ideco|nisa|isa\b|per\b|pea\b|bafög|rückzahlung|repay|rembours"
         r"|reembols|devolv|parcela|cuota|mensualit|raten|borrow|lent me|prest|geliehen|emprunt"
         r"|steuern|impuestos|impôt|impot|impostos|devendo|financ|税后|到手|养老|社保|医保|理财|基金|借|还款|还贷|奨学金|返済|保険料|退職金|税引"
+        # blindfix16b: money the user lends, gives or is owed, and products by their names
+        r"|lent|loaned|gave|give|send|sent|paid|pay\b|transfer|owes|verse|donne|envoie|doi[tv]"
+        r"|deve|debe|paso|doy|mando|dou\b|mesada|consignado|bonds|bauspar|letra|von mir|gebe"
+        r"|schicke|überweise|allowance|taschengeld|argent de poche|pel\b|lep\b|cel\b|ldds"
+        r"|给|貸|仕送り"
     )
 )
 

@@ -104,6 +104,8 @@ _PERSONAL = re.compile(
     r"|cuotas?|mensualit[ée]s?|raten|monatsrate"
     r"|salaire|revenus?|[ée]pargne|[ée]conomies|dettes?|pr[êe]t|hypoth[èe]que|solde|compte"
     r"|cr[ée]dit|sal[áa]rio|poupan[çc]a|d[íi]vidas?|empr[ée]stimo|conta|financiamento"
+    # Loans and savings by their product's name (blindfix16b): a payroll loan, car finance.
+    r"|consignado|premium bonds|car finance|letras? del (?:coche|piso|carro|pr[ée]stamo)|bauspar\w*"
     r")(?!\w)|工资|薪水|月薪|年薪|收入|存款|余额|欠|贷款|房贷|车贷|信用卡|账户|存了|公积金|透支"
     r"|税后|到手|养老保险|养老金|社保|医保|理财|基金|借了|还款|还贷|助学贷款"
 )
@@ -126,6 +128,26 @@ _OWN_DEBT = re.compile(
     r"|m'(?:a|ont) pr[êe]t[ée]|j'ai emprunt[ée]|devo|devendo|me emprestou|peguei emprestado)(?!\w)"
     r"|我欠|我[^。！？]{0,6}借了|[跟向][^。！？]{1,4}借了|に[^。！？]{0,12}借り"
 )
+# The user's money lent, given or owed to them: the relative or friend in the clause is who gets
+# it, not whose it is ("lent my flatmate $600", "le paso a mi hijo 250 euros al mes", "mon ex me
+# doit encore 1 200 €", "借给我表哥八千五", "弟に30万円貸した"; issue 29, blindfix16b). A verb
+# with no subject counts only at the clause's start ("my sister lent her friend 2,400" is hers).
+_OWN_LOAN = re.compile(
+    r"(?i)(?<!\w)(?:i (?:lent|loaned|gave|give|send|sent|pay|paid|transfer(?:red)?)"
+    r"|^\s*(?:lent|loaned|gave|sent)|owes? me|owed me"
+    r"|(?:le|les) (?:prest[ée]|paso|doy|mando|env[íi]o)|me deben?"
+    r"|(?:habe|hab) [^.!?]{0,30}geliehen|von mir|schulde[tn] mir|ich (?:gebe|schicke|überweise)"
+    r"|j'ai prêté|je (?:lui |leur )?(?:prête|verse|donne|envoie)|j'(?:envoie|verse)"
+    r"|me doi(?:t|vent)"
+    r"|emprestei|me deve[m]?|(?:eu )?(?:dou|mando) [^.!?]{0,20}(?:mesada|pra|para)"
+    # An allowance the user pays, said as theirs ("a minha mesada para o meu filho").
+    r"|(?:my|mi|mein\w*|ma|mon|minha|meu) (?:allowance|pocket money|paga|taschengeld"
+    r"|argent de poche|mesada))(?!\w)"
+    # Chinese and Japanese leave the subject out: lent with no one else before it ("我表哥借给他
+    # 同学" is the cousin's), given by 我, lent or sent with no other subject (が/は) before.
+    r"|(?<![他她们哥姐弟妹爸妈友学事舅叔姨婆爷])借给|欠我|我[^。！？，,他她们哥姐弟妹爸妈友学事舅叔姨婆爷借]{0,5}给"
+    r"|^[^がは。！？]*?(?:に[^。！？]{0,12}貸し|貸した|仕送り)"
+)
 _MONEY_NOUNS = re.compile(
     r"(?i)salary|income|savings|saved|debt|owe|earn|balance|pay|konto|gehalt|verdien|schulden"
     r"|erspar|einkommen|salaire|gagne|épargne|dette|je dois|j'en dois|solde|revenu|sueldo"
@@ -138,10 +160,14 @@ _NOT_OWN = re.compile(
     r"(?i)(?<!\w)(?:her|his|their|its|son|sa|ses|leur|su|sus|sein\w*|ihr\w*|dela|dele|deles"
     r"|average|moyen\w*|promedio|medio|durchschnitt\w*|m[ée]dia|minimum|m[íi]nimo|mindest\w*"
     r"|costs?|kostet|co[uû]te|cuesta|custa|price|preis|prix|precio|pre[çc]o|raised|company"
+    # A product's ceiling set by law ("le plafond du PEL est de 61 200 €"), not "au plafond".
+    r"|le plafond|the ceiling|o teto|el tope|die obergrenze|der h[öo]chstbetrag"
     r"|fees?|geb[üu]hr\w*|frais|comisi[óo]n|tarifa|taxa|tarif|restaurant\w*|jantar|almo[çc]o|cena|d[îi]ner|addition|firma|empresa|entreprise)(?!\w)|彼|她|他的|平均|価格|値段|カメラ|興行|公司|价格|价钱|售价|多少钱|手续费|手数料"
 )
 # Savings and pension products named by their acronyms, in capitals only ("PER" is "per").
-_PRODUCTS = re.compile(r"(?<!\w)(?:PER|PEA|PERP|PERCO|ISA|SIPP|PGBL|VGBL|FGTS|IRA)(?!\w)")
+_PRODUCTS = re.compile(
+    r"(?<!\w)(?:PER|PEA|PERP|PERCO|ISA|SIPP|PGBL|VGBL|FGTS|IRA|PEL|CEL|LEP|LDDS)(?!\w)"
+)
 # "il y a", "es gibt", "there is": no one's subject ("sur mon PER il y a 14 000 €").
 _IMPERSONAL = re.compile(r"\bil y a\b|\bil me reste\b|\bes gibt\b|\bthere (?:is|are)\b")
 _NEXT_WORD = re.compile(r"\s?([^\W\d_]+)")
@@ -184,13 +210,14 @@ def _personal(clause: str) -> bool:
         or _PERSONAL.search(clause) is not None
         or _PRODUCTS.search(clause) is not None
         or _OWN_DEBT.search(clause) is not None
+        or _OWN_LOAN.search(clause) is not None
     )
 
 
 def _others_money(clause: str, c: Cues) -> bool:
     """Someone else's money, a price or an average, unless the clause states the user's own
     debt (a creditor who is a relative is still someone the user owes)."""
-    if _OWN_DEBT.search(clause):
+    if _OWN_DEBT.search(clause) or _OWN_LOAN.search(clause):
         return False
     if _NOT_OWN.search(clause) is not None:
         return True

@@ -140,6 +140,68 @@ def _spelled_magnitudes() -> frozenset[str]:
     )
 
 
+@built_table("uncovered_money.magnitude_languages")
+def _magnitude_languages() -> dict[str, tuple[str, ...]]:
+    """Every language (CLDR spells it out or babel has its locale) whose :func:`_spelled`
+    magnitudes hold a word, by the word: a segment that says "rébu" or "тыһыынча" is read
+    with that language's number and currency words too, whatever the identifier guessed
+    (blind16: Sundanese read as Javanese, Sakha as Kyrgyz). CLDR's data, no language named."""
+    from babel.localedata import locale_identifiers
+    from unicode_rbnf import RbnfEngine
+
+    languages = {*RbnfEngine.get_supported_languages()}
+    languages.update(name.split("_")[0] for name in locale_identifiers())
+    out: dict[str, set[str]] = {}
+    for language in sorted(languages):
+        for word in _spelled(language)[1]:
+            out.setdefault(word, set()).add(language)
+    return {word: tuple(sorted(found)) for word, found in out.items()}
+
+
+_MAX_READ_AS: Final = 3  # languages one word may add to a segment's candidates
+
+
+def _read_as(text: str, languages: list[str]) -> list[str]:
+    """``languages`` and the languages whose magnitude words ``text`` says that none of
+    ``languages`` says (at most three per word: "mil" is many languages' word)."""
+    index = _magnitude_languages()
+    _, known = _vocabulary(languages)
+    out = list(languages)
+    for m in _TOKEN.finditer(text):
+        bare = _bare(m.group(0))
+        found = index.get(bare, ())
+        if found and bare not in known and len(found) <= _MAX_READ_AS:
+            out.extend(x for x in found if x not in out)
+    return out
+
+
+_NEAR_MIN: Final = 5  # letters of a magnitude a misspelling may be one edit from
+
+
+@functools.cache
+def _near_magnitudes() -> frozenset[str]:
+    """The magnitudes of five letters or more of every language, and each with one letter
+    dropped: a word one edit from one of them has a form here, or one of its own one-letter
+    drops has (the symmetric-delete test)."""
+    words = {
+        w
+        for w in (*_spelled_magnitudes(), *_compact_magnitudes(), *_every_magnitude())
+        if len(w) >= _NEAR_MIN and w.isalpha()
+    }
+    return frozenset(words | {w[:i] + w[i + 1 :] for w in words for i in range(len(w))})
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def near_magnitude(word: str) -> bool:
+    """``word``, bare, is one edit from some language's magnitude of five letters or more (a
+    dialect's spelling: "Dusend" of "duisend", "tusend"): read as one before a currency name."""
+    bare = _bare(word)
+    if len(bare) < _NEAR_MIN or not bare.isalpha():
+        return False
+    near = _near_magnitudes()
+    return bare in near or any(bare[:i] + bare[i + 1 :] in near for i in range(len(bare)))
+
+
 def _splits(word: str, vocabulary: frozenset[str]) -> bool:
     """``word`` is a concatenation of words of ``vocabulary`` ("centoventi": cento + venti)."""
     ok = [True] + [False] * len(word)
@@ -185,7 +247,11 @@ def _may_hold_money(t: str) -> bool:
         return True
     if not t.isascii() and _OTHER_SCRIPT.search(t):
         return True
-    return says_a_magnitude(t)
+    if says_a_magnitude(t):
+        return True
+    # A dialect's spelling of a magnitude before another word ("dörtig Dusend Euro"): read on.
+    words = letter_runs(t) if t.isascii() else _TOKEN.findall(t)
+    return any(map(near_magnitude, words[:-1]))
 
 
 def says_a_magnitude(t: str) -> bool:
@@ -224,7 +290,7 @@ def uncovered_money(t: str) -> Iterator[_Hit]:
         if seg.language in _NO_LANGUAGE:
             continue
         text = t[seg.start : seg.end]
-        languages = _candidate_languages(seg, text)
+        languages = _read_as(text, _candidate_languages(seg, text))
         spans = list(_said_amounts(text, languages))
         for start, end in spans:
             yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
@@ -311,7 +377,8 @@ def _said_amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
     # One word ending in a magnitude right before a currency name, its multiplier a number word
     # CLDR does not spell ("tweintichtûzen euro"): blind15.
     ends = _ends_before_currency(text, words, kinds, magnitudes, languages)
-    for k in ends:
+    # A dialect's spelling of a magnitude, with its multiplier before it (blind16).
+    for k in ends | _near_before_currency(text, words, kinds, languages):
         kinds[k] = "mag"
 
     def adjacent(i: int, j: int) -> bool:
@@ -368,6 +435,25 @@ def _ends_before_currency(
             for g in magnitudes
             if len(g) >= _LONG_MAGNITUDE
         ):
+            continue
+        after = words[k + 1][0]
+        if _GAP.fullmatch(text, m.end(), after.start()) and _is_currency(after.group(0), languages):
+            out.add(k)
+    return out
+
+
+def _near_before_currency(
+    text: str,
+    words: list[tuple[re.Match[str], str]],
+    kinds: list[str],
+    languages: list[str],
+) -> set[int]:
+    """Indexes of unread words one edit from some language's magnitude that stand right
+    before a currency name ("twintig Dusend Euro", blind16): the multiplier before is taken
+    with it, as for a magnitude CLDR spells."""
+    out: set[int] = set()
+    for k, (m, _) in enumerate(words[:-1]):
+        if kinds[k] or not near_magnitude(m.group(0)):
             continue
         after = words[k + 1][0]
         if _GAP.fullmatch(text, m.end(), after.start()) and _is_currency(after.group(0), languages):
