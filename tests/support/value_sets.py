@@ -51,6 +51,7 @@ def unexpected_and_stale(
     failed = set(failures(cases))
     return failed - known, ({str(c["id"]) for c in cases} & known) - failed
 
+
 def held_out_misses(cases: list[dict[str, object]]) -> tuple[set[str], set[str]]:
     """(sensitive held-out ids with a value left, benign ids the floor changed) of ``cases``;
     asserts every one is withheld, as an uncovered language is (blindfix8b, blindfix16b)."""
