@@ -49,9 +49,7 @@ def test_every_item_of_the_family(family: str) -> None:
     assert failing - KNOWN.keys() == set()
 
 
-@pytest.mark.parametrize(
-    "case", [c for c in CASES if c["id"] in KNOWN], ids=lambda c: str(c["id"])
-)
+@pytest.mark.parametrize("case", [c for c in CASES if c["id"] in KNOWN], ids=lambda c: str(c["id"]))
 @pytest.mark.xfail(strict=True, reason="a known miss of the class (see KNOWN)")
 def test_known_misses(case: dict[str, object]) -> None:
     assert not special_sets.family_row_fails(case)
