@@ -31,7 +31,7 @@ SPECIAL_KNOWN: frozenset[str] = frozenset(
         "bf9s-brand-es-b07",
         "bf9s-brand-ja-b07",
         "bf9s-document-zh-b07",
-        "bf9s-document-ja-b07",
+        # (bf9s-document-ja-b07 is quoted since blindfix16c: "ってどうやって" asks how, a topic)
     }
 )
 VALUES_KNOWN: frozenset[str] = frozenset(

@@ -209,14 +209,39 @@ def _for_someone_else(lang: _Language, t: str, term_end: int, sentence_end: int)
     return False
 
 
-def _verdict(lang: _Language, t: str, own: bool, s: int, start: int, end: int) -> str:
+def _verdict(
+    lang: _Language, t: str, own: bool, s: int, start: int, end: int, category: str = ""
+) -> str:
     """A self term is the speaker's unless a profession frames the sentence; others attributed."""
     verdict = _attribute(lang, t, s, start, end, own=own)
     if own and verdict == _UNCLEAR:
         return _SELF
     if verdict in _NOT_YET_THE_SPEAKERS and _shared(lang, t, s, start, end):
         return _SELF  # "my wife and I are both…", "my brother is gay, and so am I"
+    if (
+        verdict in _NOT_YET_THE_SPEAKERS
+        and category == _ETHNICITY
+        and _by_descent(lang, t, s, start, end)
+    ):
+        return _SELF  # "mi familia es mapuche", "ma famille est kabyle": the speaker's origin
     return verdict
+
+
+_ETHNICITY: Final = "ethnicity"
+_DESCENT_REACH: Final = 4  # words (twice as many characters unspaced) between family and origin
+
+
+def _by_descent(lang: _Language, t: str, s: int, start: int, end: int) -> bool:
+    """An origin told of the speaker's own family, a few words before or after it in its
+    sentence ("my family is Romani", "Irish Travellers on my mother's side", 我家是回族)."""
+    if lang.descent is None:
+        return False
+    e = next((ee for ss, ee in _sentences(t) if ss <= start < ee), len(t))
+    for m in lang.descent.finditer(t, s, e):
+        gap = t[m.end() : start] if m.end() <= start else t[end : max(end, m.start())]
+        if (len(gap.split()) if lang.spaced else len(gap) // 2) <= _DESCENT_REACH:
+            return True
+    return False
 
 
 _NOT_YET_THE_SPEAKERS: Final = frozenset({_OTHER, _UNCLEAR, _DETERMINED})
@@ -456,7 +481,7 @@ def _all_cues(t: str) -> Iterator[tuple[_Language, str, bool, int, int, int]]:
 def _lang_special(t: str) -> Iterator[_Hit]:
     """Floor hits: cues said about the user in any vocabulary's language."""
     for lang, category, own, s, start, end in _all_cues(t):
-        if _verdict(lang, t, own, s, start, end) == _SELF:
+        if _verdict(lang, t, own, s, start, end, category) == _SELF:
             yield (_SPECIAL, category, _subject_start(lang, t, s, start), end, category)
     yield from _same_sex_couple(t)
 
@@ -525,6 +550,7 @@ def about_someone_else_or_topic(text: str) -> bool:
     False for it: the gate fails closed. Text without any cue is not "about" anything: False.
     """
     verdicts = [
-        _verdict(lang, text, own, s, start, end) for lang, _, own, s, start, end in _all_cues(text)
+        _verdict(lang, text, own, s, start, end, category)
+        for lang, category, own, s, start, end in _all_cues(text)
     ]
     return bool(verdicts) and all(v == _OTHER for v in verdicts)

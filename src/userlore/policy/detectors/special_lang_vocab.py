@@ -30,7 +30,8 @@ _MARKER_KINDS: Final = (
 _KEYS: Final = frozenset(
     {"language", "spaced", "pro_drop", "head_first", "terms", "self_terms", "as_a", "as_a_suffix",
      "implied_start", "determiners", "negation_after", "compounds", "self_copula",
-     "patient_nouns", "beneficiary", "script", "reported_self", "couple", *_MARKER_KINDS}
+     "patient_nouns", "beneficiary", "script", "reported_self", "couple", "descent",
+     *_MARKER_KINDS}
 )  # fmt: skip
 _TOKEN = re.compile(r"\w+")
 # Every regex term holds a literal run of three or more letters ("descent", "afiliad", "vot"),
@@ -105,6 +106,10 @@ class _Language:
     """A same-sex couple told without an orientation word (``couple``): for each gender, the
     speaker's partner noun ("my boyfriend", "mi novia") and the speaker's own gender ("I'm a
     guy", "自分も男"). Both anywhere in one text state the speaker's orientation."""
+    descent: re.Pattern[str] | None = None
+    """The speaker's own family or one side of it ("my family", "por parte de mi madre",
+    "mütterlicherseits", 我家, 母方): an origin told of it is the speaker's origin too
+    (``descent``, blindfix16c); a religion or a diagnosis told of the family is not."""
     couple_gates: tuple[LiteralGate | None, ...] = ()
     """For each ``couple`` pair, words one of which an ASCII text's lower case holds wherever
     the partner pattern matches in it (see :func:`_couple_gate`); None: no such words."""
@@ -292,6 +297,11 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
                 r"(?:^|[\s,，、。])" + copula_alt + r"\s*" + patient_alt + r"\s*$", re.IGNORECASE
             )
             if copula_alt and patient_alt
+            else None
+        ),
+        descent=(
+            re.compile(_alternation(_str_list(data, "descent"), spaced=spaced), re.IGNORECASE)
+            if data.get("descent")
             else None
         ),
     )

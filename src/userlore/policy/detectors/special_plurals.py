@@ -63,6 +63,7 @@ def add_plurals(code: str, lexicon: _Lexicon) -> None:
         categories |= {"health"}
     rules: list[list[str]] = entry["rules"]
     last = bool(entry.get("last_word", False))
+    not_forms = frozenset(entry.get("not_forms", ()))  # another word: "Roman" is no plural of Roma
     known = {words for phrases in lexicon.values() for words, _, _ in phrases}
     added: list[tuple[tuple[str, ...], str, bool]] = []
     for phrases in lexicon.values():
@@ -72,7 +73,7 @@ def add_plurals(code: str, lexicon: _Lexicon) -> None:
             i = len(words) - 1 if last else 0
             if category == "health" and len(words[i]) < _HEALTH_MIN:
                 continue  # abbreviations: "hiv" + "e" is English "hive"
-            for form in _inflect(words[i], rules):
+            for form in _inflect(words[i], rules) - not_forms:
                 plural = (*words[:i], form, *words[i + 1 :])
                 if plural not in known:
                     known.add(plural)

@@ -126,6 +126,7 @@ _BLOCK_BETWEEN: Final = _words(
     friend friends mom mum mother dad father parents parent brother sister sibling siblings
     son daughter kid kids child children baby wife husband spouse partner boyfriend
     girlfriend fiancé fiance fiancee grandma grandmother grandpa grandfather grandparents
+    nan nana nanna gran granny grandad granddad
     aunt uncle cousin niece nephew family relative relatives dog dogs cat cats pet pets
     puppy kitten horse patient patients client clients customer customers colleague
     colleagues coworker coworkers co boss manager employee employees neighbor neighbour
