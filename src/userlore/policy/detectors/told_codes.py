@@ -65,7 +65,8 @@ def _words() -> _Words:
             rf"(?<!\d)({_RUN})\s*(?:{literal_alternation(raw['change_after'])})"
         ),
         restated=re.compile(
-            r"\[redacted:[\w-]+\]\s*[,，、]?\s*"
+            # A counter glued to the marker stays ("[…]年、要するに1995").
+            r"\[redacted:[\w-]+\][^\W\d_]{0,2}\s*[,，、]?\s*"
             rf"(?:(?:{literal_alternation(raw['restated'])})\s*[,:：]?\s*|[(（=]\s*)"
             r"(\d(?:[ \-.]?\d){2,11})(?![\d.,]\d)"
         ),
