@@ -86,7 +86,9 @@ def _cue() -> re.Pattern[str]:
 
 def uncovered_cued(t: str) -> Iterator[_Hit]:
     """Values after a credential acronym and money in words in ``t``'s uncovered segments."""
-    cues = list(_cue().finditer(t)) + ([] if t.isascii() else list(_script_cues(t)))
+    cues = list(_cue().finditer(t))
+    if not t.isascii() and _OTHER_SCRIPT.search(t):  # not for Latin-1, CJK or kana alone
+        cues.extend(_script_cues(t))
     money = _may_name_money(t)
     shapes = list(_unmistakable_amounts(t)) if _GROUPED.search(t) else []
     if not cues and not money and not shapes:
@@ -115,6 +117,8 @@ def uncovered_cued(t: str) -> Iterator[_Hit]:
                 yield (_REGULATED, _MONEY_RULE, seg.start + start, seg.start + end, None)
 
 
+# A letter past Latin-1 up to Ge'ez, Khmer and Mongolian, or Hangul: where a script cue may be.
+_OTHER_SCRIPT = re.compile(r"[\u0100-\u1fff\u3130-\u318f\uac00-\ud7af]")
 # A word with a letter outside ASCII, short enough to be an acronym in any script ("ПИН",
 # "पिन": consonants and vowel signs), a hyphen ending it ("ПИН-кода") or not.
 _SCRIPT_WORD = re.compile(
