@@ -50,3 +50,14 @@ def unexpected_and_stale(
     (a known miss that passes is news: it leaves the test's ``KNOWN``)."""
     failed = set(failures(cases))
     return failed - known, ({str(c["id"]) for c in cases} & known) - failed
+
+
+def uncovered_fails(case: dict[str, object]) -> bool:
+    """A value left, or a benign row changed; a covered benign row withheld too (a held-out
+    one is withheld from quoting by design, so only the floor's change counts)."""
+    text = str(case["text"])
+    red = redact(text)
+    if case["class"] != "benign":
+        return any(str(v) in red for v in case["values"])  # type: ignore[attr-defined]
+    quoted = case["group"] != "covered" or quote_verdict(text).quotable
+    return red != text or not quoted

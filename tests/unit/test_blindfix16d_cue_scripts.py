@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import data_sets
+from tests.support import data_sets, value_sets
 from userlore.policy.sensitivity import redact
 
 SETS = ("blindfix16d_cue_scripts.jsonl", "blindfix16d_cue_scripts2.jsonl")
@@ -35,13 +35,7 @@ KNOWN = {
 }
 
 
-def _fails(case: dict[str, object]) -> bool:
-    """A value left, or a benign row changed (uncovered text is withheld from plans anyway)."""
-    text = str(case["text"])
-    red = redact(text)
-    if case["class"] != "benign":
-        return any(str(v) in red for v in case["values"])  # type: ignore[attr-defined]
-    return red != text
+_fails = value_sets.uncovered_fails
 
 
 @pytest.mark.parametrize("name", SETS)
