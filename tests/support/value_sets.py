@@ -67,3 +67,14 @@ def held_out_misses(cases: list[dict[str, object]]) -> tuple[set[str], set[str]]
         elif any(v in red for v in case["values"]):  # type: ignore[attr-defined]
             missed.add(str(case["id"]))
     return missed, redacted_benign
+
+
+def uncovered_fails(case: dict[str, object]) -> bool:
+    """A value left, or a benign row changed; a covered benign row withheld too (a held-out
+    one is withheld from quoting by design, so only the floor's change counts)."""
+    text = str(case["text"])
+    red = redact(text)
+    if case["class"] != "benign":
+        return any(str(v) in red for v in case["values"])  # type: ignore[attr-defined]
+    quoted = case["group"] != "covered" or quote_verdict(text).quotable
+    return red != text or not quoted

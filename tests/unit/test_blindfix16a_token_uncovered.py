@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import data_sets
-from userlore.policy.quote_gate import quote_verdict
+from tests.support import data_sets, value_sets
 from userlore.policy.sensitivity import redact
 
 SETS = ("blindfix16a_token_uncovered.jsonl", "blindfix16a_token_uncovered2.jsonl")
@@ -37,13 +36,7 @@ KNOWN = {
 }
 
 
-def _fails(case: dict[str, object]) -> bool:
-    text = str(case["text"])
-    red = redact(text)
-    if case["class"] != "benign":
-        return any(str(v) in red for v in case["values"])  # type: ignore[attr-defined]
-    quoted = case["group"] != "covered" or quote_verdict(text).quotable
-    return red != text or not quoted
+_fails = value_sets.uncovered_fails
 
 
 @pytest.mark.parametrize("name", SETS)

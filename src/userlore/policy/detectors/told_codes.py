@@ -8,7 +8,12 @@ first comma, and no year said after other words. Three ways of telling a code cr
 - a change said after a comma ("mon code de carte, je l'ai changé en 2580"): four to eight
   digits right after a change phrase, or right before one ("auf 3812 geändert");
 - a code in pieces over two sentences ("密码是 4 8 0。后面再加 27"): where ``said_values``
-  marks a piece that is a word ("再加"), the digits right after it are the piece.
+  marks a piece that is a word ("再加"), the digits right after it are the piece;
+- a value said again in digits ("…, mil novecientos treinta y ocho, o sea 1938"): ``redact``
+  reads its own output again, so the digits right after a redaction marker and a word that
+  restates ("o sea", "i.e.", "d.h.", "つまり") or a bracket are the value the marker hid; a
+  year too, however far from the cue (blind16 b16c-es-secret-003). The marker is the
+  evidence: "at three, i.e. 15:00" has none.
 
 Words are data (``data/told_codes.yaml``).
 """
@@ -42,6 +47,7 @@ class _Words:
     negation: re.Pattern[str]
     change_before: re.Pattern[str]
     change_after: re.Pattern[str]
+    restated: re.Pattern[str]
 
 
 @functools.cache
@@ -58,6 +64,12 @@ def _words() -> _Words:
         change_after=re.compile(
             rf"(?<!\d)({_RUN})\s*(?:{literal_alternation(raw['change_after'])})"
         ),
+        restated=re.compile(
+            # A counter glued to the marker stays ("[…]年、要するに1995").
+            r"\[redacted:[\w-]+\][^\W\d_]{0,2}\s*[,，、]?\s*"
+            rf"(?:(?:{literal_alternation(raw['restated'])})\s*[,:：]?\s*|[(（=]\s*)"
+            r"(\d(?:[ \-.]?\d){2,11})(?![\d.,]\d)"
+        ),
     )
 
 
@@ -66,6 +78,9 @@ def told_codes(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     if not has_decimal(t):
         return
     yield from _piece_digits(t, hits)
+    if "[REDACTED:" in t:
+        for m in _words().restated.finditer(lowered):
+            yield (_SECRET, "told_code", m.start(1), m.end(1), None)
     c = cues()
     found = c.credential_cues(lowered)
     if not found:

@@ -4,7 +4,10 @@
 still stored, in languages no rule names (their number words unknown to CLDR's spell-outs):
 
 - **the clause after a credential acronym** (``data/uncovered_cues.yaml``: PIN, OTP, CVV, ATM
-  ..., international, written in Latin capitals in any language): in a segment of an uncovered
+  ..., international, written in Latin capitals in any language, or in another script that
+  transliterates to it: ``anyascii`` reads "ПИН", "ΠΙΝ", "PİN" (capitals, in a script with
+  case) and "পিন", "पिन", "핀", "პინ" (caseless) as PIN; an abjad that drops the vowel ("پن")
+  is not read): in a segment of an uncovered
   language the floor cannot tell number words from other words, so the clause that follows the
   acronym ("ATM کا پن چار دو نو سات ہے", "UPI PIN ఒకటి తొమ్మిది ఐదు ఎనిమిది") is redacted, and
   a list of single words after it ("ẹ̀rin, èje, ọ̀kan, ẹ̀ta") with it. Not a clause of fewer
@@ -34,6 +37,8 @@ import functools
 import re
 from collections.abc import Iterator
 from typing import Final
+
+from anyascii import anyascii
 
 from userlore.policy.built_tables import built_table
 from userlore.policy.data_files import data_yaml
@@ -90,6 +95,8 @@ def _cue_gate() -> GatedPattern:
 def uncovered_cued(t: str) -> Iterator[_Hit]:
     """Values after a credential acronym and money in words in ``t``'s uncovered segments."""
     cues = list(_cue_gate().finditer(t))
+    if not t.isascii() and _OTHER_SCRIPT.search(t):  # not for Latin-1, CJK or kana alone
+        cues.extend(_script_cues(t))
     money = _may_name_money(t)
     shapes = list(_unmistakable_amounts(t)) if _GROUPED.search(t) else []
     if not cues and not money and not shapes:
@@ -116,6 +123,35 @@ def uncovered_cued(t: str) -> Iterator[_Hit]:
         for seg in readable:
             for start, end in _money_words(t, seg):
                 yield (_REGULATED, _MONEY_RULE, seg.start + start, seg.start + end, None)
+
+
+# A letter past Latin-1 up to Ge'ez, Khmer and Mongolian, or Hangul: where a script cue may be.
+_OTHER_SCRIPT = re.compile(r"[\u0100-\u1fff\u3130-\u318f\uac00-\ud7af]")
+# A word with a letter outside ASCII, short enough to be an acronym in any script ("ПИН",
+# "पिन": consonants and vowel signs), a hyphen ending it ("ПИН-кода") or not.
+_SCRIPT_WORD = re.compile(
+    r"(?<![\w\u0300-\u036f\u0900-\u0dff])[^\W\d_][\w\u0900-\u0dff]{1,5}(?![\w\u0900-\u0dff])"
+)
+
+
+def _script_cues(t: str) -> Iterator[re.Match[str]]:
+    """The acronyms written in a script other than ASCII Latin, read through ``anyascii``.
+
+    A script with case must write the capitals (a Russian "пин" on a map is a map pin, as
+    the Latin rule reads "PIN" and not "pin"); a caseless one is read as it is.
+    """
+    for m in _SCRIPT_WORD.finditer(t):
+        word = m.group(0)
+        if word.isascii():
+            continue
+        latin = "".join(c for c in anyascii(word) if c.isalnum())  # "p'in": an ejective mark
+        if word.lower() != word.upper():  # a script with case
+            if not word.isupper():
+                continue
+        else:
+            latin = latin.upper()
+        if _cue().fullmatch(latin):
+            yield m
 
 
 def _clause_after(t: str, at: int) -> tuple[int, int] | None:
