@@ -33,8 +33,9 @@ KNOWN = {
         "uv-money_words-haw-01",
         "uv-money_words-tet-01",
         "uv-money_words-st-01",
-        # "tusintit qulit" is read since blindfix16b: the segment is read in the languages
-        # whose CLDR magnitudes it says ("tusintit" is Greenlandic's), whatever the guess.
+        # "tusintit qulit koruuninik": read by blindfix16b only as a misspelt magnitude before
+        # an inflected currency name, two loose readings the merge made exact ("trail naïve").
+        "uv-money_words-kl-01",
         "uv-money_words-fj-01",
         "uv-money_words-rn-02",
     },

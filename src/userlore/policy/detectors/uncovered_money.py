@@ -168,6 +168,8 @@ def _read_as(text: str, languages: list[str]) -> list[str]:
     _, known = _vocabulary(languages)
     out = list(languages)
     for m in _TOKEN.finditer(text):
+        if m.group(0).isupper() and len(m.group(0)) > 1:
+            continue  # an acronym ("ПИН"), not a number word (Chuvash "пин", a thousand)
         bare = _bare(m.group(0))
         found = index.get(bare, ())
         if found and bare not in known and len(found) <= _MAX_READ_AS:
@@ -338,9 +340,10 @@ def _currency_names(language: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def _is_currency(word: str, languages: list[str]) -> bool:
+def _is_currency(word: str, languages: list[str], exact: bool = False) -> bool:
     """A currency name of one of ``languages``, in an inflected form too ("eurų" of "euras",
-    "रुपये" of "रुपया"), or a currency sign."""
+    "रुपये" of "रुपया") unless ``exact`` (after a misspelt magnitude: two loose readings in a
+    row took "trail naïve" for a sum in naira), or a currency sign."""
     if re.fullmatch(_currency_signs() + "+", word):
         return True
     plain = _bare(word)
@@ -348,7 +351,10 @@ def _is_currency(word: str, languages: list[str]) -> bool:
     for language in languages:
         for name in _currency_names(language):
             if plain == name or (
-                len(plain) > 3 and name.startswith(stem) and abs(len(name) - len(plain)) <= 2
+                not exact
+                and len(plain) > 3
+                and name.startswith(stem)
+                and abs(len(name) - len(plain)) <= 2
             ):
                 return True
     return False
@@ -437,7 +443,9 @@ def _ends_before_currency(
         ):
             continue
         after = words[k + 1][0]
-        if _GAP.fullmatch(text, m.end(), after.start()) and _is_currency(after.group(0), languages):
+        if _GAP.fullmatch(text, m.end(), after.start()) and _is_currency(
+            after.group(0), languages, exact=True
+        ):
             out.add(k)
     return out
 
@@ -456,7 +464,9 @@ def _near_before_currency(
         if kinds[k] or not near_magnitude(m.group(0)):
             continue
         after = words[k + 1][0]
-        if _GAP.fullmatch(text, m.end(), after.start()) and _is_currency(after.group(0), languages):
+        if _GAP.fullmatch(text, m.end(), after.start()) and _is_currency(
+            after.group(0), languages, exact=True
+        ):
             out.add(k)
     return out
 
