@@ -332,6 +332,19 @@ def _end_sessions(conn_string: str) -> None:
     pool.end_sessions(name)
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Load the floor's tables before the first test.
+
+    The suites time their TTL tests in seconds (PostgreSQL's: items put, then searched, within
+    a 6 s TTL); the first put whose text opens a lazily loaded table (the language identifier's
+    model, CLDR's currency symbols) paid seconds inside such a window, and on a loaded machine
+    an item expired before the search (``test_search_namespace_like_metacharacters``).
+    """
+    from userlore.policy.warm import warm
+
+    warm()
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """A new test: the databases the last one used go back to the pool."""
     if _POOL is not None:

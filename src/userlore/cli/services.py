@@ -2,7 +2,9 @@
 
 Both open one database (``--db`` or ``USERLORE_DB``; default: the embedded SQLite file, so every
 agent on a machine shares one memory) with one configuration. Heavy imports (FastAPI, uvicorn,
-the MCP SDK) happen only when a subcommand runs.
+the MCP SDK) happen only when a subcommand runs. Both load the floor's tables in a background
+thread as they start (``--no-warm`` or ``USERLORE_WARM=0`` to skip), so the first requests do not
+pay them.
 """
 
 from __future__ import annotations
@@ -10,15 +12,40 @@ from __future__ import annotations
 import os
 import sys
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from userlore.cli.app import app
 from userlore.cli.common import ConfigOpt, DbOpt, ModeOpt, open_for_service
+from userlore.config import MemoryMode
 from userlore.server.guard import DEFAULT_BODY_TIMEOUT, DEFAULT_MIN_BODY_RATE
 
+if TYPE_CHECKING:
+    from userlore.facade import Userlore
+
 DEFAULT_LIMIT_CONCURRENCY = 100
+
+WarmOpt = Annotated[
+    bool,
+    typer.Option(
+        "--warm/--no-warm",
+        envvar="USERLORE_WARM",
+        help="Load the floor's tables in the background at start (env USERLORE_WARM).",
+    ),
+]
+
+
+def _open_service(
+    db: str | None, config: str | None, mode: MemoryMode | None, warm: bool
+) -> Userlore:
+    """:func:`open_for_service`, and the floor's tables loading beside it when ``warm``."""
+    lore = open_for_service(db, config, mode)
+    if warm:
+        from userlore.policy.warm import start_warming
+
+        start_warming()
+    return lore
 
 
 class Transport(StrEnum):
@@ -64,6 +91,7 @@ def serve(
     db: DbOpt = None,
     config: ConfigOpt = None,
     mode: ModeOpt = None,
+    warm: WarmOpt = True,
 ) -> None:
     """Run the HTTP gateway (FastAPI, bearer token per scope)."""
     import uvicorn
@@ -79,7 +107,7 @@ def serve(
             "USERLORE_TOKENS_FILE); every data request will be refused",
             file=sys.stderr,
         )
-    lore = open_for_service(db, config, mode)
+    lore = _open_service(db, config, mode, warm)
     try:
         application = create_app(
             lore,
@@ -132,6 +160,7 @@ def mcp(
     db: DbOpt = None,
     config: ConfigOpt = None,
     mode: ModeOpt = None,
+    warm: WarmOpt = True,
 ) -> None:
     """Serve the memory tools over MCP (stdio or streamable HTTP)."""
     from userlore.mcp.server import MemoryServerSettings, run_mcp_server
@@ -144,7 +173,7 @@ def mcp(
         instance=instance,
         allow_purge=allow_purge,
     )
-    lore = open_for_service(db, config, mode)
+    lore = _open_service(db, config, mode, warm)
     try:
         run_mcp_server(
             lore,
