@@ -73,7 +73,14 @@ def serve(tmp_path: Path, *options: str) -> Iterator[Gateway]:
 
 @pytest.fixture
 def gateway(tmp_path: Path) -> Iterator[Gateway]:
+    """A server of the test's own: the memory tests read its peak RSS, which only grows."""
     yield from serve(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def shared_gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
+    """One server for the tests that only read answers (a start costs seconds of CPU)."""
+    yield from serve(tmp_path_factory.mktemp("hostile"))
 
 
 AUTH = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
@@ -180,9 +187,9 @@ def answer(response: httpx.Response) -> tuple[int, str | None]:
 
 
 @pytest.mark.parametrize("name", sorted(BODIES))
-def test_every_json_encoding_gets_the_answer_of_utf8(gateway: Gateway, name: str) -> None:
+def test_every_json_encoding_gets_the_answer_of_utf8(shared_gateway: Gateway, name: str) -> None:
     text = BODIES[name]
-    with httpx.Client(base_url=gateway.base, timeout=30) as client:
+    with httpx.Client(base_url=shared_gateway.base, timeout=30) as client:
         answers = {
             encoding: answer(client.post(MEMORIES, headers=AUTH, content=text.encode(encoding)))
             for encoding in ENCODINGS
@@ -196,9 +203,9 @@ def test_every_json_encoding_gets_the_answer_of_utf8(gateway: Gateway, name: str
         assert expected == (422, "invalid_text")
 
 
-def test_a_body_broken_in_its_encoding_is_a_400(gateway: Gateway) -> None:
+def test_a_body_broken_in_its_encoding_is_a_400(shared_gateway: Gateway) -> None:
     broken = '{"content": "x"}'.encode("utf-16-le") + b"\x00\xd8"  # a cut surrogate pair
-    with httpx.Client(base_url=gateway.base, timeout=30) as client:
+    with httpx.Client(base_url=shared_gateway.base, timeout=30) as client:
         got = answer(client.post(MEMORIES, headers=AUTH, content=broken))
     assert got == (400, "bad_request")
 

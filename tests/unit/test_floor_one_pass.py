@@ -50,18 +50,27 @@ def _wrapped(key: str, text: str) -> str:
     return json.dumps({key: text}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def _two_passes_agree(texts: list[str]) -> tuple[int, int, list[tuple[str, str]]]:
-    """(forms judged by one pass, of them with a verdict, those whose verdict differs)."""
+def _two_passes_agree(
+    texts: list[str], keys: str = "every"
+) -> tuple[int, int, list[tuple[str, str]]]:
+    """(forms judged by one pass, of them with a verdict, those whose verdict differs).
+
+    ``keys="every"`` wraps each text under every wrapper key; ``"one"`` under one, in turn
+    (the data sets: every key still meets a third of them, at a third of the floor's calls).
+    """
     one = with_verdict = 0
     differ: list[tuple[str, str]] = []
-    for text in texts:
-        for key in WRAPPER_KEYS:
+    for i, text in enumerate(texts):
+        alone = None
+        chosen = WRAPPER_KEYS if keys == "every" else (WRAPPER_KEYS[i % len(WRAPPER_KEYS)],)
+        for key in chosen:
             value = _wrapped(key, text)
             if not value_is_content(value, text):
                 continue
             one += 1
             both = _assess_text((text, value), None, classify)
-            alone = _assess_text((text,), None, classify)
+            if alone is None:
+                alone = _assess_text((text,), None, classify)
             with_verdict += both.refused is not None or both.category is not None
             if alone != both:
                 differ.append((key, text))
@@ -85,7 +94,7 @@ KNOWN_DIFFER = {
 
 
 def test_data_sets_one_pass_equals_two() -> None:
-    one, with_verdict, differ = _two_passes_agree(DATA)
+    one, with_verdict, differ = _two_passes_agree(DATA, keys="one")
     assert [d for d in differ if d[1] not in KNOWN_DIFFER] == []
     assert one > 3000 and with_verdict > 500
 
