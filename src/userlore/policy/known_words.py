@@ -33,8 +33,8 @@ __all__ = [
     "COMPOUNDING_LANGUAGES",
     "READ_AS_COVERED",
     "read_by_its_words",
-    "unknown_words",
     "unknown_to_covered",
+    "unknown_words",
     "unread_by_covered",
 ]
 

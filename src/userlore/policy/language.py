@@ -200,8 +200,9 @@ def _romanised_among_han(out: list[Segment], text: str) -> list[Segment]:
     their lowercase words are known to no covered list and one carries a tone mark: a language
     written in Han and a romanisation at once ("我kap我ê翁婿…", issue 29, blind17) is no
     Mandarin with English words in it ("我用Python写了一个script"), whose words the English list
-    knows and whose initialisms ("yyds") have no marks. Script and word-list data only: no
-    romanisation is named. Mandarin's own pinyin with tone marks is withheld too (a known cost)."""
+    knows and whose initialisms ("yyds") have no marks. Scripts, word lists and the covered
+    Mandarin's own pinyin only (a run all of whose words are pinyin syllables stays Mandarin):
+    no uncovered romanisation is named."""
     runs = [
         i
         for i, seg in enumerate(out)
