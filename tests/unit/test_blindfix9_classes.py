@@ -23,8 +23,8 @@ from userlore.policy.known_words import read_by_its_words
 SPECIAL_KNOWN: frozenset[str] = frozenset(
     {
         # Attribution, not vocabulary: the same verdict for a generic name ("metformin"):
-        # en "side effects" and de "wirkt" are topic words.
-        "bf9s-brand-en-02",
+        # de "wirkt" is a topic word. (bf9s-brand-en-02 is withheld since blindfix17c:
+        # "started …" opens an implied speaker before the later "side effects".)
         "bf9s-brand-de-04",
         # A question about a drug or a card, then a friend or a colleague in the next
         # sentence: the question alone reads as the speaker's (withheld, the safe side).

@@ -22,7 +22,10 @@ from userlore.policy.relatives import RELATIVES
 from userlore.policy.word_lists import (
     _EDGE_PUNCTUATION,
     COVERED_LANGUAGES,
+    LEXICON_ZIPF,
+    LEXICON_ZIPF_SHORT_WORD,
     UNDETERMINED,
+    _lexicon,
     _vouch_lexicon,
 )
 
@@ -30,6 +33,7 @@ __all__ = [
     "COMPOUNDING_LANGUAGES",
     "READ_AS_COVERED",
     "read_by_its_words",
+    "unknown_to_covered",
     "unknown_words",
     "unread_by_covered",
 ]
@@ -133,6 +137,21 @@ def unread_by_covered(text: str) -> bool:
         if _vouch_lexicon(language) is not None and unknown_words(text, language) < need:
             return False
     return bool(words)
+
+
+@functools.lru_cache(maxsize=4096)
+def unknown_to_covered(word: str) -> bool:
+    """``word`` is no frequent word of any covered Latin-script language (``wordfreq``'s small
+    lists at the identifier's bar, :data:`LEXICON_ZIPF`), one letter long or more: among Han
+    runs an English word ("script", "café") is frequent, a romanised syllable ("kap", "ê",
+    "lóng") is not, though the large lists hold many such by chance ("kap" in German)."""
+    folded = word.casefold()
+    floor = LEXICON_ZIPF_SHORT_WORD if len(word) <= 3 else LEXICON_ZIPF
+    return not any(
+        lexicon.get(folded, 0.0) >= floor
+        for language in sorted(COVERED_LANGUAGES)
+        if (lexicon := _lexicon(language)) is not None
+    )
 
 
 def _plain_words(text: str) -> list[tuple[int, str]]:

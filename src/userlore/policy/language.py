@@ -42,6 +42,7 @@ from userlore.policy.known_words import (
     _hidden_relative,
     _known,
     _plain_words,
+    unknown_to_covered,
 )
 from userlore.policy.name_lists import name_list_language
 from userlore.policy.near_relatives import full_identifier
@@ -161,7 +162,7 @@ def _identified(text: str, ident: Callable[[str], str]) -> list[Segment]:
             named = ident(chunk)
             language = UNDETERMINED if named in COVERED_LANGUAGES else named
         out.append(Segment(start, end, script, language))
-    return _inherit(out, text, ident)
+    return _romanised_among_han(_inherit(out, text, ident), text)
 
 
 def pieces(text: str) -> list[tuple[int, int, str]]:
@@ -187,6 +188,60 @@ def _inherit(out: list[Segment], text: str, ident: Callable[[str], str]) -> list
             language = relative_of(chunk, language) or _hidden_relative(chunk, language)
         out[i] = Segment(seg.start, seg.end, seg.script, language)
     return out
+
+
+ROMANISED_SYLLABLES: Final = 2
+"""Latin words among Han runs that no covered list knows, one with a tone mark at least, that
+make them a romanised language of their own (:func:`_romanised_among_han`)."""
+
+
+def _romanised_among_han(out: list[Segment], text: str) -> list[Segment]:
+    """The Latin runs beside Han runs read as no language when :data:`ROMANISED_SYLLABLES` of
+    their lowercase words are known to no covered list and one carries a tone mark: a language
+    written in Han and a romanisation at once ("我kap我ê翁婿…", issue 29, blind17) is no
+    Mandarin with English words in it ("我用Python写了一个script"), whose words the English list
+    knows and whose initialisms ("yyds") have no marks. Scripts, word lists and the covered
+    Mandarin's own pinyin only (a run all of whose words are pinyin syllables stays Mandarin):
+    no uncovered romanisation is named."""
+    runs = [
+        i
+        for i, seg in enumerate(out)
+        if seg.script == "Latn"
+        and seg.language in COVERED_LANGUAGES
+        and any(0 <= j < len(out) and out[j].script == "Hani" for j in (i - 1, i + 1))
+    ]
+    words = [w for i in runs for w in _WORDS.findall(text[out[i].start : out[i].end])]
+    unknown = [w for w in words if w.islower() and unknown_to_covered(w)]
+    if len(unknown) < ROMANISED_SYLLABLES or not any(map(_tone_marked, unknown)):
+        return out
+    if all(_PINYIN.fullmatch(_toneless(w)) for w in unknown):
+        return out  # "拼音nǐ hǎo的声调": Mandarin's own romanisation, a covered language
+    for i in runs:
+        seg = out[i]
+        out[i] = Segment(seg.start, seg.end, seg.script, UNDETERMINED)
+    return out
+
+
+# A Mandarin syllable in pinyin without its tone (one or more, "nihao"): initial, then final.
+_PINYIN = re.compile(
+    r"(?:(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])?"
+    r"(?:iang|iong|uang|ueng|ang|eng|ing|ong|ian|iao|uai|uan|üan|ai|ei|ao|ou|an|en|er"
+    r"|ia|ie|iu|in|ua|uo|ui|un|üe|ün|ue|a|e|i|u|ü)|[bpmfwy]o)+"
+)
+
+
+def _toneless(word: str) -> str:
+    """``word`` without its tone marks, ``ü`` kept (``nǚ`` -> ``nü``)."""
+    bare = "".join(
+        ch
+        for ch in unicodedata.normalize("NFD", word.casefold())
+        if not unicodedata.combining(ch) or ch == "\u0308"
+    )
+    return unicodedata.normalize("NFC", bare)
+
+
+def _tone_marked(word: str) -> bool:
+    return any(unicodedata.combining(ch) for ch in unicodedata.normalize("NFD", word))
 
 
 def _join_short_latin(text: str, pieces: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:

@@ -175,17 +175,25 @@ def _attribute(
         return _OTHER  # "my sister has...", "reading about..."
     if lang.negation_after is not None and lang.negation_after.search(t, term_end, sentence_end):
         return _DENIED  # "糖尿病ではありません"
+    if last is None and _implied_opener(lang, before):
+        # Before the later words: "been on lithium since May, can you…" asks the assistant
+        # ("you") about the speaker's own treatment (blind17).
+        return _SELF
     if "self" not in kinds and kinds & {"other", "topic"}:
         return _OTHER  # "ラマダンについての本", "Diabetes in children": a topic, told later
     if "self" not in kinds and lang.determiner is not None and lang.determiner.search(before):
         return _DETERMINED  # "The Democrats passed...": a determiner, no speaker anywhere
     if lang.pro_drop:
         return _SELF  # "5月からインスリン注射をしている": the subject left out is the speaker
-    if lang.implied is not None and lang.implied.search(before):
-        reach = len(before.split()) if lang.spaced else len(before) // 2
-        if reach <= _IMPLIED_REACH:
-            return _SELF  # "On insulin since May": a record-style clause about the speaker
     return _UNCLEAR
+
+
+def _implied_opener(lang: _Language, before: str) -> bool:
+    """The clause opens with a form that implies the speaker, a few words before the term:
+    "On insulin since May", a record-style clause about the speaker."""
+    if lang.implied is None or not lang.implied.search(before):
+        return False
+    return (len(before.split()) if lang.spaced else len(before) // 2) <= _IMPLIED_REACH
 
 
 _BENEFICIARY_REACH: Final = 2  # words between a term and its "for" ("chemo meds for my dad")
