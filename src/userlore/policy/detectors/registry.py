@@ -252,7 +252,11 @@ def registry_ids(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
         if any(s < m.end() and m.start() < e for s, e in taken) or _hexish(m.group(0)):
             continue
         before = t[max(0, m.start() - 40) : m.start()]
-        if _NEG_BEFORE.search(before):
+        neg = _NEG_BEFORE.search(before)
+        if neg is not None:
+            # "IRD number for the NZ job is 028-335-849" (blind17): an id's own name before the
+            # other word still names the run, which must then validate under that very module.
+            yield from _named_before(t, m, before[: neg.start()])
             continue
         after = t[m.end() : m.end() + 30]
         generic = (
@@ -274,3 +278,16 @@ def registry_ids(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
             if ok:
                 yield (_REGULATED, "national_id", start, end, "government_id")
                 break
+
+
+def _named_before(t: str, m: re.Match[str], before: str) -> Iterator[_Hit]:
+    """The run ``m`` when a module it validates under is named in ``before`` by its own
+    abbreviation or name (not a generic identity word): what stands between is no matter."""
+    if not _keyword(before):
+        return
+    for start, end, compact in _candidates(t, m):
+        if sum(c.isdigit() for c in compact) < 5:
+            continue
+        if any(_keyword_before(mod, before) for mod in _valid_under(compact)):
+            yield (_REGULATED, "national_id", start, end, "government_id")
+            return
