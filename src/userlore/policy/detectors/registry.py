@@ -256,7 +256,8 @@ def registry_ids(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
         if neg is not None:
             # "IRD number for the NZ job is 028-335-849" (blind17): an id's own name before the
             # other word still names the run, which must then validate under that very module.
-            yield from _named_before(t, m, before[: neg.start()])
+            head = m.start() - len(before) + neg.start()
+            yield from _named_before(t, m, t[_clause_start(t, m.start()) : head])
             continue
         after = t[m.end() : m.end() + 30]
         generic = (
@@ -278,6 +279,22 @@ def registry_ids(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
             if ok:
                 yield (_REGULATED, "national_id", start, end, "government_id")
                 break
+        else:
+            # The id's own name farther back in the clause ("IRD number on the letter for my
+            # side job is 077-417-834": blindfix17a): it alone names the run there.
+            stop = _clause_start(t, m.start())
+            if stop < m.start() - len(before):
+                yield from _named_before(t, m, t[stop : m.start()])
+
+
+_CLAUSE_REACH: Final = 90
+_CLAUSE_END = re.compile(r"[!?\n。！？;]|(?<![Nn]r)(?<![Nn]o)\.(?=\s)")
+
+
+def _clause_start(t: str, at: int) -> int:
+    """Where the clause holding ``at`` starts, at most ``_CLAUSE_REACH`` characters back."""
+    lo = max(0, at - _CLAUSE_REACH)
+    return max((s.end() for s in _CLAUSE_END.finditer(t, lo, at)), default=lo)
 
 
 def _named_before(t: str, m: re.Match[str], before: str) -> Iterator[_Hit]:

@@ -30,7 +30,8 @@ from userlore.policy.literal_gate import LiteralGate
 __all__ = ["unvalidated_ids"]
 
 _REACH: Final = 40
-_STOP = re.compile(r"[!?\n。！？;]|\.(?!\d)(?=\s|$)")
+# A sentence's end; not an abbreviation's dot ("Aufenthaltstitel Nr. für …": blindfix17a).
+_STOP = re.compile(r"[!?\n。！？;]|(?<![Nn]r)(?<![Nn]o)(?<![Nn][º°])\.(?!\d)(?=\s|$)")
 # Capitals and digits in up to six groups joined by one space, dot, dash or slash.
 # A CJK character may touch it ("社保号是608213579，", "番号はAB12345678CDです"): no other word
 # character, nor an id's separator, may.
