@@ -44,6 +44,8 @@ class _Module:
     personal: bool
     words: frozenset[str] = frozenset()
     """Distinctive words of its name, matched whole (``detectors/id_name_words``)."""
+    printed: Callable[[str], str] | None = None
+    """The module's own ``format``: how the issuer prints the number ("87.04.12-455.70")."""
 
 
 _PERSONAL = re.compile(
@@ -98,6 +100,7 @@ def _registry() -> tuple[_Module, ...]:
                 "." in name,
                 bool(_PERSONAL.search(first)) and not _BUSINESS.search(first),
                 name_words().get(name, frozenset()),
+                getattr(mod, "format", None),
             )
         )
     return tuple(out)
@@ -220,6 +223,31 @@ def _bare_shape(compact: str) -> bool:
     return len(compact) >= 12 and letters >= 2 and digits >= 4 and not _is_hash_like(compact)
 
 
+_PRINTED_SEPARATORS: Final = 3
+
+
+def _separated(written: str) -> bool:
+    """Three separators or more: a number printed in an issuer's groups ("87.04.12-455.70")."""
+    return len(_SEPS.findall(written)) >= _PRINTED_SEPARATORS
+
+
+def _printed_as_issued(written: str, compact: str, mods: tuple[_Module, ...]) -> bool:
+    """A personal id printed exactly as its module formats it, separators and all, whose check
+    digits hold: a Belgian national number "87.04.12-455.70", a Swiss "756.6661.6972.30".
+    No word is needed, in any language (blind17 stored one in Walloon): so specific a print
+    with a valid check is the id."""
+    if not _separated(written):
+        return False
+    for mod in mods:
+        if mod.country and mod.personal and mod.printed is not None:
+            try:
+                if mod.printed(compact) == written:
+                    return True
+            except Exception:  # a module's format may reject the number
+                continue
+    return False
+
+
 _MIN_LEN: Final = 8
 _MAX_LEN: Final = 22  # an Argentine CBU (ar.cbu) is 22 digits
 
@@ -266,7 +294,7 @@ def registry_ids(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
         )
         for start, end, compact in _candidates(t, m):
             bare = _bare_shape(compact)
-            if not (generic or bare or _keyword(before)):
+            if not (generic or bare or _separated(t[start:end]) or _keyword(before)):
                 continue
             if sum(c.isdigit() for c in compact) < 5:
                 continue
@@ -276,6 +304,7 @@ def registry_ids(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
             ok = any(_keyword_before(mod, before) for mod in mods)
             ok = ok or (generic and any(mod.country for mod in mods))
             ok = ok or (bare and any(mod.country and mod.personal for mod in mods))
+            ok = ok or _printed_as_issued(t[start:end], compact, mods)
             if ok:
                 yield (_REGULATED, "national_id", start, end, "government_id")
                 break
