@@ -38,6 +38,7 @@ from userlore.policy.code_tokens import without_versions
 from userlore.policy.cue_data import Cues
 from userlore.policy.cue_data import cues as _cues
 from userlore.policy.detectors.common import _is_placeholder, is_year
+from userlore.policy.detectors.cued_values import MONTH_YEAR
 from userlore.policy.detectors.market_prices import market_price_question
 from userlore.policy.detectors.org_topics import org_topic
 from userlore.policy.detectors.public_material import mask_public_material
@@ -273,6 +274,8 @@ def _value_like(window: str, counts: frozenset[str]) -> bool:
     :mod:`userlore.policy.spoken`), a quoted string, or a run that is not a word."""
     runs = list(_DIGIT_RUN.finditer(window))
     for i, m in enumerate(runs):
+        if MONTH_YEAR.fullmatch(m.group(0)):
+            continue  # a card's expiry alone ("07/26 en la tarjeta") is no value (blindfix17a)
         if not _counted(window, m.end(), counts) and not _listed_count(window, runs, i, counts):
             return True
     if _QUOTED.search(window) or spoken_spans(window):
