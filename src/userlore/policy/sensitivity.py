@@ -44,6 +44,7 @@ from userlore.policy.detectors.financial import (
     _financial,
 )
 from userlore.policy.detectors.glued_signs import glued_signs
+from userlore.policy.detectors.grid_cards import grid_cards
 from userlore.policy.detectors.hook_urls import hook_urls
 from userlore.policy.detectors.iban_words import iban_words
 from userlore.policy.detectors.keyed_ids import keyed_ids
@@ -280,6 +281,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         # An id printed after its own word, valid or not ("cédula 4.512.093-6"): blind12.
         hits.extend(unnamed(unvalidated_ids(t, lowered), hits))
         hits.extend(card_expiry(t, hits))  # "4127 5730 0819 6640, Ablauf 09/28" (blind17)
+        hits.extend(grid_cards(t, lowered))  # a coordinate card's "B4 = 7731, C2 = 0918" (blind17)
     hits = drop_connectives(t, hits)
     hits = drop_asked_prices(t, hits)  # "…950 € al mes, ¿está bien de precio?" (blind14)
     if special:
