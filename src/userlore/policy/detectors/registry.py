@@ -143,7 +143,9 @@ _NEG_BEFORE = re.compile(
     r"(?i)(?:order|tracking|track|invoice|ticket|booking|reference|ref|serial|product|model"
     r"|request|session|trace|transaction|customer|device|client|message|build|commit|job"
     r"|part|sku|isbn|issn|phone|tel|fax|mobile|pedido|factura|rechnung|bestell|commande"
-    r"|facture|protocolo|订单|单号|注文|伝票|追跡)[^.!?\n]{0,12}$"
+    r"|facture|protocolo|订单|单号|注文|伝票|追跡"
+    # a parcel's number (blindfix17a: "Sendungsnummer 756.3047.1926.86" prints as an AHV)
+    r"|sendung|paket|colis|suivi|env[íi]o|seguimiento|rastreio|encomenda|快递|運送|配送)[^.!?\n]{0,12}$"
 )
 
 
