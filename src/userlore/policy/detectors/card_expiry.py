@@ -25,8 +25,9 @@ __all__ = ["card_expiry"]
 
 _REACH: Final = 40
 _EXPIRY = re.compile(r"(?<![\d/.])(?:0[1-9]|1[0-2])\s?/\s?(?:\d{2}|20\d{2})(?![\d/.])")
-# A clause's end; an abbreviation's dot is none ("venc. 12/27").
-_CLAUSE_END = re.compile(r"[!?;。！？\n]|\.(?=\s+[A-Z]|\s*$)")
+# A clause's end; an abbreviation's dot is none ("venc. 12/27"), nor a line break (a card's
+# photo read line by line: "…\nVALID THRU 04/29"); a digit between ends the reading anyway.
+_CLAUSE_END = re.compile(r"[!?;。！？]|\.(?=\s+[A-Z]|\s*$)")
 _DIGITS = re.compile(r"\d")
 _CARD_DIGITS: Final = (13, 19)
 
