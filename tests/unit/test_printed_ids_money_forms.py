@@ -24,10 +24,11 @@ CASES = data_sets.rows("printed_ids.jsonl") + data_sets.rows("money_forms.jsonl"
 FAMILIES = sorted({str(c["family"]) for c in CASES})
 # Written after the rules, scored once (first sight: 18/20, benign 1/8), then one class fixed:
 # a label, then a value opening with a currency symbol on the next line ("£1,206.40"). Left:
-# an id word 46 characters before its number, and a docs example ("the RUT format is
-# 12.345.678-5") that validates (placeholders are blindfix10c's class).
+# a docs example ("the RUT format is 12.345.678-5") that validates (placeholders are
+# blindfix10c's class). An id word 46 characters before its number (pm2-de-001, a Belgian
+# number "92.02.15-817.97") is taken since blindfix17a: an id printed exactly as issued.
 SECOND = data_sets.rows("printed_ids_money_forms2.jsonl")
-SECOND_KNOWN = {"pm2-de-001", "pm2-en-006"}
+SECOND_KNOWN = {"pm2-en-006"}
 # Rows no rule of this round decides: benign rows the quote gate alone withholds (an id word
 # near a count or an order number), the CPF rule's and the placeholder rule's verdicts on a
 # CPF-shaped order number and "000.000.000-00" (blindfix10c's class), a held-out benign row

@@ -38,6 +38,7 @@ from userlore.policy.code_tokens import without_versions
 from userlore.policy.cue_data import Cues
 from userlore.policy.cue_data import cues as _cues
 from userlore.policy.detectors.common import _is_placeholder, is_year
+from userlore.policy.detectors.cued_values import MONTH_YEAR
 from userlore.policy.detectors.market_prices import market_price_question
 from userlore.policy.detectors.org_topics import org_topic
 from userlore.policy.detectors.public_material import mask_public_material
@@ -247,12 +248,35 @@ def _counted(text: str, end: int, counts: frozenset[str]) -> bool:
     )
 
 
+_SHORT_COUNT: Final = 2  # digits of a number that can be a count in a list ("4 or 6 digits")
+_LIST_GAP: Final = 24
+
+
+def _listed_count(window: str, runs: list[re.Match[str]], i: int, counts: frozenset[str]) -> bool:
+    """The number ``runs[i]`` stands in a list of counts whose other member carries the unit:
+    "4 or 6 digits", "6 dígitos e não 4", "5 statt 4 Stellen" (blind17). Both are short (two
+    digits at most: no code is) and only words or punctuation stand between them."""
+    if len(runs[i].group(0)) > _SHORT_COUNT:
+        return False
+    for j in (i - 1, i + 1):
+        if not 0 <= j < len(runs) or len(runs[j].group(0)) > _SHORT_COUNT:
+            continue
+        lo, hi = sorted((runs[i], runs[j]), key=lambda r: r.start())
+        gap = window[lo.end() : hi.start()]
+        if len(gap) <= _LIST_GAP and "\n" not in gap and _counted(window, runs[j].end(), counts):
+            return True
+    return False
+
+
 def _value_like(window: str, counts: frozenset[str]) -> bool:
     """True when ``window`` holds something that reads as a credential's value: digits of any
     script (not a count), a run said in words, spelled or in NATO words (the shared normaliser,
     :mod:`userlore.policy.spoken`), a quoted string, or a run that is not a word."""
-    for m in _DIGIT_RUN.finditer(window):
-        if not _counted(window, m.end(), counts):
+    runs = list(_DIGIT_RUN.finditer(window))
+    for i, m in enumerate(runs):
+        if MONTH_YEAR.fullmatch(m.group(0)):
+            continue  # a card's expiry alone ("07/26 en la tarjeta") is no value (blindfix17a)
+        if not _counted(window, m.end(), counts) and not _listed_count(window, runs, i, counts):
             return True
     if _QUOTED.search(window) or spoken_spans(window):
         return True

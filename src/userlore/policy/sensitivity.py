@@ -23,6 +23,7 @@ from userlore.policy.detectors.amount_shares import amount_shares
 from userlore.policy.detectors.approx_amounts import approx_amounts
 from userlore.policy.detectors.asked_prices import drop_asked_prices
 from userlore.policy.detectors.asset_holdings import asset_holdings
+from userlore.policy.detectors.card_expiry import card_expiry
 from userlore.policy.detectors.check_ids import _check_lettered_ids, _mrz
 from userlore.policy.detectors.check_parts import check_parts
 from userlore.policy.detectors.code_clauses import code_clauses
@@ -43,6 +44,7 @@ from userlore.policy.detectors.financial import (
     _financial,
 )
 from userlore.policy.detectors.glued_signs import glued_signs
+from userlore.policy.detectors.grid_cards import grid_cards
 from userlore.policy.detectors.hook_urls import hook_urls
 from userlore.policy.detectors.iban_words import iban_words
 from userlore.policy.detectors.keyed_ids import keyed_ids
@@ -278,6 +280,8 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         hits.extend(check_parts(t, lowered, hits))
         # An id printed after its own word, valid or not ("cédula 4.512.093-6"): blind12.
         hits.extend(unnamed(unvalidated_ids(t, lowered), hits))
+        hits.extend(card_expiry(t, hits))  # "4127 5730 0819 6640, Ablauf 09/28" (blind17)
+        hits.extend(grid_cards(t, lowered))  # a coordinate card's "B4 = 7731, C2 = 0918" (blind17)
     hits = drop_connectives(t, hits)
     hits = drop_asked_prices(t, hits)  # "…950 € al mes, ¿está bien de precio?" (blind14)
     if special:

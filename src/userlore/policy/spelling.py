@@ -250,7 +250,7 @@ def _spelling_spans(text: str, lowered: str) -> tuple[Run, ...]:
                 continue
             found.extend(_alphabet_spans(run, vocab))
             if len(run) >= 4:
-                found.extend(_name_spans(run, vocab))
+                found.extend(s for s in _name_spans(run, vocab) if not _counted(lowered, s))
         if alphabet_word:
             found.extend(_said_as_spans(text, lowered, vocab))
     if not text.isascii():
@@ -260,6 +260,19 @@ def _spelling_spans(text: str, lowered: str) -> tuple[Run, ...]:
             found.append((m.start(), m.end(), value, "kana"))
         found.extend(_kana_stretches(text, vocab))
     return tuple(found)
+
+
+_UNIT_AFTER = re.compile(r"\s+([^\W\d_]+)")
+
+
+def _counted(lowered: str, span: tuple[int, int, str, str]) -> bool:
+    """A run of letter names that ends in a count ("es de 4 o de 6 cifras": "es", "de" and "o"
+    are letters' names too): a digit then a count unit is a question about a length, not a
+    value spelled (blind17)."""
+    from userlore.policy.cue_data import cues
+
+    unit = _UNIT_AFTER.match(lowered, span[1])
+    return span[2][-1:].isdigit() and unit is not None and unit.group(1) in cues().counts
 
 
 # -- letters said with their word, kana digits without separators (blindfix9a) -----------------

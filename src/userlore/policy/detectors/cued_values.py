@@ -38,6 +38,8 @@ _DIGITS = re.compile(
     rf"(?=[{_CJK}]|(?![\w@/]|[-:.]\w))"
 )
 _TIME = re.compile(r"\d{1,2}:\d{2}")
+MONTH_YEAR = re.compile(r"(?:0[1-9]|1[0-2])/(?:\d{2}|20\d{2})")
+"""A month and year as a card prints its expiry: no value on its own."""
 _DATE = re.compile(r"(?:19|20)\d\d([-./])[01]?\d\1[0-3]?\d|[0-3]?\d([-./])[01]?\d\2(?:19|20)\d\d")
 _TOKEN = re.compile(r"[^\s,;:()\"'“”«»「」。、]+")
 _WORD = re.compile(r"[^\W\d_]{2,}")
@@ -125,6 +127,8 @@ def _values(
         after = _WORD.match(t, d.end() + 1) if d.end() < hi else None
         if after is not None and t[d.end()] == " " and after.group(0).casefold() in counts:
             continue
+        if identifier and MONTH_YEAR.fullmatch(run):
+            continue  # "die Karte läuft 05/28 ab": an expiry, no card's number (blindfix17a)
         if (is_year(run) or _DATE.fullmatch(run)) and (
             identifier or any(w.casefold() not in _COPULAS for w in _WORD.findall(t, lo, d.start()))
         ):

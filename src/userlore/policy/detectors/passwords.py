@@ -18,7 +18,7 @@ _PW_KEYWORDS = (
     r"(?P<pw>pass(?:word|wd|phrase|code)s?|pass[ \-](?:word|phrase|code)|pwd|pw|p/w|passkey"
     r"|pass(?=\s*(?:[:=：]|is\s|was\s)|\s+\S*[\d!#$%@&*])|clave del cajero|clave"
     r"|contraseña|contrasena|clave de acceso|mot de passe|mdp|passwort|kennwort|senha"
-    r"|wachtwoord|parola d'ordine|пароль|密码|密碼|口令|パスワード|비밀번호"
+    r"|palavra[- ]passe|wachtwoord|parola d'ordine|пароль|密码|密碼|口令|パスワード|비밀번호"
     r"|(?:wi-?fi|network|router) (?:key|password|pass)|wlan-schlüssel|wlan-passwort"
     r"|wpa[23]?(?:[ -]?(?:psk|key|passphrase))?)"
     r"|(?P<pin>(?:pin|puk)(?: ?(?:code|number|no\.?|#))?|(?:pin|puk)-(?:code|nummer)"
@@ -98,7 +98,12 @@ _CODE_REF = re.compile(
 )
 _NOT_A_NAME_RE = re.compile(_NOT_A_NAME)
 _ATTR_ACCESS = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
-_DOTTED_PASSWORD = re.compile(r"(?=.*[A-Z])(?=.*\d)[A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)+")
+# Capitals and a digit: "Olas.Azules8"; capitalised words joined by dots, a digit after an
+# underscore too ("Tortilla.Patatas_77": blind17), where code's names are lower or upper case.
+_DOTTED_PASSWORD = re.compile(
+    r"(?=.*[A-Z])(?=.*\d)[A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)+"
+    r"|(?=.*\d)[A-Z][a-z]+(?:\.[A-Z][a-z]+)+_?\d+"
+)
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _LOWER_IDENT = re.compile(r"[a-z_]+")
 _BAD_SUFFIX = re.compile(
@@ -281,14 +286,48 @@ def _passwords(t: str, lowered: str) -> Iterator[_Hit]:
             yield (_SECRET, "password_in_prose", start, end, None)  # "开机密码 3391"
             continue
         env_style = keyword.isupper() and m.group("sep") == "="
-        if keyword.lower() in _WEAK_PW_KEYWORDS and not (quoted or _looks_like_password(value)):
-            continue  # "pass"/"clave" are ordinary words too: only a password-shaped value
-        if not value or not _password_value_ok(
-            kind, value, quoted, m.group("sep"), bool(m.group("dash")), env_style
-        ):
-            continue
+        weak = keyword.lower() in _WEAK_PW_KEYWORDS
         rule = {"pw": "password_in_prose", "pin": "pin_code", "otp": "one_time_code"}[kind]
+        if (
+            not value
+            or (weak and not (quoted or _looks_like_password(value)))  # "pass"/"clave": words too
+            or not _password_value_ok(
+                kind, value, quoted, m.group("sep"), bool(m.group("dash")), env_style
+            )
+        ):
+            if kind in {"pw", "pin"} and not m.group("sep").strip():
+                owned = _owned_value(t, lowered, m.end("suffix"), kind)
+                if owned is not None:
+                    yield (_SECRET, rule, *owned, None)
+            continue
         yield (_SECRET, rule, start, end, None)
+
+
+# The account's phrase after the word, longer than ``_PW_BODY``'s name reads ("mot de passe du
+# wifi chez mes beaux-parents est …", "Kennwort vom Laptop auf der Arbeit ist …": blind17):
+# that pattern takes the phrase's last word as a bare value and, finding no password there,
+# gives up. A phrase opening with a preposition, up to nine words in one clause, then a copula.
+_OWNER_THEN_VALUE = re.compile(  # lowercased text
+    r"\s+(?:for|of|on|at|de|del|da|do|du|des|der|für|fürs|von|vom|zu|pour|para|en|in|bei|beim"
+    r"|auf|zum|zur|am|chez|dans|no|na|nos|nas|im)(?:\s+(?:[^\s:=：,.;!?\"'()]|['.](?=\w)){1,30}){1,9}?"
+    r"\s+(?:is|was|es|era|est|c'est|ist|war|lautet|é|foi|sind|are)\s+"
+    r"(?P<val>[^\s\"'`“”「」，。；！？、]{1,128})"
+)
+
+
+def _owned_value(t: str, lowered: str, at: int, kind: str) -> tuple[int, int] | None:
+    """The span of a password after its account's long phrase and a copula, or None. The
+    phrase leaves room for prose ("… est écrit sur le frigo", "… ist leider weg"), so a
+    password must read as one: letters with digits or symbols and a case change, not a word."""
+    m = _OWNER_THEN_VALUE.match(lowered, at)
+    if m is None or len(lowered) != len(t):
+        return None
+    start, value = m.start("val"), t[m.start("val") : m.end("val")].rstrip(_TRAILING_PUNCT)
+    if not value or not _password_value_ok(kind, value, False, " is ", False):
+        return None
+    if kind == "pw" and not (_looks_like_password(value) or _near_password_token(value)):
+        return None
+    return start, start + len(value)
 
 
 # --------------------------------------------------------------------------------------------
@@ -383,7 +422,7 @@ def _described_pins(lowered: str) -> Iterator[_Hit]:
 # --------------------------------------------------------------------------------------------
 
 _PW_NEAR_KW = re.compile(  # lowercased text
-    r"pass(?:word|wort|wd|phrase)|contraseña|contrasena|mot de passe|kennwort|senha"
+    r"pass(?:word|wort|wd|phrase)|contraseña|contrasena|mot de passe|kennwort|senha|palavra-passe"
     r"|wachtwoord|密码|密碼|口令|パスワード"
 )
 # "password manager", "Passwort-Manager", "password vault": the words name a tool, and the

@@ -66,6 +66,11 @@ _KEY_FINGERPRINT = GatedPattern(
     )
 )
 _FINGERPRINT_NOUN = re.compile(r"(?i)\bfingerprints?\b")
+# AWS's documented example credentials end in EXAMPLE ("AKIAIOSFODNN7EXAMPLE",
+# "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"): printed in every doc and scanner, no one's key.
+_DOC_EXAMPLE_KEY = re.compile(
+    r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{8,40}EXAMPLE(?:KEY)?(?![A-Za-z0-9/+])"
+)
 # An age recipient (bech32, 58 characters after ``age1``); a secret key is AGE-SECRET-KEY-1….
 _AGE_RECIPIENT = re.compile(r"(?<![\w-])age1[02-9ac-hj-np-z]{58}(?![0-9a-z])")
 
@@ -77,7 +82,7 @@ _AGE_RECIPIENT = re.compile(r"(?<![\w-])age1[02-9ac-hj-np-z]{58}(?![0-9a-z])")
 _ELIDED_PREFIX = r"(?:[A-Za-z]{2,8}(?:[-_][A-Za-z]{2,8})?[-_](?:\.{2,3}|…))?"
 _PLACEHOLDER_TOKEN = re.compile(
     rf"(?<![A-Za-z0-9_<{{$]){_ELIDED_PREFIX}"
-    r"(?:<[A-Za-z][\w .-]{0,38}>|\{\{\s*\w+\s*\}\}|\$\{\w+\}"
+    r"(?:<[A-Za-z][\w .-]{0,38}>|<[^\W\d_][\w .-]{0,38}>|\{\{\s*\w+\s*\}\}|\$\{\w+\}"
     r"|[xX]{4,}(?:[-_][xX]{2,})*|\*{4,}|•{4,}"
     r"|(?i:(?:your|my|tu|su|sua|seu|votre|ta|dein|ihr|ton)[-_](?:[a-z]+[-_]){0,3}"
     r"(?:here|aqui|aquí|ici|hier)|[a-z]+(?:[-_][a-z]+){0,3}[-_](?:here|aqui|aquí|ici|hier)"
@@ -155,6 +160,8 @@ def public_spans(text: str) -> list[tuple[int, int]]:
         spans.extend(m.span() for m in _SSH_PUBLIC.finditer(text))
     if "-----BEGIN" in text:
         spans.extend(m.span() for m in _PEM_PUBLIC.finditer(text))
+    if "EXAMPLE" in text:
+        spans.extend(with_key(text, *m.span()) for m in _DOC_EXAMPLE_KEY.finditer(text))
     if "age1" in text:
         spans.extend(m.span() for m in _AGE_RECIPIENT.finditer(text))
     digits = has_decimal(text)

@@ -70,6 +70,29 @@ def _orders() -> re.Pattern[str]:
     )
 
 
+@functools.cache
+def _tickets() -> tuple[LiteralGate, re.Pattern[str]]:
+    words = sorted({str(w).casefold() for w in data_yaml("public_refs.yaml")["ticket_words"]})
+    alts = literal_alternation(words)
+    return LiteralGate(words), re.compile(
+        rf"(?<![a-zà-ÿ])(?:{alts})(?![a-zà-ÿ])(?:\s*(?:[^\W\d_]{{1,8}}|#|n[º°o]\.?|:)){{0,2}}"
+        r"\s*#?\s*(?P<ref>[A-Za-z][A-Za-z0-9]{1,9}-\d{1,7})(?![\w-])"
+    )
+
+
+def _ticket_refs(text: str, lowered: str, secret_words: re.Pattern[str]) -> Iterator[_Span]:
+    """An issue tracker's key after a ticket word ("ticket JIRA PAY-4821"), its project in
+    capitals; no secret word between (blind17)."""
+    gate, tickets = _tickets()
+    if not gate.search(lowered):
+        return
+    for m in tickets.finditer(lowered):
+        ref = text[m.start("ref") : m.end("ref")]
+        project = ref.split("-", 1)[0]
+        if project.isupper() and not secret_words.search(lowered, m.start(), m.start("ref")):
+            yield m.span("ref")
+
+
 def public_ref_spans(text: str) -> list[tuple[int, int]]:
     """Spans of versions and tracking numbers in ``text`` (see the module docstring)."""
     spans: list[tuple[int, int]] = []
@@ -80,6 +103,8 @@ def public_ref_spans(text: str) -> list[tuple[int, int]]:
             spans.append(m.span())
     gate, carriers, secret_words, version_words = _words()
     lowered = text.lower()
+    if len(lowered) == len(text):
+        spans.extend(_ticket_refs(text, lowered, secret_words))
     if len(lowered) != len(text) or not gate.search(lowered):
         return spans  # no carrier's, tracking or version word, no "==": nothing more to read
     spans.extend(_order_refs(text, lowered, secret_words))

@@ -44,6 +44,8 @@ class _Module:
     personal: bool
     words: frozenset[str] = frozenset()
     """Distinctive words of its name, matched whole (``detectors/id_name_words``)."""
+    printed: Callable[[str], str] | None = None
+    """The module's own ``format``: how the issuer prints the number ("87.04.12-455.70")."""
 
 
 _PERSONAL = re.compile(
@@ -98,6 +100,7 @@ def _registry() -> tuple[_Module, ...]:
                 "." in name,
                 bool(_PERSONAL.search(first)) and not _BUSINESS.search(first),
                 name_words().get(name, frozenset()),
+                getattr(mod, "format", None),
             )
         )
     return tuple(out)
@@ -140,7 +143,9 @@ _NEG_BEFORE = re.compile(
     r"(?i)(?:order|tracking|track|invoice|ticket|booking|reference|ref|serial|product|model"
     r"|request|session|trace|transaction|customer|device|client|message|build|commit|job"
     r"|part|sku|isbn|issn|phone|tel|fax|mobile|pedido|factura|rechnung|bestell|commande"
-    r"|facture|protocolo|订单|单号|注文|伝票|追跡)[^.!?\n]{0,12}$"
+    r"|facture|protocolo|订单|单号|注文|伝票|追跡"
+    # a parcel's number (blindfix17a: "Sendungsnummer 756.3047.1926.86" prints as an AHV)
+    r"|sendung|paket|colis|suivi|env[íi]o|seguimiento|rastreio|encomenda|快递|運送|配送)[^.!?\n]{0,12}$"
 )
 
 
@@ -220,6 +225,31 @@ def _bare_shape(compact: str) -> bool:
     return len(compact) >= 12 and letters >= 2 and digits >= 4 and not _is_hash_like(compact)
 
 
+_PRINTED_SEPARATORS: Final = 3
+
+
+def _separated(written: str) -> bool:
+    """Three separators or more: a number printed in an issuer's groups ("87.04.12-455.70")."""
+    return len(_SEPS.findall(written)) >= _PRINTED_SEPARATORS
+
+
+def _printed_as_issued(written: str, compact: str, mods: tuple[_Module, ...]) -> bool:
+    """A personal id printed exactly as its module formats it, separators and all, whose check
+    digits hold: a Belgian national number "87.04.12-455.70", a Swiss "756.6661.6972.30".
+    No word is needed, in any language (blind17 stored one in Walloon): so specific a print
+    with a valid check is the id."""
+    if not _separated(written):
+        return False
+    for mod in mods:
+        if mod.country and mod.personal and mod.printed is not None:
+            try:
+                if mod.printed(compact) == written:
+                    return True
+            except Exception:  # a module's format may reject the number
+                continue
+    return False
+
+
 _MIN_LEN: Final = 8
 _MAX_LEN: Final = 22  # an Argentine CBU (ar.cbu) is 22 digits
 
@@ -252,7 +282,12 @@ def registry_ids(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
         if any(s < m.end() and m.start() < e for s, e in taken) or _hexish(m.group(0)):
             continue
         before = t[max(0, m.start() - 40) : m.start()]
-        if _NEG_BEFORE.search(before):
+        neg = _NEG_BEFORE.search(before)
+        if neg is not None:
+            # "IRD number for the NZ job is 028-335-849" (blind17): an id's own name before the
+            # other word still names the run, which must then validate under that very module.
+            head = m.start() - len(before) + neg.start()
+            yield from _named_before(t, m, t[_clause_start(t, m.start()) : head])
             continue
         after = t[m.end() : m.end() + 30]
         generic = (
@@ -261,7 +296,7 @@ def registry_ids(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
         )
         for start, end, compact in _candidates(t, m):
             bare = _bare_shape(compact)
-            if not (generic or bare or _keyword(before)):
+            if not (generic or bare or _separated(t[start:end]) or _keyword(before)):
                 continue
             if sum(c.isdigit() for c in compact) < 5:
                 continue
@@ -271,6 +306,36 @@ def registry_ids(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
             ok = any(_keyword_before(mod, before) for mod in mods)
             ok = ok or (generic and any(mod.country for mod in mods))
             ok = ok or (bare and any(mod.country and mod.personal for mod in mods))
+            ok = ok or _printed_as_issued(t[start:end], compact, mods)
             if ok:
                 yield (_REGULATED, "national_id", start, end, "government_id")
                 break
+        else:
+            # The id's own name farther back in the clause ("IRD number on the letter for my
+            # side job is 077-417-834": blindfix17a): it alone names the run there.
+            stop = _clause_start(t, m.start())
+            if stop < m.start() - len(before):
+                yield from _named_before(t, m, t[stop : m.start()])
+
+
+_CLAUSE_REACH: Final = 90
+_CLAUSE_END = re.compile(r"[!?\n。！？;]|(?<![Nn]r)(?<![Nn]o)\.(?=\s)")
+
+
+def _clause_start(t: str, at: int) -> int:
+    """Where the clause holding ``at`` starts, at most ``_CLAUSE_REACH`` characters back."""
+    lo = max(0, at - _CLAUSE_REACH)
+    return max((s.end() for s in _CLAUSE_END.finditer(t, lo, at)), default=lo)
+
+
+def _named_before(t: str, m: re.Match[str], before: str) -> Iterator[_Hit]:
+    """The run ``m`` when a module it validates under is named in ``before`` by its own
+    abbreviation or name (not a generic identity word): what stands between is no matter."""
+    if not _keyword(before):
+        return
+    for start, end, compact in _candidates(t, m):
+        if sum(c.isdigit() for c in compact) < 5:
+            continue
+        if any(_keyword_before(mod, before) for mod in _valid_under(compact)):
+            yield (_REGULATED, "national_id", start, end, "government_id")
+            return

@@ -1,5 +1,6 @@
-"""Values that stand in for a real one: environment references, all-zero forms, masks (alone
-or with a visible tail), a log's request ids, a schema's column sizes (issue 29, blindfix10c).
+"""Values that stand in for a real one: environment references (and code reading one:
+blind17), all-zero forms, masks (alone or with a visible tail), a log's request ids, a schema's
+column sizes (issue 29, blindfix10c).
 
 blind10 withheld or flagged 7 of 77 benign turns over them, and fresh text the same class more
 (``tests/data/benign_docs_classes.jsonl``): ``curl -H "Authorization: Bearer $GITHUB_TOKEN"``
@@ -34,6 +35,14 @@ _ENV_REF = re.compile(
     r"(?<![\w$%])(?:\$(?:env:)?|%)"
     r"(?P<name>[A-Z][A-Z]*(?:_[A-Z]+)+|TOKEN|API_?KEY|PASSWORD|SECRET|PASS|PWD)"
     r"(?:%|(?![\w%]))"
+)
+# Code that reads a setting from the environment by its name (``os.environ['SECRET']``,
+# ``os.getenv("API_TOKEN")``, ``process.env.DB_PASS``, ``ENV.fetch('KEY')``): a name, no value;
+# a default given in the call is one, so the call holds the name alone (blind17).
+_ENV_READ = re.compile(
+    r"(?<![\w.])(?:os\.environ(?:\.get)?|os\.getenv|getenv|System\.getenv|ENV(?:\.fetch)?"
+    r"|(?:std::)?env::var|Deno\.env\.get|os\.Getenv)\s?[\[(]\s?(?P<q>[\"'])[A-Za-z_][A-Za-z0-9_]{0,60}(?P=q)\s?[\])]"
+    r"|(?<![\w.])process\.env\.[A-Za-z_][A-Za-z0-9_]{0,60}(?![\w(])"
 )
 # A form whose every digit is zero, grouped as an ID is printed ("000.000.000-00",
 # "00.000.000/0000-00", "000-00-0000", "00000000-X"): nothing else but separators and a
@@ -92,6 +101,8 @@ def stand_in_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     if "$" in text or "%" in text:
         spans.extend(with_key(text, *m.span()) for m in _ENV_REF.finditer(text))
+    if "env" in text or "ENV" in text:
+        spans.extend(with_key(text, *m.span()) for m in _ENV_READ.finditer(text))
     if "000" in text:
         spans.extend(_with_json_key(text, *m.span()) for m in _ZERO_FORM.finditer(text))
     if _MASK_HINT.search(text) is not None:

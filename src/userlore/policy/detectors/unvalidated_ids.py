@@ -30,7 +30,8 @@ from userlore.policy.literal_gate import LiteralGate
 __all__ = ["unvalidated_ids"]
 
 _REACH: Final = 40
-_STOP = re.compile(r"[!?\n。！？;]|\.(?!\d)(?=\s|$)")
+# A sentence's end; not an abbreviation's dot ("Aufenthaltstitel Nr. für …": blindfix17a).
+_STOP = re.compile(r"[!?\n。！？;]|(?<![Nn]r)(?<![Nn]o)(?<![Nn][º°])\.(?!\d)(?=\s|$)")
 # Capitals and digits in up to six groups joined by one space, dot, dash or slash.
 # A CJK character may touch it ("社保号是608213579，", "番号はAB12345678CDです"): no other word
 # character, nor an id's separator, may.
@@ -69,6 +70,7 @@ def _words() -> tuple[LiteralGate, LiteralGate, re.Pattern[str], frozenset[str]]
 
 def unvalidated_ids(t: str, lowered: str) -> Iterator[_Hit]:
     """The printed id after each id word of the data file (see the module docstring)."""
+    yield from _card_parts(t)
     acronyms, words, pattern, dotted_only = _words()
     if not acronyms.search(t) and not words.search(lowered):
         return
@@ -102,3 +104,21 @@ def _id_shaped(value: str) -> bool:
     digits = sum(ch.isdigit() for ch in compact)
     letters = len(compact) - digits
     return digits >= 6 or (letters >= 1 and digits >= 4 and len(compact) >= 8)
+
+
+@functools.cache
+def _cards() -> tuple[tuple[str, ...], re.Pattern[str]]:
+    raw = data_yaml("unvalidated_ids.yaml")
+    parts = literal_alternation([str(w) for w in raw["card_parts"]])
+    return tuple(str(w) for w in raw["card_words"]), re.compile(
+        rf"(?<!保険者)(?:{parts})\s*[はが:：]?\s*(?P<v>\d{{1,8}})(?!\d)"
+    )
+
+
+def _card_parts(t: str) -> Iterator[_Hit]:
+    """The numbers after a health-insurance card's part words where the card is named."""
+    words, parts = _cards()
+    if t.isascii() or not any(w in t for w in words):
+        return
+    for m in parts.finditer(t):
+        yield (_REGULATED, "national_id", m.start("v"), m.end("v"), "government_id")
