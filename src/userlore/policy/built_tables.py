@@ -1,13 +1,15 @@
 """Word tables the floor derives from CLDR once, shipped beside the rules as package data.
 
 Some detectors derive their vocabularies from every CLDR locale (babel's currency and territory
-names, unicode-rbnf's spell-outs): ~3.5 s of CPU on the first text of every new process (the
+names and symbols, unicode-rbnf's spell-outs) or from a library slow to import (detect-secrets'
+denylist): ~3.5 s of CPU on the first text of every new process (the
 CLI, each worker, each recipe), the same answer each time. ``data/built_tables.json`` holds
 those answers with a stamp: the versions of the libraries they read, the Unicode version, and a
 hash of every source and data file under ``policy/``. A stamp that does not match (a rule or a
 library changed) is ignored and the table is derived as before, so a stale file costs time,
 never a verdict. ``python -m userlore.policy.built_tables`` writes the file again; a test fails
-until it is run.
+until it is run. A table stores strings; a pattern is compiled from them by its own cached
+loader, on first use (coldstart17).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ __all__ = ["built_table", "derived", "stamp", "write"]
 _LOG = logging.getLogger(__name__)
 _POLICY: Final = Path(__file__).parent
 _FILE: Final = _POLICY / "data" / "built_tables.json"
-_LIBRARIES: Final = ("babel", "unicode-rbnf", "python-stdnum", "wordfreq")
+_LIBRARIES: Final = ("babel", "detect-secrets", "unicode-rbnf", "python-stdnum", "wordfreq")
 T = TypeVar("T")
 _BUILDERS: dict[str, Callable[[], Any]] = {}
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from typing import Final
 
 from userlore.policy.code_tokens import without_code_tokens
@@ -172,7 +173,7 @@ word no list holds is known when it splits into two words the list holds (blindf
 _LINKS: Final = ("", "s", "es", "n", "en")
 
 
-def _known(word: str, index: int, lexicon: dict[str, float], compounds: bool = False) -> bool:
+def _known(word: str, index: int, lexicon: Mapping[str, float], compounds: bool = False) -> bool:
     if len(word) < 2:
         return True
     floor = VOUCH_ZIPF_SHORT_WORD if len(word) <= 3 else VOUCH_ZIPF
@@ -185,7 +186,7 @@ def _known(word: str, index: int, lexicon: dict[str, float], compounds: bool = F
     return index > 0 and word[0].isupper()  # a name
 
 
-def _compound(word: str, lexicon: dict[str, float]) -> bool:
+def _compound(word: str, lexicon: Mapping[str, float]) -> bool:
     """``word`` is two words of ``lexicon`` (a link "s", "es", "n" or "en" between them), each
     of four letters or more: "rechnungs|nummer", "test|modus"."""
     for cut in range(4, len(word) - 3):

@@ -13,6 +13,7 @@ import functools
 import re
 import unicodedata
 
+from userlore.policy.built_tables import built_table
 from userlore.policy.relatives import relative_money_words
 
 _SMALL = r"\d{1,3}(?:[.,]\d{1,2})?"
@@ -167,7 +168,7 @@ def _digit_words(language: str) -> dict[str, str] | None:
     return words or None
 
 
-@functools.cache
+@built_table("cldr_words.all_digit_words")
 def _all_digit_words() -> frozenset[str]:
     """Digit words of every language CLDR spells out: a digit-free text without four of them
     in a row holds no value said aloud, and needs no language identification."""

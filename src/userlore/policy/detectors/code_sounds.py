@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, Final
 
+from userlore.policy.built_tables import built_table
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.cldr_words import _SAID, _digit_words, _unaccented
 from userlore.policy.detectors.code_lists import _CLAUSE_END, _cue_ends
@@ -76,7 +77,7 @@ def _digit_skeletons(language: str) -> frozenset[str]:
     return frozenset(s for w in _digit_words(language) or () if (s := _skeleton(w)))
 
 
-@functools.cache
+@built_table("code_sounds.every_skeleton")
 def _every_skeleton() -> frozenset[str]:
     """Skeletons of the words for 0-9 of every language CLDR spells out (the cheap test)."""
     from unicode_rbnf import RbnfEngine

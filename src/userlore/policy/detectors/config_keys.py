@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
+from userlore.policy.built_tables import built_table
 from userlore.policy.cue_data import cues
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, _is_placeholder, has_digit
@@ -58,12 +59,19 @@ class _Keys:
     not_values: frozenset[str]
 
 
-@functools.cache
-def _keys() -> _Keys:
+@built_table("config_keys.denylist")
+def _denylist() -> tuple[str, ...]:
+    """detect-secrets' KeywordDetector denylist (regex fragments): stored, since importing
+    detect-secrets costs a new process ~0.2 s of CPU."""
     from detect_secrets.plugins.keyword import DENYLIST
 
+    return tuple(str(w) for w in DENYLIST)
+
+
+@functools.cache
+def _keys() -> _Keys:
     raw: dict[str, Any] = data_yaml("config_keys.yaml")
-    words = [str(w) for w in DENYLIST] + [re.escape(str(w)) for w in raw["key_words"]]
+    words = [*_denylist()] + [re.escape(str(w)) for w in raw["key_words"]]
     return _Keys(
         denylist=re.compile("|".join(words)),
         space_keys=frozenset(str(k) for k in raw["space_keys"]),

@@ -38,7 +38,6 @@ class _Forms:
     gate: LiteralGate
     names: LiteralGate  # every name (lower-cased) or a nameless form's literal: one must occur
     exact_names: LiteralGate  # the names matched only as written, searched in the text itself
-    patterns: tuple[tuple[str, re.Pattern[str]], ...]  # (category, every form with its names)
 
 
 def _name(name: str, exact: frozenset[str]) -> str:
@@ -49,7 +48,9 @@ def _name(name: str, exact: frozenset[str]) -> str:
 
 
 @functools.cache
-def _forms() -> _Forms:
+def _patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """(category, every form with its names): one big alternation each, ~1.5 s to compile, so
+    built only when a text opens both gates (few do), not on a new process's first turn."""
     raw: dict[str, Any] = data_yaml("party_membership.yaml")
     exact = frozenset(str(n) for n in raw["exact"])
     forms = [str(f) for fs in raw["forms"].values() for f in fs]
@@ -59,6 +60,13 @@ def _forms() -> _Forms:
         alt = "(?:" + "|".join(_name(n, exact) for n in names) + ")"
         joined = "|".join(f"(?:{f.replace('{name}', alt)})" for f in forms)
         patterns.append((category, re.compile(joined, re.IGNORECASE)))
+    return tuple(patterns)
+
+
+@functools.cache
+def _forms() -> _Forms:
+    raw: dict[str, Any] = data_yaml("party_membership.yaml")
+    exact = frozenset(str(n) for n in raw["exact"])
     names = [str(n) for key, _ in _CATEGORIES for ns in raw[key].values() for n in ns]
     cjk_names = [n for n in names if not n.isascii()]
     # A Latin gate word at a word's start only (searched in " " + the text): "member" stands in
@@ -71,7 +79,7 @@ def _forms() -> _Forms:
     as_written = [n for n in names if len(n) < _EXACT_BELOW or n in exact]
     folded = [n.lower() for n in names if n not in as_written]
     nameless = [str(w) for w in raw["nameless"]]
-    return _Forms(gate, LiteralGate([*folded, *nameless]), LiteralGate(as_written), tuple(patterns))
+    return _Forms(gate, LiteralGate([*folded, *nameless]), LiteralGate(as_written))
 
 
 def party_membership(t: str, lowered: str) -> Iterator[_Hit]:
@@ -81,7 +89,7 @@ def party_membership(t: str, lowered: str) -> Iterator[_Hit]:
         return
     if not forms.names.search(lowered) and not forms.exact_names.search(t):
         return
-    for category, pattern in forms.patterns:
+    for category, pattern in _patterns():
         for m in pattern.finditer(t):
             before = t[max(0, m.start() - _NEGATION_BEFORE) : m.start()]
             if _NEGATION.search(m.group(0)) or _NEGATION.search(before):

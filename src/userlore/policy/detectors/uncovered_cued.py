@@ -206,7 +206,7 @@ def _may_name_words() -> frozenset[str]:
     return _every_compact() | _covered_magnitudes()
 
 
-@functools.cache
+@built_table("uncovered_cued.covered_magnitudes")
 def _covered_magnitudes() -> frozenset[str]:
     """The covered languages' magnitude words ("mil", "thousand"): a close relative the
     identifier hid says its money with them (Galician "mil catrocentos euros")."""
@@ -371,6 +371,13 @@ def _names(language: str) -> frozenset[str]:
 def _lettered_symbols() -> re.Pattern[str]:
     """Lettered currency symbols (two letters or more: "Rs", "RM", "Kč") of every language a
     segment can be read as, before a grouped number."""
+    alt = "|".join(re.escape(v) for v in _every_lettered_symbol())
+    return re.compile(rf"(?<![^\W\d_])(?:{alt})\.?\s?\d{{1,3}}(?:[,.\u00a0 ]\d{{2,3}})+(?!\d)")
+
+
+@built_table("uncovered_cued.lettered_symbols")
+def _every_lettered_symbol() -> tuple[str, ...]:
+    """:func:`_lettered_symbols`' symbols from babel's 100-odd locales, longest first."""
     from babel import Locale, UnknownLocaleError
 
     from userlore.policy.language import identifier_languages
@@ -382,8 +389,7 @@ def _lettered_symbols() -> re.Pattern[str]:
         except (UnknownLocaleError, ValueError):
             continue
         symbols.update(v for v in values if len(v) >= 2 and v.isalpha())
-    alt = "|".join(re.escape(v) for v in sorted(symbols, key=len, reverse=True))
-    return re.compile(rf"(?<![^\W\d_])(?:{alt})\.?\s?\d{{1,3}}(?:[,.\u00a0 ]\d{{2,3}})+(?!\d)")
+    return tuple(sorted(sorted(symbols), key=len, reverse=True))
 
 
 # Indian grouping (CLDR's "#,##,##0"): lakhs and crores, the last group three digits.

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from userlore.policy.built_tables import built_table
 from userlore.policy.detectors.common import _Hit, _is_placeholder, _overlaps
 from userlore.policy.findings import _SECRET
 
@@ -24,10 +25,18 @@ _SKIPPED = frozenset({"IPPublicDetector", "BasicAuthDetector", "PrivateKeyDetect
 
 @functools.cache
 def _rules() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """(rule, pattern) of every usable regex plugin, compiled from the stored sources."""
+    return tuple((rule, re.compile(source, int(flags))) for rule, source, flags in _sources())
+
+
+@built_table("vendor_rules.sources")
+def _sources() -> tuple[tuple[str, str, str], ...]:
+    """(rule, pattern source, flags) of every usable regex plugin: stored, since importing
+    detect-secrets' plugins costs a new process ~0.2 s of CPU."""
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.plugins.base import RegexBasedDetector
 
-    out: list[tuple[str, re.Pattern[str]]] = []
+    out: list[tuple[str, str, str]] = []
     plugins: dict[str, Any] = dict(get_mapping_from_secret_type_to_class())
     for secret_type, cls in plugins.items():
         if not issubclass(cls, RegexBasedDetector) or cls.__name__ in _SKIPPED:
@@ -37,7 +46,7 @@ def _rules() -> tuple[tuple[str, re.Pattern[str]], ...]:
         except Exception:  # a plugin that needs configuration to build: not usable here
             continue
         rule = re.sub(r"\W+", "_", secret_type.lower()).strip("_")
-        out.extend((rule, p) for p in patterns)
+        out.extend((rule, p.pattern, str(p.flags)) for p in patterns)
     return tuple(out)
 
 
