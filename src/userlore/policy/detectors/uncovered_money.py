@@ -18,18 +18,29 @@ stored evidence where the words were not CLDR's exact form or the number stood a
   read, a number next to the user's money is taken as money. Four digits or more are already
   redacted by :mod:`.uncovered`.
 
-A price of a thing in words ("billetten kostet tre hundre kroner") stays when under a thousand
-(no magnitude); one of a thousand or more is redacted like the user's money, and so is a
-three-digit number beside a price: the floor cannot tell whose money it is in a language it does
-not read (``docs/safety.md``). Runs only on a turn with a segment in an uncovered language.
+- **a loanword in another script**: a magnitude and a currency written in a script no language
+  of CLDR writes them in ("ᱦᱟᱡᱟᱨ ᱴᱟᱠᱟ", Santali in Ol Chiki for "hajar taka"; "ꠢꠣꠎꠣꠞ ꠐꠣꠇꠣ" in
+  Syloti Nagri) read as the ASCII ``anyascii`` spells them, against every language's
+  magnitudes and currency names spelled the same way ("হাজার", "টাকা"; blindfix17b);
+- **number words under a thousand right before a currency name** ("quinhentos eiros", "troes
+  cents euros": blind17's debts), in a segment that is no covered sentence misread (the guard
+  :func:`_may_be_covered` keeps a shop's "vinte euros" there): a number word of the segment's
+  candidate languages, or one letter from one ("troes" of "trois"), before a currency name or a
+  word one letter from one ("eiros" of "euros").
+
+A price of a thing in words ("billetten kostet tre hundre kroner") is redacted too, as its
+digits are: the floor cannot tell whose money it is in a language it does not read
+(``docs/safety.md``). Runs only on a turn with a segment in an uncovered language.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Final
+
+from anyascii import anyascii
 
 from userlore.policy.built_tables import built_table
 from userlore.policy.cue_data import cues
@@ -45,8 +56,13 @@ from userlore.policy.word_view import letter_runs
 __all__ = ["uncovered_money"]
 
 _RULE: Final = "money_uncovered_language"
-# A word with its marks (not ``\w``, which splits Devanagari and Tamil at their vowel signs).
-_TOKEN = re.compile(r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0eff])+", re.UNICODE)
+# A word with its marks (not ``\w``, which splits Devanagari and Tamil at their vowel signs, and
+# Limbu, Syloti Nagri or Myanmar at theirs: blindfix17b).
+_TOKEN = re.compile(
+    r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0eff\u0f00-\u109f\u1700-\u1c4f"
+    r"\ua800-\ua82f\ua880-\ua8df\ua900-\ua9df\uaa00-\uaaff\uabc0-\uabff])+",
+    re.UNICODE,
+)
 _GAP = re.compile(r"[\s\-]*")
 _SMALL_NUMBERS: Final = (*range(1, 21), *range(30, 100, 10), *range(100, 1000, 100), 21, 25)
 _BIG_NUMBERS: Final = tuple(
@@ -60,7 +76,7 @@ _BARE_NUMBER = re.compile(
 )
 # A letter of a script none of the covered languages writes (Greek, Cyrillic, Armenian,
 # Hebrew, Arabic, the Indic scripts, Thai...): such text is read whatever its words.
-_OTHER_SCRIPT = re.compile(r"[\u0370-\u1fff\ua640-\ua69f]")
+_OTHER_SCRIPT = re.compile(r"[\u0370-\u1fff\ua640-\ua69f\ua800-\uabff]")
 _WORD_CHECK = re.compile(r"[^\W\d_]")
 
 
@@ -251,8 +267,10 @@ def _may_hold_money(t: str) -> bool:
         return True
     if says_a_magnitude(t):
         return True
-    # A dialect's spelling of a magnitude before another word ("dörtig Dusend Euro"): read on.
     words = letter_runs(t) if t.isascii() else _TOKEN.findall(t)
+    if not _latin_currency_words().isdisjoint(map(_bare, words)):
+        return True  # a sum in number words before a currency name ("troes cents euros")
+    # A dialect's spelling of a magnitude before another word ("dörtig Dusend Euro"): read on.
     return any(map(near_magnitude, words[:-1]))
 
 
@@ -298,6 +316,9 @@ def uncovered_money(t: str) -> Iterator[_Hit]:
             yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
         for start, end in _beside_money(text, languages, bool(spans)):
             yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
+        for start, end in _small_before_currency(text, languages):
+            if not any(a <= start < b for a, b in spans):
+                yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
 
 
 def _vocabulary(languages: list[str]) -> tuple[frozenset[str], frozenset[str]]:
@@ -347,6 +368,8 @@ def _is_currency(word: str, languages: list[str], exact: bool = False) -> bool:
     if re.fullmatch(_currency_signs() + "+", word):
         return True
     plain = _bare(word)
+    if not plain.isascii() and _spelled_in_ascii(word) in _transliterated_currencies():
+        return True  # "ᱴᱟᱠᱟ" spelled as "টাকা" is: "taka" (blindfix17b)
     stem = plain[: max(len(plain) - _INFLECTION, 3)]
     for language in languages:
         for name in _currency_names(language):
@@ -365,12 +388,13 @@ def _said_amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
     # Only the uncovered candidates' words: an English "twenty-two thousand" in a segment the
     # identifier misplaced (a short line, a JSON wrapper) is left to the covered rules.
     numbers, magnitudes = _vocabulary([x for x in languages if x not in COVERED_LANGUAGES])
-    if not magnitudes:
-        return
     words = [(m, _bare(m.group(0))) for m in _TOKEN.finditer(text)]
+    loaned = {k for k, (m, _) in enumerate(words) if _loaned_magnitude(m.group(0))}
+    if not magnitudes and not loaned:
+        return
     kinds: list[str] = []  # "mag", "num" or ""
-    for _, bare in words:
-        if bare in magnitudes or _compound(bare, numbers, magnitudes):
+    for k, (_, bare) in enumerate(words):
+        if bare in magnitudes or k in loaned or _compound(bare, numbers, magnitudes):
             kinds.append("mag")
         elif len(bare) > _KIN_MAGNITUDE and (bare[:-1] in magnitudes or bare[:-2] in magnitudes):
             # A magnitude with a neighbour's ending: Occitan "mila" of Catalan "mil" among
@@ -476,13 +500,148 @@ def _beside_money(text: str, languages: list[str], said: bool) -> Iterator[tuple
     bare = list(_BARE_NUMBER.finditer(text))
     if not bare:
         return
-    if (
-        text.isascii()
-        and cues().function_words.search(text.casefold())
-        and not unread_by_covered(text)
-    ):
+    if _may_be_covered(text):
         return  # perhaps a covered sentence misread: its prices and house numbers stay
     if not said and not any(_amounts(text, languages)):
         return
     for m in bare:
         yield m.span()
+
+
+def _may_be_covered(text: str) -> bool:
+    """A Latin segment with a covered language's function word and no word the covered
+    vocabularies leave unread: perhaps a covered sentence the identifier misread."""
+    return (
+        text.isascii()
+        and cues().function_words.search(text.casefold()) is not None
+        and not unread_by_covered(text)
+    )
+
+
+_LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
+_TRANSLITERATED_MIN: Final = 4  # ASCII letters of a transliterated word ("taka", "hajar")
+
+
+def _spelled_in_ascii(word: str) -> str:
+    """``word`` as ``anyascii`` spells it, letters only ("হাজার", "ᱦᱟᱡᱟᱨ": "hajar"), its vowel
+    signs kept (the bare form drops Limbu's, leaving "hjr")."""
+    return "".join(ch for ch in anyascii(word).casefold() if ch.isalpha())
+
+
+def _ascii_forms(words: Iterable[str]) -> frozenset[str]:
+    out = set()
+    for word in words:
+        if not word.isascii():
+            form = _spelled_in_ascii(word)
+            if len(form) >= _TRANSLITERATED_MIN:
+                out.add(form)
+    return frozenset(out)
+
+
+@built_table("uncovered_money.transliterated_magnitudes")
+def _transliterated_magnitudes() -> frozenset[str]:
+    """Every language's magnitude words written in a script other than Latin, spelled in ASCII
+    (:func:`_magnitude_languages`' words): a loanword written in another script reads the same
+    ("ᱦᱟᱡᱟᱨ" in Ol Chiki, "ꠢꠣꠎꠣꠞ" in Syloti Nagri and "হাজার" are all "hajar"; blind17)."""
+    return _ascii_forms(_magnitude_languages())
+
+
+def _tender_names() -> Iterator[str]:
+    """The last word of every CLDR locale's names (singular and plural) of the currencies some
+    territory holds as legal tender today ("taka", "euros", "টাকা"), bare: a unit said after a
+    number, not a historic currency's name or an adjective ("Bangladeshi")."""
+    from babel import Locale, UnknownLocaleError
+    from babel.localedata import locale_identifiers
+    from babel.numbers import get_territory_currencies
+
+    codes: set[str] = set()
+    for territory in Locale.parse("en").territories:
+        codes.update(get_territory_currencies(territory, tender=True))
+    for language in sorted({name.split("_")[0] for name in locale_identifiers()}):
+        try:
+            loc = Locale.parse(language)
+        except (UnknownLocaleError, ValueError):
+            continue
+        plural = loc._data["currency_names_plural"]
+        for code in codes:
+            for name in (loc.currencies.get(code, ""), *plural.get(code, {}).values()):
+                found = _TOKEN.findall(name)
+                if found:
+                    yield _bare(found[-1]) if _LATIN.search(found[-1]) else found[-1]
+
+
+@built_table("uncovered_money.transliterated_currencies")
+def _transliterated_currencies() -> frozenset[str]:
+    """The currency units of :func:`_tender_names` written in a script other than Latin, spelled
+    in ASCII ("টাকা": "taka"), as :func:`_transliterated_magnitudes` (blind17)."""
+    return _ascii_forms(_tender_names())
+
+
+@built_table("uncovered_money.latin_currency_words")
+def _latin_currency_words() -> frozenset[str]:
+    """The currency units of :func:`_tender_names` in Latin letters, of four letters or more
+    ("euros", "francs", "eurų"): the cheap test's word for a sum said before one."""
+    return frozenset(
+        w for w in _tender_names() if len(w) >= _TRANSLITERATED_MIN and _LATIN.search(w)
+    )
+
+
+def _loaned_magnitude(word: str) -> bool:
+    """``word`` is not Latin and spells in ASCII as some language's magnitude in another
+    script (a loanword: Santali "ᱦᱟᱡᱟᱨ" of Bengali "হাজার")."""
+    if word.isascii() or _LATIN.search(word) is not None:
+        return False
+    return _spelled_in_ascii(word) in _transliterated_magnitudes()
+
+
+_SMALL_MIN: Final = 4  # letters of the longest number word of a run read before a currency
+_NEAR_WORD: Final = 5  # letters of a word read one letter from a number or a currency name
+
+
+def _one_letter_apart(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ by one letter changed, added or dropped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
+
+
+def _near(bare: str, vocabulary: Iterable[str]) -> bool:
+    return len(bare) >= _NEAR_WORD and any(
+        len(w) >= _NEAR_WORD and _one_letter_apart(bare, w) for w in vocabulary
+    )
+
+
+def _small_before_currency(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
+    """Number words under a thousand right before a currency name (see the module docstring):
+    the candidates' number words, the covered languages' too (a held-out sentence borrows
+    "quinhentos"), exactly or one letter apart, before a currency name or one letter from one."""
+    if _may_be_covered(text):
+        return
+    numbers = _vocabulary(languages)[0]
+    names = frozenset(n for language in languages for n in _currency_names(language))
+    words = [(m, _bare(m.group(0))) for m in _TOKEN.finditer(text)]
+
+    def adjacent(i: int) -> bool:
+        return _GAP.fullmatch(text, words[i][0].end(), words[i + 1][0].start()) is not None
+
+    def number(bare: str) -> bool:
+        return bare in numbers or _near(bare, numbers)
+
+    for k in range(1, len(words)):
+        m, bare = words[k]
+        exact = _is_currency(m.group(0), languages, exact=True)
+        # One loose reading at most: a loose currency name after exact number words only (two
+        # loose readings in a row took "trail naïve" for a sum in naira).
+        if not (exact or _near(bare, names) or _is_currency(m.group(0), languages)):
+            continue
+        j = k
+        while j > 0 and adjacent(j - 1) and number(words[j - 1][1]):
+            j -= 1
+        run = [words[i][1] for i in range(j, k)]
+        if not run or max(map(len, run)) < _SMALL_MIN:
+            continue
+        if exact or all(w in numbers for w in run):
+            yield words[j][0].start(), m.end()
