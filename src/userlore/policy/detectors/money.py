@@ -151,25 +151,42 @@ _OWN_LOAN = re.compile(
 # What the user paid for a thing of theirs (issue 29, blindfix17b): "paid 389 quid for my
 # Kindle", "Paguei R$ 12.490 no meu carro", "买这台笔记本花了6999元", "24万8千円もした" were
 # stored, the verb of spending being no money word. A spending verb in the first person (by its
-# own ending or subject: "pagué", "j'ai payé", "hab … bezahlt"), or one whose object is the user
-# ("set me back", "m'a coûté", "hat mich … gekostet"), or in English with no subject before a
-# thing of the user's ("dropped 89 quid on my headphones"). Chinese and Japanese leave the
-# subject out: spending said before a bought thing ("花四千八买的", "買った…もした") is the
-# user's unless the clause names someone else (``_others_money``).
-_OWN_SPENDING = re.compile(
-    r"(?i)(?<![\w'])(?:i (?:just |recently )?(?:spent|dropped|shelled out|forked out|splashed out"
-    r"|blew|bought)|set (?:me|us) back|^\s*(?:paid|spent|dropped|shelled out|forked out"
-    r"|splashed out|bought (?:my|our))|(?:paid|spent|dropped|shelled out|forked out|splashed out)"
-    r"[^!?\n]{0,30}\b(?:on|for) (?:my|our)"
-    r"|pagu[ée]|(?:me )?gast[ée]|compr[ée]|me (?:cost[óo]|sali[óo])"
+# own ending or subject: "pagué", "j'ai payé", "hab … bezahlt") or with no subject in English
+# ("dropped 89 quid on my headphones") counts with a thing of the user's in its clause
+# (``_USERS_THING``: "Compré 3 kilos de tomates por 4,50 €" is a shop's price); one whose
+# object is the user ("set me back", "m'a coûté", "hat mich … gekostet") counts alone. Chinese
+# and Japanese leave the subject out: spending before a bought thing ("花四千八买的") or a
+# price stressed as high ("もした") is the user's unless the clause names someone else.
+_SPENT = re.compile(
+    r"(?i)(?<![\w'])(?:i (?:just |recently )?(?:spent|dropped|shelled out|forked out"
+    r"|splashed out|blew|bought|paid)|^\s*(?:paid|spent|dropped|shelled out|forked out"
+    r"|splashed out|bought)|(?:paid|spent|dropped|shelled out|forked out|splashed out)"
+    r"[^!?\n]{0,30}\b(?:on|for)|pagu[ée]|(?:me )?gast[ée]|compr[ée]"
     r"|(?:ich )?(?:hab|habe|hatte)\b[^!?\n]{0,40}\b(?:bezahlt|gezahlt|ausgegeben|hingelegt"
-    r"|hingeblättert|gekauft)|(?:hat|haben) (?:mich|uns)\b[^!?\n]{0,30}\bgekostet"
-    r"|ich (?:zahlte|bezahlte|kaufte)"
-    r"|j'ai (?:pay[ée]|d[ée]pens[ée]|l[âa]ch[ée]|claqu[ée]|achet[ée]|mis)|m'(?:a|ont) co[uû]t[ée]"
-    r"|paguei|gastei|comprei|me custou|custou-me)(?![\w'])"
-    r"|我[^。！？，,他她们哥姐弟妹爸妈友学事舅叔姨婆爷]{0,10}(?:花了|付了)|花了我|花[^。！？，,他她们]{0,8}买的"
-    r"|買った|払った|出して買|購入した"
+    r"|hingeblättert|gekauft)|ich (?:zahlte|bezahlte|kaufte)"
+    r"|j'ai (?:pay[ée]|d[ée]pens[ée]|l[âa]ch[ée]|claqu[ée]|achet[ée]|mis)"
+    r"|paguei|gastei|comprei)(?![\w'])"
 )
+_USERS_THING = re.compile(
+    r"(?i)(?<![\w'])(?:my|our|mi|mis|nuestr[oa]s?|mein\w*|unser\w*|mon|ma|notre|meu|minha"
+    r"|meus|minhas|noss[oa]s?)(?![\w'])"
+)
+_COST_THE_USER = re.compile(
+    r"(?i)(?<![\w'])(?:set (?:me|us) back|me (?:cost[óo]|sali[óo])"
+    r"|(?:hat|haben) (?:mich|uns)\b[^!?\n]{0,30}\bgekostet|m'(?:a|ont) co[uû]t[ée]"
+    r"|me custou|custou-me)(?![\w'])"
+    r"|我[^。！？，,他她们哥姐弟妹爸妈友学事舅叔姨婆爷]{0,10}(?:花了|付了)|花了我|花[^。！？，,他她们]{0,8}买的"
+    r"|もした|払った|出して買|購入した"
+)
+
+
+def _own_spending(clause: str) -> bool:
+    """What the user paid for a thing of theirs (see ``_SPENT``)."""
+    if _COST_THE_USER.search(clause) is not None:
+        return True
+    return _SPENT.search(clause) is not None and _USERS_THING.search(clause) is not None
+
+
 _MONEY_NOUNS = re.compile(
     r"(?i)salary|income|savings|saved|debt|owe|earn|balance|pay|konto|gehalt|verdien|schulden"
     r"|erspar|einkommen|salaire|gagne|épargne|dette|je dois|j'en dois|solde|revenu|sueldo"
@@ -236,7 +253,7 @@ def _personal(clause: str) -> bool:
         or _PRODUCTS.search(clause) is not None
         or _OWN_DEBT.search(clause) is not None
         or _OWN_LOAN.search(clause) is not None
-        or _OWN_SPENDING.search(clause) is not None
+        or _own_spending(clause)
     )
 
 

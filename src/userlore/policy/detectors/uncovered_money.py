@@ -22,14 +22,15 @@ stored evidence where the words were not CLDR's exact form or the number stood a
   of CLDR writes them in ("ᱦᱟᱡᱟᱨ ᱴᱟᱠᱟ", Santali in Ol Chiki for "hajar taka"; "ꠢꠣꠎꠣꠞ ꠐꠣꠇꠣ" in
   Syloti Nagri) read as the ASCII ``anyascii`` spells them, against every language's
   magnitudes and currency names spelled the same way ("হাজার", "টাকা"; blindfix17b);
-- **number words under a thousand right before a currency name** ("quinhentos eiros", "troes
-  cents euros": blind17's debts), in a segment that is no covered sentence misread (the guard
-  :func:`_may_be_covered` keeps a shop's "vinte euros" there): a number word of the segment's
-  candidate languages, or one letter from one ("troes" of "trois"), before a currency name or a
-  word one letter from one ("eiros" of "euros").
+- **number words under a thousand right before a currency name** ("troes cents euros", a
+  Walloon debt in blind17), in a segment that is no covered sentence misread (the guard
+  :func:`_may_be_covered`, which keeps such a sentence's prices in digits too): a number word
+  of the segment's candidate languages, or one letter from one ("troes" of "trois"), before a
+  currency name.
 
-A price of a thing in words ("billetten kostet tre hundre kroner") is redacted too, as its
-digits are: the floor cannot tell whose money it is in a language it does not read
+A price of a thing in words under a thousand is redacted too where its digits are (not in a
+segment that may be a covered sentence misread: "billetten til Bergen kostet tre hundre kroner"
+stays): the floor cannot tell whose money it is in a language it does not read
 (``docs/safety.md``). Runs only on a turn with a segment in an uncovered language.
 """
 
@@ -555,7 +556,7 @@ def _tender_names() -> Iterator[str]:
     from babel.numbers import get_territory_currencies
 
     codes: set[str] = set()
-    for territory in Locale.parse("en").territories:
+    for territory in map(str, Locale.parse("en").territories):
         codes.update(get_territory_currencies(territory, tender=True))
     for language in sorted({name.split("_")[0] for name in locale_identifiers()}):
         try:
@@ -595,7 +596,7 @@ def _loaned_magnitude(word: str) -> bool:
 
 
 _SMALL_MIN: Final = 4  # letters of the longest number word of a run read before a currency
-_NEAR_WORD: Final = 5  # letters of a word read one letter from a number or a currency name
+_NEAR_WORD: Final = 5  # letters of a word read one letter from a number word
 
 
 def _one_letter_apart(a: str, b: str) -> bool:
@@ -617,11 +618,10 @@ def _near(bare: str, vocabulary: Iterable[str]) -> bool:
 def _small_before_currency(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
     """Number words under a thousand right before a currency name (see the module docstring):
     the candidates' number words, the covered languages' too (a held-out sentence borrows
-    "quinhentos"), exactly or one letter apart, before a currency name or one letter from one."""
+    "quinhentos"), exactly or one letter apart, before a currency name."""
     if _may_be_covered(text):
         return
     numbers = _vocabulary(languages)[0]
-    names = frozenset(n for language in languages for n in _currency_names(language))
     words = [(m, _bare(m.group(0))) for m in _TOKEN.finditer(text)]
 
     def adjacent(i: int) -> bool:
@@ -631,11 +631,12 @@ def _small_before_currency(text: str, languages: list[str]) -> Iterator[tuple[in
         return bare in numbers or _near(bare, numbers)
 
     for k in range(1, len(words)):
-        m, bare = words[k]
+        m = words[k][0]
         exact = _is_currency(m.group(0), languages, exact=True)
-        # One loose reading at most: a loose currency name after exact number words only (two
-        # loose readings in a row took "trail naïve" for a sum in naira).
-        if not (exact or _near(bare, names) or _is_currency(m.group(0), languages)):
+        # One loose reading at most: an inflected currency name after exact number words only
+        # (two loose readings in a row took "trail naïve" for a sum in naira). A word one letter
+        # from a name is none: "homoj" (people) is one from "somoj" (soms).
+        if not (exact or _is_currency(m.group(0), languages)):
             continue
         j = k
         while j > 0 and adjacent(j - 1) and number(words[j - 1][1]):
