@@ -6,8 +6,9 @@ quid for my Kindle Scribe", "Paguei R$ 12.490 no meu carro", "24万8千円もし
 benefits the user receives with a bare second amount (``own_benefits``: "mon APL à 187", "mein
 Bürgergeld ist 563 Euro und das Wohngeld 220"), both in the seven covered languages with twins
 where the money is a shop's price, a public rate or someone else's; and held-out sums in words
-(``words_before_currency``: number words under a thousand right before a currency name, "troes
-cents euros"; a magnitude and a currency loaned in another script, Santali "ᱦᱟᱡᱟᱨ ᱴᱟᱠᱟ"). First
+(``words_before_currency``: a magnitude and a currency loaned in another script, Santali "ᱦᱟᱡᱟᱨ
+ᱴᱟᱠᱟ", which is read; number words under a thousand before a currency name, "troes cents
+euros", which stay, as a price in words does: see ``HELD_OUT_KNOWN``). First
 runs and final rates: ``docs/benchmarks.md``, "Issue 29: blind17's own money (blindfix17b)".
 """
 
@@ -41,28 +42,36 @@ KNOWN: dict[str, str] = {
     "bf17b-benefits-ja-benign-001": "児童手当は…月1万円: a public rate read as the user's (main)",
     "bf17b-benefits2-zh-money-001": "房贷还要还2000: '2000' reads as a year",
 }
-# Held-out items left (language-free reading only): number words no CLDR language spells nor
-# one letter from one ("douscentos", "duxento", "dughentos", "sietsientos", "chints",
-# "trecent" beside no Italian candidate), a near number word before a loose currency name
-# ("trecentu euri": two loose readings), and Cantonese Han numerals (兩萬八) with no cue.
+# Held-out items left: a sum under a thousand in words before a currency name stays, as a
+# price in words does (no language-free reading tells a debt of "troes cents euros" from a
+# ticket's "osem eur", which blindfix8 keeps; a rule reading them was tried and withdrawn),
+# and Cantonese Han numerals (兩萬八) with no money cue the Chinese rules read.
+_UNDER_A_THOUSAND = "under a thousand in words: stays, as a price does"
 HELD_OUT_KNOWN: dict[str, str] = {
-    "bf17b-words-gl-money-001": "douscentos: Galician CLDR spells no hundreds",
-    "bf17b-words-lij-money-001": "duxento: two letters from duzentos",
-    "bf17b-words-fur-money-001": "trecent: Italian is no candidate of the segment",
-    "bf17b-words-sc-money-001": "dughentos: two letters from duzentos",
-    "bf17b-words-co-money-001": "trecentu euri: a near number and a loose currency",
-    "bf17b-words-lad-money-001": "sietsientos: a segment that may be a misread covered one",
-    "bf17b-words-pcd-money-001": "chints: two letters from cents",
+    "bf17b-words-gl-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words-oc-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words-lij-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words-fur-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words-sc-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words-co-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words-lad-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words-pcd-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words-lb-money-001": _UNDER_A_THOUSAND,
     "bf17b-words-yue-money-001": "兩萬八 in Cantonese: no money cue the Chinese rules read",
-    "bf17b-words2-cs-money-001": "pět set: number words of three letters",
+    "bf17b-words2-it-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words2-ca-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words2-nl-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words2-af-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words2-sv-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words2-pl-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words2-cs-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words2-hu-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words2-tr-money-001": _UNDER_A_THOUSAND,
 }
-# Held-out near-misses the floor changes: a ticket's price in words, redacted as its digits are
-# (the floor cannot tell whose money it is in a language it does not read), and a count of
-# seats beside a price (:mod:`.uncovered`'s value rule, as on main).
-HELD_OUT_BENIGN_REDACTED = {
-    "bf17b-words-gl-benign-001",
-    "bf17b-words2-it-benign-001",
-}
+
+# Held-out near-misses the floor changes: a count of seats beside a price (:mod:`.uncovered`'s
+# value rule, as on main).
+HELD_OUT_BENIGN_REDACTED = {"bf17b-words-gl-benign-001"}
 
 
 @pytest.mark.parametrize("name", COVERED_SETS)
@@ -130,13 +139,3 @@ def test_a_loanword_in_another_script_reads_as_its_source() -> None:
     assert said("ᤀᤠᤱ ᤔᤠᤸᤗᤡ ᤔᤠᤳ ᤜᤠᤈᤠᤖ ᤋᤠᤁᤠ ᤗᤠᤶ") == ["ᤔᤠᤳ ᤜᤠᤈᤠᤖ ᤋᤠᤁᤠ"]
     # A count of people in thousands is no sum: no currency after the magnitude.
     assert said("ᱱᱚᱣᱟ ᱜᱟᱹᱣᱟ ᱨᱮ ᱵᱟᱨ ᱦᱟᱡᱟᱨ ᱦᱚᱲ ᱢᱮᱱᱟᱜᱼᱟ") == []
-
-
-def test_number_words_under_a_thousand_before_a_currency() -> None:
-    def said(text: str) -> list[str]:
-        return [text[h[2] : h[3]] for h in uncovered_money(text)]
-
-    assert said("Dji doe troes cents euros a m' fré po l' auto, kimint l' lyi dire?") == [
-        "troes cents euros"
-    ]
-    assert said("I a quatre cents personas dins lo vilatge") == []  # a count, no currency

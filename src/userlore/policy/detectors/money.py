@@ -156,7 +156,8 @@ _OWN_LOAN = re.compile(
 # (``_USERS_THING``: "Compré 3 kilos de tomates por 4,50 €" is a shop's price); one whose
 # object is the user ("set me back", "m'a coûté", "hat mich … gekostet") counts alone. Chinese
 # and Japanese leave the subject out: spending before a bought thing ("花四千八买的") or a
-# price stressed as high ("もした") is the user's unless the clause names someone else.
+# bought thing's price stressed as high ("買った…もした"; not a lunch's "5,000円もした") is the
+# user's unless the clause names someone else.
 _SPENT = re.compile(
     r"(?i)(?<![\w'])(?:i (?:just |recently )?(?:spent|dropped|shelled out|forked out"
     r"|splashed out|blew|bought|paid)|^\s*(?:paid|spent|dropped|shelled out|forked out"
@@ -176,7 +177,7 @@ _COST_THE_USER = re.compile(
     r"|(?:hat|haben) (?:mich|uns)\b[^!?\n]{0,30}\bgekostet|m'(?:a|ont) co[uû]t[ée]"
     r"|me custou|custou-me)(?![\w'])"
     r"|我[^。！？，,他她们哥姐弟妹爸妈友学事舅叔姨婆爷]{0,10}(?:花了|付了)|花了我|花[^。！？，,他她们]{0,8}买的"
-    r"|もした|払った|出して買|購入した"
+    r"|買った[^。！？]{0,20}もした|払った|出して買|購入した"
 )
 
 

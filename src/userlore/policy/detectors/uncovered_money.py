@@ -22,16 +22,12 @@ stored evidence where the words were not CLDR's exact form or the number stood a
   of CLDR writes them in ("ᱦᱟᱡᱟᱨ ᱴᱟᱠᱟ", Santali in Ol Chiki for "hajar taka"; "ꠢꠣꠎꠣꠞ ꠐꠣꠇꠣ" in
   Syloti Nagri) read as the ASCII ``anyascii`` spells them, against every language's
   magnitudes and currency names spelled the same way ("হাজার", "টাকা"; blindfix17b);
-- **number words under a thousand right before a currency name** ("troes cents euros", a
-  Walloon debt in blind17), in a segment that is no covered sentence misread (the guard
-  :func:`_may_be_covered`, which keeps such a sentence's prices in digits too): a number word
-  of the segment's candidate languages, or one letter from one ("troes" of "trois"), before a
-  currency name.
-
-A price of a thing in words under a thousand is redacted too where its digits are (not in a
-segment that may be a covered sentence misread: "billetten til Bergen kostet tre hundre kroner"
-stays): the floor cannot tell whose money it is in a language it does not read
-(``docs/safety.md``). Runs only on a turn with a segment in an uncovered language.
+A price of a thing in words ("billetten kostet tre hundre kroner") stays when under a thousand
+(no magnitude); one of a thousand or more is redacted like the user's money, and so is a
+three-digit number beside a price: the floor cannot tell whose money it is in a language it does
+not read (``docs/safety.md``). A debt under a thousand said in words ("troes cents euros") stays
+with it: no language-free reading tells it from a price. Runs only on a turn with a segment in
+an uncovered language.
 """
 
 from __future__ import annotations
@@ -268,10 +264,8 @@ def _may_hold_money(t: str) -> bool:
         return True
     if says_a_magnitude(t):
         return True
-    words = letter_runs(t) if t.isascii() else _TOKEN.findall(t)
-    if not _latin_currency_words().isdisjoint(map(_bare, words)):
-        return True  # a sum in number words before a currency name ("troes cents euros")
     # A dialect's spelling of a magnitude before another word ("dörtig Dusend Euro"): read on.
+    words = letter_runs(t) if t.isascii() else _TOKEN.findall(t)
     return any(map(near_magnitude, words[:-1]))
 
 
@@ -317,9 +311,6 @@ def uncovered_money(t: str) -> Iterator[_Hit]:
             yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
         for start, end in _beside_money(text, languages, bool(spans)):
             yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
-        for start, end in _small_before_currency(text, languages):
-            if not any(a <= start < b for a, b in spans):
-                yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
 
 
 def _vocabulary(languages: list[str]) -> tuple[frozenset[str], frozenset[str]]:
@@ -501,22 +492,16 @@ def _beside_money(text: str, languages: list[str], said: bool) -> Iterator[tuple
     bare = list(_BARE_NUMBER.finditer(text))
     if not bare:
         return
-    if _may_be_covered(text):
+    if (
+        text.isascii()
+        and cues().function_words.search(text.casefold())
+        and not unread_by_covered(text)
+    ):
         return  # perhaps a covered sentence misread: its prices and house numbers stay
     if not said and not any(_amounts(text, languages)):
         return
     for m in bare:
         yield m.span()
-
-
-def _may_be_covered(text: str) -> bool:
-    """A Latin segment with a covered language's function word and no word the covered
-    vocabularies leave unread: perhaps a covered sentence the identifier misread."""
-    return (
-        text.isascii()
-        and cues().function_words.search(text.casefold()) is not None
-        and not unread_by_covered(text)
-    )
 
 
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
@@ -578,71 +563,9 @@ def _transliterated_currencies() -> frozenset[str]:
     return _ascii_forms(_tender_names())
 
 
-@built_table("uncovered_money.latin_currency_words")
-def _latin_currency_words() -> frozenset[str]:
-    """The currency units of :func:`_tender_names` in Latin letters, of four letters or more
-    ("euros", "francs", "eurų"): the cheap test's word for a sum said before one."""
-    return frozenset(
-        w for w in _tender_names() if len(w) >= _TRANSLITERATED_MIN and _LATIN.search(w)
-    )
-
-
 def _loaned_magnitude(word: str) -> bool:
     """``word`` is not Latin and spells in ASCII as some language's magnitude in another
     script (a loanword: Santali "ᱦᱟᱡᱟᱨ" of Bengali "হাজার")."""
     if word.isascii() or _LATIN.search(word) is not None:
         return False
     return _spelled_in_ascii(word) in _transliterated_magnitudes()
-
-
-_SMALL_MIN: Final = 4  # letters of the longest number word of a run read before a currency
-_NEAR_WORD: Final = 5  # letters of a word read one letter from a number word
-
-
-def _one_letter_apart(a: str, b: str) -> bool:
-    """``a`` and ``b`` differ by one letter changed, added or dropped."""
-    if a == b or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
-    short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
-
-
-def _near(bare: str, vocabulary: Iterable[str]) -> bool:
-    return len(bare) >= _NEAR_WORD and any(
-        len(w) >= _NEAR_WORD and _one_letter_apart(bare, w) for w in vocabulary
-    )
-
-
-def _small_before_currency(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
-    """Number words under a thousand right before a currency name (see the module docstring):
-    the candidates' number words, the covered languages' too (a held-out sentence borrows
-    "quinhentos"), exactly or one letter apart, before a currency name."""
-    if _may_be_covered(text):
-        return
-    numbers = _vocabulary(languages)[0]
-    words = [(m, _bare(m.group(0))) for m in _TOKEN.finditer(text)]
-
-    def adjacent(i: int) -> bool:
-        return _GAP.fullmatch(text, words[i][0].end(), words[i + 1][0].start()) is not None
-
-    def number(bare: str) -> bool:
-        return bare in numbers or _near(bare, numbers)
-
-    for k in range(1, len(words)):
-        m = words[k][0]
-        exact = _is_currency(m.group(0), languages, exact=True)
-        # One loose reading at most: an inflected currency name after exact number words only
-        # (two loose readings in a row took "trail naïve" for a sum in naira). A word one letter
-        # from a name is none: "homoj" (people) is one from "somoj" (soms).
-        if not (exact or _is_currency(m.group(0), languages)):
-            continue
-        j = k
-        while j > 0 and adjacent(j - 1) and number(words[j - 1][1]):
-            j -= 1
-        run = [words[i][1] for i in range(j, k)]
-        if not run or max(map(len, run)) < _SMALL_MIN:
-            continue
-        if exact or all(w in numbers for w in run):
-            yield words[j][0].start(), m.end()
