@@ -31,6 +31,7 @@ HELD_OUT_SETS = ("blindfix17b_words.jsonl", "blindfix17b_words2.jsonl")
 
 KNOWN: dict[str, str] = {
     "bf17b-paid-ja-money-003": "このカメラ: 'カメラ' is a price's word to the others' test",
+    "bf17b-paid2-de-money-002": "'die Couch hat mich … gekostet': no 'my', as a padlock's price",
     "bf17b-paid2-pt-money-003": "'ela vaza' (the machine leaks): 'ela' reads as someone else",
     "bf17b-paid2-en-money-003": "'2,400', no currency nor money word: the own-money gate is shut",
     "bf17b-benefits-en-money-001": "'covers 90': two digits beside no payment word",

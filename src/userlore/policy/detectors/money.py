@@ -153,8 +153,9 @@ _OWN_LOAN = re.compile(
 # stored, the verb of spending being no money word. A spending verb in the first person (by its
 # own ending or subject: "pagué", "j'ai payé", "hab … bezahlt") or with no subject in English
 # ("dropped 89 quid on my headphones") counts with a thing of the user's in its clause
-# (``_USERS_THING``: "Compré 3 kilos de tomates por 4,50 €" is a shop's price); one whose
-# object is the user ("set me back", "m'a coûté", "hat mich … gekostet") counts alone. Chinese
+# (``_USERS_THING``: "Compré 3 kilos de tomates por 4,50 €" is a shop's price), and so does
+# one whose object is the user ("set me back", "m'a coûté", "hat mich … gekostet"; "El candado
+# me costó 15 euros" is a padlock's price). Chinese
 # and Japanese leave the subject out: spending before a bought thing ("花四千八买的") or a
 # bought thing's price stressed as high ("買った…もした"; not a lunch's "5,000円もした") is the
 # user's unless the clause names someone else.
@@ -170,22 +171,26 @@ _SPENT = re.compile(
 )
 _USERS_THING = re.compile(
     r"(?i)(?<![\w'])(?:my|our|mi|mis|nuestr[oa]s?|mein\w*|unser\w*|mon|ma|notre|meu|minha"
-    r"|meus|minhas|noss[oa]s?)(?![\w'])"
+    # French "mes", not Spanish "al mes" (a month).
+    r"|meus|minhas|noss[oa]s?|(?<!al )(?<!el )(?<!por )(?<!este )(?<!cada )(?<!un )mes)(?![\w'])"
 )
 _COST_THE_USER = re.compile(
     r"(?i)(?<![\w'])(?:set (?:me|us) back|me (?:cost[óo]|sali[óo])"
     r"|(?:hat|haben) (?:mich|uns)\b[^!?\n]{0,30}\bgekostet|m'(?:a|ont) co[uû]t[ée]"
     r"|me custou|custou-me)(?![\w'])"
-    r"|我[^。！？，,他她们哥姐弟妹爸妈友学事舅叔姨婆爷]{0,10}(?:花了|付了)|花了我|花[^。！？，,他她们]{0,8}买的"
+)
+_CJK_COST = re.compile(
+    r"我[^。！？，,他她们哥姐弟妹爸妈友学事舅叔姨婆爷]{0,10}(?:花了|付了)|花了我|花[^。！？，,他她们]{0,8}买的"
     r"|買った[^。！？]{0,20}もした|払った|出して買|購入した"
 )
 
 
 def _own_spending(clause: str) -> bool:
     """What the user paid for a thing of theirs (see ``_SPENT``)."""
-    if _COST_THE_USER.search(clause) is not None:
+    if _CJK_COST.search(clause) is not None:
         return True
-    return _SPENT.search(clause) is not None and _USERS_THING.search(clause) is not None
+    spent = _SPENT.search(clause) is not None or _COST_THE_USER.search(clause) is not None
+    return spent and _USERS_THING.search(clause) is not None
 
 
 _MONEY_NOUNS = re.compile(
