@@ -148,6 +148,51 @@ _OWN_LOAN = re.compile(
     r"|(?<![他她们哥姐弟妹爸妈友学事舅叔姨婆爷])借给|欠我|我[^。！？，,他她们哥姐弟妹爸妈友学事舅叔姨婆爷借]{0,5}给"
     r"|^[^がは。！？]*?(?:に[^。！？]{0,12}貸し|貸した|仕送り)"
 )
+# What the user paid for a thing of theirs (issue 29, blindfix17b): "paid 389 quid for my
+# Kindle", "Paguei R$ 12.490 no meu carro", "买这台笔记本花了6999元", "24万8千円もした" were
+# stored, the verb of spending being no money word. A spending verb in the first person (by its
+# own ending or subject: "pagué", "j'ai payé", "hab … bezahlt") or with no subject in English
+# ("dropped 89 quid on my headphones") counts with a thing of the user's in its clause
+# (``_USERS_THING``: "Compré 3 kilos de tomates por 4,50 €" is a shop's price), and so does
+# one whose object is the user ("set me back", "m'a coûté", "hat mich … gekostet"; "El candado
+# me costó 15 euros" is a padlock's price). Chinese
+# and Japanese leave the subject out: spending before a bought thing ("花四千八买的") or a
+# bought thing's price stressed as high ("買った…もした"; not a lunch's "5,000円もした") is the
+# user's unless the clause names someone else.
+_SPENT = re.compile(
+    r"(?i)(?<![\w'])(?:i (?:just |recently )?(?:spent|dropped|shelled out|forked out"
+    r"|splashed out|blew|bought|paid)|^\s*(?:paid|spent|dropped|shelled out|forked out"
+    r"|splashed out|bought)|(?:paid|spent|dropped|shelled out|forked out|splashed out)"
+    r"[^!?\n]{0,30}\b(?:on|for)|pagu[ée]|(?:me )?gast[ée]|compr[ée]"
+    r"|(?:ich )?(?:hab|habe|hatte)\b[^!?\n]{0,40}\b(?:bezahlt|gezahlt|ausgegeben|hingelegt"
+    r"|hingeblättert|gekauft)|ich (?:zahlte|bezahlte|kaufte)"
+    r"|j'ai (?:pay[ée]|d[ée]pens[ée]|l[âa]ch[ée]|claqu[ée]|achet[ée]|mis)"
+    r"|paguei|gastei|comprei)(?![\w'])"
+)
+_USERS_THING = re.compile(
+    r"(?i)(?<![\w'])(?:my|our|mi|mis|nuestr[oa]s?|mein\w*|unser\w*|mon|ma|notre|meu|minha"
+    # French "mes", not Spanish "al mes" (a month).
+    r"|meus|minhas|noss[oa]s?|(?<!al )(?<!el )(?<!por )(?<!este )(?<!cada )(?<!un )mes)(?![\w'])"
+)
+_COST_THE_USER = re.compile(
+    r"(?i)(?<![\w'])(?:set (?:me|us) back|me (?:cost[óo]|sali[óo])"
+    r"|(?:hat|haben) (?:mich|uns)\b[^!?\n]{0,30}\bgekostet|m'(?:a|ont) co[uû]t[ée]"
+    r"|me custou|custou-me)(?![\w'])"
+)
+_CJK_COST = re.compile(
+    r"我[^。！？，,他她们哥姐弟妹爸妈友学事舅叔姨婆爷]{0,10}(?:花了|付了)|花了我|花[^。！？，,他她们]{0,8}买的"
+    r"|買った[^。！？]{0,20}もした|払った|出して買|購入した"
+)
+
+
+def _own_spending(clause: str) -> bool:
+    """What the user paid for a thing of theirs (see ``_SPENT``)."""
+    if _CJK_COST.search(clause) is not None:
+        return True
+    spent = _SPENT.search(clause) is not None or _COST_THE_USER.search(clause) is not None
+    return spent and _USERS_THING.search(clause) is not None
+
+
 _MONEY_NOUNS = re.compile(
     r"(?i)salary|income|savings|saved|debt|owe|earn|balance|pay|konto|gehalt|verdien|schulden"
     r"|erspar|einkommen|salaire|gagne|épargne|dette|je dois|j'en dois|solde|revenu|sueldo"
@@ -155,6 +200,9 @@ _MONEY_NOUNS = re.compile(
     r"|ahorr|saldo|ingreso|sal[áa]rio|ganho|devo|d[íi]vida|conta|poupan|renda|tenho|habe|have"
     r"|tengo|j'ai|recebo|cobro|touche|bekomme|kriege|netto|net|neto|l[íi]quido|borrowed"
     r"|工资|月薪|年薪|存款|欠|收入|余额|贷款|給料|貯金|借金|年収|月給|手取り"
+    # State benefits the user receives, in Chinese and Japanese (blindfix17b): with a first-person
+    # word. The Latin names are ``second_amounts``' payment words, which read a bare number too.
+    r"|低保|失业金|补贴|手当|生活保護"
 )
 _NOT_OWN = re.compile(
     r"(?i)(?<!\w)(?:her|his|their|its|son|sa|ses|leur|su|sus|sein\w*|ihr\w*|dela|dele|deles"
@@ -211,6 +259,7 @@ def _personal(clause: str) -> bool:
         or _PRODUCTS.search(clause) is not None
         or _OWN_DEBT.search(clause) is not None
         or _OWN_LOAN.search(clause) is not None
+        or _own_spending(clause)
     )
 
 

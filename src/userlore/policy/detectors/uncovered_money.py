@@ -18,18 +18,26 @@ stored evidence where the words were not CLDR's exact form or the number stood a
   read, a number next to the user's money is taken as money. Four digits or more are already
   redacted by :mod:`.uncovered`.
 
+- **a loanword in another script**: a magnitude and a currency written in a script no language
+  of CLDR writes them in ("ᱦᱟᱡᱟᱨ ᱴᱟᱠᱟ", Santali in Ol Chiki for "hajar taka"; "ꠢꠣꠎꠣꠞ ꠐꠣꠇꠣ" in
+  Syloti Nagri) read as the ASCII ``anyascii`` spells them, against every language's
+  magnitudes and currency names spelled the same way ("হাজার", "টাকা"; blindfix17b);
 A price of a thing in words ("billetten kostet tre hundre kroner") stays when under a thousand
 (no magnitude); one of a thousand or more is redacted like the user's money, and so is a
 three-digit number beside a price: the floor cannot tell whose money it is in a language it does
-not read (``docs/safety.md``). Runs only on a turn with a segment in an uncovered language.
+not read (``docs/safety.md``). A debt under a thousand said in words ("troes cents euros") stays
+with it: no language-free reading tells it from a price. Runs only on a turn with a segment in
+an uncovered language.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Final
+
+from anyascii import anyascii
 
 from userlore.policy.built_tables import built_table
 from userlore.policy.cue_data import cues
@@ -45,8 +53,13 @@ from userlore.policy.word_view import letter_runs
 __all__ = ["uncovered_money"]
 
 _RULE: Final = "money_uncovered_language"
-# A word with its marks (not ``\w``, which splits Devanagari and Tamil at their vowel signs).
-_TOKEN = re.compile(r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0eff])+", re.UNICODE)
+# A word with its marks (not ``\w``, which splits Devanagari and Tamil at their vowel signs, and
+# Limbu, Syloti Nagri or Myanmar at theirs: blindfix17b).
+_TOKEN = re.compile(
+    r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0eff\u0f00-\u109f\u1700-\u1c4f"
+    r"\ua800-\ua82f\ua880-\ua8df\ua900-\ua9df\uaa00-\uaaff\uabc0-\uabff])+",
+    re.UNICODE,
+)
 _GAP = re.compile(r"[\s\-]*")
 _SMALL_NUMBERS: Final = (*range(1, 21), *range(30, 100, 10), *range(100, 1000, 100), 21, 25)
 _BIG_NUMBERS: Final = tuple(
@@ -60,7 +73,7 @@ _BARE_NUMBER = re.compile(
 )
 # A letter of a script none of the covered languages writes (Greek, Cyrillic, Armenian,
 # Hebrew, Arabic, the Indic scripts, Thai...): such text is read whatever its words.
-_OTHER_SCRIPT = re.compile(r"[\u0370-\u1fff\ua640-\ua69f]")
+_OTHER_SCRIPT = re.compile(r"[\u0370-\u1fff\ua640-\ua69f\ua800-\uabff]")
 _WORD_CHECK = re.compile(r"[^\W\d_]")
 
 
@@ -347,6 +360,8 @@ def _is_currency(word: str, languages: list[str], exact: bool = False) -> bool:
     if re.fullmatch(_currency_signs() + "+", word):
         return True
     plain = _bare(word)
+    if not plain.isascii() and _spelled_in_ascii(word) in _transliterated_currencies():
+        return True  # "ᱴᱟᱠᱟ" spelled as "টাকা" is: "taka" (blindfix17b)
     stem = plain[: max(len(plain) - _INFLECTION, 3)]
     for language in languages:
         for name in _currency_names(language):
@@ -365,12 +380,13 @@ def _said_amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
     # Only the uncovered candidates' words: an English "twenty-two thousand" in a segment the
     # identifier misplaced (a short line, a JSON wrapper) is left to the covered rules.
     numbers, magnitudes = _vocabulary([x for x in languages if x not in COVERED_LANGUAGES])
-    if not magnitudes:
-        return
     words = [(m, _bare(m.group(0))) for m in _TOKEN.finditer(text)]
+    loaned = {k for k, (m, _) in enumerate(words) if _loaned_magnitude(m.group(0))}
+    if not magnitudes and not loaned:
+        return
     kinds: list[str] = []  # "mag", "num" or ""
-    for _, bare in words:
-        if bare in magnitudes or _compound(bare, numbers, magnitudes):
+    for k, (_, bare) in enumerate(words):
+        if bare in magnitudes or k in loaned or _compound(bare, numbers, magnitudes):
             kinds.append("mag")
         elif len(bare) > _KIN_MAGNITUDE and (bare[:-1] in magnitudes or bare[:-2] in magnitudes):
             # A magnitude with a neighbour's ending: Occitan "mila" of Catalan "mil" among
@@ -486,3 +502,70 @@ def _beside_money(text: str, languages: list[str], said: bool) -> Iterator[tuple
         return
     for m in bare:
         yield m.span()
+
+
+_LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
+_TRANSLITERATED_MIN: Final = 4  # ASCII letters of a transliterated word ("taka", "hajar")
+
+
+def _spelled_in_ascii(word: str) -> str:
+    """``word`` as ``anyascii`` spells it, letters only ("হাজার", "ᱦᱟᱡᱟᱨ": "hajar"), its vowel
+    signs kept (the bare form drops Limbu's, leaving "hjr")."""
+    return "".join(ch for ch in anyascii(word).casefold() if ch.isalpha())
+
+
+def _ascii_forms(words: Iterable[str]) -> frozenset[str]:
+    out = set()
+    for word in words:
+        if not word.isascii():
+            form = _spelled_in_ascii(word)
+            if len(form) >= _TRANSLITERATED_MIN:
+                out.add(form)
+    return frozenset(out)
+
+
+@built_table("uncovered_money.transliterated_magnitudes")
+def _transliterated_magnitudes() -> frozenset[str]:
+    """Every language's magnitude words written in a script other than Latin, spelled in ASCII
+    (:func:`_magnitude_languages`' words): a loanword written in another script reads the same
+    ("ᱦᱟᱡᱟᱨ" in Ol Chiki, "ꠢꠣꠎꠣꠞ" in Syloti Nagri and "হাজার" are all "hajar"; blind17)."""
+    return _ascii_forms(_magnitude_languages())
+
+
+def _tender_names() -> Iterator[str]:
+    """The last word of every CLDR locale's names (singular and plural) of the currencies some
+    territory holds as legal tender today ("taka", "euros", "টাকা"), bare: a unit said after a
+    number, not a historic currency's name or an adjective ("Bangladeshi")."""
+    from babel import Locale, UnknownLocaleError
+    from babel.localedata import locale_identifiers
+    from babel.numbers import get_territory_currencies
+
+    codes: set[str] = set()
+    for territory in map(str, Locale.parse("en").territories):
+        codes.update(get_territory_currencies(territory, tender=True))
+    for language in sorted({name.split("_")[0] for name in locale_identifiers()}):
+        try:
+            loc = Locale.parse(language)
+        except (UnknownLocaleError, ValueError):
+            continue
+        plural = loc._data["currency_names_plural"]
+        for code in codes:
+            for name in (loc.currencies.get(code, ""), *plural.get(code, {}).values()):
+                found = _TOKEN.findall(name)
+                if found:
+                    yield _bare(found[-1]) if _LATIN.search(found[-1]) else found[-1]
+
+
+@built_table("uncovered_money.transliterated_currencies")
+def _transliterated_currencies() -> frozenset[str]:
+    """The currency units of :func:`_tender_names` written in a script other than Latin, spelled
+    in ASCII ("টাকা": "taka"), as :func:`_transliterated_magnitudes` (blind17)."""
+    return _ascii_forms(_tender_names())
+
+
+def _loaned_magnitude(word: str) -> bool:
+    """``word`` is not Latin and spells in ASCII as some language's magnitude in another
+    script (a loanword: Santali "ᱦᱟᱡᱟᱨ" of Bengali "হাজার")."""
+    if word.isascii() or _LATIN.search(word) is not None:
+        return False
+    return _spelled_in_ascii(word) in _transliterated_magnitudes()
