@@ -19,7 +19,7 @@ from userlore.store.engine import create_store_engine, setup
 from userlore.testing.postgres import HOW_TO, PostgresUnavailable, ThrowawayPostgres
 
 # The servers the suite starts (`userlore serve`, `userlore mcp`) skip loading the floor's tables
-# in the background at start (~15 s of CPU each on a machine the suite keeps busy);
+# in the background at start (~4 s of CPU each on a machine the suite keeps busy);
 # tests/unit/test_warm.py covers the warm start.
 os.environ.setdefault("USERLORE_WARM", "0")
 

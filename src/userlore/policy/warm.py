@@ -2,7 +2,7 @@
 
 The floor and the quote gate build their tables lazily (vocabularies, CLDR data, compiled
 patterns, the language identifier's model): each loads the first time a text opens its gate,
-so the first turns of a process pay seconds (~15 s of CPU in all) that later turns do not. A
+so the first turns of a process pay seconds (~4 s of CPU in all) that later turns do not. A
 service calls :func:`start_warming` once at start (``userlore serve`` and ``userlore mcp`` do,
 in a background thread, off the request path), and a latency that matters from the first call
 (a timed test, a benchmark) stops depending on which texts came first. Cost only: no verdict
