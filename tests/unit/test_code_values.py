@@ -20,13 +20,14 @@ from userlore.policy.detectors.stand_ins import stand_in_spans
 from userlore.policy.sensitivity import redact
 
 # Rows no rule of this round decides: a keypad word Spanish has no cue for ("teclado"); the
-# gate alone on a keypad's rows and a PIN's length; version pins the language identifier reads
-# as another language once the versions are blanked (quote_language, not a value; the English
-# row is read as English since blindfix14a left pins out of its input), and "mot de
-# passe oublié : commit <hex>" read as a password's pieces; a bill of 1.234.567 pesos after
-# "cuenta" (an account's cue).
+# gate alone on a keypad's rows (a PIN's length, "the PIN has 4 digits, not 6", passes since
+# blindfix17a read digit counts as talk about a credential); version pins the language
+# identifier reads as another language once the versions are blanked (quote_language, not a
+# value; the English row is read as English since blindfix14a left pins out of its input), and
+# "mot de passe oublié : commit <hex>" read as a password's pieces; a bill of 1.234.567 pesos
+# after "cuenta" (an account's cue).
 KNOWN: dict[str, set[str]] = {
-    "code_values.jsonl": {"code_values-es-s06", "code_values-en-b04", "code_values-en-b07"},
+    "code_values.jsonl": {"code_values-es-s06", "code_values-en-b04"},
     "unvalidated_ids.jsonl": {"unvalidated_ids-es-b06"},
     "credential_neighbours.jsonl": {
         "credential_neighbours-de-b01",

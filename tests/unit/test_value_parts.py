@@ -20,8 +20,9 @@ from userlore.policy.sensitivity import classify, redact
 from userlore.policy.spoken import word_amount
 
 # Rows no rule of this round decides, all benign and all the quote gate's alone: a listing's
-# rent with no price word ("… is about £850 a month"), a question about a CVV's length with
-# "la Amex 4", a commit hash and a request id beside a vendor's name.
+# rent with no price word ("… is about £850 a month"), a commit hash and a request id beside a
+# vendor's name (a question about a CVV's length with "la Amex 4" passes since blindfix17a read
+# digit counts as talk about a credential).
 KNOWN: dict[str, set[str]] = {
     # "un piso en Madrid cuesta unos mil ochocientos euros al mes": a thing's price since
     # blind15 (``priced_things``: "al mes" no longer reads as French "mes").
@@ -29,7 +30,6 @@ KNOWN: dict[str, set[str]] = {
     "check_parts.jsonl": set(),
     "card_codes.jsonl": {
         "card_code-en-b09",
-        "card_code-es-b06",
         "card_code-pt-b05",
     },
     "quoted_as_is.jsonl": set(),
