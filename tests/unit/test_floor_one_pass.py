@@ -51,18 +51,18 @@ def _wrapped(key: str, text: str) -> str:
 
 
 def _two_passes_agree(
-    texts: list[str], keys: str = "every"
+    texts: list[str], every_key: bool = True
 ) -> tuple[int, int, list[tuple[str, str]]]:
     """(forms judged by one pass, of them with a verdict, those whose verdict differs).
 
-    ``keys="every"`` wraps each text under every wrapper key; ``"one"`` under one, in turn
-    (the data sets: every key still meets a third of them, at a third of the floor's calls).
+    ``every_key`` wraps each text under every wrapper key; else under one, in turn (the data
+    sets: every key still meets a third of them, at a third of the floor's calls).
     """
     one = with_verdict = 0
     differ: list[tuple[str, str]] = []
     for i, text in enumerate(texts):
         alone = None
-        chosen = WRAPPER_KEYS if keys == "every" else (WRAPPER_KEYS[i % len(WRAPPER_KEYS)],)
+        chosen = WRAPPER_KEYS if every_key else (WRAPPER_KEYS[i % len(WRAPPER_KEYS)],)
         for key in chosen:
             value = _wrapped(key, text)
             if not value_is_content(value, text):
@@ -94,7 +94,7 @@ KNOWN_DIFFER = {
 
 
 def test_data_sets_one_pass_equals_two() -> None:
-    one, with_verdict, differ = _two_passes_agree(DATA, keys="one")
+    one, with_verdict, differ = _two_passes_agree(DATA, every_key=False)
     assert [d for d in differ if d[1] not in KNOWN_DIFFER] == []
     assert one > 3000 and with_verdict > 500
 

@@ -18,18 +18,11 @@ def test_warm_fills_every_table_a_text_would_load() -> None:
     # A fresh interpreter: this session has loaded most tables already.
     script = textwrap.dedent(
         """
-        import importlib, inspect, pkgutil
-        import userlore.policy as policy
         from userlore.policy.warm import _loaders, warm
         from userlore.policy.sensitivity import classify
         from userlore.policy.quote_gate import quote_verdict
 
-        loaders = [
-            loader
-            for info in pkgutil.walk_packages(policy.__path__, "userlore.policy.")
-            for loader in _loaders(importlib.import_module(info.name))
-            if not inspect.signature(loader).parameters
-        ]
+        loaders = [loader for loader, parameters in _loaders() if not parameters]
         cold = [l.__qualname__ for l in loaders if l.cache_info().currsize == 0]
         warm()
         still_cold = [l.__qualname__ for l in loaders if l.cache_info().currsize == 0]

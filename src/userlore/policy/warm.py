@@ -17,7 +17,7 @@ import logging
 import pkgutil
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Final
 
 __all__ = ["start_warming", "warm"]
@@ -37,14 +37,16 @@ _SAMPLES: Final = (
 )
 
 
-def _loaders(module: object) -> list[Callable[..., object]]:
-    """The module's own cached functions (``functools.cache``/``lru_cache``): its tables."""
-    name = getattr(module, "__name__", "")
-    return [
-        value
-        for value in vars(module).values()
-        if callable(value) and hasattr(value, "cache_info") and value.__module__ == name
-    ]
+def _loaders() -> Iterator[tuple[Callable[..., object], list[str]]]:
+    """Every cached function (``functools.cache``/``lru_cache``) a module of
+    :mod:`userlore.policy` defines, with its parameters' names: the package's tables."""
+    import userlore.policy as policy
+
+    for info in pkgutil.walk_packages(policy.__path__, f"{policy.__name__}."):
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if callable(value) and hasattr(value, "cache_info") and value.__module__ == info.name:
+                yield value, list(inspect.signature(value).parameters)
 
 
 def warm() -> None:
@@ -54,22 +56,18 @@ def warm() -> None:
     is called for the covered languages, and a few texts in each covered language go through
     the floor and the quote gate for the tables keyed by what a text holds.
     """
-    import userlore.policy as policy
     from userlore.policy.quote_gate import quote_verdict
     from userlore.policy.sensitivity import classify
     from userlore.policy.word_lists import COVERED_LANGUAGES
 
-    for info in pkgutil.walk_packages(policy.__path__, f"{policy.__name__}."):
-        for loader in _loaders(importlib.import_module(info.name)):
-            parameters = list(inspect.signature(loader).parameters)
-            if not parameters:
-                loader()
-            elif parameters == ["language"]:
-                for language in sorted(COVERED_LANGUAGES):
-                    loader(language)
+    for loader, parameters in _loaders():
+        if not parameters:
+            loader()
+        elif parameters == ["language"]:
+            for language in sorted(COVERED_LANGUAGES):
+                loader(language)
     for text in _SAMPLES:
         classify(text)
-        classify(text, special=False)
         quote_verdict(text)
 
 
