@@ -15,10 +15,8 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from stdnum import luhn
-
 from userlore.policy.detectors.common import _Hit
-from userlore.policy.detectors.payment import _card_prefix_ok
+from userlore.policy.detectors.payment import card_number_ok
 from userlore.policy.findings import _BLOCKING, _REGULATED
 
 __all__ = ["card_expiry"]
@@ -37,7 +35,7 @@ def _is_card_number(value: str) -> bool:
     digits = "".join(ch for ch in value if ch.isdigit())
     if not _CARD_DIGITS[0] <= len(digits) <= _CARD_DIGITS[1] or len(digits) * 2 < len(value):
         return False
-    return luhn.is_valid(digits) and _card_prefix_ok(digits)
+    return card_number_ok(digits)
 
 
 def card_expiry(t: str, hits: list[_Hit]) -> Iterator[_Hit]:

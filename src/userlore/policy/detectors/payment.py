@@ -64,6 +64,11 @@ def _card_prefix_ok(d: str) -> bool:
     return False
 
 
+def card_number_ok(digits: str) -> bool:
+    """A card's number: Luhn-valid, with a card network's prefix and length."""
+    return _luhn.is_valid(digits) and _card_prefix_ok(digits)
+
+
 def _cards(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
     for m in _CARD_CAND.finditer(t):
         if _overlaps(m.start(), m.end(), taken):
@@ -90,7 +95,7 @@ def _cards(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
                     break
                 if len(digits) < 12:
                     continue
-                valid = _luhn.is_valid(digits) and _card_prefix_ok(digits)
+                valid = card_number_ok(digits)
                 if not valid and positive and 13 <= len(digits) <= 19:
                     valid = _luhn.is_valid(digits) or digits.startswith("62")
                 span = (groups[i][0], groups[j][1])
@@ -117,7 +122,7 @@ def _printed_card(t: str, groups: list[tuple[int, int]]) -> bool:
     if tuple(b - a for a, b in groups) not in _PRINTED:
         return False
     digits = "".join(t[a:b] for a, b in groups)
-    return _luhn.is_valid(digits) and _card_prefix_ok(digits)
+    return card_number_ok(digits)
 
 
 def _dashed_slice(t: str, start: int, end: int, best: tuple[int, int]) -> bool:
@@ -280,7 +285,7 @@ def _split_cards(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
             digits += _SEP_RUN.sub("", nxt.group(0))
             if len(digits) > 19:
                 break
-            if len(digits) >= 13 and _luhn.is_valid(digits) and _card_prefix_ok(digits):
+            if len(digits) >= 13 and card_number_ok(digits):
                 yield (_REGULATED, "payment_card", first.start(), nxt.end(), "financial")
                 break
 
