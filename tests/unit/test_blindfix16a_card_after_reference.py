@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import data_sets, value_sets
+from tests.support import value_sets
 from userlore.policy.sensitivity import redact
 
 SETS = ("blindfix16a_card_after_reference.jsonl", "blindfix16a_card_after_reference2.jsonl")
@@ -25,17 +25,7 @@ KNOWN = {
 }
 
 
-@pytest.mark.parametrize("name", SETS)
-def test_every_item_of_the_set(name: str) -> None:
-    unexpected, stale = value_sets.unexpected_and_stale(data_sets.rows(name), KNOWN)
-    assert (unexpected, stale) == (set(), set())
-
-
-@pytest.mark.xfail(strict=True, reason="a known miss (KNOWN): passing is news")
-@pytest.mark.parametrize("case_id", sorted(KNOWN))
-def test_known_miss(case_id: str) -> None:
-    cases = [c for c in data_sets.rows(*SETS) if c["id"] == case_id]
-    assert value_sets.failures(cases) == []
+test_every_item_of_the_set, test_known_miss = value_sets.set_tests(SETS, KNOWN)
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import data_sets, value_sets
+from tests.support import value_sets
 from userlore.policy.sensitivity import redact
 
 SETS = ("blindfix16a_token_uncovered.jsonl", "blindfix16a_token_uncovered2.jsonl")
@@ -36,19 +36,9 @@ KNOWN = {
 }
 
 
-_fails = value_sets.uncovered_fails
-
-
-@pytest.mark.parametrize("name", SETS)
-def test_every_item_of_the_set(name: str) -> None:
-    failed = {str(c["id"]) for c in data_sets.rows(name) if _fails(c)}
-    assert failed - KNOWN == set()
-
-
-@pytest.mark.xfail(strict=True, reason="a known miss (KNOWN): passing is news")
-@pytest.mark.parametrize("case_id", sorted(KNOWN))
-def test_known_miss(case_id: str) -> None:
-    assert not any(_fails(c) for c in data_sets.rows(*SETS) if c["id"] == case_id)
+test_every_item_of_the_set, test_known_miss = value_sets.set_tests(
+    SETS, KNOWN, fails=value_sets.uncovered_fails
+)
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import data_sets, special_sets
+from tests.support import special_sets, value_sets
 from userlore.policy.sensitivity import classify
 
 SETS = tuple(
@@ -30,8 +30,6 @@ SETS = tuple(
     for name in ("roles", "health_settings", "prison", "origin", "partner_words")
     for round_ in ("", "2")
 )
-CASES = data_sets.rows(*SETS)
-FAMILIES = sorted({str(c["family"]) for c in CASES})
 KNOWN = {
     # "audífonos" are hearing aids in Spain and headphones in most of Latin America.
     "health_setting-es-special-005": "audífonos: hearing aids or headphones",
@@ -43,16 +41,9 @@ KNOWN = {
 }
 
 
-@pytest.mark.parametrize("family", FAMILIES)
-def test_every_item_of_the_family(family: str) -> None:
-    failing = {c["id"] for c in CASES if c["family"] == family and special_sets.family_row_fails(c)}
-    assert failing - KNOWN.keys() == set()
-
-
-@pytest.mark.parametrize("case", [c for c in CASES if c["id"] in KNOWN], ids=lambda c: str(c["id"]))
-@pytest.mark.xfail(strict=True, reason="a known miss of the class (see KNOWN)")
-def test_known_misses(case: dict[str, object]) -> None:
-    assert not special_sets.family_row_fails(case)
+test_every_item_of_the_family, test_known_misses = value_sets.set_tests(
+    SETS, KNOWN, fails=special_sets.family_row_fails, by_family=True
+)
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import data_sets, value_sets
+from tests.support import value_sets
 from userlore.policy.sensitivity import redact
 
 SETS = ("blindfix16d_cue_scripts.jsonl", "blindfix16d_cue_scripts2.jsonl")
@@ -35,21 +35,9 @@ KNOWN = {
 }
 
 
-_fails = value_sets.uncovered_fails
-
-
-@pytest.mark.parametrize("name", SETS)
-def test_every_item_of_the_set(name: str) -> None:
-    rows = data_sets.rows(name)
-    failed = {str(c["id"]) for c in rows if _fails(c)}
-    assert failed - KNOWN == set()
-    assert {str(c["id"]) for c in rows} & KNOWN - failed == set()  # a known miss that passes
-
-
-@pytest.mark.xfail(strict=True, reason="a known miss (KNOWN): passing is news")
-@pytest.mark.parametrize("case_id", sorted(KNOWN))
-def test_known_miss(case_id: str) -> None:
-    assert not any(_fails(c) for c in data_sets.rows(*SETS) if c["id"] == case_id)
+test_every_item_of_the_set, test_known_miss = value_sets.set_tests(
+    SETS, KNOWN, fails=value_sets.uncovered_fails
+)
 
 
 @pytest.mark.parametrize(

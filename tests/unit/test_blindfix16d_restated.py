@@ -14,17 +14,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import data_sets, value_sets
+from tests.support import value_sets
 from userlore.policy.sensitivity import redact
 
 SETS = ("blindfix16d_restated.jsonl", "blindfix16d_restated2.jsonl")
 KNOWN: set[str] = set()
 
 
-@pytest.mark.parametrize("name", SETS)
-def test_every_item_of_the_set(name: str) -> None:
-    unexpected, stale = value_sets.unexpected_and_stale(data_sets.rows(name), KNOWN)
-    assert (unexpected, stale) == (set(), set())
+test_every_item_of_the_set = value_sets.set_tests(SETS, KNOWN).every_item
 
 
 @pytest.mark.parametrize(

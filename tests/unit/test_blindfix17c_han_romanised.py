@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import data_sets
+from tests.support import value_sets
 from userlore.policy.language import uncovered_segments
 from userlore.policy.quote_gate import quote_verdict
 from userlore.policy.sensitivity import redact
@@ -39,16 +39,7 @@ def _fails(case: dict[str, object]) -> bool:
     return not quote_verdict(text).quotable or redact(text) != text
 
 
-@pytest.mark.parametrize("name", SETS)
-def test_every_item_of_the_set(name: str) -> None:
-    failed = {str(c["id"]) for c in data_sets.rows(name) if _fails(c)}
-    assert failed - KNOWN.keys() == set()
-
-
-@pytest.mark.xfail(strict=True, reason="a known miss (KNOWN): passing is news")
-@pytest.mark.parametrize("case_id", sorted(KNOWN))
-def test_known_miss(case_id: str) -> None:
-    assert not any(_fails(c) for c in data_sets.rows(*SETS) if c["id"] == case_id)
+test_every_item_of_the_set, test_known_miss = value_sets.set_tests(SETS, KNOWN, fails=_fails)
 
 
 @pytest.mark.parametrize(

@@ -16,12 +16,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import data_sets, special_sets
+from tests.support import special_sets, value_sets
 from userlore.policy.quote_gate import quote_verdict
 
 SETS = ("blindfix17c_topic_third.jsonl", "blindfix17c_topic_third2.jsonl")
-CASES = data_sets.rows(*SETS)
-FAMILIES = sorted({str(c["family"]) for c in CASES})
 KNOWN = {
     # "how many" and "何時から" ask a dose's or a treatment's numbers as readily as a faith's:
     # with no subject the question may be the speaker's own, so it stays withheld.
@@ -32,16 +30,9 @@ KNOWN = {
 }
 
 
-@pytest.mark.parametrize("family", FAMILIES)
-def test_every_item_of_the_family(family: str) -> None:
-    failing = {c["id"] for c in CASES if c["family"] == family and special_sets.family_row_fails(c)}
-    assert failing - KNOWN.keys() == set()
-
-
-@pytest.mark.parametrize("case", [c for c in CASES if c["id"] in KNOWN], ids=lambda c: str(c["id"]))
-@pytest.mark.xfail(strict=True, reason="a known miss of the class (see KNOWN)")
-def test_known_misses(case: dict[str, object]) -> None:
-    assert not special_sets.family_row_fails(case)
+test_every_item_of_the_family, test_known_misses = value_sets.set_tests(
+    SETS, KNOWN, fails=special_sets.family_row_fails, by_family=True
+)
 
 
 @pytest.mark.parametrize(
