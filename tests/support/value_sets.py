@@ -127,29 +127,27 @@ def set_tests(
     return SetTests(every_item, known_miss)
 
 
-def held_out_misses(cases: list[dict[str, object]]) -> tuple[set[str], set[str]]:
-    """(sensitive held-out ids with a value left, benign ids the floor changed) of ``cases``;
-    asserts every one is withheld, as an uncovered language is (blindfix8b, blindfix16b)."""
-    missed: set[str] = set()
-    redacted_benign: set[str] = set()
-    for case in cases:
-        text = str(case["text"])
-        assert not quote_verdict(text).quotable
-        red = redact(text)
-        if case["class"] == "benign":
-            if red != text:
-                redacted_benign.add(str(case["id"]))
-        elif any(v in red for v in case["values"]):  # type: ignore[attr-defined]
-            missed.add(str(case["id"]))
-    return missed, redacted_benign
-
-
-def uncovered_fails(case: dict[str, object]) -> bool:
+def uncovered_fails(case: Case) -> bool:
     """A value left, or a benign row changed; a covered benign row withheld too (a held-out
     one is withheld from quoting by design, so only the floor's change counts)."""
     text = str(case["text"])
     red = redact(text)
     if case["class"] != "benign":
-        return any(str(v) in red for v in case["values"])  # type: ignore[attr-defined]
+        return any(str(v) in red for v in case["values"])
     quoted = case["group"] != "covered" or quote_verdict(text).quotable
     return red != text or not quoted
+
+
+def held_out_misses(cases: list[dict[str, object]]) -> tuple[set[str], set[str]]:
+    """(sensitive held-out ids with a value left, benign ids the floor changed) of ``cases``,
+    by :func:`uncovered_fails`; asserts every one is withheld, as an uncovered language is
+    (blindfix8b, blindfix16b)."""
+    missed: set[str] = set()
+    redacted_benign: set[str] = set()
+    for case in cases:
+        # Held-out rows only: for a covered benign row uncovered_fails asks for a quote.
+        assert case["group"] != "covered", case["id"]
+        assert not quote_verdict(str(case["text"])).quotable
+        if uncovered_fails(case):
+            (redacted_benign if case["class"] == "benign" else missed).add(str(case["id"]))
+    return missed, redacted_benign
