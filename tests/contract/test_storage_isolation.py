@@ -389,7 +389,7 @@ def test_every_scoped_read_binds_its_scope(
     role: the planner, recall and ``search_visible`` bind ``userlore.scope`` on their
     connection. Fault injection: each one's ``search`` first runs an unfiltered query on the
     connection it was handed."""
-    import userlore.memory
+    import userlore.memory.service
     import userlore.planner.planner
     import userlore.planner.visible
 
@@ -401,7 +401,7 @@ def test_every_scoped_read_binds_its_scope(
             lore.observe(scope, "user", f"Hello from {scope}, I paddle a kayak.")
             lore.write(scope, CandidateInput(kind="instruction", content="Always answer briefly."))
             lore.write(scope, CandidateInput(kind="note", content=f"{scope} paddles a kayak."))
-        for module in (userlore.planner.planner, userlore.planner.visible, userlore.memory):
+        for module in (userlore.planner.planner, userlore.planner.visible, userlore.memory.service):
 
             def unfiltered(
                 conn: Any,
@@ -424,7 +424,7 @@ def test_every_scoped_read_binds_its_scope(
     assert seen == {
         "userlore.planner.planner": {"alice"},
         "userlore.planner.visible": {"alice"},
-        "userlore.memory": {"alice"},
+        "userlore.memory.service": {"alice"},
     }
     # The control: the same role on an unbound connection (a cross-scope worker) sees both.
     engine = create_engine(role_url)
