@@ -65,7 +65,8 @@ _EN_LEXICON_SRC: Final = {
     ("religion", "cond"): """
         islam|christianity|judaism|hinduism|buddhism|sikhism|catholicism|ramadan
         |for lent|during lent|lenten|observing lent
-        |yom kippur|shabbat|sabbath|kosher|halal|hijab|niqab|turban|yarmulke|kippah|bible study
+        |yom kippur|shabbat|shabbos|shabbes|sabbath|hanukkah|chanukah|kosher|halal|hijab|niqab
+        |turban|yarmulke|kippah|bible study
         |prayer group|pray|prayers|mass|church|mosque|synagogue|gurdwara|parish|congregation
         |pastor|imam|rabbi|priest|faith|god|allah|jesus|baptized|baptised|bar mitzvah
         |bat mitzvah|confirmation class
@@ -208,7 +209,7 @@ _PRACTICE_VERBS = re.compile(
     r"(?i)\b(?:i|i'm|im|user|we|we're|we've)\s+(?:\w+\s+){0,2}?(?:go\s+to|goes\s+to|going\s+to|attend|attending"
     r"|pray|praying|worship|worshipping|belong\s+to|converted\s+to|convert\s+to|reverted\s+to"
     r"|practice|practise|practicing|practising|follow|observe|observing|keep|keeping|eat|only\s+eat"
-    r"|wear|wearing|fast|fasting|celebrate|believe\s+in|raised|baptized|baptised|was\s+baptized"
+    r"|wear|wearing|fast|fasting|celebrate|light|lighting|believe\s+in|raised|baptized|baptised|was\s+baptized"
     r"|had\s+my|member\s+of|devoted\s+to|found)\s+(?:[\w'\-]+\s+){0,3}$"
 )
 _RELIGION_VERB_TERMS: Final = frozenset({"pray", "prayers", "baptized", "baptised"})
