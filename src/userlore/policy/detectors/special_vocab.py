@@ -61,11 +61,13 @@ _EN_LEXICON_SRC: Final = {
         |zoroastrian|unitarian|adventist|born-again christian|orthodox christian|churchgoer
         |religious|lds|latter-day saint|latter day saint|shinto|shintoist|daoist|animist|druze
         |yazidi|alevi|coptic|copt|greek orthodox|russian orthodox|seventh-day adventist
+        |shomer shabbos|shomer shabbat|shomer shabbes
     """,
     ("religion", "cond"): """
         islam|christianity|judaism|hinduism|buddhism|sikhism|catholicism|ramadan
         |for lent|during lent|lenten|observing lent
-        |yom kippur|shabbat|sabbath|kosher|halal|hijab|niqab|turban|yarmulke|kippah|bible study
+        |yom kippur|shabbat|shabbos|shabbes|sabbath|hanukkah|chanukah|kosher|halal|hijab|niqab
+        |turban|yarmulke|kippah|bible study|passover|seder|passover seder|diwali|puja
         |prayer group|pray|prayers|mass|church|mosque|synagogue|gurdwara|parish|congregation
         |pastor|imam|rabbi|priest|faith|god|allah|jesus|baptized|baptised|bar mitzvah
         |bat mitzvah|confirmation class
@@ -208,7 +210,7 @@ _PRACTICE_VERBS = re.compile(
     r"(?i)\b(?:i|i'm|im|user|we|we're|we've)\s+(?:\w+\s+){0,2}?(?:go\s+to|goes\s+to|going\s+to|attend|attending"
     r"|pray|praying|worship|worshipping|belong\s+to|converted\s+to|convert\s+to|reverted\s+to"
     r"|practice|practise|practicing|practising|follow|observe|observing|keep|keeping|eat|only\s+eat"
-    r"|wear|wearing|fast|fasting|celebrate|believe\s+in|raised|baptized|baptised|was\s+baptized"
+    r"|wear|wearing|fast|fasting|celebrate|light|lighting|host|hold|do|believe\s+in|raised|baptized|baptised|was\s+baptized"
     r"|had\s+my|member\s+of|devoted\s+to|found)\s+(?:[\w'\-]+\s+){0,3}$"
 )
 _RELIGION_VERB_TERMS: Final = frozenset({"pray", "prayers", "baptized", "baptised"})
