@@ -663,13 +663,15 @@ def _tender(bare: str) -> bool:
 def _numbers_before_currency(t: str) -> bool:
     """The cheap test of :func:`_words_before_currency`: a number word of some language right
     before some locale's currency name."""
-    words = [_bare(w) for w in _TOKEN.findall(t)]
+    words = [_bare(w) for w in _APOSTROPHE_TOKEN.findall(t)]
     return any(
         _tender(after) and _number_word(before) for before, after in itertools.pairwise(words)
     )
 
 
 _JOIN_GAP = re.compile(r"[\s\-'’ʼ]*")
+# A word with an apostrophe inside ("п'ятдесят", "c'hant"): one number word, not two.
+_APOSTROPHE_TOKEN = re.compile(rf"{_TOKEN.pattern}(?:['’ʼ]{_TOKEN.pattern})*")
 
 
 def _words_before_currency(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
@@ -678,7 +680,7 @@ def _words_before_currency(text: str, languages: list[str]) -> Iterator[tuple[in
     pjećdźesat eurow", "daou c'hant ha pemp … euro"; blindfix18b). One word stays ("osiem
     złotych", a ticket's price), as a price of a thing does."""
     numbers, _ = _vocabulary(languages)
-    words = [(m, _bare(m.group(0))) for m in _TOKEN.finditer(text)]
+    words = [(m, _bare(m.group(0))) for m in _APOSTROPHE_TOKEN.finditer(text)]
     for c in range(1, len(words)):
         word, bare = words[c]
         if not (_is_currency(word.group(0), languages) or _tender(bare)):
