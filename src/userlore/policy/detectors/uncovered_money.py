@@ -41,7 +41,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 from anyascii import anyascii
@@ -270,17 +270,16 @@ _STEM_MIN: Final = 4
 def _may_hold_money(t: str) -> bool:
     """A cheap test before any segment is identified: a three-digit number beside another
     number, a letter of a script no covered language writes, or a Latin word that is some
-    language's magnitude word or ends in one ("centoventimila": "ventimila")."""
+    language's magnitude word or ends in one ("centoventimila": "ventimila"), or a number word
+    before a currency name."""
     if has_decimal(t) and _BARE_NUMBER.search(t) and sum(ch.isdigit() for ch in t) > 3:
         return True
     if not t.isascii() and _OTHER_SCRIPT.search(t):
         return True
-    if says_a_magnitude(t):
-        return True
-    if _numbers_before_currency(t):
+    words = letter_runs(t) if t.isascii() else _TOKEN.findall(t)  # split once for the tests
+    if any(map(_ends_in_a_magnitude, words)) or _numbers_before_currency(words):
         return True
     # A dialect's spelling of a magnitude before another word ("dörtig Dusend Euro"): read on.
-    words = letter_runs(t) if t.isascii() else _TOKEN.findall(t)
     return any(map(near_magnitude, words[:-1]))
 
 
@@ -550,6 +549,11 @@ def _transliterated_magnitudes() -> frozenset[str]:
 
 
 def _tender_names() -> Iterator[str]:
+    """The last words of :func:`_locale_tender_names`."""
+    return (word for _, word in _locale_tender_names())
+
+
+def _locale_tender_names() -> Iterator[tuple[str, str]]:
     """The last word of every CLDR locale's names (singular and plural) of the currencies some
     territory holds as legal tender today ("taka", "euros", "টাকা"), bare: a unit said after a
     number, not a historic currency's name or an adjective ("Bangladeshi")."""
@@ -570,7 +574,7 @@ def _tender_names() -> Iterator[str]:
             for name in (loc.currencies.get(code, ""), *plural.get(code, {}).values()):
                 found = _TOKEN.findall(name)
                 if found:
-                    yield _bare(found[-1]) if _LATIN.search(found[-1]) else found[-1]
+                    yield language, _bare(found[-1]) if _LATIN.search(found[-1]) else found[-1]
 
 
 @built_table("uncovered_money.transliterated_currencies")
@@ -608,12 +612,45 @@ def _every_number_word() -> frozenset[str]:
     )
 
 
-def _small_words(language: str) -> set[str]:
+@built_table("uncovered_money.hundred_words")
+def _hundred_words() -> frozenset[str]:
+    """The words CLDR's spell-outs of 100 to 900 use and those of 1 to 99 do not, in every
+    language it spells out ("stě", "sto", "daang", "cents"): a run ending in one is a round
+    sum of hundreds, said as a thing's price is ("dvě stě korun", "limang daang piso")."""
+    from unicode_rbnf import RbnfEngine
+
+    hundreds = tuple(range(100, 1000, 100))
+    below = tuple(n for n in _SMALL_NUMBERS if n < 100)
+    out: set[str] = set()
+    for language in RbnfEngine.get_supported_languages():
+        out |= _small_words(language, hundreds) - _small_words(language, below)
+    return frozenset(w for w in out if len(w) >= _NUMBER_MIN)
+
+
+@functools.cache
+def _near_hundreds() -> frozenset[str]:
+    words = {w for w in _hundred_words() if len(w) >= _NEAR_NUMBER_MIN and w.isalpha()}
+    return frozenset(words | {w[:i] + w[i + 1 :] for w in words for i in range(len(w))})
+
+
+def _hundred(bare: str) -> bool:
+    """``bare`` is a hundred word of :func:`_hundred_words`, or one edit from one ("daang" of
+    "daan")."""
+    if bare in _hundred_words():
+        return True
+    near = _near_hundreds()
+    long_enough = len(bare) >= _NEAR_NUMBER_MIN and bare.isalpha()
+    return long_enough and (
+        bare in near or any(bare[:i] + bare[i + 1 :] in near for i in range(len(bare)))
+    )
+
+
+def _small_words(language: str, numbers: tuple[int, ...] = _SMALL_NUMBERS) -> set[str]:
     engine = _engine(language)
     if engine is None:
         return set()
     out: set[str] = set()
-    for n in _SMALL_NUMBERS:
+    for n in numbers:
         try:
             said = _said(engine, n)
         except ValueError:
@@ -643,11 +680,19 @@ def _number_word(bare: str) -> bool:
     return bare in near or any(bare[:i] + bare[i + 1 :] in near for i in range(len(bare)))
 
 
+_TENDER_LOCALES: Final = 2  # languages that must name a currency with a word, for any locale
+
+
 @built_table("uncovered_money.tender_words")
 def _tender_words() -> frozenset[str]:
-    """:func:`_tender_names` of three letters or more: a unit said after a number in any
-    locale ("euro", "złotych", "гривень", "lei")."""
-    return frozenset(w for w in _tender_names() if len(w) >= _NUMBER_MIN)
+    """:func:`_tender_names` of three letters or more that two languages or more give ("euro",
+    "eura", "lei", "rubl…"): a unit said after a number whatever the segment's language; not
+    one language's adjective or a stray word ("lan" is no Vietnamese currency)."""
+    languages: dict[str, set[str]] = {}
+    for language, word in _locale_tender_names():
+        if len(word) >= _NUMBER_MIN:
+            languages.setdefault(word, set()).add(language)
+    return frozenset(w for w, found in languages.items() if len(found) >= _TENDER_LOCALES)
 
 
 def _tender(bare: str) -> bool:
@@ -660,13 +705,22 @@ def _tender(bare: str) -> bool:
     )
 
 
-def _numbers_before_currency(t: str) -> bool:
-    """The cheap test of :func:`_words_before_currency`: a number word of some language right
-    before some locale's currency name."""
-    words = [_bare(w) for w in _APOSTROPHE_TOKEN.findall(t)]
+def _numbers_before_currency(words: Sequence[str]) -> bool:
+    """The cheap test of :func:`_words_before_currency` on a text's ``words``: a number word
+    of some language right before some locale's currency name."""
+    if not any(map(_tender_word, words)):
+        return False  # most texts name no currency: one remembered lookup per word
     return any(
-        _tender(after) and _number_word(before) for before, after in itertools.pairwise(words)
+        _tender_word(after) and _number_word(_bare(before))
+        for before, after in itertools.pairwise(words)
     )
+
+
+@functools.lru_cache(maxsize=_WORD_MEMO)
+def _tender_word(word: str) -> bool:
+    """:func:`_tender` of a word as written, remembered (the cheap test asks it of every
+    word of every text)."""
+    return len(word) >= _NUMBER_MIN and _tender(_bare(word))
 
 
 _JOIN_GAP = re.compile(r"[\s\-'’ʼ]*")
@@ -676,22 +730,23 @@ _APOSTROPHE_TOKEN = re.compile(rf"{_TOKEN.pattern}(?:['’ʼ]{_TOKEN.pattern})*"
 
 def _words_before_currency(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
     """A sum under a thousand said in words right before a currency name: two number words or
-    more (some language's, or one edit from one), short joiners between them ("dwě stě a
-    pjećdźesat eurow", "daou c'hant ha pemp … euro"; blindfix18b). One word stays ("osiem
-    złotych", a ticket's price), as a price of a thing does."""
+    more (some language's, or one edit from one), short joiners between them, the last not a
+    hundred ("dwieście pięćdziesiąt złotych", "trí chéad caoga euro"; blindfix18b). One word
+    ("osiem złotych") or round hundreds ("dvě stě korun") stay, as a thing's price is said."""
     numbers, _ = _vocabulary(languages)
     words = [(m, _bare(m.group(0))) for m in _APOSTROPHE_TOKEN.finditer(text)]
     for c in range(1, len(words)):
         word, bare = words[c]
         if not (_is_currency(word.group(0), languages) or _tender(bare)):
             continue
-        first, counted, k = c, 0, c - 1
+        first, counted, k, last = c, 0, c - 1, ""
         while k >= 0 and _JOIN_GAP.fullmatch(text, words[k][0].end(), words[k + 1][0].start()):
             w = words[k][1]
             if len(w) >= _NUMBER_MIN and (w in numbers or _number_word(w)):
-                first, counted = k, counted + 1
+                first, counted, last = k, counted + 1, last or w
             elif len(w) > _JOINER_MAX or first == c:
                 break  # not a number word, nor a joiner between two of them
             k -= 1
-        if counted >= _WORDS_BEFORE:
+        # Not a round sum of hundreds, as a price is said ("limang daang piso").
+        if counted >= _WORDS_BEFORE and not _hundred(last):
             yield words[first][0].start(), word.end()
