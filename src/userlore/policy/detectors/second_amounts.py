@@ -105,8 +105,11 @@ def second_amounts(t: str, lowered: str) -> Iterator[_Hit]:
         lo, hi = max(0, word.start() - _NEAR), min(len(t), word.end() + _NEAR)
         if any(word.group(0).endswith(b) for b in p.benefits):
             # A benefit's amounts are said apart: its rate, then what reaches the user ("…
-            # auf 563 erhöht, aber bei mir kommen nur 498 an"; blindfix18b): its sentence.
-            lo, hi = _sentence(t, word.start(), word.end())
+            # auf 563 erhöht, aber bei mir kommen nur 498 an"; blindfix18b): its sentence, when
+            # the user is in it (a rate alone, "… went up to 393 for single claimants", stays).
+            bounds = _sentence(t, word.start(), word.end())
+            if _FIRST_PERSON.search(t, *bounds):
+                lo, hi = bounds
         found = [m.span() for m in _BARE.finditer(t, lo, hi) if not is_year(m.group(0))]
         # The same, said as one number word ("pago seiscientos de alquiler"): the spoken view
         # reads a lone number word as no value.
