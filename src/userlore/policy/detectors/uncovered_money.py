@@ -326,7 +326,8 @@ def uncovered_money(t: str) -> Iterator[_Hit]:
         for start, end in _beside_money(text, languages, bool(spans)):
             yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
         for start, end in _words_before_currency(text, languages):
-            yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
+            if not any(s < end and start < e for s, e in spans):  # not read above already
+                yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
 
 
 def _vocabulary(languages: list[str]) -> tuple[frozenset[str], frozenset[str]]:
@@ -730,23 +731,26 @@ _APOSTROPHE_TOKEN = re.compile(rf"{_TOKEN.pattern}(?:['’ʼ]{_TOKEN.pattern})*"
 
 def _words_before_currency(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
     """A sum under a thousand said in words right before a currency name: two number words or
-    more (some language's, or one edit from one), short joiners between them, the last not a
-    hundred ("dwieście pięćdziesiąt złotych", "trí chéad caoga euro"; blindfix18b). One word
-    ("osiem złotych") or round hundreds ("dvě stě korun") stay, as a thing's price is said."""
+    more (some language's, or one edit from one), short joiners between them, a hundred among
+    them and the last not one ("dwieście pięćdziesiąt złotych", "trí chéad caoga euro";
+    blindfix18b). One word ("osiem złotych"), round hundreds ("dvě stě korun") or a sum under a
+    hundred ("dua puluh ringgit") stay, as a thing's price is said."""
     numbers, _ = _vocabulary(languages)
     words = [(m, _bare(m.group(0))) for m in _APOSTROPHE_TOKEN.finditer(text)]
     for c in range(1, len(words)):
         word, bare = words[c]
         if not (_is_currency(word.group(0), languages) or _tender(bare)):
             continue
-        first, counted, k, last = c, 0, c - 1, ""
+        first, k, said = c, c - 1, []
         while k >= 0 and _JOIN_GAP.fullmatch(text, words[k][0].end(), words[k + 1][0].start()):
             w = words[k][1]
             if len(w) >= _NUMBER_MIN and (w in numbers or _number_word(w)):
-                first, counted, last = k, counted + 1, last or w
+                first = k
+                said.append(w)  # from the last word before the currency back
             elif len(w) > _JOINER_MAX or first == c:
                 break  # not a number word, nor a joiner between two of them
             k -= 1
-        # Not a round sum of hundreds, as a price is said ("limang daang piso").
-        if counted >= _WORDS_BEFORE and not _hundred(last):
+        # Hundreds and then more: not a round sum of hundreds ("limang daang piso") nor one under
+        # a hundred ("dua puluh ringgit"), as a thing's price is said.
+        if len(said) >= _WORDS_BEFORE and not _hundred(said[0]) and any(map(_hundred, said[1:])):
             yield words[first][0].start(), word.end()
