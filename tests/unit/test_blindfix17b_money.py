@@ -35,19 +35,18 @@ KNOWN: dict[str, str] = {
     "bf17b-paid2-pt-money-003": "'ela vaza' (the machine leaks): 'ela' reads as someone else",
     "bf17b-paid2-en-money-003": "'2,400', no currency nor money word: the own-money gate is shut",
     "bf17b-benefits-en-money-001": "'covers 90': two digits beside no payment word",
-    "bf17b-benefits-en-money-002": "'PIP of 737': PIP is an installer too, left out",
-    "bf17b-benefits-es-money-002": "'la ayuda de la comunidad 150': 'ayuda' is help, left out",
     "bf17b-benefits-es-money-003": "'me han subido … a 658': no first-person word the rule reads",
     "bf17b-benefits-fr-money-002": "'95 d'allocations familiales': two digits",
     "bf17b-benefits-ja-money-003": "生活保護で月12万: no first person; a public rate reads alike",
     "bf17b-benefits-ja-benign-001": "児童手当は…月1万円: a public rate read as the user's (main)",
     "bf17b-benefits2-zh-money-001": "房贷还要还2000: '2000' reads as a year",
 }
-# Held-out items left: a sum under a thousand in words before a currency name stays, as a
-# price in words does (no language-free reading tells a debt of "troes cents euros" from a
-# ticket's "osem eur", which blindfix8 keeps; a rule reading them was tried and withdrawn),
-# and Cantonese Han numerals (兩萬八) with no money cue the Chinese rules read.
-_UNDER_A_THOUSAND = "under a thousand in words: stays, as a price does"
+# Held-out items left: a sum under a thousand in one word, in round hundreds or under a
+# hundred before a currency name stays, as a price in words does (a ticket's "osem eur", which
+# blindfix8 keeps); hundreds and then tens or units are read since blindfix18b ("dwieście
+# pięćdziesiąt złotych"); and Cantonese Han numerals (兩萬八) with no money cue the Chinese rules
+# read.
+_UNDER_A_THOUSAND = "under a thousand in one word or round hundreds: stays, as a price does"
 HELD_OUT_KNOWN: dict[str, str] = {
     "bf17b-words-gl-money-001": _UNDER_A_THOUSAND,
     "bf17b-words-oc-money-001": _UNDER_A_THOUSAND,
@@ -55,8 +54,8 @@ HELD_OUT_KNOWN: dict[str, str] = {
     "bf17b-words-fur-money-001": _UNDER_A_THOUSAND,
     "bf17b-words-sc-money-001": _UNDER_A_THOUSAND,
     "bf17b-words-co-money-001": _UNDER_A_THOUSAND,
-    "bf17b-words-lad-money-001": _UNDER_A_THOUSAND,
     "bf17b-words-pcd-money-001": _UNDER_A_THOUSAND,
+    "bf17b-words-lad-money-001": _UNDER_A_THOUSAND,
     "bf17b-words-lb-money-001": _UNDER_A_THOUSAND,
     "bf17b-words-yue-money-001": "兩萬八 in Cantonese: no money cue the Chinese rules read",
     "bf17b-words2-it-money-001": _UNDER_A_THOUSAND,

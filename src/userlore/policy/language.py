@@ -13,7 +13,9 @@ is also read by its words against ``wordfreq``'s lists of the covered languages
 language: the language-agnostic detectors judge it. Close relatives the identifier reads as a
 covered language (Swiss German, Luxembourgish, Nigerian Pidgin, Scots, Afrikaans) and
 Cantonese written in Han are read by their own words (:func:`relative_of`, :func:`cantonese`;
-``policy/data/relatives.yaml``): not covered. A covered verdict on words its list does not
+``policy/data/relatives.yaml``): not covered; so is Han written with a character outside the
+Basic Multilingual Plane (:func:`~userlore.policy.scripts.beyond_common_han`: "𠊎", "𪜶", read
+as no language; blindfix18b). A covered verdict on words its list does not
 know is checked against the identifier's ranking over every language, the relatives it hides
 (:data:`READ_AS_COVERED`) included (``policy.near_relatives``): Galician read as Portuguese
 reads as Galician.
@@ -49,7 +51,7 @@ from userlore.policy.near_relatives import full_identifier
 from userlore.policy.relatives import CANTONESE
 from userlore.policy.relatives import cantonese as cantonese
 from userlore.policy.relatives import relative_of as relative_of
-from userlore.policy.scripts import _runs, _script
+from userlore.policy.scripts import _runs, _script, beyond_common_han
 from userlore.policy.word_lists import (
     _WORDS,
     LEXICON_ZIPF,
@@ -151,6 +153,8 @@ def _identified(text: str, ident: Callable[[str], str]) -> list[Segment]:
             language = "ja" if any(_script(ch) == "Kana" for ch in chunk) else "zh"
             if language == "zh" and cantonese(chunk):
                 language = CANTONESE
+            elif language == "zh" and beyond_common_han(text):  # not Mandarin (blindfix18b)
+                language = UNDETERMINED
         elif script == "Latn" and (listed := name_list_language(chunk)) is not None:
             language = listed  # names and a covered language's joiners (policy.name_lists)
         elif script == "Latn":

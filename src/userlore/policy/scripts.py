@@ -8,6 +8,7 @@ and the relatives' rules can read a letter's script without importing the identi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Final
 
@@ -70,3 +71,15 @@ def _runs(text: str, start: int, end: int) -> Iterator[tuple[int, int, str]]:
             run_start, run_script = i, script
     if end > run_start:
         yield run_start, end, run_script
+
+
+# Han outside the Basic Multilingual Plane (extensions B to I; not the compatibility block).
+_SUPPLEMENTARY_HAN: Final = re.compile("[\U00020000-\U0002ebef\U00030000-\U000323af]")
+
+
+def beyond_common_han(text: str) -> bool:
+    """``text`` writes a Han character outside the Basic Multilingual Plane ("𠊎", "𪜶",
+    "𠢕"): a language written in Han that is not Mandarin spells its own words with such
+    characters, which standard Mandarin, simplified or traditional, does not use (Unicode's
+    blocks, no language named; blindfix18b)."""
+    return not text.isascii() and _SUPPLEMENTARY_HAN.search(text) is not None

@@ -57,6 +57,7 @@ class _Payments:
     literals: LiteralGate
     non_ascii: re.Pattern[str]
     listing: re.Pattern[str]
+    benefits: frozenset[str]
 
 
 @functools.cache
@@ -66,8 +67,10 @@ def _payments() -> _Payments:
     return _Payments(
         words=re.compile(alternation(terms)),
         literals=LiteralGate(t.strip("*") for t in terms if t.isascii()),
-        non_ascii=re.compile("|".join(re.escape(t) for t in terms if not t.isascii())),
+        # Without the compound mark: "\\*bürgergeld" was a literal star (blindfix18b).
+        non_ascii=re.compile("|".join(re.escape(t.strip("*")) for t in terms if not t.isascii())),
         listing=re.compile(alternation([str(w).casefold() for w in raw["listing"]])),
+        benefits=frozenset(str(w).strip("*") for w in raw["payments"]["benefits"]),
     )
 
 
@@ -100,6 +103,13 @@ def second_amounts(t: str, lowered: str) -> Iterator[_Hit]:
     seen: set[int] = set()
     for word in p.words.finditer(lowered):
         lo, hi = max(0, word.start() - _NEAR), min(len(t), word.end() + _NEAR)
+        if any(word.group(0).endswith(b) for b in p.benefits):
+            # A benefit's amounts are said apart: its rate, then what reaches the user ("…
+            # auf 563 erhöht, aber bei mir kommen nur 498 an"; blindfix18b): its sentence, when
+            # the user is in it (a rate alone, "… went up to 393 for single claimants", stays).
+            bounds = _sentence(t, word.start(), word.end())
+            if _FIRST_PERSON.search(t, *bounds):
+                lo, hi = bounds
         found = [m.span() for m in _BARE.finditer(t, lo, hi) if not is_year(m.group(0))]
         # The same, said as one number word ("pago seiscientos de alquiler"): the spoken view
         # reads a lone number word as no value.

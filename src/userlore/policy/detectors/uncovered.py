@@ -25,7 +25,9 @@ an uncovered language the floor redacts
   postcodes) do not apply to it.
 
 A segment read as a close relative by its own words (``relatives.relative_of``, Cantonese in
-Han by ``relatives.cantonese``; issue 29, dialects6) is no covered sentence misread: none of the
+Han by ``relatives.cantonese``; issue 29, dialects6), or Han that is not Mandarin by a character
+outside the Basic Multilingual Plane (``scripts.beyond_common_han``, "𠊎"; blindfix18b; its Han
+numerals with the unit unsaid too, "萬二"), is no covered sentence misread: none of the
 guards below apply to it, and its credential shapes and its values of four digits or more
 (numbers, grouped by apostrophes too; amounts with a currency sign, CLDR name or its own money
 word; an amount with a magnitude word beside a currency; Han numerals in Cantonese) are
@@ -73,6 +75,7 @@ from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.known_words import READ_AS_COVERED, read_by_its_words, unread_by_covered
 from userlore.policy.language import (
     COVERED_LANGUAGES,
+    UNDETERMINED,
     Segment,
     _py3langid,
     identify,
@@ -87,6 +90,7 @@ from userlore.policy.relatives import (
     relative_magnitudes,
     relative_reads_as,
 )
+from userlore.policy.scripts import beyond_common_han
 from userlore.policy.spoken import spoken_spans
 
 _NO_LANGUAGE: Final = frozenset({"zxx"})
@@ -313,7 +317,7 @@ def _relative_values(text: str, language: str, candidates: list[str]) -> Iterato
         for pattern in patterns:
             for m in pattern.finditer(stripped) if pattern is not None else ():
                 yield where[m.start()], where[m.end() - 1] + 1
-    if language == CANTONESE:
+    if language in (CANTONESE, UNDETERMINED):  # Han not Mandarin: the Han segments alone
         # Han is a word character: a number written against it ("得返8,500蚊") has no boundary.
         for m in _DIGITS_IN_HAN.finditer(text):
             run = m.group(0)
@@ -324,6 +328,8 @@ def _relative_values(text: str, language: str, candidates: list[str]) -> Iterato
             digits = said.value
             if said.kind == "number" and len(digits) >= RELATIVE_MIN_DIGITS and not is_year(digits):
                 yield said.start, said.end
+        for m in _ELIDED_HAN.finditer(text):
+            yield m.span()  # "萬二", "百二萬": a thousand or more, its unit left unsaid
 
 
 def _names_currency(text: str, languages: list[str]) -> bool:
@@ -340,6 +346,12 @@ def _names_currency(text: str, languages: list[str]) -> bool:
 
 
 _DIGITS_IN_HAN = re.compile(r"(?<![0-9A-Za-z.,])\d(?:[\d,.]*\d)?(?![0-9A-Za-z])")
+# A magnitude before its next digit with the leading one unsaid ("萬二" 12,000, "千五" 1,500,
+# "百二萬" 1.2 million; blindfix18b), not "萬一" (in case).
+_ELIDED_HAN = re.compile(
+    r"(?<![零〇一二三四五六七八九十百千萬万兩两])(?:百[一二三四五六七八九][萬万]|[千萬万][二三四五六七八九])"
+    r"(?![零〇一二三四五六七八九十百千萬万])"
+)
 _HAN_NUMERAL = GatedPattern(re.compile(r"[零〇一二三四五六七八九十百千萬万億亿兩两]{2,}"))
 
 
@@ -393,7 +405,11 @@ def misread_covered(t: str, seg: Segment, found: list[Segment]) -> bool:
 
 def uncovered_values(t: str) -> Iterator[_Hit]:
     """Values in the segments of ``t`` in an uncovered language (see the module docstring)."""
-    if not has_digit(t) and not _says_digits(t) and not (_HAN_NUMERAL.search(t) and cantonese(t)):
+    if (
+        not has_digit(t)
+        and not _says_digits(t)
+        and not (_HAN_NUMERAL.search(t) and (cantonese(t) or beyond_common_han(t)))
+    ):
         # Every value this reads holds a digit (a credential-shaped token, a number run, an
         # amount; ``isdigit`` is true of every character ``\d`` matches) or is a run of digit
         # words: nothing to find, so no segment need be identified (most of an ingest's floor
@@ -443,10 +459,12 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
                     yield (_SECRET, "credential_uncovered_language", start, end, None)
             continue
         text = t[seg.start : seg.end]
-        if seg.language in RELATIVES:
-            # Read as a close relative by its own words: no covered sentence misread, so none
-            # of the guards below; its shapes and its values of four digits or more go.
+        if seg.language in RELATIVES or seg.script == "Hani":
+            # Read as a close relative by its own words, or Han that is not Mandarin by its
+            # characters (blindfix18b): no covered sentence misread, so none of the guards
+            # below; its shapes and its values of four digits or more go.
             candidates = _candidate_languages(seg, text)
+            own = seg.language or UNDETERMINED
             for tok in _TOKEN.finditer(text):
                 if _shaped(tok.group(0)):
                     end = tok.end()
@@ -454,12 +472,12 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
                         end -= 1
                     rule = "credential_uncovered_language"
                     yield (_SECRET, rule, seg.start + tok.start(), seg.start + end, None)
-            for start, end in _relative_values(text, seg.language, candidates):
+            for start, end in _relative_values(text, own, candidates):
                 rule = "value_uncovered_language"
                 yield (_REGULATED, rule, seg.start + start, seg.start + end, None)
             # Digits said one by one in its own words or its neighbour's ("véier fënnef null
             # zwee"): no relative's count or price is four digit words in a row (blindfix14c).
-            said_in = [*candidates, *relative_reads_as(seg.language)]
+            said_in = [*candidates, *relative_reads_as(own)]
             for start, end in _said_values(text, said_in):
                 rule = "value_uncovered_language"
                 yield (_REGULATED, rule, seg.start + start, seg.start + end, None)

@@ -22,19 +22,26 @@ stored evidence where the words were not CLDR's exact form or the number stood a
   of CLDR writes them in ("ᱦᱟᱡᱟᱨ ᱴᱟᱠᱟ", Santali in Ol Chiki for "hajar taka"; "ꠢꠣꠎꠣꠞ ꠐꠣꠇꠣ" in
   Syloti Nagri) read as the ASCII ``anyascii`` spells them, against every language's
   magnitudes and currency names spelled the same way ("হাজার", "টাকা"; blindfix17b);
-A price of a thing in words ("billetten kostet tre hundre kroner") stays when under a thousand
-(no magnitude); one of a thousand or more is redacted like the user's money, and so is a
-three-digit number beside a price: the floor cannot tell whose money it is in a language it does
-not read (``docs/safety.md``). A debt under a thousand said in words ("troes cents euros") stays
-with it: no language-free reading tells it from a price. Runs only on a turn with a segment in
-an uncovered language.
+- **a sum under a thousand in words**: two number words or more right before a currency name
+  ("dwieście pięćdziesiąt złotych", "tresinte e cincuante euros"), the words some language's
+  (CLDR's spell-outs of 1 to 999 in every language it spells out) or one edit from one, short
+  joiners between them; the currency name any locale's (blindfix18b);
+- **a bare number beside a grouped amount**: a segment with a number whose thousands are
+  grouped ("2,250", "1.640") names the user's pay or savings, so its three-digit numbers are
+  money too (blindfix18b).
+
+A price of a thing in one number word ("osiem złotych") stays; one of two words or more, or of
+a thousand or more, is redacted like the user's money, and so is a three-digit number beside a
+price: the floor cannot tell whose money it is in a language it does not read
+(``docs/safety.md``). Runs only on a turn with a segment in an uncovered language.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 from anyascii import anyascii
@@ -70,6 +77,12 @@ _MIN_MAGNITUDE: Final = 3  # letters of a magnitude a compound may end in ("mila
 # date, a code or a version.
 _BARE_NUMBER = re.compile(
     r"(?<![\w.,:/\-])(?<!\d[\s\u00a0\u202f])\d{3}(?![\w]|[.,:/\-]\d|[\s\u00a0\u202f]\d{3}(?!\d))"
+)
+# A number with its thousands grouped ("2,250", "1.640", "1 480"), the floor's already: the size
+# of the user's pay or savings, so a bare number beside it is money too ("… 2.310 na měsac a za
+# bydlenje płaću 520": blindfix18b). Not a decimal ("2.5"), a time or a longer group.
+_GROUPED = re.compile(
+    r"(?<![\w.,:/\-])\d{1,3}(?:([.,\u00a0\u202f ])\d{3})(?:\1\d{3})*(?![\w]|[.,:/\-]?\d)"
 )
 # A letter of a script none of the covered languages writes (Greek, Cyrillic, Armenian,
 # Hebrew, Arabic, the Indic scripts, Thai...): such text is read whatever its words.
@@ -257,15 +270,16 @@ _STEM_MIN: Final = 4
 def _may_hold_money(t: str) -> bool:
     """A cheap test before any segment is identified: a three-digit number beside another
     number, a letter of a script no covered language writes, or a Latin word that is some
-    language's magnitude word or ends in one ("centoventimila": "ventimila")."""
+    language's magnitude word or ends in one ("centoventimila": "ventimila"), or a number word
+    before a currency name."""
     if has_decimal(t) and _BARE_NUMBER.search(t) and sum(ch.isdigit() for ch in t) > 3:
         return True
     if not t.isascii() and _OTHER_SCRIPT.search(t):
         return True
-    if says_a_magnitude(t):
+    words = letter_runs(t) if t.isascii() else _TOKEN.findall(t)  # split once for the tests
+    if any(map(_ends_in_a_magnitude, words)) or _numbers_before_currency(words):
         return True
     # A dialect's spelling of a magnitude before another word ("dörtig Dusend Euro"): read on.
-    words = letter_runs(t) if t.isascii() else _TOKEN.findall(t)
     return any(map(near_magnitude, words[:-1]))
 
 
@@ -311,6 +325,9 @@ def uncovered_money(t: str) -> Iterator[_Hit]:
             yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
         for start, end in _beside_money(text, languages, bool(spans)):
             yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
+        for start, end in _words_before_currency(text, languages):
+            if not any(s < end and start < e for s, e in spans):  # not read above already
+                yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
 
 
 def _vocabulary(languages: list[str]) -> tuple[frozenset[str], frozenset[str]]:
@@ -498,7 +515,7 @@ def _beside_money(text: str, languages: list[str], said: bool) -> Iterator[tuple
         and not unread_by_covered(text)
     ):
         return  # perhaps a covered sentence misread: its prices and house numbers stay
-    if not said and not any(_amounts(text, languages)):
+    if not said and not _GROUPED.search(text) and not any(_amounts(text, languages)):
         return
     for m in bare:
         yield m.span()
@@ -533,6 +550,11 @@ def _transliterated_magnitudes() -> frozenset[str]:
 
 
 def _tender_names() -> Iterator[str]:
+    """The last words of :func:`_locale_tender_names`."""
+    return (word for _, word in _locale_tender_names())
+
+
+def _locale_tender_names() -> Iterator[tuple[str, str]]:
     """The last word of every CLDR locale's names (singular and plural) of the currencies some
     territory holds as legal tender today ("taka", "euros", "টাকা"), bare: a unit said after a
     number, not a historic currency's name or an adjective ("Bangladeshi")."""
@@ -553,7 +575,7 @@ def _tender_names() -> Iterator[str]:
             for name in (loc.currencies.get(code, ""), *plural.get(code, {}).values()):
                 found = _TOKEN.findall(name)
                 if found:
-                    yield _bare(found[-1]) if _LATIN.search(found[-1]) else found[-1]
+                    yield language, _bare(found[-1]) if _LATIN.search(found[-1]) else found[-1]
 
 
 @built_table("uncovered_money.transliterated_currencies")
@@ -569,3 +591,166 @@ def _loaned_magnitude(word: str) -> bool:
     if word.isascii() or _LATIN.search(word) is not None:
         return False
     return _spelled_in_ascii(word) in _transliterated_magnitudes()
+
+
+_JOINER_MAX: Final = 3  # letters of a word joining number words ("e", "ha", "i", "eta")
+_NUMBER_MIN: Final = 3  # letters of a number word counted ("sto", "dvě"; not "o" or "un")
+_NEAR_NUMBER_MIN: Final = 4  # letters of a number word a dialect's spelling may be one edit from
+_WORDS_BEFORE: Final = 2  # number words right before a currency name that make a sum
+
+
+@built_table("uncovered_money.every_number_word")
+def _every_number_word() -> frozenset[str]:
+    """The words of CLDR's spell-outs of 1 to 999 (:data:`_SMALL_NUMBERS`) in every language
+    it spells out, bare, three letters or more: "dwieście", "cinquanta", "caoga"."""
+    from unicode_rbnf import RbnfEngine
+
+    return frozenset(
+        w
+        for language in RbnfEngine.get_supported_languages()
+        for w in _small_words(language)
+        if len(w) >= _NUMBER_MIN
+    )
+
+
+@built_table("uncovered_money.hundred_words")
+def _hundred_words() -> frozenset[str]:
+    """The words CLDR's spell-outs of 100 to 900 use and those of 1 to 99 do not, in every
+    language it spells out ("stě", "sto", "daang", "cents"): a run ending in one is a round
+    sum of hundreds, said as a thing's price is ("dvě stě korun", "limang daang piso")."""
+    from unicode_rbnf import RbnfEngine
+
+    hundreds = tuple(range(100, 1000, 100))
+    below = tuple(n for n in _SMALL_NUMBERS if n < 100)
+    out: set[str] = set()
+    for language in RbnfEngine.get_supported_languages():
+        out |= _small_words(language, hundreds) - _small_words(language, below)
+    return frozenset(w for w in out if len(w) >= _NUMBER_MIN)
+
+
+@functools.cache
+def _near_hundreds() -> frozenset[str]:
+    words = {w for w in _hundred_words() if len(w) >= _NEAR_NUMBER_MIN and w.isalpha()}
+    return frozenset(words | {w[:i] + w[i + 1 :] for w in words for i in range(len(w))})
+
+
+def _hundred(bare: str) -> bool:
+    """``bare`` is a hundred word of :func:`_hundred_words`, or one edit from one ("daang" of
+    "daan")."""
+    if bare in _hundred_words():
+        return True
+    near = _near_hundreds()
+    long_enough = len(bare) >= _NEAR_NUMBER_MIN and bare.isalpha()
+    return long_enough and (
+        bare in near or any(bare[:i] + bare[i + 1 :] in near for i in range(len(bare)))
+    )
+
+
+def _small_words(language: str, numbers: tuple[int, ...] = _SMALL_NUMBERS) -> set[str]:
+    engine = _engine(language)
+    if engine is None:
+        return set()
+    out: set[str] = set()
+    for n in numbers:
+        try:
+            said = _said(engine, n)
+        except ValueError:
+            continue
+        out.update(w for text in said for w in re.split(r"[\s\-\u00ad]+", text) if w)
+    return out
+
+
+@functools.cache
+def _near_numbers() -> frozenset[str]:
+    """Every language's number words of four letters or more and each with one letter dropped
+    (the symmetric-delete test of :func:`_near_magnitudes`)."""
+    words = {w for w in _every_number_word() if len(w) >= _NEAR_NUMBER_MIN and w.isalpha()}
+    return frozenset(words | {w[:i] + w[i + 1 :] for w in words for i in range(len(w))})
+
+
+@functools.lru_cache(maxsize=_WORD_MEMO)
+def _number_word(bare: str) -> bool:
+    """``bare`` is some language's number word under a thousand, or (four letters or more) one
+    edit from one: a neighbour's or a dialect's spelling ("daou" of "dau", "pemp" of "pump",
+    "dvesto" and "dwě" are the same roots)."""
+    if bare in _every_number_word():
+        return True
+    if len(bare) < _NEAR_NUMBER_MIN or not bare.isalpha():
+        return False
+    near = _near_numbers()
+    return bare in near or any(bare[:i] + bare[i + 1 :] in near for i in range(len(bare)))
+
+
+_TENDER_LOCALES: Final = 2  # languages that must name a currency with a word, for any locale
+
+
+@built_table("uncovered_money.tender_words")
+def _tender_words() -> frozenset[str]:
+    """:func:`_tender_names` of three letters or more that two languages or more give ("euro",
+    "eura", "lei", "rubl…"): a unit said after a number whatever the segment's language; not
+    one language's adjective or a stray word ("lan" is no Vietnamese currency)."""
+    languages: dict[str, set[str]] = {}
+    for language, word in _locale_tender_names():
+        if len(word) >= _NUMBER_MIN:
+            languages.setdefault(word, set()).add(language)
+    return frozenset(w for w, found in languages.items() if len(found) >= _TENDER_LOCALES)
+
+
+def _tender(bare: str) -> bool:
+    """Some locale's name of a currency in use, or it with an ending ("eurow", "eurų")."""
+    words = _tender_words()
+    return any(
+        bare[: len(bare) - cut] in words
+        for cut in range(_INFLECTION + 1)
+        if len(bare) - cut >= _NUMBER_MIN
+    )
+
+
+def _numbers_before_currency(words: Sequence[str]) -> bool:
+    """The cheap test of :func:`_words_before_currency` on a text's ``words``: a number word
+    of some language right before some locale's currency name."""
+    if not any(map(_tender_word, words)):
+        return False  # most texts name no currency: one remembered lookup per word
+    return any(
+        _tender_word(after) and _number_word(_bare(before))
+        for before, after in itertools.pairwise(words)
+    )
+
+
+@functools.lru_cache(maxsize=_WORD_MEMO)
+def _tender_word(word: str) -> bool:
+    """:func:`_tender` of a word as written, remembered (the cheap test asks it of every
+    word of every text)."""
+    return len(word) >= _NUMBER_MIN and _tender(_bare(word))
+
+
+_JOIN_GAP = re.compile(r"[\s\-'’ʼ]*")
+# A word with an apostrophe inside ("п'ятдесят", "c'hant"): one number word, not two.
+_APOSTROPHE_TOKEN = re.compile(rf"{_TOKEN.pattern}(?:['’ʼ]{_TOKEN.pattern})*")
+
+
+def _words_before_currency(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
+    """A sum under a thousand said in words right before a currency name: two number words or
+    more (some language's, or one edit from one), short joiners between them, a hundred among
+    them and the last not one ("dwieście pięćdziesiąt złotych", "trí chéad caoga euro";
+    blindfix18b). One word ("osiem złotych"), round hundreds ("dvě stě korun") or a sum under a
+    hundred ("dua puluh ringgit") stay, as a thing's price is said."""
+    numbers, _ = _vocabulary(languages)
+    words = [(m, _bare(m.group(0))) for m in _APOSTROPHE_TOKEN.finditer(text)]
+    for c in range(1, len(words)):
+        word, bare = words[c]
+        if not (_is_currency(word.group(0), languages) or _tender(bare)):
+            continue
+        first, k, said = c, c - 1, []
+        while k >= 0 and _JOIN_GAP.fullmatch(text, words[k][0].end(), words[k + 1][0].start()):
+            w = words[k][1]
+            if len(w) >= _NUMBER_MIN and (w in numbers or _number_word(w)):
+                first = k
+                said.append(w)  # from the last word before the currency back
+            elif len(w) > _JOINER_MAX or first == c:
+                break  # not a number word, nor a joiner between two of them
+            k -= 1
+        # Hundreds and then more: not a round sum of hundreds ("limang daang piso") nor one under
+        # a hundred ("dua puluh ringgit"), as a thing's price is said.
+        if len(said) >= _WORDS_BEFORE and not _hundred(said[0]) and any(map(_hundred, said[1:])):
+            yield words[first][0].start(), word.end()
