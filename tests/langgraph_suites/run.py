@@ -213,7 +213,10 @@ def main() -> int:
     parser.add_argument("--beside", metavar="COMMAND", help="run COMMAND at the same time")
     args, extra = parser.parse_known_args()
     started = time.monotonic()
-    beside = subprocess.Popen(shlex.split(args.beside)) if args.beside else None
+    # pytest's workers past the first run at the suites' niceness (tests/conftest.py): they
+    # share the core the main run leaves with the suites, and take it whole once they end.
+    beside_env = {**os.environ, "USERLORE_TEST_WORKER_NICE": "10"}
+    beside = subprocess.Popen(shlex.split(args.beside), env=beside_env) if args.beside else None
     if beside is not None and hasattr(os, "nice"):
         os.nice(10)  # inherited by the server and the sessions started below, not by COMMAND
     packages = list(args.package or SUITES)
