@@ -20,6 +20,8 @@ output printed when COMMAND ends; the exit status is non-zero when either fails.
 is the longest serial path, so once it has started everything else (this process, the
 PostgreSQL server it starts, the suites' sessions) runs at a lower priority (``nice`` 10) and
 takes the core the main run leaves: on 2 cores the suites had taken three quarters of it.
+COMMAND gets ``USERLORE_TEST_WORKER_NICE=10``: pytest's second worker runs at the suites'
+niceness too (``tests/conftest.py``), sharing their core and taking it once they end.
 
 Usage: ``python tests/langgraph_suites/run.py [--mode fixed|first-label] [--package DIST]
 [--beside COMMAND] [pytest args...]``
