@@ -27,6 +27,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any, Final
 
+from userlore.policy.langid_model import load_identifier
 from userlore.policy.word_lists import COVERED_LANGUAGES
 
 __all__ = ["misread_relative"]
@@ -48,11 +49,10 @@ def full_identifier() -> Any:
     """py3langid's packaged model over all its languages, read once a process on first use.
 
     The ranking here uses it as it is; ``policy.language`` restricts a shallow copy of it (the
-    close relatives left out) without mutating it, so the model file is read once.
+    close relatives left out) without mutating it, so the model file is read once: from the
+    cache of its decompressed arrays (:mod:`userlore.policy.langid_model`) when there is one.
     """
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier  # type: ignore[import-untyped]
-
-    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    return load_identifier(norm_probs=True)
 
 
 @functools.lru_cache(maxsize=4096)
