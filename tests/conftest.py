@@ -23,6 +23,9 @@ from userlore.testing.postgres import HOW_TO, PostgresUnavailable, ThrowawayPost
 # in the background at start (~4 s of CPU each on a machine the suite keeps busy);
 # tests/unit/test_warm.py covers the warm start.
 os.environ.setdefault("USERLORE_WARM", "0")
+# Nor does a large batch start the floor's worker process (a second interpreter building the
+# tables, ~4 s of CPU); tests/unit/test_floor_worker.py runs it.
+os.environ.setdefault("USERLORE_FLOOR_WORKER", "0")
 
 # Subprocesses that get a HOME of their own (the CLI tests, the cookbook recipes) still read
 # py3langid's model from the one cache of its decompressed arrays instead of each writing its
