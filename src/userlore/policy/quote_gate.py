@@ -203,7 +203,7 @@ def _floor(text: str) -> Assessment:
 # -- value-like tokens ---------------------------------------------------------------------------
 
 _DIGIT_RUN = re.compile(r"\d+(?:[.,:/\- ]\d+)*")
-_WORD_AFTER = re.compile(r"\s*([^\W\d_]+)")
+_WORD_AFTER = re.compile(r"\s*-?([^\W\d_]+)")  # "6 digits", "a 4-digit code"
 _TOKEN = re.compile(r"[^\s\"'`“”«»「」]+")
 # A quoted value: a quote mark that opens (not an apostrophe inside "l'enveloppe").
 # A corner bracket that closes ("」のように…") opens no quoted value.
@@ -268,19 +268,56 @@ def _listed_count(window: str, runs: list[re.Match[str]], i: int, counts: frozen
     return False
 
 
-def _value_like(window: str, counts: frozenset[str]) -> bool:
+def _value_like(window: str, counts: frozenset[str], lead: str = "") -> bool:
     """True when ``window`` holds something that reads as a credential's value: digits of any
     script (not a count), a run said in words, spelled or in NATO words (the shared normaliser,
-    :mod:`userlore.policy.spoken`), a quoted string, or a run that is not a word."""
+    :mod:`userlore.policy.spoken`), a quoted string, or a run that is not a word. ``lead`` is
+    the sentence's text before the window, read for a size word (:func:`_sized`)."""
     runs = list(_DIGIT_RUN.finditer(window))
     for i, m in enumerate(runs):
         if MONTH_YEAR.fullmatch(m.group(0)):
             continue  # a card's expiry alone ("07/26 en la tarjeta") is no value (blindfix17a)
+        if _sized(lead + window[: m.start()], m.group(0), counts):
+            continue
         if not _counted(window, m.end(), counts) and not _listed_count(window, runs, i, counts):
             return True
     if _QUOTED.search(window) or spoken_spans(window):
         return True
     return any(_mixed(tok.strip(_EDGES)) for tok in _TOKEN.findall(window))
+
+
+_SIZE_WORDS = re.compile(  # casefolded text
+    r"(?<![^\W\d_])(?:length|max|min|maximum|minimum|at least|up to|longitud|mínim[oa]|minim[oa]"
+    r"|máxim[oa]|maxim[oa]|al menos|länge|mindestens|maximal|minimal|höchstens|longueur|au moins"
+    r"|au minimum|au maximum|comprimento|no mínimo|no máximo|pelo menos|tamanho|taille)"
+    r"(?![^\W\d_])|长度|至少|最少|最多|最低|最长|長さ|以上|以下|最大|最小"
+)
+_SIZE_REACH: Final = 64
+_SENTENCE_STOP = re.compile(r"[.!?。！？\n]")
+
+
+def _sized(before: str, run: str, counts: frozenset[str]) -> bool:
+    """The number ``run`` is a format's size, said before it in its sentence (blindfix18a): a
+    size word ("max length be 64 or 128", "no mínimo 8") before a number of three digits at
+    most, or a count unit ("¿cuántos dígitos tiene un IBAN, 24?", "何桁目、12") before one of
+    two. A code is four digits or more, so no code is read as a size."""
+    if not run.isdigit() or len(run) > 3:
+        return False
+    before = before[-_SIZE_REACH:].casefold()
+    stops = list(_SENTENCE_STOP.finditer(before))
+    if stops:
+        before = before[stops[-1].end() :]
+    if _SIZE_WORDS.search(before):
+        return True
+    if len(run) > _SHORT_COUNT:
+        return False
+    words = _UNIT_WORD.findall(before)
+    return any(w in counts for w in words) or any(
+        u in before for u in counts if _CJK_OR_PUNCT.match(u)
+    )
+
+
+_UNIT_WORD = re.compile(r"[^\W\d_]+")
 
 
 def _mixed(tok: str, names_ok: bool = False) -> bool:
@@ -353,7 +390,8 @@ def _credential_near_value(cues: Cues, text: str) -> bool:
         start, end = _cue_token(text, m.start(), m.end())
         before = text[max(0, start - _WINDOW_BEFORE) : start]
         after = text[end : end + _WINDOW_AFTER]
-        if _value_like(before, cues.counts) or _value_like(after, cues.counts):
+        lead = text[max(0, start - _WINDOW_BEFORE - _SIZE_REACH) : max(0, start - _WINDOW_BEFORE)]
+        if _value_like(before, cues.counts, lead) or _value_like(after, cues.counts, text[:end]):
             return True
     return False
 

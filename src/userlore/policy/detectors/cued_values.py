@@ -54,6 +54,14 @@ _GOVERNMENT: Final = (
 )  # fmt: skip
 
 
+# An organisation's acronym right after the cue ("numéro de la SNCF", "number of the DMV",
+# "Nummer der AOK"): its public number, not the user's value (blindfix18a).
+_ORGANISATION = re.compile(
+    r"\s+(?:de\s+la|de\s+l'|du|des|de|del|of(?:\s+the)?|for(?:\s+the)?|der|des|von|vom|da|do)"
+    r"\s+[A-Z][A-Z0-9&]{1,7}(?![\w])"
+)
+
+
 def _lower(t: str) -> str:
     """``t`` lowercased with its length kept (so spans stay valid)."""
     low = t.lower()
@@ -100,6 +108,8 @@ def cued_values(t: str) -> Iterator[_Hit]:
         glued_after = m.end() < len(t) and t[m.end()] in _GLUED_AFTER
         if (m.start() > 0 and t[m.start() - 1] in _GLUED_BEFORE) or glued_after:
             continue
+        if _ORGANISATION.match(t, m.end()) is not None:
+            continue  # "le numéro de la CAF c'est le 3230": a service line's, no one's secret
         end = min(len(t), m.end() + _WINDOW)
         stop = _END.search(t, m.end(), end)
         window_end = stop.start() if stop else end
