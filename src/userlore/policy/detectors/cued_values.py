@@ -57,8 +57,8 @@ _GOVERNMENT: Final = (
 # An organisation's acronym right after the cue ("numéro de la SNCF", "number of the DMV",
 # "Nummer der AOK"): its public number, not the user's value (blindfix18a).
 _ORGANISATION = re.compile(
-    r"\s+(?:de\s+la|de\s+l'|du|des|de|del|of(?:\s+the)?|for(?:\s+the)?|der|des|von|vom|da|do)"
-    r"\s+[A-Z][A-Z0-9&]{1,7}(?![\w])"
+    r"\s+(?:(?:de\s+la|du|des|de|del|of(?:\s+the)?|for(?:\s+the)?|der|von|vom|da|do)\s+"
+    r"|de\s+l['’]\s*)[A-Z][A-Z0-9&]{1,7}(?![\w])"
 )
 
 

@@ -142,7 +142,7 @@ def lock_codes(t: str, lowered: str) -> Iterator[_Hit]:
 _AFTER_SAID = 120
 _LONGEST_UNLOCK = 8  # a phone's or a door's code; nine digits or more is its own number
 # Three digits, bare or one by one: a padlock's or a luggage lock's dials (blindfix18a).
-_THREE = re.compile(r"(?<![A-Za-z0-9_.,:/\-])\d(?:[ \-]?\d){2}(?![A-Za-z0-9_]|[.,:/\-]\d)")
+_THREE = re.compile(r"(?<![A-Za-z0-9_.,:/\-])\d(?:(?:, ?|[ \-])?\d){2}(?![A-Za-z0-9_]|[.,:/\-]\d)")
 
 
 def _three_digit_codes(

@@ -532,6 +532,7 @@ _ABBREV_TOKEN = re.compile(
 # the name of our first dog plus the street number, so Biscuit42!", "… also Minka1988", "… o
 # sea Toby2016": blindfix18a): further from its word than a short word's window, still its value.
 _STATED = re.compile(  # lowercased text: the word is what the clause describes ("pass is …")
+    r"(?:\s+(?:del|de|do|da|du|of|for|vom|von)\s+[^\W\d_]+)?"
     r"\s+(?:is|was|es|era|ist|war|lautet|est|é|foi)\s[^.!?\n]*$"
 )
 _CONCLUDED = re.compile(
