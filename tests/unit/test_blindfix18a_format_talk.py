@@ -21,16 +21,9 @@ from userlore.policy.sensitivity import redact
 
 SETS = ("blindfix18a_format_talk.jsonl", "blindfix18a_format_talk2.jsonl")
 KNOWN = {
-    # The gate reads the version after "pin" as its value: withheld only, the floor keeps it.
-    "format_talk-en-benign-004",
     # A count whose unit stands in another clause ("… a million combinations, … only 10,000").
     "format_talk-en-benign-007",
-    # "eine 4-stellige PIN hat 10.000 Möglichkeiten": withheld by the gate only.
-    "format_talk-de-benign-004",
-    # The gate still withholds an organisation's number after "numéro"; the floor keeps it.
-    "format_talk-fr-benign-001",
-    "format_talk2-fr-benign-002",
-    # "ist 4-stellig, 7306": the count before the value keeps the floor from it (gate withholds).
+    # "ist 4-stellig, 7306": the comma after the count ends the floor's window (gate withholds).
     "format_talk-de-secret-001",
 }
 
@@ -49,10 +42,13 @@ def test_every_item_of_the_set(name: str) -> None:
         ("dame una función que valide un IBAN español con el módulo 97", True),
         ("write a regex for NI numbers like QQ123456C", True),
         ("my NI number is JT482913B", False),
-        ("bump requests to 2.32.3 and pin urllib3 below 3", False),  # gate only: see KNOWN
+        ("bump requests to 2.32.3 and pin urllib3 below 3", True),
+        ("my card's pin is 4417, don't tell", False),
+        ("le numéro de la SNCF c'est le 3635", True),
+        ("le numéro de ma carte c'est le 3635", False),
     ],
 )
 def test_twins_differ_by_whether_a_value_is_stated(text: str, quotable: bool) -> None:
     assert quote_verdict(text).quotable is quotable
-    if "urllib3" in text or quotable:
+    if quotable:
         assert redact(text) == text

@@ -23,8 +23,6 @@ SETS = ("blindfix18a_told_code.jsonl", "blindfix18a_told_code2.jsonl")
 KNOWN = {
     # A capitalised word with only "!!" after it reads as prose ("Wow!!"), not a password.
     "told_code-en-secret-002",
-    # The gate reads "a 4-digit code and press lock" as a code beside a value: withheld only.
-    "told_code-en-benign-001",
     # Three digits in words with no "code" or "combination" word: a lock's price or size too.
     "told_code2-de-secret-001",
     "told_code2-pt-secret-001",

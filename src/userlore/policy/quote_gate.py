@@ -38,9 +38,10 @@ from userlore.policy.code_tokens import without_versions
 from userlore.policy.cue_data import Cues
 from userlore.policy.cue_data import cues as _cues
 from userlore.policy.detectors.common import _is_placeholder, is_year
-from userlore.policy.detectors.cued_values import MONTH_YEAR
+from userlore.policy.detectors.cued_values import MONTH_YEAR, names_an_organisation
 from userlore.policy.detectors.market_prices import market_price_question
 from userlore.policy.detectors.org_topics import org_topic
+from userlore.policy.detectors.passwords import pins_a_package
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
 from userlore.policy.filter import RejectionReason
@@ -283,7 +284,19 @@ def _value_like(window: str, counts: frozenset[str], lead: str = "") -> bool:
             return True
     if _QUOTED.search(window) or spoken_spans(window):
         return True
-    return any(_mixed(tok.strip(_EDGES)) for tok in _TOKEN.findall(window))
+    return any(
+        _mixed(tok.strip(_EDGES)) and not _count_compound(tok.strip(_EDGES), counts)
+        for tok in _TOKEN.findall(window)
+    )
+
+
+_COUNT_COMPOUND = re.compile(r"\d{1,2}-([^\W\d_]+)")
+
+
+def _count_compound(tok: str, counts: frozenset[str]) -> bool:
+    """A count joined to its unit ("4-digit", "6-stellige"): a size, not a value."""
+    m = _COUNT_COMPOUND.fullmatch(tok)
+    return m is not None and m.group(1).casefold() in counts
 
 
 _SIZE_WORDS = re.compile(  # casefolded text
@@ -387,6 +400,10 @@ def _credential_near_value(cues: Cues, text: str) -> bool:
     text = blank_operands(_REDACTED.sub(" ", text))
     lowered = text.casefold()
     for m in cues.credential_cues(lowered):  # not "zip code": a credential word naming no secret
+        if names_an_organisation(text, m.end()):
+            continue  # "le numéro de la SNCF c'est le 3635": a service line (blindfix18a)
+        if m.group(0) == "pin" and pins_a_package(lowered, m.end()):
+            continue  # "pin urllib3 below 3": the verb (blindfix18a)
         start, end = _cue_token(text, m.start(), m.end())
         before = text[max(0, start - _WINDOW_BEFORE) : start]
         after = text[end : end + _WINDOW_AFTER]

@@ -62,6 +62,12 @@ _ORGANISATION = re.compile(
 )
 
 
+def names_an_organisation(t: str, at: int) -> bool:
+    """An organisation's acronym follows the cue ending at ``at`` ("numéro de la CAF"): the
+    number that follows is its public line, for the floor and the gate alike."""
+    return _ORGANISATION.match(t, at) is not None
+
+
 def _lower(t: str) -> str:
     """``t`` lowercased with its length kept (so spans stay valid)."""
     low = t.lower()
@@ -108,7 +114,7 @@ def cued_values(t: str) -> Iterator[_Hit]:
         glued_after = m.end() < len(t) and t[m.end()] in _GLUED_AFTER
         if (m.start() > 0 and t[m.start() - 1] in _GLUED_BEFORE) or glued_after:
             continue
-        if _ORGANISATION.match(t, m.end()) is not None:
+        if names_an_organisation(t, m.end()):
             continue  # "le numéro de la CAF c'est le 3230": a service line's, no one's secret
         end = min(len(t), m.end() + _WINDOW)
         stop = _END.search(t, m.end(), end)

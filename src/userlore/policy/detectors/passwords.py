@@ -243,6 +243,12 @@ _PINNED = re.compile(
 )
 
 
+def pins_a_package(t: str, at: int) -> bool:
+    """"pin" ending at ``at`` is the verb: a package held below or at a version follows
+    ("pin urllib3 below 3", "pin pandas to 2.1"), for the floor and the gate alike."""
+    return _PINNED.match(t, at + 1 if t[at : at + 1] == " " else at) is not None
+
+
 def _passwords(t: str, lowered: str) -> Iterator[_Hit]:
     matches = _PW_RE_LOWER.finditer(lowered) if len(lowered) == len(t) else _PW_RE.finditer(t)
     # redact's re-check reads its own markers, whose rule names hold "password": not a cue.
