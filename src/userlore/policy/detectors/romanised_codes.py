@@ -28,10 +28,11 @@ _HAN_CUE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u30a0-\u30ff]")
 # Latin letters with their precomposed and combining tone marks (Latin-1 to Latin Extended
 # Additional): kana or Han after the run are no syllable of it.
 _SYLLABLE = r"[A-Za-z\u00c0-\u024f\u1e00-\u1eff\u0300-\u036f]{1,6}"
-# Up to two Han characters or a colon after the cue, then the syllables, space-separated.
+# Up to two Han characters or a colon after the cue, then the syllables, by spaces or hyphens.
 _RUN_AFTER = re.compile(
     rf"[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff]{{0,2}}[ \t]*[:：]?[ \t]*"
-    rf"(?P<run>{_SYLLABLE}(?:[ \t]+{_SYLLABLE}){{{MIN_SYLLABLES - 1},11}})(?![A-Za-z\u00c0-\u024f])"
+    rf"(?P<run>{_SYLLABLE}(?:(?:[ \t]+|-){_SYLLABLE}){{{MIN_SYLLABLES - 1},11}})"
+    r"(?![A-Za-z\u00c0-\u024f])"
 )
 
 
@@ -46,7 +47,7 @@ def romanised_codes(t: str, lowered: str) -> Iterator[_Hit]:
         if m is None:
             continue
         run = m.group("run")
-        syllables = run.split()
+        syllables = run.replace("-", " ").split()
         if not any(_marked(s) for s in syllables):
             continue
         yield (_SECRET, "said_in_syllables", m.start("run"), m.end("run"), None)
