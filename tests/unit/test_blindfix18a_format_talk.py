@@ -46,6 +46,7 @@ def test_every_item_of_the_set(name: str) -> None:
         ("my card's pin is 4417, don't tell", False),
         ("le numéro de la SNCF c'est le 3635", True),
         ("le numéro de ma carte c'est le 3635", False),
+        ("code of the ATM 4417", False),  # a credential word before an acronym still names one
     ],
 )
 def test_twins_differ_by_whether_a_value_is_stated(text: str, quotable: bool) -> None:

@@ -400,7 +400,7 @@ def _credential_near_value(cues: Cues, text: str) -> bool:
     text = blank_operands(_REDACTED.sub(" ", text))
     lowered = text.casefold()
     for m in cues.credential_cues(lowered):  # not "zip code": a credential word naming no secret
-        if names_an_organisation(text, m.end()):
+        if names_an_organisation(text, m.group(0), m.end()):
             continue  # "le numéro de la SNCF c'est le 3635": a service line (blindfix18a)
         if m.group(0) == "pin" and pins_a_package(lowered, m.end()):
             continue  # "pin urllib3 below 3": the verb (blindfix18a)
