@@ -29,13 +29,12 @@ FAMILIES = sorted({str(c["family"]) for c in CASES})
 # aluguel, é normal?" (Portuguese "pago" is no first-person word of the rent rules). A health
 # card's name is a credential cue of the gate ("tarjeta", "carte", "cartão"), so a question with a
 # number after it is withheld; the floor needs that cue to take a card's number said a sentence
-# later ("… la carte Vitale de ma fille ? Le mien c'est 2920…", blind11), so it stays; a count
-# asked with its unit before it ("quantos dígitos tem o cartão do SUS? são 15?") is a size since
-# blindfix18a.
+# later ("… la carte Vitale de ma fille ? Le mien c'est 2920…", blind11), so it stays.
 KNOWN: dict[str, set[str]] = {
     "printed_id": {
         "idm-b-printed_id-es-004",
         "idm-b-printed_id-fr-002",
+        "idm-b-printed_id-pt-002",
     },
     "minor_unit_wage": {"idm-minor_unit_wage-en-001", "idm-b-minor_unit_wage-de-001"},
     "market_price": {"idm-market_price-pt-001"},
