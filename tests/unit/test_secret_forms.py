@@ -25,14 +25,15 @@ FAMILIES = sorted({str(c["family"]) for c in CASES})
 # material, "alles klein" as a password's typing, a change told after a cue asked about ("code
 # de la CB ? … changé en 7140").
 SECOND = data_sets.rows("secret_forms2.jsonl")
-SECOND_KNOWN = {"sf2-pasted_key-en-004", "sf2-pasted_key-en-005", "sf2-pasted_key-de-001"}
+# ("KEY_ROTATION_DAYS=90" is quoted since blindfix18a reads a count after its unit as a size.)
+SECOND_KNOWN = {"sf2-pasted_key-en-005", "sf2-pasted_key-de-001"}
 # Benign rows the gate alone withholds (the floor changes nothing), by gate rules this round
-# did not change: a credential word near a count, a name, a path or a number ("seed phrase …
+# did not change (the safe's "4-digit code" is quoted since blindfix18a reads a count joined to
+# its unit): a credential word near a count, a name, a path or a number ("seed phrase …
 # 12 or 24 words", "KEY_LENGTH=2048", "FRITZ!Box 7590"); and one the uncovered-language shape
 # rule redacts ("Livebox-4A2F" after "SSID", a French sentence read as no covered language).
 KNOWN: dict[str, set[str]] = {
     "seed_phrase": {"sf-seed_phrase-en-009", "sf-seed_phrase-en-010"},
-    "keypad_code": {"sf-keypad_code-en-009"},
     "pasted_key": {
         "sf-pasted_key-en-010",
         "sf-pasted_key-en-011",

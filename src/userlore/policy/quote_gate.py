@@ -38,9 +38,10 @@ from userlore.policy.code_tokens import without_versions
 from userlore.policy.cue_data import Cues
 from userlore.policy.cue_data import cues as _cues
 from userlore.policy.detectors.common import _is_placeholder, is_year
-from userlore.policy.detectors.cued_values import MONTH_YEAR
+from userlore.policy.detectors.cued_values import MONTH_YEAR, names_an_organisation
 from userlore.policy.detectors.market_prices import market_price_question
 from userlore.policy.detectors.org_topics import org_topic
+from userlore.policy.detectors.passwords import pins_a_package
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
 from userlore.policy.filter import RejectionReason
@@ -203,7 +204,7 @@ def _floor(text: str) -> Assessment:
 # -- value-like tokens ---------------------------------------------------------------------------
 
 _DIGIT_RUN = re.compile(r"\d+(?:[.,:/\- ]\d+)*")
-_WORD_AFTER = re.compile(r"\s*([^\W\d_]+)")
+_WORD_AFTER = re.compile(r"\s*-?([^\W\d_]+)")  # "6 digits", "a 4-digit code"
 _TOKEN = re.compile(r"[^\s\"'`“”«»「」]+")
 # A quoted value: a quote mark that opens (not an apostrophe inside "l'enveloppe").
 # A corner bracket that closes ("」のように…") opens no quoted value.
@@ -268,19 +269,68 @@ def _listed_count(window: str, runs: list[re.Match[str]], i: int, counts: frozen
     return False
 
 
-def _value_like(window: str, counts: frozenset[str]) -> bool:
+def _value_like(window: str, counts: frozenset[str], lead: str = "") -> bool:
     """True when ``window`` holds something that reads as a credential's value: digits of any
     script (not a count), a run said in words, spelled or in NATO words (the shared normaliser,
-    :mod:`userlore.policy.spoken`), a quoted string, or a run that is not a word."""
+    :mod:`userlore.policy.spoken`), a quoted string, or a run that is not a word. ``lead`` is
+    the sentence's text before the window, read for a size word (:func:`_sized`)."""
     runs = list(_DIGIT_RUN.finditer(window))
     for i, m in enumerate(runs):
         if MONTH_YEAR.fullmatch(m.group(0)):
             continue  # a card's expiry alone ("07/26 en la tarjeta") is no value (blindfix17a)
+        if _sized(lead + window[: m.start()], m.group(0), counts):
+            continue
         if not _counted(window, m.end(), counts) and not _listed_count(window, runs, i, counts):
             return True
     if _QUOTED.search(window) or spoken_spans(window):
         return True
-    return any(_mixed(tok.strip(_EDGES)) for tok in _TOKEN.findall(window))
+    return any(
+        _mixed(tok.strip(_EDGES)) and not _count_compound(tok.strip(_EDGES), counts)
+        for tok in _TOKEN.findall(window)
+    )
+
+
+_COUNT_COMPOUND = re.compile(r"\d{1,2}-([^\W\d_]+)")
+
+
+def _count_compound(tok: str, counts: frozenset[str]) -> bool:
+    """A count joined to its unit ("4-digit", "6-stellige"): a size, not a value."""
+    m = _COUNT_COMPOUND.fullmatch(tok)
+    return m is not None and m.group(1).casefold() in counts
+
+
+_SIZE_WORDS = re.compile(  # casefolded text
+    r"(?<![^\W\d_])(?:length|max|min|maximum|minimum|at least|up to|longitud|mínim[oa]|minim[oa]"
+    r"|máxim[oa]|maxim[oa]|al menos|länge|mindestens|maximal|minimal|höchstens|longueur|au moins"
+    r"|au minimum|au maximum|comprimento|no mínimo|no máximo|pelo menos|tamanho|taille)"
+    r"(?![^\W\d_])|长度|至少|最少|最多|最低|最长|長さ|以上|以下|最大|最小"
+)
+_SIZE_REACH: Final = 64
+_SENTENCE_STOP = re.compile(r"[.!?。！？\n]")
+
+
+def _sized(before: str, run: str, counts: frozenset[str]) -> bool:
+    """The number ``run`` is a format's size, said before it in its sentence (blindfix18a): a
+    size word ("max length be 64 or 128", "no mínimo 8") before a number of three digits at
+    most, or a count unit ("¿cuántos dígitos tiene un IBAN, 24?", "何桁目、12") before one of
+    two. A code is four digits or more, so no code is read as a size."""
+    if not run.isdigit() or len(run) > 3:
+        return False
+    before = before[-_SIZE_REACH:].casefold()
+    stops = list(_SENTENCE_STOP.finditer(before))
+    if stops:
+        before = before[stops[-1].end() :]
+    if _SIZE_WORDS.search(before):
+        return True
+    if len(run) > _SHORT_COUNT:
+        return False
+    words = _UNIT_WORD.findall(before)
+    return any(w in counts for w in words) or any(
+        u in before for u in counts if _CJK_OR_PUNCT.match(u)
+    )
+
+
+_UNIT_WORD = re.compile(r"[^\W\d_]+")
 
 
 def _mixed(tok: str, names_ok: bool = False) -> bool:
@@ -350,10 +400,15 @@ def _credential_near_value(cues: Cues, text: str) -> bool:
     text = blank_operands(_REDACTED.sub(" ", text))
     lowered = text.casefold()
     for m in cues.credential_cues(lowered):  # not "zip code": a credential word naming no secret
+        if names_an_organisation(text, m.group(0), m.end()):
+            continue  # "le numéro de la SNCF c'est le 3635": a service line (blindfix18a)
+        if m.group(0) == "pin" and pins_a_package(lowered, m.end()):
+            continue  # "pin urllib3 below 3": the verb (blindfix18a)
         start, end = _cue_token(text, m.start(), m.end())
         before = text[max(0, start - _WINDOW_BEFORE) : start]
         after = text[end : end + _WINDOW_AFTER]
-        if _value_like(before, cues.counts) or _value_like(after, cues.counts):
+        lead = text[max(0, start - _WINDOW_BEFORE - _SIZE_REACH) : max(0, start - _WINDOW_BEFORE)]
+        if _value_like(before, cues.counts, lead) or _value_like(after, cues.counts, text[:end]):
             return True
     return False
 

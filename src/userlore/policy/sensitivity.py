@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
+from userlore.policy.detectors.account_parts import account_parts
 from userlore.policy.detectors.amount_shares import amount_shares
 from userlore.policy.detectors.approx_amounts import approx_amounts
 from userlore.policy.detectors.asked_prices import drop_asked_prices
@@ -89,6 +90,7 @@ from userlore.policy.detectors.priced_things import costs_the_user
 from userlore.policy.detectors.prose_parts import prose_parts
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.registry import registry_ids
+from userlore.policy.detectors.romanised_codes import romanised_codes
 from userlore.policy.detectors.said_digits import said_digits
 from userlore.policy.detectors.said_values import drop_connectives, said_values
 from userlore.policy.detectors.secret_forms import secret_forms
@@ -273,6 +275,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     # Secrets in forms no rule above reads: recovery words, keypad codes, pasted keys.
     hits.extend(secret_forms(t, lowered, hits))
     hits.extend(described_parts(t, lowered, hits))  # "… mit drei Ausrufezeichen am Ende" (blind14)
+    hits.extend(romanised_codes(t, lowered))  # "密碼係 sâm kiú yit pat" (blindfix18a)
     if digit:  # every value of a turn about a code: corrections, old/new, lists
         hits.extend(unnamed(code_clauses(t, lowered, hits), hits))
         hits.extend(unnamed(dismissed_codes(t, lowered, hits), hits))  # "… never remind me of 6402"
@@ -282,6 +285,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         hits.extend(unnamed(unvalidated_ids(t, lowered), hits))
         hits.extend(card_expiry(t, hits))  # "4127 5730 0819 6640, Ablauf 09/28" (blind17)
         hits.extend(grid_cards(t, lowered))  # a coordinate card's "B4 = 7731, C2 = 0918" (blind17)
+        hits.extend(account_parts(t, hits))  # "局號 0311247 帳號 0582963": blindfix18a
     hits = drop_connectives(t, hits)
     hits = drop_asked_prices(t, hits)  # "…950 € al mes, ¿está bien de precio?" (blind14)
     if special:

@@ -61,6 +61,9 @@ class _Words:
     test_words: re.Pattern[str]
     digest: re.Pattern[str]
     digest_gate: LiteralGate
+    specimens: frozenset[str]
+    example_words: re.Pattern[str]
+    standard: re.Pattern[str]
 
 
 @functools.cache
@@ -79,6 +82,12 @@ def _words() -> _Words:
         test_words=re.compile(_glued(words("test_words"))),
         digest=re.compile(_glued(words("digest_words"))),
         digest_gate=LiteralGate(w.strip("*") for w in words("digest_words")),
+        specimens=frozenset(words("specimen_ids")),
+        example_words=re.compile(_glued(words("example_words"))),
+        standard=re.compile(
+            rf"(?<![A-Za-z0-9/])(?:{_glued(words('standard_bodies'))})[ \t]?[-:]?[ \t]?"
+            r"(\d{1,6}(?:[-:.]\d{1,4})*)(?![A-Za-z0-9])"
+        ),
     )
 
 
@@ -120,6 +129,9 @@ def benign_value_spans(text: str) -> list[tuple[int, int]]:
             spans.extend(_test_cards(text, w))
         if w.digest_gate.search(lowered):
             spans.extend(_digests(text, lowered, w))
+        spans.extend(m.span(1) for m in w.standard.finditer(lowered))
+        if w.example_words.search(lowered) or w.test_words.search(lowered):
+            spans.extend(_specimens(text, w))
     if "=" in text or ":" in text or "：" in text:
         spans.extend(_placeholders(text, lowered, w))
     return spans
@@ -162,6 +174,18 @@ def _secret_word(lowered: str) -> bool:
     four are what the blanking is for."""
     c = cues()
     return any(c.identifier.fullmatch(m.group(0)) is None for m in c.credential_cues(lowered))
+
+
+_ID_RUN = re.compile(r"(?<![\w-])[A-Za-z]{0,2}\d[\d \-]{5,12}[A-Za-z]?(?![\w-])")
+
+
+def _specimens(text: str, w: _Words) -> list[tuple[int, int]]:
+    """An issuer's published example id, in a text about examples or testing."""
+    return [
+        m.span()
+        for m in _ID_RUN.finditer(text)
+        if "".join(ch for ch in m.group(0) if ch.isalnum()).casefold() in w.specimens
+    ]
 
 
 def _test_cards(text: str, w: _Words) -> list[tuple[int, int]]:

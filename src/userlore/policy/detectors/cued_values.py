@@ -54,6 +54,24 @@ _GOVERNMENT: Final = (
 )  # fmt: skip
 
 
+# An organisation's acronym right after the cue ("numéro de la SNCF", "number of the DMV",
+# "Nummer der AOK"): its public number, not the user's value (blindfix18a).
+_ORGANISATION = re.compile(
+    r"\s+(?:(?:de\s+la|du|des|de|del|of(?:\s+the)?|for(?:\s+the)?|der|von|vom|da|do)\s+"
+    r"|de\s+l['’]\s*)[A-Z][A-Z0-9&]{1,7}(?![\w])"
+)
+
+
+def names_an_organisation(t: str, cue: str, at: int) -> bool:
+    """The cue ``cue`` ending at ``at`` is a word for a number and an organisation's acronym
+    follows it ("numéro de la CAF"): the number after is its public line, for the floor and
+    the gate alike. A credential word before an acronym ("code of the ATM") still names one."""
+    return cue.casefold() in _NUMBER_WORDS and _ORGANISATION.match(t, at) is not None
+
+
+_NUMBER_WORDS = frozenset({"numéro", "número", "numero", "number", "nummer", "no", "nr"})
+
+
 def _lower(t: str) -> str:
     """``t`` lowercased with its length kept (so spans stay valid)."""
     low = t.lower()
@@ -100,6 +118,8 @@ def cued_values(t: str) -> Iterator[_Hit]:
         glued_after = m.end() < len(t) and t[m.end()] in _GLUED_AFTER
         if (m.start() > 0 and t[m.start() - 1] in _GLUED_BEFORE) or glued_after:
             continue
+        if names_an_organisation(t, m.group(0), m.end()):
+            continue  # "le numéro de la CAF c'est le 3230": a service line's, no one's secret
         end = min(len(t), m.end() + _WINDOW)
         stop = _END.search(t, m.end(), end)
         window_end = stop.start() if stop else end

@@ -157,6 +157,15 @@ _CUE_GAP = re.compile(
     r"(?:[:=＝：]|=>|is|was|est|ist|lautet|es|é|era|foi|是|为|為|は|が)?\s*[\"'`]?"
 )
 _HEX_KEY = re.compile(r"(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*[0-9])[0-9a-fA-F]{16,}")
+# The cue's owner and use written out as a label, then a colon (blindfix18a): "token de la API
+# de Holded para el script de facturas: 8b2e…", "API key of the Mailgun account for the
+# newsletter job: 3f9a…". Up to twelve words in one clause (each ends at a space or an
+# apostrophe, so a word splits one way only), ending in the colon a label ends in.
+_LABEL_GAP = re.compile(
+    r"\s*(?:[^\W\d_][^\W\d_'’\-.]*(?:['’]\s*|\s+)){0,11}[^\W\d_][^\W\d_'’\-.]*"
+    r"\s*[:：]\s*[\"'`]?"
+)
+_LABEL_LONGEST: Final = 80
 
 
 def _cued_keys(t: str, lowered: str) -> Iterator[_Hit]:
@@ -169,9 +178,12 @@ def _cued_keys(t: str, lowered: str) -> Iterator[_Hit]:
             continue
         line_end = t.find("\n", cue.end())
         v = _VALUE_TOKEN.search(t, cue.end(), len(t) if line_end < 0 else line_end)
-        if v is None or not cue.end() < v.start() <= cue.end() + 40 or not v.group(0)[0].isalnum():
+        if v is None or not cue.end() < v.start() <= cue.end() + _LABEL_LONGEST:
+            continue
+        if not v.group(0)[0].isalnum():
             continue  # "AWS_SECRET_ACCESS_KEY=…": the cue is part of a name, read by _KEY_WORDS
-        if _CUE_GAP.fullmatch(t, cue.end(), v.start()) is None:
+        near = v.start() <= cue.end() + 40 and _CUE_GAP.fullmatch(t, cue.end(), v.start())
+        if not near and _LABEL_GAP.fullmatch(t, cue.end(), v.start()) is None:
             continue
         value = v.group(0).rstrip(".")
         if _is_placeholder(value) or "REDACTED" in value or _UUID.fullmatch(value):

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from userlore.policy.cue_data import CueAlternation, flat
+from userlore.policy.cue_data import CueAlternation, cues, flat
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.findings import _SECRET
@@ -96,8 +96,8 @@ def lock_cues() -> LockCues:
 
 def lock_codes(t: str, lowered: str) -> Iterator[_Hit]:
     """Secret hits for the codes of lockable things in ``t`` (see the module docstring)."""
-    if _RUN.search(t) is None:
-        return  # no run of four digits: no code, whatever the words
+    if _RUN.search(t) is None and _THREE.search(t) is None:
+        return  # no run of three digits: no code, whatever the words
     c = lock_cues()
     if not c.may_name_a_thing(lowered):
         return
@@ -105,12 +105,23 @@ def lock_codes(t: str, lowered: str) -> Iterator[_Hit]:
     for pattern, is_object in ((c.objects, True), (c.devices, False)):
         for m in pattern.finditer(lowered):
             stop = _SENTENCE_END.search(t, m.end())
-            end = min(len(t), m.end() + _AFTER, stop.start() if stop else len(t))
+            sentence_end = stop.start() if stop else len(t)
+            end = min(len(t), m.end() + _AFTER, sentence_end)
             sentence_start = _sentence_start(t, m.start())
-            opened = c.opening.search(lowered, sentence_start, stop.start() if stop else len(t))
-            for run in _RUN.finditer(t, m.end(), end):
+            opened = c.opening.search(lowered, sentence_start, sentence_end)
+            if is_object:
+                yield from _three_digit_codes(t, lowered, m, end, c, seen)
+            # Digits said one by one with an opening or setting verb are the code further on in
+            # the sentence too ("Der Tresor … lässt sich nicht mehr öffnen, ich hab 2-5-8-0
+            # eingestellt": blindfix18a).
+            said_end = min(len(t), m.end() + _AFTER_SAID, sentence_end) if opened else end
+            for run in _RUN.finditer(t, m.end(), said_end):
+                if run.start() >= end and not _SINGLES.fullmatch(run.group(0)):
+                    continue
                 if run.start() in seen or not _is_code(t, lowered, run, c):
                     continue
+                if not is_object and sum(ch.isdigit() for ch in run.group(0)) > _LONGEST_UNLOCK:
+                    continue  # "el teléfono de Renfe es 912 320 320": the phone's own number
                 if opened is None and not _related(t, lowered, m.end(), run.start(), c):
                     continue  # "Das Schloss Neuschwanstein hat 1869 angefangen"
                 if (
@@ -126,6 +137,34 @@ def lock_codes(t: str, lowered: str) -> Iterator[_Hit]:
                         continue
                 seen.add(run.start())
                 yield (_SECRET, "lock_code", run.start(), run.end(), None)
+
+
+_AFTER_SAID = 120
+_LONGEST_UNLOCK = 8  # a phone's or a door's code; nine digits or more is its own number
+# Three digits, bare or one by one: a padlock's or a luggage lock's dials (blindfix18a).
+_THREE = re.compile(r"(?<![A-Za-z0-9_.,:/\-])\d(?:(?:, ?|[ \-])?\d){2}(?![A-Za-z0-9_]|[.,:/\-]\d)")
+
+
+def _three_digit_codes(
+    t: str, lowered: str, thing: re.Match[str], end: int, c: LockCues, seen: set[int]
+) -> Iterator[_Hit]:
+    """Three digits stated as a lock object's code, in a sentence that says "code" or
+    "combination" ("o código do cadeado da mochila é três, sete, zero", read as 370 in the
+    spoken view; "the bike lock combo is 926"): three dials are a padlock's usual code. Stated
+    as the thing's only (a copula or a colon just before them), never a price or a count."""
+    sentence = lowered[_sentence_start(t, thing.start()) : end]
+    if cues().credential_scan.search(sentence) is None and c.combination.search(sentence) is None:
+        return
+    for run in _THREE.finditer(t, thing.end(), end):
+        if run.start() in seen or not _related(t, lowered, thing.end(), run.start(), c):
+            continue
+        after = _WORD_AFTER.match(lowered, run.end())
+        if after is not None and after.group(1) in c.units:
+            continue
+        if _CURRENCY.search(lowered[max(0, run.start() - 3) : run.end() + 3]) is not None:
+            continue
+        seen.add(run.start())
+        yield (_SECRET, "lock_code", run.start(), run.end(), None)
 
 
 def _sentence_start(t: str, pos: int) -> int:

@@ -238,6 +238,17 @@ def _spelled_value(t: str, start: int) -> tuple[str, int] | None:
     return "".join(pieces), m.end()
 
 
+_PINNED = re.compile(
+    r"[a-z][a-z0-9_.\-]*\s+(?:below|under|to|at|before|<|<=|==|>=|~=|version)(?![a-z])"
+)
+
+
+def pins_a_package(t: str, at: int) -> bool:
+    """"pin" ending at ``at`` is the verb: a package held below or at a version follows
+    ("pin urllib3 below 3", "pin pandas to 2.1"), for the floor and the gate alike."""
+    return _PINNED.match(t, at + 1 if t[at : at + 1] == " " else at) is not None
+
+
 def _passwords(t: str, lowered: str) -> Iterator[_Hit]:
     matches = _PW_RE_LOWER.finditer(lowered) if len(lowered) == len(t) else _PW_RE.finditer(t)
     # redact's re-check reads its own markers, whose rule names hold "password": not a cue.
@@ -259,6 +270,8 @@ def _passwords(t: str, lowered: str) -> Iterator[_Hit]:
             continue
         if kind == "pin" and m.group("pin").lower() == "combination" and not m.group("sep").strip():
             continue
+        if kind == "pin" and not m.group("sep").strip() and _PINNED.match(t, m.start("val")):
+            continue  # "pin urllib3 below 3": the verb, a package held at a version (blindfix18a)
         start, end = m.start("val"), m.end("val")
         raw = t[start:end]
         quoted = raw[0] in "\"'`“「" and len(raw) >= 2
@@ -521,6 +534,19 @@ _ABBREV_TOKEN = re.compile(
 )
 
 
+# The value drawn as a conclusion after the clause that says how it was made ("vault pass is
+# the name of our first dog plus the street number, so Biscuit42!", "… also Minka1988", "… o
+# sea Toby2016": blindfix18a): further from its word than a short word's window, still its value.
+_STATED = re.compile(  # lowercased text: the word is what the clause describes ("pass is …")
+    r"(?:\s+(?:del|de|do|da|du|of|for|vom|von)\s+[^\W\d_]+)?"
+    r"\s+(?:is|was|es|era|ist|war|lautet|est|é|foi)\s[^.!?\n]*$"
+)
+_CONCLUDED = re.compile(
+    r"(?i)(?:\bso|\bi\.?e\.?|\balso|\bdonc|\bo sea|\bou seja|\bd\.h\.|也就是|即|つまり)"
+    r",?\s*[\"'`]?$"
+)
+
+
 def _abbreviated_passwords(t: str, lowered: str) -> Iterator[_Hit]:
     """Passwords after a short or borrowed word for one (see the block comment above)."""
     if not _ABBREV_GATE.search(lowered):
@@ -532,9 +558,15 @@ def _abbreviated_passwords(t: str, lowered: str) -> Iterator[_Hit]:
         if digits is not None:  # "暗証：5 2 8 8", "口令 8 3 0 6": a code said as digits
             yield (_SECRET, "pin_code", digits.start(), digits.end(), None)
     for end, window in starts:
-        for m in _ABBREV_TOKEN.finditer(t, end, min(len(t), end + window + 64)):
-            if m.start() > end + window:
-                break
+        for m in _ABBREV_TOKEN.finditer(t, end, min(len(t), end + _NEAR_WINDOW + 64)):
+            if m.start() > end + window and not (
+                m.start() <= end + _NEAR_WINDOW
+                and _STATED.match(lowered, end, m.start()) is not None
+                and _CONCLUDED.search(t, max(end, m.start() - 12), m.start()) is not None
+            ):
+                if m.start() > end + _NEAR_WINDOW:
+                    break
+                continue
             token = m.group(0)
             if not _near_password_token(token) or _EXAMPLE_BEFORE.search(t, end, m.start()):
                 continue
