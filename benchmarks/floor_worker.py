@@ -92,6 +92,7 @@ def main() -> None:
     parser.add_argument("--cold-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     batch = texts(args.items)
+    os.environ["USERLORE_FLOOR_WORKER"] = "1"  # opt-in
     if args.cold_child:
         first = turn(batch, True)
         print(

@@ -25,7 +25,7 @@ from userlore.testing.postgres import HOW_TO, PostgresUnavailable, ThrowawayPost
 os.environ.setdefault("USERLORE_WARM", "0")
 # Nor does a large batch start the floor's worker process (a second interpreter building the
 # tables, ~4 s of CPU); tests/unit/test_floor_worker.py runs it.
-os.environ.setdefault("USERLORE_FLOOR_WORKER", "0")
+os.environ.setdefault("USERLORE_FLOOR_WORKER", "0")  # opt-in; an environment that set it
 
 # Subprocesses that get a HOME of their own (the CLI tests, the cookbook recipes) still read
 # py3langid's model from the one cache of its decompressed arrays instead of each writing its

@@ -240,7 +240,9 @@ def test_a_forked_child_does_not_feed_its_parents_worker(
         worker.release()
 
 
-def test_off_by_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_off_unless_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("USERLORE_FLOOR_WORKER")
+    assert not floor_worker.enabled()
     monkeypatch.setenv("USERLORE_FLOOR_WORKER", "0")
     assert not floor_worker.enabled() and floor_worker.shared_worker() is None
     monkeypatch.setenv("USERLORE_FLOOR_WORKER", "1")
