@@ -47,9 +47,8 @@ chromium:
 # LangGraph's store suites start as soon as .venv is built (run.py --beside), at nice 10 on the
 # core the rest leaves, their output when it ends; the rest (`test-main`: the server's venv,
 # chromium, ruff, then mypy beside pytest, pytest's output live and mypy's after it) runs beside
-# them, so the setup and the checks no longer leave the second core idle. pytest runs on two
-# pytest-xdist workers, the second at the suites' nice 10: it shares their core while they run
-# and has it whole once they end (tests/conftest.py). Any failure of any part fails the command.
+# them, so the setup and the checks no longer leave the second core idle. Any failure of any
+# part fails the command.
 test: $(STAMP)
 	$(BIN)/python tests/langgraph_suites/run.py --beside '$(MAKE) --no-print-directory test-main'
 
@@ -57,7 +56,7 @@ test: $(STAMP)
 test-main: $(STAMP) $(LG_STAMP) chromium
 	$(BIN)/ruff check src tests cookbook benchmarks graphs
 	@out=$$(mktemp); $(BIN)/mypy src >"$$out" 2>&1 & mypy=$$!; \
-	$(BIN)/pytest -n 2 --dist loadgroup; tests=$$?; \
+	$(BIN)/pytest; tests=$$?; \
 	wait $$mypy; typed=$$?; echo "mypy src (exit $$typed):"; cat "$$out"; rm -f "$$out"; \
 	test $$tests -eq 0 && test $$typed -eq 0
 

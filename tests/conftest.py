@@ -90,38 +90,6 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         )
 
 
-# `make test` runs pytest on two pytest-xdist workers (`-n 2 --dist loadgroup`) beside
-# LangGraph's store suites, which run at nice 10 on the core the main run leaves.
-# USERLORE_TEST_WORKER_NICE=N (run.py --beside sets it) puts every worker but the first at that
-# niceness too: the second worker shares the suites' core while they run, then has it whole,
-# instead of starving them (they would finish after pytest).
-def pytest_configure(config: pytest.Config) -> None:
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-    nice = os.environ.get("USERLORE_TEST_WORKER_NICE")
-    if nice and worker.startswith("gw") and worker != "gw0" and hasattr(os, "nice"):
-        os.nice(int(nice))
-
-
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the group into the node id
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under ``--dist loadgroup``, a module whose tests share a fixture of module or class scope
-    (a server, a CLI run's output, a database per backend) runs on one worker, so the fixture
-    is built once rather than once on each worker."""
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        module = item.nodeid.split("::", 1)[0]
-        if info is None or item.get_closest_marker("xdist_group") is not None:
-            continue
-        for name in info.names_closure:
-            shared = (
-                d.scope in ("module", "class") and d.baseid.split("::", 1)[0] == module
-                for d in info.name2fixturedefs.get(name, ())
-            )
-            if any(shared):
-                item.add_marker(pytest.mark.xdist_group(module))
-                break
-
-
 @pytest.fixture(autouse=True)
 def _migrations_for_real(request: pytest.FixtureRequest) -> Iterator[None]:
     """``@pytest.mark.real_migrations``: in-memory databases run the Alembic migrations too."""
@@ -186,10 +154,6 @@ class PostgresDatabases:
     """Hands out fresh, migrated databases on one server (copies of a migrated template)."""
 
     def __init__(self, admin_url: str) -> None:
-        # Each pytest-xdist worker has its own templates: on one external server
-        # (USERLORE_TEST_DATABASE_URL) two workers would drop and create the same database.
-        worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-        self.template = f"userlore_template{'_' + worker if worker else ''}"
         self.admin_url = admin_url
         self.admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
         self.counter = itertools.count(1)
@@ -197,8 +161,8 @@ class PostgresDatabases:
         with self.admin.connect() as conn:
             version = int(conn.execute(text("SHOW server_version_num")).scalar_one())
         self._file_copy = version >= 150000
-        self._create(self.template, template=None)
-        engine = create_store_engine(self.url(self.template))
+        self._create("userlore_template", template=None)
+        engine = create_store_engine(self.url("userlore_template"))
         setup(engine)
         engine.dispose()
 
@@ -224,15 +188,15 @@ class PostgresDatabases:
     def fresh(self, migrated: bool = True, pgvector: bool = True) -> str:
         """A new database; ``pgvector=False``: migrated on a server without the extension."""
         name = f"userlore_t{os.getpid()}_{next(self.counter)}"
-        template = self.template if pgvector else self._without_pgvector()
+        template = "userlore_template" if pgvector else self._without_pgvector()
         self._create(name, template if migrated else None)
         return self.url(name)
 
     def _without_pgvector(self) -> str:
         """A migrated template with no ``vector`` extension: what a server without it leaves."""
-        name = f"{self.template}_numpy"
+        name = "userlore_template_numpy"
         if not self._numpy_template:
-            self._create(name, self.template)
+            self._create(name, "userlore_template")
             engine = create_engine(self.url(name))
             with engine.begin() as conn:
                 conn.execute(text("DROP EXTENSION IF EXISTS vector"))
@@ -242,7 +206,7 @@ class PostgresDatabases:
 
     def has_pgvector(self) -> bool:
         """Whether the migrated template has the ``vector`` extension (the server ships it)."""
-        engine = create_engine(self.url(self.template))
+        engine = create_engine(self.url("userlore_template"))
         with engine.connect() as conn:
             found = conn.execute(text("SELECT 1 FROM pg_extension WHERE extname = 'vector'"))
             present = found.first() is not None

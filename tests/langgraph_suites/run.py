@@ -20,8 +20,6 @@ output printed when COMMAND ends; the exit status is non-zero when either fails.
 is the longest serial path, so once it has started everything else (this process, the
 PostgreSQL server it starts, the suites' sessions) runs at a lower priority (``nice`` 10) and
 takes the core the main run leaves: on 2 cores the suites had taken three quarters of it.
-COMMAND gets ``USERLORE_TEST_WORKER_NICE=10``: pytest's second worker runs at the suites'
-niceness too (``tests/conftest.py``), sharing their core and taking it once they end.
 
 Usage: ``python tests/langgraph_suites/run.py [--mode fixed|first-label] [--package DIST]
 [--beside COMMAND] [pytest args...]``
@@ -215,10 +213,7 @@ def main() -> int:
     parser.add_argument("--beside", metavar="COMMAND", help="run COMMAND at the same time")
     args, extra = parser.parse_known_args()
     started = time.monotonic()
-    # pytest's workers past the first run at the suites' niceness (tests/conftest.py): they
-    # share the core the main run leaves with the suites, and take it whole once they end.
-    beside_env = {**os.environ, "USERLORE_TEST_WORKER_NICE": "10"}
-    beside = subprocess.Popen(shlex.split(args.beside), env=beside_env) if args.beside else None
+    beside = subprocess.Popen(shlex.split(args.beside)) if args.beside else None
     if beside is not None and hasattr(os, "nice"):
         os.nice(10)  # inherited by the server and the sessions started below, not by COMMAND
     packages = list(args.package or SUITES)

@@ -7,7 +7,7 @@ classifies texts from the front of the list while the child takes pieces from th
 floor of the batch takes about half the wall time on two cores. The verdicts are the same
 function's, in the same code (``tests/unit/test_floor_worker.py`` compares them).
 
-The child is ``python -m userlore.policy.floor_worker``, started by :mod:`subprocess` (no
+The child is ``python -m userlore.policy.floor_child``, started by :mod:`subprocess` (no
 ``multiprocessing``: no fork of a threaded process, no re-import of the caller's
 ``__main__``), fed length-prefixed pickles over its stdin and stdout, and ends when its stdin
 closes or it has had no work for :data:`IDLE_EXIT` seconds. It is started on the first batch of
@@ -40,11 +40,21 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Final, cast
+from typing import Final
 
 from userlore.policy.sensitivity import SensitivityReport
 
-__all__ = ["MIN_TEXTS", "Classify", "FloorWorker", "Work", "share", "shared_worker", "stats"]
+__all__ = [
+    "MIN_TEXTS",
+    "Classify",
+    "FloorWorker",
+    "Work",
+    "read_frame",
+    "share",
+    "shared_worker",
+    "stats",
+    "write_frame",
+]
 
 _LOG = logging.getLogger(__name__)
 
@@ -66,7 +76,8 @@ caller retires it a little earlier (:data:`_RETIRE`) and starts a new one on its
 _RETIRE: Final = IDLE_EXIT - 60.0
 
 _HEADER: Final = struct.Struct("!I")
-_READY: Final = "ready"
+READY: Final = "ready"
+"""The child's first frame's body: its tables are built."""
 
 
 class WorkerError(RuntimeError):
@@ -104,7 +115,7 @@ class FloorWorker:
             return
         env = dict(os.environ, USERLORE_FLOOR_WORKER="0", PYTHONUNBUFFERED="1")
         self._proc = subprocess.Popen(
-            [self._python, "-m", "userlore.policy.floor_worker"],
+            [self._python, "-m", "userlore.policy.floor_child"],
             bufsize=0,  # raw pipes: select() sees every byte not yet read
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -128,7 +139,7 @@ class FloorWorker:
                 self.start()
             elif not self._ready:
                 if self._readable(0):
-                    if self._receive() != (0, _READY):
+                    if self._receive() != (0, READY):
                         raise WorkerError("the child did not start as expected")
                     self._ready = True
                 elif time.monotonic() - self._started > START_TIMEOUT:
@@ -150,7 +161,7 @@ class FloorWorker:
         """Send a piece; its sequence number (its reply carries it)."""
         assert self._proc is not None and self._proc.stdin is not None
         self._seq += 1
-        _write(self._proc.stdin.fileno(), (self._seq, piece))
+        write_frame(self._proc.stdin.fileno(), (self._seq, piece))
         return self._seq
 
     def poll(self, timeout: float) -> tuple[int, list[SensitivityReport]] | None:
@@ -202,7 +213,7 @@ class FloorWorker:
 
     def _receive(self) -> tuple[int, object]:
         assert self._proc is not None and self._proc.stdout is not None
-        message = _read(self._proc.stdout.fileno())  # our own child's
+        message = read_frame(self._proc.stdout.fileno())  # our own child's
         if not (isinstance(message, tuple) and len(message) == 2 and isinstance(message[0], int)):
             raise WorkerError("the child sent a malformed reply")
         return message[0], message[1]
@@ -329,7 +340,7 @@ def stats() -> dict[str, int]:
     return {"shared": 0 if _SHARED is None else _SHARED.shared, "failures": _FAILURES}
 
 
-def _read(fd: int) -> object:
+def read_frame(fd: int) -> object:
     """One length-prefixed pickle from ``fd`` (raw: nothing is buffered past it)."""
     (size,) = _HEADER.unpack(_read_exactly(fd, _HEADER.size))
     return pickle.loads(_read_exactly(fd, size))
@@ -346,36 +357,8 @@ def _read_exactly(fd: int, size: int) -> bytes:
     return b"".join(chunks)
 
 
-def _write(fd: int, message: object) -> None:
+def write_frame(fd: int, message: object) -> None:
     body = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
     view = memoryview(_HEADER.pack(len(body)) + body)
     while view:
         view = view[os.write(fd, view) :]
-
-
-def main() -> None:
-    """The child: build the tables, say ready, then answer pieces until stdin closes."""
-    from userlore.policy.sensitivity import classify
-    from userlore.policy.warm import warm
-
-    source, sink = sys.stdin.fileno(), sys.stdout.fileno()
-    sys.stdout = sys.stderr  # nothing but replies on the pipe
-    warm()
-    _write(sink, (0, _READY))
-    while True:
-        if not select.select([source], [], [], IDLE_EXIT)[0]:
-            return  # idle: the parent starts another when it needs one
-        try:
-            message = _read(source)  # our parent's
-        except EOFError:
-            return
-        seq, piece = cast(tuple[int, list[Work]], message)
-        try:
-            reply: object = [classify(text, special=special) for text, special in piece]
-        except Exception as exc:  # reported, not raised: the parent classifies it itself
-            reply = f"{type(exc).__name__}: {exc}"
-        _write(sink, (seq, reply))
-
-
-if __name__ == "__main__":
-    main()
