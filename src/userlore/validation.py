@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from datetime import datetime
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from userlore.errors import InvalidInputError, ScopeError
 
@@ -219,6 +219,11 @@ def enum_field(enum_type: type[E], value: object, field: str) -> E:
     if isinstance(value, enum_type):
         return value
     if isinstance(value, str):
+        # The lookup ``enum_type(value)`` makes first, without its call (~0.4 µs a field,
+        # several fields a put on a bulk write).
+        member = enum_type._value2member_map_.get(value)
+        if member is not None:
+            return cast(E, member)
         try:
             return enum_type(value)
         except ValueError:

@@ -4,6 +4,7 @@ no vector of a sentence it no longer has."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from userlore import Userlore
 from userlore.models import Pipeline
 from userlore.planner.episodic import nearest_evidence
 from userlore.store.schema import SentenceVector
-from userlore.store.sentences import SENTENCE_VECTORS, sentence_texts
+from userlore.store.sentences import SENTENCE_VECTORS, sentence_texts, split_turn
 from userlore.store.vectors import VectorIndex
 from userlore.testing.embeddings import HashingEmbeddings
 
@@ -127,3 +128,20 @@ def test_an_edited_turn_keeps_only_its_new_sentences(lore: Userlore) -> None:
     assert after[item_id] < before[item_id]  # the kickboxing sentence is gone from the matrix
     assert _put(lore, "t1", "Jo: Work was a long slog") == item_id
     assert _sentence_rows(lore, item_id) == 0
+
+
+def test_the_one_sentence_shortcut_gives_the_splitters_answer() -> None:
+    # sentence_texts skips the splitter for a text with no stop before its last character and
+    # no image tag (put19): on every short text over the splitter's own characters, the
+    # answer is the splitter's.
+    def reference(text_: str) -> list[str]:
+        head, sentences = split_turn(text_)
+        return [head + p for p in sentences[:SENTENCE_VECTORS]] if len(sentences) > 1 else []
+
+    alphabet = ["a", " ", ".", "?", "。", "！", "\n", "[image:x]", "Mel: "]
+    for size in range(5):
+        for parts in itertools.product(alphabet, repeat=size):
+            text_ = "".join(parts)
+            assert sentence_texts(text_) == reference(text_), repr(text_)
+    assert sentence_texts("One sentence ends here.") == []
+    assert sentence_texts("Two here. And two.") == ["Two here.", "And two."]

@@ -189,8 +189,13 @@ class BatchInserts(CandidateGate):
         now = self.clock()
         wanted: dict[tuple[str, str], dict[str, Any]] = {}
         keys: list[tuple[str, str]] = []
+        sources: dict[str, str] = {}  # producer -> its source instance here (quote_item's)
         for at, q in enumerate(quotes):
-            key, clean = self.quote_item(scope, q)
+            clean = q.redacted if q.redacted is not None else redact(q.text)
+            source = sources.get(q.producer)
+            if source is None:
+                source = sources[q.producer] = derived_id(q.producer, scope)
+            key = (source, scoped_digest(scope, clean))  # what quote_item gives, one id a batch
             keys.append(key)
             if key in wanted:
                 continue

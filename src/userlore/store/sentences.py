@@ -16,6 +16,9 @@ SENTENCE_VECTORS = 16
 """Most sentence vectors one turn gets (its first sentences): a long document's write stays
 bounded."""
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])|\s+(?=\[image:)")
+_MAY_SPLIT = re.compile(r"[.!?。！？](?=.)|\[image:", re.DOTALL)
+"""Where :data:`_SENTENCE` can cut a text into two sentences: a stop with something after it
+(a stop that ends the text leaves nothing but blank after it), or an image tag."""
 SPEAKER_PREFIX = re.compile(r"^([^\s:]{1,30}(?: [^\s:]{1,30})?): ")
 """A chat turn's speaker prefix (``"Mel: "``, ``"Ana Ruiz: "``), its name as group 1: what
 the splitter keeps on every sentence and ``planner.speakers`` reads as who said it."""
@@ -35,5 +38,7 @@ def sentence_texts(text_: str) -> list[str]:
     questions name the speaker, and measured without it the sentences ranked the gold turns of
     LoCoMo's questions lower, not higher (``docs/benchmarks.md``, multihop11).
     """
+    if _MAY_SPLIT.search(text_) is None:  # one sentence at most: no split, ~3 µs a write
+        return []
     head, sentences = split_turn(text_)
     return [head + p for p in sentences[:SENTENCE_VECTORS]] if len(sentences) > 1 else []

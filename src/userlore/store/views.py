@@ -5,7 +5,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from enum import Enum
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import ColumnElement, Row, or_
 
@@ -23,6 +24,8 @@ from userlore.models import (
 from userlore.store.schema import MemoryRecord
 
 __all__ = ["VersionView", "path_clause", "record_view", "under_path", "word_diff"]
+
+E = TypeVar("E", bound=Enum)
 
 
 def under_path(path: str | None, prefix: str) -> bool:
@@ -44,6 +47,12 @@ def path_clause(prefix: str | None) -> list[ColumnElement[bool]]:
     ]
 
 
+def _member(enum_type: type[E], value: str) -> E:
+    """``enum_type(value)``: its lookup first, without the call (eight a record view)."""
+    member = enum_type._value2member_map_.get(value) if isinstance(value, str) else None
+    return enum_type(value) if member is None else cast(E, member)
+
+
 def record_view(row: MemoryRecord | Row[Any]) -> RecordView:
     """Freeze an ORM row, or a Core row holding every record column, into the public view."""
     return RecordView(
@@ -53,20 +62,20 @@ def record_view(row: MemoryRecord | Row[Any]) -> RecordView:
         content=row.content,
         canonical_key=row.canonical_key,
         value=row.value,
-        memory_type=MemoryType(row.memory_type),
+        memory_type=_member(MemoryType, row.memory_type),
         path=row.path,
-        state=RecordState(row.state),
-        user_state=UserState(row.user_state),
+        state=_member(RecordState, row.state),
+        user_state=_member(UserState, row.user_state),
         version=row.version,
-        explicitness=Explicitness(row.explicitness),
+        explicitness=_member(Explicitness, row.explicitness),
         confidence=row.confidence,
         importance=row.importance,
         durability=row.durability,
-        disclosure=Disclosure(row.disclosure),
-        sensitivity=Sensitivity(row.sensitivity),
+        disclosure=_member(Disclosure, row.disclosure),
+        sensitivity=_member(Sensitivity, row.sensitivity),
         sensitivity_category=row.sensitivity_category,
-        pipeline=Pipeline(row.pipeline),
-        producer=Producer(row.producer),
+        pipeline=_member(Pipeline, row.pipeline),
+        producer=_member(Producer, row.producer),
         valid_from=row.valid_from,
         valid_until=row.valid_until,
         review_after=row.review_after,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import IndexConfig
-from langgraph.store.base.embed import ensure_embeddings, get_text_at_path
+from langgraph.store.base.embed import ensure_embeddings, get_text_at_path, tokenize_path
 from sqlalchemy.orm import Session
 
 from userlore.embeddings import resolve_embeddings
@@ -141,15 +141,17 @@ def index_puts(
         return
     now = lore.memory.store.clock()
     keep: set[str] = set()
+    paths: dict[str, str | list[str]] = {}  # each field's path tokenised once a chunk
     for put in puts:
         fields = config.wanted(put.override)
         if fields == (WHOLE,):
             texts = [put.clean.strip()]  # the record's content, as the write path embeds it
         else:
+            value = put.value if type(put.value) is dict else dict(put.value)
             found = [
                 text
                 for field in fields or ()
-                for text in get_text_at_path(dict(put.value), field)
+                for text in get_text_at_path(value, _path(paths, field))
                 if isinstance(text, str) and text.strip()
             ]
             texts = [text if text == put.clean else redact(text) for text in found]
@@ -163,3 +165,12 @@ def index_puts(
             keep.add(field_id)
             vectors.stage(session, "field", scope, field_id, text, now)
     vectors.drop_fields(session, scope, sorted({p.record_id for p in puts}), keep)
+
+
+def _path(known: dict[str, str | list[str]], field: str) -> str | list[str]:
+    """``field`` as ``get_text_at_path`` reads it: tokenised (once), or as given where the
+    string itself means something (the whole value, ``"$"`` or empty)."""
+    path = known.get(field)
+    if path is None:
+        path = known[field] = field if not field or field == WHOLE else tokenize_path(field)
+    return path

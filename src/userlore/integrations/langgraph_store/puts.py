@@ -54,6 +54,9 @@ from .ttl import (
 )
 
 _TEXT_FIELDS = ("content", "text", "memory")
+_VALUE_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+"""What ``json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))`` makes,
+without building an encoder a put (it keeps no state between calls)."""
 PUT_CHUNK = 500
 """Most puts written in one transaction by :meth:`UserloreStore.batch`."""
 
@@ -117,9 +120,7 @@ class PutOps(ScopedStore):
         if not isinstance(op.value, Mapping):
             raise InvalidInputError(f"value must be a mapping, got {type(op.value).__name__}")
         try:
-            value_json = json.dumps(
-                dict(op.value), sort_keys=True, ensure_ascii=False, separators=(",", ":")
-            )
+            value_json = _VALUE_JSON.encode(op.value if type(op.value) is dict else dict(op.value))
         except (TypeError, ValueError) as exc:
             raise InvalidInputError(f"value is not JSON-serializable: {exc}") from None
         content = _content(op.value, value_json)

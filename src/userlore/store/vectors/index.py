@@ -249,10 +249,10 @@ class VectorIndex(ScopeMatrices):
         embedded = self.embed(unique)
         where = {t: i for i, t in enumerate(unique)}
         slots = [where[items[key].text] for key in keys]
-        matrix = embedded[slots]
         blobs = [pack(vector) for vector in embedded]  # each text's bytes once, shared
+        dims = int(embedded.shape[1])
         now = max(p.now for p in items.values())
-        self.record_model(executor, int(matrix.shape[1]), now)
+        self.record_model(executor, dims, now)
         removed = self._drop_stale_sentences(executor, items)
         # The bump comes first: its generation stamps the rows, and on PostgreSQL its row lock
         # orders this scope's writers, so generations follow commits (readers load deltas).
@@ -271,7 +271,7 @@ class VectorIndex(ScopeMatrices):
                     "scope": scope,
                     id_column.key: item_id,
                     "model": self.model,
-                    "dims": int(matrix.shape[1]),
+                    "dims": dims,
                     "vector": blobs[slots[i]],
                     "updated_at": items[key].now,
                     "generation": generations[scope],
@@ -293,7 +293,7 @@ class VectorIndex(ScopeMatrices):
                 executor.execute(
                     pgvector_set(kind),
                     [
-                        {"v": literal(matrix[i]), "scope": scope, "id": item_id}
+                        {"v": literal(embedded[slots[i]]), "scope": scope, "id": item_id}
                         for i, (_, scope, item_id) in chosen
                     ],
                 )
