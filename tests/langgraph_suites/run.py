@@ -34,6 +34,7 @@ import shlex
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -195,11 +196,20 @@ def run(
         *extra,
     ]
     started = time.monotonic()
-    done = subprocess.run(command, cwd=root, env=env, check=False, capture_output=True, text=True)
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
+        # wait4 gives this session's own CPU (getrusage's children total mixes the sessions).
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
     name = f"{mode}, {label}" if label else mode
     head = f"== {dist} {importlib.metadata.version(dist)}, user mode {name}\n"
-    tail = f"== {dist}, {name}: exit {done.returncode} in {time.monotonic() - started:.0f} s\n"
-    return done.returncode, head + done.stdout + done.stderr + tail
+    tail = (
+        f"== {dist}, {name}: exit {proc.returncode} in {time.monotonic() - started:.0f} s, "
+        f"CPU {usage.ru_utime + usage.ru_stime:.0f} s\n"
+    )
+    return proc.returncode, head + text + tail
 
 
 def main() -> int:
