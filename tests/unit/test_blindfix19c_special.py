@@ -74,6 +74,7 @@ def test_known_misses(case: dict[str, object]) -> None:
         ("my neighbours had 'Mr & Mr' painted on their doormat", None),  # another's couple
         ("my husband wants 'Mr & Mr' painted on our doormat", "sexual_orientation"),
         ("a shop near us sells Mr & Mr mugs", None),  # "us" as a place
+        ("the Mr & Mr Smith film is on tonight, we should watch it", None),  # another clause
         ("邻居是一对夫夫", None),
         ("我们是一对夫夫", "sexual_orientation"),
         ("my dad goes leafleting for Labour every weekend", None),  # another's campaigning
