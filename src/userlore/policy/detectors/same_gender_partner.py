@@ -12,34 +12,17 @@ two dads" and "my partner is also a woman" (パートナーも女性なので: "
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Iterator
-from typing import Any, Final
+from typing import Final
 
-from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit
-from userlore.policy.findings import _SPECIAL
-from userlore.policy.literal_gate import LiteralGate
+from userlore.policy.detectors.data_forms import form_hits
 
 __all__ = ["same_gender_partner"]
 
 _ORIENTATION: Final = "sexual_orientation"
 
 
-@functools.cache
-def _forms() -> tuple[LiteralGate, re.Pattern[str]]:
-    """The data's cheap gate (a literal every form holds, lower-cased) and its forms."""
-    raw: dict[str, Any] = data_yaml("same_gender_partner.yaml")
-    forms = [str(f) for fs in raw["forms"].values() for f in fs]
-    gate = LiteralGate(str(w).casefold() for w in raw["gate"])
-    return gate, re.compile("|".join(f"(?:{f})" for f in forms), re.IGNORECASE)
-
-
 def same_gender_partner(t: str, lowered: str) -> Iterator[_Hit]:
     """The speaker's same-gender partnership, said in one phrase (see the module docstring)."""
-    gate, forms = _forms()
-    if not gate.search(lowered):
-        return
-    for m in forms.finditer(t):
-        yield (_SPECIAL, _ORIENTATION, m.start(), m.end(), _ORIENTATION)
+    return form_hits(t, lowered, "same_gender_partner.yaml", _ORIENTATION)
