@@ -68,6 +68,7 @@ class _Data:
     units: CueAlternation
     cjk_amount: re.Pattern[str]
     context: CueAlternation
+    first_verbs: CueAlternation
     credential: CueAlternation
     unit_words: LiteralGate
     cue_words: LiteralGate
@@ -94,8 +95,12 @@ def _data() -> _Data:
         units=CueAlternation([str(u) for u in money["units"]]),
         cjk_amount=re.compile(  # "5,000円" whole, not its "000円"
             rf"[0-9一二三四五六七八九十百千万两〇零]+(?:[,，][0-9]{{3}})*(?:{cjk_units})"
+            # Digits, a space, then the unit ("18.8 万", "800 美刀", "5 千刀"; blindfix19b).
+            rf"|[0-9]+(?:[,，][0-9]{{3}})*(?:[.．][0-9]+)?[ \u00a0][一二三四五六七八九十百千万两]*"
+            rf"(?:{cjk_units})"
         ),
         context=CueAlternation([str(c) for c in money["context"]]),
+        first_verbs=CueAlternation([str(v) for v in money["first_verbs"]]),
         credential=CueAlternation([str(c) for c in raw["pieces"]["cues"]]),
         unit_words=LiteralGate(str(u) for u in money["units"]),
         cue_words=LiteralGate(str(c) for c in raw["pieces"]["cues"]),
@@ -398,6 +403,7 @@ def money_words(t: str, lowered: str) -> Iterator[_Hit]:
         if _others_money(clause, c):
             continue
         first = _FIRST_PERSON.search(clause) is not None
+        first = first or d.first_verbs.search(clause.casefold()) is not None
         context = d.context.search(clause.casefold()) is not None
         cjk_context = context and _CJK_CHAR.search(clause) is not None
         if (first and (context or _MONEY_NOUNS.search(clause))) or cjk_context or _personal(clause):

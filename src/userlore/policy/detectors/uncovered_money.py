@@ -84,6 +84,12 @@ _BARE_NUMBER = re.compile(
 _GROUPED = re.compile(
     r"(?<![\w.,:/\-])\d{1,3}(?:([.,\u00a0\u202f ])\d{3})(?:\1\d{3})*(?![\w]|[.,:/\-]?\d)"
 )
+# A number with a "k" for thousands ("450k", "4,5k"; not "km", "kg", a 4K screen) and one with
+# an "m", "M", "mn" or "bn" for millions or billions ("1.2m", "2,4m"; not "mm", "min"): the Latin
+# shorthands chat writes in any language (blindfix19b).
+_THOUSANDS = re.compile(r"(?<![\w.,:/\-])(?!4K|8K)\d{1,4}(?:[.,]\d{1,2})?\s?[kK](?![^\W_])")
+_MILLIONS = re.compile(r"(?<![\w.,:/\-])\d{1,4}(?:[.,]\d{1,2})?\s?(?:m|M|mn|bn)(?![^\W_])")
+_DECIMAL_MILLIONS = re.compile(r"\d+[.,]\d{1,2}\s?M")
 # A letter of a script none of the covered languages writes (Greek, Cyrillic, Armenian,
 # Hebrew, Arabic, the Indic scripts, Thai...): such text is read whatever its words.
 _OTHER_SCRIPT = re.compile(r"[\u0370-\u1fff\ua640-\ua69f\ua800-\uabff]")
@@ -274,6 +280,8 @@ def _may_hold_money(t: str) -> bool:
     before a currency name."""
     if has_decimal(t) and _BARE_NUMBER.search(t) and sum(ch.isdigit() for ch in t) > 3:
         return True
+    if has_decimal(t) and (_THOUSANDS.search(t) or _DECIMAL_MILLIONS.search(t)):
+        return True
     if not t.isascii() and _OTHER_SCRIPT.search(t):
         return True
     words = letter_runs(t) if t.isascii() else _TOKEN.findall(t)  # split once for the tests
@@ -328,6 +336,8 @@ def uncovered_money(t: str) -> Iterator[_Hit]:
         for start, end in _words_before_currency(text, languages):
             if not any(s < end and start < e for s, e in spans):  # not read above already
                 yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
+        for start, end in _suffixed_amounts(text, languages):
+            yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
 
 
 def _vocabulary(languages: list[str]) -> tuple[frozenset[str], frozenset[str]]:
@@ -519,6 +529,20 @@ def _beside_money(text: str, languages: list[str], said: bool) -> Iterator[tuple
         return
     for m in bare:
         yield m.span()
+
+
+def _suffixed_amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
+    """Amounts with a thousands or millions shorthand (blindfix19b). A "k" amount is a thousand
+    or more, redacted as four digits are in text the rules cannot read ("Simpanan saya … 60k");
+    an "m" one only beside another amount, as "1.2m" is a length too ("… 450k kwa mwezi, kodi
+    ya nyumba 1.2m kwa mwaka")."""
+    thousands = [m.span() for m in _THOUSANDS.finditer(text)]
+    yield from thousands
+    millions = list(_MILLIONS.finditer(text))
+    if millions and (thousands or _GROUPED.search(text) or any(_amounts(text, languages))):
+        yield from (m.span() for m in millions)
+    else:  # a capital "M" after a decimal is no metre ("umebaki 2,5M"): millions by itself
+        yield from (m.span() for m in millions if _DECIMAL_MILLIONS.fullmatch(m.group(0)))
 
 
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
