@@ -136,10 +136,11 @@ def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> Quo
     if _credential_near_value(cues, text) or any(shaped):
         # In a language no cue reads, a credential-shaped token is judged by its shape alone.
         return QuoteVerdict(RejectionReason.QUOTE_CREDENTIAL, "credential")
+    story = fiction_request(text)  # a story's figures are its characters' (blind19)
     for sentence in sentences(text):
         lowered = sentence.casefold()
         # A market price asked about is no one's money ("a normal rent … like £1,100?"): blind14.
-        cleared = cues.about_others(lowered) or market_price_question(lowered)
+        cleared = cues.about_others(lowered) or market_price_question(lowered) or story
         if cues.money.search(lowered) and _amount(sentence, cues.counts) and not cleared:
             return QuoteVerdict(RejectionReason.QUOTE_MONEY, "financial")
         found = sorted(special_cues(sentence) - consented)

@@ -7,8 +7,9 @@ for a story and the code is the story's. The exemption is narrow, so a real code
 request is still caught: the request verb opens the turn (the requests, as data per language, in
 ``data/fiction_requests.yaml``), no first-person word follows it ("… guesses my real PIN 7302",
 "… mi PIN", "我的"), every digit run of the turn is short, and only a secret made of digits and
-separators (at most ``max_digits`` digits) is let stand: never an id, an amount or a password
-with letters.
+separators (at most ``max_digits`` digits) is let stand, or such a bare figure a money rule read:
+never an id, an amount with its currency or a password with letters. The gate reads the same
+request (``quote_gate``): the story's codes and figures are its characters'.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import re
 
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit
-from userlore.policy.findings import _SECRET
+from userlore.policy.findings import _REGULATED, _SECRET
 
 __all__ = ["drop_fiction_codes", "fiction_request"]
 
@@ -63,6 +64,12 @@ def fiction_request(text: str) -> bool:
 
 def drop_fiction_codes(t: str, hits: list[_Hit]) -> list[_Hit]:
     """``hits`` without the short codes of a request to write fiction (see the module)."""
-    if not any(h[0] is _SECRET for h in hits) or not fiction_request(t):
+    if not any(_story_kind(h) for h in hits) or not fiction_request(t):
         return hits
-    return [h for h in hits if not (h[0] is _SECRET and _CODE.fullmatch(t[h[2] : h[3]]))]
+    return [h for h in hits if not (_story_kind(h) and _CODE.fullmatch(t[h[2] : h[3]]))]
+
+
+def _story_kind(h: _Hit) -> bool:
+    """A code or a bare figure ("o código 1212 do cofre" read as money after "conta"), never
+    an id."""
+    return h[0] is _SECRET or (h[0] is _REGULATED and h[4] == "financial")
