@@ -176,8 +176,10 @@ def _docs_url(text: str, pair: re.Match[str]) -> tuple[int, int] | None:
     domain ("postgres://user:password@localhost/db"): a left-over scheme would read as a value
     in a sentence whose language no cue reads (blind19)."""
     scheme = _SCHEME.search(text, max(0, pair.start() - 22), pair.start())
-    host = _LOCAL_URL.match(text, pair.end() + 1) if text[pair.end() : pair.end() + 1] == "@" else None
-    if scheme is None or host is None:
+    if scheme is None or text[pair.end() : pair.end() + 1] != "@":
+        return None
+    host = _LOCAL_URL.match(text, pair.end() + 1)
+    if host is None:
         return None
     return scheme.start(), host.end()
 
