@@ -23,8 +23,6 @@ SETS = ("blindfix18a_format_talk.jsonl", "blindfix18a_format_talk2.jsonl")
 KNOWN = {
     # A count whose unit stands in another clause ("… a million combinations, … only 10,000").
     "format_talk-en-benign-007",
-    # "ist 4-stellig, 7306": the comma after the count ends the floor's window (gate withholds).
-    "format_talk-de-secret-001",
 }
 
 

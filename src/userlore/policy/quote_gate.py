@@ -39,6 +39,7 @@ from userlore.policy.cue_data import Cues
 from userlore.policy.cue_data import cues as _cues
 from userlore.policy.detectors.common import _is_placeholder, is_year
 from userlore.policy.detectors.cued_values import MONTH_YEAR, names_an_organisation
+from userlore.policy.detectors.fiction_codes import fiction_request
 from userlore.policy.detectors.market_prices import market_price_question
 from userlore.policy.detectors.org_topics import org_topic
 from userlore.policy.detectors.passwords import pins_a_package
@@ -135,10 +136,11 @@ def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> Quo
     if _credential_near_value(cues, text) or any(shaped):
         # In a language no cue reads, a credential-shaped token is judged by its shape alone.
         return QuoteVerdict(RejectionReason.QUOTE_CREDENTIAL, "credential")
+    story = fiction_request(text)  # a story's figures are its characters' (blind19)
     for sentence in sentences(text):
         lowered = sentence.casefold()
         # A market price asked about is no one's money ("a normal rent … like £1,100?"): blind14.
-        cleared = cues.about_others(lowered) or market_price_question(lowered)
+        cleared = cues.about_others(lowered) or market_price_question(lowered) or story
         if cues.money.search(lowered) and _amount(sentence, cues.counts) and not cleared:
             return QuoteVerdict(RejectionReason.QUOTE_MONEY, "financial")
         found = sorted(special_cues(sentence) - consented)
@@ -398,6 +400,8 @@ def _credential_near_value(cues: Cues, text: str) -> bool:
     # A value the floor already redacted is gone: its marker is not a value; nor is an operand
     # of a check part's computation asked about ("dividir entre 23", "97 moins le reste").
     text = blank_operands(_REDACTED.sub(" ", text))
+    if fiction_request(text):
+        return False  # a story's short code is its character's (blind19)
     lowered = text.casefold()
     for m in cues.credential_cues(lowered):  # not "zip code": a credential word naming no secret
         if names_an_organisation(text, m.group(0), m.end()):

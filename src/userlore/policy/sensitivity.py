@@ -37,6 +37,7 @@ from userlore.policy.detectors.dial_combos import dial_combos, turned_words
 from userlore.policy.detectors.dismissed_codes import dismissed_codes
 from userlore.policy.detectors.every_amount import every_amount
 from userlore.policy.detectors.fee_income import fee_income
+from userlore.policy.detectors.fiction_codes import drop_fiction_codes
 from userlore.policy.detectors.financial import (
     _AMOUNT_RE,
     _FIN_GATE_CJK,
@@ -288,6 +289,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         hits.extend(account_parts(t, hits))  # "局號 0311247 帳號 0582963": blindfix18a
     hits = drop_connectives(t, hits)
     hits = drop_asked_prices(t, hits)  # "…950 € al mes, ¿está bien de precio?" (blind14)
+    hits = drop_fiction_codes(t, hits)  # "write a story where … the code 3-7-1-9" (blind19)
     if special:
         hits.extend(_special(t, lowered, words))
     return hits

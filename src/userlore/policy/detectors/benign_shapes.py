@@ -140,7 +140,7 @@ def benign_spans(text: str) -> list[tuple[int, int]]:
             user, pw = m.group("user").casefold(), m.group("pw").casefold()
             default = pw in s.defaults and (user in s.defaults or user == pw)
             if default and s.own_real.search(lowered) is None:
-                spans.append(m.span())
+                spans.append(_docs_url(text, m) or m.span())
     if digits and "." in text:
         spans.extend(m.span() for m in _PRIVATE_IP.finditer(text))
     if (
@@ -166,6 +166,22 @@ def benign_spans(text: str) -> list[tuple[int, int]]:
             if line is not None:
                 spans.append(line.span(1))
     return spans
+
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{1,20}://$")
+
+
+def _docs_url(text: str, pair: re.Match[str]) -> tuple[int, int] | None:
+    """The whole URL around a default login pair when its host is the user's machine or a docs
+    domain ("postgres://user:password@localhost/db"): a left-over scheme would read as a value
+    in a sentence whose language no cue reads (blind19)."""
+    scheme = _SCHEME.search(text, max(0, pair.start() - 22), pair.start())
+    if scheme is None or text[pair.end() : pair.end() + 1] != "@":
+        return None
+    host = _LOCAL_URL.match(text, pair.end() + 1)
+    if host is None:
+        return None
+    return scheme.start(), host.end()
 
 
 _SENTENCE_END = re.compile(r"[.!?。！？\n]\s|[。！？\n]")

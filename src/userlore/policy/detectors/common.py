@@ -66,7 +66,9 @@ def is_year(run: str) -> bool:
 
 _PLACEHOLDER_WORDS = re.compile(  # matched against the lowercased value
     r"(?:your|here|example|placeholder|redacted|dummy|sample|changeme|change_me|insert|"
-    r"replace|xxxx|\*\*\*|\.\.\.|…|<|>|\$\{|\{\{|%\(|secret_?key_?here|todo|fixme|lorem)"
+    r"replace|xxxx|\*\*\*|\.\.\.|…|<|>|\$\{|\{\{|%\(|secret_?key_?here|todo|fixme|lorem"
+    # A vendor's prefix with x's for its body: "sk_test_xxx", "ghp_xxx", "sk-proj-XXX" (blind19).
+    r"|[_\-.]xxx$)"
 )
 _DUMMY_VALUES: Final = frozenset(
     {

@@ -14,11 +14,13 @@ and digits. Not a value: a count ("6 digits"), a time ("10:30"), a year said aft
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from typing import Final
 
 from userlore.policy.cue_data import cues
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, _is_hash_like, is_year
 from userlore.policy.findings import _REGULATED, _SECRET
 
@@ -72,6 +74,20 @@ def names_an_organisation(t: str, cue: str, at: int) -> bool:
 _NUMBER_WORDS = frozenset({"numéro", "número", "numero", "number", "nummer", "no", "nr"})
 
 
+@functools.cache
+def _restatement() -> re.Pattern[str]:
+    """Words after a comma that restate the cue's value ("…, which is", "…, o sea", "…、つまり"),
+    or the value itself in apposition."""
+    # Lower-cased, not casefolded: the window is read in ``_lower``'s view ("heißt" keeps its ß).
+    terms = data_yaml("cue_restatements.yaml")["restatements"].values()
+    words = sorted({str(w).lower() for group in terms for w in group}, key=len, reverse=True)
+    either = "|".join(re.escape(w) for w in words)
+    # Or nothing at all: the value in apposition, alone up to its clause's end ("mon code de
+    # carte, 7419", "a senha do banco, 6027.").
+    alone = r"(?=\d(?:[ \-.]?\d){3,}\s*(?:[,.;!?。]|$))"
+    return re.compile(rf"\s*(?:(?:{either})(?![^\W\d_])|{alone})")
+
+
 def _lower(t: str) -> str:
     """``t`` lowercased with its length kept (so spans stay valid)."""
     low = t.lower()
@@ -123,14 +139,24 @@ def cued_values(t: str) -> Iterator[_Hit]:
         end = min(len(t), m.end() + _WINDOW)
         stop = _END.search(t, m.end(), end)
         window_end = stop.start() if stop else end
+        spans = [(m.end(), window_end)]
+        restated = None
+        if stop is not None and stop.group(0) == ",":
+            restated = _restatement().match(lowered, stop.end())
+        if restated is not None:  # "my PIN, which is 5183": the value restated (blind19)
+            end = min(len(t), restated.end() + _WINDOW)
+            stop = _END.search(t, restated.end(), end)
+            # Read from the restating words, as after a copula ("passcode, aka 1945").
+            spans.append((restated.end(), stop.start() if stop else end))
         cue = m.group(0)
         if c.identifier.fullmatch(cue) is not None:
             category = "government_id" if any(g in cue for g in _GOVERNMENT) else "financial"
             level, rule = _REGULATED, "cued_identifier"
         else:
             level, rule, category = _SECRET, "cued_credential", None
-        for start, stop_at in _values(t, m.end(), window_end, c.counts, level is _REGULATED):
-            yield (level, rule, start, stop_at, category)
+        for lo, hi in spans:
+            for start, stop_at in _values(t, lo, hi, c.counts, level is _REGULATED):
+                yield (level, rule, start, stop_at, category)
 
 
 def _values(

@@ -116,6 +116,8 @@ def _high_entropy(t: str, lowered: str, spans: list[tuple[int, int]]) -> Iterato
                 continue  # "…/test_secrets0/mail.mbox": a path, not a key
             if value.startswith(("http", "/", "./", "www.", "pk_live_", "pk_test_")):
                 continue
+            if t.startswith("://", v.start() + len(value)):
+                continue  # "DATABASE_URL=postgres://…": a URL's scheme, the URL rules' (blind19)
             if bearer:
                 ok = len(value) >= 16
             elif _HEX.fullmatch(value):

@@ -84,6 +84,7 @@ _PLACEHOLDER_TOKEN = re.compile(
     rf"(?<![A-Za-z0-9_<{{$]){_ELIDED_PREFIX}"
     r"(?:<[A-Za-z][\w .-]{0,38}>|<[^\W\d_][\w .-]{0,38}>|\{\{\s*\w+\s*\}\}|\$\{\w+\}"
     r"|[xX]{4,}(?:[-_][xX]{2,})*|\*{4,}|•{4,}"
+    r"|[A-Za-z]{2,8}(?:[-_][A-Za-z]{2,8}){0,2}[-_](?:xxx|XXX)[xX]*"  # "sk_test_xxx" (blind19)
     r"|(?i:(?:your|my|tu|su|sua|seu|votre|ta|dein|ihr|ton)[-_](?:[a-z]+[-_]){0,3}"
     r"(?:here|aqui|aquí|ici|hier)|[a-z]+(?:[-_][a-z]+){0,3}[-_](?:here|aqui|aquí|ici|hier)"
     r"|change[-_]?me|change[-_]?this|replace[-_]?me|placeholder|insert[-_]\w+[-_]here))"
