@@ -244,7 +244,7 @@ _PINNED = re.compile(
 
 
 def pins_a_package(t: str, at: int) -> bool:
-    """"pin" ending at ``at`` is the verb: a package held below or at a version follows
+    """The "pin" ending at ``at`` is the verb: a package held below or at a version follows
     ("pin urllib3 below 3", "pin pandas to 2.1"), for the floor and the gate alike."""
     return _PINNED.match(t, at + 1 if t[at : at + 1] == " " else at) is not None
 
