@@ -40,7 +40,7 @@ from typing import Any
 from langgraph.store.base import BaseStore, PutOp
 from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
-from plan_latency import TextGen
+from plan_latency import bulk_sentences
 from store_api import CHUNK, NAMESPACE, put_seconds
 
 from userlore import Userlore
@@ -127,8 +127,7 @@ def per_text(texts: list[str], special: bool = True) -> float:
 def _worker(items: int) -> None:
     """Serve chunks on stdin/stdout: each line puts the next chunk (``put``: fresh keys, then
     ``edit``: the same keys again, edited), the answer is its CPU s."""
-    gen = TextGen(seed=11)
-    texts = [gen.sentence(gen.rng.randint(6, 14)) for _ in range(items)]
+    texts = bulk_sentences(items)
     index: Any = {"dims": 256, "embed": HashingEmbeddings(dims=256), "fields": ["text"]}
     with tempfile.TemporaryDirectory() as tmp:
         lore = Userlore.open(
@@ -209,8 +208,7 @@ def main() -> None:
     if args.base_src:
         same_run(args.base_src, args.items, args.edit)
         return
-    gen = TextGen(seed=11)
-    texts = [gen.sentence(gen.rng.randint(6, 14)) for _ in range(args.items)]
+    texts = bulk_sentences(args.items)
     values = [
         json.dumps({"text": t}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         for t in texts

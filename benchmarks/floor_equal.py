@@ -199,10 +199,9 @@ def store_keys() -> list[str]:
 def bench_sentences(n: int = 2000) -> list[str]:
     """The sentences ``benchmarks/bulk_puts.py`` puts (its seed)."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    from plan_latency import TextGen
+    from plan_latency import bulk_sentences
 
-    gen = TextGen(seed=11)
-    return [gen.sentence(gen.rng.randint(6, 14)) for _ in range(n)]
+    return bulk_sentences(n)
 
 
 def key_verdict(key: str) -> list[Any]:

@@ -17,7 +17,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from plan_latency import TextGen
+from plan_latency import bulk_sentences
 
 from userlore.policy.govern import WRAPPER_KEYS, Assessment, _assess_text, value_is_content
 from userlore.policy.sensitivity import SensitivityReport, classify
@@ -43,8 +43,7 @@ def corpus(locomo: Path, presidio: Path) -> list[str]:
         for sample in json.loads(locomo.read_text(encoding="utf-8")):
             for _, _, turns in LocomoTranscriptAdapter(sample).sessions():
                 out.extend(turn_text(t) for t in turns)
-    gen = TextGen(seed=11)
-    out += [gen.sentence(gen.rng.randint(6, 14)) for _ in range(2000)]
+    out += bulk_sentences(2000)
     return list(dict.fromkeys(t for t in out if t))
 
 

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from plan_latency import TextGen
+from plan_latency import bulk_sentences
 from store_api import put_seconds
 
 from userlore import Userlore
@@ -41,11 +41,6 @@ def child_cpu(pid: int | None) -> float:
         return 0.0
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / _TICK
-
-
-def texts(items: int) -> list[str]:
-    gen = TextGen(seed=11)
-    return [gen.sentence(gen.rng.randint(6, 14)) for _ in range(items)]
 
 
 def turn(batch: list[str], worker_on: bool) -> dict[str, float]:
@@ -91,7 +86,7 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true")
     parser.add_argument("--cold-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    batch = texts(args.items)
+    batch = bulk_sentences(args.items)
     os.environ["USERLORE_FLOOR_WORKER"] = "1"  # opt-in
     if args.cold_child:
         first = turn(batch, True)

@@ -125,6 +125,12 @@ class TextGen:
         return " ".join(self.word() for _ in range(n)).capitalize() + "."
 
 
+def bulk_sentences(n: int) -> list[str]:
+    """The one-sentence item texts the bulk-put benchmarks load (seed 11, 6-14 words)."""
+    gen = TextGen(seed=11)
+    return [gen.sentence(gen.rng.randint(6, 14)) for _ in range(n)]
+
+
 def percentile(samples: list[float], pct: float) -> float:
     ordered = sorted(samples)
     k = max(0, min(len(ordered) - 1, math.ceil(pct / 100 * len(ordered)) - 1))
