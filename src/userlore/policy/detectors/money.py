@@ -111,6 +111,8 @@ _PERSONAL = re.compile(
 )
 _BARE = re.compile(
     r"(?<![A-Za-z0-9_.,])(?:\d+(?:[.,]\d+)?\s?(?:[kK]|万|千|億|亿|mil|Mio\.?)(?![A-Za-z])"
+    # A digit after 万/千 is its tenth ("税前大概 11万2": 11.2万; blindfix19d).
+    r"|\d{1,4}[万千]\d(?![\d.,万千])"
     # A magnitude said in a word, not counting a noun ("2 million followers"): at the clause's
     # end or before a preposition ("2 millones de pesos", "1,2 Millionen auf dem Konto").
     rf"|\d+(?:[.,]\d+)?\s{_MAGNITUDE}(?![A-Za-z])(?=\s*(?:$|[^\w\s]|{_AFTER_MAGNITUDE}))"
@@ -205,7 +207,7 @@ _MONEY_NOUNS = re.compile(
     r"|低保|失业金|补贴|手当|生活保護"
 )
 _NOT_OWN = re.compile(
-    r"(?i)(?<!\w)(?:her|his|their|its|son|sa|ses|leur|su|sus|sein\w*|ihr\w*|dela|dele|deles"
+    r"(?i)(?<!\w)(?:her|his|their|its|son(?!\s+\d)|sa|ses|leur|su|sus|sein\w*|ihr\w*|dela|dele|deles"
     r"|average|moyen\w*|promedio|medio|durchschnitt\w*|m[ée]dia|minimum|m[íi]nimo|mindest\w*"
     r"|costs?|kostet|co[uû]te|cuesta|custa|price|preis|prix|precio|pre[çc]o|raised|company"
     # A product's ceiling set by law ("le plafond du PEL est de 61 200 €"), not "au plafond".
@@ -268,9 +270,18 @@ def _others_money(clause: str, c: Cues) -> bool:
     debt (a creditor who is a relative is still someone the user owes)."""
     if _OWN_DEBT.search(clause) or _OWN_LOAN.search(clause):
         return False
+    clause = _MINIMUM_DUE.sub(" ", clause)
     if _NOT_OWN.search(clause) is not None:
         return True
     return c.about_others(_IMPERSONAL.sub(" ", clause.casefold()))
+
+
+# The minimum payment of the user's own bill is no public minimum ("a fatura do Nubank tá em
+# R$ 3.987,50 e só consigo pagar o mínimo"; blindfix19d).
+_MINIMUM_DUE = re.compile(
+    r"(?i)(?<!\w)(?:pay(?:ing)? (?:the |only the )?minimum|pagar (?:s[óo] )?(?:o|el) m[íi]nimo"
+    r"|payer le minimum|(?:den )?mindestbetrag (?:zahlen|bezahlen))(?!\w)"
+)
 
 
 def _clause(t: str, lo: int, hi: int) -> str:

@@ -76,6 +76,9 @@ _DIGIT = re.compile(r"\d")
 # Nine digits or more in one run are a number's, not an amount's ("订单号 3718294056128374920").
 _LONG_RUN = re.compile(r"\d{9}")
 _CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+# What comes before a number that is a part of a code ("NF-2024-33871", "INV/0815"), not a
+# range's second half ("2.000-3.000").
+_CODE_PART = re.compile(r"[A-Za-z]+[-/#](?:\d+[-/#])*$")
 # A table's cell separators, and an amount in a row: grouped, with cents, or with a currency.
 _CELLS = re.compile(r"[,;\t|]")
 _MIN_CELLS = 3
@@ -147,6 +150,8 @@ def _pay_amounts(t: str, lowered: str) -> Iterator[_Hit]:
         seen.add((s, e))
         if _LONG_RUN.search(t, s, e) or _NEG_BEFORE.search(t[max(0, s - 40) : s]):
             continue  # an order or tracking number, not an amount
+        if _CODE_PART.search(t, max(0, s - 24), s):
+            continue  # a reference's part ("a fatura NF-2024-33871"; blindfix19d)
         clause = _clause(t, s, e)
         folded = clause.casefold()
         if _others_money(clause, c):

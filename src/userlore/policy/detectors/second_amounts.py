@@ -108,8 +108,11 @@ def second_amounts(t: str, lowered: str) -> Iterator[_Hit]:
             # auf 563 erhöht, aber bei mir kommen nur 498 an"; blindfix18b): its sentence, when
             # the user is in it (a rate alone, "… went up to 393 for single claimants", stays).
             bounds = _sentence(t, word.start(), word.end())
-            if _FIRST_PERSON.search(t, *bounds):
+            restated = _restated(t, lowered, word)
+            if restated or _FIRST_PERSON.search(t, *bounds):
                 lo, hi = bounds
+        else:
+            restated = False
         found = [m.span() for m in _BARE.finditer(t, lo, hi) if not is_year(m.group(0))]
         # The same, said as one number word ("pago seiscientos de alquiler"): the spoken view
         # reads a lone number word as no value.
@@ -117,9 +120,36 @@ def second_amounts(t: str, lowered: str) -> Iterator[_Hit]:
         for start, end in found:
             if start in seen or t[end : end + 2].strip().startswith("%"):
                 continue
-            if _users(t, (start, end), word.span(), p, c):
+            if (restated and _users_restated(t, (start, end), word.span(), c)) or _users(
+                t, (start, end), word.span(), p, c
+            ):
                 seen.add(start)
                 yield (_REGULATED, "financial_figure", start, end, "financial")
+
+
+_RESTATED_GAP: Final = 10  # " c'est ", " is now ": a copula, no more
+
+
+def _restated(t: str, lowered: str, word: re.Match[str]) -> bool:
+    """The benefit named by ``word`` was named before in a sentence of the user's: a bare
+    number after it restates the user's own figure ("je touche … 210 d'APL... non pardon, l'APL
+    c'est 198"; blindfix19d). Language-free: the same word, said again."""
+    for before in re.compile(re.escape(word.group(0))).finditer(lowered, 0, word.start()):
+        if _FIRST_PERSON.search(t, *_sentence(t, before.start(), before.end())):
+            return True
+    return False
+
+
+def _users_restated(t: str, amount: tuple[int, int], word: tuple[int, int], c: Cues) -> bool:
+    """A restated benefit's amount: just after the word ("l'APL c'est 198", not "…-Regelsatz
+    für Kinder ist 357", a public rate), in its sentence, not someone else's."""
+    if not 0 <= amount[0] - word[1] <= _RESTATED_GAP:
+        return False
+    lo, hi = min(amount[0], word[0]), max(amount[1], word[1])
+    if _SENTENCE.search(t, min(amount[1], word[1]), max(amount[0], word[0])):
+        return False
+    bounds = _sentence(t, lo, hi)
+    return not _others_money(_SON_NUMBER.sub(" ", _part(t, bounds, lo, hi)), c)
 
 
 def _users(t: str, amount: tuple[int, int], word: tuple[int, int], p: _Payments, c: Cues) -> bool:
