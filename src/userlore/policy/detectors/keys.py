@@ -35,8 +35,10 @@ _KEY_WORDS = re.compile(  # run on the lowercased text; the word boundary is che
     r"|session[_\-\s]?(?:token|secret|key|cookie|id)|session(?=\s*[=:]))"
     r"|(?P<weak>token|credentials?|authorization|auth|key|license[_\-\s]?key|secret|salt)"
     r"|(?P<cjk>密钥|秘钥|令牌|api密钥|访问密钥|トークン|シークレット)"
-    r"|(?P<intl>clave(?:\s+de)?\s+(?:api|acceso|secreta)|cl[ée]\s+(?:d'?)?api|cl[ée]\s+secr[èe]te"
-    r"|jeton|api-schlüssel|schlüssel|chave(?:\s+de)?\s+api|token\s+de\s+acceso))"
+    # "clave del API", "clé de l’API", "chave da API": an article between (blindfix19e)
+    r"|(?P<intl>clave(?:\s+de(?:l|\s+la)?)?\s+(?:api|acceso|secreta)"
+    r"|cl[ée]\s+(?:de\s+l['’]\s*|d['’]?\s*)?api|cl[ée]\s+secr[èe]te"
+    r"|jeton|api-schlüssel|schlüssel|chave(?:\s+d[aeo])?\s+(?:api|acesso)|token\s+de\s+acceso))"
 )
 _KEY_GATE = re.compile(
     r"key|secret|token|auth|bearer|credential|password|passwd|salt|session|密钥|秘钥|令牌"
@@ -63,7 +65,9 @@ def _key_words_near(t: str, lowered: str, spans: list[tuple[int, int]]) -> Itera
             k = kw.start()
             # Inside a word ("monkey"), unless a camelCase hump ("myApiKey") or a parameter's
             # name that ends in its secret ("corpsecret", "appsecret").
+            # A CJK cue glued to a Latin word is a compound's end ("APIトークン"), not inside one.
             inside = k > 0 and t[k - 1].isalpha() and t[k - 1].isascii() and not t[k].isupper()
+            inside = inside and t[k].isascii()
             if inside and _GLUED_TAIL.match(lowered, k) is None:
                 continue
             if _WORD_GOES_ON.match(t, kw.end()) is not None:
@@ -136,7 +140,7 @@ def _high_entropy(t: str, lowered: str, spans: list[tuple[int, int]]) -> Iterato
                     close = t.find(quote, end, window_end + 200)
                     if close > 0 and "\n" not in t[end:close]:
                         end = close  # the whole quoted value, symbols included
-                yield (_SECRET, "high_entropy_secret", v.start(), end, None)
+                yield (_SECRET, "high_entropy_secret", _with_sigil(t, v.start()), end, None)
                 break
     yield from _cued_keys(t, lowered)
     for m in _BASIC_AUTH.finditer(t) if "asic" in t else ():
@@ -156,7 +160,7 @@ _KEYISH_CUE = re.compile(
 )
 _CUE_GAP = re.compile(
     r"\s*(?:[^\W\d_][^\W\d_'’\-]*(?:['’\-][^\W\d_]+)*['’]?\s*){0,3}?"
-    r"(?:[:=＝：]|=>|is|was|est|ist|lautet|es|é|era|foi|是|为|為|は|が)?\s*[\"'`]?"
+    r"(?:[:=＝：]|=>|is|was|est|ist|lautet|es|é|era|foi|是|为|為|は|が)?\s*[\"'`]?\$?"
 )
 _HEX_KEY = re.compile(r"(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*[0-9])[0-9a-fA-F]{16,}")
 # The cue's owner and use written out as a label, then a colon (blindfix18a): "token de la API
@@ -193,7 +197,16 @@ def _cued_keys(t: str, lowered: str) -> Iterator[_Hit]:
         if _DIGEST_PREFIX.search(t, max(0, v.start() - 12), v.start()):
             continue
         if _HEX_KEY.fullmatch(value) or key_shaped(value):
-            yield (_SECRET, "high_entropy_secret", v.start(), v.start() + len(value), None)
+            start = _with_sigil(t, v.start())
+            yield (_SECRET, "high_entropy_secret", start, v.start() + len(value), None)
+
+
+def _with_sigil(t: str, start: int) -> int:
+    """``start``, or one before it when a ``$`` opens the key as its vendor prefix
+    ("$aact_YTU5…": blindfix19e), so the sigil goes with the value it prefixes."""
+    if start > 0 and t[start - 1] == "$" and (start == 1 or not t[start - 2].isalnum()):
+        return start - 1
+    return start
 
 
 def key_shaped(value: str) -> bool:

@@ -69,7 +69,7 @@ _PW_BODY = (
     r"(?:(?<![A-Za-z])|(?=[^\x00-\x7f])|(?=pass(?:word|wd)))(?P<dash>--?)?(?:"
     + _PW_KEYWORDS
     + r")(?P<suffix>[A-Za-z0-9_]{0,20})"
-    r"(?P<mid>(?:\s+(?:for|to|of|on|at|de|del|da|do|du|des|der|für|fuer|fürs|von|vom|zu|pour"
+    r"(?P<mid>(?:\s+(?:for|to|of|on|at|de|del|da|do|das|dos|du|des|der|für|fuer|fürs|von|vom|zu|pour"
     r"|para|en|in|bei|beim|auf|zum|zur|am|dla)(?:\s+(?!(?:"
     + _SEP_WORDS
     + r")\b)(?!\d{4})(?:"
@@ -77,6 +77,9 @@ _PW_BODY = (
     + r"){1,30}){1,3})"
     r"|\s+(?!(?:" + _SEP_WORDS + "|" + _NOT_A_NAME + r")(?!\w))(?:" + _NAME_CHAR + r"){2,30}"
     r"(?=\s+(?:" + _SEP_WORDS + r")(?!\w)|\s*[:=：])|)"
+    # An aside in brackets before the copula names the account ("senha das Finanças (Portal)
+    # é …", "mon mot de passe (Ameli) est …": blindfix19e).
+    r"(?P<aside>\s*[(（][^()（）\n:=]{1,24}[)）])?"
     r"(?P<adv>(?:\s+(?:now|still|actually|currently|again|always|ahora|jetzt|maintenant|也|都|还))?)"
     r"(?P<sep>\s*(?:=>|:=|->|→)\s*|\s*[:=：＝]\s*"
     r"|\s+(?:is|was|'s)\s+(?:still|now|actually|currently|always|just)\s+"
@@ -304,6 +307,8 @@ def _passwords(t: str, lowered: str) -> Iterator[_Hit]:
         if (
             not value
             or (weak and not (quoted or _looks_like_password(value)))  # "pass"/"clave": words too
+            # After an aside a word is prose ("(mínimo 8 caracteres) es obligatoria").
+            or (m.group("aside") is not None and not (quoted or _looks_like_password(value)))
             or not _password_value_ok(
                 kind, value, quoted, m.group("sep"), bool(m.group("dash")), env_style
             )
