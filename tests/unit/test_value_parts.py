@@ -26,7 +26,10 @@ from userlore.policy.spoken import word_amount
 KNOWN: dict[str, set[str]] = {
     # "un piso en Madrid cuesta unos mil ochocientos euros al mes": a thing's price since
     # blind15 (``priced_things``: "al mes" no longer reads as French "mes").
-    "every_amount.jsonl": {"every_amount-en-b08"},
+    # "o pedido 48213 ainda não chegou, paguei o frete à parte": withheld since blindfix19d made
+    # "paguei" a money word for the gate (it keeps "paguei R$ 1.150 de condomínio" out of a
+    # plan); the order number reads as the amount paid. One snippet, recall first.
+    "every_amount.jsonl": {"every_amount-en-b08", "every_amount-pt-b06"},
     "check_parts.jsonl": set(),
     "card_codes.jsonl": {
         "card_code-en-b09",
