@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import data_sets, value_sets
+from tests.support import value_sets
 from userlore.policy.sensitivity import redact
 
 SETS = ("blindfix19a_comma_values.jsonl", "blindfix19a_comma_values2.jsonl")
@@ -23,10 +23,7 @@ KNOWN = {
 }
 
 
-@pytest.mark.parametrize("name", SETS)
-def test_every_item_of_the_set(name: str) -> None:
-    unexpected, stale = value_sets.unexpected_and_stale(data_sets.rows(name), KNOWN)
-    assert (unexpected, stale) == (set(), set())
+test_every_item_of_the_set, test_known_miss = value_sets.set_tests(SETS, KNOWN)
 
 
 @pytest.mark.parametrize(
