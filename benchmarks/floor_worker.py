@@ -58,10 +58,12 @@ def turn(batch: list[str], worker_on: bool) -> dict[str, float]:
         )
         shared = floor_worker.stats()["shared"]
         worker = floor_worker.shared_worker() if worker_on else None
-        pid = None if worker is None else worker.pid
+        pid = None if worker is None else worker.pid  # None until a batch first claims it
         child0, cpu0, wall0 = child_cpu(pid), time.process_time(), time.perf_counter()
         put_seconds(store, batch)
         wall = time.perf_counter() - wall0
+        if worker is not None and worker.pid != pid:  # started (or replaced) by this load
+            pid, child0 = worker.pid, 0.0
         cpu = time.process_time() - cpu0 + child_cpu(pid) - child0
         lore.close()
     return {"wall_s": wall, "cpu_s": cpu, "shared": floor_worker.stats()["shared"] - shared}

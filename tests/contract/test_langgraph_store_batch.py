@@ -9,18 +9,15 @@ both ways, on two databases, and compare everything a reader can see (issue 30, 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 from langgraph.store.base import GetOp, Op, PutOp, SearchOp
 from sqlalchemy import event
-from sqlalchemy.orm import Session
 
 from userlore import RecordState, Userlore
 from userlore.errors import InvalidInputError, PolicyViolationError
 from userlore.integrations.langgraph_store import UserloreStore
-from userlore.models import CandidateInput, WriteOutcome
 from userlore.testing.embeddings import HashingEmbeddings
 
 USER_FIRST = ("{user_id}",)
@@ -57,18 +54,6 @@ def _one_by_one(batch: Sequence[Op]) -> list[list[Op]]:
     return [[op] for op in batch]
 
 
-def _per_item(lore: Userlore) -> Callable[..., list[WriteOutcome]]:
-    """``govern_batch`` as the per-item write: ``govern`` of each candidate in turn."""
-    governed = lore.memory.store
-
-    def run(
-        session: Session, scope: str, candidates: Sequence[CandidateInput], **_: Any
-    ) -> list[WriteOutcome]:
-        return [governed.govern(session, scope, c) for c in candidates]
-
-    return run
-
-
 def _seen(lore: Userlore, store: UserloreStore) -> dict[str, Any]:
     """Everything a reader sees, without ids or times (the two databases number rows apart)."""
     records = sorted(
@@ -100,19 +85,14 @@ def _seen(lore: Userlore, store: UserloreStore) -> dict[str, Any]:
 
 @pytest.mark.parametrize("mode", ["auto", "confirmWrite"])
 def test_batched_puts_leave_what_puts_one_by_one_leave(
-    make_lore: Callable[..., Userlore],
-    mode: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    store_on_write_path: Callable[..., tuple[Userlore, UserloreStore]], mode: str
 ) -> None:
     index: Any = {"dims": 64, "embed": HashingEmbeddings(dims=64), "fields": ["content"]}
     results = []
     seen = []
     for split in (False, True):
-        lore = make_lore(mode, url=f"sqlite:///{tmp_path / f'split-{split}.db'}")
-        store = UserloreStore(lore, namespace_template=USER_FIRST, index=index)
-        if split:  # the reference: each put its own governed write, as before the batch path
-            monkeypatch.setattr(lore.memory.store, "govern_batch", _per_item(lore))
+        # split: the reference, each put its own governed write, as before the batch path.
+        lore, store = store_on_write_path(mode, per_item=split, index=index)
         got: list[Any] = []
         for batch in _script():
             for part in _one_by_one(batch) if split else [batch]:

@@ -14,19 +14,16 @@ batch writes nothing but its trace, with the store's vector index on and off.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from langgraph.store.base import Op, PutOp
 from sqlalchemy import Column, Table, select
-from sqlalchemy.orm import Session
 
 from userlore import Userlore
 from userlore.errors import PolicyViolationError
 from userlore.integrations.langgraph_store import UserloreStore
-from userlore.models import CandidateInput, WriteOutcome
 from userlore.store.schema import Base
 from userlore.testing.embeddings import HashingEmbeddings
 
@@ -61,17 +58,6 @@ def _batches() -> list[list[Op]]:
         PutOp(NS, "fresh", {"content": "A key first put in the second batch"}),
     ]
     return [first, second]
-
-
-def _per_item(lore: Userlore) -> Callable[..., list[WriteOutcome]]:
-    governed = lore.memory.store
-
-    def run(
-        session: Session, scope: str, candidates: Sequence[CandidateInput], **_: Any
-    ) -> list[WriteOutcome]:
-        return [governed.govern(session, scope, c) for c in candidates]
-
-    return run
 
 
 def _numbering(table: Table, column: Column[Any]) -> bool:
@@ -126,20 +112,14 @@ def _tables(lore: Userlore) -> dict[str, list[tuple[Any, ...]]]:
 
 @pytest.mark.parametrize("indexed", [True, False])
 def test_a_batch_stores_every_row_the_per_item_write_stores(
-    make_lore: Callable[..., Userlore],
-    indexed: bool,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    store_on_write_path: Callable[..., tuple[Userlore, UserloreStore]], indexed: bool
 ) -> None:
     index: Any = {"dims": 32, "embed": HashingEmbeddings(dims=32), "fields": ["content"]}
     dumps = []
     for per_item in (False, True):
-        lore = make_lore("auto", url=f"sqlite:///{tmp_path / f'per-item-{per_item}.db'}")
-        store = UserloreStore(
-            lore, namespace_template=("{user_id}",), index=index if indexed else None
+        lore, store = store_on_write_path(
+            "auto", per_item=per_item, index=index if indexed else None
         )
-        if per_item:
-            monkeypatch.setattr(lore.memory.store, "govern_batch", _per_item(lore))
         first, second = _batches()
         store.batch(first)
         before = _tables(lore)

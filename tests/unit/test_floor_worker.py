@@ -272,3 +272,20 @@ def test_a_store_batch_with_the_worker(
     with pytest.raises(PolicyViolationError):
         store.batch(ops)
     assert store.search(("u2", "notes"), limit=10) == []
+
+
+def test_the_shared_worker_starts_its_child_on_a_claim_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One way to start the child (tidy20): a batch's claim, the first one's and a retired
+    # child's successor's alike; shared_worker() only hands out the process's worker.
+    monkeypatch.setattr(floor_worker, "_SHARED", None)
+    monkeypatch.setattr(floor_worker, "enabled", lambda: True)
+    monkeypatch.setattr(floor_worker.atexit, "register", lambda *_: None)
+    worker = floor_worker.shared_worker()
+    assert worker is not None and worker.pid is None
+    assert floor_worker.shared_worker() is worker
+    worker._python = "/bin/false"  # a child that exits at once: the claim starts it, no more
+    assert not worker.claim()
+    assert worker.pid is not None
+    worker.close()

@@ -34,6 +34,23 @@ def cite(record_id: str, version: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class _Version:
+    """One version of a record: what a receipt, a recall citation and a history entry name."""
+
+    id: str
+    version: int
+
+    @property
+    def citation(self) -> str:
+        """This version cited as ``id@vN`` (:func:`cite`)."""
+        return cite(self.id, self.version)
+
+    def _cited(self) -> dict[str, Any]:
+        """The ``citation``, ``id`` and ``version`` keys an ``as_dict`` opens with."""
+        return {"citation": self.citation, "id": self.id, "version": self.version}
+
+
+@dataclass(frozen=True, slots=True)
 class Author:
     """Who wrote a version: agent id, client name, device and instance hash.
 
@@ -60,7 +77,7 @@ class Author:
 
 
 @dataclass(frozen=True, slots=True)
-class MemoryReceipt:
+class MemoryReceipt(_Version):
     """What one lifecycle operation did, described by the version it left live.
 
     Attributes:
@@ -75,8 +92,6 @@ class MemoryReceipt:
         superseded_record_id: A different record this write replaced (canonical-key writes).
     """
 
-    id: str
-    version: int
     state: RecordState
     action: str
     memory_type: MemoryType
@@ -85,10 +100,6 @@ class MemoryReceipt:
     diff: str | None
     author: Author
     superseded_record_id: str | None = None
-
-    @property
-    def citation(self) -> str:
-        return cite(self.id, self.version)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form, the same on every surface (facade, tools, MCP, HTTP)."""
@@ -110,11 +121,9 @@ class MemoryReceipt:
 
 
 @dataclass(frozen=True, slots=True)
-class Citation:
+class Citation(_Version):
     """One live version returned by recall."""
 
-    id: str
-    version: int
     content: str
     memory_type: MemoryType
     path: str
@@ -123,15 +132,9 @@ class Citation:
     author: Author
     updated_at: datetime
 
-    @property
-    def citation(self) -> str:
-        return cite(self.id, self.version)
-
     def as_dict(self) -> dict[str, Any]:
         return {
-            "citation": self.citation,
-            "id": self.id,
-            "version": self.version,
+            **self._cited(),
             "content": self.content,
             "memory_type": self.memory_type.value,
             "path": self.path,
@@ -194,11 +197,9 @@ class RecallResult:
 
 
 @dataclass(frozen=True, slots=True)
-class VersionEntry:
+class VersionEntry(_Version):
     """One version of a record in :meth:`MemoryService.history`."""
 
-    id: str
-    version: int
     parent_version: int | None
     state: str
     content: str
@@ -206,15 +207,9 @@ class VersionEntry:
     author: Author
     created_at: datetime
 
-    @property
-    def citation(self) -> str:
-        return cite(self.id, self.version)
-
     def as_dict(self) -> dict[str, Any]:
         return {
-            "citation": self.citation,
-            "id": self.id,
-            "version": self.version,
+            **self._cited(),
             "parent_version": self.parent_version,
             "state": self.state,
             "content": self.content,

@@ -145,7 +145,7 @@ class FloorWorker:
                 elif time.monotonic() - self._started > START_TIMEOUT:
                     raise WorkerError(f"the child did not start in {START_TIMEOUT:.0f} s")
         except (WorkerError, OSError, EOFError, pickle.UnpicklingError) as exc:
-            self._fail(exc)
+            self.fail(exc)
         if not self._ready or self._broken:
             self._lock.release()
             return False
@@ -183,7 +183,11 @@ class FloorWorker:
 
     def fail(self, exc: BaseException) -> None:
         """Stop using the child after ``exc`` (logged and counted; the caller goes on alone)."""
-        self._fail(exc)
+        global _FAILURES
+        _FAILURES += 1
+        self._broken = True
+        _LOG.warning("userlore: the floor's worker process failed, classifying in process: %s", exc)
+        self.close()
 
     def close(self) -> None:
         """End the child (its stdin closes; killed if it does not exit)."""
@@ -199,13 +203,6 @@ class FloorWorker:
             proc.wait()
         if proc.stdout is not None:
             proc.stdout.close()
-
-    def _fail(self, exc: BaseException) -> None:
-        global _FAILURES
-        _FAILURES += 1
-        self._broken = True
-        _LOG.warning("userlore: the floor's worker process failed, classifying in process: %s", exc)
-        self.close()
 
     def _readable(self, timeout: float) -> bool:
         assert self._proc is not None and self._proc.stdout is not None
@@ -304,7 +301,8 @@ def enabled() -> bool:
 
 
 def shared_worker() -> FloorWorker | None:
-    """This process's worker, started on the first call (``None`` where it is off)."""
+    """This process's worker (``None`` where it is off); its child starts on the first
+    :meth:`~FloorWorker.claim`, as a retired one's successor does."""
     global _SHARED
     if not enabled():
         return None
@@ -312,10 +310,6 @@ def shared_worker() -> FloorWorker | None:
         if _SHARED is None:
             _SHARED = FloorWorker()
             atexit.register(_SHARED.close)
-            try:
-                _SHARED.start()
-            except OSError as exc:
-                _SHARED.fail(exc)
         return _SHARED
 
 

@@ -19,8 +19,9 @@ from userlore.policy.cue_data import alternation, cues, flat
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.every_amount import part_bounds, sentence_bounds
-from userlore.policy.detectors.money import _FIRST_PERSON, _NEXT_WORD
+from userlore.policy.detectors.money import _NEXT_WORD
 from userlore.policy.findings import _BLOCKING, _REGULATED
+from userlore.policy.first_person import first_person
 
 __all__ = ["amount_shares"]
 
@@ -42,6 +43,7 @@ def amount_shares(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
     c = cues()
     shares = _shares()
+    speaker = first_person().speaker
     for lo, hi in sorted({sentence_bounds(t, h[2], h[3]) for h in money}):
         for m in _SMALL.finditer(t, lo, hi):
             if any(s < m.end() and m.start() < e for s, e in named):
@@ -57,7 +59,7 @@ def amount_shares(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
             # Someone else named before the number is the part's subject ("…, 600 davon spart
             # meine Schwester" is the user's to give; "my sister spends 600 of it" is not).
             subject = lowered[p_lo : m.start()]
-            if c.others.search(subject) and not _FIRST_PERSON.search(c.others.sub(" ", subject)):
+            if c.others.search(subject) and not speaker.search(c.others.sub(" ", subject)):
                 continue
             named.append(m.span())
             yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")

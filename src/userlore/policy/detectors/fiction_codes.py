@@ -5,11 +5,12 @@ nouvelle où un cambrioleur devine le code 2580", "探偵が暗証番号 3719 �
 the credential rules read a code after its cue and are right to (recall first), but the turn asks
 for a story and the code is the story's. The exemption is narrow, so a real code pasted in such a
 request is still caught: the request verb opens the turn (the requests, as data per language, in
-``data/fiction_requests.yaml``), no first-person word follows it ("… guesses my real PIN 7302",
-"… mi PIN", "我的"), every digit run of the turn is short, and only a secret made of digits and
-separators (at most ``max_digits`` digits) is let stand, or such a bare figure a money rule read:
-never an id, an amount with its currency or a password with letters. The gate reads the same
-request (``quote_gate``): the story's codes and figures are its characters'.
+``data/fiction_requests.yaml``), no first-person word of an owner follows it ("… guesses my real
+PIN 7302", "… mi PIN", "我的"; ``data/first_person.yaml``), every digit run of the turn is
+short, and only a secret made of digits and separators (at most ``max_digits`` digits) is let
+stand, or such a bare figure a money rule read: never an id, an amount with its currency or a
+password with letters. The gate reads the same request (``quote_gate``): the story's codes and
+figures are its characters'.
 """
 
 from __future__ import annotations
@@ -20,18 +21,10 @@ import re
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.findings import _REGULATED, _SECRET
+from userlore.policy.first_person import first_person
 
 __all__ = ["drop_fiction_codes", "fiction_request"]
 
-# The speaker's own words after the request ("my", "mi", "mein", "mon", "meu", "我的", "私の"):
-# the story is then about the user's things, and its code may be theirs. "me"/"moi"/"mir" alone
-# are the request's addressee ("write me a story", "écris-moi"), not an owner.
-_OWN = re.compile(
-    r"(?i)(?<![\w'])(?:my|mine|our|ours|i|i'm|i've|we|mi|mis|mío|mía|nuestr\w*|tengo|uso"
-    r"|mein\w*|unser\w*|ich|mon|ma|mes|notre|nos|je|j'ai|meu|minha|meus|minhas|nosso\w*"
-    r"|nossa\w*|eu|tenho|uso)(?![\w'])"
-    r"|我的|我家|我们|我用|私の|僕の|俺の|うちの|我が家"
-)
 _DIGIT_RUN = re.compile(r"\d(?:[\s\-./]?\d)*")
 _CODE = re.compile(r"[\d\s\-./]+")
 
@@ -57,7 +50,7 @@ def fiction_request(text: str) -> bool:
     if m is None:
         return False
     rest = lowered[m.end() :] if m.start() == 0 else lowered[: m.start()]
-    if _OWN.search(rest) is not None:
+    if first_person().owner.search(rest) is not None:
         return False
     return all(_digits(r.group(0)) <= most for r in _DIGIT_RUN.finditer(lowered))
 

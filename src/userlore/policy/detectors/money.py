@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from userlore.policy.cue_data import Cues, cues
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.findings import _REGULATED
+from userlore.policy.first_person import first_person
 
 _LOCALES = ("en", "zh", "es", "de", "fr", "ja", "pt_BR", "pt_PT")
 _CODES = ("EUR", "USD", "GBP", "JPY", "CNY", "BRL", "MXN", "CHF")
@@ -72,12 +73,6 @@ def _amount() -> re.Pattern[str]:
     )
 
 
-_FIRST_PERSON = re.compile(
-    r"(?i)(?<![\w'])(?:my|i|i'm|i've|me|we|our|wir|unser\w*|nous|notre|nos|nosotros|nuestr\w*"
-    r"|nós|nosso\w*|nossa\w*|mi|mis|tengo|gano|debo|cobro|ahorr\w*|mein\w*|ich|mir"
-    r"|mon|ma|mes|j'ai|je|moi|meu|minha|meus|minhas|tenho|ganho|devo|recebo|eu)(?![\w'])"
-    r"|我|私|僕|俺"
-)
 _JA_PERSONAL = re.compile(
     r"給料|月給|月収|年収|年俸|手取り|貯金|借金|ローン|口座残高|預金|収入|ボーナス|残高|年金|積立"
     r"|奨学金|返済|借り|iDeCo|NISA|ニーサ|イデコ|保険料|退職金|税引き後"
@@ -236,7 +231,10 @@ def own_money(t: str) -> Iterator[_Hit]:
         clause = _clause(t, m.start(), m.end())
         if _others_money(clause, c):
             continue
-        own = _FIRST_PERSON.search(clause) is not None and _MONEY_NOUNS.search(clause) is not None
+        own = (
+            first_person().speaker.search(clause) is not None
+            and _MONEY_NOUNS.search(clause) is not None
+        )
         if own or _personal(clause):
             seen.append(m.span())
             yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")

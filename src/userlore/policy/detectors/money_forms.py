@@ -24,7 +24,6 @@ from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, has_decimal, is_year, unnamed
 from userlore.policy.detectors.money import (
     _BARE,
-    _FIRST_PERSON,
     _amount,
     _clause,
     _currency,
@@ -34,6 +33,7 @@ from userlore.policy.detectors.money import (
 from userlore.policy.detectors.registry import _NEG_BEFORE
 from userlore.policy.detectors.second_amounts import _payments
 from userlore.policy.findings import _REGULATED
+from userlore.policy.first_person import first_person
 from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["money_forms"]
@@ -102,7 +102,7 @@ def _windows(t: str, lowered: str) -> list[tuple[int, int]]:
     w = _words()
     payments = _payments()
     cjk = not lowered.isascii() and _CJK.search(t) is not None
-    first = _FIRST_PERSON.search(t) is not None
+    first = first_person().speaker.search(t) is not None
     spans: list[tuple[int, int]] = []
     if w.literals.search(lowered):
         spans += [m.span() for m in w.pay.finditer(lowered)]
@@ -158,7 +158,8 @@ def _pay_amounts(t: str, lowered: str) -> Iterator[_Hit]:
             continue
         own = w.pay.search(folded) is not None
         own = own or (
-            _FIRST_PERSON.search(clause) is not None and w.per_period.search(folded) is not None
+            first_person().speaker.search(clause) is not None
+            and w.per_period.search(folded) is not None
         )
         # The English magnitude: beside a money noun of any language's own text.
         own = own or (
@@ -173,7 +174,7 @@ def _pay_amounts(t: str, lowered: str) -> Iterator[_Hit]:
         )
         # A rent and its fee in the user's own clause ("mon loyer 1 150 € + 90 € de charges").
         own = own or (
-            _FIRST_PERSON.search(clause) is not None
+            first_person().speaker.search(clause) is not None
             and payments.words.search(folded) is not None
             and _amount().match(t, s) is not None
         )

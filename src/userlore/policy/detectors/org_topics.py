@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from userlore.policy.cue_data import alternation, flat
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.money import _FIRST_PERSON
+from userlore.policy.first_person import first_person
 from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["org_topic"]
@@ -40,4 +40,4 @@ def org_topic(sentence: str, categories: Iterable[str]) -> bool:
     gate, news = _news()
     if not gate.search(lowered) or news.search(lowered) is None:
         return False
-    return _FIRST_PERSON.search(sentence) is None
+    return first_person().speaker.search(sentence) is None

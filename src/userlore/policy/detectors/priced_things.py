@@ -22,9 +22,10 @@ from userlore.policy.cue_data import cues
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.every_amount import part_bounds, sentence_amounts
-from userlore.policy.detectors.money import _FIRST_PERSON, _others_money
+from userlore.policy.detectors.money import _others_money
 from userlore.policy.detectors.thing_prices import _forms as seen_forms
 from userlore.policy.findings import _BLOCKING, _REGULATED
+from userlore.policy.first_person import first_person
 from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["costs_the_user", "thing_priced"]
@@ -67,7 +68,7 @@ def thing_priced(sentence: str) -> bool:
         return False
     rest = f.months.sub(" ", f.verbs.sub(" ", lowered))
     # Both lists of first-person words: the money rules' and the seen-things' ("yo", "pago").
-    return _FIRST_PERSON.search(rest) is None and seen_forms().own.search(rest) is None
+    return first_person().speaker.search(rest) is None and seen_forms().own.search(rest) is None
 
 
 def costs_the_user(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:

@@ -30,13 +30,13 @@ from userlore.policy.cue_data import CueAlternation, alternation, cues
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, has_digit
 from userlore.policy.detectors.money import (
-    _FIRST_PERSON,
     _MONEY_NOUNS,
     _clause,
     _others_money,
     _personal,
 )
 from userlore.policy.findings import _REGULATED, _SECRET
+from userlore.policy.first_person import first_person
 from userlore.policy.literal_gate import LiteralGate
 
 if TYPE_CHECKING:
@@ -402,7 +402,7 @@ def money_words(t: str, lowered: str) -> Iterator[_Hit]:
         clause = _clause(t, s, e)
         if _others_money(clause, c):
             continue
-        first = _FIRST_PERSON.search(clause) is not None
+        first = first_person().speaker.search(clause) is not None
         first = first or d.first_verbs.search(clause.casefold()) is not None
         context = d.context.search(clause.casefold()) is not None
         cjk_context = context and _CJK_CHAR.search(clause) is not None

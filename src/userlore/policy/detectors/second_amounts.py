@@ -27,9 +27,10 @@ from userlore.policy.cue_data import Cues, alternation, cues, flat
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.detectors.cue_sections import gate_words, sections
-from userlore.policy.detectors.money import _FIRST_PERSON, _MONEY_NOUNS, _others_money, _personal
+from userlore.policy.detectors.money import _MONEY_NOUNS, _others_money, _personal
 from userlore.policy.detectors.priced_things import thing_priced
 from userlore.policy.findings import _REGULATED
+from userlore.policy.first_person import first_person
 from userlore.policy.literal_gate import LiteralGate
 from userlore.policy.spoken import word_amount
 
@@ -109,7 +110,7 @@ def second_amounts(t: str, lowered: str) -> Iterator[_Hit]:
             # the user is in it (a rate alone, "… went up to 393 for single claimants", stays).
             bounds = _sentence(t, word.start(), word.end())
             restated = _restated(t, lowered, word)
-            if restated or _FIRST_PERSON.search(t, *bounds):
+            if restated or first_person().speaker.search(t, *bounds):
                 lo, hi = bounds
         else:
             restated = False
@@ -135,7 +136,7 @@ def _restated(t: str, lowered: str, word: re.Match[str]) -> bool:
     number after it restates the user's own figure ("je touche … 210 d'APL... non pardon, l'APL
     c'est 198"; blindfix19d). Language-free: the same word, said again."""
     for before in re.compile(re.escape(word.group(0))).finditer(lowered, 0, word.start()):
-        if _FIRST_PERSON.search(t, *_sentence(t, before.start(), before.end())):
+        if first_person().speaker.search(t, *_sentence(t, before.start(), before.end())):
             return True
     return False
 
@@ -160,7 +161,7 @@ def _users(t: str, amount: tuple[int, int], word: tuple[int, int], p: _Payments,
         return False  # another sentence's number
     bounds = _sentence(t, lo, hi)
     sentence = t[bounds[0] : bounds[1]]
-    own = _FIRST_PERSON.search(sentence) is not None or _personal(sentence)
+    own = first_person().speaker.search(sentence) is not None or _personal(sentence)
     own = own or _MONEY_NOUNS.search(sentence) is not None
     if not own or p.listing.search(sentence.casefold()) is not None or thing_priced(sentence):
         return False

@@ -21,8 +21,8 @@ from userlore.policy.cue_data import Cues, alternation, cues, flat
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, has_decimal
 from userlore.policy.detectors.every_amount import sentence_amounts, sentence_bounds
-from userlore.policy.detectors.money import _FIRST_PERSON
 from userlore.policy.findings import _BLOCKING, _REGULATED
+from userlore.policy.first_person import first_person
 from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["CuedWords", "cued_figures", "cued_words", "tax_figures"]
@@ -108,7 +108,7 @@ def _cleared(sentence: str, w: CuedWords, c: Cues) -> bool:
     masked ("they finally paid my invoice" is the user's; "my colleague bills 90" is not)."""
     if not c.about_others(w.tax.sub(" ", sentence)):
         return False
-    return _FIRST_PERSON.search(c.others.sub(" ", sentence)) is None
+    return first_person().speaker.search(c.others.sub(" ", sentence)) is None
 
 
 # A number joined to another by a dash or a slash is an id or a date ("Factura nº 2024-0153");
