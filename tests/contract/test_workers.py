@@ -173,7 +173,11 @@ def test_kill_9_worker_items_are_finished_by_another_exactly_once(
     _seed(url, 40)
     script = tmp_path / "doomed.py"
     script.write_text(_DOOMED)
-    child = subprocess.Popen([sys.executable, str(script), url], stdout=subprocess.PIPE, text=True)
+    # A half-second lease (it was 2 s): the items stay "running" whatever its length, and the
+    # wait below for it to run out before the rescuer starts is that much shorter.
+    child = subprocess.Popen(
+        [sys.executable, str(script), url, "0.5"], stdout=subprocess.PIPE, text=True
+    )
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "40"
@@ -183,7 +187,7 @@ def test_kill_9_worker_items_are_finished_by_another_exactly_once(
         if child.poll() is None:
             child.kill()
     assert _states(url) == {"running": 40}
-    time.sleep(2.2)  # the leases expire
+    time.sleep(0.6)  # the leases expire
     rescuer = _worker(url, tmp_path, "--once", "--worker-id", "rescuer")
     output, _ = rescuer.communicate(timeout=120)
     assert rescuer.returncode == 0, output

@@ -1,11 +1,16 @@
 """Piped ``userlore`` output (80 columns): ids and context blocks are never wrapped (issue 26).
 
 A person copies an id into the next command and a script reads the plan's JSON block, so both
-must stay whole; long record content still folds to the width.
+must stay whole; long record content still folds to the width. The two plan commands run the real
+command in a subprocess (stdout a pipe, ``COLUMNS=80``); the listings call ``main(argv)`` in this
+process with the same width and a captured (not a terminal) stdout, the same path without a
+process start each.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -16,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from userlore import Userlore
+from userlore.cli import main
 
 LONG = "Our deployment checklist covers " + ", ".join(f"step number {n}" for n in range(40)) + "."
 
@@ -34,6 +40,19 @@ def run(args: list[str], db: str, home: Path) -> str:
     return done.stdout
 
 
+def run_here(args: list[str], db: str, home: Path) -> str:
+    """The same command through ``main`` in this process, stdout captured at 80 columns."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOME", str(home))
+        patch.setenv("USERLORE_DB", db)
+        patch.setenv("COLUMNS", "80")
+        patch.delenv("USERLORE_CONFIG", raising=False)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(args) == 0
+    return out.getvalue()
+
+
 @pytest.fixture(scope="module")
 def printed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     home = tmp_path_factory.mktemp("cli-output")
@@ -41,20 +60,21 @@ def printed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     with Userlore.open(db, config={"memory": {"mode": "auto"}}) as lore:
         lore.memory.remember("u1", LONG, path="team", memory_type="semantic")
         lore.memory.remember("u1", "Standup is at 9:30.", path="team", memory_type="semantic")
-    commands = {
-        "records": ["records", "--scope", "u1"],
-        "records json": ["records", "--scope", "u1", "--json"],
+    piped = {
         "plan": ["plan", "deployment checklist standup", "--scope", "u1"],
         "plan json": ["plan", "deployment checklist standup", "--scope", "u1", "--json"],
+    }
+    here = {
+        "records": ["records", "--scope", "u1"],
+        "records json": ["records", "--scope", "u1", "--json"],
         "traces": ["trace", "list", "--scope", "u1"],
         "traces json": ["trace", "list", "--scope", "u1", "--json"],
     }
     # Plans write traces: the two trace listings run after every plan, or they could differ.
-    out: dict[str, str] = {}
-    for group in ([k for k in commands if not k.startswith("traces")], ["traces", "traces json"]):
-        with ThreadPoolExecutor(max_workers=3) as pool:
-            futures = {k: pool.submit(run, commands[k], db, home) for k in group}
-            out.update({k: f.result() for k, f in futures.items()})
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {k: pool.submit(run, args, db, home) for k, args in piped.items()}
+        out = {k: f.result() for k, f in futures.items()}
+    out.update({k: run_here(args, db, home) for k, args in here.items()})
     return out
 
 

@@ -121,34 +121,39 @@ WORKER_SIGNALS = {
 
 @pytest.mark.parametrize("case", list(WORKER_SIGNALS))
 def test_worker_warns_about_disabled_sources_only_when_items_wait(
-    case: str, vault: Path, tmp_path: Path
+    case: str,
+    vault: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     config, pending, warns = WORKER_SIGNALS[case]
     db = f"sqlite:///{tmp_path / 'd.db'}"
     env = dict(os.environ, HOME=str(tmp_path))
     for name in ("USERLORE_CONFIG", "USERLORE_DB", "USERLORE_MODE"):
         env.pop(name, None)
-
-    def cli(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "userlore.cli", *args, "--db", db],
+        monkeypatch.delenv(name, raising=False)
+    if pending:  # the setup runs in this process (the sync's own tests are above)
+        sync = ["sources", "sync", str(vault), "--kind", "markdown", "--scope", "me"]
+        assert main([*sync, "--no-synthesis", "--db", db]) == 0
+        capsys.readouterr()
+    args = ["worker", "--once", "--json", "--db", db]
+    if config is not None:
+        path = tmp_path / "config.json"
+        path.write_text(json.dumps(config))
+        args += ["--config", str(path)]
+    if warns:  # the real command once: its warning on stderr, its JSON alone on stdout
+        ran = subprocess.run(
+            [sys.executable, "-m", "userlore.cli", *args],
             capture_output=True,
             text=True,
             env=env,
             timeout=600,
         )
-
-    if pending:
-        synced = cli(
-            "sources", "sync", str(vault), "--kind", "markdown", "--scope", "me", "--no-synthesis"
-        )
-        assert synced.returncode == 0, synced.stderr
-    args = ["worker", "--once", "--json"]
-    if config is not None:
-        path = tmp_path / "config.json"
-        path.write_text(json.dumps(config))
-        args += ["--config", str(path)]
-    ran = cli(*args)
+    else:  # the same ``main`` in this process: the same streams, without a process start
+        code = main(args)
+        out, err = capsys.readouterr()
+        ran = subprocess.CompletedProcess(args, code, out, err)
     assert ran.returncode == 0, ran.stderr
     assert ("disabled" in ran.stderr) is warns, ran.stderr
     if warns:

@@ -40,6 +40,7 @@ from userlore.sources.views import SYNTHESIS_STATES
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from userlore.extract.reviewer import LLMReviewer
     from userlore.facade import Userlore
     from userlore.sources.views import PipelineReport, SyncReport
     from userlore.work import WorkRunner
@@ -386,11 +387,14 @@ def worker(
 def _work_runner(lore: Userlore, reviewer: str | None) -> WorkRunner:
     """The runner for ``work_items`` (turns and reviews the middleware queued); review jobs
     need ``--reviewer module:attr`` (an ``LLMReviewer``, or a callable returning one)."""
-    from userlore.extract.reviewer import LLMReviewer
     from userlore.work import WorkRunner
 
     found: LLMReviewer | None = None
     if reviewer:
+        # Only here: the reviewer's module loads LangChain's chat models and LangSmith's
+        # tracers, ~0.4 s of every worker start that has no reviewer to load.
+        from userlore.extract.reviewer import LLMReviewer
+
         module, _, attr = reviewer.partition(":")
         try:
             target = getattr(importlib.import_module(module), attr)

@@ -14,8 +14,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from langgraph.config import get_config
-
 from userlore.errors import ScopeError
 from userlore.store.governed import validate_scope
 
@@ -26,6 +24,10 @@ DEFAULT_SCOPE_KEY = "user_id"
 
 def current_config() -> Mapping[str, Any]:
     """The running config, or an empty mapping outside a runnable context."""
+    # Imported here: ``langgraph.config`` pulls in ``langgraph.types`` (~0.2 s of a process
+    # start), and a ``userlore worker`` imports this module without running any graph.
+    from langgraph.config import get_config
+
     try:
         config: Mapping[str, Any] = get_config()
     except RuntimeError:

@@ -10,7 +10,6 @@ import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from langgraph.runtime import get_runtime
 from langgraph.store.base import (
     BaseStore,
     InvalidNamespaceError,
@@ -57,6 +56,8 @@ class ScopedStore(BaseStore):
 
     def _run_user(self) -> str | None:
         """The user the current run names (or the resolver's explicit default)."""
+        from langgraph.runtime import get_runtime  # at first use: see ``current_config``
+
         try:
             runtime = get_runtime()
         except (RuntimeError, KeyError):
