@@ -227,13 +227,21 @@ token longer than this is a key or an id, left to the key and vendor rules, whic
 public ones ("pk_test_TYooMQauvdEDq54NiTphI7jx"): a password a person states is shorter."""
 
 
+# Three groups of digits or more joined by spaces or hyphens, ten digits or more: an account or
+# an id as it is printed ("1001 8473 9216", "34-8127465-3"; blind20), which no covered sentence's
+# count, date or price is.
+_GROUPED_RUN = re.compile(r"(?<![\w.,:/\-])\d{1,8}(?:[ \-]\d{1,8}){2,}(?![\w\-]|[.,]\d)")
+_GROUPED_RUN_DIGITS: Final = 10
+
+
 def _unmistakable(
     text: str, offset: int, languages: list[str], longest: int | None = None
 ) -> Iterator[_Hit]:
     """Values in a segment that may be a misread covered sentence: a credential-shaped token
     with a symbol (not an underscore alone) or a case change beside its digits
     ("Vulpe_Rosie9", "tiger!3274"; up to ``longest`` characters when given), digits said one
-    by one ("4 8 1 6", not "1 2 3 4"), and amounts of four digits or more."""
+    by one ("4 8 1 6", not "1 2 3 4"), amounts of four digits or more, and grouped runs of ten
+    digits or more (:data:`_GROUPED_RUN`)."""
     for tok in _TOKEN.finditer(text):
         word = tok.group(0).strip(_EDGES)
         if longest is not None and len(word) > longest:
@@ -252,6 +260,15 @@ def _unmistakable(
             yield (_REGULATED, rule, offset + m.start(), offset + m.end(), None)
     for start, end in _currency_amounts(text, languages, GUARDED_AMOUNT_DIGITS):
         yield (_REGULATED, "value_uncovered_language", offset + start, offset + end, None)
+    for m in _GROUPED_RUN.finditer(text):
+        if sum(ch.isdigit() for ch in m.group(0)) >= _GROUPED_RUN_DIGITS:
+            yield (
+                _REGULATED,
+                "value_uncovered_language",
+                offset + m.start(),
+                offset + m.end(),
+                None,
+            )
     sign = _currency_signs()
     found = [
         m.span() for m in re.finditer(rf"{sign}\s?\d[\d.,]{{3,}}\d|\d[\d.,]{{3,}}\d\s?{sign}", text)
@@ -403,6 +420,20 @@ def misread_covered(t: str, seg: Segment, found: list[Segment]) -> bool:
     return len(_PLAIN_WORD.findall(text)) < 2 or _guarded(t, text)
 
 
+_WORDED_MIN: Final = 4
+
+
+def _no_language(t: str, seg: Segment) -> bool:
+    """``seg`` is the model's "no linguistic content" (``zxx``: keys, hashes, URLs) and holds
+    fewer than :data:`_WORDED_MIN` plain words: four or more are a sentence of a language the
+    model does not know ("Kuv daim npav Thaib tus lej yog …", Hmong; blind20), read as
+    undetermined."""
+    return (
+        seg.language in _NO_LANGUAGE
+        and len(_PLAIN_WORD.findall(t[seg.start : seg.end])) < _WORDED_MIN
+    )
+
+
 def uncovered_values(t: str) -> Iterator[_Hit]:
     """Values in the segments of ``t`` in an uncovered language (see the module docstring)."""
     if (
@@ -448,9 +479,9 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
     # A Latin segment is read against the whole turn too: an English message quoting a Polish
     # street or an Icelandic name is an English message (identified as a whole).
     other_script = any(s.script not in ("Latn", "Zyyy") for s in found)
-    read = [s for s in found if s.language not in _NO_LANGUAGE and not misread_covered(t, s, found)]
+    read = [s for s in found if not _no_language(t, s) and not misread_covered(t, s, found)]
     for seg in found:
-        if seg.language in _NO_LANGUAGE:
+        if _no_language(t, seg):
             if read:
                 # A key pasted into a turn no covered rule reads ("Яндекс токенум y0_AgAA…"):
                 # its cue word is in that language, so the key rules never saw one; its shape
