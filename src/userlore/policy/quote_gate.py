@@ -45,7 +45,7 @@ from userlore.policy.detectors.org_topics import org_topic
 from userlore.policy.detectors.passwords import pins_a_package
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
-from userlore.policy.detectors.uncovered_money import _tender_word
+from userlore.policy.detectors.uncovered_currencies import _tender_word
 from userlore.policy.filter import RejectionReason
 from userlore.policy.govern import Assessment, assess_text
 from userlore.policy.known_words import read_by_its_words

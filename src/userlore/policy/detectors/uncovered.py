@@ -71,6 +71,7 @@ from userlore.policy.detectors.cldr_words import (
 from userlore.policy.detectors.common import _Hit, _is_placeholder, has_digit, is_year
 from userlore.policy.detectors.keys import standalone_keys
 from userlore.policy.detectors.said_runs import _counting, _said_values, _says_digits
+from userlore.policy.detectors.uncovered_magnitudes import _magnitude_languages
 from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.known_words import READ_AS_COVERED, read_by_its_words, unread_by_covered
 from userlore.policy.language import (
@@ -234,6 +235,21 @@ _GROUPED_RUN = re.compile(r"(?<![\w.,:/\-])\d{1,8}(?:[ \-]\d{1,8}){2,}(?![\w\-]|
 _GROUPED_RUN_DIGITS: Final = 10
 
 
+# Digits, then a word: perhaps a magnitude ("12 mil", "3 Mio"), read whatever the language.
+_DIGITS_THEN_WORD = re.compile(r"(?<![\w.,])\d{1,3}(?:[.,]\d{1,2})?\s?([^\W\d_]{3,})(?!\w)")
+_SHARED_MAGNITUDE: Final = 4
+
+
+def shared_magnitude_amounts(text: str) -> Iterator[tuple[int, int]]:
+    """Digits before a word that :data:`_SHARED_MAGNITUDE` languages or more spell a thousand
+    or more with (CLDR: "mil", "million", "mln", "tusen"): a sum of a thousand or more whatever
+    the segment's language, as four digits are ("12 mil skudu", "25 mil goud"; blind20)."""
+    index = _magnitude_languages()
+    for m in _DIGITS_THEN_WORD.finditer(text):
+        if len(index.get(m.group(1).casefold(), ())) >= _SHARED_MAGNITUDE:
+            yield m.span()
+
+
 def _unmistakable(
     text: str, offset: int, languages: list[str], longest: int | None = None
 ) -> Iterator[_Hit]:
@@ -259,6 +275,8 @@ def _unmistakable(
             rule = "value_uncovered_language"
             yield (_REGULATED, rule, offset + m.start(), offset + m.end(), None)
     for start, end in _currency_amounts(text, languages, GUARDED_AMOUNT_DIGITS):
+        yield (_REGULATED, "value_uncovered_language", offset + start, offset + end, None)
+    for start, end in shared_magnitude_amounts(text):
         yield (_REGULATED, "value_uncovered_language", offset + start, offset + end, None)
     for m in _GROUPED_RUN.finditer(text):
         if sum(ch.isdigit() for ch in m.group(0)) >= _GROUPED_RUN_DIGITS:
@@ -546,6 +564,7 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         if has_digit(text):
             for start, end in _amounts(text, _candidate_languages(seg, text)):
                 spans.append((start, end, "number"))
+            spans.extend((start, end, "number") for start, end in shared_magnitude_amounts(text))
         for start, end, kind in spans:
             if kind == "credential":
                 rule = "credential_uncovered_language"
