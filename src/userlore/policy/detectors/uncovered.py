@@ -279,6 +279,9 @@ def _unmistakable(
     for start, end in shared_magnitude_amounts(text):
         yield (_REGULATED, "value_uncovered_language", offset + start, offset + end, None)
     for m in _GROUPED_RUN.finditer(text):
+        before = text[: m.start()].split()[-1:]
+        if before and any(ch.isdigit() for ch in before[0]):
+            continue  # the tail of a longer code ("1Z 999 AA1 01 2345 6784", a parcel's)
         if sum(ch.isdigit() for ch in m.group(0)) >= _GROUPED_RUN_DIGITS:
             yield (
                 _REGULATED,
