@@ -70,6 +70,7 @@ from userlore.policy.detectors.cldr_words import (
 )
 from userlore.policy.detectors.common import _Hit, _is_placeholder, has_digit, is_year
 from userlore.policy.detectors.keys import standalone_keys
+from userlore.policy.detectors.registry import _NEG_BEFORE
 from userlore.policy.detectors.said_runs import _counting, _said_values, _says_digits
 from userlore.policy.detectors.uncovered_magnitudes import _magnitude_languages
 from userlore.policy.findings import _REGULATED, _SECRET
@@ -282,6 +283,8 @@ def _unmistakable(
         before = text[: m.start()].split()[-1:]
         if before and any(ch.isdigit() for ch in before[0]):
             continue  # the tail of a longer code ("1Z 999 AA1 01 2345 6784", a parcel's)
+        if _NEG_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
+            continue  # an order's, a parcel's or a phone's number, as the registry walk reads
         if sum(ch.isdigit() for ch in m.group(0)) >= _GROUPED_RUN_DIGITS:
             yield (
                 _REGULATED,
