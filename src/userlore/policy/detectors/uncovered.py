@@ -234,6 +234,8 @@ public ones ("pk_test_TYooMQauvdEDq54NiTphI7jx"): a password a person states is 
 # count, date or price is.
 _GROUPED_RUN = re.compile(r"(?<![\w.,:/\-])\d{1,8}(?:[ \-]\d{1,8}){2,}(?![\w\-]|[.,]\d)")
 _GROUPED_RUN_DIGITS: Final = 10
+_GROUPED_RUN_MOST: Final = 16  # a card's; an order's "114-2836475-0019283" is longer
+_PHONE_GROUP: Final = 3
 
 
 # Digits, then a word: perhaps a magnitude ("12 mil", "3 Mio"), read whatever the language.
@@ -285,7 +287,10 @@ def _unmistakable(
             continue  # the tail of a longer code ("1Z 999 AA1 01 2345 6784", a parcel's)
         if _NEG_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
             continue  # an order's, a parcel's or a phone's number, as the registry walk reads
-        if sum(ch.isdigit() for ch in m.group(0)) >= _GROUPED_RUN_DIGITS:
+        groups = re.split(r"[ \-]", m.group(0))
+        if max(map(len, groups)) <= _PHONE_GROUP:
+            continue  # "081 920 40 00": a phone number's pairs and triples
+        if _GROUPED_RUN_DIGITS <= sum(map(len, groups)) <= _GROUPED_RUN_MOST:
             yield (
                 _REGULATED,
                 "value_uncovered_language",
