@@ -166,6 +166,8 @@ class Cues:
         not_credential: Compounds with a credential word that name no secret ("zip code").
         counts: Units after a number that make it a count ("6 digits").
         money: Words that make an amount the speaker's own money.
+        money_with_self: Earning verbs in any person: the speaker's money beside a first-person
+            word (:meth:`own_money`).
         others: Someone else's subject ("she", "my brother"), or a listing's or ad's (its price).
         topics: A topic, not a statement ("an article about").
         self_subject: A first-person subject, which keeps "others" from clearing a sentence.
@@ -177,6 +179,7 @@ class Cues:
     identifier: re.Pattern[str]
     counts: frozenset[str]
     money: re.Pattern[str]
+    money_with_self: re.Pattern[str]
     others: re.Pattern[str]
     topics: re.Pattern[str]
     self_subject: re.Pattern[str]
@@ -205,6 +208,15 @@ class Cues:
             found = tuple(m for m in found if not any(s <= m.start() < e for s, e in excluded))
         _remember_credential_cues(self, lowered, found)
         return found
+
+    def own_money(self, lowered: str) -> bool:
+        """A money word, or an earning verb in any person with a first-person word left once
+        others' subjects are masked ("yo gana 600", not "mi hermano gana 600")."""
+        if self.money.search(lowered):
+            return True
+        if not self.money_with_self.search(lowered):
+            return False
+        return self.self_subject.search(self.others.sub(" ", lowered)) is not None
 
     def about_others(self, lowered: str) -> bool:
         """Clearly a topic (reading about it, a study), a thing's price the user only saw or
@@ -260,6 +272,7 @@ def cues() -> Cues:
         identifier=re.compile(alternation(flat(data["identifier"]))),
         counts=frozenset(flat(data["count_units"])),
         money=re.compile(alternation(flat(data["money"]))),
+        money_with_self=re.compile(alternation(flat(data["money_with_self"]))),
         others=re.compile(alternation([*flat(data["others"]), *flat(data["listings"])])),
         topics=re.compile(alternation(flat(data["topics"]))),
         self_subject=re.compile(alternation(flat(data["self"]))),

@@ -45,6 +45,7 @@ from userlore.policy.detectors.org_topics import org_topic
 from userlore.policy.detectors.passwords import pins_a_package
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
+from userlore.policy.detectors.uncovered_currencies import _tender_word
 from userlore.policy.filter import RejectionReason
 from userlore.policy.govern import Assessment, assess_text
 from userlore.policy.known_words import read_by_its_words
@@ -141,7 +142,7 @@ def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> Quo
         lowered = sentence.casefold()
         # A market price asked about is no one's money ("a normal rent … like £1,100?"): blind14.
         cleared = cues.about_others(lowered) or market_price_question(lowered) or story
-        if cues.money.search(lowered) and _amount(sentence, cues.counts) and not cleared:
+        if cues.own_money(lowered) and _amount(sentence, cues.counts) and not cleared:
             return QuoteVerdict(RejectionReason.QUOTE_MONEY, "financial")
         found = sorted(special_cues(sentence) - consented)
         if found and not about_someone_else_or_topic(sentence) and not org_topic(sentence, found):
@@ -233,7 +234,18 @@ def _amount(sentence: str, counts: frozenset[str]) -> bool:
             continue  # "Die Rente steigt 2025 um 4,57 %": a year, a rate
         if not _counted(sentence, m.end(), counts):
             return True
-    return False
+    return _tendered(sentence)
+
+
+# A number, perhaps with a magnitude word, then a word: the word may be a currency's name.
+_NUMBER_THEN_WORD = re.compile(r"(?<![\w.,])\d[\d.,]*\s?(?:[^\W\d_]{2,4}\s)?([^\W\d_]{3,})")
+
+
+def _tendered(text: str) -> bool:
+    """A number before some CLDR locale's name of a currency in use ("600 soles", "18 mil
+    pesos", "700 escudos"), whatever the text's language: an amount ``_AMOUNT``'s few names
+    miss (blind20)."""
+    return any(_tender_word(m.group(1)) for m in _NUMBER_THEN_WORD.finditer(text))
 
 
 def _counted(text: str, end: int, counts: frozenset[str]) -> bool:
@@ -452,9 +464,13 @@ def _misread_with_value(text: str) -> str | None:
             _mixed(tok.strip(_EDGES), names_ok=True) for tok in _TOKEN.findall(chunk)
         ):
             continue
-        valued = any(
-            _mixed(tok.strip(_EDGES), names_ok=True) for tok in _TOKEN.findall(chunk)
-        ) or any(sum(ch.isdigit() for ch in m.group(0)) >= 4 for m in _DIGIT_RUN.finditer(chunk))
+        # An amount under four digits ("18 mil pesos", "600 soles") is a value too (blind20).
+        valued = (
+            any(_mixed(tok.strip(_EDGES), names_ok=True) for tok in _TOKEN.findall(chunk))
+            or any(sum(ch.isdigit() for ch in m.group(0)) >= 4 for m in _DIGIT_RUN.finditer(chunk))
+            or _AMOUNT.search(chunk) is not None
+            or _tendered(chunk)
+        )
         if valued and not read_by_its_words(chunk, seg.language):
             return UNDETERMINED
     return None

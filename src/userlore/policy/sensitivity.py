@@ -72,6 +72,7 @@ from userlore.policy.detectors.passwords import (
     _PW_GATE,
     _abbreviated_passwords,
     _described_pins,
+    _passphrases_nearby,
     _passwords,
     _passwords_nearby,
     _recovery_codes,
@@ -204,6 +205,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     if _PW_GATE.search(lowered):
         hits.extend(_passwords(t, lowered))
         hits.extend(_passwords_nearby(t, lowered))
+        hits.extend(_passphrases_nearby(t, lowered))  # after a correction or an aside (blind20)
     hits.extend(_abbreviated_passwords(t, lowered))
     hits.extend(_recovery_codes(t, lowered))
     if len(lowered) == len(t):

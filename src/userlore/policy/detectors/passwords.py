@@ -508,6 +508,45 @@ def _passwords_nearby(t: str, lowered: str) -> Iterator[_Hit]:
             yield (_SECRET, "password_in_prose", m.start(), end, None)
 
 
+# A passphrase of capitalised words joined by one kind of joiner, digits or a sign perhaps at
+# its end ("Tortilla.Sin.Cebolla77", "Tanne-Kiesel-Flur"): three words or more, each capitalised,
+# which no sentence's words are. Told after a correction or an aside between the word and the
+# value ("mi contraseña del Cl@ve pin... no, la permanente, es …", "le mot de passe du wifi,
+# enfin celui des invités, est …"; blind20), further than ``_PW_BODY`` reads.
+_PHRASE_TOKEN = re.compile(
+    r"(?<![\w.\-@/])[A-ZÀ-Þ][^\W\d_]{2,}([.\-_])[A-ZÀ-Þ][^\W\d_]{2,}(?:\1[A-ZÀ-Þ][^\W\d_]{2,})+"
+    r"[\d!#$%*&]{0,6}(?![\w\-@/]|\.\w)"
+)
+# What stands right before the passphrase: a copula or a colon, so a name beside the word ("je
+# l'ai noté chez Marie-Claire-Anne", "le Portail Mein-Elster-Konto") is no password.
+_PHRASE_BEFORE = re.compile(  # lowercased text
+    r"(?:(?<![^\W\d_])(?:is|was|es|era|est|ist|war|lautet|é|foi|now|ahora|como|ficou|devenu)"
+    r"|c'est|[:：=是为為は])\s*$"
+)
+_PHRASE_KW = re.compile(  # lowercased text: every word for a password the floor reads
+    _PW_NEAR_KW.pattern + r"|" + r"(?<![a-z0-9])(?:pw|pwd|mdp|clave|contra)(?![a-z])|密|暗証"
+)
+
+
+def _passphrases_nearby(t: str, lowered: str) -> Iterator[_Hit]:
+    """Passphrases (:data:`_PHRASE_TOKEN`) after a word for a password, within
+    :data:`_NEAR_WINDOW` characters of one paragraph (see the comment above)."""
+    if len(lowered) != len(t):
+        return
+    for kw in _PHRASE_KW.finditer(lowered):
+        hi = min(len(t), kw.end() + _NEAR_WINDOW)
+        para_end = t.find("\n\n", kw.end(), hi)
+        for m in _PHRASE_TOKEN.finditer(t, kw.end(), hi if para_end < 0 else para_end):
+            if _is_placeholder(m.group(0)) or _EXAMPLE_BEFORE.search(t, kw.end(), m.start()):
+                continue
+            if not _PHRASE_BEFORE.search(lowered, max(kw.end(), m.start() - 12), m.start()):
+                continue
+            words = re.split(r"[.\-_]", m.group(0).rstrip("0123456789!#$%*&"))
+            if len({w.casefold() for w in words}) < 2:
+                continue  # "Palabra-Palabra-Palabra": a pattern, one word repeated
+            yield (_SECRET, "password_in_prose", m.start(), m.end(), None)
+
+
 # --------------------------------------------------------------------------------------------
 # Secrets: a password after a short or borrowed word for it (issue 29, values5): "pw:", "pwd",
 # "mdp", "la contra", "PW vom Laptop ist", "creds", "identifiants", "邮箱密", "口令", "暗証",

@@ -70,7 +70,9 @@ from userlore.policy.detectors.cldr_words import (
 )
 from userlore.policy.detectors.common import _Hit, _is_placeholder, has_digit, is_year
 from userlore.policy.detectors.keys import standalone_keys
+from userlore.policy.detectors.registry import _NEG_BEFORE
 from userlore.policy.detectors.said_runs import _counting, _said_values, _says_digits
+from userlore.policy.detectors.uncovered_magnitudes import _magnitude_languages
 from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.known_words import READ_AS_COVERED, read_by_its_words, unread_by_covered
 from userlore.policy.language import (
@@ -227,13 +229,38 @@ token longer than this is a key or an id, left to the key and vendor rules, whic
 public ones ("pk_test_TYooMQauvdEDq54NiTphI7jx"): a password a person states is shorter."""
 
 
+# Three groups of digits or more joined by spaces or hyphens, ten digits or more: an account or
+# an id as it is printed ("1001 8473 9216", "34-8127465-3"; blind20), which no covered sentence's
+# count, date or price is.
+_GROUPED_RUN = re.compile(r"(?<![\w.,:/\-])\d{1,8}(?:[ \-]\d{1,8}){2,}(?![\w\-]|[.,]\d)")
+_GROUPED_RUN_DIGITS: Final = 10
+_GROUPED_RUN_MOST: Final = 16  # a card's; an order's "114-2836475-0019283" is longer
+_PHONE_GROUP: Final = 3
+
+
+# Digits, then a word: perhaps a magnitude ("12 mil", "3 Mio"), read whatever the language.
+_DIGITS_THEN_WORD = re.compile(r"(?<![\w.,])\d{1,3}(?:[.,]\d{1,2})?\s?([^\W\d_]{3,})(?!\w)")
+_SHARED_MAGNITUDE: Final = 4
+
+
+def shared_magnitude_amounts(text: str) -> Iterator[tuple[int, int]]:
+    """Digits before a word that :data:`_SHARED_MAGNITUDE` languages or more spell a thousand
+    or more with (CLDR: "mil", "million", "mln", "tusen"): a sum of a thousand or more whatever
+    the segment's language, as four digits are ("12 mil skudu", "25 mil goud"; blind20)."""
+    index = _magnitude_languages()
+    for m in _DIGITS_THEN_WORD.finditer(text):
+        if len(index.get(m.group(1).casefold(), ())) >= _SHARED_MAGNITUDE:
+            yield m.span()
+
+
 def _unmistakable(
     text: str, offset: int, languages: list[str], longest: int | None = None
 ) -> Iterator[_Hit]:
     """Values in a segment that may be a misread covered sentence: a credential-shaped token
     with a symbol (not an underscore alone) or a case change beside its digits
     ("Vulpe_Rosie9", "tiger!3274"; up to ``longest`` characters when given), digits said one
-    by one ("4 8 1 6", not "1 2 3 4"), and amounts of four digits or more."""
+    by one ("4 8 1 6", not "1 2 3 4"), amounts of four digits or more, and grouped runs of ten
+    digits or more (:data:`_GROUPED_RUN`)."""
     for tok in _TOKEN.finditer(text):
         word = tok.group(0).strip(_EDGES)
         if longest is not None and len(word) > longest:
@@ -252,6 +279,25 @@ def _unmistakable(
             yield (_REGULATED, rule, offset + m.start(), offset + m.end(), None)
     for start, end in _currency_amounts(text, languages, GUARDED_AMOUNT_DIGITS):
         yield (_REGULATED, "value_uncovered_language", offset + start, offset + end, None)
+    for start, end in shared_magnitude_amounts(text):
+        yield (_REGULATED, "value_uncovered_language", offset + start, offset + end, None)
+    for m in _GROUPED_RUN.finditer(text):
+        before = text[: m.start()].split()[-1:]
+        if before and any(ch.isdigit() for ch in before[0]):
+            continue  # the tail of a longer code ("1Z 999 AA1 01 2345 6784", a parcel's)
+        if _NEG_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
+            continue  # an order's, a parcel's or a phone's number, as the registry walk reads
+        groups = re.split(r"[ \-]", m.group(0))
+        if max(map(len, groups)) <= _PHONE_GROUP:
+            continue  # "081 920 40 00": a phone number's pairs and triples
+        if _GROUPED_RUN_DIGITS <= sum(map(len, groups)) <= _GROUPED_RUN_MOST:
+            yield (
+                _REGULATED,
+                "value_uncovered_language",
+                offset + m.start(),
+                offset + m.end(),
+                None,
+            )
     sign = _currency_signs()
     found = [
         m.span() for m in re.finditer(rf"{sign}\s?\d[\d.,]{{3,}}\d|\d[\d.,]{{3,}}\d\s?{sign}", text)
@@ -403,6 +449,20 @@ def misread_covered(t: str, seg: Segment, found: list[Segment]) -> bool:
     return len(_PLAIN_WORD.findall(text)) < 2 or _guarded(t, text)
 
 
+_WORDED_MIN: Final = 4
+
+
+def _no_language(t: str, seg: Segment) -> bool:
+    """``seg`` is the model's "no linguistic content" (``zxx``: keys, hashes, URLs) and holds
+    fewer than :data:`_WORDED_MIN` plain words: four or more are a sentence of a language the
+    model does not know ("Kuv daim npav Thaib tus lej yog …", Hmong; blind20), read as
+    undetermined."""
+    return (
+        seg.language in _NO_LANGUAGE
+        and len(_PLAIN_WORD.findall(t[seg.start : seg.end])) < _WORDED_MIN
+    )
+
+
 def uncovered_values(t: str) -> Iterator[_Hit]:
     """Values in the segments of ``t`` in an uncovered language (see the module docstring)."""
     if (
@@ -448,9 +508,9 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
     # A Latin segment is read against the whole turn too: an English message quoting a Polish
     # street or an Icelandic name is an English message (identified as a whole).
     other_script = any(s.script not in ("Latn", "Zyyy") for s in found)
-    read = [s for s in found if s.language not in _NO_LANGUAGE and not misread_covered(t, s, found)]
+    read = [s for s in found if not _no_language(t, s) and not misread_covered(t, s, found)]
     for seg in found:
-        if seg.language in _NO_LANGUAGE:
+        if _no_language(t, seg):
             if read:
                 # A key pasted into a turn no covered rule reads ("Яндекс токенум y0_AgAA…"):
                 # its cue word is in that language, so the key rules never saw one; its shape
@@ -515,6 +575,7 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         if has_digit(text):
             for start, end in _amounts(text, _candidate_languages(seg, text)):
                 spans.append((start, end, "number"))
+            spans.extend((start, end, "number") for start, end in shared_magnitude_amounts(text))
         for start, end, kind in spans:
             if kind == "credential":
                 rule = "credential_uncovered_language"
