@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import data_sets, special_sets
+from tests.support import special_sets, value_sets
 from userlore.policy.known_words import read_by_its_words
 from userlore.policy.quote_gate import quote_verdict
 
-CASES = data_sets.rows(
+SETS = (
     "blindfix20c_order_codes.jsonl",
     "blindfix20c_order_codes2.jsonl",
     "blindfix20c_order_codes3.jsonl",
@@ -29,15 +29,9 @@ KNOWN = {
 }
 
 
-def test_every_order_code_is_quoted() -> None:
-    failing = {c["id"] for c in CASES if special_sets.family_row_fails(c)}
-    assert failing - KNOWN.keys() == set()
-
-
-@pytest.mark.parametrize("case", [c for c in CASES if c["id"] in KNOWN], ids=lambda c: str(c["id"]))
-@pytest.mark.xfail(strict=True, reason="a known miss of the class (see KNOWN)")
-def test_known_misses(case: dict[str, object]) -> None:
-    assert not special_sets.family_row_fails(case)
+test_every_order_code_is_quoted, test_known_miss = value_sets.set_tests(
+    SETS, KNOWN, fails=special_sets.family_row_fails
+)
 
 
 def test_blind20_order_is_quoted() -> None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import data_sets, special_sets
+from tests.support import special_sets, value_sets
 from userlore.policy.sensitivity import classify
 
 SETS = tuple(
@@ -44,8 +44,6 @@ SETS = tuple(
     )
     for round_ in ("", "2")
 )
-CASES = data_sets.rows(*SETS)
-FAMILIES = sorted({str(c["family"]) for c in CASES})
 KNOWN = {
     "device_state2-en-special-002": "'got a tracheostomy …': an English subject left out",
     "as_people2-en-special-002": "'a Sámi reindeer herder's daughter': the name before a noun",
@@ -63,16 +61,9 @@ KNOWN = {
 }
 
 
-@pytest.mark.parametrize("family", FAMILIES)
-def test_every_item_of_the_family(family: str) -> None:
-    failing = {c["id"] for c in CASES if c["family"] == family and special_sets.family_row_fails(c)}
-    assert failing - KNOWN.keys() == set()
-
-
-@pytest.mark.parametrize("case", [c for c in CASES if c["id"] in KNOWN], ids=lambda c: str(c["id"]))
-@pytest.mark.xfail(strict=True, reason="a known miss of the class (see KNOWN)")
-def test_known_misses(case: dict[str, object]) -> None:
-    assert not special_sets.family_row_fails(case)
+test_every_item_of_the_family, test_known_miss = value_sets.set_tests(
+    SETS, KNOWN, fails=special_sets.family_row_fails, by_family=True
+)
 
 
 @pytest.mark.parametrize(
