@@ -9,6 +9,7 @@ from typing import Final
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.party_membership import party_membership
 from userlore.policy.detectors.passwords import _CJK
+from userlore.policy.detectors.people_frames import people_frames
 from userlore.policy.detectors.record_forms import record_forms
 from userlore.policy.detectors.same_gender_partner import same_gender_partner
 from userlore.policy.detectors.speaker_gender import speaker_gender_couple
@@ -109,3 +110,4 @@ def _special(t: str, lowered: str, words: frozenset[str]) -> Iterator[_Hit]:
     yield from same_gender_partner(t, lowered)  # the speaker's partner of the same gender
     yield from speaker_gender_couple(t, lowered)  # the same, the speaker's gender said apart
     yield from record_forms(t, lowered)  # the speaker's own charge or running sentence
+    yield from people_frames(t, lowered)  # the speaker's origin: "as a <people>, I …"
