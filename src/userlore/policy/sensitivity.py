@@ -87,7 +87,7 @@ from userlore.policy.detectors.payment import (
     _ssns,
 )
 from userlore.policy.detectors.payment_aliases import payment_aliases
-from userlore.policy.detectors.priced_things import costs_the_user
+from userlore.policy.detectors.priced_things import costs_the_user, given_to_user
 from userlore.policy.detectors.prose_parts import prose_parts
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.registry import registry_ids
@@ -271,6 +271,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(amount_shares(t, lowered, hits))  # a share of it, said as a bare number
     hits.extend(minor_units(t, lowered, hits))  # its cents after it ("und 38 Cent"): blind14
     hits.extend(costs_the_user(t, lowered, hits))  # "mon appart me coûte 870 €" (blind15)
+    hits.extend(given_to_user(t, lowered, hits))  # "grandma left me $23,500" (blindfix20a)
     if cjk:  # "余额宝里有4.7w", "退了我八百多" (blind15)
         hits.extend(approx_amounts(t, hits))
     # Secrets in forms no rule above reads: recovery words, keypad codes, pasted keys.
