@@ -128,7 +128,10 @@ _OWN_DEBT = re.compile(
     r"|(?:le |les )?debo|me prest\w+|ped[íi] prestad\w+|ich schulde|schulde ich"
     r"|(?:hat|haben) mir [^.!?]{0,30}geliehen|je (?:lui |leur )?dois|j'en dois"
     r"|m'(?:a|ont) pr[êe]t[ée]|j'ai emprunt[ée]|devo|devendo|me emprestou|peguei emprestado)(?!\w)"
-    r"|我欠|我[^。！？]{0,6}借了|[跟向][^。！？]{1,4}借了|に[^。！？]{0,12}借り"
+    r"|我欠|我[^。！？]{0,6}借了|[跟向][^。！？]{1,4}借了"
+    # Borrowed with no other subject before it, or with the speaker's ("彼は友達に…借りた" is
+    # his debt; blindfix20a).
+    r"|^(?:[^。！？]*?(?:私|僕|俺|自分)|[^がは。！？]*?)に[^。！？]{0,12}借り"
 )
 # The user's money lent, given or owed to them: the relative or friend in the clause is who gets
 # it, not whose it is ("lent my flatmate $600", "le paso a mi hijo 250 euros al mes", "mon ex me
