@@ -76,7 +76,21 @@ _CJK: Final = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 # A measure after the number is no sum ("and the flat is 55 m²").
 _MEASURE = re.compile(r"\s?(?:m²|m2|qm|km|kg|cm|mm|ml|min|h|g|l|m)(?![^\W\d_])")
 # A year after a preposition is a date ("…, and in 2020 …"), a year with no word before it too.
+# A number after "since" or "for" is a time ("wohne seit 12 Jahren", "há 3 anos").
+_SINCE = re.compile(
+    r"(?i)(?:^|\s)(?:seit|since|desde|depuis|há|hace|for|pendant|durante|vor|il y a|ago)\s*$"
+)
 _DATED = re.compile(r"(?i)(?:^|\s)(?:in|en|im|em|dans|seit|since|desde|depuis|at|um|à|a)\s*$")
+
+
+@functools.cache
+def _not_sums() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The units after a number that make it a time or a measure: Latin words, CJK prefixes."""
+    raw: dict[str, dict[str, list[str]]] = data_yaml("amount_shares.yaml")
+    units = [str(u).casefold() for u in flat(raw["not_sums"])]
+    return frozenset(u for u in units if u.isascii() or not _CJK.match(u)), tuple(
+        u for u in units if _CJK.match(u)
+    )
 
 
 @functools.cache
@@ -126,14 +140,15 @@ def _listed(
     slot = gap[joins[-1].end() :]
     if len(slot.split()) > _SLOT_WORDS or len(_CJK.findall(slot)) > _SLOT_CJK:
         return False
+    words, cjk_units = _not_sums()
     after = _NEXT_WORD.match(t, m.end())
-    if after is not None and after.group(1).casefold() in counts:
-        return False  # "and 30 minutes later"
+    if after is not None and after.group(1).casefold() in counts | words:
+        return False  # "and 30 minutes later", "y el piso tiene 85 metros"
     rest = t[m.end() : m.end() + 4].lstrip()
-    if _MEASURE.match(t, m.end()) or any(rest.startswith(u) for u in counts if _CJK.match(u)):
+    if _MEASURE.match(t, m.end()) or rest.startswith(cjk_units):
         return False
-    if is_year(m.group(0)) and (not slot.strip() or _DATED.search(slot)):
-        return False
+    if _SINCE.search(slot) or (is_year(m.group(0)) and (not slot.strip() or _DATED.search(slot))):
+        return False  # "und wohne seit 12 …", "and in 2020 …""
     # Someone else as the subject of the item ("and my sister owes 900"), not as its
     # recipient ("and 150 to my niece", "y a mi ahijada 50").
     who = list(others.finditer(slot))

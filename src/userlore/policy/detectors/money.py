@@ -75,7 +75,10 @@ def _amount() -> re.Pattern[str]:
 _FIRST_PERSON = re.compile(
     r"(?i)(?<![\w'])(?:my|i|i'm|i've|me|we|our|wir|unser\w*|nous|notre|nos|nosotros|nuestr\w*"
     r"|nós|nosso\w*|nossa\w*|mi|mis|tengo|gano|debo|cobro|ahorr\w*|mein\w*|ich|mir"
-    r"|mon|ma|mes|j'ai|je|moi|meu|minha|meus|minhas|tenho|ganho|devo|recebo|eu)(?![\w'])"
+    r"|mon|ma|mes|j'ai|je|moi|meu|minha|meus|minhas|tenho|ganho|devo|recebo|eu"
+    # "pago" with its sum after it is the verb, "I pay" ("pago R$ 1.100 de aluguel"), not the
+    # noun "el pago de …" (blindfix20a).
+    r"|pago(?=\s?(?:R\$|US\$|\$|€|\d)))(?![\w'])"
     r"|我|私|僕|俺"
 )
 _JA_PERSONAL = re.compile(
