@@ -33,7 +33,7 @@ SETS = (
 
 KNOWN: dict[str, str] = {
     "bf20a-benefits-en-money-002": "'Child Benefit comes to £102 … for us': 'us' alone, a rate",
-    "bf20a-benefits-ja-money-003": "'失業保険は日額6,200円だった': a benefit's daily rate, no one's",
+    "bf20a-benefits-ja-money-003": "'失業保険は日額6,200円だった': a daily rate, whose unsaid",
     "bf20a-benefits-en-benign-001": "'Universal Credit': 'credit' is a personal money noun; main",
     "bf20a-benefits2-fr-benign-001": "'l'AAH est revalorisée à 1 016 €': read as uncovered; main",
     "bf20a-benefits2-ja-benign-001": "'児童手当は…月1万円に増えた': a public rate redacted; main",
