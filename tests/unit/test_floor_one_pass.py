@@ -90,6 +90,11 @@ KNOWN_DIFFER = {
     # and the four number words as a value (regulated); alone it reads as Portuguese, no rule.
     # The language identifier on a short text, not the one-pass rule (issue 30).
     "quatro nove zero sete",
+    # The same on main, met once blindfix20a's class files shifted which wrapper key each data
+    # text is wrapped under (the rotation follows the files' order): blind20's and
+    # blindfix18a_told_code's number-word values.
+    "quatre, deux, deux, huit",
+    "oito, quatro, um, seis",
 }
 
 
