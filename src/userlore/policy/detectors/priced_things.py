@@ -26,7 +26,7 @@ from typing import Any, Final
 
 from userlore.policy.cue_data import cues
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, has_digit
 from userlore.policy.detectors.every_amount import part_bounds, sentence_amounts
 from userlore.policy.detectors.money import _FIRST_PERSON, _others_money
 from userlore.policy.detectors.thing_prices import _forms as seen_forms
@@ -123,8 +123,8 @@ def _hundreds(amount: str) -> bool:
 def given_to_user(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     """Every amount of the part of a sentence that names the user as the recipient of money
     (given, left, paid, granted, sent, received), unless the part is someone else's money."""
-    if len(lowered) != len(t):
-        return
+    if len(lowered) != len(t) or not has_digit(t):
+        return  # the amounts read here are written in digits
     f = _forms()
     if not f.recipient_gate.search(lowered):
         return
