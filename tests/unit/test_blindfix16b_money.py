@@ -26,8 +26,6 @@ KNOWN = {
     "bf16b-product_money-en-money-001",
     # On main too: "laut Stiftung Warentest … ab 10.000 €" is read as the user's Bauspar money.
     "bf16b-product_money-de-benign-001",
-    # Spanish "son" (are) is French "son" (his) to the others' test: the clause is another's.
-    "bf16b2-product_money-es-money-001",
 }
 # Held-out items left (language-free reading only): a magnitude with no currency and no
 # number word CLDR spells ("үс мөлүйүөн"), a multiplier and currency of a language with no

@@ -36,8 +36,6 @@ KNOWN: dict[str, str] = {
     "bf17b-paid2-en-money-003": "'2,400', no currency nor money word: the own-money gate is shut",
     "bf17b-benefits-en-money-001": "'covers 90': two digits beside no payment word",
     "bf17b-benefits-es-money-003": "'me han subido … a 658': no first-person word the rule reads",
-    "bf17b-benefits-fr-money-002": "'95 d'allocations familiales': two digits",
-    "bf17b-benefits-ja-money-003": "生活保護で月12万: no first person; a public rate reads alike",
     "bf17b-benefits-ja-benign-001": "児童手当は…月1万円: a public rate read as the user's (main)",
     "bf17b-benefits2-zh-money-001": "房贷还要还2000: '2000' reads as a year",
 }

@@ -39,7 +39,8 @@ KNOWN = {
         "uv-money_words-fj-01",
         "uv-money_words-rn-02",
     },
-    "money_figures": {"uv-money_figures-mzs-02"},
+    # "…, renda sã 950 pataca": caught since blindfix20a (a list's next sum after a comma).
+    "money_figures": set(),
 }
 # Benign rows the floor redacts: order numbers of four digits or more (rules before this
 # round) and a clause naming two currencies ("change rands into dollars": recall first).

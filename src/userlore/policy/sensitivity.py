@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from userlore.policy.detectors.account_parts import account_parts
-from userlore.policy.detectors.amount_shares import amount_shares
+from userlore.policy.detectors.amount_shares import amount_shares, listed_amounts
 from userlore.policy.detectors.approx_amounts import approx_amounts
 from userlore.policy.detectors.asked_prices import drop_asked_prices
 from userlore.policy.detectors.asset_holdings import asset_holdings
@@ -88,7 +88,7 @@ from userlore.policy.detectors.payment import (
     _ssns,
 )
 from userlore.policy.detectors.payment_aliases import payment_aliases
-from userlore.policy.detectors.priced_things import costs_the_user
+from userlore.policy.detectors.priced_things import costs_the_user, given_to_user
 from userlore.policy.detectors.prose_parts import prose_parts
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.registry import registry_ids
@@ -271,8 +271,10 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         hits.extend(minimum_wage(t, lowered, hits))
     hits.extend(every_amount(t, hits))  # the sentence's further amounts
     hits.extend(amount_shares(t, lowered, hits))  # a share of it, said as a bare number
+    hits.extend(listed_amounts(t, lowered, hits))  # "… 60 balles à X et 40 à Y" (blindfix20a)
     hits.extend(minor_units(t, lowered, hits))  # its cents after it ("und 38 Cent"): blind14
     hits.extend(costs_the_user(t, lowered, hits))  # "mon appart me coûte 870 €" (blind15)
+    hits.extend(given_to_user(t, lowered, hits))  # "grandma left me $23,500" (blindfix20a)
     if cjk:  # "余额宝里有4.7w", "退了我八百多" (blind15)
         hits.extend(approx_amounts(t, hits))
     # Secrets in forms no rule above reads: recovery words, keypad codes, pasted keys.

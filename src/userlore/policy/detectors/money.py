@@ -123,7 +123,10 @@ _OWN_DEBT = re.compile(
     r"|(?:le |les )?debo|me prest\w+|ped[íi] prestad\w+|ich schulde|schulde ich"
     r"|(?:hat|haben) mir [^.!?]{0,30}geliehen|je (?:lui |leur )?dois|j'en dois"
     r"|m'(?:a|ont) pr[êe]t[ée]|j'ai emprunt[ée]|devo|devendo|me emprestou|peguei emprestado)(?!\w)"
-    r"|我欠|我[^。！？]{0,6}借了|[跟向][^。！？]{1,4}借了|に[^。！？]{0,12}借り"
+    r"|我欠|我[^。！？]{0,6}借了|[跟向][^。！？]{1,4}借了"
+    # Borrowed with no other subject before it, or with the speaker's ("彼は友達に…借りた" is
+    # his debt; blindfix20a).
+    r"|^(?:[^。！？]*?(?:私|僕|俺|自分)|[^がは。！？]*?)に[^。！？]{0,12}借り"
 )
 # The user's money lent, given or owed to them: the relative or friend in the clause is who gets
 # it, not whose it is ("lent my flatmate $600", "le paso a mi hijo 250 euros al mes", "mon ex me
@@ -132,7 +135,7 @@ _OWN_DEBT = re.compile(
 _OWN_LOAN = re.compile(
     r"(?i)(?<!\w)(?:i (?:lent|loaned|gave|give|send|sent|pay|paid|transfer(?:red)?)"
     r"|^\s*(?:lent|loaned|gave|sent)|owes? me|owed me"
-    r"|(?:le|les) (?:prest[ée]|paso|doy|mando|env[íi]o)|me deben?"
+    r"|(?:le|les) (?:prest[ée]|paso|doy|di|mando|mand[ée]|env[íi]o|envi[ée])|me deben?"
     r"|(?:habe|hab) [^.!?]{0,30}geliehen|von mir|schulde[tn] mir|ich (?:gebe|schicke|überweise)"
     r"|j'ai prêté|je (?:lui |leur )?(?:prête|verse|donne|envoie)|j'(?:envoie|verse)"
     r"|me doi(?:t|vent)"
@@ -143,7 +146,7 @@ _OWN_LOAN = re.compile(
     # Chinese and Japanese leave the subject out: lent with no one else before it ("我表哥借给他
     # 同学" is the cousin's), given by 我, lent or sent with no other subject (が/は) before.
     r"|(?<![他她们哥姐弟妹爸妈友学事舅叔姨婆爷])借给|欠我|我[^。！？，,他她们哥姐弟妹爸妈友学事舅叔姨婆爷借]{0,5}给"
-    r"|^[^がは。！？]*?(?:に[^。！？]{0,12}貸し|貸した|仕送り)"
+    r"|^[^がは。！？]*?(?:に[^。！？]{0,12}(?:貸し|送っ|送金し|あげ|渡し)|貸した|仕送り)"
 )
 # What the user paid for a thing of theirs (issue 29, blindfix17b): "paid 389 quid for my
 # Kindle", "Paguei R$ 12.490 no meu carro", "买这台笔记本花了6999元", "24万8千円もした" were

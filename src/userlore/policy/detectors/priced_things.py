@@ -8,6 +8,12 @@ masked: ``data/priced_things.yaml``) so the rent rule leaves it. :func:`costs_th
 the other side: a cost verb whose object is the user ("mon appart me coûte 870 € par mois",
 "my mortgage costs me £1,150") makes the amounts after it in its part of the sentence the
 user's, whatever the thing is called.
+
+blind20 (blindfix20a) stated the user's money by what it cost them in the past ("die neue Brille
+hat mich 640 Euro gekostet", three digits or more: a padlock's "me costó 15 euros" is a price)
+and by what they were given, left, paid or granted ("grandma left me $23,500", "el ingreso
+mínimo vital que me dan es de 658 euros", "祖母から200万円もらった"): :func:`given_to_user`
+reads the second, every amount of the part of the sentence that names the user as recipient.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from typing import Any, Final
 
 from userlore.policy.cue_data import cues
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, has_digit
 from userlore.policy.detectors.every_amount import part_bounds, sentence_amounts
 from userlore.policy.detectors.money import _others_money
 from userlore.policy.detectors.thing_prices import _forms as seen_forms
@@ -28,7 +34,7 @@ from userlore.policy.findings import _BLOCKING, _REGULATED
 from userlore.policy.first_person import first_person
 from userlore.policy.literal_gate import LiteralGate
 
-__all__ = ["costs_the_user", "thing_priced"]
+__all__ = ["costs_the_user", "given_to_user", "thing_priced"]
 
 _RULE: Final = "financial_figure"
 
@@ -38,6 +44,9 @@ class _Forms:
     gate: LiteralGate
     verbs: re.Pattern[str]
     objects: re.Pattern[str]
+    paid: re.Pattern[str]
+    recipients: re.Pattern[str]
+    recipient_gate: LiteralGate
     months: re.Pattern[str]
 
 
@@ -53,6 +62,9 @@ def _forms() -> _Forms:
         gate=LiteralGate(str(w).casefold() for w in raw["gate"]),
         verbs=_join(raw["cost_verbs"]),
         objects=_join(raw["user_objects"]),
+        paid=_join(raw["user_objects_paid"]),
+        recipients=_join(raw["user_recipients"]),
+        recipient_gate=LiteralGate(str(w).casefold() for w in raw["recipient_gate"]),
         months=_join(raw["months"]),
     )
 
@@ -72,18 +84,71 @@ def thing_priced(sentence: str) -> bool:
 
 
 def costs_the_user(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
-    """The amounts after a cost verb whose object is the user, in its part of the sentence."""
+    """The amounts after a cost verb whose object is the user, in its part of the sentence (in
+    the past, three digits or more)."""
     if len(lowered) != len(t):
         return
     f = _forms()
     if not f.gate.search(lowered):
         return
     named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
-    for m in f.objects.finditer(lowered):
+    found = [(m, False) for m in f.objects.finditer(lowered)]
+    found += [(m, True) for m in f.paid.finditer(lowered)]
+    for m, past in found:
         lo, hi = part_bounds(t, m.start(), m.end())
-        part = t[lo : m.start()] + " " * (m.end() - m.start()) + t[m.end() : hi]
-        if _others_money(part, cues()):  # the verb blanked: it names a price by itself
+        # The verb blanked, its object kept: "they cost me" is the user's ("they" are the
+        # things), and the verb names a price by itself.
+        part = f.verbs.sub(lambda v: " " * len(v.group(0)), lowered[lo:hi])
+        if _others_money(part, cues()):
             continue
-        for a in sentence_amounts(t, m.end(), hi, named):
+        for a in sentence_amounts(t, m.start() if past else m.end(), hi, named):
+            if past and not _hundreds(a.group(0)):
+                continue
             named.append(a.span())
             yield (_REGULATED, _RULE, a.start(), a.end(), "financial")
+
+
+_MAGNITUDE = re.compile(r"[万千億亿]|\d\s?[kK]\b|(?i:\bmil\b|thousand|tausend|mille|million)")
+
+
+def _hundreds(amount: str) -> bool:
+    """A sum of three digits or more (or said with a magnitude): no small price."""
+    from price_parser import Price
+
+    if _MAGNITUDE.search(amount):
+        return True
+    value = Price.fromstring(amount).amount
+    return value is not None and value >= 100
+
+
+def given_to_user(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
+    """Every amount of the part of a sentence that names the user as the recipient of money
+    (given, left, paid, granted, sent, received), unless the part is someone else's money."""
+    if len(lowered) != len(t) or not has_digit(t):
+        return  # the amounts read here are written in digits
+    f = _forms()
+    if not f.recipient_gate.search(lowered):
+        return
+    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+    for m in f.recipients.finditer(lowered):
+        lo, hi = part_bounds(t, m.start(), m.end())
+        for a in sentence_amounts(t, lo, hi, named):
+            # Whoever stands before the verb is the giver ("my uncle left me", "祖母から…もら
+            # った", "公司给我"), and a pronoun after the sum is the giver too ("… when he
+            # passed"): only someone named between the verb and the sum makes it theirs ("mum
+            # gave me £50 and my sister £30"). A benefit's name is no one else's money ("el
+            # ingreso mínimo vital": no minimum).
+            between = _benefits().sub(lambda b: " " * len(b.group(0)), lowered[m.end() : a.start()])
+            if _others_money(between, cues()):
+                continue
+            named.append(a.span())
+            yield (_REGULATED, _RULE, a.start(), a.end(), "financial")
+
+
+@functools.cache
+def _benefits() -> re.Pattern[str]:
+    """The state benefits of ``data/second_amounts.yaml``, by name."""
+    from userlore.policy.detectors.second_amounts import _payments
+
+    names = sorted(_payments().benefits, key=len, reverse=True)
+    return re.compile("|".join(re.escape(n) for n in names))

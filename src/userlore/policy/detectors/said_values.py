@@ -37,7 +37,7 @@ from userlore.policy.detectors.money import (
 )
 from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.first_person import first_person
-from userlore.policy.literal_gate import LiteralGate
+from userlore.policy.literal_gate import GatedPattern, LiteralGate
 
 if TYPE_CHECKING:
     from userlore.policy.spoken import Spoken
@@ -71,6 +71,7 @@ class _Data:
     first_verbs: CueAlternation
     credential: CueAlternation
     unit_words: LiteralGate
+    notes: GatedPattern
     cue_words: LiteralGate
     next_words: LiteralGate
 
@@ -103,6 +104,15 @@ def _data() -> _Data:
         first_verbs=CueAlternation([str(v) for v in money["first_verbs"]]),
         credential=CueAlternation([str(c) for c in raw["pieces"]["cues"]]),
         unit_words=LiteralGate(str(u) for u in money["units"]),
+        notes=GatedPattern(
+            re.compile(
+                "|".join(
+                    rf"(?<![\w']){n}(?![\w'])" if lang != "ja" else str(n)
+                    for lang, forms in money["notes"].items()
+                    for n in forms
+                )
+            )
+        ),
         cue_words=LiteralGate(str(c) for c in raw["pieces"]["cues"]),
         next_words=LiteralGate(
             w for term in nxt for w in re.findall(r"[^\W\d_]{3,}|[\u3040-\u9fff]+", term)
@@ -389,13 +399,28 @@ def money_words(t: str, lowered: str) -> Iterator[_Hit]:
     balles", "dos mil pavos", "三百蚊"), in a clause that makes it the user's."""
     d = _data()
     spans: list[tuple[int, int]] = []
-    if not d.unit_words.search(lowered) and (t.isascii() or not d.cjk_amount.search(t)):
+    notes = list(d.notes.finditer(lowered)) if len(lowered) == len(t) else []
+    if (
+        not notes
+        and not d.unit_words.search(lowered)
+        and (t.isascii() or not d.cjk_amount.search(t))
+    ):
         return
     c = cues()
     for m in d.units.finditer(lowered):
         start = _amount_start(t, lowered, m.start())
         if start is not None:
             spans.append((start, m.end()))
+    # A note or a sum by its name alone ("nen Fuffi", "a tenner"), a number word before it
+    # taken with it ("zwei Fuffis").
+    # Notes counted by their face ("諭吉が2枚") are a sum by themselves, the subject left out
+    # (as Japanese does): the user's unless the clause is someone else's.
+    counted = set()
+    for m in notes:
+        start = _amount_start(t, lowered, m.start())
+        spans.append((m.start() if start is None else start, m.end()))
+        if _CJK_CHAR.match(t, m.start()):
+            counted.add(spans[-1])
     if not t.isascii():
         spans.extend(m.span() for m in d.cjk_amount.finditer(t))
     for s, e in spans:
@@ -406,7 +431,12 @@ def money_words(t: str, lowered: str) -> Iterator[_Hit]:
         first = first or d.first_verbs.search(clause.casefold()) is not None
         context = d.context.search(clause.casefold()) is not None
         cjk_context = context and _CJK_CHAR.search(clause) is not None
-        if (first and (context or _MONEY_NOUNS.search(clause))) or cjk_context or _personal(clause):
+        if (
+            (first and (context or _MONEY_NOUNS.search(clause)))
+            or cjk_context
+            or (s, e) in counted
+            or _personal(clause)
+        ):
             yield (_REGULATED, "financial_figure", s, e, "financial")
 
 
