@@ -91,8 +91,8 @@ KNOWN_DIFFER = {
     # The language identifier on a short text, not the one-pass rule (issue 30).
     "quatro nove zero sete",
     # The same on main under the keys "text" and "memory" (four number words with commas, a
-    # blind20 value and told_code's): found when blindfix20a's and blindfix20b's sets moved each text's key in
-    # turn. The identifier on a short text, as above.
+    # blind20 value and told_code's): found when blindfix20a's and blindfix20b's sets moved
+    # each text's key in turn. The identifier on a short text, as above.
     "quatre, deux, deux, huit",
     "oito, quatro, um, seis",
 }
