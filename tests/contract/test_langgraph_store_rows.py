@@ -1,14 +1,14 @@
 """A ``batch`` of puts writes, row for row, what the per-item governed write writes (put19).
 
-``test_langgraph_store_batch.py`` compares what a reader sees; this compares what is stored:
-every column of every row of every table (full-text shadow tables aside: the database derives
-them from the rows by trigger). Two databases with the same fixed clock get the same batches,
-one through :meth:`GovernedStore.govern_batch`, one through :meth:`GovernedStore.govern` of each
-candidate in turn; ids (one counter across prefixes in these tests, so numbered in another
-order by the two paths) are renamed by what they name: a record by its key and version, a
-source item by its external id. The batches hold new keys, edits and repeats of held keys, a
-delete and a recreated key, puts with a TTL and with ``index=False``, a refused put, whose
-batch writes nothing but its trace, with the store's vector index on and off.
+``test_langgraph_store_batch.py`` compares what a reader sees; this compares what is stored: every
+column of every row of every table, and on SQLite the rows its triggers derive (full-text postings,
+per-scope statistics, generations and changes; put20). Two databases with the same fixed clock get
+the same batches, one through :meth:`GovernedStore.govern_batch`, one through
+:meth:`GovernedStore.govern` of each candidate in turn; ids (one counter across prefixes in these
+tests, so numbered in another order by the two paths) are renamed by what they name: a record by
+its key and version, a source item by its external id. The batches hold new keys, edits and repeats
+of held keys, a delete and a recreated key, puts with a TTL and with ``index=False``, a refused
+put, whose batch writes nothing but its trace, with the store's vector index on and off.
 """
 
 from __future__ import annotations
@@ -72,6 +72,35 @@ def _numbering(table: Table, column: Column[Any]) -> bool:
     return bool((column.primary_key and column.autoincrement is True) or column.name == "seq")
 
 
+def _derived(conn: Any) -> dict[str, list[tuple[Any, ...]]]:
+    """SQLite's trigger-kept rows, by what they name (the random generation aside): each
+    scope's statistics, the scopes with a generation, the records with a change row, and
+    every full-text posting (term, row's record or item id, column, offset)."""
+    run = conn.exec_driver_sql
+    out: dict[str, list[tuple[Any, ...]]] = {
+        "fulltext_scope_stats": list(run("SELECT * FROM fulltext_scope_stats")),
+        "memory_record_generations": list(run("SELECT scope FROM memory_record_generations")),
+        "memory_record_changes": list(
+            run(
+                "SELECT r.id, c.scope FROM memory_record_changes c "
+                "JOIN memory_records r USING (seq)"
+            )
+        ),
+    }
+    for table, named in (("memory_records", "id"), ("episodic_items", "item_id")):
+        run(
+            f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{table}_terms "
+            f"USING fts5vocab('main', '{table}_fts', 'instance')"
+        )
+        out[f"{table}_fts"] = list(
+            run(
+                f"SELECT v.term, t.{named}, v.col, v.offset FROM temp.{table}_terms v "
+                f"JOIN {table} t ON t.seq = v.doc"
+            )
+        )
+    return out
+
+
 def _tables(lore: Userlore) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table, ids renamed by what they name, rows sorted."""
     engine = lore.memory.store.engine
@@ -98,6 +127,8 @@ def _tables(lore: Userlore) -> dict[str, list[tuple[Any, ...]]]:
             select(items.c.id, items.c.source_instance_id, items.c.external_id)
         ):
             names[iid] = f"<item {source} {external}>"
+        if conn.dialect.name == "sqlite":
+            raw.update(_derived(conn))
 
     def rename(value: Any) -> Any:
         if isinstance(value, str):
