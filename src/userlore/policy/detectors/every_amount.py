@@ -41,6 +41,8 @@ def _sentence() -> re.Pattern[str]:
 
 
 _PART = re.compile(r"[,;，；、]\s")
+# A run of digit groups joined by one space, dot or hyphen ("138 0013 8000", "06 12 34 56 78").
+_DIGIT_RUN = re.compile(r"\d+(?:[ .\-]\d+)+")
 _NUMBER_SIGN = re.compile(r"(?:#|(?<![^\W\d_])(?i:n[º°o]|nr)\.?)\s?$")
 
 
@@ -89,9 +91,31 @@ def sentence_amounts(
             continue
         if _NUMBER_SIGN.search(t, max(0, m.start() - 5), m.start()) or reference_number(t, m):
             continue  # "Invoice #1042", "Rechnung Nr. 118", "FA-2024-0318": a document's number
+        if _piece_of_digit_run(t, m):
+            continue  # "电话 138 0013 8000 有事打给我": a phone number's groups, not sums
         after = _NEXT_WORD.match(t, m.end())
         if after is None or after.group(1).casefold() not in c.counts:
             yield m
+
+
+def _piece_of_digit_run(t: str, m: re.Match[str]) -> bool:
+    """Whether ``m`` is a digit group inside a longer run of groups that is not thousands
+    grouping ("138 0013 8000": a group after the first is not three digits long), so a
+    phone number or a code, never one sum ("1 234 567" is grouped in thousands)."""
+    lo, hi = m.span()
+    while lo > 0 and (
+        t[lo - 1].isdigit() or (t[lo - 1] in " .-" and lo > 1 and t[lo - 2].isdigit())
+    ):
+        lo -= 1
+    while hi < len(t) and (
+        t[hi].isdigit() or (t[hi] in " .-" and hi + 1 < len(t) and t[hi + 1].isdigit())
+    ):
+        hi += 1
+    run = _DIGIT_RUN.fullmatch(t, lo, hi)
+    if run is None or (lo, hi) == m.span():
+        return False
+    groups = re.split(r"[ .\-]", run.group(0))
+    return any(len(g) != 3 for g in groups[1:])
 
 
 def every_amount(t: str, hits: list[_Hit]) -> Iterator[_Hit]:
