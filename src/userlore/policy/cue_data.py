@@ -214,8 +214,11 @@ class Cues:
         others' subjects are masked ("yo gana 600", "ta debe yo 800", not "mi hermano gana
         600"): before or after the verb, as a creole puts it, and in its clause, not the
         speaker's "I read that the city spends 4 million" (blindfix20d)."""
-        if self.money.search(lowered):
-            return True
+        return self.money.search(lowered) is not None or self.money_verb_of_self(lowered)
+
+    def money_verb_of_self(self, lowered: str) -> bool:
+        """A money verb in any person with a first-person word at most ``SELF_REACH`` words
+        before or after it, once others' subjects are masked (see :meth:`own_money`)."""
         if not self.money_with_self.search(lowered):
             return False
         masked = self.others.sub(" ", lowered)
