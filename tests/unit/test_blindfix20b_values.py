@@ -32,10 +32,7 @@ PLAN_SETS = (
     "blindfix20b_misread_amounts2.jsonl",
     "blindfix20b_relative_money.jsonl",
 )
-PLAN_KNOWN = {
-    "misread_amounts-cbk-money-002": "'debe' (owes) in the third person, every word Spanish",
-    "misread_amounts-cbk-money-007": "'saca … na banco' (withdrew): no money word of the gate",
-}
+PLAN_KNOWN: dict[str, str] = {}  # 'debe yo', 'saca yo': read since blindfix20d's money verbs
 FLOOR_SETS = (
     "blindfix20b_corrected_passwords.jsonl",
     "blindfix20b_corrected_passwords2.jsonl",

@@ -166,7 +166,7 @@ class Cues:
         not_credential: Compounds with a credential word that name no secret ("zip code").
         counts: Units after a number that make it a count ("6 digits").
         money: Words that make an amount the speaker's own money.
-        money_with_self: Earning verbs in any person: the speaker's money beside a first-person
+        money_with_self: Money verbs in any person: the speaker's money beside a first-person
             word (:meth:`own_money`).
         others: Someone else's subject ("she", "my brother"), or a listing's or ad's (its price).
         topics: A topic, not a statement ("an article about").
@@ -210,13 +210,24 @@ class Cues:
         return found
 
     def own_money(self, lowered: str) -> bool:
-        """A money word, or an earning verb in any person with a first-person word left once
-        others' subjects are masked ("yo gana 600", not "mi hermano gana 600")."""
-        if self.money.search(lowered):
-            return True
+        """A money word, or a money verb in any person with a first-person word beside it once
+        others' subjects are masked ("yo gana 600", "ta debe yo 800", not "mi hermano gana
+        600"): before or after the verb, as a creole puts it, and in its clause, not the
+        speaker's "I read that the city spends 4 million" (blindfix20d)."""
+        return self.money.search(lowered) is not None or self.money_verb_of_self(lowered)
+
+    def money_verb_of_self(self, lowered: str) -> bool:
+        """A money verb in any person with a first-person word at most ``SELF_REACH`` words
+        before or after it, once others' subjects are masked (see :meth:`own_money`)."""
         if not self.money_with_self.search(lowered):
             return False
-        return self.self_subject.search(self.others.sub(" ", lowered)) is not None
+        masked = self.others.sub(" ", lowered)
+        selves = list(self.self_subject.finditer(masked))
+        return any(
+            _words_between(masked, verb, me) <= SELF_REACH
+            for verb in self.money_with_self.finditer(masked)
+            for me in selves
+        )
 
     def about_others(self, lowered: str) -> bool:
         """Clearly a topic (reading about it, a study), a thing's price the user only saw or
@@ -228,6 +239,18 @@ class Cues:
             return False
         masked = self.others.sub(" ", lowered)
         return not self.self_subject.search(masked)
+
+
+SELF_REACH: Final = 2
+"""Words at most between a money verb and the first-person word that makes it the speaker's
+("Mi ta ganha", "Ya saca yo", "sends me"); "I think the city spends" has three."""
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _words_between(text: str, a: re.Match[str], b: re.Match[str]) -> int:
+    first, second = sorted((a, b), key=lambda m: m.start())
+    return len(_WORD.findall(text, first.end(), max(first.end(), second.start())))
 
 
 _last_credential_cues: tuple[Cues | None, str, tuple[re.Match[str], ...]] = (None, "", ())

@@ -237,7 +237,7 @@ def own_money(t: str) -> Iterator[_Hit]:
         own = (
             first_person().speaker.search(clause) is not None
             and _MONEY_NOUNS.search(clause) is not None
-        )
+        ) or c.money_verb_of_self(clause.casefold())  # "me prête 15 000 €", "debe yo 800"
         if own or _personal(clause):
             seen.append(m.span())
             yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
