@@ -147,8 +147,8 @@ def given_to_user(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
 
 @functools.cache
 def _benefits() -> re.Pattern[str]:
-    """The state benefits of ``data/second_amounts.yaml``, by name."""
-    from userlore.policy.detectors.second_amounts import _payments
-
-    names = sorted(_payments().benefits, key=len, reverse=True)
+    """The state benefits of ``data/second_amounts.yaml``, by name (read from the data file:
+    ``second_amounts`` imports this module)."""
+    raw = data_yaml("second_amounts.yaml")["payments"]["benefits"]
+    names = sorted({str(w).strip("*") for w in raw}, key=len, reverse=True)
     return re.compile("|".join(re.escape(n) for n in names))
