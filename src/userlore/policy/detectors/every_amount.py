@@ -102,19 +102,11 @@ def _piece_of_digit_run(t: str, m: re.Match[str]) -> bool:
     """Whether ``m`` is a digit group inside a longer run of groups that is not thousands
     grouping ("138 0013 8000": a group after the first is not three digits long), so a
     phone number or a code, never one sum ("1 234 567" is grouped in thousands)."""
-    lo, hi = m.span()
-    while lo > 0 and (
-        t[lo - 1].isdigit() or (t[lo - 1] in " .-" and lo > 1 and t[lo - 2].isdigit())
-    ):
-        lo -= 1
-    while hi < len(t) and (
-        t[hi].isdigit() or (t[hi] in " .-" and hi + 1 < len(t) and t[hi + 1].isdigit())
-    ):
-        hi += 1
-    run = _DIGIT_RUN.fullmatch(t, lo, hi)
-    if run is None or (lo, hi) == m.span():
+    starts, ends = _marks(_DIGIT_RUN, t)  # the text's runs, scanned once
+    i = bisect.bisect_right(starts, m.start()) - 1
+    if i < 0 or ends[i] < m.end() or (starts[i], ends[i]) == m.span():
         return False
-    groups = re.split(r"[ .\-]", run.group(0))
+    groups = re.split(r"[ .\-]", t[starts[i] : ends[i]])
     return any(len(g) != 3 for g in groups[1:])
 
 
