@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from userlore.extract.lexical import _rx, _words
+from userlore.extract.lexical import Rx, _rx, _words
 
 # --------------------------------------------------------------------------------------------
 # Shared regex fragments
@@ -22,7 +22,7 @@ class _Trigger:
     most English clauses skip them. Chinese clauses always run the regex (no word split).
     """
 
-    pattern: re.Pattern[str]
+    pattern: Rx
     words: frozenset[str]
 
 

@@ -6,7 +6,14 @@ import re
 
 from userlore.extract.clauses import _Clause
 from userlore.extract.cues import _ADV, _ADV_ZH, _I_BE, _I_SUBJ, _ME_ZH
-from userlore.extract.lexical import _CONF_PLAIN_DIRECTIVE, _CONF_STANDING, _CONF_WEAK, _alt, _rx
+from userlore.extract.lexical import (
+    _CONF_PLAIN_DIRECTIVE,
+    _CONF_STANDING,
+    _CONF_WEAK,
+    Rx,
+    _alt,
+    _rx,
+)
 from userlore.extract.match_identity import _Hit
 from userlore.extract.match_style import _NOT_VERBS
 from userlore.extract.values import _OBJ_REJECT_EN, _OBJ_TRAIL_ZH, _clean_object, _slug, _tools_in
@@ -70,7 +77,7 @@ def _match_veto(c: _Clause, directive: bool) -> list[_Hit]:
     return [_Hit(f"veto/{slug}", "banned", _CONF_WEAK if plain_use else _CONF_STANDING)]
 
 
-_TOOLING_FRAMES: tuple[re.Pattern[str], ...] = (
+_TOOLING_FRAMES: tuple[Rx, ...] = (
     _rx(r"^(?:" + _I_SUBJ + r"|i(?:'ve|\s+have)\s+" + _ADV + r")(?:use|been\s+using|work\s+with|"
         r"develop\s+(?:with|on)|build\s+(?:with|on)|rely\s+on|(?:switched|moved|migrated)\s+"
         r"(?:over\s+)?(?:from\s+[\w.+#\- ]{1,30}?\s+)?to|run|stick\s+(?:with|to)|code\s+with|"
@@ -117,6 +124,7 @@ def _match_tooling(c: _Clause, directive: bool) -> list[_Hit]:
     if c.past_or_negated:
         return []
     body = c.body
+    frame: Rx
     for frame in (_TOOL_CATEGORY_EN, _TOOL_CATEGORY_ZH):
         m = frame.match(body)
         if m:
@@ -149,7 +157,7 @@ _GOAL_VERBS = (
     r"land\s+a|find\s+a\s+(?:new\s+)?job|study|graduate|get\s+(?:a|my)\s+(?:degree|phd|masters?|"
     r"license|certification))\b"
 )
-_GOALS_EN: tuple[re.Pattern[str], ...] = (
+_GOALS_EN: tuple[Rx, ...] = (
     _rx(r"^my\s+(?:(?:main|big|biggest|primary|long[\s\-]term|short[\s\-]term|current|personal|"
         r"ultimate|new\s+year'?s?|\d{4}|career|fitness|only)\s+)*(?:goal|aim|objective|ambition|"
         r"dream|resolution|target|mission)s?(?:\s+(?:for|this|in)\s+(?:the\s+|this\s+|next\s+)?"

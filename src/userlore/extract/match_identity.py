@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from userlore.extract.clauses import _Clause
 from userlore.extract.cues import _ADV, _I_BE, _I_SUBJ, _ME_ZH
-from userlore.extract.lexical import _CONF_EXPLICIT, _CONF_WEAK, _rx
+from userlore.extract.lexical import _CONF_EXPLICIT, _CONF_WEAK, Rx, _rx
 from userlore.extract.values import (
     _channel_in,
     _name_value,
@@ -67,7 +66,7 @@ def _name_then_role(rest: str) -> list[tuple[str, str]]:
 
 # Identity: (frame regex ending where the value starts, value extractor). Order matters: the
 # first extractor that yields a value for a key wins within a clause.
-_IDENTITY: tuple[tuple[re.Pattern[str], _Extractor], ...] = (
+_IDENTITY: tuple[tuple[Rx, _Extractor], ...] = (
     (_rx(r"^my\s+(?:first\s+|full\s+|real\s+)?name(?:'s|\s+is)\s+"),
      _one("identity/name", lambda r: _name_value(r, strict=False))),
     (_rx(r"^(?:i'?m|i\s+am)\s+(?:called|named)\s+"),
@@ -147,7 +146,7 @@ def _match_identity(c: _Clause) -> list[_Hit]:
 
 
 # (frame, client): client frames name the device the user talks to the assistant from.
-_CHANNEL_FRAMES: tuple[tuple[re.Pattern[str], bool], ...] = (
+_CHANNEL_FRAMES: tuple[tuple[Rx, bool], ...] = (
     (_rx(r"^(?:you\s+can\s+|please\s+|feel\s+free\s+to\s+|best\s+to\s+|always\s+|just\s+)*"
         r"(?:reach|contact|ping|message|dm|text|email|e-mail|call|find|notify|page|hit)\s+me\s+"
         r"(?:up\s+)?(?:on|via|through|over|by|at|in|using)\s+"), False),

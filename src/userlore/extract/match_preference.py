@@ -11,6 +11,7 @@ from userlore.extract.lexical import (
     _CONF_PLAIN_DIRECTIVE,
     _CONF_STANDING,
     _CONF_WEAK,
+    Rx,
     _alt,
     _rx,
 )
@@ -20,7 +21,7 @@ from userlore.extract.values import _OBJ_END_PREFER, _clean_object, _slug, _tool
 from userlore.extract.vocab.identity import _DIETS_EN
 from userlore.extract.vocab.tools import _TOOL_RE
 
-_PREF_EN: tuple[tuple[re.Pattern[str], str], ...] = (
+_PREF_EN: tuple[tuple[Rx, str], ...] = (
     (_rx(r"^" + _I_SUBJ + r"(?:hate|dislike|detest|loathe|despise|abhor|can'?t\s+stand|cannot\s+"
          r"stand|can\s+not\s+stand|can'?t\s+bear|cannot\s+bear|don'?t\s+(?:really\s+)?(?:like|"
          r"enjoy|care\s+for|love)|do\s+not\s+(?:really\s+)?(?:like|enjoy|care\s+for|love))\s+"),
@@ -65,7 +66,7 @@ _PREF_STYLE_ONLY_ZH = _rx(r"^我(?:更|还是|只)?(?:想要|要|需要|希望|�
 _DIET_EN = _rx(
     r"^(?:" + _I_BE + r"|as\s+)(?:an?\s+|strictly\s+|fully\s+)?(?P<diet>" + _alt(_DIETS_EN) + r")\b"
 )
-_PREF_ZH: tuple[tuple[re.Pattern[str], str], ...] = (
+_PREF_ZH: tuple[tuple[Rx, str], ...] = (
     (_rx(r"^我(?:最)?喜欢的[^，,是]{1,6}是\s*"), "like"),
     (_rx(r"^" + _ME_ZH + r"(?:不(?:太|怎么|是很|大)?喜欢|不爱|讨厌|厌恶|受不了|忍受不了|"
          r"反感|不感冒|最烦|烦|不习惯)(?:吃|喝|看|听|玩)?\s*"),
@@ -78,7 +79,7 @@ _PREF_ZH: tuple[tuple[re.Pattern[str], str], ...] = (
      "like"),
 )  # fmt: skip
 # Frames where the object comes before the keyword: "I have a peanut allergy", "我对花生过敏".
-_PREF_OBJECT_FIRST: tuple[tuple[re.Pattern[str], str], ...] = (
+_PREF_OBJECT_FIRST: tuple[tuple[Rx, str], ...] = (
     (_rx(r"^i\s+have\s+an?\s+(?:(?:severe|mild|bad|serious|slight|real)\s+)?"
          r"(?P<obj>[\w\-]+(?:\s+(?:and\s+|or\s+)?[\w\-]+){0,3})\s+(?:allergy|allergies|"
          r"intolerance)\b"), "avoid"),
@@ -96,7 +97,7 @@ _CONSUME_VERBS = (
     r"hire|choose|join|follow|install|cook(?:\s+with)?|work\s+(?:with|for)|live\s+in|do)"
 )
 _STANCE_ADJ = r"(?:[\w\-]+\s+){0,3}?"
-_PREF_LONG_EN: tuple[tuple[re.Pattern[str], str], ...] = (
+_PREF_LONG_EN: tuple[tuple[Rx, str], ...] = (
     (_rx(r"^i\s+(?:have|'ve\s+got|have\s+got|feel)\s+(?:an?\s+|some\s+)?" + _STANCE_ADJ
          + r"(?:fear|phobia|terror|dread|allergy|allergies|intolerance|sensitivity)\s+"
          r"(?:to|for|of|towards?|around)\s+"), "avoid"),

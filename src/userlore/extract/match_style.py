@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from userlore.extract.clauses import _Clause, _strip_lead
 from userlore.extract.cues import _NEGATOR_EN, _NEGATOR_ZH, _POLARITY_BOUNDARY
-from userlore.extract.lexical import _rx, _words
+from userlore.extract.lexical import Rx, _rx, _words
 from userlore.extract.match_identity import _Hit
 from userlore.extract.values import _format_value
 from userlore.extract.vocab.formats import FORMAT_INDEX, NAMED_FORMATS
@@ -23,7 +23,7 @@ class _Style:
     opposite value ("no tables").
     """
 
-    pattern: re.Pattern[str]
+    pattern: Rx
     key: str
     pos: str | None
     neg: str | None
@@ -148,9 +148,7 @@ def _style_hits(text: str, *, directive: bool, flip: bool, conf: float) -> list[
                 continue
             phrase = next(
                 g
-                for g in (
-                    m.group(n) for n in ("fmt", "fmt2", "fmt3") if n in style.pattern.groupindex
-                )
+                for g in (m.group(n) for n in ("fmt", "fmt2", "fmt3") if n in m.re.groupindex)
                 if g
             )
             value = _format_value(phrase)

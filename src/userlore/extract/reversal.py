@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from userlore.extract.explicit import extract_statements
-from userlore.extract.lexical import _CJK, _CONF_WEAK, _normalize, _rx, _words
+from userlore.extract.lexical import _CJK, _CONF_WEAK, Rx, _normalize, _rx, _words
 from userlore.extract.statement import Statement
 from userlore.extract.vocab.opposites import OPPOSITIONS
 
@@ -82,7 +82,7 @@ _ANYMORE = r"(?:any\s?more|any\s+longer)"
 # An object phrase runs to the clause's end; trailing time words are trimmed later.
 _OBJ = r"(?P<x>[^,;:.!?\n]{1,60}?)"
 _END = r"\s*(?=[,;:.!?\n]|$)"
-_EN_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
+_EN_FORMS: tuple[tuple[str, Rx], ...] = (
     ("not_anymore", _rx(_SUBJ + _BE + r"\s+not\s+" + _OBJ + r"\s+" + _ANYMORE + _END)),
     ("not_anymore", _rx(_SUBJ + _DONT + r"\s+" + _OBJ + r"\s+" + _ANYMORE + _END)),
     ("no_longer", _rx(_SUBJ + r"(?:" + _BE + r"|" + _HAVE + r")?\s+no\s+longer\s+" + _OBJ + _END)),
@@ -148,7 +148,7 @@ _AUX = (
     r"(?:'m|'ve|'re|\s+am|\s+are|\s+have|\s+has|\s+do|\s+now|\s+finally|\s+actually|"
     r"\s+just|\s+officially|\s+really|\s+also)*"
 )
-_EN_RESUME: tuple[tuple[str, re.Pattern[str]], ...] = (
+_EN_RESUME: tuple[tuple[str, Rx], ...] = (
     (
         "moved_back",
         _rx(
@@ -212,7 +212,7 @@ _ZH_SUBJ = (
 )
 _ZH_OBJ = r"(?P<x>[^，。,.;；!！?？\s]{1,20}?)"
 _ZH_END = r"(?:了)?(?=[，。,.;；!！?？\s]|$)"
-_ZH_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
+_ZH_FORMS: tuple[tuple[str, Rx], ...] = (
     (
         "buzai",
         re.compile(
@@ -251,7 +251,7 @@ _ZH_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _ZH_LE = r"了(?=[，。,.;；!！?？\s]|$)"
 # Resumptions (又…了, 重新用回, 开始…了, 现在…了): sentence-final 了 marks a change of state, so
 # "我又吃了一块蛋糕" (one event, 了 after the verb) is not one.
-_ZH_RESUME: tuple[tuple[str, re.Pattern[str]], ...] = (
+_ZH_RESUME: tuple[tuple[str, Rx], ...] = (
     (
         "banhui",
         re.compile(_ZH_SUBJ + r"(?:又|重新|再次)?搬回(?:到)?了?" + _ZH_OBJ + _ZH_END),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -159,11 +160,27 @@ def _runs(lowered: str, known: frozenset[str]) -> list[list[re.Match[str]]]:
     return runs
 
 
-def _alphabet_spans(run: list[re.Match[str]], vocab: _Vocab) -> list[tuple[int, int, str, str]]:
-    """Spans of three or more words of one spelling alphabet, with the digits after them."""
+def _longest_readings(
+    run: list[re.Match[str]], read: Callable[[int], tuple[int, str] | None], kind: str
+) -> list[tuple[int, int, str, str]]:
+    """Spans of ``run`` read left to right: at each word, the longest reading ``read`` finds
+    from it (the index after its last word, and the value spelled), then on past it."""
     out: list[tuple[int, int, str, str]] = []
     i = 0
     while i < len(run):
+        best = read(i)
+        if best is not None:
+            out.append((run[i].start(), run[best[0] - 1].end(), best[1], kind))
+            i = best[0]
+        else:
+            i += 1
+    return out
+
+
+def _alphabet_spans(run: list[re.Match[str]], vocab: _Vocab) -> list[tuple[int, int, str, str]]:
+    """Spans of three or more words of one spelling alphabet, with the digits after them."""
+
+    def read(i: int) -> tuple[int, str] | None:
         best: tuple[int, str] | None = None
         for alphabet in vocab.alphabets:
             j, letters, count = i, [], 0
@@ -179,19 +196,15 @@ def _alphabet_spans(run: list[re.Match[str]], vocab: _Vocab) -> list[tuple[int, 
                 j += 1
             if (count >= 3 or (count >= 2 and j - i >= 4)) and (best is None or j > best[0]):
                 best = (j, "".join(letters))
-        if best is not None:
-            out.append((run[i].start(), run[best[0] - 1].end(), best[1], "alphabet"))
-            i = best[0]
-        else:
-            i += 1
-    return out
+        return best
+
+    return _longest_readings(run, read, "alphabet")
 
 
 def _name_spans(run: list[re.Match[str]], vocab: _Vocab) -> list[tuple[int, int, str, str]]:
     """Spans of four or more letter names of one language (at least two not single letters)."""
-    out: list[tuple[int, int, str, str]] = []
-    i = 0
-    while i < len(run):
+
+    def read(i: int) -> tuple[int, str] | None:
         best: tuple[int, str] | None = None
         for names in vocab.names:
             j, letters, named = i, [], 0
@@ -209,12 +222,9 @@ def _name_spans(run: list[re.Match[str]], vocab: _Vocab) -> list[tuple[int, int,
                 j += 1
             if j - i >= 4 and named >= 2 and (best is None or j > best[0]):
                 best = (j, "".join(letters))
-        if best is not None:
-            out.append((run[i].start(), run[best[0] - 1].end(), best[1], "letters"))
-            i = best[0]
-        else:
-            i += 1
-    return out
+        return best
+
+    return _longest_readings(run, read, "letters")
 
 
 _GATE_WORDS: Final = re.compile(r"[^\W\d_]{2,}")

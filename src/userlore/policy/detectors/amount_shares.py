@@ -23,10 +23,10 @@ from typing import Final
 
 from userlore.policy.cue_data import alternation, cues, flat
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit, is_year
-from userlore.policy.detectors.every_amount import part_bounds, sentence_bounds
-from userlore.policy.detectors.money import _NEXT_WORD
-from userlore.policy.findings import _BLOCKING, _REGULATED
+from userlore.policy.detectors.common import _Hit, is_year, overlaps
+from userlore.policy.detectors.every_amount import part_bounds, sentence_bounds, user_money
+from userlore.policy.detectors.money import counted
+from userlore.policy.findings import _REGULATED
 from userlore.policy.first_person import first_person
 
 __all__ = ["amount_shares", "listed_amounts"]
@@ -43,19 +43,15 @@ def _shares() -> re.Pattern[str]:
 
 def amount_shares(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     """Bare numbers that are a share of the user's money in its sentence."""
-    money = [h for h in hits if h[1] == "financial_figure"]
+    money, named = user_money(hits)
     if not money or len(lowered) != len(t):
         return
-    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
     c = cues()
     shares = _shares()
     speaker = first_person().speaker
     for lo, hi in sorted({sentence_bounds(t, h[2], h[3]) for h in money}):
         for m in _SMALL.finditer(t, lo, hi):
-            if any(s < m.end() and m.start() < e for s, e in named):
-                continue
-            after = _NEXT_WORD.match(t, m.end())
-            if after is not None and after.group(1).casefold() in c.counts:
+            if overlaps(named, m.start(), m.end()) or counted(t, m.end(), c.counts):
                 continue
             p_lo, p_hi = part_bounds(t, m.start(), m.end())
             p_lo = max(lo, p_lo)
@@ -105,10 +101,9 @@ def _joins() -> re.Pattern[str]:
 
 def listed_amounts(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     """The bare numbers that continue a list of the user's own sums (see the module docstring)."""
-    money = sorted((h for h in hits if h[1] == "financial_figure"), key=lambda h: h[2])
+    money, named = user_money(hits)
     if not money or len(lowered) != len(t):
         return
-    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
     c = cues()
     for h in money:
         end = h[3]
@@ -119,7 +114,7 @@ def listed_amounts(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
                 break
             if not _listed(t, lowered, end, m, c.counts, c.others):
                 break
-            if not any(s < m.end() and m.start() < e for s, e in named):
+            if not overlaps(named, m.start(), m.end()):
                 named.append(m.span())
                 yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")
             end = m.end()  # a third item continues the same list
@@ -143,8 +138,7 @@ def _listed(
     if len(slot.split()) > _SLOT_WORDS or len(_CJK.findall(slot)) > _SLOT_CJK:
         return False
     words, cjk_units = _not_sums()
-    after = _NEXT_WORD.match(t, m.end())
-    if after is not None and after.group(1).casefold() in counts | words:
+    if counted(t, m.end(), counts | words):
         return False  # "and 30 minutes later", "y el piso tiene 85 metros"
     rest = t[m.end() : m.end() + 4].lstrip()
     if _MEASURE.match(t, m.end()) or rest.startswith(cjk_units):

@@ -19,9 +19,9 @@ from typing import Any, Final
 
 from userlore.policy.cue_data import cues
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, named_spans
 from userlore.policy.detectors.money import _others_money
-from userlore.policy.findings import _BLOCKING, _REGULATED
+from userlore.policy.findings import _REGULATED
 
 __all__ = ["approx_amounts"]
 
@@ -69,7 +69,7 @@ def approx_amounts(t: str, hits: list[_Hit]) -> Iterator[_Hit]:
     cue_words, counter, not_money = _words()
     if cue_words.search(t) is None:
         return
-    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+    named = named_spans(hits)
     c = cues()
     for m in _AMOUNT.finditer(t):
         start, end = m.span()

@@ -20,9 +20,9 @@ from typing import Any
 
 from userlore.policy.cue_data import alternation, cues, flat
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, named_spans
 from userlore.policy.detectors.every_amount import sentence_amounts, sentence_bounds
-from userlore.policy.findings import _BLOCKING, _REGULATED
+from userlore.policy.findings import _REGULATED
 from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["asset_holdings"]
@@ -59,7 +59,7 @@ def asset_holdings(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     w = _words()
     if not w.tickers.search(t) and not w.words.search(" " + lowered):
         return
-    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+    named = named_spans(hits)
     c = cues()
     for lo, hi in sorted({sentence_bounds(t, m.start(), m.end()) for m in w.asset.finditer(t)}):
         sentence = t[lo:hi].casefold()

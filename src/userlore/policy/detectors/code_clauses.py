@@ -20,9 +20,9 @@ from typing import Final
 
 from userlore.policy.cue_data import cues, literal_alternation
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit, is_year
+from userlore.policy.detectors.common import _Hit, is_year, named_spans
 from userlore.policy.detectors.cued_values import _DATE, _DIGITS, _TIME, _TOKEN, _shaped
-from userlore.policy.findings import _BLOCKING, _SECRET
+from userlore.policy.findings import _SECRET
 
 __all__ = ["clause_values", "code_clauses", "time_words"]
 
@@ -58,7 +58,7 @@ def code_clauses(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     if not found:
         return
     markers, time_before = _data()
-    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+    named = named_spans(hits)
     for m in found:
         if c.identifier.fullmatch(m.group(0)) is not None:
             continue

@@ -40,12 +40,24 @@ def has_digit(t: str) -> bool:
     return not t.isascii() and any(map(str.isdigit, t))
 
 
+def overlaps(spans: Iterable[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether ``[start, end)`` shares a character with any of ``spans`` (a value a rule
+    before has named, a span a rule has taken)."""
+    return any(s < end and start < e for s, e in spans)
+
+
+def named_spans(hits: Iterable[_Hit]) -> list[tuple[int, int]]:
+    """The spans of ``hits``' blocking hits: values a rule has named, which a later rule leaves
+    as they are (a list, so a caller may append the spans it takes)."""
+    return [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+
+
 def unnamed(found: Iterable[_Hit], hits: Iterable[_Hit]) -> list[_Hit]:
     """The hits of ``found`` that overlap no blocking hit of ``hits``: where a rule before
     already names a value, its verdict stands. ``hits`` is read before ``found`` is, so a
     caller may extend ``hits`` with the answer."""
-    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
-    return [h for h in found if not any(s < h[3] and h[2] < e for s, e in named)]
+    named = named_spans(hits)
+    return [h for h in found if not overlaps(named, h[2], h[3])]
 
 
 def has_decimal(t: str) -> bool:

@@ -18,12 +18,12 @@ from collections.abc import Iterable, Iterator
 
 from userlore.policy.cue_data import cues
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit, is_year
-from userlore.policy.detectors.money import _BARE, _NEXT_WORD, _amount, _others_money
+from userlore.policy.detectors.common import _Hit, is_year, named_spans, overlaps
+from userlore.policy.detectors.money import _BARE, _amount, _others_money, counted
 from userlore.policy.detectors.reference_numbers import reference_number
-from userlore.policy.findings import _BLOCKING, _REGULATED
+from userlore.policy.findings import _REGULATED
 
-__all__ = ["every_amount", "part_bounds", "sentence_amounts", "sentence_bounds"]
+__all__ = ["every_amount", "part_bounds", "sentence_amounts", "sentence_bounds", "user_money"]
 
 
 @functools.cache
@@ -87,14 +87,13 @@ def sentence_amounts(
     each step: a caller that appends the spans it takes is not offered them twice."""
     c = cues()
     for m in [*first, *_amount().finditer(t, lo, hi), *_BARE.finditer(t, lo, hi), *then]:
-        if any(s < m.end() and m.start() < e for s, e in named) or is_year(m.group(0)):
+        if overlaps(named, m.start(), m.end()) or is_year(m.group(0)):
             continue
         if _NUMBER_SIGN.search(t, max(0, m.start() - 5), m.start()) or reference_number(t, m):
             continue  # "Invoice #1042", "Rechnung Nr. 118", "FA-2024-0318": a document's number
         if _piece_of_digit_run(t, m):
             continue  # "电话 138 0013 8000 有事打给我": a phone number's groups, not sums
-        after = _NEXT_WORD.match(t, m.end())
-        if after is None or after.group(1).casefold() not in c.counts:
+        if not counted(t, m.end(), c.counts):
             yield m
 
 
@@ -110,12 +109,19 @@ def _piece_of_digit_run(t: str, m: re.Match[str]) -> bool:
     return any(len(g) != 3 for g in groups[1:])
 
 
+def user_money(hits: list[_Hit]) -> tuple[list[_Hit], list[tuple[int, int]]]:
+    """The hits on the user's money in text order, and the spans the blocking hits name (no
+    further amount is read inside one): what each reader of a sentence's further amounts
+    (this module, ``amount_shares``) starts from."""
+    money = sorted((h for h in hits if h[1] == "financial_figure"), key=lambda h: h[2])
+    return money, named_spans(hits)
+
+
 def every_amount(t: str, hits: list[_Hit]) -> Iterator[_Hit]:
     """Further amounts in a sentence that already holds a hit on the user's money."""
-    money = [h for h in hits if h[1] == "financial_figure"]
+    money, named = user_money(hits)
     if not money:
         return
-    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
     sentences = {sentence_bounds(t, h[2], h[3]) for h in money}
     c = cues()
     for lo, hi in sorted(sentences):

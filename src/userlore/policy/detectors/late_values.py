@@ -19,7 +19,7 @@ import re
 
 from userlore.policy.detectors import backup_codes, bank_accounts, credential_words, short_codes
 from userlore.policy.detectors.assembled_values import assembled_values
-from userlore.policy.detectors.common import _Hit, has_decimal, has_digit
+from userlore.policy.detectors.common import _Hit, has_decimal, has_digit, named_spans
 from userlore.policy.detectors.config_keys import config_secrets
 from userlore.policy.detectors.second_amounts import (
     negotiation_amounts,
@@ -27,7 +27,6 @@ from userlore.policy.detectors.second_amounts import (
     second_amounts,
 )
 from userlore.policy.detectors.social_ids import social_ids
-from userlore.policy.findings import _BLOCKING
 from userlore.policy.literal_gate import GatedPattern, LiteralGate
 
 __all__ = ["late_values"]
@@ -37,9 +36,9 @@ _Span = tuple[int, int]
 
 def late_values(t: str, lowered: str, hits: list[_Hit]) -> list[_Hit]:
     """The hits of the late classes in ``t`` that no blocking hit in ``hits`` already covers."""
-    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+    named = named_spans(hits)
     found = _uncovered(_shaped_values(t, lowered, named), named)
-    named += [(h[2], h[3]) for h in found if h[0] in _BLOCKING]
+    named += named_spans(found)
     return found + _uncovered(_cued_values(t, lowered), named)
 
 

@@ -18,10 +18,10 @@ from typing import Any, Final
 
 from userlore.policy.cue_data import cues
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, named_spans
 from userlore.policy.detectors.every_amount import part_bounds, sentence_amounts, sentence_bounds
 from userlore.policy.detectors.money import _others_money
-from userlore.policy.findings import _BLOCKING, _REGULATED
+from userlore.policy.findings import _REGULATED
 from userlore.policy.literal_gate import LiteralGate
 
 __all__ = ["minimum_wage"]
@@ -45,7 +45,7 @@ def minimum_wage(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     gate, forms = _forms()
     if not gate.search(lowered):
         return
-    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+    named = named_spans(hits)
     c = cues()
     done: set[tuple[int, int]] = set()
     for form in forms.finditer(lowered):

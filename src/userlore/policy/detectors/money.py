@@ -222,6 +222,14 @@ _NEXT_WORD = re.compile(r"\s?([^\W\d_]+)")
 _CLAUSE = re.compile(r"[.!?。！？\n;]")
 
 
+def counted(t: str, end: int, units: frozenset[str]) -> bool:
+    """Whether the number ending at ``end`` counts or measures something: the word right
+    after it is one of ``units`` (a count's nouns, ``cues().counts``: "1 980 places", "23.000
+    Einwohner"), so it is no sum."""
+    after = _NEXT_WORD.match(t, end)
+    return after is not None and after.group(1).casefold() in units
+
+
 def own_money(t: str) -> Iterator[_Hit]:
     """Amounts in a clause that makes them the speaker's own (see the module docstring)."""
     c = cues()
@@ -247,8 +255,7 @@ def own_money(t: str) -> Iterator[_Hit]:
         clause = _clause(t, m.start(), m.end())
         if _others_money(clause, c):
             continue
-        after = _NEXT_WORD.match(t, m.end())
-        if after is not None and after.group(1).casefold() in c.counts:
+        if counted(t, m.end(), c.counts):
             continue  # a count ("1 980 places", "23.000 Einwohner")
         if _personal(clause):
             yield (_REGULATED, "financial_figure", m.start(), m.end(), "financial")

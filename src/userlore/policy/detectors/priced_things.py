@@ -26,11 +26,11 @@ from typing import Any, Final
 
 from userlore.policy.cue_data import cues
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit, has_digit
+from userlore.policy.detectors.common import _Hit, has_digit, named_spans
 from userlore.policy.detectors.every_amount import part_bounds, sentence_amounts
 from userlore.policy.detectors.money import _others_money
 from userlore.policy.detectors.thing_prices import _forms as seen_forms
-from userlore.policy.findings import _BLOCKING, _REGULATED
+from userlore.policy.findings import _REGULATED
 from userlore.policy.first_person import first_person
 from userlore.policy.literal_gate import LiteralGate
 
@@ -91,7 +91,7 @@ def costs_the_user(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     f = _forms()
     if not f.gate.search(lowered):
         return
-    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+    named = named_spans(hits)
     found = [(m, False) for m in f.objects.finditer(lowered)]
     found += [(m, True) for m in f.paid.finditer(lowered)]
     for m, past in found:
@@ -129,7 +129,7 @@ def given_to_user(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     f = _forms()
     if not f.recipient_gate.search(lowered):
         return
-    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+    named = named_spans(hits)
     for m in f.recipients.finditer(lowered):
         lo, hi = part_bounds(t, m.start(), m.end())
         for a in sentence_amounts(t, lo, hi, named):

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit, _is_hash_like
+from userlore.policy.detectors.common import _Hit, _is_hash_like, overlaps
 from userlore.policy.detectors.id_name_words import name_words
 from userlore.policy.findings import _REGULATED
 
@@ -279,7 +279,7 @@ def registry_ids(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
     for m in _RUN.finditer(t):
         if not any(c.isdigit() for c in m.group(0)):
             continue
-        if any(s < m.end() and m.start() < e for s, e in taken) or _hexish(m.group(0)):
+        if overlaps(taken, m.start(), m.end()) or _hexish(m.group(0)):
             continue
         before = t[max(0, m.start() - 40) : m.start()]
         neg = _NEG_BEFORE.search(before)

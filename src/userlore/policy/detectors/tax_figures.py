@@ -19,9 +19,9 @@ from typing import Any
 
 from userlore.policy.cue_data import Cues, alternation, cues, flat
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit, has_decimal
+from userlore.policy.detectors.common import _Hit, has_decimal, named_spans
 from userlore.policy.detectors.every_amount import sentence_amounts, sentence_bounds
-from userlore.policy.findings import _BLOCKING, _REGULATED
+from userlore.policy.findings import _REGULATED
 from userlore.policy.first_person import first_person
 from userlore.policy.literal_gate import LiteralGate
 
@@ -85,7 +85,7 @@ def cued_figures(t: str, lowered: str, hits: list[_Hit], w: CuedWords) -> Iterat
     form's number."""
     if len(lowered) != len(t) or not has_decimal(t) or not w.literals.search(lowered):
         return
-    named = [(h[2], h[3]) for h in hits if h[0] in _BLOCKING]
+    named = named_spans(hits)
     c = cues()
     words = list(w.tax.finditer(lowered))
     named += [m.span() for m in words]  # "the 1040" is the form's name, not an amount

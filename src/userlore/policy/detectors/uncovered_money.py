@@ -201,6 +201,17 @@ def _said_amounts(text: str, languages: list[str]) -> Iterator[tuple[int, int]]:
 _LONG_MAGNITUDE: Final = 4  # letters of a magnitude a word may end in before a currency
 
 
+def _currency_after(
+    text: str, words: list[tuple[re.Match[str], str]], k: int, languages: list[str]
+) -> bool:
+    """Whether the word after ``words[k]``, past spaces and hyphens only, is a currency's name
+    in one of ``languages``: what makes an unread word before it a magnitude of a sum."""
+    after = words[k + 1][0]
+    return _GAP.fullmatch(text, words[k][0].end(), after.start()) is not None and _is_currency(
+        after.group(0), languages, exact=True
+    )
+
+
 def _ends_before_currency(
     text: str,
     words: list[tuple[re.Match[str], str]],
@@ -211,7 +222,7 @@ def _ends_before_currency(
     """Indexes of unread words that end in one of ``magnitudes`` (of four letters or more,
     after three letters or more) and stand right before a currency name."""
     out: set[int] = set()
-    for k, (m, bare) in enumerate(words[:-1]):
+    for k, (_, bare) in enumerate(words[:-1]):
         if kinds[k] or len(bare) < _STEM_PREFIX + _LONG_MAGNITUDE:
             continue
         if not any(
@@ -220,10 +231,7 @@ def _ends_before_currency(
             if len(g) >= _LONG_MAGNITUDE
         ):
             continue
-        after = words[k + 1][0]
-        if _GAP.fullmatch(text, m.end(), after.start()) and _is_currency(
-            after.group(0), languages, exact=True
-        ):
+        if _currency_after(text, words, k, languages):
             out.add(k)
     return out
 
@@ -241,10 +249,7 @@ def _near_before_currency(
     for k, (m, _) in enumerate(words[:-1]):
         if kinds[k] or not near_magnitude(m.group(0)):
             continue
-        after = words[k + 1][0]
-        if _GAP.fullmatch(text, m.end(), after.start()) and _is_currency(
-            after.group(0), languages, exact=True
-        ):
+        if _currency_after(text, words, k, languages):
             out.add(k)
     return out
 
