@@ -117,8 +117,7 @@ def tendered_amounts(t: str) -> Iterator[_Hit]:
     """Numbers beside a currency in ``t``'s uncovered segments (see the module docstring)."""
     if not has_digit(t) or not any(_amounts(t)):
         return  # most texts: no segment need be identified
-    everything = segments(t)
-    found = [s for s in everything if s.language is not None and s.language not in COVERED_LANGUAGES]
+    found = [s for s in segments(t) if s.language not in (None, *COVERED_LANGUAGES)]
     for seg in found:
         if _no_language(t, seg):
             continue
