@@ -13,7 +13,8 @@ Three classes, each with two sets written before the rules that read them:
 - ``uncovered_amounts`` (held out, languages not in blind21): a number beside a currency sign,
   a tender ISO code or any locale's name of a currency ("380 dollars", "US$ 485"),
   ``detectors/uncovered_tender``. First run 17/25 (2/10 benign changed); second set 22/23
-  (2/9: news prices, redacted as a sign's price already was).
+  (2/9: news prices, redacted as a sign's price already was). A currency's name counts from
+  three digits (a coffee's "35 lira" stays, as on main); a sign or a code whatever the size.
 
 Held-out rows are checked for the floor only (the gate withholds their language by design).
 """
@@ -34,6 +35,7 @@ SETS = (
     "blindfix21b_uncovered_amounts.jsonl",
     "blindfix21b_uncovered_amounts2.jsonl",
 )
+_SMALL_SUM = "two digits beside a currency's name: kept as a thing's price is, by design"
 _NEWS_PRICE = "a news price in a language no rule reads: the floor cannot tell it from pay"
 KNOWN = {
     "earnings-en-benign-001": "'Deliveroo' unknown to English: read as a misread covered "
@@ -46,8 +48,9 @@ KNOWN = {
     "uncovered_amounts-vi-benign-001": "'480 mét mỗi' redacted: as on main",
     "uncovered_amounts-sw-benign-002": _NEWS_PRICE,
     "uncovered_amounts-tl-benign-002": _NEWS_PRICE,
-    "uncovered_amounts2-sq-benign-001": _NEWS_PRICE,
-    "uncovered_amounts2-sv-benign-001": _NEWS_PRICE,
+    "uncovered_amounts2-sv-benign-001": "'45 kronor': Swedish's own CLDR name, as on main",
+    "uncovered_amounts2-id-money-001": _SMALL_SUM,
+    "uncovered_amounts2-mg-money-001": _SMALL_SUM,
 }
 
 

@@ -12,9 +12,9 @@ segment the identifier places in an uncovered language, a number beside
 - an ISO 4217 code of a currency some territory holds as tender today, unless the code is a
   frequent word of a covered language ("TOP 10", "ALL 3"), or
 - some locale's name of such a currency (:func:`.uncovered_currencies._tender_word`: "dollars",
-  "euroa", "francs", "eurų")
+  "euroa", "francs", "eurų"), the number of three digits or more before its cents
 
-is an amount whatever its size. In a segment that may be a misread covered sentence
+is an amount. In a segment that may be a misread covered sentence
 (:func:`.uncovered.misread_covered`) only when the covered lists leave it unread as a language
 of its own: three words or more, and a quarter of them, unknown to every covered language's list
 (the measure :mod:`userlore.policy.known_words` takes for a relative the identifier does not
@@ -54,6 +54,11 @@ _NUMBER = re.compile(
     r"|(?<![\w.,])\d+(?:[.,]\d{1,2})?(?![\w]|[.,]\d)"
 )
 _CODE_LENGTH: Final = 3
+_NAMED_MIN_DIGITS: Final = 3
+"""A sum beside a currency's name counts from a hundred ("380 dollars", a week's pay or a
+debt): a coffee's or a ticket's "35 lira", "6 euro" stays, as :mod:`.uncovered_money` keeps a
+thing's price in one number word; a sign or a code counts whatever the size, as in
+:mod:`.uncovered`."""
 
 
 @functools.cache
@@ -87,19 +92,27 @@ def _currency(word: str) -> bool:
 
 
 def _amounts(text: str) -> Iterator[tuple[int, int]]:
-    """Spans of a number with a currency sign, code or name right before or after it."""
+    """Spans of a number with a currency sign or code right before or after it, or of one of
+    :data:`_NAMED_MIN_DIGITS` digits or more beside a currency's name."""
     before, after = _beside()
     for m in _NUMBER.finditer(text):
         lo, hi = m.span()
+        named = _whole_units(m.group(0)) >= _NAMED_MIN_DIGITS
         b = before.search(text, max(0, lo - 24), lo)
         a = after.match(text, hi)
-        if b is not None and (b.group("sign") or _currency(b.group("word"))):
+        if b is not None and (b.group("sign") or (named and _currency(b.group("word")))):
             lo = b.start()
-        elif a is not None and (a.group("sign") or _currency(a.group("word"))):
+        elif a is not None and (a.group("sign") or (named and _currency(a.group("word")))):
             hi = a.end()
         else:
             continue
         yield lo, hi
+
+
+def _whole_units(number: str) -> int:
+    """The digits of ``number`` before its cents ("1.299" has four, "18,50" two)."""
+    cents = re.search(r"[.,]\d{1,2}$", number)
+    return sum(ch.isdigit() for ch in number[: cents.start() if cents else len(number)])
 
 
 def _unread(text: str) -> bool:
