@@ -30,8 +30,9 @@ SPECIAL_KNOWN: frozenset[str] = frozenset()
 # text the floor also changes: prices of things of a thousand or more, the cost of the rule.
 HELDOUT_BENIGN_REDACTED: frozenset[str] = frozenset(
     # Prices written with digits ("2300 лева", "RM35,000", "₹90,000"): redacted by
-    # ``uncovered.py`` before this round; the prices in words under a thousand stay.
-    {"bf8m-bg-b01", "bf8m-mr-b01", "bf8m-ms-b01", "bf8m-nb-b01", "bf8m-sk-b01"}
+    # ``uncovered.py`` before this round; the prices in words under a thousand stay. "999 eurus"
+    # (an inflection CLDR does not give) by ``uncovered_tender`` since blindfix21b, as "899 eur".
+    {"bf8m-bg-b01", "bf8m-lt-b01", "bf8m-mr-b01", "bf8m-ms-b01", "bf8m-nb-b01", "bf8m-sk-b01"}
 )
 HELDOUT_MONEY_KNOWN: frozenset[str] = frozenset()
 

@@ -115,6 +115,7 @@ from userlore.policy.detectors.uncovered import uncovered_values
 from userlore.policy.detectors.uncovered_cued import uncovered_cued
 from userlore.policy.detectors.uncovered_money import uncovered_money
 from userlore.policy.detectors.uncovered_shapes import uncovered_shapes
+from userlore.policy.detectors.uncovered_tender import tendered_amounts
 from userlore.policy.detectors.unread_values import unread_values
 from userlore.policy.detectors.unvalidated_ids import unvalidated_ids
 from userlore.policy.detectors.uuid_tokens import uuid_tokens
@@ -171,6 +172,11 @@ _OWN_MONEY_GATE = GatedPattern(
         r"|deve|debe|paso|doy|mando|dou\b|mesada|consignado|bonds|bauspar|letra|von mir|gebe"
         r"|schicke|überweise|allowance|taschengeld|argent de poche|pel\b|lep\b|cel\b|ldds"
         r"|给|貸|仕送り"
+        # blindfix21b: what the user paid for a thing of theirs (``money``'s ``_SPENT``), the
+        # price said without a currency ("paguei 4.299 no meu notebook")
+        r"|spent|dropped|shelled|forked|splashed|blew|bought|pagu|gast[ée]|compr[ée]|bezahlt"
+        r"|gezahlt|ausgegeben|hingelegt|hingeblättert|gekauft|zahlte|kaufte|payé|dépensé|lâché"
+        r"|claqué|acheté|花了|付了|买的|払った|買った|購入"
     )
 )
 
@@ -358,6 +364,7 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
             *keyed_ids(unmasked),  # blind14: an id and its check part in any language
             *glued_signs(unmasked),  # blind15: "M25 000", "E4 500": a lettered sign glued on
             *unread_values(unmasked),  # blind13: money and ids where CLDR reads no number
+            *tendered_amounts(unmasked),  # blindfix21b: "380 dollars", any locale's currency
         ]
         if not any(u[2] < h[3] and h[2] < u[3] for u in uncovered)
     ]

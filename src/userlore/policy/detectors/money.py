@@ -182,6 +182,9 @@ _COST_THE_USER = re.compile(
 _CJK_COST = re.compile(
     r"我[^。！？，,他她们哥姐弟妹爸妈友学事舅叔姨婆爷]{0,10}(?:花了|付了)|花了我|花[^。！？，,他她们]{0,8}买的"
     r"|買った[^。！？]{0,20}もした|払った|出して買|購入した"
+    # The price before what it bought ("私は89,800で買った"; blindfix21b), not a shop
+    # ("店で買った").
+    r"|\d[\d,.]*円?で買っ"
 )
 
 
