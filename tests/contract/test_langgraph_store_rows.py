@@ -14,7 +14,7 @@ put, whose batch writes nothing but its trace, with the store's vector index on 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,10 +24,6 @@ from sqlalchemy import Column, Table, select
 from userlore import Userlore
 from userlore.errors import PolicyViolationError
 from userlore.integrations.langgraph_store import UserloreStore
-from userlore.integrations.langgraph_store import puts as puts_module
-from userlore.models import CandidateInput
-from userlore.policy import floor_worker
-from userlore.policy.govern import BatchFloor
 from userlore.store.schema import Base
 from userlore.testing.embeddings import HashingEmbeddings
 
@@ -145,56 +141,26 @@ def _tables(lore: Userlore) -> dict[str, list[tuple[Any, ...]]]:
     }
 
 
-def _turns(floor: BatchFloor, candidates: Sequence[CandidateInput], size: int) -> Iterator[int]:
-    """``BatchFloor.warm_in_turn`` without a worker: each run warmed, then written."""
-    for end in range(size, len(candidates) + size, size):
-        floor.warm(candidates[:end])
-        yield min(end, len(candidates))
-
-
-@pytest.mark.parametrize("in_turn", [False, True], ids=["judged-whole", "in-turn"])
 @pytest.mark.parametrize("indexed", [True, False])
 def test_a_batch_stores_every_row_the_per_item_write_stores(
-    store_on_write_path: Callable[..., tuple[Userlore, UserloreStore]],
-    monkeypatch: pytest.MonkeyPatch,
-    indexed: bool,
-    in_turn: bool,
+    store_on_write_path: Callable[..., tuple[Userlore, UserloreStore]], indexed: bool
 ) -> None:
     index: Any = {"dims": 32, "embed": HashingEmbeddings(dims=32), "fields": ["content"]}
     dumps = []
-    runs: list[int] = []
-    written = UserloreStore._put_in_turn
-
-    def counted(self: UserloreStore, *args: Any) -> None:
-        runs.append(len(args[1]))
-        written(self, *args)
-
     for per_item in (False, True):
         lore, store = store_on_write_path(
             "auto", per_item=per_item, index=index if indexed else None
         )
         first, second = _batches()
-        with monkeypatch.context() as patch:
-            if in_turn and not per_item:
-                # As with the floor worker on (put21): one-put runs, each written in the
-                # batch's transaction before the next is judged; the refused put comes after
-                # a written one, so its batch is rolled back, not left unwritten.
-                patch.setattr(floor_worker, "shared_worker", object)
-                patch.setattr(puts_module, "IN_TURN", 1)
-                patch.setattr(BatchFloor, "warm_in_turn", _turns)
-                patch.setattr(UserloreStore, "_put_in_turn", counted)
-            store.batch(first)
-            before = _tables(lore)
-            with pytest.raises(PolicyViolationError):
-                store.batch(
-                    [PutOp(NS, "k9", {"content": "Would be fine"}), PutOp(NS, "bad", _SECRET)]
-                )
-            after = _tables(lore)
-            changed = {name for name in after if after[name] != before[name]}
-            assert changed == {"memory_trace_events"}  # the refusal's trace, nothing else
-            store.batch(second)
+        store.batch(first)
+        before = _tables(lore)
+        with pytest.raises(PolicyViolationError):
+            store.batch([PutOp(NS, "k9", {"content": "Would be fine"}), PutOp(NS, "bad", _SECRET)])
+        after = _tables(lore)
+        changed = {name for name in after if after[name] != before[name]}
+        assert changed == {"memory_trace_events"}  # the refusal's trace, nothing else
+        store.batch(second)
         dumps.append(_tables(lore))
-    assert runs == ([len(first), 2] if in_turn else [])  # in turn: the first and refused batches
     batched, per_item_rows = dumps
     assert set(batched) == set(per_item_rows)
     for name in batched:

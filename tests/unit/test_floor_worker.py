@@ -23,7 +23,7 @@ from userlore import Userlore
 from userlore.errors import PolicyViolationError
 from userlore.integrations.langgraph_store import UserloreStore
 from userlore.policy import floor_worker
-from userlore.policy.floor_worker import FloorWorker, WorkerError, share, share_in_turn
+from userlore.policy.floor_worker import FloorWorker, WorkerError, share
 from userlore.policy.govern import BatchFloor, assess
 from userlore.policy.key_shapes import key_shape
 from userlore.policy.sensitivity import SensitivityReport, classify
@@ -157,53 +157,6 @@ def test_every_item_is_classified_once_whatever_the_child_does(child: Scripted) 
         assert child.shared == 0 and child.dropped == set(range(1, child.seq + 1))
 
 
-def _in_turn(child: object, work: list[tuple[str, bool]], size: int) -> list[int]:
-    """:func:`share_in_turn` over ``work`` in parts of ``size``, checked at every yield."""
-    parts = [work[i : i + size] for i in range(0, len(work), size)]
-    kept: dict[tuple[str, bool], SensitivityReport] = {}
-    calls: list[tuple[str, bool]] = []
-
-    def keep(item: tuple[str, bool], report: SensitivityReport) -> None:
-        assert item not in kept  # each item kept once
-        kept[item] = report
-
-    def counted(text: str, special: bool) -> SensitivityReport:
-        calls.append((text, special))
-        return _one(text, special)
-
-    order = []
-    for p in share_in_turn(parts, counted, child, keep):  # type: ignore[arg-type]
-        assert all(item in kept for item in parts[p])  # the part is in when it is yielded
-        order.append(p)
-    assert order == list(range(len(parts)))
-    assert kept == {item: _one(*item) for item in work}
-    assert len(calls) == len(set(calls))  # the caller never classifies an item twice
-    return order
-
-
-@pytest.mark.parametrize(
-    "child",
-    [Scripted(), Scripted(delay=40), Scripted(answer=False), Scripted(die_at=4)],
-    ids=["prompt", "slow", "silent", "dies"],
-)
-def test_parts_come_in_turn_whatever_the_child_does(child: Scripted) -> None:
-    _in_turn(child, WORK[:400], 64)
-    if child.die_at is not None:
-        assert isinstance(child.failed, BrokenPipeError)
-    if not child.answer:
-        assert child.shared == 0
-
-
-def test_a_real_child_reads_the_next_parts_while_the_caller_writes(worker: FloorWorker) -> None:
-    before = worker.shared
-    assert worker.claim()
-    try:
-        _in_turn(worker, WORK[:600], 64)
-    finally:
-        worker.release()
-    assert worker.shared - before >= 2 * floor_worker.PIECE
-
-
 def test_a_child_that_dies_is_counted_and_the_batch_goes_on(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -305,19 +258,11 @@ def test_a_store_batch_with_the_worker(
     tmp_path: Path,
 ) -> None:
     monkeypatch.setattr("userlore.policy.govern.shared_worker", lambda: worker)
-    monkeypatch.setattr(floor_worker, "shared_worker", lambda: worker)  # batches in turn
     lore = make_lore("auto", f"sqlite:///{tmp_path / 'w.db'}")
     store = UserloreStore(lore, namespace_template=("{user_id}", "notes"))
     texts = [t for t in TEXTS if not classify(t).findings and not any(c.isdigit() for c in t)]
     texts = texts[:300]
     assert len(texts) * 2 >= floor_worker.MIN_TEXTS  # contents and keys: a shared batch
-    assert worker.claim()  # the child's first texts of a language load its tables (~1 s)
-    try:
-        for at in range(0, len(texts), floor_worker.PIECE):
-            worker.send([(t, True) for t in texts[at : at + floor_worker.PIECE]])
-            assert worker.poll(60) is not None
-    finally:
-        worker.release()
     before = worker.shared
     # Keys no shape answers (uuids: many digit runs), so the keys go to the worker too.
     keys = [str(uuid.uuid5(uuid.NAMESPACE_OID, str(i))) for i in range(len(texts))]

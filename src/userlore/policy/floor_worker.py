@@ -39,7 +39,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from userlore.policy.sensitivity import SensitivityReport
@@ -51,7 +51,6 @@ __all__ = [
     "Work",
     "read_frame",
     "share",
-    "share_in_turn",
     "shared_worker",
     "stats",
     "write_frame",
@@ -286,123 +285,6 @@ def share(
             if item not in done:
                 done[item] = classify(*item)
     return done
-
-
-IN_TURN_AHEAD: Final = 4
-"""Pieces in flight for :func:`share_in_turn`: enough for the child to work through while the
-caller writes one part (~64 puts, ~15 ms)."""
-
-
-def share_in_turn(
-    parts: Sequence[Sequence[Work]],
-    classify: Classify,
-    worker: FloorWorker,
-    keep: Callable[[Work, SensitivityReport], None],
-) -> Iterator[int]:
-    """Yield the index of each part of ``parts``, in order, once every item of it is
-    classified; each report goes to ``keep`` as it comes.
-
-    For a caller that writes a part while the child classifies the next ones (issue 30,
-    put21): the child is sent pieces from the parts after the one the caller waits on, up to
-    :data:`IN_TURN_AHEAD` ahead; the caller classifies what of its own part no piece took,
-    then items from the back while the child's pieces of its part are out, then those
-    pieces' items itself, one at a time between polls (the caller never waits on the child).
-    A failure of the child leaves the rest to the caller. Items of one part that stand in an
-    earlier one are the earlier's.
-    """
-    items: list[Work] = []
-    ends: list[int] = []
-    seen: set[Work] = set()
-    for part in parts:
-        for item in part:
-            if item not in seen:
-                seen.add(item)
-                items.append(item)
-        ends.append(len(items))
-    taken = [False] * len(items)
-    done: set[int] = set()
-    flying: dict[int, list[int]] = {}
-    alive = True
-    ahead = 0  # items before this index are taken or the caller's own part
-    back = len(items)  # items from this index on were taken by the caller, from the back
-
-    def mine(i: int) -> None:
-        taken[i] = True
-        done.add(i)
-        keep(items[i], classify(*items[i]))
-
-    def take(reply: tuple[int, list[SensitivityReport]]) -> None:
-        seq, reports = reply
-        piece = flying.pop(seq, None)
-        if piece is None or len(piece) != len(reports):
-            raise WorkerError("the child answered a piece it was not sent")
-        for i, report in zip(piece, reports, strict=True):
-            if i not in done:
-                done.add(i)
-                keep(items[i], report)
-        worker.shared += len(piece)
-
-    lo = 0
-    try:
-        for p, hi in enumerate(ends):
-            ahead = max(ahead, hi)
-            while True:
-                while alive and len(flying) < IN_TURN_AHEAD:
-                    piece: list[int] = []
-                    while ahead < back and len(piece) < PIECE:
-                        if not taken[ahead]:
-                            taken[ahead] = True
-                            piece.append(ahead)
-                        ahead += 1
-                    if not piece:
-                        break
-                    flying[worker.send([items[i] for i in piece])] = piece
-                reply = worker.poll(0) if alive and flying else None
-                if reply is not None:
-                    take(reply)
-                    continue
-                missing = [i for i in range(lo, hi) if i not in done]
-                if not missing:
-                    break
-                untaken = next((i for i in missing if not taken[i]), None)
-                if untaken is not None or not alive:
-                    mine(missing[0] if untaken is None else untaken)
-                    continue
-                while back > ahead and taken[back - 1]:
-                    back -= 1
-                if back > ahead:  # the child has this part: do later work meanwhile
-                    back -= 1
-                    mine(back)
-                    continue
-                # Nothing else to do: the caller reads the part's items the child has not
-                # answered yet, one at a time between polls (a reply that comes first is used).
-                mine(missing[0])
-                for seq, piece in list(flying.items()):
-                    if all(i in done for i in piece):  # its reply, if it comes, is not needed
-                        del flying[seq]
-                        worker.drop(seq)
-            lo = hi
-            yield p
-    except (WorkerError, OSError, EOFError, pickle.UnpicklingError) as exc:
-        if not alive:
-            raise
-        worker.fail(exc)
-        alive = False
-        for seq in flying:
-            worker.drop(seq)
-        flying.clear()
-        for p in range(len(ends)):
-            start = 0 if p == 0 else ends[p - 1]
-            if start < lo:
-                continue
-            for i in range(start, ends[p]):
-                if i not in done:
-                    mine(i)
-            lo = ends[p]
-            yield p
-    finally:
-        for seq in flying:  # left by a failure or a caller that stopped early
-            worker.drop(seq)
 
 
 _SHARED: FloorWorker | None = None

@@ -10,7 +10,7 @@ can hide what the quote discloses ("I have type 2 diabetes"): the stricter verdi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -18,7 +18,7 @@ from userlore.models import CandidateInput, Disclosure, Explicitness, Sensitivit
 from userlore.policy.detectors.common import has_digit
 from userlore.policy.detectors.uncovered_money import says_a_magnitude
 from userlore.policy.detectors.unread_values import names_a_currency
-from userlore.policy.floor_worker import MIN_TEXTS, Work, share, share_in_turn, shared_worker
+from userlore.policy.floor_worker import MIN_TEXTS, Work, share, shared_worker
 from userlore.policy.key_shapes import KeyShapes
 from userlore.policy.sensitivity import (
     SPECIAL_CATEGORIES,
@@ -359,51 +359,6 @@ class BatchFloor:
             return
         for text, special in todo:
             self.classify(text, special=special)
-
-    def warm_in_turn(
-        self, candidates: Sequence[CandidateInput], size: int
-    ) -> Generator[int, None, None]:
-        """:meth:`warm` for a caller that writes as verdicts come in: yields ``end`` for each
-        run ``candidates[:end]`` (``size`` more at a time) whose texts are all classified.
-
-        With this process's floor worker ready and a batch worth sharing, the child
-        classifies the runs after the one the caller waits on
-        (:func:`~userlore.policy.floor_worker.share_in_turn`), so the caller writes one run
-        while the child reads the next; otherwise the whole batch is warmed first
-        (:meth:`warm`) and ``len(candidates)`` is the one yield. Cost only, as :meth:`warm`:
-        :meth:`judge` gives the same verdicts whether or not a text was warmed.
-        """
-        runs = [candidates[at : at + size] for at in range(0, len(candidates), size)]
-        parts: list[list[Work]] = []
-        for run in runs:
-            work: dict[Work, None] = {}
-            for c in run:
-                work[(c.content, True)] = None
-                if c.value and not self.value_is_content(c.value, c.content):
-                    work[(c.value, True)] = None
-            for c in run:
-                for key in (c.canonical_key, c.path):
-                    if key:
-                        work[(key, False)] = None
-            parts.append(list(work))
-        _KEY_SHAPES.settle(
-            (text for part in parts for text, special in part if not special),
-            classify,  # the full floor, every detector
-        )
-        parts = [[item for item in part if self._known(*item) is None] for part in parts]
-        worker = shared_worker() if sum(map(len, parts)) >= MIN_TEXTS else None
-        if worker is None or len(runs) < 2 or not worker.claim():
-            self.warm(candidates)
-            yield len(candidates)
-            return
-        try:
-            for p in share_in_turn(parts, _classify_one, worker, self._keep_item):
-                yield min(len(candidates), (p + 1) * size)
-        finally:
-            worker.release()
-
-    def _keep_item(self, item: Work, report: SensitivityReport) -> None:
-        self._keep(item[0], item[1], report)
 
 
 def _classify_one(text: str, special: bool) -> SensitivityReport:

@@ -61,7 +61,6 @@ from userlore.errors import InvalidInputError
 from userlore.integrations.scope import ScopeResolver
 from userlore.models import MemoryType
 from userlore.planner.visible import MAX_VISIBLE
-from userlore.policy import floor_worker
 from userlore.policy.govern import BatchFloor
 
 from .index import StoreIndex, attach_index
@@ -170,12 +169,6 @@ class UserloreStore(PutOps, SurfaceOps):
             except Exception as exc:  # raised after the floor judged the ops before it
                 failed = exc
                 break
-        in_turn = self._in_turn(prepared) if failed is None else None
-        if in_turn is not None:
-            # One user's puts, one transaction: judged and written a run at a time while the
-            # floor worker reads the next runs (a refused put rolls all of it back).
-            self._put_in_turn(in_turn[0].where.scope, in_turn, BatchFloor())
-            return [None] * len(prepared)
         # The batch's texts classified once each (a shared path), every put in op order: a
         # refused put raises before a malformed op after it, as when each op was judged in turn.
         prepared = self._judge_puts(prepared, BatchFloor())
@@ -202,18 +195,6 @@ class UserloreStore(PutOps, SurfaceOps):
                 results[at] = self._run(ready)
                 at += 1
         return results
-
-    def _in_turn(self, prepared: Sequence[_Put | _Read]) -> list[_Put] | None:
-        """``prepared``'s puts when they make one transaction (one user's puts, at most
-        :data:`PUT_CHUNK`, nothing else) and the floor worker is on: :meth:`_put_in_turn`
-        writes them then. ``None``: the batch is judged whole, then written."""
-        if len(prepared) < 2 or len(prepared) > PUT_CHUNK or floor_worker.shared_worker() is None:
-            return None
-        puts = [p for p in prepared if isinstance(p, _Put) and p.candidate is not None]
-        scope = puts[0].where.scope if puts else None
-        if len(puts) < len(prepared) or any(p.where.scope != scope for p in puts):
-            return None
-        return puts
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """Async twin of :meth:`batch` (same body, in a worker thread that keeps the run)."""

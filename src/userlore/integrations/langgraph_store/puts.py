@@ -14,7 +14,7 @@ import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from langgraph.store.base import (
@@ -22,7 +22,6 @@ from langgraph.store.base import (
     PutOp,
 )
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from userlore.config import MemoryMode
 from userlore.errors import (
@@ -60,13 +59,6 @@ _VALUE_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=("
 without building an encoder a put (it keeps no state between calls)."""
 PUT_CHUNK = 500
 """Most puts written in one transaction by :meth:`UserloreStore.batch`."""
-IN_TURN = 64
-"""Puts judged then written at a time by :meth:`PutOps._put_in_turn` (~15 ms of writing, in
-which the floor worker classifies the next ones)."""
-
-
-class _Refused(Exception):
-    """A put of a run was refused: leaves the transaction, which rolls back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,61 +82,20 @@ class PutOps(ScopedStore):
 
     def _judge_put(self, put: _Put, floor: BatchFloor) -> _Put:
         """``put`` with the floor's verdict (a delete as it is); a refused put raises."""
-        candidate = put.candidate
+        candidate, where = put.candidate, put.where
         if candidate is None:
             return put
+        store = self.lore.memory.store
         verdict = floor.judge(candidate)
         if verdict.refused is not None:
-            self._refuse(put.where.scope, verdict.refused)
-        return _Put(put.op, put.where, candidate, put.ttl, verdict)
-
-    def _refuse(self, scope: str, refused: str) -> None:
-        """Trace a refused put and raise (outside any write transaction of the batch)."""
-        self.lore.memory.store.record_trace(
-            scope,
-            "governance",
-            reason_code=refused,
-            payload={"producer": Producer.TOOL.value, "kind": self.kind, "via": "store"},
-        )
-        raise PolicyViolationError(f"put refused: the value is {refused}")
-
-    def _put_in_turn(self, scope: str, puts: Sequence[_Put], floor: BatchFloor) -> None:
-        """Judge and write ``puts`` (one user's, every one a put, at most :data:`PUT_CHUNK`)
-        in one transaction, a run of :data:`IN_TURN` at a time as the floor's verdicts come
-        in (:meth:`BatchFloor.warm_in_turn`): with the floor worker on, the caller writes one
-        run while the worker classifies the next (issue 30, put21).
-
-        The same rows as :meth:`_judge_puts` then :meth:`_put_many`: the runs are judged in
-        op order, and the first refused put rolls the whole transaction back before its
-        trace is written and the batch raises, so a refused put still writes nothing.
-        """
-        store = self.lore.memory.store
-        now = store.clock()
-        indexed: list[IndexedPut] = []
-        refused: str | None = None
-        candidates = [p.candidate for p in puts if p.candidate is not None]
-        turns = floor.warm_in_turn(candidates, IN_TURN)
-        try:
-            with store.transaction(scope, write_lock=True) as session:
-                at = 0
-                for end in turns:
-                    judged: list[_Put] = []
-                    for put in puts[at:end]:
-                        assert put.candidate is not None
-                        verdict = floor.judge(put.candidate)
-                        if verdict.refused is not None:
-                            refused = verdict.refused
-                            raise _Refused
-                        judged.append(_Put(put.op, put.where, put.candidate, put.ttl, verdict))
-                    self._govern_puts(session, scope, judged, now, indexed)
-                    at = end
-                if self._index is not None:
-                    index_puts(self.lore, self._index, session, scope, indexed)
-        except _Refused:
-            assert refused is not None
-            self._refuse(scope, refused)
-        finally:
-            turns.close()  # the worker back to the process, whatever happened
+            store.record_trace(
+                where.scope,
+                "governance",
+                reason_code=verdict.refused,
+                payload={"producer": Producer.TOOL.value, "kind": self.kind, "via": "store"},
+            )
+            raise PolicyViolationError(f"put refused: the value is {verdict.refused}")
+        return _Put(put.op, where, candidate, put.ttl, verdict)
 
     def _draft_put(self, op: PutOp, places: dict[tuple[str, ...], Location] | None = None) -> _Put:
         """Validate ``op`` and build its candidate, without the floor's verdict yet.
@@ -200,22 +151,6 @@ class PutOps(ScopedStore):
         store = self.lore.memory.store
         indexed: list[IndexedPut] = []
         now = store.clock()
-        with store.transaction(scope, write_lock=True) as session:
-            self._govern_puts(session, scope, puts, now, indexed)
-            if self._index is not None:
-                index_puts(self.lore, self._index, session, scope, indexed)
-
-    def _govern_puts(
-        self,
-        session: Session,
-        scope: str,
-        puts: Sequence[_Put],
-        now: datetime,
-        indexed: list[IndexedPut],
-    ) -> None:
-        """``puts`` through the batched governed write in ``session``; the items to index
-        go to ``indexed`` (written by the caller, once a transaction)."""
-        store = self.lore.memory.store
         # A put with a TTL writes its window with the record (no UPDATE after the insert); a
         # put that reaches a record another way (a repeat that only reinforces it, a pending
         # candidate revised) still has its window set below.
@@ -228,32 +163,35 @@ class PutOps(ScopedStore):
             if p.candidate is not None
         ]
         verdicts = [p.verdict for p in puts if p.verdict is not None]
-        outcomes = govern_batch(
-            store,
-            scope,
-            candidates,
-            verdicts=verdicts if len(verdicts) == len(candidates) else None,
-            session=session,
-        )
-        for put, window, outcome in zip(puts, windows, outcomes, strict=True):
-            if outcome.action is WriteAction.REFUSED:  # pragma: no cover - see _judge_put
-                raise PolicyViolationError(f"put refused: the value is {outcome.reason}")
-            record = outcome.record
-            if record is None:
-                continue
-            if put.op.value is not None and put.candidate is not None:
-                indexed.append(
-                    IndexedPut(
-                        record.id,
-                        record.version,
-                        put.op.value,
-                        put.op.index,
-                        put.candidate.content,
+        with store.transaction(scope, write_lock=True) as session:
+            outcomes = govern_batch(
+                store,
+                scope,
+                candidates,
+                verdicts=verdicts if len(verdicts) == len(candidates) else None,
+                session=session,
+            )
+            for put, window, outcome in zip(puts, windows, outcomes, strict=True):
+                if outcome.action is WriteAction.REFUSED:  # pragma: no cover - see _judge_put
+                    raise PolicyViolationError(f"put refused: the value is {outcome.reason}")
+                record = outcome.record
+                if record is None:
+                    continue
+                if put.op.value is not None and put.candidate is not None:
+                    indexed.append(
+                        IndexedPut(
+                            record.id,
+                            record.version,
+                            put.op.value,
+                            put.op.index,
+                            put.candidate.content,
+                        )
                     )
-                )
-            written = window is not None and (record.valid_from, record.valid_until) == window
-            if not written and (put.ttl is not None or record.valid_until is not None):
-                set_ttl(self.lore, scope, record.id, put.ttl, session=session)
+                written = window is not None and (record.valid_from, record.valid_until) == window
+                if not written and (put.ttl is not None or record.valid_until is not None):
+                    set_ttl(self.lore, scope, record.id, put.ttl, session=session)
+            if self._index is not None:
+                index_puts(self.lore, self._index, session, scope, indexed)
 
     def _delete(self, where: Location, key: str) -> None:
         store = self.lore.memory.store
