@@ -52,8 +52,8 @@ def _benchmark_and_suite_keys(n: int) -> Iterator[str]:
     LangGraph's store suites (``key{i}``, ``doc{i}``, ``id_{i:02d}``, ``test_<hex>`` paths)."""
     rng = random.Random(21)
     for i in range(n):
-        yield f"store:bulk#k{i}"
-        yield f"store:notes#m{i}"
+        yield f"store:notes#k{i}"  # bulk_puts.py and floor_worker.py: (user, "notes"), k{i}
+        yield f"store:notes#m{i}"  # bulk_puts.py's key probe
         yield _store_key("test", f"key{i}")
         yield _store_key("test/documents", f"doc{i}", 1)
         yield _store_key("a", f"id_{i:02d}", None)

@@ -22,10 +22,12 @@ is held clean; one probe with a finding leaves every key of that shape to the fu
 rule, old or new, that reads a key's words ("pin", "cvv", a token's prefix) or a short run
 whatever its value is seen by the probes; what the shape could miss is a rule that fires on a
 cue-free short key for some values only and on none of the probes.
-``tests/unit/test_key_shapes.py`` checks that it does not happen: every value of up to four
-digits on the shapes of the benchmarks, LangGraph's suites and adversarial paths (``pin``,
-``cvv``, ``ssn``, ``card``, ``password``), and the shape against the full floor on more than
-50,000 generated and adversarial keys.
+``tests/unit/test_key_shapes.py`` looks for it: every value of up to four digits after
+``store:bulk#k``, ``store:pin#``, ``store:cvv#code`` and ``user_``, and the shapes against the
+full floor on 75,040 keys (the benchmarks' and LangGraph's suites' shapes, generated keys, and
+every value and text of the gate and blind sets in a key under paths such as ``pin``, ``cvv``,
+``ssn``, ``card`` and ``password``); a new detector that fires on one value only fails it when
+that value's key is among them (``docs/benchmarks.md``, put21).
 """
 
 from __future__ import annotations
