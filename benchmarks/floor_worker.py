@@ -3,7 +3,9 @@
 ``UserloreStore.batch`` in chunks of 500 (``store_api``'s items and loader) on fresh SQLite
 files, the worker off and on in turns (ABBA, so the machine's load falls on both alike). It
 prints, per turn and as medians: items per wall second, and items per CPU second counting the
-caller's CPU and the worker's (``/proc/<pid>/stat``), so the second core's work is not hidden.
+caller's CPU and the worker's (``/proc/<pid>/stat``), so the second core's work is not hidden;
+per turn also each one's CPU µs a put (on a loaded machine the wall time says little: with a
+free core each, the larger of the two bounds a put's wall time).
 The worker is started and ready before the first turn (a long-lived process's steady state);
 ``--cold`` also times the first load of a fresh process, worker start included.
 
@@ -64,9 +66,16 @@ def turn(batch: list[str], worker_on: bool) -> dict[str, float]:
         wall = time.perf_counter() - wall0
         if worker is not None and worker.pid != pid:  # started (or replaced) by this load
             pid, child0 = worker.pid, 0.0
-        cpu = time.process_time() - cpu0 + child_cpu(pid) - child0
+        caller = time.process_time() - cpu0
+        child = child_cpu(pid) - child0
         lore.close()
-    return {"wall_s": wall, "cpu_s": cpu, "shared": floor_worker.stats()["shared"] - shared}
+    return {
+        "wall_s": wall,
+        "cpu_s": caller + child,
+        "caller_cpu_s": caller,
+        "worker_cpu_s": child,
+        "shared": floor_worker.stats()["shared"] - shared,
+    }
 
 
 def cold(items: int) -> None:
@@ -112,7 +121,9 @@ def main() -> None:
             print(
                 f"{'on ' if on else 'off'}: {args.items / row['wall_s']:,.0f} items/wall-s, "
                 f"{args.items / row['cpu_s']:,.0f} items/CPU-s (caller + worker), "
-                f"worker took {row['shared']:,.0f} texts; load {os.getloadavg()[0]:.1f}"
+                f"worker took {row['shared']:,.0f} texts; load {os.getloadavg()[0]:.1f}; "
+                f"CPU µs a put: caller {row['caller_cpu_s'] / args.items * 1e6:.0f}, "
+                f"worker {row['worker_cpu_s'] / args.items * 1e6:.0f}"
             )
     summary: dict[str, Any] = {"items": args.items}
     for name, got in rows.items():

@@ -19,6 +19,7 @@ from userlore.policy import govern
 from userlore.policy.detectors.special_lang import languages
 from userlore.policy.findings import _BLOCKING, SensitivityReport
 from userlore.policy.govern import BatchFloor, assess, key_refusal
+from userlore.policy.key_shapes import KeyShapes
 from userlore.policy.sensitivity import classify
 
 _DATA = Path(__file__).resolve().parents[1] / "data"
@@ -82,6 +83,7 @@ def test_batch_floor_matches_single_item_floor() -> None:
 
 def test_only_clean_keys_are_held_across_batches(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(govern, "_CLEAN_KEYS", set())
+    monkeypatch.setattr(govern, "_KEY_SHAPES", KeyShapes())  # no shape settled by other tests
     read: list[str] = []
 
     def counted(text: str, *, special: bool = True) -> SensitivityReport:

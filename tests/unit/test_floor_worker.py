@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from userlore.integrations.langgraph_store import UserloreStore
 from userlore.policy import floor_worker
 from userlore.policy.floor_worker import FloorWorker, WorkerError, share
 from userlore.policy.govern import BatchFloor, assess
+from userlore.policy.key_shapes import key_shape
 from userlore.policy.sensitivity import SensitivityReport, classify
 
 
@@ -262,7 +264,10 @@ def test_a_store_batch_with_the_worker(
     texts = texts[:300]
     assert len(texts) * 2 >= floor_worker.MIN_TEXTS  # contents and keys: a shared batch
     before = worker.shared
-    store.batch([PutOp(("u1", "notes"), f"item-{i}", {"text": t}) for i, t in enumerate(texts)])
+    # Keys no shape answers (uuids: many digit runs), so the keys go to the worker too.
+    keys = [str(uuid.uuid5(uuid.NAMESPACE_OID, str(i))) for i in range(len(texts))]
+    assert not any(key_shape(f"store:notes#{k}") for k in keys)
+    store.batch([PutOp(("u1", "notes"), k, {"text": t}) for k, t in zip(keys, texts, strict=True)])
     assert worker.shared > before
     assert len(store.search(("u1", "notes"), limit=1000)) == len(texts)
     # A refused put among many still refuses the whole batch before anything is written.

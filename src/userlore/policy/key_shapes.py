@@ -1,0 +1,164 @@
+"""A generated store key's floor verdict, found once per shape of key (issue 30).
+
+A bulk load's keys are new and hold a digit (``k17``, ``doc-4821``, ``user_3/note_7``), so each
+ran the whole detector suite for its verdict (~150 µs, about 40 % of a put's floor) although
+keys of one generator differ only in their numbers. Here a key is read as its *shape*: its
+text with every run of ASCII digits taken out and the runs' lengths kept. Shapes are held only
+where a short run's value is all that varies:
+
+- the key is ASCII and at most :data:`MAX_CHARS` long;
+- it has one or two digit runs (:data:`MAX_RUNS`), each of at most :data:`MAX_RUN` digits: no
+  run is long enough for a card, an account or any checksummed id, whose digits do matter;
+- two runs stand at least two ASCII letters apart (``user_3/note_7``), never side by side
+  with only separators between them (a date, a version, a dial's turns ``17-42-08``, a code in
+  groups).
+
+A shape is *settled* the first time a batch holds two keys of it: the full :func:`classify`
+(the caller's, every detector, nothing skipped) reads each of its runs at every value of one
+or two digits and, for longer runs, at probe values that stand for what a rule may read in a
+short number (repeated and running digits, placeholders, years, a leading zero, values of no
+pattern), with the batch's own first keys. Only a shape whose every probe has no finding at all
+is held clean; one probe with a finding leaves every key of that shape to the full floor. So a
+rule, old or new, that reads a key's words ("pin", "cvv", a token's prefix) or a short run
+whatever its value is seen by the probes; what the shape could miss is a rule that fires on a
+cue-free short key for some values only and on none of the probes.
+``tests/unit/test_key_shapes.py`` looks for it: every value of up to four digits after
+``store:bulk#k``, ``store:pin#``, ``store:cvv#code`` and ``user_``, and the shapes against the
+full floor on 75,040 keys (the benchmarks' and LangGraph's suites' shapes, generated keys, and
+every value and text of the gate and blind sets in a key under paths such as ``pin``, ``cvv``,
+``ssn``, ``card`` and ``password``); a new detector that fires on one value only fails it when
+that value's key is among them (``docs/benchmarks.md``, put21).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import threading
+from collections.abc import Callable, Iterable
+from typing import Final, TypeAlias
+
+from userlore.policy.findings import SensitivityReport
+
+__all__ = ["MAX_CHARS", "MAX_RUN", "MAX_RUNS", "KeyShapes", "Shape", "key_shape", "probe_keys"]
+
+Shape: TypeAlias = tuple[tuple[str, ...], tuple[int, ...]]
+"""A key's text between its digit runs, and each run's length."""
+
+Classifier = Callable[..., SensitivityReport]
+
+MAX_CHARS: Final = 200
+MAX_RUN: Final = 5
+MAX_RUNS: Final = 2
+_RUN: Final = re.compile(r"[0-9]+")
+_LETTER: Final = re.compile(r"[A-Za-z]")
+_EXHAUSTIVE: Final = 2  # runs of up to two digits are read at every value
+
+
+def key_shape(key: str) -> Shape | None:
+    """``key``'s shape, or None where its digits' values may matter (see the module)."""
+    if len(key) > MAX_CHARS or not key.isascii():
+        return None
+    runs = _RUN.findall(key)
+    if not runs or len(runs) > MAX_RUNS or any(len(r) > MAX_RUN for r in runs):
+        return None
+    pieces = tuple(_RUN.split(key))
+    if any(len(_LETTER.findall(between)) < 2 for between in pieces[1:-1]):
+        return None
+    return pieces, tuple(map(len, runs))
+
+
+def _fill(shape: Shape, values: tuple[str, ...]) -> str:
+    pieces = shape[0]
+    out = [pieces[0]]
+    for value, piece in zip(values, pieces[1:], strict=True):
+        out.append(value)
+        out.append(piece)
+    return "".join(out)
+
+
+def _probe_values(length: int) -> tuple[str, ...]:
+    """Values of a ``length``-digit run that stand for what a rule may read in it."""
+    if length <= _EXHAUSTIVE:
+        return tuple(str(i).zfill(length) for i in range(10**length))
+    values = {d * length for d in "0123456789"}  # placeholders, repeated digits
+    values.add("0123456789"[:length])
+    values.add("1234567890"[:length])
+    values.add("9876543210"[:length])
+    values.add("1" + "0" * (length - 1))
+    values.add("0" * (length - 1) + "1")
+    if length == 4:  # years, past and near
+        values.update(("1900", "1950", "1987", "1999", "2000", "2012", "2024", "2031", "2099"))
+    rng = random.Random(length)  # values of no pattern, the same in every process
+    while len(values) < 24 + (9 if length == 4 else 0):
+        values.add("".join(rng.choice("0123456789") for _ in range(length)))
+    return tuple(sorted(values))
+
+
+def probe_keys(shape: Shape, seen: Iterable[str] = ()) -> list[str]:
+    """The keys a shape is settled on: ``seen`` (keys of it), then each run at every probe
+    value with the other run as in the first of them (or its probes' first value)."""
+    keys = list(dict.fromkeys(seen))
+    base = tuple(_RUN.findall(keys[0])) if keys else tuple("1" * n for n in shape[1])
+    for i, length in enumerate(shape[1]):
+        for value in _probe_values(length):
+            keys.append(_fill(shape, (*base[:i], value, *base[i + 1 :])))
+    return list(dict.fromkeys(keys))
+
+
+class KeyShapes:
+    """The shapes settled in this process: clean ones held by shape, others by their hash.
+
+    Only clean shapes are held as text (like :data:`~userlore.policy.govern._CLEAN_KEYS`, no
+    secret outlives its batch here); a shape some probe found something in is held by its
+    hash only, and a collision can only send a clean key to the full floor. Emptied when full.
+    """
+
+    __slots__ = ("_clean", "_held", "_live", "_lock", "probed")
+
+    def __init__(self, held: int = 1 << 12) -> None:
+        self._clean: set[Shape] = set()
+        self._live: set[int] = set()
+        self._held = held
+        self._lock = threading.Lock()
+        self.probed = 0  # keys classified to settle shapes, for the benchmarks
+
+    def clean(self, key: str) -> bool:
+        """Whether ``key``'s shape was settled clean: :func:`classify` of ``key`` without
+        the special rules has no finding."""
+        shape = key_shape(key)
+        return shape is not None and shape in self._clean
+
+    def settle(self, keys: Iterable[str], classify: Classifier) -> None:
+        """Settle each shape that two of ``keys`` share and that is not settled yet, with
+        ``classify`` (the full floor) over its :func:`probe_keys`."""
+        by_shape: dict[Shape, list[str]] = {}
+        for key in keys:
+            shape = key_shape(key)
+            if shape is None or shape in self._clean or hash(shape) in self._live:
+                continue
+            by_shape.setdefault(shape, []).append(key)
+        for shape, seen in by_shape.items():
+            if len(seen) < 2:
+                continue  # a key alone costs less in full than its shape's probes
+            probes = probe_keys(shape, seen[:2])
+            clean = True
+            for probe in probes:
+                self.probed += 1
+                if classify(probe, special=False).findings:
+                    clean = False
+                    break
+            with self._lock:
+                if len(self._clean) + len(self._live) >= self._held:
+                    self._clean.clear()
+                    self._live.clear()
+                if clean:
+                    self._clean.add(shape)
+                else:
+                    self._live.add(hash(shape))
+
+    def clear(self) -> None:
+        """Forget every settled shape (tests)."""
+        with self._lock:
+            self._clean.clear()
+            self._live.clear()
