@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from userlore.policy.detectors.benign_shapes import benign_spans, with_key
+from userlore.policy.detectors.benign_shapes import benign_spans, default_said, with_key
 from userlore.policy.detectors.benign_values import benign_value_spans
 from userlore.policy.detectors.common import has_decimal
 from userlore.policy.detectors.masked_values import masked_spans
@@ -203,6 +203,8 @@ def public_spans(text: str) -> list[tuple[int, int]]:
         if cue is None:
             cue = placeholder_gate().search(text.casefold()) is not None
         if cue and placeholder_words().search(sentence):
+            spans.append(m.span())
+        elif default_said(sentence):  # "the factory default PIN … 1234?" (blindfix21a)
             spans.append(m.span())
     spans.extend(_word_values(text))
     return sorted(spans)
