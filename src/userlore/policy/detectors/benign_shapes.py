@@ -199,9 +199,8 @@ def _default_pairs(text: str, lowered: str) -> list[tuple[int, int]]:
         if s.defaults_said.search(before) is None and s.docs.search(sentence) is None:
             continue
         user, _, pw = (p.strip() for p in re.split(r"([/:])", m.group(0), maxsplit=1))
-        if (user in s.defaults or user == pw) and pw in s.defaults | {user}:
-            found.append(m.span())
-        elif sentence.rstrip().endswith(("?", "？")):
+        manual = (user in s.defaults or user == pw) and pw in s.defaults | {user}
+        if manual or sentence.rstrip().endswith(("?", "？")):
             found.append(m.span())
     return found
 
