@@ -189,6 +189,8 @@ def _default_pairs(text: str, lowered: str) -> list[tuple[int, int]]:
     sentence, calls the manual's (:func:`default_said`, ``doc_words``), and none the user's
     real one: two default logins ("admin/admin", "root:root") or any pair asked about
     ("pi/raspberry ?"); "… changed it to admin/tortuga" is a login someone chose."""
+    if _CHOSEN_PAIR.search(lowered) is not None:
+        return []  # "replaced admin/admin with admin/Quokka_71": the default tells the change
     s = _shapes()
     found = []
     for m in _PLAIN_PAIR.finditer(lowered):
@@ -196,16 +198,28 @@ def _default_pairs(text: str, lowered: str) -> list[tuple[int, int]]:
         if s.own_real.search(sentence) is not None:
             continue
         before = lowered[max(0, m.start() - _DEFAULT_REACH) : m.start()]
-        if s.defaults_said.search(before) is None and s.docs.search(sentence) is None:
+        asked = sentence.rstrip().endswith(("?", "？"))
+        # A default word before the pair, or anywhere in a question ("… ubnt/ubnt as the
+        # default login?"), or a doc word in its sentence.
+        if (
+            s.defaults_said.search(before) is None
+            and not (asked and s.defaults_said.search(sentence) is not None)
+            and s.docs.search(sentence) is None
+        ):
             continue
         user, _, pw = (p.strip() for p in re.split(r"([/:])", m.group(0), maxsplit=1))
         manual = (user in s.defaults or user == pw) and pw in s.defaults | {user}
-        if manual or sentence.rstrip().endswith(("?", "？")):
+        if manual or asked:
             found.append(m.span())
     return found
 
 
 _DEFAULT_REACH: Final = 160
+# A login pair whose password holds a digit or a symbol: one someone chose.
+_CHOSEN_PAIR = re.compile(
+    r"(?<![\w/:@.-])[\w.-]{2,30} ?[/:] ?"
+    r"(?=[\w.!#$%&*+=@^~-]*[\d_!#$%&*+=@^~])[\w.!#$%&*+=@^~-]{2,40}"
+)
 
 
 def _sentence_at(lowered: str, start: int, end: int) -> str:
