@@ -150,7 +150,7 @@ def benign_spans(text: str) -> list[tuple[int, int]]:
             default = pw in s.defaults and (user in s.defaults or user == pw)
             if default and s.own_real.search(lowered) is None:
                 spans.append(_docs_url(text, m) or m.span())
-    if ("/" in text or ":" in text) and s.defaults_said.search(lowered):
+    if s.defaults_said.search(lowered):
         spans.extend(_default_pairs(text, lowered))  # "admin/admin" asked about (blindfix21a)
     if digits and "." in text:
         spans.extend(m.span() for m in _PRIVATE_IP.finditer(text))
@@ -211,10 +211,30 @@ def _default_pairs(text: str, lowered: str) -> list[tuple[int, int]]:
         manual = (user in s.defaults or user == pw) and pw in s.defaults | {user}
         if manual or asked:
             found.append(m.span())
+    for m in _STATED_WORD.finditer(lowered):  # "the default password is admin"
+        word = m.group(1)
+        before = lowered[max(0, m.start() - _DEFAULT_REACH) : m.start()]
+        sentence = _sentence_at(lowered, m.start(), m.end())
+        if (
+            word in s.defaults
+            and word not in _CUE_WORDS
+            and s.defaults_said.search(before) is not None
+            and s.own_real.search(sentence) is None
+        ):
+            found.append(m.span(1))
     return found
 
 
 _DEFAULT_REACH: Final = 160
+# A single word stated as the value ("… is admin", "…: root"), and the default logins that are
+# credential words themselves: blanking one would take the cue from a real value after it.
+_STATED_WORD = re.compile(
+    r"(?:\s(?:is|es|ist|est|é|was|era|war)\s+|[:=：]\s*|是|は)([a-z]{2,20})(?![\w/:@.-])"
+)
+_CUE_WORDS: Final = frozenset(
+    {"password", "pass", "passwd", "pwd", "senha", "contraseña", "contrasena", "passwort",
+     "kennwort", "motdepasse", "mdp", "secret", "login", "user", "username", "name"}
+)  # fmt: skip
 # A login pair whose password holds a digit or a symbol: one someone chose.
 _CHOSEN_PAIR = re.compile(
     r"(?<![\w/:@.-])[\w.-]{2,30} ?[/:] ?"
