@@ -32,7 +32,7 @@ test_every_code_is_withheld, test_known_miss = value_sets.set_tests(SETS, KNOWN)
     ("text", "value"),
     [
         ("快递柜取件码是 38 0715，帮我记一下，晚上下班去拿", "38 0715"),
-        ("the printer wants a 'secure print' release number before it prints, mine is 90417", "90417"),
+        ("the printer wants a 'secure print' release number, mine is 90417", "90417"),
         ("ゆうちょの暗証番号は「いちごいちえ」で覚えてる、つまり1515ね", "いちごいちえ"),
     ],
 )

@@ -23,7 +23,7 @@ from userlore.policy.sensitivity import redact
 
 SETS = ("blindfix21a_placeholders.jsonl", "blindfix21a_placeholders2.jsonl")
 KNOWN = {
-    "vendor_default2-pt-benign-001": "'MikroTik' changes case inside a word: the gate's value shape",
+    "vendor_default2-pt-benign-001": "'MikroTik' changes case inside a word: a value's shape",
 }
 
 test_every_stand_in_is_kept, test_known_miss = value_sets.set_tests(SETS, KNOWN)
