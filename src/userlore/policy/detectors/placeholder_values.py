@@ -59,7 +59,11 @@ def slot_phrase_spans(text: str) -> list[tuple[int, int]]:
     names = _names()
     lowered = text.casefold()
     found = []
-    for m in _QUOTED_PHRASE.finditer(lowered):
+    pos = 0
+    # A phrase that names no field does not hide one quoted inside it (the JSON string around
+    # 「ここにパスワードを入力」): the search goes on from its opening quote.
+    while (m := _QUOTED_PHRASE.search(lowered, pos)) is not None:
+        pos = m.start() + 1
         inner = next(g for g in m.groups() if g is not None)
         if any(ch.isdigit() for ch in inner):
             continue
@@ -76,6 +80,7 @@ def slot_phrase_spans(text: str) -> list[tuple[int, int]]:
         )
         if latin or cjk:
             found.append(m.span())
+            pos = m.end()
     return found
 
 
