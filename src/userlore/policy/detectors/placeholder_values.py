@@ -70,7 +70,9 @@ def slot_phrase_spans(text: str) -> list[tuple[int, int]]:
         before = lowered[max(0, m.start() - _SLOT_REACH) : m.start()]
         words = _LATIN_WORD.findall(inner)
         said = set(_LATIN_WORD.findall(before))
-        latin = len(words) >= 2 and any(w in names and w in said for w in words)
+        # Words apart, not a setting's name joined by "_" ("private_key_id").
+        phrase = len(inner.split()) >= 2
+        latin = phrase and any(w in names and w in said for w in words)
         cjk = any(
             not name.isascii()
             and name in inner

@@ -47,8 +47,11 @@ _PIECE_DIGITS = re.compile(r"\s{0,2}(\d(?:[ \-]?\d){1,7})(?!\d)")
 # A quoted run of letters (a digit in it makes it a value the other rules read), then a
 # redaction marker a few characters on in the same sentence.
 _READING = re.compile(
-    r"[「『“\"'‘„«]([^\W\d_][^\d「」『』“”\"'‘’„«»\n。.!?！？]{1,23}?)[」』”\"'’“»]"
-    r"[^\n。!?！？\[]{0,16}?\[REDACTED:[\w-]+\]"
+    # An opening quote (an apostrophe inside "l'immeuble" opens none), letters and spaces.
+    r"(?:[「『“„«]|(?<![A-Za-z\u00c0-\u024f0-9])[\"'‘])([^\W\d_][^\d「」『』“”\"'‘’„«»\n。.!?！？=:@_/\-]{1,23}?)"
+    r"(?:[」』”»]|[\"'’“](?![A-Za-z\u00c0-\u024f0-9]))"
+    # Then the marker, nothing between that assigns or quotes ("username="…" password=").
+    r"[^\n。!?！？\[=:\"'“”「」]{0,16}?\[REDACTED:[\w-]+\]"
 )
 _READING_REACH: Final = 24
 """How far after a credential cue a reading's quote may open ("暗証番号は「", "PIN, 'two")."""

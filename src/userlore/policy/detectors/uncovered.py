@@ -423,8 +423,12 @@ _ELIDED_HAN = re.compile(
 _HAN_NUMERAL = GatedPattern(re.compile(r"[零〇一二三四五六七八九十百千萬万億亿兩两]{2,}"))
 
 
-# A Latin letter outside Latin-1 (not French "œ", German "ẞ"): no covered language writes it.
-_OUTSIDE_LATIN1 = re.compile(r"[\u0100-\u0151\u0154-\u02af\u1e00-\u1e9d\u1e9f-\u1eff]")
+# A Latin letter outside Latin-1 (not French "œ", German "ẞ"): no covered language writes it;
+# nor the ʻokina and the half rings, modifier letters of Unicode's Common script ("laʻu":
+# blindfix21a, once they no longer cut the run).
+_OUTSIDE_LATIN1 = re.compile(
+    r"[\u0100-\u0151\u0154-\u02af\u02bb\u02be\u02bf\u1e00-\u1e9d\u1e9f-\u1eff]"
+)
 
 
 _GLUED = re.compile(r"['’ʼ][^\W\d_]")
