@@ -292,6 +292,8 @@ def _value_like(window: str, counts: frozenset[str], lead: str = "") -> bool:
     for i, m in enumerate(runs):
         if MONTH_YEAR.fullmatch(m.group(0)):
             continue  # a card's expiry alone ("07/26 en la tarjeta") is no value (blindfix17a)
+        if _BARE_VERSION.match(window, max(0, m.start() - 1)) is not None and m.start() > 0:
+            continue  # "not sure for v10": a major version, no code (blindfix21a)
         if _sized(lead + window[: m.start()], m.group(0), counts):
             continue
         if not _counted(window, m.end(), counts) and not _listed_count(window, runs, i, counts):
@@ -305,6 +307,8 @@ def _value_like(window: str, counts: frozenset[str], lead: str = "") -> bool:
 
 
 _COUNT_COMPOUND = re.compile(r"\d{1,2}-([^\W\d_]+)")
+# A major version said alone ("v10", "V2"): three digits at most after a lone "v".
+_BARE_VERSION = re.compile(r"(?<![^\W\d_])[vV]\d{1,3}(?![\w.,:/\-])")
 
 
 def _count_compound(tok: str, counts: frozenset[str]) -> bool:

@@ -14,7 +14,8 @@ from typing import Final
 
 # (first code point, last code point, script) for letters outside Latin-1; checked in order.
 _RANGES: Final = (
-    (0x0250, 0x02AF, "Latn"),
+    (0x0250, 0x02B8, "Latn"),
+    (0x02E0, 0x02E4, "Latn"),
     (0x0370, 0x03FF, "Grek"),
     (0x0400, 0x052F, "Cyrl"),
     (0x0530, 0x058F, "Armn"),
@@ -41,13 +42,23 @@ _RANGES: Final = (
 _CJK: Final = frozenset({"Hani", "Kana"})
 
 
+# Spacing modifier letters of Unicode's Common script (Scripts.txt): the ʻokina, the modifier
+# apostrophe, the tone letters. They sit inside words of other scripts ("haʻi", "koʻu",
+# Uzbek "oʻzbek") and split no run (blindfix21a: "ʻ" cut a Hawaiian sentence into pieces, one
+# read as French); U+02B0-02B8 and U+02E0-02E4 are Latin's own.
+_COMMON_MODIFIERS: Final = ((0x02B9, 0x02DF), (0x02E5, 0x02FF))
+
+
 def _script(ch: str) -> str | None:
-    """The script of a letter (``None`` for digits, spaces, punctuation and marks)."""
+    """The script of a letter (``None`` for digits, spaces, punctuation, marks and Common
+    modifier letters)."""
     if not ch.isalpha():
         return None
     o = ord(ch)
     if o < 0x0250:
         return "Latn"
+    if any(lo <= o <= hi for lo, hi in _COMMON_MODIFIERS):
+        return None
     for lo, hi, script in _RANGES:
         if lo <= o <= hi:
             return script

@@ -23,7 +23,7 @@ from userlore.policy.detectors.common import has_digit
 from userlore.policy.detectors.placeholders import placeholder_words
 from userlore.policy.literal_gate import GatedPattern, LiteralGate
 
-__all__ = ["benign_spans", "docs_sentence", "own_real_said", "with_key"]
+__all__ = ["benign_spans", "default_said", "docs_sentence", "own_real_said", "with_key"]
 
 # A revision: 7-12 lower-case hex (a short hash), or 40 or 64 (SHA-1, SHA-256), digits and
 # letters both, after a git word within 40 characters.
@@ -83,6 +83,7 @@ class _Shapes:
     hotline: re.Pattern[str]
     hotline_words: LiteralGate
     own_real: re.Pattern[str]
+    defaults_said: re.Pattern[str]
 
 
 @functools.cache
@@ -102,7 +103,15 @@ def _shapes() -> _Shapes:
         hotline=re.compile(alternation(words("hotline_words"))),
         hotline_words=LiteralGate(words("hotline_words")),
         own_real=re.compile(alternation(words("own_real"))),
+        defaults_said=re.compile(alternation(words("default_words"))),
     )
+
+
+def default_said(sentence: str) -> bool:
+    """``sentence`` (casefolded) calls a credential the vendor's default ("the factory default
+    PIN", "默认密码") and names none as the user's real one: its weak value is the manual's."""
+    s = _shapes()
+    return s.defaults_said.search(sentence) is not None and s.own_real.search(sentence) is None
 
 
 def own_real_said(lowered: str) -> bool:
@@ -141,6 +150,8 @@ def benign_spans(text: str) -> list[tuple[int, int]]:
             default = pw in s.defaults and (user in s.defaults or user == pw)
             if default and s.own_real.search(lowered) is None:
                 spans.append(_docs_url(text, m) or m.span())
+    if s.defaults_said.search(lowered):
+        spans.extend(_default_pairs(text, lowered))  # "admin/admin" asked about (blindfix21a)
     if digits and "." in text:
         spans.extend(m.span() for m in _PRIVATE_IP.finditer(text))
     if (
@@ -166,6 +177,75 @@ def benign_spans(text: str) -> list[tuple[int, int]]:
             if line is not None:
                 spans.append(line.span(1))
     return spans
+
+
+# A login pair of two plain words ("admin/admin", "pi / raspberry"): a digit or a symbol in
+# either makes it a password someone chose.
+_PLAIN_PAIR = re.compile(r"(?<![\w/:@.-])[a-z]{2,20} ?[/:] ?[a-z]{2,20}(?![\w/:@.-])")
+
+
+def _default_pairs(text: str, lowered: str) -> list[tuple[int, int]]:
+    """Plain login pairs that a vendor's default word before them, or a doc word in their
+    sentence, calls the manual's (:func:`default_said`, ``doc_words``), and none the user's
+    real one: two default logins ("admin/admin", "root:root") or any pair asked about
+    ("pi/raspberry ?"); "… changed it to admin/tortuga" is a login someone chose."""
+    if _CHOSEN_PAIR.search(lowered) is not None:
+        return []  # "replaced admin/admin with admin/Quokka_71": the default tells the change
+    s = _shapes()
+    found = []
+    for m in _PLAIN_PAIR.finditer(lowered):
+        sentence = _sentence_at(lowered, m.start(), m.end())
+        if s.own_real.search(sentence) is not None:
+            continue
+        before = lowered[max(0, m.start() - _DEFAULT_REACH) : m.start()]
+        asked = sentence.rstrip().endswith(("?", "？"))
+        # A default word before the pair, or anywhere in a question ("… ubnt/ubnt as the
+        # default login?"), or a doc word in its sentence.
+        if (
+            s.defaults_said.search(before) is None
+            and not (asked and s.defaults_said.search(sentence) is not None)
+            and s.docs.search(sentence) is None
+        ):
+            continue
+        user, _, pw = (p.strip() for p in re.split(r"([/:])", m.group(0), maxsplit=1))
+        manual = (user in s.defaults or user == pw) and pw in s.defaults | {user}
+        if manual or asked:
+            found.append(m.span())
+    for m in _STATED_WORD.finditer(lowered):  # "the default password is admin"
+        word = m.group(1)
+        before = lowered[max(0, m.start() - _DEFAULT_REACH) : m.start()]
+        sentence = _sentence_at(lowered, m.start(), m.end())
+        if (
+            word in s.defaults
+            and word not in _CUE_WORDS
+            and s.defaults_said.search(before) is not None
+            and s.own_real.search(sentence) is None
+        ):
+            found.append(m.span(1))
+    return found
+
+
+_DEFAULT_REACH: Final = 160
+# A single word stated as the value ("… is admin", "…: root"), and the default logins that are
+# credential words themselves: blanking one would take the cue from a real value after it.
+_STATED_WORD = re.compile(
+    r"(?:\s(?:is|es|ist|est|é|was|era|war)\s+|[:=：]\s*|是|は)([a-z]{2,20})(?![\w/:@.-])"
+)
+_CUE_WORDS: Final = frozenset(
+    {"password", "pass", "passwd", "pwd", "senha", "contraseña", "contrasena", "passwort",
+     "kennwort", "motdepasse", "mdp", "secret", "login", "user", "username", "name"}
+)  # fmt: skip
+# A login pair whose password holds a digit or a symbol: one someone chose.
+_CHOSEN_PAIR = re.compile(
+    r"(?<![\w/:@.-])[\w.-]{2,30} ?[/:] ?"
+    r"(?=[\w.!#$%&*+=@^~-]*[\d_!#$%&*+=@^~])[\w.!#$%&*+=@^~-]{2,40}"
+)
+
+
+def _sentence_at(lowered: str, start: int, end: int) -> str:
+    lo = max((m.end() for m in _SENTENCE_END.finditer(lowered, 0, start)), default=0)
+    hi = _SENTENCE_END.search(lowered, end)
+    return lowered[lo : hi.start() if hi else len(lowered)]
 
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{1,20}://$")

@@ -22,11 +22,11 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from userlore.policy.detectors.benign_shapes import benign_spans, with_key
+from userlore.policy.detectors.benign_shapes import benign_spans, default_said, with_key
 from userlore.policy.detectors.benign_values import benign_value_spans
 from userlore.policy.detectors.common import has_decimal
 from userlore.policy.detectors.masked_values import masked_spans
-from userlore.policy.detectors.placeholder_values import says_what_goes_there
+from userlore.policy.detectors.placeholder_values import says_what_goes_there, slot_phrase_spans
 from userlore.policy.detectors.placeholders import placeholder_gate, placeholder_words
 from userlore.policy.detectors.public_refs import public_ref_spans
 from userlore.policy.detectors.stand_ins import stand_in_spans
@@ -189,6 +189,7 @@ def public_spans(text: str) -> list[tuple[int, int]]:
     spans.extend(masked_spans(text))  # blind15: masks with a visible head or middle
     spans.extend(public_ref_spans(text))  # blind12: versions, tracking numbers
     spans.extend(_owner_value_spans(text))  # blind13: "你的密钥", "tu_clave_api" as a value
+    spans.extend(slot_phrase_spans(text))  # 'pon aquí la clave' after "la clave" (blindfix21a)
     if not digits:
         return sorted(spans)
     cue: bool | None = None
@@ -202,7 +203,8 @@ def public_spans(text: str) -> list[tuple[int, int]]:
         sentence = _sentence_of(text, m.start(), m.end()).casefold()
         if cue is None:
             cue = placeholder_gate().search(text.casefold()) is not None
-        if cue and placeholder_words().search(sentence):
+        # A docs' stand-in, or the factory default ("the default PIN … 1234?": blindfix21a).
+        if (cue and placeholder_words().search(sentence)) or default_said(sentence):
             spans.append(m.span())
     spans.extend(_word_values(text))
     return sorted(spans)

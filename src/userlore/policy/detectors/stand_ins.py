@@ -61,6 +61,11 @@ _MASKED = re.compile(
     rf"(?:[xX]{{2,}}|[{_MASK_CHARS}]{{2,}})(?:[ \t.\-/]?(?:[xX]{{1,}}|[{_MASK_CHARS}]{{1,}}))*"
     rf"(?:[ \t.\-/]?[xX{_MASK_CHARS}]*\d{{1,4}}(?:[.\- ]\d{{1,2}})?)?(?![\w•*·●])"
 )
+# The ideographic zero written as a mask, as Japanese and Chinese write a blank ("伏せ字の〇〇〇〇",
+# "用〇〇〇〇代替"; blindfix21a): three or more alone, no Han numeral, digit or date unit beside
+# them ("二〇〇〇年" is a year).
+_HAN_NUMERALS = "0-9〇零一二三四五六七八九十百千万萬億亿两兩"
+_ZERO_MASK = re.compile(rf"(?<![{_HAN_NUMERALS}])〇{{3,}}(?![{_HAN_NUMERALS}年月日号號時点])")
 # Two of the same mask character, or four of any: the cheap test before the pattern.
 _MASK_HINT = GatedPattern(
     re.compile("|".join(re.escape(c * 2) for c in f"Xx{_MASK_CHARS}") + f"|[{_MASK_CHARS}]{{4}}")
@@ -107,6 +112,8 @@ def stand_in_spans(text: str) -> list[tuple[int, int]]:
         spans.extend(_with_json_key(text, *m.span()) for m in _ZERO_FORM.finditer(text))
     if _MASK_HINT.search(text) is not None:
         spans.extend(_with_json_key(text, *m.span()) for m in _MASKED.finditer(text))
+    if "〇〇〇" in text:
+        spans.extend(m.span() for m in _ZERO_MASK.finditer(text))
     if text.count("-") >= 4:
         for m in _UUID.finditer(text):
             lo = max(0, m.start() - 40)

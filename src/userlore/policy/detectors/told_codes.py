@@ -14,6 +14,11 @@ first comma, and no year said after other words. Three ways of telling a code cr
   restates ("o sea", "i.e.", "d.h.", "つまり") or a bracket are the value the marker hid; a
   year too, however far from the cue (blind16 b16c-es-secret-003). The marker is the
   evidence: "at three, i.e. 15:00" has none.
+- a code's reading in quotes before its digits ("暗証番号は「いちごいちえ」で覚えてる、つまり1515",
+  "密码用谐音记的，“要我发发”，也就是1488"; blindfix21a): once the digits are a marker, a
+  quoted run of letters right after a credential cue and before that marker, in one sentence,
+  is the same value said as a mnemonic (a goroawase, a homophone): it says the digits to
+  whoever reads it.
 
 Words are data (``data/told_codes.yaml``).
 """
@@ -39,6 +44,17 @@ _STATEMENT_END = re.compile(r"[!。！\n]|(?<!\.\.)\.(?!\d)(?=\s|$)")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _RUN = r"\d(?:[ \-.]?\d){3,7}"
 _PIECE_DIGITS = re.compile(r"\s{0,2}(\d(?:[ \-]?\d){1,7})(?!\d)")
+# A quoted run of letters (a digit in it makes it a value the other rules read), then a
+# redaction marker a few characters on in the same sentence.
+_READING = re.compile(
+    # An opening quote (an apostrophe inside "l'immeuble" opens none), letters and spaces.
+    r"(?:[「『“„«]|(?<![A-Za-z\u00c0-\u024f0-9])[\"'‘])([^\W\d_][^\d「」『』“”\"'‘’„«»\n。.!?！？=:@_/\-]{1,23}?)"
+    r"(?:[」』”»]|[\"'’“](?![A-Za-z\u00c0-\u024f0-9]))"
+    # Then the marker, nothing between that assigns or quotes ("username="…" password=").
+    r"[^\n。!?！？\[=:\"'“”「」]{0,16}?\[REDACTED:[\w-]+\]"
+)
+_READING_REACH: Final = 24
+"""How far after a credential cue a reading's quote may open ("暗証番号は「", "PIN, 'two")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +90,9 @@ def _words() -> _Words:
 
 
 def told_codes(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
-    """The codes told in the three ways of the module docstring."""
+    """The codes told in the ways of the module docstring."""
+    if "[REDACTED:" in t:  # its digits gone, a reading has none left
+        yield from _readings(t, lowered)
     if not has_decimal(t):
         return
     yield from _piece_digits(t, hits)
@@ -119,3 +137,12 @@ def _piece_digits(t: str, hits: list[_Hit]) -> Iterator[_Hit]:
                 yield (_SECRET, "password_in_pieces", hit[2], m.end(1), None)
         else:  # "再加" of "再加 27": the digits after the word
             yield (_SECRET, "password_in_pieces", m.start(1), m.end(1), None)
+
+
+def _readings(t: str, lowered: str) -> Iterator[_Hit]:
+    """A quoted reading of a code between its cue and the marker that hid its digits."""
+    for cue in cues().credential_cues(lowered):
+        m = _READING.search(t, cue.end(), min(len(t), cue.end() + _READING_REACH + 64))
+        if m is None or m.start() - cue.end() > _READING_REACH:
+            continue
+        yield (_SECRET, "told_code", m.start(1), m.end(1), None)

@@ -58,6 +58,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from userlore.policy.cue_data import cues
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.cldr_words import (
     _SMALL,
     _WORD,
@@ -234,6 +235,18 @@ public ones ("pk_test_TYooMQauvdEDq54NiTphI7jx"): a password a person states is 
 # count, date or price is.
 _GROUPED_RUN = re.compile(r"(?<![\w.,:/\-])\d{1,8}(?:[ \-]\d{1,8}){2,}(?![\w\-]|[.,]\d)")
 _GROUPED_RUN_DIGITS: Final = 10
+# An account's number printed as one run, and how far before it its bank's word may stand.
+_UNBROKEN_RUN = re.compile(r"(?<![\w.,:/\-])\d{9,18}(?![\w\-]|[.,]\d)")
+_BANK_REACH: Final = 32
+
+
+@functools.cache
+def _bank_stems() -> re.Pattern[str]:
+    """A word holding a covered language's stem for a bank (``data/uncovered_cues.yaml``)."""
+    stems = "|".join(map(re.escape, data_yaml("uncovered_cues.yaml")["bank_stems"]))
+    return re.compile(rf"(?i)[^\W\d_]*(?:{stems})[^\W\d_]*")
+
+
 _GROUPED_RUN_MOST: Final = 16  # a card's; an order's "114-2836475-0019283" is longer
 _PHONE_GROUP: Final = 3
 
@@ -291,6 +304,15 @@ def _unmistakable(
         if max(map(len, groups)) <= _PHONE_GROUP:
             continue  # "081 920 40 00": a phone number's pairs and triples
         if _GROUPED_RUN_DIGITS <= sum(map(len, groups)) <= _GROUPED_RUN_MOST:
+            yield (
+                _REGULATED,
+                "value_uncovered_language",
+                offset + m.start(),
+                offset + m.end(),
+                None,
+            )
+    for m in _UNBROKEN_RUN.finditer(text):  # "Hakrinbank 2371480915" (blindfix21a)
+        if _bank_stems().search(text, max(0, m.start() - _BANK_REACH), m.start()) is not None:
             yield (
                 _REGULATED,
                 "value_uncovered_language",
@@ -401,8 +423,12 @@ _ELIDED_HAN = re.compile(
 _HAN_NUMERAL = GatedPattern(re.compile(r"[零〇一二三四五六七八九十百千萬万億亿兩两]{2,}"))
 
 
-# A Latin letter outside Latin-1 (not French "œ", German "ẞ"): no covered language writes it.
-_OUTSIDE_LATIN1 = re.compile(r"[\u0100-\u0151\u0154-\u02af\u1e00-\u1e9d\u1e9f-\u1eff]")
+# A Latin letter outside Latin-1 (not French "œ", German "ẞ"): no covered language writes it;
+# nor the ʻokina and the half rings, modifier letters of Unicode's Common script ("laʻu":
+# blindfix21a, once they no longer cut the run).
+_OUTSIDE_LATIN1 = re.compile(
+    r"[\u0100-\u0151\u0154-\u02af\u02bb\u02be\u02bf\u1e00-\u1e9d\u1e9f-\u1eff]"
+)
 
 
 _GLUED = re.compile(r"['’ʼ][^\W\d_]")
