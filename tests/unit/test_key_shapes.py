@@ -26,7 +26,7 @@ from userlore.models import CandidateInput, Explicitness, MemoryType, Producer
 from userlore.policy import govern, sensitivity
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.findings import SensitivityLevel
-from userlore.policy.govern import BatchFloor, assess
+from userlore.policy.govern import BatchFloor, assess, keys_as_read
 from userlore.policy.key_shapes import KeyShapes, key_shape, probe_keys
 from userlore.policy.sensitivity import classify
 
@@ -38,6 +38,14 @@ _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 def _store_key(path: str, key: str, position: int | None = 0) -> str:
     return locate((path,) if position is None else ("u1", path), "u1", position).store_key(key)
+
+
+def _read(key: str) -> str:
+    """``key`` as the floor reads it (:func:`~userlore.policy.govern.keys_as_read`)."""
+    path = key[len("store:") :].split("#", 1)[0].split("@", 1)[0]
+    read, _ = keys_as_read(key, path)
+    assert read is not None
+    return read
 
 
 def _cases() -> Iterator[dict[str, object]]:
@@ -133,7 +141,7 @@ def test_probes_read_short_runs_at_every_value() -> None:
 
 def test_a_shape_with_a_finding_is_left_to_the_full_floor() -> None:
     shapes = KeyShapes()
-    keys = [f"store:bulk#{i}" for i in range(10, 40)]  # a bare number reads as a password
+    keys = [f"store:bulk#{i}" for i in range(10, 40)]  # read whole, "bulk#17" is password-shaped
     shapes.settle(keys, classify)
     assert not any(shapes.clean(k) for k in keys)
     assert _verdicts(keys)["store:bulk#17"] == "secret"
@@ -157,7 +165,12 @@ def test_the_batch_floor_gives_the_full_verdicts_on_generated_keys(
 def test_shapes_agree_with_the_full_floor_on_fifty_thousand_keys() -> None:
     keys = list(
         dict.fromkeys(
-            [*_benchmark_and_suite_keys(4000), *_generated_keys(2500), *_adversarial_keys()]
+            _read(k)  # what the floor reads of a store key
+            for k in [
+                *_benchmark_and_suite_keys(4000),
+                *_generated_keys(2500),
+                *_adversarial_keys(),
+            ]
         )
     )
     assert len(keys) >= 50_000
@@ -174,7 +187,7 @@ def test_shapes_agree_with_the_full_floor_on_fifty_thousand_keys() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "head",
-    ["store:bulk#k", "store:pin#", "store:cvv#code", "store:users#user_"],
+    ["store:bulk / k", "store:pin / ", "store:cvv / code", "store:users / user_"],
 )
 def test_every_value_of_up_to_four_digits(head: str) -> None:
     keys = [f"{head}{i:0{n}d}" for n in range(1, 5) for i in range(10**n)]
@@ -198,7 +211,7 @@ def _mutant(fires: str) -> object:
 
 
 def test_a_new_detector_on_a_shape_is_seen_by_its_probes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sensitivity, "_detect", _mutant("#k"))
+    monkeypatch.setattr(sensitivity, "_detect", _mutant("bulk / k"))  # the key as read
     shapes = KeyShapes()
     monkeypatch.setattr(govern, "_KEY_SHAPES", shapes)
     monkeypatch.setattr(govern, "_CLEAN_KEYS", set())
@@ -206,7 +219,7 @@ def test_a_new_detector_on_a_shape_is_seen_by_its_probes(monkeypatch: pytest.Mon
     candidates = [_candidate(k) for k in keys]
     floor = BatchFloor()
     floor.warm(candidates)
-    assert not any(shapes.clean(k) for k in keys)
+    assert not any(shapes.clean(_read(k)) for k in keys)
     assert all(floor.assess(c).refused == "secret" for c in candidates)
 
 

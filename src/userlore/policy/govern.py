@@ -10,6 +10,7 @@ can hide what the quote discloses ("I have type 2 diabetes"): the stricter verdi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -39,6 +40,7 @@ __all__ = [
     "context_values",
     "judge",
     "key_refusal",
+    "keys_as_read",
     "value_is_content",
 ]
 
@@ -159,6 +161,22 @@ def key_refusal(*keys: str | None) -> str | None:
     is written in capitals. Special-category words in a key do not gate it (the text does that).
     """
     return _key_refusal(keys, classify)
+
+
+def keys_as_read(canonical_key: str | None, path: str | None) -> tuple[str | None, str | None]:
+    """The identifier fields :func:`_assess` reads: the canonical key, with the ``#`` that joins
+    the candidate's own path to the caller's key read as " / ", and the path.
+
+    A store put's key is ``store:<path>[@n]#<key>``. Read whole, the writer's ``#`` made a word
+    and a number one password-shaped token ("notes#17": a put of key ``"17"`` under
+    ``("notes",)`` was refused as a secret) and hid one the caller's key holds
+    ("Sonnenblume#1987" after it was no token at all). Apart, each says only what it holds.
+    """
+    if canonical_key and path:
+        m = re.match(rf"[a-z_]+:{re.escape(path)}(?:@\d*)?#", canonical_key)
+        if m is not None:
+            canonical_key = f"{canonical_key[: m.end() - 1]} / {canonical_key[m.end() :]}"
+    return canonical_key, path
 
 
 def _key_refusal(keys: tuple[str | None, ...], classify: Classifier) -> str | None:
@@ -340,7 +358,7 @@ class BatchFloor:
             if c.value and not self.value_is_content(c.value, c.content):
                 work[(c.value, True)] = None
         for c in candidates:
-            for key in (c.canonical_key, c.path):  # what _key_refusal reads
+            for key in keys_as_read(c.canonical_key, c.path):  # what _key_refusal reads
                 if key:
                     work[(key, False)] = None
         _KEY_SHAPES.settle(
@@ -428,7 +446,7 @@ def _assess(
                 None, Sensitivity.SPECIAL, special[0], Disclosure.ASK_BEFORE_REFERENCE
             )
     if result.refused is None:
-        refused = _key_refusal((candidate.canonical_key, candidate.path), classify)
+        refused = _key_refusal(keys_as_read(candidate.canonical_key, candidate.path), classify)
         if refused is not None:
             result = Assessment(refused, Sensitivity.NONE, None, Disclosure.NEVER)
     if result.refused is None and candidate.disclosure is Disclosure.NEVER:
