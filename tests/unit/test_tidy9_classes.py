@@ -29,6 +29,9 @@ KNOWN: dict[str, set[str]] = {
         "t9-sep_tail-en-b028",  # "key-value store took 12-15 ms": a range read as a value
     },
     "tidy9_false_cues.jsonl": {
+        # キーホルダーを5521円で買った: "キー" is no cue, but a price paid for one's own thing is
+        # the user's money since blindfix21b (paguei 4.299 no meu notebook; 89,800で買った).
+        "t9-cue_prefix-ja-002",
         "t9-cue_prefix-ja-007",  # トークンリング: only a short katakana cue stands alone
         "t9-cue_prefix-zh-013",  # 密码学课程编号 CS6120: a course code after a "number" word
         "t9-cue_prefix-zh-014",  # 口令式: the gate withholds a cue beside a count

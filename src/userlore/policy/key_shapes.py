@@ -24,7 +24,7 @@ whatever its value is seen by the probes; what the shape could miss is a rule th
 cue-free short key for some values only and on none of the probes.
 ``tests/unit/test_key_shapes.py`` looks for it: every value of up to four digits after
 ``store:bulk#k``, ``store:pin#``, ``store:cvv#code`` and ``user_``, and the shapes against the
-full floor on 75,040 keys (the benchmarks' and LangGraph's suites' shapes, generated keys, and
+full floor on 52,119 keys (the benchmarks' and LangGraph's suites' shapes, generated keys, and
 every value and text of the gate and blind sets in a key under paths such as ``pin``, ``cvv``,
 ``ssn``, ``card`` and ``password``); a new detector that fires on one value only fails it when
 that value's key is among them (``docs/benchmarks.md``, put21).
