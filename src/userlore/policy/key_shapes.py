@@ -23,7 +23,8 @@ rule, old or new, that reads a key's words ("pin", "cvv", a token's prefix) or a
 whatever its value is seen by the probes; what the shape could miss is a rule that fires on a
 cue-free short key for some values only and on none of the probes.
 ``tests/unit/test_key_shapes.py`` looks for it: every value of up to four digits after
-``store:bulk#k``, ``store:pin#``, ``store:cvv#code`` and ``user_``, and the shapes against the
+``store:bulk / k``, ``store:pin / ``, ``store:cvv / code`` and ``store:users / user_`` (keys as
+:func:`~userlore.policy.govern.keys_as_read` gives them), and the shapes against the
 full floor on 52,119 keys (the benchmarks' and LangGraph's suites' shapes, generated keys, and
 every value and text of the gate and blind sets in a key under paths such as ``pin``, ``cvv``,
 ``ssn``, ``card`` and ``password``); a new detector that fires on one value only fails it when
