@@ -163,6 +163,12 @@ def key_refusal(*keys: str | None) -> str | None:
     return _key_refusal(keys, classify)
 
 
+# Fixed patterns, the path compared as text: a pattern built per path would be compiled anew
+# whenever a load's paths outnumber ``re``'s cache, on every put.
+_KEY_PREFIX: Final = re.compile(r"[a-z_]+:")
+_KEY_MARKER: Final = re.compile(r"(?:@\d*)?#")
+
+
 def keys_as_read(canonical_key: str | None, path: str | None) -> tuple[str | None, str | None]:
     """The identifier fields :func:`_assess` reads: the canonical key, with the ``#`` that joins
     the candidate's own path to the caller's key read as " / ", and the path.
@@ -173,9 +179,11 @@ def keys_as_read(canonical_key: str | None, path: str | None) -> tuple[str | Non
     ("Sonnenblume#1987" after it was no token at all). Apart, each says only what it holds.
     """
     if canonical_key and path:
-        m = re.match(rf"[a-z_]+:{re.escape(path)}(?:@\d*)?#", canonical_key)
-        if m is not None:
-            canonical_key = f"{canonical_key[: m.end() - 1]} / {canonical_key[m.end() :]}"
+        head = _KEY_PREFIX.match(canonical_key)
+        if head is not None and canonical_key.startswith(path, head.end()):
+            m = _KEY_MARKER.match(canonical_key, head.end() + len(path))
+            if m is not None:
+                canonical_key = f"{canonical_key[: m.end() - 1]} / {canonical_key[m.end() :]}"
     return canonical_key, path
 
 
