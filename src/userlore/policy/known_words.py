@@ -33,6 +33,7 @@ from userlore.policy.word_lists import (
 __all__ = [
     "COMPOUNDING_LANGUAGES",
     "READ_AS_COVERED",
+    "leaves_unread",
     "read_by_its_words",
     "unknown_to_covered",
     "unknown_words",
@@ -106,10 +107,16 @@ def _unread_relative(chunk: str, language: str) -> str | None:
     and typos leave one or two words unknown (``tests/data/unknown_relatives.jsonl``)."""
     if language not in COVERED_LANGUAGES:
         return None
+    return UNDETERMINED if leaves_unread(chunk, language) else None
+
+
+def leaves_unread(chunk: str, language: str) -> bool:
+    """Whether ``language``'s list leaves :data:`UNREAD_RELATIVE_WORDS` of ``chunk``'s words,
+    and :data:`UNREAD_RELATIVE_SHARE` of them, unknown (names and tokens skipped)."""
     unknown = unknown_words(chunk, language)
-    if unknown < UNREAD_RELATIVE_WORDS:
-        return None
-    return UNDETERMINED if unknown >= UNREAD_RELATIVE_SHARE * len(_plain_words(chunk)) else None
+    return unknown >= UNREAD_RELATIVE_WORDS and unknown >= UNREAD_RELATIVE_SHARE * len(
+        _plain_words(chunk)
+    )
 
 
 @functools.lru_cache(maxsize=4096)

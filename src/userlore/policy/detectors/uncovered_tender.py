@@ -36,13 +36,7 @@ from userlore.policy.detectors.common import _Hit, has_digit
 from userlore.policy.detectors.uncovered import _no_language, misread_covered
 from userlore.policy.detectors.uncovered_currencies import _tender_word
 from userlore.policy.findings import _REGULATED
-from userlore.policy.known_words import (
-    UNREAD_RELATIVE_SHARE,
-    UNREAD_RELATIVE_WORDS,
-    _plain_words,
-    unknown_to_covered,
-    unknown_words,
-)
+from userlore.policy.known_words import leaves_unread, unknown_to_covered
 from userlore.policy.language import COVERED_LANGUAGES, segments
 from userlore.policy.word_lists import _vouch_lexicon
 
@@ -116,11 +110,9 @@ def _whole_units(number: str) -> int:
 
 
 def _unread(text: str) -> bool:
-    """Every covered list leaves :data:`UNREAD_RELATIVE_WORDS` of ``text``'s words unknown, and
-    :data:`UNREAD_RELATIVE_SHARE` of them (names and tokens skipped)."""
-    need = max(UNREAD_RELATIVE_WORDS, UNREAD_RELATIVE_SHARE * len(_plain_words(text)))
+    """Every covered list leaves ``text`` unread (:func:`.known_words.leaves_unread`)."""
     return all(
-        unknown_words(text, language) >= need
+        leaves_unread(text, language)
         for language in sorted(COVERED_LANGUAGES)
         if _vouch_lexicon(language) is not None
     )
