@@ -58,7 +58,6 @@ from collections.abc import Iterator
 from typing import Final
 
 from userlore.policy.cue_data import cues
-from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.cldr_words import (
     _SMALL,
     _WORD,
@@ -71,9 +70,8 @@ from userlore.policy.detectors.cldr_words import (
 )
 from userlore.policy.detectors.common import _Hit, _is_placeholder, has_digit, is_year
 from userlore.policy.detectors.keys import standalone_keys
-from userlore.policy.detectors.registry import _NEG_BEFORE
+from userlore.policy.detectors.printed_values import printed_values, shared_magnitude_amounts
 from userlore.policy.detectors.said_runs import _counting, _said_values, _says_digits
-from userlore.policy.detectors.uncovered_magnitudes import _magnitude_languages
 from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.known_words import READ_AS_COVERED, read_by_its_words, unread_by_covered
 from userlore.policy.language import (
@@ -230,50 +228,14 @@ token longer than this is a key or an id, left to the key and vendor rules, whic
 public ones ("pk_test_TYooMQauvdEDq54NiTphI7jx"): a password a person states is shorter."""
 
 
-# Three groups of digits or more joined by spaces or hyphens, ten digits or more: an account or
-# an id as it is printed ("1001 8473 9216", "34-8127465-3"; blind20), which no covered sentence's
-# count, date or price is.
-_GROUPED_RUN = re.compile(r"(?<![\w.,:/\-])\d{1,8}(?:[ \-]\d{1,8}){2,}(?![\w\-]|[.,]\d)")
-_GROUPED_RUN_DIGITS: Final = 10
-# An account's number printed as one run, and how far before it its bank's word may stand.
-_UNBROKEN_RUN = re.compile(r"(?<![\w.,:/\-])\d{9,18}(?![\w\-]|[.,]\d)")
-_BANK_REACH: Final = 32
-
-
-@functools.cache
-def _bank_stems() -> re.Pattern[str]:
-    """A word holding a covered language's stem for a bank (``data/uncovered_cues.yaml``)."""
-    stems = "|".join(map(re.escape, data_yaml("uncovered_cues.yaml")["bank_stems"]))
-    return re.compile(rf"(?i)[^\W\d_]*(?:{stems})[^\W\d_]*")
-
-
-_GROUPED_RUN_MOST: Final = 16  # a card's; an order's "114-2836475-0019283" is longer
-_PHONE_GROUP: Final = 3
-
-
-# Digits, then a word: perhaps a magnitude ("12 mil", "3 Mio"), read whatever the language.
-_DIGITS_THEN_WORD = re.compile(r"(?<![\w.,])\d{1,3}(?:[.,]\d{1,2})?\s?([^\W\d_]{3,})(?!\w)")
-_SHARED_MAGNITUDE: Final = 4
-
-
-def shared_magnitude_amounts(text: str) -> Iterator[tuple[int, int]]:
-    """Digits before a word that :data:`_SHARED_MAGNITUDE` languages or more spell a thousand
-    or more with (CLDR: "mil", "million", "mln", "tusen"): a sum of a thousand or more whatever
-    the segment's language, as four digits are ("12 mil skudu", "25 mil goud"; blind20)."""
-    index = _magnitude_languages()
-    for m in _DIGITS_THEN_WORD.finditer(text):
-        if len(index.get(m.group(1).casefold(), ())) >= _SHARED_MAGNITUDE:
-            yield m.span()
-
-
 def _unmistakable(
     text: str, offset: int, languages: list[str], longest: int | None = None
 ) -> Iterator[_Hit]:
     """Values in a segment that may be a misread covered sentence: a credential-shaped token
     with a symbol (not an underscore alone) or a case change beside its digits
     ("Vulpe_Rosie9", "tiger!3274"; up to ``longest`` characters when given), digits said one
-    by one ("4 8 1 6", not "1 2 3 4"), amounts of four digits or more, and grouped runs of ten
-    digits or more (:data:`_GROUPED_RUN`)."""
+    by one ("4 8 1 6", not "1 2 3 4"), amounts of four digits or more, and the ids and
+    accounts :func:`.printed_values.printed_values` reads by how they are printed."""
     for tok in _TOKEN.finditer(text):
         word = tok.group(0).strip(_EDGES)
         if longest is not None and len(word) > longest:
@@ -292,34 +254,8 @@ def _unmistakable(
             yield (_REGULATED, rule, offset + m.start(), offset + m.end(), None)
     for start, end in _currency_amounts(text, languages, GUARDED_AMOUNT_DIGITS):
         yield (_REGULATED, "value_uncovered_language", offset + start, offset + end, None)
-    for start, end in shared_magnitude_amounts(text):
+    for start, end in printed_values(text):
         yield (_REGULATED, "value_uncovered_language", offset + start, offset + end, None)
-    for m in _GROUPED_RUN.finditer(text):
-        before = text[: m.start()].split()[-1:]
-        if before and any(ch.isdigit() for ch in before[0]):
-            continue  # the tail of a longer code ("1Z 999 AA1 01 2345 6784", a parcel's)
-        if _NEG_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
-            continue  # an order's, a parcel's or a phone's number, as the registry walk reads
-        groups = re.split(r"[ \-]", m.group(0))
-        if max(map(len, groups)) <= _PHONE_GROUP:
-            continue  # "081 920 40 00": a phone number's pairs and triples
-        if _GROUPED_RUN_DIGITS <= sum(map(len, groups)) <= _GROUPED_RUN_MOST:
-            yield (
-                _REGULATED,
-                "value_uncovered_language",
-                offset + m.start(),
-                offset + m.end(),
-                None,
-            )
-    for m in _UNBROKEN_RUN.finditer(text):  # "Hakrinbank 2371480915" (blindfix21a)
-        if _bank_stems().search(text, max(0, m.start() - _BANK_REACH), m.start()) is not None:
-            yield (
-                _REGULATED,
-                "value_uncovered_language",
-                offset + m.start(),
-                offset + m.end(),
-                None,
-            )
     sign = _currency_signs()
     found = [
         m.span() for m in re.finditer(rf"{sign}\s?\d[\d.,]{{3,}}\d|\d[\d.,]{{3,}}\d\s?{sign}", text)
