@@ -39,8 +39,8 @@ KNOWN = {
     # A cue after a determiner with no speaker is not cleared by the gate (fail closed), as on
     # main: a question about a public service's time.
     "observance-de-benign-001": "der Gottesdienst: a determiner, no speaker (as on main)",
-    # "verdient" (earns) holds the union ver.di as a compound head: the trade-union vocabulary's.
-    "specialist_cue-de-benign-001": "verdient read as ver.di (trade-union vocabulary)",
+    # (specialist_cue-de-benign-001, "verdient" read as ver.di, is quoted since blindfix22c:
+    # "verdi" is read as a whole word, no compound head.)
 }
 
 
