@@ -51,10 +51,14 @@ chromium:
 # LangGraph's store suites start as soon as .venv is built (run.py --beside), at nice 10 on the
 # core the rest leaves, their output when it ends; the rest (`test-main`: the server's venv,
 # chromium, ruff, then mypy beside pytest, pytest's output live and mypy's after it) runs beside
-# them, so the setup and the checks no longer leave the second core idle. Any failure of any
-# part fails the command.
+# them, so the setup and the checks no longer leave the second core idle. `--shard` splits our
+# own pytest in two: test-main runs the main share; the floor's and extractors' data-set tests
+# (tests/conftest.py BESIDE_SHARD) run in a session of their own at nice 19, in what the suites'
+# sessions leave of their core while they wait on round trips. Any failure of any part fails
+# the command.
 test: $(STAMP)
-	$(BIN)/python tests/langgraph_suites/run.py --beside '$(MAKE) --no-print-directory test-main'
+	$(BIN)/python tests/langgraph_suites/run.py --shard \
+	  --beside '$(MAKE) --no-print-directory test-main'
 
 .PHONY: test-main
 # `compileall` writes src/'s .pyc files (gitignored) for the same reason as `--compile-bytecode`

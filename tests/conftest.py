@@ -8,6 +8,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, create_engine, text
@@ -33,6 +34,46 @@ os.environ.setdefault("USERLORE_FLOOR_WORKER", "0")  # opt-in; an environment th
 _langid_cache = langid_cache_root()
 if _langid_cache is not None:
     os.environ.setdefault("USERLORE_LANGID_CACHE", str(_langid_cache))
+
+
+# The test command runs pytest in two sessions (``tests/langgraph_suites/run.py --shard``): the
+# main one, and beside it, at the lowest priority, on the core LangGraph's store suites leave
+# idle while they wait on round trips, the files below. They are the floor's and the extractors'
+# data-set tests: in-process, on in-memory databases, with no server, subprocess, deadline or
+# PostgreSQL, so a starved core only slows them. ``USERLORE_TEST_SHARD`` (``main`` or
+# ``beside``) picks a session's share; unset, pytest runs every test.
+BESIDE_SHARD: tuple[str, ...] = (
+    "unit/test_*classes*.py",
+    "unit/test_blind*.py",
+    "unit/test_special*.py",
+    "unit/test_reversals.py",
+    "unit/test_key_shapes.py",
+    "unit/test_floor_one_pass.py",
+    "unit/test_batch_floor.py",
+    "unit/test_layering.py",
+    "unit/test_cue_alternation.py",
+    "unit/test_sensitivity*.py",
+    "unit/test_said*.py",
+    "unit/test_value_parts.py",
+)
+SHARDS = ("main", "beside")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep only this session's share (:data:`BESIDE_SHARD`) when ``USERLORE_TEST_SHARD`` is set."""
+    shard = os.environ.get("USERLORE_TEST_SHARD")
+    if not shard:
+        return
+    if shard not in SHARDS:
+        raise pytest.UsageError(f"USERLORE_TEST_SHARD={shard!r}: expected one of {SHARDS}")
+    tests = Path(__file__).resolve().parent
+    beside = {path for pattern in BESIDE_SHARD for path in tests.glob(pattern)}
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
+    for item in items:
+        (keep if (Path(item.path) in beside) == (shard == "beside") else drop).append(item)
+    config.hook.pytest_deselected(items=drop)
+    items[:] = keep
 
 
 class MigratedTemplate:

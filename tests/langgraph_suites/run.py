@@ -21,8 +21,15 @@ is the longest serial path, so once it has started everything else (this process
 PostgreSQL server it starts, the suites' sessions) runs at a lower priority (``nice`` 10) and
 takes the core the main run leaves: on 2 cores the suites had taken three quarters of it.
 
+``--shard`` (with ``--beside``) splits our own pytest run in two: COMMAND's pytest runs the
+``main`` share and this process runs the ``beside`` share (``tests/conftest.py``'s
+``BESIDE_SHARD``, through ``USERLORE_TEST_SHARD``) in a pytest session of its own, at the lowest
+priority (``nice`` 19): it takes what the suites' sessions leave of their core while they wait
+on round trips, and the whole core once they end. Its output comes with theirs; its failure
+fails the command.
+
 Usage: ``python tests/langgraph_suites/run.py [--mode fixed|first-label] [--package DIST]
-[--beside COMMAND] [pytest args...]``
+[--beside COMMAND [--shard]] [pytest args...]``
 """
 
 from __future__ import annotations
@@ -212,6 +219,28 @@ def run(
     return proc.returncode, head + text + tail
 
 
+def run_own_shard(started: float) -> tuple[int, str]:
+    """Our pytest's ``beside`` share (see the module), at nice 19; its status and output."""
+    env = {**os.environ, "USERLORE_TEST_SHARD": "beside"}
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    if hasattr(os, "nice"):
+        command = ["nice", "-n", str(max(0, 19 - os.nice(0))), *command]
+    begun = time.monotonic()
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(proc.pid, 0)
+        code = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
+    head = "== userlore's own tests, the beside shard (tests/conftest.py BESIDE_SHARD)\n"
+    tail = (
+        f"== userlore's beside shard: exit {code} in {time.monotonic() - begun:.0f} s "
+        f"(done {time.monotonic() - started:.0f} s after the start), "
+        f"CPU {usage.ru_utime + usage.ru_stime:.0f} s\n"
+    )
+    return code, head + text + tail
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", choices=MODES, action="append")
@@ -221,11 +250,17 @@ def main() -> int:
     # of 692 s wall, fixed user, quiet machine), and they run at nice 10 beside the main run.
     parser.add_argument("--jobs", type=int, default=3)
     parser.add_argument("--beside", metavar="COMMAND", help="run COMMAND at the same time")
+    parser.add_argument("--shard", action="store_true", help="with --beside: split our pytest")
     args, extra = parser.parse_known_args()
+    if args.shard and not args.beside:
+        parser.error("--shard needs --beside")
     started = time.monotonic()
-    beside = subprocess.Popen(shlex.split(args.beside)) if args.beside else None
+    env = {**os.environ, "USERLORE_TEST_SHARD": "main"} if args.shard else None
+    beside = subprocess.Popen(shlex.split(args.beside), env=env) if args.beside else None
     if beside is not None and hasattr(os, "nice"):
         os.nice(10)  # inherited by the server and the sessions started below, not by COMMAND
+    shard = ThreadPoolExecutor(max_workers=1) if args.shard else None
+    own = shard.submit(run_own_shard, started) if shard is not None else None
     packages = list(args.package or SUITES)
     if POSTGRES in packages and os.environ.get("USERLORE_SKIP_POSTGRES") == "1":
         print(f"== {POSTGRES}: SKIPPED (USERLORE_SKIP_POSTGRES=1)", flush=True)
@@ -279,8 +314,15 @@ def main() -> int:
         finally:
             stop()
         suites_done = time.monotonic() - started
+        if own is not None:
+            code, output = own.result()
+            outputs.append(output)
+            if code != 0:
+                failed.append(("userlore", "beside shard"))
     finally:
         status = 0 if beside is None else beside.wait()
+        if shard is not None:
+            shard.shutdown()
     if beside is not None:
         for output in outputs:
             print(output, flush=True)
@@ -290,7 +332,8 @@ def main() -> int:
             flush=True,
         )
     for dist, mode in failed:
-        print(f"FAILED: LangGraph suite {dist} in user mode {mode}", file=sys.stderr)
+        what = "our pytest's" if dist == "userlore" else f"LangGraph suite {dist} in user mode"
+        print(f"FAILED: {what} {mode}", file=sys.stderr)
     return 1 if failed or status != 0 else 0
 
 
