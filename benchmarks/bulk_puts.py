@@ -18,7 +18,8 @@ Prints one line per measure, then one JSON object on the last line.
 the same items through this tree's ``UserloreStore`` and the base's in one run instead: two
 worker processes take turns chunk by chunk (ABBA), so both see the machine's load alike, and
 it prints each one's items per CPU-second and per wall second (the batch calls' own, summed)
-and the ratios. With ``--edit`` each tree then puts
+and the ratios. ``--keys uuid`` gives each item a uuid4 key (LangMem's and most LangGraph apps'
+keys; the same ones in both workers) instead of ``k{i}``. With ``--edit`` each tree then puts
 every key again with an edited value (a key held before: the per-item governed write, where
 the floor's verdict from the batch is handed down), timed apart.
 """
@@ -29,10 +30,12 @@ import argparse
 import gc
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -124,10 +127,19 @@ def per_text(texts: list[str], special: bool = True) -> float:
     return (time.process_time() - start) / len(texts) * 1000
 
 
-def _worker(items: int) -> None:
+def item_keys(items: int, kind: str) -> list[str]:
+    """The items' keys: ``k{i}``, or uuid4s drawn from a seeded generator (``uuid``)."""
+    if kind == "uuid":
+        rng = random.Random(items)
+        return [str(uuid.UUID(int=rng.getrandbits(128), version=4)) for _ in range(items)]
+    return [f"k{i}" for i in range(items)]
+
+
+def _worker(items: int, kind: str = "counter") -> None:
     """Serve chunks on stdin/stdout: each line puts the next chunk (``put``: fresh keys, then
     ``edit``: the same keys again, edited), the answer is its CPU s."""
     texts = bulk_sentences(items)
+    keys = item_keys(items, kind)
     index: Any = {"dims": 256, "embed": HashingEmbeddings(dims=256), "fields": ["text"]}
     with tempfile.TemporaryDirectory() as tmp:
         lore = Userlore.open(
@@ -145,7 +157,7 @@ def _worker(items: int) -> None:
                 chunk = [f"{t} (edited)" for t in chunk]
             start, wall = time.process_time(), time.perf_counter()
             ours.batch(
-                [PutOp(NAMESPACE, f"k{start_at + i}", {"text": t}) for i, t in enumerate(chunk)]
+                [PutOp(NAMESPACE, keys[start_at + i], {"text": t}) for i, t in enumerate(chunk)]
             )
             spent = [time.process_time() - start, time.perf_counter() - wall]
             print(json.dumps([len(chunk), *spent]), flush=True)
@@ -153,13 +165,13 @@ def _worker(items: int) -> None:
         lore.close()
 
 
-def same_run(base_src: Path, items: int, edit: bool = False) -> None:
+def same_run(base_src: Path, items: int, edit: bool = False, kind: str = "counter") -> None:
     """This tree against ``base_src``, two workers taking turns chunk by chunk (ABBA)."""
     here = Path(__file__).resolve()
     workers = {}
     for name, src in (("head", here.parent.parent / "src"), ("base", base_src)):
         env = {**os.environ, "PYTHONPATH": str(src)}
-        cmd = [sys.executable, str(here), "--worker", "--items", str(items)]
+        cmd = [sys.executable, str(here), "--worker", "--items", str(items), "--keys", kind]
         proc = subprocess.Popen(
             cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
         )
@@ -200,13 +212,14 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=2000)
     parser.add_argument("--base-src", type=Path, help="time this tree against an exported src")
     parser.add_argument("--edit", action="store_true", help="with --base-src: edits too")
+    parser.add_argument("--keys", choices=("counter", "uuid"), default="counter")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        _worker(args.items)
+        _worker(args.items, args.keys)
         return
     if args.base_src:
-        same_run(args.base_src, args.items, args.edit)
+        same_run(args.base_src, args.items, args.edit, args.keys)
         return
     texts = bulk_sentences(args.items)
     values = [

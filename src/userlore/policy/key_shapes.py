@@ -13,11 +13,17 @@ where a short run's value is all that varies:
   with only separators between them (a date, a version, a dial's turns ``17-42-08``, a code in
   groups).
 
+A generated id (a canonical uuid, a 32-, 40- or 64-digit lowercase hex digest, a ULID) is a slot
+of its own, held only where its digits make no run a rule may read as a number (each run at most
+:data:`MAX_RUN` digits, no two digit-only groups side by side) and no uuid group is letters only:
+a LangMem or LangGraph key is a uuid4, and each ran the full floor (~0.3 ms).
+
 A shape is *settled* the first time a batch holds two keys of it: the full :func:`classify`
 (the caller's, every detector, nothing skipped) reads each of its runs at every value of one
 or two digits and, for longer runs, at probe values that stand for what a rule may read in a
 short number (repeated and running digits, placeholders, years, a leading zero, values of no
-pattern), with the batch's own first keys. Only a shape whose every probe has no finding at all
+pattern; for an id, random ids and ones with a group of digits only), with the batch's own
+first keys. Only a shape whose every probe has no finding at all
 is held clean; one probe with a finding leaves every key of that shape to the full floor. So a
 rule, old or new, that reads a key's words ("pin", "cvv", a token's prefix) or a short run
 whatever its value is seen by the probes; what the shape could miss is a rule that fires on a
@@ -33,18 +39,21 @@ that value's key is among them (``docs/benchmarks.md``, put21).
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import threading
 from collections.abc import Callable, Iterable
 from typing import Final, TypeAlias
 
+from userlore.policy.detectors.generated_ids import ID_KINDS
 from userlore.policy.findings import SensitivityReport
 
 __all__ = ["MAX_CHARS", "MAX_RUN", "MAX_RUNS", "KeyShapes", "Shape", "key_shape", "probe_keys"]
 
 Shape: TypeAlias = tuple[tuple[str, ...], tuple[int, ...]]
-"""A key's text between its digit runs, and each run's length."""
+"""A key's text between its slots, and each slot: a digit run's length, or a generated id's
+kind (:data:`ID_KINDS`, as a negative number)."""
 
 Classifier = Callable[..., SensitivityReport]
 
@@ -54,19 +63,54 @@ MAX_RUNS: Final = 2
 _RUN: Final = re.compile(r"[0-9]+")
 _LETTER: Final = re.compile(r"[A-Za-z]")
 _EXHAUSTIVE: Final = 2  # runs of up to two digits are read at every value
+_SLOT: Final = re.compile(
+    "|".join(
+        f"(?P<id{-kind}>(?<![0-9A-Za-z]){pattern}(?![0-9A-Za-z]))"
+        for kind, (pattern, _, _) in ID_KINDS.items()
+    )
+    + "|(?P<run>[0-9]+)"
+)
+_ID_PROBES: Final = 24
+"""Random ids a generated-id slot is probed at, beside crafted ones (digit groups, years)."""
+
+
+def _id_value_holds(value: str) -> bool:
+    """Whether a generated id's value cannot matter: its digits make no run a rule may read
+    as a number (each run at most :data:`MAX_RUN` digits; no two groups of digits only side
+    by side, ``4111-1111``), and no group of a uuid is letters only (``face``, ``dead``)."""
+    if any(len(r) > MAX_RUN for r in _RUN.findall(value)):
+        return False
+    groups = value.split("-")
+    digits_only = [g.isdigit() for g in groups]
+    if any(a and b for a, b in itertools.pairwise(digits_only)):
+        return False
+    return len(groups) == 1 or not any(g.isalpha() for g in groups)
 
 
 def key_shape(key: str) -> Shape | None:
     """``key``'s shape, or None where its digits' values may matter (see the module)."""
     if len(key) > MAX_CHARS or not key.isascii():
         return None
-    runs = _RUN.findall(key)
-    if not runs or len(runs) > MAX_RUNS or any(len(r) > MAX_RUN for r in runs):
+    pieces: list[str] = []
+    slots: list[int] = []
+    last = 0
+    for m in _SLOT.finditer(key):
+        if m.lastgroup == "run":
+            if len(m.group()) > MAX_RUN:
+                return None
+            slots.append(len(m.group()))
+        elif _id_value_holds(m.group()):
+            slots.append(-int(str(m.lastgroup)[2:]))
+        else:
+            return None
+        pieces.append(key[last : m.start()])
+        last = m.end()
+    pieces.append(key[last:])
+    if not slots or len(slots) > MAX_RUNS:
         return None
-    pieces = tuple(_RUN.split(key))
     if any(len(_LETTER.findall(between)) < 2 for between in pieces[1:-1]):
         return None
-    return pieces, tuple(map(len, runs))
+    return tuple(pieces), tuple(slots)
 
 
 def _fill(shape: Shape, values: tuple[str, ...]) -> str:
@@ -78,8 +122,39 @@ def _fill(shape: Shape, values: tuple[str, ...]) -> str:
     return "".join(out)
 
 
+def _id_probes(kind: int) -> tuple[str, ...]:
+    """Values of a generated id of ``kind`` that stand for what a rule may read in it: ids of
+    no pattern, and crafted ones with a group (or a run) of digits only, a year, zeros."""
+    pattern, alphabet, length = ID_KINDS[kind]
+    rng = random.Random(kind)  # the same in every process
+    uuid = kind == -1
+
+    def shaped(chars: str) -> str:
+        if not uuid:
+            return chars
+        return "-".join((chars[:8], chars[8:12], chars[12:16], chars[16:20], chars[20:]))
+
+    head = alphabet[:8] if kind == -5 else alphabet  # a ULID starts with 0-7
+    crafted = ["2024", "1987", "0000", "1234", "9999", "12345"]
+    values: list[str] = []
+    while len(values) < _ID_PROBES + len(crafted):
+        chars = [rng.choice(head)] + [rng.choice(alphabet) for _ in range(length - 1)]
+        if len(values) >= _ID_PROBES:  # a crafted digit group at a random place
+            digits = crafted[len(values) - _ID_PROBES]
+            at = rng.choice((0, 8, 12, 16, 20)) if uuid else rng.randrange(length - 5)
+            chars[at : at + len(digits)] = digits
+            chars = chars[:length]
+        value = shaped("".join(chars))
+        if re.fullmatch(pattern, value) and _id_value_holds(value):
+            values.append(value)
+    return tuple(values)
+
+
 def _probe_values(length: int) -> tuple[str, ...]:
-    """Values of a ``length``-digit run that stand for what a rule may read in it."""
+    """Values of a ``length``-digit run that stand for what a rule may read in it; a
+    generated id's (a negative ``length``) by :func:`_id_probes`."""
+    if length < 0:
+        return _id_probes(length)
     if length <= _EXHAUSTIVE:
         return tuple(str(i).zfill(length) for i in range(10**length))
     values = {d * length for d in "0123456789"}  # placeholders, repeated digits
@@ -100,7 +175,10 @@ def probe_keys(shape: Shape, seen: Iterable[str] = ()) -> list[str]:
     """The keys a shape is settled on: ``seen`` (keys of it), then each run at every probe
     value with the other run as in the first of them (or its probes' first value)."""
     keys = list(dict.fromkeys(seen))
-    base = tuple(_RUN.findall(keys[0])) if keys else tuple("1" * n for n in shape[1])
+    if keys:
+        base = tuple(m.group() for m in _SLOT.finditer(keys[0]))
+    else:
+        base = tuple(_probe_values(n)[0] for n in shape[1])
     for i, length in enumerate(shape[1]):
         for value in _probe_values(length):
             keys.append(_fill(shape, (*base[:i], value, *base[i + 1 :])))

@@ -45,6 +45,7 @@ from userlore.policy.detectors.financial import (
     _ZH_NUMBER,
     _financial,
 )
+from userlore.policy.detectors.generated_ids import generated_id_spans, inside_generated_id
 from userlore.policy.detectors.glued_signs import glued_signs
 from userlore.policy.detectors.grid_cards import grid_cards
 from userlore.policy.detectors.hook_urls import hook_urls
@@ -377,10 +378,13 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
         return _EMPTY
     seen: set[tuple[str, int, int]] = set()
     findings: list[Finding] = []
+    ids = generated_id_spans(text)
     for (level, rule, start, end, category), view in mapped:
         if end <= start:
             continue
         start, end = view.span(start, end)
+        if ids and inside_generated_id(ids, start, end):
+            continue  # a piece of a uuid, a digest or a ULID is no value
         if level in _BLOCKING:
             start, end = _whole_token(text, start, end)
         key = (rule, start, end)

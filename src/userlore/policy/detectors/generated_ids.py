@@ -1,0 +1,45 @@
+"""Ids a program generates (uuids, hex digests, ULIDs): no part of one is a value (issue 30).
+
+LangMem and most LangGraph apps key a memory by ``uuid4()``, and the floor reads every store key.
+Read in pieces, about one random uuid4 in a thousand held something a rule names: a Luhn-valid
+card in its first three groups (``38879978-3142-4238-…``), an IBAN in its last two
+(``…-be84-3b567317ad79``), an id after the word "id", a legacy AWS key prefix (``A3T…``) inside a
+ULID; the put was refused as regulated. A hit that covers only part of such a token is dropped;
+one that takes the whole token stands (a uuid after a token word, ``detectors/uuid_tokens.py``; a
+credential by its cue or shape), so "my API key is 3f2b8a1c-…" is still a secret.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+__all__ = ["ID_KINDS", "generated_id_spans", "inside_generated_id"]
+
+ID_KINDS: Final = {
+    # kind (negative, as key_shapes keeps it): (pattern, alphabet, length without hyphens)
+    -1: (r"[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", "0123456789abcdef", 32),  # uuid
+    -2: (r"[0-9a-f]{32}", "0123456789abcdef", 32),  # uuid.hex, md5
+    -3: (r"[0-9a-f]{40}", "0123456789abcdef", 40),  # sha1, a git commit
+    -4: (r"[0-9a-f]{64}", "0123456789abcdef", 64),  # sha256
+    -5: (r"[0-7][0-9A-HJKMNP-TV-Z]{25}", "0123456789ABCDEFGHJKMNPQRSTVWXYZ", 26),  # ULID
+}
+"""The generated ids, in their canonical spelling: lowercase hex, an uppercase ULID."""
+
+_ANY_ID: Final = re.compile(
+    "|".join(
+        rf"(?<![0-9A-Za-z_-]){pattern}(?![0-9A-Za-z_-])" for pattern, _, _ in ID_KINDS.values()
+    )
+)
+
+
+def generated_id_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text``'s generated ids; a token with more around it (``…-x``) is none."""
+    if len(text) < 26:
+        return []
+    return [m.span() for m in _ANY_ID.finditer(text)]
+
+
+def inside_generated_id(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether ``start:end`` is a part, not the whole, of one of ``spans``."""
+    return any(s <= start and end <= e and (s, e) != (start, end) for s, e in spans)
