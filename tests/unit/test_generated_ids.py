@@ -10,11 +10,17 @@ from __future__ import annotations
 import hashlib
 import random
 import uuid
+from collections.abc import Callable
 
 import pytest
+from langgraph.store.base import PutOp
 
+from userlore import Userlore
+from userlore.integrations.langgraph_store import UserloreStore
 from userlore.policy.detectors.generated_ids import generated_id_spans
 from userlore.policy.sensitivity import classify, redact
+
+Make = Callable[..., Userlore]
 
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
@@ -76,3 +82,10 @@ def test_only_a_whole_token_is_an_id() -> None:
     assert generated_id_spans(f"key {uid}-x") == []  # more around it: no id
     assert generated_id_spans(f"key {uid.upper()}") == []  # not the canonical spelling
     assert generated_id_spans("4111-1111-1111-1111-4111") == []
+
+
+def test_the_store_keeps_items_under_ids_once_read_in_pieces(make_lore: Make) -> None:
+    store = UserloreStore(make_lore("auto"), namespace_template=("{user_id}",))
+    store.put(("u1", "memories"), _READ_IN_PIECES[0], {"text": "a plain note"})
+    store.batch([PutOp(("u1", "memories"), k, {"text": f"note {k}"}) for k in _READ_IN_PIECES])
+    assert all(store.get(("u1", "memories"), k) is not None for k in _READ_IN_PIECES)
