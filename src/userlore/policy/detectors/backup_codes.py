@@ -56,18 +56,17 @@ def dashed_keys(t: str, lowered: str) -> Iterator[_Hit]:
 
 
 # A BitLocker recovery key: eight groups of six digits joined by one separator, each group a
-# multiple of 11 below 11 x 65536 (Microsoft's own check of a typed key). One random run of
-# 48 digits passes it once in 11^8, so it needs no word beside it, in any language
-# (blind22, blindfix22a).
+# multiple of 11 (Microsoft's own check of a typed key; a real group is also below 11 x 65536,
+# not asked: a key copied with a slip, or written from memory, is still the user's key). One
+# random run of 48 digits passes it once in 11^8, so it needs no word beside it, in any
+# language (blind22, blindfix22a).
 _EIGHT_GROUPS = re.compile(
     r"(?<![\w\-])\d{6}(?P<sep>[ \-.])\d{6}(?:(?P=sep)\d{6}){6}(?![\w\-]|\.\d)"
 )
-_GROUP_LIMIT: Final = 11 * 65536
 
 
 def checked_recovery_keys(t: str) -> Iterator[_Hit]:
     """BitLocker recovery keys whose every group passes the key's check."""
     for m in _EIGHT_GROUPS.finditer(t):
-        groups = re.split(r"[ \-.]", m.group(0))
-        if all(int(g) % 11 == 0 and int(g) < _GROUP_LIMIT for g in groups):
+        if all(int(g) % 11 == 0 for g in re.split(r"[ \-.]", m.group(0))):
             yield (_SECRET, "recovery_key", m.start(), m.end(), None)

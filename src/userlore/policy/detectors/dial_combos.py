@@ -74,10 +74,13 @@ def _marked() -> re.Pattern[str]:
 
 
 def _marked_turns(t: str) -> list[tuple[int, int]]:
-    """The numbers of two marked turns or more of two kinds ("L 38 R 12 L 7"), else none."""
+    """The numbers of marked turns of two kinds ("L 38 R 12 L 7", "左38 右12"), else none."""
     found = list(_marked().finditer(t))
     kinds = {m.group(1) or m.group(2) for m in found}
-    if len(found) < 2 or len(kinds) < 2:
+    # Three Latin marks: two are a gamepad's buttons ("R2 and L1"); 左/右 glued to a number
+    # name no button.
+    least = 3 if any(m.group(1) for m in found) else 2
+    if len(found) < least or len(kinds) < 2:
         return []
     return [m.span(3) for m in found]
 
