@@ -84,8 +84,9 @@ def later_values(t: str, lowered: str) -> Iterator[_Hit]:
             yield (_SECRET, "later_value", tok.start(), tok.start() + len(value), None)
 
 
-# The continuation's value: a quoted run, or a token holding a digit or a symbol beside letters
-# ("-42-Lundi", "Storm#48", "Zq9x!"); a plain word ("une", "historia") or a time ("15h") is prose.
+# A part's value: a quoted run, or a token holding a digit beside letters ("-42-Lundi",
+# "Storm#48", "Zq9x!"); a plain word ("une", "historia") or a time ("15h") is prose, and a run
+# ending in "_" or "-" is a format's prefix ("$aact_", "sk-").
 _PART = re.compile(
     r"[«\"'„“‘「『]\s?([^\s«»\"'„“”‘’「」『』]{2,40})\s?[»\"'“”’」』]"
     r"|([^\s,;()\"'“”«»「」。、，；：！？（）]{3,40})"
@@ -110,6 +111,8 @@ def continued_values(t: str, lowered: str) -> Iterator[_Hit]:
             value = part.group(1) if quoted else part.group(2).rstrip(".?。")
             if "REDACTED" in value or "[" in value:
                 continue  # a re-check: a part already redacted
+            if value.endswith(("_", "-")):
+                continue  # "começa com $aact_", "starts with 'sk-'": a format's prefix
             if quoted or _part_shaped(value):
                 lo = part.start(1) if quoted else part.start(2)
                 yield (_SECRET, "secret_part", lo, lo + len(value), None)
@@ -118,7 +121,6 @@ def continued_values(t: str, lowered: str) -> Iterator[_Hit]:
 def _part_shaped(value: str) -> bool:
     letters = any(ch.isalpha() for ch in value)
     digits = any(ch.isdigit() for ch in value)
-    symbol = any(not ch.isalnum() for ch in value.strip("-"))
     if _PART_TIME.fullmatch(value.casefold()):
         return False
-    return letters and (digits or symbol) and value.isascii()
+    return letters and digits and value.isascii()
