@@ -48,7 +48,8 @@ _TURN_CJK = re.compile(
     r"[^\d。！？\n，,、]{0,5}?)?[到至\s]?\s*([〇零一二三四五六七八九十]{1,3})"
     r"(?=[\s，,、。；;.！!？?）)]|$|再|然后|最后|就)"
 )
-_PLACE_BEFORE = re.compile(r"([^\W\d_]+)\s*$")
+# The word right before a turn's number, whole ("jusqu'à" is a turn's "up to", no place's "à").
+_PLACE_BEFORE = re.compile(r"((?:[^\W\d_]+['’])?[^\W\d_]+)\s*$")
 _TIMES = re.compile(r"\s*(?:veces|vez|times|once|twice|mal|fois|vezes)\b")
 # Groups of one to three digits (three or more groups), or one run of four to eight.
 _COMBO = re.compile(r"(?<![\w.,:/-])(?:\d{1,3}(?:[ \-./]\d{1,3}){2,5}|\d{4,8})(?![\w]|[.,:/-]\d)")
