@@ -37,6 +37,7 @@ from userlore.policy.check_arithmetic import blank_operands
 from userlore.policy.code_tokens import without_versions
 from userlore.policy.cue_data import Cues
 from userlore.policy.cue_data import cues as _cues
+from userlore.policy.detectors.clock_times import clock_time
 from userlore.policy.detectors.common import _is_placeholder, is_year
 from userlore.policy.detectors.cued_values import MONTH_YEAR, names_an_organisation
 from userlore.policy.detectors.fiction_codes import fiction_request
@@ -296,6 +297,8 @@ def _value_like(window: str, counts: frozenset[str], lead: str = "") -> bool:
             continue  # "not sure for v10": a major version, no code (blindfix21a)
         if _sized(lead + window[: m.start()], m.group(0), counts):
             continue
+        if clock_time(window, *m.span()):
+            continue  # "pon una alarma a las 0630": a time (blindfix22a)
         if not _counted(window, m.end(), counts) and not _listed_count(window, runs, i, counts):
             return True
     if _QUOTED.search(window) or spoken_spans(window):

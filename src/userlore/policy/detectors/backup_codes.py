@@ -17,7 +17,7 @@ from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.cue_sections import gate_words, sections, starting
 from userlore.policy.findings import _SECRET
 
-__all__ = ["code_lists", "dashed_keys", "gate_terms"]
+__all__ = ["checked_recovery_keys", "code_lists", "dashed_keys", "gate_terms"]
 
 _FILE: Final = "backup_codes.yaml"
 _SECTIONS: Final = ("code_lists", "key_words")
@@ -53,3 +53,20 @@ def dashed_keys(t: str, lowered: str) -> Iterator[_Hit]:
         run = m.group(0)
         if sum(ch.isdigit() for ch in run) >= 2 and sum(ch.isalpha() for ch in run) >= 2:
             yield (_SECRET, "dashed_groups", m.start(), m.end(), None)
+
+
+# A BitLocker recovery key: eight groups of six digits joined by one separator, each group a
+# multiple of 11 (Microsoft's own check of a typed key; a real group is also below 11 x 65536,
+# not asked: a key copied with a slip, or written from memory, is still the user's key). One
+# random run of 48 digits passes it once in 11^8, so it needs no word beside it, in any
+# language (blind22, blindfix22a).
+_EIGHT_GROUPS = re.compile(
+    r"(?<![\w\-])\d{6}(?P<sep>[ \-.])\d{6}(?:(?P=sep)\d{6}){6}(?![\w\-]|\.\d)"
+)
+
+
+def checked_recovery_keys(t: str) -> Iterator[_Hit]:
+    """BitLocker recovery keys whose every group passes the key's check."""
+    for m in _EIGHT_GROUPS.finditer(t):
+        if all(int(g) % 11 == 0 for g in re.split(r"[ \-.]", m.group(0))):
+            yield (_SECRET, "recovery_key", m.start(), m.end(), None)

@@ -18,10 +18,10 @@ from userlore.policy.detectors.cue_sections import gate_words, sections, startin
 from userlore.policy.detectors.cued_values import _shaped
 from userlore.policy.findings import _SECRET
 
-__all__ = ["gate_terms", "later_values", "quoted_words"]
+__all__ = ["continued_values", "gate_terms", "later_values", "quoted_words"]
 
 _FILE: Final = "credential_words.yaml"
-_SECTIONS: Final = ("said_words", "later_openers")
+_SECTIONS: Final = ("said_words", "later_openers", "part_openers")
 
 
 _PASSWORD_LITERALS: Final = (
@@ -29,12 +29,16 @@ _PASSWORD_LITERALS: Final = (
     "mdp", "senha", "パスワード", "密码",
 )  # fmt: skip
 _PASSWORD_WORDS = re.compile("|".join(_PASSWORD_LITERALS))
+# A secret told in parts opens with one of these too (the continuation rule below).
+_CONTINUED_LITERALS: Final = (
+    "passphrase", "phrase de passe", "code", "clé", "key", "pin", "暗証", "口令",
+)  # fmt: skip
 
 
 def gate_terms() -> list[str]:
     """The words either rule starts from (for the late hook's shared gate); "now" counts only
     beside a password word."""
-    return [*gate_words(_FILE, ("said_words",)), *_PASSWORD_LITERALS]
+    return [*gate_words(_FILE, ("said_words",)), *_PASSWORD_LITERALS, *_CONTINUED_LITERALS]
 
 
 _REACH: Final = 40
@@ -78,3 +82,45 @@ def later_values(t: str, lowered: str) -> Iterator[_Hit]:
         between = t[start : tok.start()].strip().casefold()
         if len(between) <= 8 and _shaped(value):
             yield (_SECRET, "later_value", tok.start(), tok.start() + len(value), None)
+
+
+# A part's value: a quoted run, or a token holding a digit beside letters ("-42-Lundi",
+# "Storm#48", "Zq9x!"); a plain word ("une", "historia") or a time ("15h") is prose, and a run
+# ending in "_" or "-" is a format's prefix ("$aact_", "sk-").
+_PART = re.compile(
+    r"[«\"'„“‘「『]\s?([^\s«»\"'„“”‘’「」『』]{2,40})\s?[»\"'“”’」』]"
+    r"|([^\s,;()\"'“”«»「」。、，；：！？（）]{3,40})"
+)
+_PART_TIME = re.compile(r"\d{1,2}(?:[h:.]\d{0,2})?|\d{1,2}(?:am|pm|uhr)")
+
+
+def continued_values(t: str, lowered: str) -> Iterator[_Hit]:
+    """A part of a secret after a part's opener ("la suite c'est", "the rest is", "后半是",
+    "commence par"), within reach of a credential cue (the floor's shared reading)."""
+    openers = sections(_FILE, _SECTIONS)["part_openers"]
+    found = cues().credential_cues(lowered)
+    if not found:
+        return
+    for cue in found:
+        for opener in openers.find(lowered[cue.end() : cue.end() + _LATER_REACH]):
+            start = cue.end() + opener.end()
+            part = next(starting(_PART, t, start, 12), None)
+            if part is None or t[start : part.start()].strip(" :：=,是はがes") != "":
+                continue
+            quoted = part.group(1) is not None
+            value = part.group(1) if quoted else part.group(2).rstrip(".?。")
+            if "REDACTED" in value or "[" in value:
+                continue  # a re-check: a part already redacted
+            if value.endswith(("_", "-")):
+                continue  # "começa com $aact_", "starts with 'sk-'": a format's prefix
+            if quoted or _part_shaped(value):
+                lo = part.start(1) if quoted else part.start(2)
+                yield (_SECRET, "secret_part", lo, lo + len(value), None)
+
+
+def _part_shaped(value: str) -> bool:
+    letters = any(ch.isalpha() for ch in value)
+    digits = any(ch.isdigit() for ch in value)
+    if _PART_TIME.fullmatch(value.casefold()):
+        return False
+    return letters and digits and value.isascii()

@@ -21,6 +21,7 @@ from typing import Final
 
 from userlore.policy.cue_data import cues
 from userlore.policy.data_files import data_yaml
+from userlore.policy.detectors.clock_times import clock_time
 from userlore.policy.detectors.common import _Hit, _is_hash_like, is_year
 from userlore.policy.findings import _REGULATED, _SECRET
 
@@ -168,8 +169,8 @@ def _values(
     taken: list[tuple[int, int]] = []
     for d in _DIGITS.finditer(t, lo, hi):
         run = d.group(0)
-        if _TIME.fullmatch(run):
-            continue
+        if _TIME.fullmatch(run) or clock_time(t, *d.span()):
+            continue  # "14:30", "a las 0630": a time (blindfix22a)
         after = _WORD.match(t, d.end() + 1) if d.end() < hi else None
         if after is not None and t[d.end()] == " " and after.group(0).casefold() in counts:
             continue

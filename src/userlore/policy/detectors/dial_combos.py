@@ -15,9 +15,11 @@ thing (``policy/data/lock_cues.yaml``):
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
+from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.detectors.lock_codes import lock_cues
 from userlore.policy.findings import _SECRET
@@ -30,7 +32,8 @@ __all__ = ["dial_combos", "turned_words"]
 # 17", "three times", "twice"): it is skipped.
 _TURN_NUMBER = re.compile(
     r"[^\d.!?。\n]{0,14}?(?:(?:\d\s*(?:回|圈|周|x\b)|(?:\d|\b[^\W\d_]{3,6})\s*"
-    r"(?:mal|times|fois|veces|vezes)\b)[^\d.!?。\n]{0,14}?)?(?<!\d)(\d{1,2})(?![\d:.,]\d|\d|\s*[回圈周次])"
+    r"(?:mal|times|fois|veces|vezes)\b)[^\d.!?。\n]{0,14}?)?(?<!\d)(\d{1,2})"
+    r"(?![\d:.,]\d|\d|\s*[回圈周次]|(?:st|nd|rd|th|e|er|ème|º|ª|°)\b)"
 )
 # A dial's number said as one word right after the turn ("derecha cuarenta", "rechts auf
 # vierzig", "à droite trente-deux"): the spoken view reads runs of two number words or more.
@@ -45,6 +48,8 @@ _TURN_CJK = re.compile(
     r"[^\d。！？\n，,、]{0,5}?)?[到至\s]?\s*([〇零一二三四五六七八九十]{1,3})"
     r"(?=[\s，,、。；;.！!？?）)]|$|再|然后|最后|就)"
 )
+# The word right before a turn's number, whole ("jusqu'à" is a turn's "up to", no place's "à").
+_PLACE_BEFORE = re.compile(r"((?:[^\W\d_]+['’])?[^\W\d_]+)\s*$")
 _TIMES = re.compile(r"\s*(?:veces|vez|times|once|twice|mal|fois|vezes)\b")
 # Groups of one to three digits (three or more groups), or one run of four to eight.
 _COMBO = re.compile(r"(?<![\w.,:/-])(?:\d{1,3}(?:[ \-./]\d{1,3}){2,5}|\d{4,8})(?![\w]|[.,:/-]\d)")
@@ -54,6 +59,31 @@ _COMBO_AFTER = 30
 _DIALS = re.compile(
     r"\s*(?:[:：=]|is|es|ist|est|é|是|は|が)?\s*(\d(?:[ \-.]\d){2,3})(?![\d\w]|[ \-.]\d)"
 )
+
+
+@functools.cache
+def _marked() -> re.Pattern[str]:
+    """A turn's mark right before its number ("L 38", "左38", "R24"): ``turn_marks``."""
+    # Not ``flat``: it lower-cases, and a Latin mark is a capital ("L", never "l").
+    by_language = data_yaml("lock_cues.yaml")["turn_marks"]
+    marks = sorted({str(m) for words in by_language.values() for m in words})
+    latin = "|".join(re.escape(m) for m in marks if m.isascii())
+    cjk = "".join(m for m in marks if not m.isascii())
+    return re.compile(
+        rf"(?:(?<![\w'’])({latin})\s?|([{cjk}])[转轉に]?\s?)(\d{{1,2}})(?![\d:.,]\d|\d|[A-Za-z])"
+    )
+
+
+def _marked_turns(t: str) -> list[tuple[int, int]]:
+    """The numbers of marked turns of two kinds ("L 38 R 12 L 7", "左38 右12"), else none."""
+    found = list(_marked().finditer(t))
+    kinds = {m.group(1) or m.group(2) for m in found}
+    # Three Latin marks: two are a gamepad's buttons ("R2 and L1"); 左/右 glued to a number
+    # name no button.
+    least = 3 if any(m.group(1) for m in found) else 2
+    if len(found) < least or len(kinds) < 2:
+        return []
+    return [m.span(3) for m in found]
 
 
 def dial_combos(t: str, lowered: str) -> Iterator[_Hit]:
@@ -70,6 +100,9 @@ def dial_combos(t: str, lowered: str) -> Iterator[_Hit]:
     turned = []
     for m in c.turns.finditer(lowered):
         n = _TURN_NUMBER.match(t, m.end())
+        before = _PLACE_BEFORE.search(lowered, m.end(), n.start(1)) if n is not None else None
+        if before is not None and before.group(1) in c.places:
+            continue  # "à gauche au 38": a street's number (blindfix22a)
         if n is not None:
             turned.append(n.span(1))
             continue
@@ -84,6 +117,8 @@ def dial_combos(t: str, lowered: str) -> Iterator[_Hit]:
             and _TIMES.match(lowered, w.end()) is None  # "derecha dos veces": a count of turns
         ):
             turned.append(w.span(1))
+    if len(turned) < 2:
+        turned = _marked_turns(t)  # "L 38 R 12 L 7", "左38 右12 左7" (blindfix22a)
     if len(turned) >= 2:
         for s, e in turned:
             yield (_SECRET, "lock_dials", s, e, None)

@@ -53,6 +53,7 @@ def _shaped_values(t: str, lowered: str, named: list[_Span]) -> list[_Hit]:
     found = [*assembled_values(t, lowered, named), *config_secrets(t, lowered)]
     if has_digit(t):
         found += [*social_ids(t, lowered), *second_amounts(t, lowered)]
+        found += backup_codes.checked_recovery_keys(t)  # a BitLocker key, any language
     return found
 
 
@@ -71,6 +72,7 @@ def _any_word() -> LiteralGate:
 
 
 _MARKER = re.compile(r"\[redacted:[\w-]+\]")
+_SYMBOL = re.compile(r"[!#$%&*@+=~^]")
 _OPENING_QUOTE = GatedPattern(re.compile(r"[«\"„“「『]|(?:^|[\s:=])['‘]"))
 
 
@@ -80,8 +82,9 @@ def _cued_values(t: str, lowered: str) -> list[_Hit]:
     if len(lowered) != len(t):
         return []
     digits = has_decimal(t)
-    # Every rule but the quoted word's needs a digit; that one needs an opening quote.
-    if not digits and _OPENING_QUOTE.search(t) is None:
+    # Every rule but the quoted word's and a continuation's needs a digit; those need an
+    # opening quote or a symbol.
+    if not digits and _OPENING_QUOTE.search(t) is None and not _SYMBOL.search(t):
         return []
     if not _any_word().search(lowered):
         return []
@@ -97,5 +100,6 @@ def _cued_values(t: str, lowered: str) -> list[_Hit]:
         found += bank_accounts.typed_accounts(t, lowered)
         found += negotiation_amounts(t, lowered)
         found += credential_words.later_values(t, lowered)
+    found += credential_words.continued_values(t, lowered)
     found += credential_words.quoted_words(t, lowered)
     return found

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from userlore.policy.cue_data import CueAlternation, cues, flat
 from userlore.policy.data_files import data_yaml
+from userlore.policy.detectors.clock_times import clock_time
 from userlore.policy.detectors.common import _Hit, is_year
 from userlore.policy.findings import _SECRET
 from userlore.policy.literal_gate import LiteralGate
@@ -228,6 +229,8 @@ def _is_code(t: str, lowered: str, run: re.Match[str], c: LockCues) -> bool:
     value = run.group(0)
     if _TIME.fullmatch(value) or sum(ch.isdigit() for ch in value) < 4:
         return False
+    if clock_time(t, run.start(), run.end()):
+        return False  # "set an alarm for 0630": a time (blindfix22a)
     before = _WORD_BEFORE.search(lowered, max(0, run.start() - 24), run.start())
     verb = c.opening.search(lowered, max(0, run.start() - 12), run.start())
     if before is not None and not (verb is not None and verb.end() >= before.end(1)):

@@ -30,6 +30,9 @@ _PW_NEAR_GATE = GatedPattern(
 _PW_TOKEN = re.compile(
     r"(?<![A-Za-z0-9_@./:%=\-])[A-Za-z0-9][A-Za-z0-9!@#$%^&*_+?\-]{3,63}(?![A-Za-z0-9_@/:%=])"
 )
+# A product's name that holds the word after a digit ("1Password", "1password?"): a tool named
+# beside another password word ("bitwarden vs 1password? … a master password"), no value.
+_PRODUCT_NAME = re.compile(r"(?i)\d{1,2}pass(?:word)?s?[!?.,]*")
 _EXAMPLE_BEFORE = re.compile(
     r"(?i)(?:e\.g\.|like|such as|example|z\.b\.|p\.ex\.|ej\.|例如|例え)\W*$"
 )
@@ -54,7 +57,7 @@ def _passwords_nearby(t: str, lowered: str) -> Iterator[_Hit]:
             if m.start() < kw.end() and kw.start() < m.end():
                 continue  # the word itself or its compound ("WLAN-Passwort"), not a value
             token = m.group(0)
-            if not _near_password_token(token):
+            if not _near_password_token(token) or _PRODUCT_NAME.fullmatch(token):
                 continue
             if _EXAMPLE_BEFORE.search(t, max(0, m.start() - 20), m.start()):
                 continue

@@ -73,7 +73,12 @@ from userlore.policy.detectors.keys import standalone_keys
 from userlore.policy.detectors.printed_values import printed_values, shared_magnitude_amounts
 from userlore.policy.detectors.said_runs import _counting, _said_values, _says_digits
 from userlore.policy.findings import _REGULATED, _SECRET
-from userlore.policy.known_words import READ_AS_COVERED, read_by_its_words, unread_by_covered
+from userlore.policy.known_words import (
+    READ_AS_COVERED,
+    read_by_its_words,
+    unknown_to_covered,
+    unread_by_covered,
+)
 from userlore.policy.language import (
     COVERED_LANGUAGES,
     UNDETERMINED,
@@ -139,7 +144,7 @@ def _latin_only(t: str) -> str:
     return " ".join(w for w in t.split() if any(ch.isascii() and ch.isalpha() for ch in w))
 
 
-def _shaped(tok: str) -> bool:
+def credential_shaped(tok: str) -> bool:
     """Credential-shaped: not a word, not a placeholder (see the module docstring)."""
     tok = tok.strip(_EDGES)
     if len(tok) < 6 or _is_placeholder(tok) or "://" in tok:
@@ -243,8 +248,10 @@ def _unmistakable(
         # Not "_": a covered sentence quoting code holds "NAME_2", "kubernetes_ingress_v1".
         symbol = any(not ch.isalnum() and ch not in "-._" for ch in word)
         case = any(ch.isupper() for ch in word[1:]) and any(ch.islower() for ch in word)
-        if not _shaped(word) or not (symbol or case) or "\\" in word:
+        if not credential_shaped(word) or "\\" in word:
             continue  # a backslash: an escape in quoted code ("\\u2B12"), not a password
+        if not (symbol or case or _signed_unknown(tok.group(0))):
+            continue
         start = tok.start() + tok.group(0).find(word)
         rule = "credential_uncovered_language"
         yield (_SECRET, rule, offset + start, offset + start + len(word), None)
@@ -269,6 +276,19 @@ def _unmistakable(
     for start, end in found:
         if sum(ch.isdigit() for ch in text[start:end]) >= GUARDED_AMOUNT_DIGITS:
             yield (_REGULATED, "value_uncovered_language", offset + start, offset + end, None)
+
+
+# A word no covered list knows, its digits, then a symbol typed with them ("Tikok974!",
+# "Kabrit#2024" has its symbol inside): a password's usual shape. In a segment that may be a
+# covered sentence misread, a known word's ("Paris2024!", "Team2024!") is a slogan or a name
+# the covered rules read (blindfix22a).
+_SIGNED = re.compile(r"([^\W\d_]{4,})\d{2,}[!#$%&*@+=~^]+")
+
+
+def _signed_unknown(token: str) -> bool:
+    """``token`` is an unknown word, two digits or more and a trailing symbol (see above)."""
+    m = _SIGNED.fullmatch(token.rstrip(".,;:?"))
+    return m is not None and unknown_to_covered(m.group(1))
 
 
 @functools.cache
@@ -488,7 +508,7 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
             candidates = _candidate_languages(seg, text)
             own = seg.language or UNDETERMINED
             for tok in _TOKEN.finditer(text):
-                if _shaped(tok.group(0)):
+                if credential_shaped(tok.group(0)):
                     end = tok.end()
                     while end > tok.start() and text[end - 1] in _EDGES:
                         end -= 1
@@ -522,7 +542,7 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
                 continue
         spans: list[tuple[int, int, str]] = []
         for tok in _TOKEN.finditer(text):
-            if _shaped(tok.group(0)):
+            if credential_shaped(tok.group(0)):
                 end = tok.end()
                 while end > tok.start() and text[end - 1] in _EDGES:
                     end -= 1

@@ -1,0 +1,35 @@
+"""A time written as four digits after a time word (issue 29, blindfix22a).
+
+blind22 redacted "set an alarm for 0630" as a lock's code (an alarm is a lockable thing) and
+"pon una alarma a las 0630" as a credential's (an alarm word is a credential cue): a valid
+24-hour ``HHMM`` right after a word that puts a time there (``data/clock_times.yaml``: "for",
+"at", "a las", "um", "à", "às", 在, を) is a time. The alarm's code after a copula ("the alarm
+code is 0630") has no such word before it and stays a code.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Final
+
+from userlore.policy.detectors.cue_sections import sections
+
+__all__ = ["clock_time"]
+
+_FILE: Final = "clock_times.yaml"
+_HHMM = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+_REACH: Final = 16
+
+
+@functools.cache
+def _before() -> re.Pattern[str]:
+    pattern = sections(_FILE, ("before",))["before"].pattern
+    return re.compile(rf"(?:{pattern.pattern})\s*$", pattern.flags)
+
+
+def clock_time(t: str, start: int, end: int) -> bool:
+    """``t[start:end]`` is four digits of a valid 24-hour time right after a time word."""
+    if _HHMM.fullmatch(t, start, end) is None:
+        return False
+    return _before().search(t[max(0, start - _REACH) : start].lower()) is not None
