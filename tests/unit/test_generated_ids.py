@@ -64,6 +64,8 @@ def test_random_generated_ids_have_no_finding() -> None:
     [
         ("my Heroku API key is 3f2b8a1c-9d4e-4b7a-8c2d-1e5f6a7b8c9d", "3f2b8a1c-9d4e-4b7a-8c2d"),
         ("アクセストークンは 8f2c1a9e-5b7d-4c3e-a1f0-6d9b2e8c7a41 です", "8f2c1a9e-5b7d"),
+        # The entropy rule's span stops a character short of the hex: widened, not dropped.
+        ("mi token de Conekta en producción es 8c41e07b9d2a4f36a15e0c7b93d82f14", "8c41e07b"),
         (
             "request 3f2b8a1c-9d4e-4b7a-8c2d-1e5f6a7b8c9d failed, card 4111 1111 1111 1111",
             "4111 1111 1111 1111",

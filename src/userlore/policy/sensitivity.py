@@ -45,7 +45,7 @@ from userlore.policy.detectors.financial import (
     _ZH_NUMBER,
     _financial,
 )
-from userlore.policy.detectors.generated_ids import generated_id_spans, inside_generated_id
+from userlore.policy.detectors.generated_ids import generated_id_spans, misread_in_generated_id
 from userlore.policy.detectors.glued_signs import glued_signs
 from userlore.policy.detectors.grid_cards import grid_cards
 from userlore.policy.detectors.hook_urls import hook_urls
@@ -123,6 +123,7 @@ from userlore.policy.detectors.uuid_tokens import uuid_tokens
 from userlore.policy.detectors.vendor_rules import maintained_vendor_tokens
 from userlore.policy.findings import (
     _BLOCKING,
+    _REGULATED,
     _SECRET,
     _SEVERITY,
     SPECIAL_CATEGORIES,
@@ -383,7 +384,7 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
         if end <= start:
             continue
         start, end = view.span(start, end)
-        if ids and inside_generated_id(ids, start, end):
+        if ids and misread_in_generated_id(ids, start, end, level is _REGULATED):
             continue  # a piece of a uuid, a digest or a ULID is no value
         if level in _BLOCKING:
             start, end = _whole_token(text, start, end)

@@ -4,9 +4,12 @@ LangMem and most LangGraph apps key a memory by ``uuid4()``, and the floor reads
 Read in pieces, about one random uuid4 in a thousand held something a rule names: a Luhn-valid
 card in its first three groups (``38879978-3142-4238-…``), an IBAN in its last two
 (``…-be84-3b567317ad79``), an id after the word "id", a legacy AWS key prefix (``A3T…``) inside a
-ULID; the put was refused as regulated. A hit that covers only part of such a token is dropped;
-one that takes the whole token stands (a uuid after a token word, ``detectors/uuid_tokens.py``; a
-credential by its cue or shape), so "my API key is 3f2b8a1c-…" is still a secret.
+ULID; the put was refused as regulated. Within such a token two kinds of hit are
+dropped: a regulated number read in its digits, and any hit that starts inside it (a pattern
+found mid-token). A secret found from the token's first character stands and is widened to the
+whole token as every secret is (an entropy rule's span may stop a character short), and so does
+one that takes the whole token (a uuid after a token word, ``detectors/uuid_tokens.py``): "my API
+key is 3f2b8a1c-…" and "mi token … es 8c41e07b…" are still secrets.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["ID_KINDS", "generated_id_spans", "inside_generated_id"]
+__all__ = ["ID_KINDS", "generated_id_spans", "misread_in_generated_id"]
 
 ID_KINDS: Final = {
     # kind (negative, as key_shapes keeps it): (pattern, alphabet, length without hyphens)
@@ -40,6 +43,12 @@ def generated_id_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _ANY_ID.finditer(text)]
 
 
-def inside_generated_id(spans: list[tuple[int, int]], start: int, end: int) -> bool:
-    """Whether ``start:end`` is a part, not the whole, of one of ``spans``."""
-    return any(s <= start and end <= e and (s, e) != (start, end) for s, e in spans)
+def misread_in_generated_id(
+    spans: list[tuple[int, int]], start: int, end: int, regulated: bool
+) -> bool:
+    """Whether a hit at ``start:end`` is a piece of one of ``spans`` read as a value: a
+    ``regulated`` number in its digits, or any hit that starts after its first character."""
+    return any(
+        s <= start and end <= e and (s, e) != (start, end) and (regulated or start > s)
+        for s, e in spans
+    )
