@@ -36,10 +36,11 @@ KNOWN: dict[str, set[str]] = {
 # rows the gate withholds by rules this round did not change ("combination", "social security"
 # beside a digit, "laut Doku: curl" read as Latin once the default login is blanked). Spanish
 # "son" before the rent is read as "are" since blindfix9a; a listing's rent is no one's money
-# to the gate since blindfix12b (``listings`` in ``quote_cues.yaml``).
+# to the gate since blindfix12b (``listings`` in ``quote_cues.yaml``). "the combination of
+# rice and beans costs 4 dollars" is quoted since blindfix22b: an amount with its currency is no
+# credential's value.
 KNOWN_SECOND = {
     "bf8b-pieces-en-001",
-    "bf8b-combo-en-002",
     "bf8b-spaced_id-en-002",
     "bf8b-benign_shape-de-001",
 }

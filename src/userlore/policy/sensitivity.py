@@ -31,6 +31,7 @@ from userlore.policy.detectors.code_clauses import code_clauses
 from userlore.policy.detectors.code_lists import code_lists
 from userlore.policy.detectors.code_sounds import code_sounds
 from userlore.policy.detectors.common import _Hit, has_decimal, unnamed
+from userlore.policy.detectors.corrected_values import corrected_values
 from userlore.policy.detectors.cued_values import cued_values
 from userlore.policy.detectors.described_parts import described_parts
 from userlore.policy.detectors.dial_combos import dial_combos, turned_words
@@ -398,6 +399,15 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
     if secrets:
         findings.extend(
             Finding(_SECRET, VARIANT_RULE, s, e, None) for s, e in password_variants(text, secrets)
+        )
+    # A value corrected in the same turn ("3010 1234 5678 じゃなくて、3010 2948 1736"): the
+    # corrected run takes the finding of the one it replaces (blindfix22b).
+    blocking = {(f.start, f.end): f for f in findings if f.level in _BLOCKING}
+    for (start, end), f in sorted(blocking.items()):
+        findings.extend(
+            Finding(f.level, f.rule, s, e, f.category)
+            for s, e in corrected_values(text, [(start, end), *blocking])
+            if not any(a < e and s < b for a, b in blocking)
         )
     findings.sort(key=lambda f: (f.start, -_SEVERITY[f.level], f.end))
     return SensitivityReport(tuple(findings))

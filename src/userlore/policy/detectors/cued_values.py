@@ -23,6 +23,7 @@ from userlore.policy.cue_data import cues
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.clock_times import clock_time
 from userlore.policy.detectors.common import _Hit, _is_hash_like, is_year
+from userlore.policy.detectors.money import _amount
 from userlore.policy.findings import _REGULATED, _SECRET
 
 _WINDOW: Final = 48
@@ -167,10 +168,16 @@ def _values(
     a credential's only when it follows the word directly or after a copula ("PIN: 2019",
     "PIN is 2019", not "changed in 2019")."""
     taken: list[tuple[int, int]] = []
+    # An amount with its currency after an identifier's word is a limit, a fee or a balance,
+    # no number of the card's ("le plafond de la carte … est de 3 000 €"; blindfix22b): the
+    # money rules judge whose it is.
+    priced = [m.span() for m in _amount().finditer(t, lo, hi)] if identifier else []
     for d in _DIGITS.finditer(t, lo, hi):
         run = d.group(0)
         if _TIME.fullmatch(run) or clock_time(t, *d.span()):
             continue  # "14:30", "a las 0630": a time (blindfix22a)
+        if any(s <= d.start() and d.end() <= e for s, e in priced):
+            continue
         after = _WORD.match(t, d.end() + 1) if d.end() < hi else None
         if after is not None and t[d.end()] == " " and after.group(0).casefold() in counts:
             continue

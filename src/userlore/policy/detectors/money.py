@@ -213,7 +213,7 @@ _NOT_OWN = re.compile(
     r"|costs?|kostet|co[uû]te|cuesta|custa|price|preis|prix|precio|pre[çc]o|raised|company"
     # A product's ceiling set by law ("le plafond du PEL est de 61 200 €"), not "au plafond".
     r"|le plafond|the ceiling|o teto|el tope|die obergrenze|der h[öo]chstbetrag"
-    r"|fees?|geb[üu]hr\w*|frais|comisi[óo]n|tarifa|taxa|tarif|restaurant\w*|jantar|almo[çc]o|cena|d[îi]ner|addition|firma|empresa|entreprise)(?!\w)|彼|她|他的|平均|価格|値段|カメラ|興行|公司|价格|价钱|售价|多少钱|手续费|手数料"
+    r"|fees?|geb[üu]hr\w*|frais|comisi[óo]n|tarifa|taxa|tarif|restaurant\w*|jantar|almo[çc]o|cena|d[îi]ner|addition|firma|empresa|entreprise)(?!\w)|彼|她|他的|平均|人均|価格|値段|カメラ|興行|公司|价格|价钱|售价|多少钱|手续费|年费|手数料|年会費"
 )
 # Savings and pension products named by their acronyms, in capitals only ("PER" is "per").
 _PRODUCTS = re.compile(

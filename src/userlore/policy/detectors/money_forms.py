@@ -50,6 +50,8 @@ class _Words:
     balance: re.Pattern[str]
     amount: re.Pattern[str]
     date: re.Pattern[str]
+    accounts: re.Pattern[str]  # an account's word and its state's: an implied owner
+    states: re.Pattern[str]
 
 
 @functools.cache
@@ -58,7 +60,13 @@ def _words() -> _Words:
     mags = "|".join(re.escape(str(w)) for w in raw["magnitudes"])
     cjk = "|".join(re.escape(str(w)) for w in raw["cjk_magnitudes"])
     table = raw["table"]
-    words = [*flat(raw["pay"]), *flat(raw["per_period"]), *map(str, raw["magnitudes"])]
+    state = raw["account_state"]
+    words = [
+        *flat(raw["pay"]),
+        *flat(raw["per_period"]),
+        *map(str, raw["magnitudes"]),
+        *flat(state["accounts"]),
+    ]
     return _Words(
         literals=LiteralGate(words),
         table_literals=LiteralGate([*flat({"b": table["balance"]}), *flat({"a": table["amount"]})]),
@@ -69,6 +77,8 @@ def _words() -> _Words:
         balance=re.compile(alternation(flat({"all": table["balance"]}))),
         amount=re.compile(alternation(flat({"all": table["amount"]}))),
         date=re.compile(alternation(flat({"all": table["date"]}))),
+        accounts=re.compile(alternation(flat(state["accounts"]))),
+        states=re.compile(alternation(flat(state["states"]))),
     )
 
 
@@ -82,6 +92,8 @@ _CODE_PART = re.compile(r"[A-Za-z]+[-/#](?:\d+[-/#])*$")
 # A table's cell separators, and an amount in a row: grouped, with cents, or with a currency.
 _CELLS = re.compile(r"[,;\t|]")
 _MIN_CELLS = 3
+# "overdraft's at": the clitic read as "is" for the state words.
+_POSSESSIVE_IS = re.compile(r"['’]s\s")
 # How far from its word an amount is looked for (the clause reaches 60 characters back).
 _NEAR = 70
 
@@ -107,6 +119,7 @@ def _windows(t: str, lowered: str) -> list[tuple[int, int]]:
     if w.literals.search(lowered):
         spans += [m.span() for m in w.pay.finditer(lowered)]
         spans += [m.span() for m in w.magnitude.finditer(t)]
+        spans += [m.span() for m in w.accounts.finditer(lowered)]
         if first:
             spans += [m.span() for m in w.per_period.finditer(lowered)]
     if cjk:
@@ -135,6 +148,19 @@ def _amounts(t: str, windows: list[tuple[int, int]]) -> Iterator[tuple[int, int]
                     yield m.span()
 
 
+_COMMA = re.compile(r"[,，、]")
+
+
+def _account_state(folded: str) -> bool:
+    """An account's word and its state's in the casefolded clause: the user's balance with
+    its owner left out ("cc is sitting at $6,240.17", "bin mit 1.240 € im Dispo")."""
+    w = _words()
+    return (
+        w.accounts.search(folded) is not None
+        and w.states.search(_POSSESSIVE_IS.sub(" is ", folded)) is not None
+    )
+
+
 def _pay_amounts(t: str, lowered: str) -> Iterator[_Hit]:
     """Amounts in a clause naming the user's pay, income by period, or a payment in CJK."""
     windows = _windows(t, lowered)
@@ -155,7 +181,12 @@ def _pay_amounts(t: str, lowered: str) -> Iterator[_Hit]:
         clause = _clause(t, s, e)
         folded = clause.casefold()
         if _others_money(clause, c):
-            continue
+            # An account's state said before a question in the same sentence ("overdraft's at
+            # £640 again, how do I get out of it"): the question's words are no topic of it.
+            tail = _COMMA.split(t[e : e + _NEAR], maxsplit=1)[0]
+            head = clause[: clause.find(t[s:e]) + e - s] + tail
+            if _others_money(head, c) or not _account_state(head.casefold()):
+                continue
         own = w.pay.search(folded) is not None
         own = own or (
             first_person().speaker.search(clause) is not None
@@ -178,6 +209,7 @@ def _pay_amounts(t: str, lowered: str) -> Iterator[_Hit]:
             and payments.words.search(folded) is not None
             and _amount().match(t, s) is not None
         )
+        own = own or _account_state(folded)
         if own and t[e : e + 2].strip()[:1] != "%":
             yield (_REGULATED, "financial_figure", s, e, "financial")
 

@@ -7,7 +7,14 @@ from collections.abc import Iterator
 from typing import Final
 
 from userlore.policy.detectors.common import _Hit, _is_placeholder
-from userlore.policy.detectors.payment import _CN_RIC, _ID_SEPARATORS, _SEP, _ssn_ok, _validate
+from userlore.policy.detectors.payment import (
+    _CN_RIC,
+    _ID_SEPARATORS,
+    _SEP,
+    _checksum_only,
+    _ssn_ok,
+    _validate,
+)
 from userlore.policy.findings import _REGULATED, _words
 
 # Identifiers stated in context: a keyword, then within a short window a value of the right shape.
@@ -338,7 +345,16 @@ def _id_value_ok(group: str, value: str, validators: tuple[str, ...] | None) -> 
         return compact[:2] not in _NINO_BAD_PREFIX
     if group == "ssn":
         return len(compact) == 9 and _ssn_ok(compact[:3], compact[3:5], compact[5:])
-    return any(_validate(v, compact) for v in validators)
+    if any(_validate(v, compact) for v in validators):
+        return True
+    # The cue names the identifier: its shape is enough, a failing check digit no matter; but a
+    # small letter after a space is the next word ("mi DNI es 48291037 y la letra es la F").
+    if _NEXT_WORD.search(value):
+        return False
+    return any(_checksum_only(v, compact) for v in validators)
+
+
+_NEXT_WORD = re.compile(r"\s[a-z]$")
 
 
 def _contextual_ids(t: str, lowered: str) -> Iterator[_Hit]:

@@ -257,6 +257,23 @@ def _validate(module: str, value: str) -> bool:
         return False
 
 
+def _checksum_only(module: str, value: str) -> bool:
+    """``value`` has ``stdnum.<module>``'s length and format and fails only its check digits:
+    beside the identifier's own word it is that identifier still, mistyped or misremembered
+    ("revenue.ie keeps rejecting 8264197TA as my PPS"; blindfix22b)."""
+    from stdnum.exceptions import InvalidChecksum
+
+    if _validate(module, value):
+        return True
+    try:
+        _VALIDATORS[module].validate(value)
+    except InvalidChecksum:
+        return True
+    except Exception:
+        return False
+    return True
+
+
 # --------------------------------------------------------------------------------------------
 # A card split by a filler word or a sentence ("4330 7666 y luego 1934 5142"), and a bank
 # account stated beside its routing number

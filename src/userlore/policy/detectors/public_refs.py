@@ -113,6 +113,7 @@ def public_ref_spans(text: str) -> list[tuple[int, int]]:
             groups = m.group("v").split(".")
             if m.group("pre") or (len(groups) >= 3 and not all(len(g) == 3 for g in groups[1:])):
                 spans.append(m.span())
+    spans.extend(_named_after(text, lowered, carriers, secret_words))
     for w in carriers.finditer(lowered):
         # After a compound ("trackingapp"), only a run right after it: no "is", no gap.
         runs = _HEAD_RUN if w.group("head") else _RUN
@@ -126,6 +127,39 @@ def public_ref_spans(text: str) -> list[tuple[int, int]]:
 
 
 _Span = tuple[int, int]
+# A run of capitals and digits, eight digits or more, that a carrier's word follows in its
+# sentence ("le numéro 1Z999AA10123456784 c'est un suivi UPS ou DHL ?"; blind22).
+_BEFORE_CARRIER = re.compile(r"(?<![A-Za-z0-9])[A-Z0-9]{10,34}(?![A-Za-z0-9])")
+_SENTENCE_END = re.compile(r"[.!?\n。！？]")
+
+
+def _named_after(
+    text: str, lowered: str, carriers: re.Pattern[str], secret_words: re.Pattern[str]
+) -> Iterator[_Span]:
+    """Tracking numbers a carrier's or tracking word names in the same sentence, after them
+    or farther before them than a run right after the word ("¿es de Correos o de MRW el código
+    …?"), within reach, with no secret word anywhere in that sentence (blindfix22b)."""
+    for m in _BEFORE_CARRIER.finditer(text):
+        if sum(ch.isdigit() for ch in m.group(0)) < 8:
+            continue
+        after = text[m.end() : m.end() + _REACH]
+        stop = _SENTENCE_END.search(after)
+        reach = m.end() + (stop.start() if stop else len(after))
+        start = max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0)
+        back = max(start, m.start() - _REACH)
+        # A carrier's own word: a compound a tracking word heads ("trackingapp") names a run
+        # only right after it (blind15: "wachtwoord voor trackingapp is 3SABCD…").
+        named = (
+            w
+            for lo, hi in ((m.end(), reach), (back, m.start()))
+            for w in carriers.finditer(lowered, lo, hi)
+        )
+        if not any(w.group("head") is None for w in named):
+            continue
+        if secret_words.search(lowered, start, reach) is None:
+            yield m.span()
+
+
 _ORDER_DIGITS: Final = (5, 12)  # digits of an order number with a dash; six or more without
 
 

@@ -46,6 +46,9 @@ class _Module:
     """Distinctive words of its name, matched whole (``detectors/id_name_words``)."""
     printed: Callable[[str], str] | None = None
     """The module's own ``format``: how the issuer prints the number ("87.04.12-455.70")."""
+    validate: Callable[[str], object] | None = None
+    """The module's own ``validate``: which check a run fails (its length, its format, or only
+    its check digits)."""
 
 
 _PERSONAL = re.compile(
@@ -101,6 +104,7 @@ def _registry() -> tuple[_Module, ...]:
                 bool(_PERSONAL.search(first)) and not _BUSINESS.search(first),
                 name_words().get(name, frozenset()),
                 getattr(mod, "format", None),
+                getattr(mod, "validate", None),
             )
         )
     return tuple(out)
@@ -116,6 +120,40 @@ def _valid_under(compact: str) -> tuple[_Module, ...]:
         except Exception:  # a module that chokes on a shape it does not expect: not valid
             continue
     return tuple(found)
+
+
+@functools.lru_cache(maxsize=4096)
+def _misprinted_under(compact: str) -> tuple[_Module, ...]:
+    """The country modules whose length and format ``compact`` has and whose check digits
+    alone it fails: named beside it, the run is that identifier still, mistyped or
+    misremembered ("revenue.ie keeps rejecting 8264197TA as my PPS"; blindfix22b). A run that
+    breaks the format (a Steuer-ID with two repeated digits, a phone number beside "PPS") is
+    not taken: the format is all that tells an id's run from another number."""
+    from stdnum.exceptions import InvalidChecksum
+
+    found: list[_Module] = []
+    for mod in _registry():
+        if not mod.country or mod.validate is None:
+            continue
+        try:
+            mod.validate(compact)
+        except InvalidChecksum:
+            found.append(mod)
+        except Exception:  # wrong length or format, or a module that chokes: not this id
+            continue
+    return tuple(found)
+
+
+def _named_misprint(compact: str, before: str) -> bool:
+    """A run that fails only the check digits of an identifier named in ``before`` by its own
+    abbreviation or name (not a word of its name: the cue must name the identifier). A run
+    that counts up ("12.345.678-9": what a RUT looks like) is an example, not the user's."""
+    if _COUNTING_UP in compact:
+        return False
+    return any(_keyword_before(mod, before, words=False) for mod in _misprinted_under(compact))
+
+
+_COUNTING_UP: Final = "345678"
 
 
 # Groups of letters and digits joined by single separators, each group holding a digit; a
@@ -155,7 +193,7 @@ def _any_case(mod: _Module, abbrev: str) -> bool:
     return len(abbrev) >= 3 and mod.country and mod.personal
 
 
-def _keyword_before(mod: _Module, before: str) -> bool:
+def _keyword_before(mod: _Module, before: str, *, words: bool = True) -> bool:
     lowered = before.lower()
     for abbrev in mod.abbrevs:
         if len(abbrev) <= 4:
@@ -166,7 +204,7 @@ def _keyword_before(mod: _Module, before: str) -> bool:
             return True
     if any(n in lowered for n in mod.names):
         return True
-    return bool(mod.words) and not mod.words.isdisjoint(_WORDS.findall(lowered))
+    return words and bool(mod.words) and not mod.words.isdisjoint(_WORDS.findall(lowered))
 
 
 @functools.cache
@@ -294,16 +332,21 @@ def registry_ids(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
             _ID_WORDS.search(_ABBREV_DOT.sub(r"\1 ", before)) is not None
             or _ID_WORDS_AFTER.match(after) is not None
         )
+        named_in = before + " " + _SENTENCE_END.split(after, maxsplit=1)[0]
+        named = _keyword(named_in)
         for start, end, compact in _candidates(t, m):
             bare = _bare_shape(compact)
-            if not (generic or bare or _separated(t[start:end]) or _keyword(before)):
+            if not (generic or bare or named or _separated(t[start:end]) or _keyword(before)):
                 continue
             if sum(c.isdigit() for c in compact) < 5:
                 continue
             mods = _valid_under(compact)
-            if not mods:
-                continue
             ok = any(_keyword_before(mod, before) for mod in mods)
+            # Named by its own abbreviation or name, before it or after it in its sentence
+            # ("rejecting 8264197TA as my PPS"), a run need not pass the check (blindfix22b).
+            ok = ok or (named and _named_misprint(compact, named_in))
+            if not mods and not ok:
+                continue
             ok = ok or (generic and any(mod.country for mod in mods))
             ok = ok or (bare and any(mod.country and mod.personal for mod in mods))
             ok = ok or _printed_as_issued(t[start:end], compact, mods)
@@ -318,6 +361,7 @@ def registry_ids(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
                 yield from _named_before(t, m, t[stop : m.start()])
 
 
+_SENTENCE_END = re.compile(r"[.!?\n。！？]")
 _CLAUSE_REACH: Final = 90
 _CLAUSE_END = re.compile(r"[!?\n。！？;]|(?<![Nn]r)(?<![Nn]o)\.(?=\s)")
 
@@ -336,6 +380,7 @@ def _named_before(t: str, m: re.Match[str], before: str) -> Iterator[_Hit]:
     for start, end, compact in _candidates(t, m):
         if sum(c.isdigit() for c in compact) < 5:
             continue
-        if any(_keyword_before(mod, before) for mod in _valid_under(compact)):
+        named = any(_keyword_before(mod, before) for mod in _valid_under(compact))
+        if named or _named_misprint(compact, before):
             yield (_REGULATED, "national_id", start, end, "government_id")
             return

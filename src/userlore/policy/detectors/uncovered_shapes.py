@@ -24,7 +24,7 @@ import functools
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Final
 
 from userlore.policy.built_tables import built_table
@@ -47,10 +47,35 @@ _CODE_LIST = GatedPattern(
 )
 _LIST_ITEM = re.compile(_ITEM)
 _PASSPORT = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}[ \-]?\d{7}(?![0-9A-Za-z])")
-_NOT_A_PERSON = re.compile(
-    r"(?i)(?:order|tracking|invoice|ticket|booking|ref|serial|sku|flight|pedido|zamówien"
+_NOT_A_PERSON_WORDS = (
+    r"(?:order|tracking|invoice|ticket|booking|ref|serial|sku|flight|pedido|zamówien"
     r"|sipariş|objedn|rendelés|tilaus|αριθμός παραγγελίας)[^.!?\n]{0,15}$"
 )
+_NOT_A_PERSON = re.compile(rf"(?i){_NOT_A_PERSON_WORDS}")
+# The same words at a word's start only: "identitasku" ends in no SKU (blindfix22b).
+_NOT_A_PERSON_WORD = re.compile(rf"(?i)(?<![^\W\d_]){_NOT_A_PERSON_WORDS}")
+# A national id printed with its country's ISO code before it and a check character after
+# ("GHA-723918406-3", the Ghana Card; blind22 stored one in a language no rule reads): three
+# capitals, seven to twelve digits, one or two digits or capitals after a dash or a space.
+_PREFIXED = re.compile(
+    r"(?<![A-Za-z0-9\-])(?P<code>[A-Z]{3})[ \-]?\d{7,12}[ \-][0-9A-Z]{1,2}(?![A-Za-z0-9\-])"
+)
+
+
+@functools.cache
+def _country_codes() -> frozenset[str]:
+    """ISO 3166 alpha-3 codes, from CLDR's territory aliases (babel): no language's words."""
+    from babel.core import get_global
+
+    aliases: Mapping[str, list[str]] = get_global("territory_aliases")
+    return frozenset(k for k, v in aliases.items() if len(k) == 3 and k.isalpha() and len(v) == 1)
+
+
+def _prefixed_ids(t: str) -> list[re.Match[str]]:
+    """Runs of :data:`_PREFIXED` whose prefix is a country's code."""
+    return [m for m in _PREFIXED.finditer(t) if m.group("code") in _country_codes()]
+
+
 _GAP = re.compile(r"[\s\-]*")
 _UNSPACED_SCRIPTS: Final = frozenset({"Thai", "Other"})
 _SMALL = (*range(1, 20), *range(20, 100, 10), *range(100, 1000, 100), 25, 45, 50)
@@ -63,7 +88,8 @@ def uncovered_shapes(t: str) -> Iterator[_Hit]:
     """Code lists, passport-like tokens and amounts in words in ``t``'s uncovered segments."""
     lists = list(_CODE_LIST.finditer(t))
     passports = list(_PASSPORT.finditer(t)) if has_decimal(t) else []  # \d{7}: a digit
-    if not lists and not passports and not _may_say_amount(t):
+    prefixed = _prefixed_ids(t) if passports or "-" in t or " " in t else []
+    if not lists and not passports and not prefixed and not _may_say_amount(t):
         return
     found = [
         s for s in segments(t) if s.language is not None and s.language not in COVERED_LANGUAGES
@@ -76,6 +102,15 @@ def uncovered_shapes(t: str) -> Iterator[_Hit]:
     for m in passports:
         if not _NOT_A_PERSON.search(t[max(0, m.start() - 40) : m.start()]):
             yield (_REGULATED, "passport_uncovered_language", m.start(), m.end(), "government_id")
+    for m in prefixed:  # by its shape alone: no word of the language is read
+        if not _NOT_A_PERSON_WORD.search(t[max(0, m.start() - 40) : m.start()]):
+            yield (
+                _REGULATED,
+                "national_id_uncovered_language",
+                m.start(),
+                m.end(),
+                "government_id",
+            )
     for seg in found:
         yield from _amount_words(t, seg)
 

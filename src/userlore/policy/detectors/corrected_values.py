@@ -1,0 +1,65 @@
+"""A value corrected in the same turn takes the finding of the value it replaces.
+
+"免許証番号は 3010 1234 5678 じゃなくて、3010 2948 1736 でした（訂正）" (blind22, issue 29): the
+licence word stands before the first number, so the floor redacted it and kept the corrected
+one, the user's real number. "my PIN is 4471, no wait, it's 7441", "mi DNI es 48392017K, perdón,
+es 48392071K", "不是 X，是 Y", "aliás, Y": after a secret or regulated value the floor found, a
+correction word of the seven languages (``data/corrections.yaml``) and then a run of the same
+shape (the same length within one character, as many digits within one) is the same value,
+corrected. Text that holds no such value is never touched, so a benign correction ("at 3, no
+wait, at 4") stays as it was.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Iterator
+from typing import Final
+
+from userlore.policy.cue_data import alternation
+from userlore.policy.data_files import data_yaml
+
+__all__ = ["RULE", "corrected_values"]
+
+RULE: Final = "corrected_value"
+_REACH: Final = 48  # characters from the value's end to its correction's start
+_RUN = re.compile(r"(?<![A-Za-z\d])[A-Za-z\d]+(?:(?:[\-./]|(?<=\d)\s(?=\d))[A-Za-z\d]+)*")
+_SEPARATORS = re.compile(r"[\s\-./]")
+_MIN_LEN: Final = 4
+
+
+@functools.cache
+def _markers() -> re.Pattern[str]:
+    raw: dict[str, list[str]] = data_yaml("corrections.yaml")
+    return re.compile(alternation([w for words in raw.values() for w in words]))
+
+
+def _shape(value: str) -> tuple[int, int]:
+    compact = _SEPARATORS.sub("", value)
+    return len(compact), sum(c.isdigit() for c in compact)
+
+
+def _same_shape(value: str, other: str) -> bool:
+    (n, d), (m, e) = _shape(value), _shape(other)
+    return m >= _MIN_LEN and e >= 1 and abs(n - m) <= 1 and abs(d - e) <= 1
+
+
+def corrected_values(text: str, found: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """Spans of ``text`` that correct a value at one of the ``found`` spans."""
+    spans = sorted(found)
+    for start, end in spans:
+        value = text[start:end]
+        if sum(c.isdigit() for c in value) < 1:
+            continue
+        window = text[end : end + _REACH]
+        for run in _RUN.finditer(window):
+            between = window[: run.start()].casefold()
+            if not _markers().search(between):
+                continue
+            s, e = end + run.start(), end + run.end()
+            if any(a < e and s < b for a, b in spans):
+                continue
+            if _same_shape(value, run.group(0)):
+                yield s, e
+                break
