@@ -51,7 +51,6 @@ KNOWN = {
     "recovery_keys-pt-benign-001": _MIXED_NAME,
     "continued_secrets-en-benign-001": "'password course was dull': the prose rule takes 'dull'",
     "continued_secrets-fr-secret-002": "a part's opener before its cue ('la première moitié du')",
-    "continued_secrets-fr-benign-001": "'15h' beside 'mot de passe': the gate reads a value",
     "dial_combos-en-secret-004": "'opens at 14-29-3': 'at' reads as a place",
     "times_products-en-benign-001": "'bitwarden vs 1password, …': identified as no covered one",
     "times_products-en-benign-005": "'the bank … at 1800': the money gate",
