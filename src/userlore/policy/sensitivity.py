@@ -403,12 +403,9 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
     # A value corrected in the same turn ("3010 1234 5678 じゃなくて、3010 2948 1736"): the
     # corrected run takes the finding of the one it replaces (blindfix22b).
     blocking = {(f.start, f.end): f for f in findings if f.level in _BLOCKING}
-    for (start, end), f in sorted(blocking.items()):
-        findings.extend(
-            Finding(f.level, f.rule, s, e, f.category)
-            for s, e in corrected_values(text, [(start, end), *blocking])
-            if not any(a < e and s < b for a, b in blocking)
-        )
+    for source, (s, e) in list(corrected_values(text, blocking)):
+        f = blocking[source]
+        findings.append(Finding(f.level, f.rule, s, e, f.category))
     findings.sort(key=lambda f: (f.start, -_SEVERITY[f.level], f.end))
     return SensitivityReport(tuple(findings))
 

@@ -12,7 +12,9 @@ wait, at 4") stays as it was.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from typing import Final
@@ -45,9 +47,20 @@ def _same_shape(value: str, other: str) -> bool:
     return m >= _MIN_LEN and e >= 1 and abs(n - m) <= 1 and abs(d - e) <= 1
 
 
-def corrected_values(text: str, found: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int]]:
-    """Spans of ``text`` that correct a value at one of the ``found`` spans."""
-    spans = sorted(found)
+def corrected_values(
+    text: str, found: Iterable[tuple[int, int]]
+) -> Iterator[tuple[tuple[int, int], tuple[int, int]]]:
+    """Each correction of a value at one of the ``found`` spans: that span, then the span of
+    the run that corrects it (a run that overlaps any found span is none).
+
+    Linear in the spans: one pass, and the overlap test is a bisection over the spans'
+    starts with their running greatest end (a long pasted log holds thousands of findings).
+    """
+    spans = sorted(set(found))
+    if not spans or not _markers().search(text):
+        return
+    starts = [s for s, _ in spans]
+    reach = list(itertools.accumulate((e for _, e in spans), max))
     for start, end in spans:
         value = text[start:end]
         if sum(c.isdigit() for c in value) < 1:
@@ -58,8 +71,9 @@ def corrected_values(text: str, found: Iterable[tuple[int, int]]) -> Iterator[tu
             if not _markers().search(between):
                 continue
             s, e = end + run.start(), end + run.end()
-            if any(a < e and s < b for a, b in spans):
-                continue
+            before = bisect.bisect_left(starts, e)  # the spans that start before the run ends
+            if before and reach[before - 1] > s:
+                continue  # one of them ends after the run starts: they overlap
             if _same_shape(value, run.group(0)):
-                yield s, e
+                yield (start, end), (s, e)
                 break
