@@ -68,10 +68,7 @@ BENIGN = [
     "a la izquierda en la calle 8, a la derecha la 41",
     "à esquerda na rua 8, à direita no número 41",
     "我左转右转找了半天，保险柜在三楼",
-    pytest.param(
-        "the safe is on the left, room 8, the right one is 41",
-        marks=pytest.mark.xfail(strict=True, reason="a place after a turn and a noun (as on main)"),
-    ),
+    "the safe is on the left, room 8, the right one is 41",  # blindfix22a: read whole
     "保险柜在左边，右边是八号柜",
     "左转到底，右转八百米就是保险公司",
     "金庫は右の棚、左に八つの箱がある",

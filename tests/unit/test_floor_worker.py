@@ -264,8 +264,9 @@ def test_a_store_batch_with_the_worker(
     texts = texts[:300]
     assert len(texts) * 2 >= floor_worker.MIN_TEXTS  # contents and keys: a shared batch
     before = worker.shared
-    # Keys no shape answers (uuids: many digit runs), so the keys go to the worker too.
-    keys = [str(uuid.uuid5(uuid.NAMESPACE_OID, str(i))) for i in range(len(texts))]
+    # Keys no shape answers (uuids in capitals: no generated-id kind, many digit runs), so the
+    # keys go to the worker too.
+    keys = [str(uuid.uuid5(uuid.NAMESPACE_OID, str(i))).upper() for i in range(len(texts))]
     assert not any(key_shape(f"store:notes#{k}") for k in keys)
     store.batch([PutOp(("u1", "notes"), k, {"text": t}) for k, t in zip(keys, texts, strict=True)])
     assert worker.shared > before

@@ -82,7 +82,8 @@ def test_only_a_whole_token_is_an_id() -> None:
     uid = "3f2b8a1c-9d4e-4b7a-8c2d-1e5f6a7b8c9d"
     assert generated_id_spans(f"key {uid}.") == [(4, 40)]
     assert generated_id_spans(f"key {uid}-x") == []  # more around it: no id
-    assert generated_id_spans(f"key {uid.upper()}") == []  # not the canonical spelling
+    assert generated_id_spans(f"key {uid.upper()}") == [(4, 40)]  # a GUID in capitals
+    assert generated_id_spans(f"key {uid[:9]}{uid[9:].upper()}") == []  # mixed: no id
     assert generated_id_spans("4111-1111-1111-1111-4111") == []
 
 

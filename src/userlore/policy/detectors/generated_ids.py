@@ -27,12 +27,16 @@ ID_KINDS: Final = {
     -4: (r"[0-9a-f]{64}", "0123456789abcdef", 64),  # sha256
     -5: (r"[0-7][0-9A-HJKMNP-TV-Z]{25}", "0123456789ABCDEFGHJKMNPQRSTVWXYZ", 26),  # ULID
 }
-"""The generated ids, in their canonical spelling: lowercase hex, an uppercase ULID."""
+"""The generated ids, in their canonical spelling: lowercase hex, an uppercase ULID (the floor
+also reads the hex kinds in capitals)."""
 
+# The floor reads a hex id in capitals too (a Windows GUID, ``UUID(...).hex.upper()``); a
+# store key's shape holds only the canonical spelling.
+_SPELLINGS: Final = [p for p, _, _ in ID_KINDS.values()] + [
+    p.replace("0-9a-f", "0-9A-F") for p, _, _ in ID_KINDS.values() if "0-9a-f" in p
+]
 _ANY_ID: Final = re.compile(
-    "|".join(
-        rf"(?<![0-9A-Za-z_-]){pattern}(?![0-9A-Za-z_-])" for pattern, _, _ in ID_KINDS.values()
-    )
+    "|".join(rf"(?<![0-9A-Za-z_-]){pattern}(?![0-9A-Za-z_-])" for pattern in _SPELLINGS)
 )
 
 

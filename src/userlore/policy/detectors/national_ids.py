@@ -307,6 +307,7 @@ _ID_KEYWORDS = re.compile(  # run on the lowercased text
     r"(?<![a-z])(?:" + "|".join(f"(?P<{g}>{kw})" for g, kw, *_ in _ID_SPECS) + r")(?![a-z])"
 )
 _UPPER_ONLY_KEYWORDS: Final = frozenset({"pan", "sin"})  # "PAN", "SIN"; not "pan", "sin"
+_SHORT_CUE: Final = 4  # a cue this short names an id whatever its check only as an acronym
 _ID_VALUES: Final = {
     g: (re.compile(r"(?<![A-Za-z0-9])(?:" + val + r")(?![A-Za-z0-9])"), vals, rule, cat)
     for g, _, val, vals, rule, cat in _ID_SPECS
@@ -326,7 +327,9 @@ _NINO_BAD_PREFIX: Final = frozenset({"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"})
 _ICAO_ID = re.compile(r"[CFGHJKLMNPRTVWXYZ][CFGHJKLMNPRTVWXYZ0-9]{8}")
 
 
-def _id_value_ok(group: str, value: str, validators: tuple[str, ...] | None) -> bool:
+def _id_value_ok(
+    group: str, value: str, validators: tuple[str, ...] | None, named: bool = True
+) -> bool:
     compact = _ID_SEPARATORS.sub("", value).upper()
     if validators is None:
         digits = sum(c.isdigit() for c in compact)
@@ -348,8 +351,9 @@ def _id_value_ok(group: str, value: str, validators: tuple[str, ...] | None) -> 
     if any(_validate(v, compact) for v in validators):
         return True
     # The cue names the identifier: its shape is enough, a failing check digit no matter; but a
-    # small letter after a space is the next word ("mi DNI es 48291037 y la letra es la F").
-    if _NEXT_WORD.search(value):
+    # small letter after a space is the next word ("mi DNI es 48291037 y la letra es la F"). A
+    # short cue names it only as an acronym (``named``): "run", "tin", "nie", "rib" are words.
+    if not named or _NEXT_WORD.search(value):
         return False
     return any(_checksum_only(v, compact) for v in validators)
 
@@ -374,7 +378,9 @@ def _contextual_ids(t: str, lowered: str) -> Iterator[_Hit]:
         v = value_re.search(t, start, min(limit, start + 30))
         if v is None:
             continue
-        if not _id_value_ok(group, v.group(0), validators):
+        word = t[m.start() : m.end()]
+        named = len(word) > _SHORT_CUE or word.isupper()
+        if not _id_value_ok(group, v.group(0), validators, named):
             continue
         level = _REGULATED
         yield (level, rule, v.start(), v.end(), category)

@@ -147,10 +147,15 @@ def _misprinted_under(compact: str) -> tuple[_Module, ...]:
 def _named_misprint(compact: str, before: str) -> bool:
     """A run that fails only the check digits of an identifier named in ``before`` by its own
     abbreviation or name (not a word of its name: the cue must name the identifier). A run
-    that counts up ("12.345.678-9": what a RUT looks like) is an example, not the user's."""
+    that counts up ("12.345.678-9": what a RUT looks like) is an example, not the user's. A
+    short abbreviation names it only as written ("RUN", not the word "run": "run training
+    2024 2024" is no Chilean id)."""
     if _COUNTING_UP in compact:
         return False
-    return any(_keyword_before(mod, before, words=False) for mod in _misprinted_under(compact))
+    return any(
+        _keyword_before(mod, before, words=False, any_case=False)
+        for mod in _misprinted_under(compact)
+    )
 
 
 _COUNTING_UP: Final = "345678"
@@ -193,11 +198,13 @@ def _any_case(mod: _Module, abbrev: str) -> bool:
     return len(abbrev) >= 3 and mod.country and mod.personal
 
 
-def _keyword_before(mod: _Module, before: str, *, words: bool = True) -> bool:
+def _keyword_before(
+    mod: _Module, before: str, *, words: bool = True, any_case: bool = True
+) -> bool:
     lowered = before.lower()
     for abbrev in mod.abbrevs:
         if len(abbrev) <= 4:
-            flags = re.IGNORECASE if _any_case(mod, abbrev) else 0
+            flags = re.IGNORECASE if any_case and _any_case(mod, abbrev) else 0
             if re.search(rf"(?<![A-Za-z]){re.escape(abbrev)}(?![A-Za-z])", before, flags):
                 return True
         elif abbrev.lower() in lowered:
