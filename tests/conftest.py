@@ -46,7 +46,6 @@ BESIDE_SHARD: tuple[str, ...] = (
     "unit/test_*classes*.py",
     "unit/test_blind*.py",
     "unit/test_special*.py",
-    "unit/test_reversals.py",
     "unit/test_key_shapes.py",
     "unit/test_floor_one_pass.py",
     "unit/test_batch_floor.py",
