@@ -222,7 +222,7 @@ def run(
 def run_own_shard(started: float) -> tuple[int, str]:
     """Our pytest's ``beside`` share (see the module), at nice 19; its status and output."""
     env = {**os.environ, "USERLORE_TEST_SHARD": "beside"}
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"]  # -q: pyproject's
     if hasattr(os, "nice"):
         command = ["nice", "-n", str(max(0, 19 - os.nice(0))), *command]
     begun = time.monotonic()
