@@ -202,21 +202,24 @@ def run(
         "-rfE",
         *extra,
     ]
-    started = time.monotonic()
-    with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen(command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
-        # wait4 gives this session's own CPU (getrusage's children total mixes the sessions).
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        text = out.read().decode("utf-8", "replace")
+    code, text, seconds, cpu = session(command, root, env)
     name = f"{mode}, {label}" if label else mode
     head = f"== {dist} {importlib.metadata.version(dist)}, user mode {name}\n"
-    tail = (
-        f"== {dist}, {name}: exit {proc.returncode} in {time.monotonic() - started:.0f} s, "
-        f"CPU {usage.ru_utime + usage.ru_stime:.0f} s\n"
-    )
-    return proc.returncode, head + text + tail
+    tail = f"== {dist}, {name}: exit {code} in {seconds:.0f} s, CPU {cpu:.0f} s\n"
+    return code, head + text + tail
+
+
+def session(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str, float, float]:
+    """Run one pytest session to its end: its exit status, output, wall and CPU seconds."""
+    started = time.monotonic()
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+        # wait4 gives this session's own CPU (getrusage's children total mixes the sessions).
+        _, status, usage = os.wait4(proc.pid, 0)
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
+    cpu = usage.ru_utime + usage.ru_stime
+    return os.waitstatus_to_exitcode(status), text, time.monotonic() - started, cpu
 
 
 def run_own_shard(started: float) -> tuple[int, str]:
@@ -225,18 +228,11 @@ def run_own_shard(started: float) -> tuple[int, str]:
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"]  # -q: pyproject's
     if hasattr(os, "nice"):
         command = ["nice", "-n", str(max(0, 19 - os.nice(0))), *command]
-    begun = time.monotonic()
-    with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-        _, status, usage = os.wait4(proc.pid, 0)
-        code = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        text = out.read().decode("utf-8", "replace")
+    code, text, seconds, cpu = session(command, ROOT, env)
     head = "== userlore's own tests, the beside shard (tests/conftest.py BESIDE_SHARD)\n"
     tail = (
-        f"== userlore's beside shard: exit {code} in {time.monotonic() - begun:.0f} s "
-        f"(done {time.monotonic() - started:.0f} s after the start), "
-        f"CPU {usage.ru_utime + usage.ru_stime:.0f} s\n"
+        f"== userlore's beside shard: exit {code} in {seconds:.0f} s "
+        f"(done {time.monotonic() - started:.0f} s after the start), CPU {cpu:.0f} s\n"
     )
     return code, head + text + tail
 

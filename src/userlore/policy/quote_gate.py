@@ -37,8 +37,8 @@ from userlore.policy.check_arithmetic import blank_operands
 from userlore.policy.code_tokens import without_versions
 from userlore.policy.cue_data import Cues
 from userlore.policy.cue_data import cues as _cues
-from userlore.policy.detectors.clock_times import clock_time
-from userlore.policy.detectors.common import _is_placeholder, is_year
+from userlore.policy.detectors.clock_times import CLOCK_TIMES, clock_time
+from userlore.policy.detectors.common import _is_placeholder, blanked, is_year
 from userlore.policy.detectors.cued_values import MONTH_YEAR, names_an_organisation
 from userlore.policy.detectors.fiction_codes import fiction_request
 from userlore.policy.detectors.market_prices import market_price_question
@@ -290,7 +290,7 @@ def _value_like(window: str, counts: frozenset[str], lead: str = "") -> bool:
     script (not a count), a run said in words, spelled or in NATO words (the shared normaliser,
     :mod:`userlore.policy.spoken`), a quoted string, or a run that is not a word. ``lead`` is
     the sentence's text before the window, read for a size word (:func:`_sized`)."""
-    window = _CLOCK.sub(_blank, window)  # "a las 10:30", "à 14 h 30": a time, no code
+    window = CLOCK_TIMES.sub(blanked, window)  # "a las 10:30", "à 14 h 30": a time, no code
     runs = list(_DIGIT_RUN.finditer(window))
     for i, m in enumerate(runs):
         if MONTH_YEAR.fullmatch(m.group(0)):
@@ -309,19 +309,6 @@ def _value_like(window: str, counts: frozenset[str], lead: str = "") -> bool:
         _mixed(tok.strip(_EDGES)) and not _count_compound(tok.strip(_EDGES), counts)
         for tok in _TOKEN.findall(window)
     )
-
-
-# A clock time, hours and minutes in range ("10:30", "14 h 30", "8h15", "17h"): beside an
-# identifier's word it is an appointment's, not the identifier (blindfix22b: "cita a las 10:30
-# … el NIE").
-_CLOCK = re.compile(
-    r"(?<![\d:.,])(?:[01]?\d|2[0-3])(?:(?::| ?[hH] ?)[0-5]\d(?![\d:.,])|[hH](?![\w]))"
-)
-
-
-def _blank(m: re.Match[str]) -> str:
-    """``m`` as spaces, the window's length kept."""
-    return " " * len(m.group(0))
 
 
 _COUNT_COMPOUND = re.compile(r"\d{1,2}-([^\W\d_]+)")
@@ -437,7 +424,7 @@ def _credential_near_value(cues: Cues, text: str) -> bool:
     # An amount with its currency is a price or a balance, no card's or id's value ("the
     # average credit card balance is $6,000", "cette carte coûte 12 €"): the own-money
     # checks below judge it (blindfix22b).
-    text = _priced().sub(_blank, text)
+    text = _priced().sub(blanked, text)
     if fiction_request(text):
         return False  # a story's short code is its character's (blind19)
     lowered = text.casefold()

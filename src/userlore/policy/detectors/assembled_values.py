@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from userlore.policy.cue_data import cues
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit, has_digit, is_year
+from userlore.policy.detectors.common import _Hit, blanked, has_digit, is_year
 from userlore.policy.findings import _SECRET
 from userlore.policy.literal_gate import LiteralGate
 
@@ -211,7 +211,7 @@ def assembled_values(
     if not d.join_words.search(lowered):
         return
     if "[REDACTED:" in t:  # a marker is no piece, and its rule name no cue
-        t = _MARKER.sub(lambda m: " " * len(m.group(0)), t)
+        t = _MARKER.sub(blanked, t)
         lowered = t.lower()
     anchors = _anchors(lowered)
     for i, (_, cue_end) in enumerate(anchors):

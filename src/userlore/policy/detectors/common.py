@@ -40,6 +40,12 @@ def has_digit(t: str) -> bool:
     return not t.isascii() and any(map(str.isdigit, t))
 
 
+def blanked(m: re.Match[str]) -> str:
+    """``m`` as spaces of its length: ``pattern.sub(blanked, text)`` takes a span out of a
+    reading while every other span still points into the text."""
+    return " " * len(m.group(0))
+
+
 def overlaps(spans: Iterable[tuple[int, int]], start: int, end: int) -> bool:
     """Whether ``[start, end)`` shares a character with any of ``spans`` (a value a rule
     before has named, a span a rule has taken)."""

@@ -19,7 +19,7 @@ import re
 
 from userlore.policy.detectors import backup_codes, bank_accounts, credential_words, short_codes
 from userlore.policy.detectors.assembled_values import assembled_values
-from userlore.policy.detectors.common import _Hit, has_decimal, has_digit, named_spans
+from userlore.policy.detectors.common import _Hit, blanked, has_decimal, has_digit, named_spans
 from userlore.policy.detectors.config_keys import config_secrets
 from userlore.policy.detectors.second_amounts import (
     negotiation_amounts,
@@ -89,7 +89,7 @@ def _cued_values(t: str, lowered: str) -> list[_Hit]:
     if not _any_word().search(lowered):
         return []
     if "[redacted:" in lowered:  # a re-check: a rule's name in a marker is no cue
-        lowered = _MARKER.sub(lambda m: " " * len(m.group(0)), lowered)
+        lowered = _MARKER.sub(blanked, lowered)
     found: list[_Hit] = []
     if digits:
         found += backup_codes.code_lists(t, lowered)

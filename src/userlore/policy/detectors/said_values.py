@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from userlore.policy.cue_data import CueAlternation, alternation, cues
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import _Hit, has_digit
+from userlore.policy.detectors.common import _Hit, blanked, has_digit
 from userlore.policy.detectors.money import (
     _MONEY_NOUNS,
     _clause,
@@ -259,7 +259,7 @@ def pieces(t: str, lowered: str) -> Iterator[_Hit]:
     if "[REDACTED:password_in_pieces]" in t:
         return  # the pieces are taken: a second pass would take the words beside them
     if "[REDACTED:" in t:  # a marker is no piece, and its rule name is no cue
-        t = _MARKER.sub(lambda m: " " * len(m.group(0)), t)
+        t = _MARKER.sub(blanked, t)
         lowered = t.lower()
     for _, cue_end in _credential_windows(lowered):
         region_end = min(len(t), cue_end + 2 * _WINDOW_AFTER)
