@@ -21,7 +21,9 @@ label is the user, ``namespace_template=("{user_id}",)``, as LangGraph Server's 
 
 The known, by-design differences are listed once in ``exceptions.toml``; each listed test is
 marked ``xfail(strict=True)`` so it must still fail (a listed test that starts passing fails
-the run, as does an entry that matches no test), and any other failure fails the run.
+the run, as does an entry that matches no test), and any other failure fails the run. Its
+``timed`` list names wall-clock tests that must pass but are retried (``flaky(retries=2)``, as
+LangGraph marks its own sleep-timed TTL tests); an entry that matches no test fails the run too.
 """
 
 from __future__ import annotations
@@ -453,11 +455,12 @@ def pytest_plugin_registered(plugin: object, manager: object) -> None:
         plugin.DEFAULT_POSTGRES_URI = admin.rsplit("/", 1)[0] + "/"  # type: ignore[attr-defined]
 
 
-def _exceptions() -> list[dict[str, Any]]:
+def _exceptions(table: str = "exception") -> list[dict[str, Any]]:
+    """This package's and mode's entries of ``table`` (``exception`` or ``timed``)."""
     data = tomllib.loads(EXCEPTIONS.read_text("utf-8"))
     return [
         e
-        for e in data.get("exception", [])
+        for e in data.get(table, [])
         if e["package"] == PACKAGE and MODE in e.get("modes", ["fixed", "first-label"])
     ]
 
@@ -490,8 +493,9 @@ def pytest_collection_modifyitems(
             for name, shim in _SHIMS.items():
                 if name in vars(module):
                     setattr(module, name, shim)
-    entries = _exceptions()
+    entries, timed = _exceptions(), _exceptions("timed")
     used: set[int] = set()
+    timed_used: set[int] = set()
     for item in items:
         for i, entry in enumerate(entries):
             if fnmatch.fnmatchcase(item.nodeid, entry["test"]):
@@ -502,10 +506,18 @@ def pytest_collection_modifyitems(
                     )
                 )
                 break
+        for i, entry in enumerate(timed):
+            if fnmatch.fnmatchcase(item.nodeid, entry["test"]):
+                timed_used.add(i)
+                if item.get_closest_marker("flaky") is None:
+                    item.add_marker(pytest.mark.flaky(retries=2))
+                break
     # A session run.py split off (one part of a package's tests) leaves the stale check to
     # the part that collects them all (USERLORE_LG_STALE_CHECK=0).
     if os.environ.get("USERLORE_LG_STALE_CHECK", "1") == "1":
-        config.stash[_UNUSED] = [e["test"] for i, e in enumerate(entries) if i not in used]
+        config.stash[_UNUSED] = [e["test"] for i, e in enumerate(entries) if i not in used] + [
+            e["test"] for i, e in enumerate(timed) if i not in timed_used
+        ]
 
 
 _UNUSED = pytest.StashKey[list[str]]()
