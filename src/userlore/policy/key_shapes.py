@@ -14,15 +14,16 @@ where a short run's value is all that varies:
   groups).
 
 A generated id (a canonical uuid, a 32-, 40- or 64-digit lowercase hex digest, a ULID) is a slot
-of its own, held only where its digits make no run a rule may read as a number (each run at most
-:data:`MAX_RUN` digits, no two digit-only groups side by side) and no uuid group is letters only:
-a LangMem or LangGraph key is a uuid4, and each ran the full floor (~0.3 ms).
+of its own whatever its digits (the floor reads no value inside one:
+:mod:`~userlore.policy.detectors.generated_ids`), held only where no uuid group is letters only:
+a LangMem or LangGraph key is a uuid4, and each ran the full floor (~0.3 ms). Its probes put
+runs of digits only (a card's, a phone number's, a whole id's) at its start and elsewhere.
 
 A shape is *settled* the first time a batch holds two keys of it: the full :func:`classify`
 (the caller's, every detector, nothing skipped) reads each of its runs at every value of one
 or two digits and, for longer runs, at probe values that stand for what a rule may read in a
 short number (repeated and running digits, placeholders, years, a leading zero, values of no
-pattern; for an id, random ids and ones with a group of digits only), with the batch's own
+pattern; for an id, random ids, digit groups and long runs of digits only), with the batch's own
 first keys. Only a shape whose every probe has no finding at all
 is held clean; one probe with a finding leaves every key of that shape to the full floor. So a
 rule, old or new, that reads a key's words ("pin", "cvv", a token's prefix) or a short run
@@ -39,7 +40,6 @@ that value's key is among them (``docs/benchmarks.md``, put21).
 
 from __future__ import annotations
 
-import itertools
 import random
 import re
 import threading
@@ -75,15 +75,15 @@ _ID_PROBES: Final = 24
 
 
 def _id_value_holds(value: str) -> bool:
-    """Whether a generated id's value cannot matter: its digits make no run a rule may read
-    as a number (each run at most :data:`MAX_RUN` digits; no two groups of digits only side
-    by side, ``4111-1111``), and no group of a uuid is letters only (``face``, ``dead``)."""
-    if any(len(r) > MAX_RUN for r in _RUN.findall(value)):
-        return False
+    """Whether a generated id's value cannot matter: no group of a uuid is letters only
+    (``face``, ``dead``: a word a rule may read).
+
+    Its digits may make any run: the floor drops a regulated number read in an id's digits and
+    any hit that starts inside it (:mod:`~userlore.policy.detectors.generated_ids`), so what a
+    run's value could still change is a hit from the id's first character on, and the probes
+    (:func:`_id_probes`) put long runs and groups of digits only there and everywhere else.
+    """
     groups = value.split("-")
-    digits_only = [g.isdigit() for g in groups]
-    if any(a and b for a, b in itertools.pairwise(digits_only)):
-        return False
     return len(groups) == 1 or not any(g.isalpha() for g in groups)
 
 
@@ -136,18 +136,43 @@ def _id_probes(kind: int) -> tuple[str, ...]:
 
     head = alphabet[:8] if kind == -5 else alphabet  # a ULID starts with 0-7
     crafted = ["2024", "1987", "0000", "1234", "9999", "12345"]
+    # Runs of digits only, at the start (where a hit would stand) and at random places: the
+    # lengths of a PIN, a date, a phone number, a card (Luhn-valid), an account, a whole id.
+    runs = [_digits(rng, n) for n in (6, 8, 9, 10, 11, 12, 13, 16, 20, 24, length)]
+    runs += [_luhn(rng, 16), _luhn(rng, 15), "4111111111111111", "0" * length, "1" * length]
     values: list[str] = []
-    while len(values) < _ID_PROBES + len(crafted):
+    wanted = _ID_PROBES + len(crafted) + 2 * len(runs)
+    while len(values) < wanted:
         chars = [rng.choice(head)] + [rng.choice(alphabet) for _ in range(length - 1)]
-        if len(values) >= _ID_PROBES:  # a crafted digit group at a random place
-            digits = crafted[len(values) - _ID_PROBES]
+        made = len(values) - _ID_PROBES
+        if 0 <= made < len(crafted):  # a crafted digit group at a random place
+            digits = crafted[made]
             at = rng.choice((0, 8, 12, 16, 20)) if uuid else rng.randrange(length - 5)
             chars[at : at + len(digits)] = digits
-            chars = chars[:length]
-        value = shaped("".join(chars))
+        elif made >= len(crafted):  # a run of digits only: first at the start, then anywhere
+            digits = runs[(made - len(crafted)) // 2]
+            at = 0 if made % 2 == 0 else rng.randrange(length - len(digits) + 1)
+            chars[at : at + len(digits)] = digits
+            if kind == -5 and at == 0:
+                chars[0] = rng.choice(head)  # a ULID's first character stays 0-7
+        value = shaped("".join(chars[:length]))
         if re.fullmatch(pattern, value) and _id_value_holds(value):
             values.append(value)
     return tuple(values)
+
+
+def _digits(rng: random.Random, n: int) -> str:
+    return "".join(rng.choice("0123456789") for _ in range(n))
+
+
+def _luhn(rng: random.Random, n: int) -> str:
+    """``n`` random digits whose last makes them Luhn-valid (a card number's check)."""
+    body = _digits(rng, n - 1)
+    total = 0
+    for i, d in enumerate(reversed(body)):
+        v = int(d) * (2 if i % 2 == 0 else 1)
+        total += v - 9 if v > 9 else v
+    return body + str(-total % 10)
 
 
 def _probe_values(length: int) -> tuple[str, ...]:
