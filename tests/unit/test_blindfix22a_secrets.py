@@ -52,7 +52,6 @@ KNOWN = {
     "continued_secrets-en-benign-001": "'password course was dull': the prose rule takes 'dull'",
     "continued_secrets-fr-secret-002": "a part's opener before its cue ('la première moitié du')",
     "dial_combos-en-secret-004": "'opens at 14-29-3': 'at' reads as a place",
-    "times_products-en-benign-001": "'bitwarden vs 1password, …': identified as no covered one",
     "times_products-en-benign-005": "'the bank … at 1800': the money gate",
 }
 KNOWN_HELD_OUT = {

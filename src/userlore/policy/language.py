@@ -44,9 +44,15 @@ from userlore.policy.known_words import (
     _hidden_relative,
     _known,
     _plain_words,
+    read_by_its_words,
     unknown_to_covered,
 )
-from userlore.policy.name_lists import name_list_language
+from userlore.policy.name_lists import (
+    MIN_REST_WORDS,
+    is_joiner,
+    name_list_language,
+    without_listed_names,
+)
 from userlore.policy.near_relatives import full_identifier
 from userlore.policy.relatives import CANTONESE
 from userlore.policy.relatives import cantonese as cantonese
@@ -159,14 +165,39 @@ def _identified(text: str, ident: Callable[[str], str]) -> list[Segment]:
             language = listed  # names and a covered language's joiners (policy.name_lists)
         elif script == "Latn":
             language = None if _letters(chunk) < MIN_LETTERS else ident(chunk)
+            read = chunk
+            if language is not None and language not in COVERED_LANGUAGES:
+                language, read = _read_without_names(chunk, ident) or (language, chunk)
             if language is not None:
-                language = relative_of(chunk, language) or _hidden_relative(chunk, language)
+                language = relative_of(read, language) or _hidden_relative(read, language)
         else:
             # No covered language is written in this script: name it for reports only.
             named = ident(chunk)
             language = UNDETERMINED if named in COVERED_LANGUAGES else named
         out.append(Segment(start, end, script, language))
     return _romanised_among_han(_inherit(out, text, ident), text)
+
+
+def _read_without_names(chunk: str, ident: Callable[[str], str]) -> tuple[str, str] | None:
+    """The covered language of a sentence whose list of names misled the identifier ("is
+    duolingo or babbel better for dutch" read as Norwegian; issue 29, blindfix23a): the
+    sentence read without the list's items (:func:`~userlore.policy.name_lists.
+    without_listed_names`) names the language of the list's joiner. Its other words decide,
+    at least :data:`~userlore.policy.name_lists.MIN_REST_WORDS` of them, each known to that
+    language (:func:`~userlore.policy.known_words.read_by_its_words`): "bitwarden vs
+    1password?" alone has none, and a sentence of an uncovered language keeps its own words
+    (blind11's Albanian "… dhjetë e gjysmë …" around the joiner "e"). The language and the
+    sentence without its names, which the relatives' rules read next."""
+    listed = without_listed_names(chunk)
+    if listed is None:
+        return None
+    rest, joined = listed
+    if len([w for w in _WORDS.findall(rest) if not is_joiner(w)]) < MIN_REST_WORDS:
+        return None
+    language = ident(rest)
+    if language not in joined or not read_by_its_words(rest, language):
+        return None  # "Takimi është … dhjetë e gjysmë …": Albanian, its rest no Spanish
+    return language, rest
 
 
 def pieces(text: str) -> list[tuple[int, int, str]]:

@@ -31,7 +31,7 @@ from typing import Final
 
 from userlore.policy.word_lists import COVERED_LANGUAGES, LEXICON_ZIPF, _vouch_lexicon
 
-__all__ = ["name_list_language"]
+__all__ = ["is_joiner", "name_list_language", "without_listed_names"]
 
 MIN_NAMES: Final = 2
 """Names a list needs (one name and a joiner is a phrase, not a list)."""
@@ -147,3 +147,101 @@ def name_list_language(chunk: str) -> str | None:
     if head is not None and not _head_known(head, (language,)):
         return None
     return language
+
+
+# A list's items inside a sentence (issue 29, blindfix23a): "…, bitwarden or 1password?",
+# "anki vs quizlet for kanji". Tokens are words (a leading count allowed: "1password") and the
+# list commas.
+_ITEM_TOKEN = re.compile(r"[,、，]|[^\s,、，;:!?¿¡()\"“”«»]+")
+_ITEM = re.compile(r"[^\W_][\w'’&.-]*")
+MIN_REST_WORDS: Final = 2
+"""Words a sentence must keep beside its list's items to be read by them (see
+:func:`without_listed_names`)."""
+
+
+def _item(token: str, languages: tuple[str, ...]) -> bool:
+    """A list's item: a word no covered language knows as a frequent word ("bitwarden",
+    "quizlet", "1password"), with at most :data:`MAX_NAME_DIGITS` digits (more is a value)."""
+    token = token.strip(_EDGE)
+    if not token or not _ITEM.fullmatch(token) or not any(ch.isalpha() for ch in token):
+        return False
+    if sum(ch.isdigit() for ch in token) > MAX_NAME_DIGITS:
+        return False
+    # Known to no covered list at all: Italian "… alle 9 e chiude alle 18" keeps "alle" (a
+    # German word), so no list is read around its "e" (gate4).
+    return not _head_known(token, (*languages, *sorted(COVERED_LANGUAGES)))
+
+
+ITEM_WORDS: Final = 2
+"""Tokens one item may hold ("garmin forerunner", "proton mail"; a version beside them too)."""
+
+
+def _run(tokens: list[str], i: int, step: int, languages: tuple[str, ...]) -> list[int]:
+    """The items' indices from ``i`` in direction ``step``: up to :data:`ITEM_WORDS` unknown
+    words and a version beside them ("forerunner 265"); leftwards, across the list commas
+    before the joiner ("mullvad, protonvpn or ivpn")."""
+    out: list[int] = []
+    j, words = i, 0
+    while 0 <= j < len(tokens):
+        token = tokens[j]
+        if _item(token, languages) and words < ITEM_WORDS:
+            out.append(j)
+            words += 1
+        elif _VERSION.fullmatch(token.strip(_EDGE)) and words < ITEM_WORDS:
+            out.append(j)
+        elif token in _LIST_COMMAS and step < 0 and words:
+            out.append(j)
+            words = 0
+        else:
+            break
+        j += step
+    while out and tokens[out[-1]] in _LIST_COMMAS:
+        out.pop()
+    if not any(_item(tokens[k], languages) for k in out):
+        return []
+    return out
+
+
+_LIST_COMMAS: Final = (",", "、", "，")
+
+
+@functools.lru_cache(maxsize=4096)
+def without_listed_names(chunk: str) -> tuple[str, tuple[str, ...]] | None:
+    """``chunk`` with the items of a list it holds blanked, and the list's joiner languages,
+    or ``None`` when it holds none (issue 29, blindfix23a).
+
+    A sentence that asks about products by name ("what's a good password manager for a
+    family of 5, bitwarden or 1password?", "is duolingo or babbel better for dutch") is read by
+    the identifier through names no language writes, lowercase as a user types them: it read
+    Danish, Estonian, Norwegian. An item is a word the joiner's language does not know as a
+    frequent word, on both sides of a covered joiner ("or", "vs", "oder", "ou", "o"), and the
+    list commas before it. The caller reads the rest, which must still be a sentence of the
+    joiner's language: nothing of another language is blanked but names, and a sentence of an
+    uncovered language keeps its own words."""
+    if not any(ch in chunk for ch in " "):
+        return None
+    joiners, _ = _data()
+    matches = list(_ITEM_TOKEN.finditer(chunk))
+    tokens = [m.group(0) for m in matches]
+    blank: set[int] = set()
+    languages: list[str] = []
+    for i, token in enumerate(tokens):
+        joined = joiners.get(token.casefold())
+        if not joined:
+            continue
+        left, right = _run(tokens, i - 1, -1, joined), _run(tokens, i + 1, 1, joined)
+        if left and right:
+            blank.update(left, right)
+            languages.extend(joined)
+    if not blank:
+        return None
+    chars = list(chunk)
+    for i in blank:
+        m = matches[i]
+        chars[m.start() : m.end()] = " " * (m.end() - m.start())
+    return "".join(chars), tuple(dict.fromkeys(languages))
+
+
+def is_joiner(word: str) -> bool:
+    """``word`` joins a list in a covered language ("or", "vs", "oder", "o")."""
+    return word.casefold() in _data()[0]

@@ -44,6 +44,7 @@ from userlore.policy.detectors.fiction_codes import fiction_request
 from userlore.policy.detectors.market_prices import market_price_question
 from userlore.policy.detectors.money import _amount as _priced
 from userlore.policy.detectors.org_topics import org_topic
+from userlore.policy.detectors.password_talk import blank_talked
 from userlore.policy.detectors.passwords import pins_a_package
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
@@ -58,7 +59,7 @@ from userlore.policy.language import (
     sentences,
     uncovered_segments,
 )
-from userlore.policy.name_lists import name_list_language
+from userlore.policy.name_lists import name_list_language, without_listed_names
 from userlore.policy.sensitivity import SensitivityLevel, SensitivityReport, classify, redact
 from userlore.policy.spoken import spoken_spans
 
@@ -421,6 +422,7 @@ def _credential_near_value(cues: Cues, text: str) -> bool:
     # A value the floor already redacted is gone: its marker is not a value; nor is an operand
     # of a check part's computation asked about ("dividir entre 23", "97 moins le reste").
     text = blank_operands(_REDACTED.sub(" ", text))
+    text = blank_talked(text)  # a weak password judged, a product's name in a how-to (blindfix23a)
     # An amount with its currency is a price or a balance, no card's or id's value ("the
     # average credit card balance is $6,000", "cette carte coûte 12 €"): the own-money
     # checks below judge it (blindfix22b).
@@ -471,6 +473,9 @@ def _misread_with_value(text: str) -> str | None:
         if seg.script != "Latn" or seg.language not in COVERED_LANGUAGES:
             continue
         chunk = without_versions(text[seg.start : seg.end])  # a version is no value (blind14)
+        listed = without_listed_names(chunk)
+        if listed is not None and seg.language in listed[1]:
+            chunk = listed[0]  # "…, bitwarden or 1password?": a list's names (blindfix23a)
         if name_list_language(chunk) is not None:
             continue  # a list of names: the names are no words of a relative
         if not any(ch.isdigit() for ch in chunk) and not any(

@@ -67,6 +67,7 @@ from userlore.policy.detectors.national_ids import (
     _passports_wide,
 )
 from userlore.policy.detectors.password_fields import password_fields
+from userlore.policy.detectors.password_talk import drop_talked
 from userlore.policy.detectors.password_variants import RULE as VARIANT_RULE
 from userlore.policy.detectors.password_variants import password_variants
 from userlore.policy.detectors.passwords import (
@@ -303,6 +304,8 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits = drop_connectives(t, hits)
     hits = drop_asked_prices(t, hits)  # "…950 € al mes, ¿está bien de precio?" (blind14)
     hits = drop_fiction_codes(t, hits)  # "write a story where … the code 3-7-1-9" (blind19)
+    hits = drop_talked(t, hits)  # "why is passwort123 a bad password?" (blindfix23a)
+    hits = drop_talked(t, hits)  # "why is passwort123 a bad password?" (blindfix23a)
     if special:
         hits.extend(_special(t, lowered, words))
     return hits

@@ -73,6 +73,7 @@ _SPACED = re.compile(r"(?<![\d.,])\d(?:(?:[ \t]|,[ \t]?|[ \t]?-[ \t]?)\d(?!\d|\.
 _ACCOUNT_NUMBER = re.compile(r"(?<!\d)\d+(?:[- ]\d+){0,4}(?!\d)")
 _CURRENCY_AFTER = re.compile(r"\s?(?:[€$£¥]|円|元|eur|usd|euro|dollar|real|reais|yen|万|千)", re.I)
 _SENTENCE_END = re.compile(r"[.!?。！？\n]")
+_NEXT_WORD = re.compile(r"\s?([^\W\d_]+)")
 _ACCOUNT_GAP = 24
 
 
@@ -92,7 +93,11 @@ def prose_parts(t: str) -> Iterator[_Hit]:
         return
     lowered = t.casefold()
     if len(lowered) == len(t) and _secret_cue(lowered):
+        counts = cues().counts
         for m in _parts().finditer(t):
+            unit = _NEXT_WORD.match(lowered, m.end("num"))
+            if unit is not None and unit.group(1) in counts:
+                continue  # "starts with 10 minutes of intro": a count (blindfix23a)
             yield (_SECRET, "password_in_parts", m.start("word"), m.end("num"), None)
         for m in _SPACED.finditer(t):
             yield (_SECRET, "code_in_parts", m.start(), m.end(), None)

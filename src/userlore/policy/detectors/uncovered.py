@@ -89,6 +89,7 @@ from userlore.policy.language import (
     segments,
 )
 from userlore.policy.literal_gate import GatedPattern
+from userlore.policy.name_lists import without_listed_names
 from userlore.policy.relatives import (
     CANTONESE,
     RELATIVES,
@@ -473,6 +474,9 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         # (values5). Read as a possibly misread covered sentence: only what none holds by
         # chance is redacted.
         text = t[seg.start : seg.end]
+        listed = without_listed_names(text) if seg.script == "Latn" else None
+        if listed is not None and seg.language in listed[1]:
+            text = listed[0]  # "Bitwarden oder 1Password für …": a list's names (blindfix23a)
         if (
             seg.script == "Latn"
             and seg.language in COVERED_LANGUAGES
