@@ -46,6 +46,7 @@ from userlore.policy.known_words import (
     _plain_words,
     unknown_to_covered,
 )
+from userlore.policy.machine_lines import in_machine_line, machine_spans
 from userlore.policy.name_lists import name_list_language
 from userlore.policy.near_relatives import full_identifier
 from userlore.policy.relatives import CANTONESE
@@ -92,7 +93,8 @@ class Segment:
         start: Offset of the segment in the text.
         end: End offset (exclusive).
         script: ``Latn``, ``Hani``/``Kana`` (one CJK run), ``Hang``, ``Cyrl``, ``Arab``...;
-            ``Zyyy`` for a run without letters.
+            ``Zyyy`` for a run without letters, or a Latin run of a line a program printed
+            (``policy.machine_lines``).
         language: ISO 639-1 code, ``und`` when the identifier cannot place it, or ``None`` for a
             segment with no letters (no language to vouch for).
     """
@@ -176,6 +178,13 @@ def pieces(text: str) -> list[tuple[int, int, str]]:
     for m in _SENTENCE.finditer(text):
         if m.end() > m.start():
             found.extend(_runs(text, m.start(), m.end()))
+    if machine_spans(text):
+        # A line a program printed is no language (``policy.machine_lines``): its Latin runs
+        # are read as runs without one, as digits and punctuation are (blindfix23d).
+        found = [
+            (s, e, "Zyyy" if script == "Latn" and in_machine_line(text, s, e) else script)
+            for s, e, script in found
+        ]
     return _join_short_latin(text, found)
 
 
