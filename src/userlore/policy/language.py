@@ -178,14 +178,24 @@ def pieces(text: str) -> list[tuple[int, int, str]]:
     for m in _SENTENCE.finditer(text):
         if m.end() > m.start():
             found.extend(_runs(text, m.start(), m.end()))
-    if machine_spans(text):
-        # A line a program printed is no language (``policy.machine_lines``): its Latin runs
-        # are read as runs without one, as digits and punctuation are (blindfix23d).
-        found = [
-            (s, e, "Zyyy" if script == "Latn" and in_machine_line(text, s, e) else script)
-            for s, e, script in found
-        ]
-    return _join_short_latin(text, found)
+    if not machine_spans(text):
+        return _join_short_latin(text, found)
+    # A line a program printed is no language (``policy.machine_lines``): its Latin runs are
+    # read as runs without one, as digits and punctuation are (blindfix23d), once the short
+    # Latin runs are joined: no run is joined across one.
+    found = [
+        (s, e, _MACHINE if script == "Latn" and in_machine_line(text, s, e) else script)
+        for s, e, script in found
+    ]
+    return [
+        (s, e, "Zyyy" if script == _MACHINE else script)
+        for s, e, script in _join_short_latin(text, found)
+    ]
+
+
+_MACHINE: Final = "machine"
+"""A Latin run of a machine line while short runs are joined: a script of its own, so no run
+is joined across it."""
 
 
 def _inherit(out: list[Segment], text: str, ident: Callable[[str], str]) -> list[Segment]:

@@ -31,8 +31,8 @@ from userlore.policy.data_files import data_yaml
 
 __all__ = [
     "MIN_LINES",
-    "in_machine_line",
     "carry",
+    "in_machine_line",
     "machine_spans",
     "output_name_spans",
     "verdict_caps",
@@ -56,7 +56,7 @@ _LEAD = re.compile(
     r"(?:"
     r"\[?\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}"  # 2024-03-12 10:15:01, [2024-03-12T…
     r"|\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?\s"  # [14:02:28] / 10:01:22.118
-    r"|[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}\s"  # syslog: Mar 12 08:01:17
+    r"|[^\W\d_]{3}\.? [ \d]\d \d{2}:\d{2}:\d{2}\s"  # syslog: Mar 12 08:01:17, Mär 12 …
     r"|\d+:[A-Z] \d{1,2} [A-Z][a-z]{2} \d{4}\s"  # redis: 1:C 12 Mar 2024
     r"|\d{1,3}(?:\.\d{1,3}){3}\s"  # an access log's client address
     r"|\[[A-Z]{2,10}\]|\[\d+\]\s"  # [INFO] [ERROR] [001]
@@ -64,7 +64,10 @@ _LEAD = re.compile(
     r"|[A-Za-z][\w-]*(?:\[\d+\])?: \*\*\*"  # make[2]: ***
     r"|[\w.-]+\[\d+\]:\s"  # a process tag: myapp[24817]:
     r"|[\w.-]+ (?:ERR!|notice|WARN|info|verb)\s"  # npm ERR!
-    r"|\$ \S|[\w.-]+@[\w.-]+(?::|\s)[^\n$#]*[$#] \S|\+ \S"  # prompts, set -x
+    r"|\$ \S|[\w.-]+@[\w.-]+(?::|\s)[^\n$#]*[$#] \S|\+\s+\S"  # prompts, set -x
+    r"|(?:PS )?[A-Z]:\\[^>\n]*> \S"  # a Windows prompt: PS C:\Users\…> …
+    r"|[^\W\d_][\w .-]{0,30}:[ \t]{2,}\S"  # a label aligned to its value: "Status:   Running"
+    r"|[A-Z]{2,}(?: [A-Z]{2,})* \[|.*[*=#~]{5,}\s*$"  # "TASK [", a banner's rule
     r"|[<>] (?:[A-Z]+ /|HTTP/|[A-Za-z-]+: )"  # curl -v headers
     r"|at [\w$.<>/]+\("  # a Java / JavaScript frame
     r"|File \"[^\"]+\", line \d+"  # a Python frame
@@ -97,6 +100,8 @@ def _code_token(tok: str) -> bool:
         return True
     if not any(ch.isalpha() for ch in bare) or any(ch.isdigit() for ch in bare):
         return True
+    if bare.startswith("-") and bare[1:2].isalpha():
+        return True  # a command's flag: -Wall, --verbose
     return _INNER.search(bare) is not None or bare.casefold() in _verdicts()
 
 
@@ -168,9 +173,14 @@ def _machine_spans(text: str) -> tuple[tuple[int, int], ...]:
     # Lines beside output that are output too (a frame's source line, "PASS", "   |"),
     # forward then backward so a run of them joins the block it follows or leads.
     for order in (range(1, len(lines)), range(len(lines) - 2, -1, -1)):
+        forward = order.step == 1
         for i in order:
-            near = marks[i - 1] if order.step == 1 else marks[i + 1]
-            if not marks[i] and near and _weak(text[lines[i][0] : lines[i][1]]):
+            near = marks[i - 1] if forward else marks[i + 1]
+            line = text[lines[i][0] : lines[i][1]]
+            # A short heading after output is output ("Containers:"); before it, it may be
+            # the user's own words introducing it ("journalctl zeigt:").
+            heading = forward and line.rstrip().endswith(":") and len(line.split()) <= 2
+            if not marks[i] and near and (heading or _weak(line)):
                 marks[i] = True
     found = tuple(span for span, mark in zip(lines, marks, strict=True) if mark)
     return found if len(found) >= MIN_LINES else ()
@@ -197,11 +207,12 @@ def _starts(spans: tuple[tuple[int, int], ...]) -> list[int]:
 
 
 # A name a program prints: a test's, a file's, a class's or a module's, in parts of letters
-# joined by "_", "/", ".", "-" or "::", digits of four or fewer as parts of their own, and a
+# joined by "_", "/", ".", "-" or "::", each perhaps ending in four digits or fewer (or digits
+# of four or fewer as parts of their own), and a
 # path's ":line:col" ("test_login_10", "TestHandler_1", "tests/unit/test_x.py::test_case_7",
 # "c.e.app.OrderService", "Repo.java:212"). A part mixing letters and digits ("7d9f8c6b5",
 # "R8kZ2mQ7…") is no name: a key, a hash or an id keeps its rules.
-_NAME_PART = r"(?:[^\W\d]+|\d{1,4})"
+_NAME_PART = r"(?:[^\W\d]+\d{0,4}|\d{1,4})"
 _OUTPUT_NAME = re.compile(
     rf"[^\W\d]+(?:(?:[_/.\-]|::){_NAME_PART})+(?::\d+){{0,2}}|/?{_NAME_PART}(?:/{_NAME_PART})+"
 )

@@ -450,6 +450,7 @@ def _credential_near_value(cues: Cues, text: str) -> bool:
 
 
 _ASSIGN = re.compile(r"[=:]")
+_SHORT_ASSIGNED: Final = 4
 _SHORT_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?![\w])")
 _FIRST_TOKEN = re.compile(r"\s*\S+")
 
@@ -467,7 +468,8 @@ def _output_value(
     blindfix23d), read on its line only and after the cue: a cue inside a name
     ("test_login_7", "KeyError") or a verdict in capitals ("--- PASS:") points to nothing
     unless a sign follows it; after a sign the value is the one token there ("code=killed"),
-    and a number of three digits or fewer is an exit code, a status or a count, no secret."""
+    of four characters or more, and a number of three digits or fewer is an exit code, a
+    status or a count, no secret."""
     assigned = end > 0 and text[end - 1] in "=:"
     named_end = end - 1 if assigned else end
     glued = start < cue_start or named_end > cue_end
@@ -478,6 +480,8 @@ def _output_value(
     if assigned:
         first = _FIRST_TOKEN.match(after)
         after = first.group(0) if first is not None else ""
+        if len(after.strip().strip(_EDGES)) < _SHORT_ASSIGNED:
+            return False  # "code=0x1", "rc=2": a program's code, no secret's length
     after = _SHORT_NUMBER.sub(blanked, after[:_WINDOW_AFTER])
     return _value_like(after, counts)
 
