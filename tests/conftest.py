@@ -54,6 +54,7 @@ BESIDE_SHARD: tuple[str, ...] = (
     "unit/test_sensitivity*.py",
     "unit/test_said*.py",
     "unit/test_value_parts.py",
+    "unit/test_floor_cost.py",
 )
 SHARDS = ("main", "beside")
 

@@ -47,6 +47,7 @@ from userlore.policy.known_words import (
     read_by_its_words,
     unknown_to_covered,
 )
+from userlore.policy.machine_lines import in_machine_line, machine_spans
 from userlore.policy.name_lists import (
     MIN_REST_WORDS,
     is_joiner,
@@ -98,7 +99,8 @@ class Segment:
         start: Offset of the segment in the text.
         end: End offset (exclusive).
         script: ``Latn``, ``Hani``/``Kana`` (one CJK run), ``Hang``, ``Cyrl``, ``Arab``...;
-            ``Zyyy`` for a run without letters.
+            ``Zyyy`` for a run without letters, or a Latin run of a line a program printed
+            (``policy.machine_lines``).
         language: ISO 639-1 code, ``und`` when the identifier cannot place it, or ``None`` for a
             segment with no letters (no language to vouch for).
     """
@@ -207,7 +209,24 @@ def pieces(text: str) -> list[tuple[int, int, str]]:
     for m in _SENTENCE.finditer(text):
         if m.end() > m.start():
             found.extend(_runs(text, m.start(), m.end()))
-    return _join_short_latin(text, found)
+    if not machine_spans(text):
+        return _join_short_latin(text, found)
+    # A line a program printed is no language (``policy.machine_lines``): its Latin runs are
+    # read as runs without one, as digits and punctuation are (blindfix23d), once the short
+    # Latin runs are joined: no run is joined across one.
+    found = [
+        (s, e, _MACHINE if script == "Latn" and in_machine_line(text, s, e) else script)
+        for s, e, script in found
+    ]
+    return [
+        (s, e, "Zyyy" if script == _MACHINE else script)
+        for s, e, script in _join_short_latin(text, found)
+    ]
+
+
+_MACHINE: Final = "machine"
+"""A Latin run of a machine line while short runs are joined: a script of its own, so no run
+is joined across it."""
 
 
 def _inherit(out: list[Segment], text: str, ident: Callable[[str], str]) -> list[Segment]:

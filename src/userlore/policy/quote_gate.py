@@ -59,6 +59,7 @@ from userlore.policy.language import (
     sentences,
     uncovered_segments,
 )
+from userlore.policy.machine_lines import in_machine_line, machine_spans, verdict_caps
 from userlore.policy.name_lists import name_list_language, without_listed_names
 from userlore.policy.sensitivity import SensitivityLevel, SensitivityReport, classify, redact
 from userlore.policy.spoken import spoken_spans
@@ -141,7 +142,8 @@ def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> Quo
         # In a language no cue reads, a credential-shaped token is judged by its shape alone.
         return QuoteVerdict(RejectionReason.QUOTE_CREDENTIAL, "credential")
     story = fiction_request(text)  # a story's figures are its characters' (blind19)
-    for sentence in sentences(text):
+    # A program's lines state nobody's money or health (``policy.machine_lines``): read as blank.
+    for sentence in sentences(_prose(text)):
         lowered = sentence.casefold()
         # A market price asked about is no one's money ("a normal rent … like £1,100?"): blind14.
         cleared = cues.about_others(lowered) or market_price_question(lowered) or story
@@ -436,6 +438,11 @@ def _credential_near_value(cues: Cues, text: str) -> bool:
         if m.group(0) == "pin" and pins_a_package(lowered, m.end()):
             continue  # "pin urllib3 below 3": the verb (blindfix18a)
         start, end = _cue_token(text, m.start(), m.end())
+        line = in_machine_line(text, m.start(), m.end())
+        if line is not None:
+            if _output_value(text, m.start(), m.end(), start, end, line, cues.counts):
+                return True
+            continue
         before = text[max(0, start - _WINDOW_BEFORE) : start]
         after = text[end : end + _WINDOW_AFTER]
         lead = text[max(0, start - _WINDOW_BEFORE - _SIZE_REACH) : max(0, start - _WINDOW_BEFORE)]
@@ -445,6 +452,55 @@ def _credential_near_value(cues: Cues, text: str) -> bool:
 
 
 _ASSIGN = re.compile(r"[=:]")
+_SHORT_ASSIGNED: Final = 4
+_SHORT_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?![\w])")
+_FIRST_TOKEN = re.compile(r"\s*\S+")
+
+
+def _output_value(
+    text: str,
+    cue_start: int,
+    cue_end: int,
+    start: int,
+    end: int,
+    line: tuple[int, int],
+    counts: frozenset[str],
+) -> bool:
+    """A value after a credential cue in a line a program printed (``policy.machine_lines``,
+    blindfix23d), read on its line only and after the cue: a cue inside a name
+    ("test_login_7", "KeyError") or a verdict in capitals ("--- PASS:") points to nothing
+    unless a sign follows it; after a sign the value is the one token there ("code=killed"),
+    of four characters or more, and a number of three digits or fewer is an exit code, a
+    status or a count, no secret."""
+    assigned = end > 0 and text[end - 1] in "=:"
+    named_end = end - 1 if assigned else end
+    glued = start < cue_start or named_end > cue_end
+    word = text[cue_start:cue_end]
+    if not assigned and (glued or verdict_caps(word)):
+        return False
+    after = text[end : line[1]]
+    if assigned:
+        first = _FIRST_TOKEN.match(after)
+        after = first.group(0) if first is not None else ""
+        if len(after.strip().strip(_EDGES)) < _SHORT_ASSIGNED:
+            return False  # "code=0x1", "rc=2": a program's code, no secret's length
+    after = _SHORT_NUMBER.sub(blanked, after[:_WINDOW_AFTER])
+    return _value_like(after, counts)
+
+
+def _prose(text: str) -> str:
+    """``text`` with its machine lines blanked (``policy.machine_lines``)."""
+    spans = machine_spans(text)
+    if not spans:
+        return text
+    parts: list[str] = []
+    at = 0
+    for s, e in spans:
+        parts.append(text[at:s])
+        parts.append(" " * (e - s))
+        at = e
+    parts.append(text[at:])
+    return "".join(parts)
 
 
 def _cue_token(text: str, start: int, end: int) -> tuple[int, int]:

@@ -69,8 +69,12 @@ def sentence_bounds(t: str, lo: int, hi: int) -> tuple[int, int]:
 
 
 def part_bounds(t: str, lo: int, hi: int) -> tuple[int, int]:
-    """The part of a sentence (between commas and semicolons) around ``t[lo:hi]``."""
-    return _bounds(t, _PART, lo, hi)
+    """The part of a sentence (between commas and semicolons) around ``t[lo:hi]``, inside its
+    sentence: a text without commas is no one part (its every amount was read after each cue,
+    the cost growing with the square of its sentences; blindfix23d)."""
+    p_lo, p_hi = _bounds(t, _PART, lo, hi)
+    s_lo, s_hi = sentence_bounds(t, lo, hi)
+    return max(p_lo, s_lo), min(p_hi, s_hi)
 
 
 def sentence_amounts(
@@ -86,8 +90,15 @@ def sentence_amounts(
     number sign ("#1042", "Nr. 118"). ``named`` is read at
     each step: a caller that appends the spans it takes is not offered them twice."""
     c = cues()
+    # The named spans that reach into this sentence, once, and what the caller appends while
+    # it reads (``named[seen:]``): each amount asked against every span of a long text made
+    # the cost grow with the square of its sentences (blindfix23d).
+    seen = len(named)
+    near = [(s, e) for s, e in named if s < hi and lo < e]
     for m in [*first, *_amount().finditer(t, lo, hi), *_BARE.finditer(t, lo, hi), *then]:
-        if overlaps(named, m.start(), m.end()) or is_year(m.group(0)):
+        if overlaps(near, m.start(), m.end()) or overlaps(named[seen:], m.start(), m.end()):
+            continue
+        if is_year(m.group(0)):
             continue
         if _NUMBER_SIGN.search(t, max(0, m.start() - 5), m.start()) or reference_number(t, m):
             continue  # "Invoice #1042", "Rechnung Nr. 118", "FA-2024-0318": a document's number

@@ -31,6 +31,7 @@ from userlore.policy.detectors.placeholders import placeholder_gate, placeholder
 from userlore.policy.detectors.public_refs import public_ref_spans
 from userlore.policy.detectors.stand_ins import stand_in_spans
 from userlore.policy.literal_gate import GatedPattern
+from userlore.policy.machine_lines import carry, output_name_spans
 
 __all__ = ["mask_public_material", "placeholder_words", "public_spans"]
 
@@ -235,16 +236,22 @@ def _word_values(text: str) -> list[tuple[int, int]]:
 
 
 def mask_public_material(text: str) -> str:
-    """``text`` with every :func:`public_spans` span replaced by spaces of the same length."""
+    """``text`` with every :func:`public_spans` span replaced by spaces of the same length,
+    and every name a program printed in a pasted output (``policy.machine_lines``) by
+    underscores: no letter or digit left to read, and the line still reads as output."""
     spans = public_spans(text)
-    if not spans:
+    names = output_name_spans(text)
+    if not spans and not names:
         return text
     chars = list(text)
-    for start, end in spans:
-        for i in range(start, end):
-            if not chars[i].isspace():
-                chars[i] = " "
-    return "".join(chars)
+    for fill, found in ((" ", spans), ("_", names)):
+        for start, end in found:
+            for i in range(start, end):
+                if not chars[i].isspace():
+                    chars[i] = fill
+    masked = "".join(chars)
+    carry(masked, text)
+    return masked
 
 
 # A setting's value after its sign, quoted or bare, to the next space, quote or clause mark.

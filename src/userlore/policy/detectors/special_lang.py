@@ -113,14 +113,35 @@ _SENTENCE_MEMO: Final[dict[str, tuple[tuple[int, int], ...]]] = {}
 _SENTENCE_MEMO_SIZE: Final = 8  # a classify call's texts: the folded text and its views
 
 
+LONG_SENTENCE: Final = 1_000
+"""A sentence longer than this is cut at its line breaks too (blindfix23d). A single line
+break ends no sentence (a hard-wrapped paragraph reads on), but hundreds of lines without a
+full stop (a list, a pasted output) are no sentence: as one, each cue's attribution read all
+of it, and the cost grew with the square of the text."""
+
+
 def _split_sentences(t: str) -> Iterator[tuple[int, int]]:
     start = 0
     for m in _SENTENCE_BREAK.finditer(t):
         if m.start() > start:
-            yield start, m.start()
+            yield from _lines_of_long(t, start, m.start())
         start = m.end()
     if start < len(t):
-        yield start, len(t)
+        yield from _lines_of_long(t, start, len(t))
+
+
+def _lines_of_long(t: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """``(start, end)``, or its lines when it is longer than :data:`LONG_SENTENCE`."""
+    if end - start <= LONG_SENTENCE or "\n" not in t[start:end]:
+        yield start, end
+        return
+    at = start
+    while at < end:
+        stop = t.find("\n", at, end)
+        stop = end if stop < 0 else stop
+        if stop > at:
+            yield at, stop
+        at = stop + 1
 
 
 def _attribute(
