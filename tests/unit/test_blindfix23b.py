@@ -23,7 +23,9 @@ benign wrong):
   12/13 (7/8) -> 13/13 (7/8); second 5/6 (3/4).
 - ``example_values``: "Beispiel-IBAN DE89 3704 0044 0532 0130 00": the standards' and
   registries' example IBANs beside an example word (``benign_values.yaml``' ``specimen_ids``);
-  a test card touching CJK text. 8/8 (11/16) -> 8/8 (0/16); second 3/3 (0/8).
+  a test card touching CJK text. 8/8 (11/16) -> 8/8 (1/16); second 3/3 (0/8). A
+  published example said to be the user's own ("meine echte ist DE89 …", "la mía es ES91 …")
+  is theirs (``benign_shapes.yaml``' ``own_real``).
 
 Held-out rows are checked for the floor only (the gate withholds their language by design).
 """
@@ -56,6 +58,8 @@ KNOWN = {
     "money; the gate withholds it (religion: 'pagan')",
     "money_slang2-de-money-001": "'mir zahlt die Firma …': the company named reads as the "
     "money's owner; the gate withholds it (quote_money)",
+    "example_values-zh-benign-001": "'是真的吗' (is it real?): 真的 is the floor's word for "
+    "the user's real value, so the example IBAN is read as one",
     "pay_suffix-es-benign-001": "'¿un televisor 4K vale la pena?' is identified as Romanian",
     "heldout_magnitudes-sw-benign-001": _POPULATION,
     "heldout_magnitudes-tl-benign-001": _POPULATION,

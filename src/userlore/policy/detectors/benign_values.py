@@ -131,7 +131,10 @@ def benign_value_spans(text: str) -> list[tuple[int, int]]:
         if w.digest_gate.search(lowered):
             spans.extend(_digests(text, lowered, w))
         spans.extend(m.span(1) for m in w.standard.finditer(lowered))
-        if w.example_words.search(lowered) or w.test_words.search(lowered):
+        # Not where the text says one is the user's real one ("meine echte ist DE89 …").
+        if (w.example_words.search(lowered) or w.test_words.search(lowered)) and not (
+            own_real_said(lowered)
+        ):
             spans.extend(_specimens(text, w))
     if "=" in text or ":" in text or "：" in text:
         spans.extend(_placeholders(text, lowered, w))

@@ -406,7 +406,8 @@ def _amount_start(t: str, lowered: str, unit_start: int) -> int | None:
 
 # A slang unit that is also a thing's name, then what kind of thing ("balles de tennis", "paus
 # de canela", "contos de Machado", "bucks of deer"): a count (blindfix23b), unless the kind is
-# money's ("3000 balles de dettes").
+# money's ("3000 balles de dettes") or the clause has a money context ("recebo 2 mil pila de
+# bolsa", "40 patates de côté").
 # A word of three letters or fewer there is an article or a possessive ("45 balles de mon
 # salaire"), no kind.
 _OF_A_KIND = re.compile(r"\s*(?:de|d'|of|da|do|di|von)\s*([^\W\d_]{4,})")
@@ -438,7 +439,9 @@ def money_words(t: str, lowered: str) -> Iterator[_Hit]:
         return
     c = cues()
     for m in d.units.finditer(lowered):
-        if _things_counted(lowered, m.end(), d):
+        if _things_counted(lowered, m.end(), d) and not d.context.search(
+            _clause(t, m.start(), m.end()).casefold()
+        ):
             continue  # "607 balles de tennis", "10 paus de canela": things, not money
         start = _amount_start(t, lowered, m.start())
         if start is not None:
