@@ -23,7 +23,6 @@ SLANG = ("blindfix19b_slang.jsonl", "blindfix19b_slang2.jsonl")
 HELD = ("blindfix19b_held_suffixed.jsonl", "blindfix19b_held_suffixed2.jsonl")
 
 SLANG_KNOWN: dict[str, str] = {
-    "bf19b-slang-fr-benign-001": "'12 balles de tennis' after 'j'ai acheté': as on main",
     "bf19b-slang2-es-money-001": "'por media jornada' reads 'media' as an average",
     "bf19b-slang2-pt-money-003": "'minha mãe me empresta': read as the mother's money",
     "bf19b-slang2-ja-benign-001": "'興行収入' (box office) withheld by the gate: as on main",

@@ -29,10 +29,10 @@ FAMILIES = sorted({str(c["family"]) for c in CASES})
 # aluguel, é normal?" (Portuguese "pago" is no first-person word of the rent rules). A health
 # card's name is a credential cue of the gate ("tarjeta", "carte", "cartão"), so a question with a
 # number after it is withheld; the floor needs that cue to take a card's number said a sentence
-# later ("… la carte Vitale de ma fille ? Le mien c'est 2920…", blind11), so it stays.
+# later ("… la carte Vitale de ma fille ? Le mien c'est 2920…", blind11), so it stays. A card's
+# validity in years is a count since blindfix23b ("¿la tarjeta sanitaria caduca a los 5 años?").
 KNOWN: dict[str, set[str]] = {
     "printed_id": {
-        "idm-b-printed_id-es-004",
         "idm-b-printed_id-fr-002",
         "idm-b-printed_id-pt-002",
     },

@@ -33,11 +33,11 @@ SECOND_KNOWN = {"pm2-en-006"}
 # near a count or an order number), the CPF rule's and the placeholder rule's verdicts on a
 # CPF-shaped order number and "000.000.000-00" (blindfix10c's class), a held-out benign row
 # (withheld by design), and "3 palos y medio", whose "medio" the gate reads as a topic word.
+# "carte d'identité : comptez 3 semaines" is quoted since blindfix23b (weeks are a count).
 KNOWN: dict[str, set[str]] = {
     "printed_id": {"printed_id-en-010", "printed_id-pt-005"},
     "split_id": {
         "split_id-en-013",
-        "split_id-fr-005",
         "split_id-es-005",
         "split_id-pt-004",
         "split_id-zh-004",

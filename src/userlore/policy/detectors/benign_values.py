@@ -43,7 +43,8 @@ _JOINED_VALUE = re.compile(r"[=:：]\s?[\"']?([^\W\d_]+(?:[_\-][^\W\d_]+)+)(?=[\
 # A value of CJK characters after ``=`` or ``:``, to the next space or CJK punctuation.
 _CJK_VALUE = re.compile(r"[=:：]\s?([\u3040-\u30ff\u3400-\u9fff々ー]{2,20})")
 # A card-shaped digit run: 13 to 19 digits in groups of up to six.
-_CARD_RUN = re.compile(r"\d{2,6}(?:[ \-]?\d{2,6}){1,5}(?![\d\w])")
+# A CJK character may follow it ("4242 4242 4242 4242在沙盒里"): no other letter or digit.
+_CARD_RUN = re.compile(r"\d{2,6}(?:[ \-]?\d{2,6}){1,5}(?!(?![\u3040-\u30ff\u3400-\u9fff])\w)")
 # A hex run of a digest's length (MD5, SHA-1, SHA-224, SHA-256, SHA-384, SHA-512), one case.
 _HEX_RUN = re.compile(r"(?:[0-9a-f]{32,128}|[0-9A-F]{32,128})(?![0-9A-Za-z])")
 _DIGEST_LENGTHS = frozenset({32, 40, 56, 64, 96, 128})
@@ -130,7 +131,10 @@ def benign_value_spans(text: str) -> list[tuple[int, int]]:
         if w.digest_gate.search(lowered):
             spans.extend(_digests(text, lowered, w))
         spans.extend(m.span(1) for m in w.standard.finditer(lowered))
-        if w.example_words.search(lowered) or w.test_words.search(lowered):
+        # Not where the text says one is the user's real one ("meine echte ist DE89 …").
+        if (w.example_words.search(lowered) or w.test_words.search(lowered)) and not (
+            own_real_said(lowered)
+        ):
             spans.extend(_specimens(text, w))
     if "=" in text or ":" in text or "：" in text:
         spans.extend(_placeholders(text, lowered, w))
@@ -177,13 +181,17 @@ def _secret_word(lowered: str) -> bool:
 
 
 _ID_RUN = re.compile(r"(?<![\w-])[A-Za-z]{0,2}\d[\d \-]{5,12}[A-Za-z]?(?![\w-])")
+# An IBAN as printed, grouped by fours or not; a CJK character may touch it ("示例IBAN DE89…").
+_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+_IBAN_RUN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{1,4}){3,8}(?![A-Za-z0-9])")
 
 
 def _specimens(text: str, w: _Words) -> list[tuple[int, int]]:
     """An issuer's published example id, in a text about examples or testing."""
     return [
         m.span()
-        for m in _ID_RUN.finditer(text)
+        for pattern in (_ID_RUN, _IBAN_RUN)
+        for m in pattern.finditer(text)
         if "".join(ch for ch in m.group(0) if ch.isalnum()).casefold() in w.specimens
     ]
 
@@ -199,8 +207,11 @@ def _test_cards(text: str, w: _Words) -> list[tuple[int, int]]:
 
 def _starts_a_word(text: str, start: int) -> bool:
     """No letter or digit right before ``start`` (the check a leading lookbehind would make,
-    kept out of the patterns so the engine's fast scan for their first character stays)."""
-    return start == 0 or not text[start - 1].isalnum()
+    kept out of the patterns so the engine's fast scan for their first character stays). A
+    CJK character may touch it: no space sets a number off there ("测试卡号4242…"; blindfix23b)."""
+    return (
+        start == 0 or not text[start - 1].isalnum() or _CJK_CHAR.match(text[start - 1]) is not None
+    )
 
 
 def _digests(text: str, lowered: str, w: _Words) -> list[tuple[int, int]]:

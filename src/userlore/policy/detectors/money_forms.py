@@ -44,6 +44,7 @@ class _Words:
     literals: LiteralGate  # the cheap gate: any pay or period word, any magnitude
     table_literals: LiteralGate  # and a table's: any balance or amount column's word
     pay: re.Pattern[str]
+    switched_pay: re.Pattern[str]  # English pay words inside CJK text ("我base是28k")
     per_period: re.Pattern[str]
     magnitude: re.Pattern[str]
     cjk_magnitude: re.Pattern[str]  # "1.2w" (万), read only in a text with CJK in it
@@ -71,9 +72,15 @@ def _words() -> _Words:
         literals=LiteralGate(words),
         table_literals=LiteralGate([*flat({"b": table["balance"]}), *flat({"a": table["amount"]})]),
         pay=re.compile(alternation(flat(raw["pay"]))),
+        switched_pay=re.compile(
+            r"(?<![A-Za-z])(?:"
+            + "|".join(re.escape(str(w)) for w in sorted(raw["code_switched_pay"], key=len)[::-1])
+            + r")(?![A-Za-z])"
+        ),
         per_period=re.compile(alternation(flat(raw["per_period"]))),
         magnitude=re.compile(rf"(?<![\w.,])\d+(?:[.,]\d+)?\s?(?i:{mags})(?![A-Za-z])"),
-        cjk_magnitude=re.compile(rf"(?<![\w.,])\d+(?:\.\d+)?(?:{cjk})(?![A-Za-z])"),
+        # A CJK character may touch it ("年薪45w", "大概2w"; blindfix23b): no Latin letter.
+        cjk_magnitude=re.compile(rf"(?<![A-Za-z0-9_.,])\d+(?:\.\d+)?(?:{cjk})(?![A-Za-z])"),
         balance=re.compile(alternation(flat({"all": table["balance"]}))),
         amount=re.compile(alternation(flat({"all": table["amount"]}))),
         date=re.compile(alternation(flat({"all": table["date"]}))),
@@ -124,6 +131,7 @@ def _windows(t: str, lowered: str) -> list[tuple[int, int]]:
             spans += [m.span() for m in w.per_period.finditer(lowered)]
     if cjk:
         spans += [m.span() for m in w.cjk_magnitude.finditer(t)]
+        spans += [m.span() for m in w.switched_pay.finditer(lowered)]
     if (cjk or first) and (
         payments.literals.search(lowered) or (cjk and payments.non_ascii.search(lowered))
     ):
@@ -188,6 +196,7 @@ def _pay_amounts(t: str, lowered: str) -> Iterator[_Hit]:
             if _others_money(head, c) or not _account_state(head.casefold()):
                 continue
         own = w.pay.search(folded) is not None
+        own = own or (_CJK.search(clause) is not None and w.switched_pay.search(folded) is not None)
         own = own or (
             first_person().speaker.search(clause) is not None
             and w.per_period.search(folded) is not None

@@ -74,6 +74,11 @@ class _Data:
     notes: GatedPattern
     cue_words: LiteralGate
     next_words: LiteralGate
+    not_kinds: frozenset[str]  # words after "de" that name no kind of thing
+
+
+_KATAKANA_END = re.compile(r"[\u30a1-\u30fa\u30fc]$")
+_NO_KATAKANA: Final = r"(?![\u30a1-\u30fa\u30fc])"
 
 
 @functools.cache
@@ -82,7 +87,11 @@ def _data() -> _Data:
     start = [str(t) for terms in raw["pieces"]["start"].values() for t in terms]
     nxt = [str(t) for terms in raw["pieces"]["next"].values() for t in terms]
     money = raw["money"]
-    cjk_units = "|".join(re.escape(str(u)) for u in money["cjk_units"])
+    # A katakana unit ("マン") is none at the start of a longer katakana word ("マンション").
+    cjk_units = "|".join(
+        re.escape(str(u)) + (_NO_KATAKANA if _KATAKANA_END.search(str(u)) else "")
+        for u in money["cjk_units"]
+    )
     return _Data(
         start=re.compile(alternation(start, escape=False)),
         next=re.compile(alternation(nxt, escape=False)),
@@ -100,8 +109,8 @@ def _data() -> _Data:
             rf"|[0-9]+(?:[,，][0-9]{{3}})*(?:[.．][0-9]+)?[ \u00a0][一二三四五六七八九十百千万两]*"
             rf"(?:{cjk_units})"
         ),
-        context=CueAlternation([str(c) for c in money["context"]]),
-        first_verbs=CueAlternation([str(v) for v in money["first_verbs"]]),
+        context=CueAlternation([str(c) for c in (*money["context"], *money["paid_to_me"])]),
+        first_verbs=CueAlternation([str(v) for v in (*money["first_verbs"], *money["paid_to_me"])]),
         credential=CueAlternation([str(c) for c in raw["pieces"]["cues"]]),
         unit_words=LiteralGate(str(u) for u in money["units"]),
         notes=GatedPattern(
@@ -114,6 +123,7 @@ def _data() -> _Data:
             )
         ),
         cue_words=LiteralGate(str(c) for c in raw["pieces"]["cues"]),
+        not_kinds=frozenset(str(w) for w in money["not_kinds"]),
         next_words=LiteralGate(
             w for term in nxt for w in re.findall(r"[^\W\d_]{3,}|[\u3040-\u9fff]+", term)
         ),
@@ -394,6 +404,27 @@ def _amount_start(t: str, lowered: str, unit_start: int) -> int | None:
     return start
 
 
+# A slang unit that is also a thing's name, then what kind of thing ("balles de tennis", "paus
+# de canela", "contos de Machado", "bucks of deer"): a count (blindfix23b), unless the kind is
+# money's ("3000 balles de dettes") or the clause has a money context ("recebo 2 mil pila de
+# bolsa", "40 patates de côté").
+# A word of three letters or fewer there is an article or a possessive ("45 balles de mon
+# salaire"), no kind.
+_OF_A_KIND = re.compile(r"\s*(?:de|d'|of|da|do|di|von)\s*([^\W\d_]{4,})")
+
+
+def _things_counted(lowered: str, end: int, d: _Data) -> bool:
+    m = _OF_A_KIND.match(lowered, end)
+    if m is None:
+        return False
+    kind = m.group(1)
+    return (
+        _MONEY_NOUNS.search(kind) is None
+        and kind not in d.not_kinds
+        and kind not in d.unit_words.words  # "2 palos de pesos": money in money
+    )
+
+
 def money_words(t: str, lowered: str) -> Iterator[_Hit]:
     """The user's own money said with a currency word or slang ("zwölftausend Euro", "980
     balles", "dos mil pavos", "三百蚊"), in a clause that makes it the user's."""
@@ -408,6 +439,10 @@ def money_words(t: str, lowered: str) -> Iterator[_Hit]:
         return
     c = cues()
     for m in d.units.finditer(lowered):
+        if _things_counted(lowered, m.end(), d) and not d.context.search(
+            _clause(t, m.start(), m.end()).casefold()
+        ):
+            continue  # "607 balles de tennis", "10 paus de canela": things, not money
         start = _amount_start(t, lowered, m.start())
         if start is not None:
             spans.append((start, m.end()))

@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Final
 
 from anyascii import anyascii
 
 from userlore.policy.built_tables import built_table
-from userlore.policy.detectors.cldr_words import compact_parts
+from userlore.policy.detectors.cldr_words import _currency_signs, compact_parts
 from userlore.policy.detectors.uncovered_shapes import _bare, _engine, _every_magnitude, _said
 from userlore.policy.word_view import letter_runs
 
-__all__ = ["near_magnitude", "says_a_magnitude"]
+__all__ = ["large_magnitude_shape", "near_magnitude", "says_a_magnitude", "shaped_large_amounts"]
 
 # A word with its marks (not ``\w``, which splits Devanagari and Tamil at their vowel signs, and
 # Limbu, Syloti Nagri or Myanmar at theirs: blindfix17b).
@@ -286,3 +286,91 @@ def _loaned_magnitude(word: str) -> bool:
     if word.isascii() or _LATIN.search(word) is not None:
         return False
     return _spelled_in_ascii(word) in _transliterated_magnitudes()
+
+
+_STEM: Final = 4  # letters of a large magnitude's stem ("mili", "milj", "bili")
+_STEM_LANGUAGES: Final = 3  # languages a stem is shared by
+_LARGE: Final = 10**6
+_SI_PREFIX: Final = "milli"  # "1,5 millimetri": a length, every language's SI prefix
+
+
+@built_table("uncovered_money.large_stems")
+def _large_stems() -> tuple[str, ...]:
+    """The first four letters of the Latin words CLDR's long compact formats write for a
+    million and more, shared by three languages or more ("mili", "mill", "milj", "mily",
+    "bili", "tril"...): every babel locale's, no language named (blindfix23b)."""
+    from babel import Locale, UnknownLocaleError
+    from babel.localedata import locale_identifiers
+
+    by_stem: dict[str, set[str]] = {}
+    for name in locale_identifiers():
+        try:
+            loc = Locale.parse(name)
+        except (UnknownLocaleError, ValueError):
+            continue
+        for forms in loc.compact_decimal_formats.get("long", {}).values():  # by plural form
+            for magnitude, pattern in forms.items():
+                if int(magnitude) < _LARGE:
+                    continue
+                for part in (*pattern.prefix, *pattern.suffix):
+                    for w in _TOKEN.findall(part):
+                        bare = _bare(w)
+                        if len(bare) > _STEM and bare.isascii() and bare.isalpha():
+                            by_stem.setdefault(bare[:_STEM], set()).add(name.split("_")[0])
+    return tuple(sorted(s for s, found in by_stem.items() if len(found) >= _STEM_LANGUAGES))
+
+
+def large_magnitude_shape(word: str) -> bool:
+    """``word``, bare, is shaped like some language's word for a million or more: five letters
+    or more starting with a stem three languages' words share ("miliyoni", "miljovnna",
+    "miliyan"), a spelling no CLDR locale writes (blindfix23b). Not the SI prefix "milli"."""
+    bare = _bare(word)
+    return (
+        len(bare) > _STEM
+        and bare.isalpha()
+        and bare[:_STEM] in _large_stems()
+        and not bare.startswith(_SI_PREFIX)
+    )
+
+
+_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?![\w]|[.,]\d)")
+_DECIMAL = re.compile(r"\d+[.,]\d{1,2}")
+_SPACE = re.compile(r"[ \u00a0\u202f]{1,2}")
+# A code or a symbol in capitals before the number ("MK", "TSh", "KES"), not a capitalised word.
+_CODE_BEFORE = re.compile(r"(?<![^\W\d_])(?:[A-Z]|[A-Z][A-Za-z]{0,2}[A-Z])[ \u00a0]?$")
+
+
+@functools.cache
+def _sign_before() -> re.Pattern[str]:
+    return re.compile(_currency_signs() + r"[ \u00a0]?$")
+
+
+def _currency_before(text: str, at: int) -> bool:
+    """A currency sign, or a code or symbol in capitals, right before ``text[at:]``."""
+    head = text[max(0, at - 6) : at]
+    return _sign_before().search(head) is not None or _CODE_BEFORE.search(head) is not None
+
+
+def shaped_large_amounts(text: str) -> Iterator[tuple[int, int]]:
+    """A number beside a word shaped like a million's (:func:`large_magnitude_shape`), before
+    it or after it, in ``text`` (an uncovered segment): an amount when the number has a
+    decimal part ("1,2 miljovnna", "miliyan 4.5") or a currency before it ("MK 3 miliyoni").
+    A whole count with no currency ("20 miliyoni amakhala", a population) stays."""
+    words = list(_TOKEN.finditer(text))
+    for n in _NUMBER.finditer(text):
+        if _DECIMAL.fullmatch(n.group(0)) is None and not _currency_before(text, n.start()):
+            continue
+        after = next((w for w in words if w.start() >= n.end()), None)
+        before = next((w for w in reversed(words) if w.end() <= n.start()), None)
+        if (
+            after is not None
+            and _SPACE.fullmatch(text, n.end(), after.start())
+            and large_magnitude_shape(after.group(0))
+        ):
+            yield n.start(), after.end()
+        elif (
+            before is not None
+            and _SPACE.fullmatch(text, before.end(), n.start())
+            and large_magnitude_shape(before.group(0))
+        ):
+            yield before.start(), n.end()

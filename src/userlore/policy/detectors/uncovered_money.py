@@ -67,6 +67,7 @@ from userlore.policy.detectors.uncovered_magnitudes import (
     _loaned_magnitude,
     _read_as,
     near_magnitude,
+    shaped_large_amounts,
 )
 from userlore.policy.detectors.uncovered_magnitudes import _TOKEN as _TOKEN
 from userlore.policy.detectors.uncovered_magnitudes import _compact_words as _compact_words
@@ -102,6 +103,8 @@ def _may_hold_money(t: str) -> bool:
         return True
     if has_decimal(t) and (_THOUSANDS.search(t) or _DECIMAL_MILLIONS.search(t)):
         return True
+    if has_decimal(t) and next(shaped_large_amounts(t), None) is not None:
+        return True  # "1,2 miljovnna": a million's shape, no CLDR word (blindfix23b)
     if not t.isascii() and _OTHER_SCRIPT.search(t):
         return True
     words = letter_runs(t) if t.isascii() else _TOKEN.findall(t)  # split once for the tests
@@ -131,6 +134,8 @@ def uncovered_money(t: str) -> Iterator[_Hit]:
             if not any(s < end and start < e for s, e in spans):  # not read above already
                 yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
         for start, end in _suffixed_amounts(text, languages):
+            yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
+        for start, end in shaped_large_amounts(text):  # by its shape: no language's word
             yield (_REGULATED, _RULE, seg.start + start, seg.start + end, None)
 
 
