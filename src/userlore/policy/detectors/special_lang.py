@@ -218,6 +218,8 @@ def _for_someone_else(lang: _Language, t: str, term_end: int, sentence_end: int)
     m = lang.beneficiary.search(t, term_end, sentence_end)
     if m is None or len(t[term_end : m.start()].split()) > _BENEFICIARY_REACH:
         return False
+    if (whose := lang.markers.match(t, m.start())) and whose.lastgroup == "other":
+        return True  # the beneficiary word opens a third party: "MS-Diagnose meiner Frau"
     for marker in lang.markers.finditer(t, m.end(), sentence_end):
         if len(t[m.end() : marker.start()].split()) > _BENEFICIARY_REACH:
             return False
