@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from userlore.policy.detectors.special_lang_vocab import _Language
 from userlore.policy.literal_gate import GatedPattern
@@ -30,15 +31,21 @@ _NEXT_WORD = re.compile(r"\s+([A-Z][\w-]*)")
 
 
 @cache
-def _names_after() -> frozenset[str]:
-    """Words after which an abbreviation is a product's name even where nouns are capitalised
-    ("MS Word", blindfix23c): ``_names_after`` of ``special_abbreviations.json``."""
-    raw = json.loads(
+def _raw() -> dict[str, Any]:
+    """``policy/data/special_abbreviations.json`` as read."""
+    raw: dict[str, Any] = json.loads(
         resources.files("userlore.policy.data")
         .joinpath("special_abbreviations.json")
         .read_text(encoding="utf-8")
     )
-    return frozenset(raw.get("_names_after", {}).get("words", ()))
+    return raw
+
+
+@cache
+def _names_after() -> frozenset[str]:
+    """Words after which an abbreviation is a product's name even where nouns are capitalised
+    ("MS Word", blindfix23c): ``_names_after`` of ``special_abbreviations.json``."""
+    return frozenset(_raw().get("_names_after", {}).get("words", ()))
 
 
 def _a_name(code: str, t: str, end: int) -> bool:
@@ -53,11 +60,7 @@ def _a_name(code: str, t: str, end: int) -> bool:
 @cache
 def _table() -> tuple[re.Pattern[str] | None, dict[str, tuple[re.Pattern[str], dict[str, str]]]]:
     """(any abbreviation of any language, per language: its pattern and category by token)."""
-    raw = json.loads(
-        resources.files("userlore.policy.data")
-        .joinpath("special_abbreviations.json")
-        .read_text(encoding="utf-8")
-    )
+    raw = _raw()
     table: dict[str, tuple[re.Pattern[str], dict[str, str]]] = {}
     every: set[str] = set()
     tails = tuple(raw.get("_compound_tails", {}).get("words", ()))
