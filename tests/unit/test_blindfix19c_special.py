@@ -42,7 +42,6 @@ CASES = data_sets.rows(*SETS)
 FAMILIES = sorted({str(c["family"]) for c in CASES})
 KNOWN = {
     # Near-misses withheld on main too: a bare cue the vocabularies read, no rule of this round.
-    "own_charge-de-benign-001": "Vorstrafe: the vocabulary's term, a neighbour's, as on main",
     "party_campaigning-fr-benign-001": "militants d'EELV: the vocabulary's term, as on main",
     "party_campaigning-fr-benign-002": "tracts for a school fête: a vocabulary term, as on main",
     "party_campaigning-pt-benign-001": "militantes do PL: the vocabulary's term, as on main",

@@ -33,9 +33,6 @@ SETS = tuple(
     for round_ in ("", "2")
 )
 KNOWN = {
-    # "教えて" (tell me) is a topic word of the Japanese vocabulary: a request for a hiking
-    # course after the condition clears it.
-    "condition_class-ja-special-003": "教えて read as a topic after the condition",
     # A cue after a determiner with no speaker is not cleared by the gate (fail closed), as on
     # main: a question about a public service's time.
     "observance-de-benign-001": "der Gottesdienst: a determiner, no speaker (as on main)",

@@ -37,7 +37,6 @@ SETS = tuple(
 )
 KNOWN = {
     # Near-misses withheld on main too: a bare cue the vocabularies read, no rule of this round.
-    "couple_parents-zh-benign-002": "同性伴侣登记 asked about: the vocabulary's term, as on main",
     "couple_parents2-en-benign-003": "'gay couples' asked about: the vocabulary's term, as on main",
     "record_state2-fr-benign-001": "how a bracelet électronique works: a bare cue, as on main",
 }

@@ -29,9 +29,9 @@ SPECIAL_KNOWN: frozenset[str] = frozenset(
         # A question about a drug or a card, then a friend or a colleague in the next
         # sentence: the question alone reads as the speaker's (withheld, the safe side).
         "bf9s-brand-es-b07",
-        "bf9s-brand-ja-b07",
         "bf9s-document-zh-b07",
-        # (bf9s-document-ja-b07 is quoted since blindfix16c: "ってどうやって" asks how, a topic)
+        # (bf9s-document-ja-b07 is quoted since blindfix16c: "ってどうやって" asks how, a topic;
+        # bf9s-brand-ja-b07 since blindfix23c: "ってどんな" asks what kind, a topic)
     }
 )
 VALUES_KNOWN: frozenset[str] = frozenset(

@@ -56,8 +56,6 @@ KNOWN_WITHHELD: frozenset[str] = frozenset(
         "Meine Psychiaterin sagt, mein Sohn sollte mal zum Kinderarzt.",
         # "came out as" said of a friend, with "we're" after it: not cleared.
         "My daughter's friend just came out as trans and we're helping her.",
-        # A German genitive owner ("meiner Schwester") is no beneficiary word.
-        "Die Hebamme meiner Schwester ist super.",
         # French "de" is no beneficiary word ("coming out auprès de mes parents" is the
         # speaker's own), so "la sage-femme de ma sœur" is not cleared.
         "La sage-femme de ma sœur est adorable.",

@@ -7,8 +7,8 @@ terms match in any case. ``policy/data/special_abbreviations.json`` lists them p
 a match counts for a language only where that language reads the sentence (one of its person,
 topic or profession words, or for Japanese and Chinese its own script), and whose fact it is
 is then decided by that language's attribution (:mod:`.special_lang`), like any other cue.
-An abbreviation before a capitalised word is a name ("MS Teams"), except in German, which
-capitalises its nouns.
+An abbreviation before a capitalised word is a name ("MS Teams"); in German, which capitalises
+its nouns, only before a listed name ("MS Word", ``_names_after``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from userlore.policy.detectors.special_lang_vocab import _Language
 from userlore.policy.literal_gate import GatedPattern
@@ -26,33 +27,60 @@ __all__ = ["abbreviation_cues", "table_cues"]
 
 _CAPITALISED_NOUNS = frozenset({"de"})
 _NEXT_NAME = re.compile(r"\s+[A-Z][a-z]")
+_NEXT_WORD = re.compile(r"\s+([A-Z][\w-]*)")
+
+
+@cache
+def _raw() -> dict[str, Any]:
+    """``policy/data/special_abbreviations.json`` as read."""
+    raw: dict[str, Any] = json.loads(
+        resources.files("userlore.policy.data")
+        .joinpath("special_abbreviations.json")
+        .read_text(encoding="utf-8")
+    )
+    return raw
+
+
+@cache
+def _names_after() -> frozenset[str]:
+    """Words after which an abbreviation is a product's name even where nouns are capitalised
+    ("MS Word", blindfix23c): ``_names_after`` of ``special_abbreviations.json``."""
+    return frozenset(_raw().get("_names_after", {}).get("words", ()))
+
+
+def _a_name(code: str, t: str, end: int) -> bool:
+    """The token ending at ``end`` begins a name: a capitalised word follows it ("MS Teams"),
+    in German one of the listed names ("MS Word"; "die MS Diagnose" is no name)."""
+    if code not in _CAPITALISED_NOUNS:
+        return _NEXT_NAME.match(t, end) is not None
+    m = _NEXT_WORD.match(t, end)
+    return m is not None and m.group(1) in _names_after()
 
 
 @cache
 def _table() -> tuple[re.Pattern[str] | None, dict[str, tuple[re.Pattern[str], dict[str, str]]]]:
     """(any abbreviation of any language, per language: its pattern and category by token)."""
-    raw = json.loads(
-        resources.files("userlore.policy.data")
-        .joinpath("special_abbreviations.json")
-        .read_text(encoding="utf-8")
-    )
+    raw = _raw()
     table: dict[str, tuple[re.Pattern[str], dict[str, str]]] = {}
     every: set[str] = set()
+    tails = tuple(raw.get("_compound_tails", {}).get("words", ()))
     for code, categories in raw.items():
         if code.startswith("_"):
             continue
         by_token = {a: category for category, items in categories.items() for a in items}
         every.update(by_token)
-        table[code] = (_pattern(by_token), by_token)
-    return (_pattern(every) if every else None), table
+        table[code] = (_pattern(by_token, tails), by_token)
+    return (_pattern(every, tails) if every else None), table
 
 
-def _pattern(tokens: Iterable[str]) -> re.Pattern[str]:
+def _pattern(tokens: Iterable[str], tails: Iterable[str] = ()) -> re.Pattern[str]:
     alt = "|".join(re.escape(a) for a in sorted(tokens, key=len, reverse=True))
     # Bounded by Latin letters and digits only: Japanese and Chinese glue an abbreviation to
-    # the next character ("COPDだから", "ADHD患者").
+    # the next character ("COPDだから", "ADHD患者"). A hyphen ends it only before a listed
+    # tail ("MS-Diagnose", "ADHS-Therapie"; "MS-DOS" is none): ``_compound_tails``.
+    hyphen = r"-(?!(?:" + "|".join(map(re.escape, tails)) + r")\b)" if tails else "-"
     return re.compile(
-        rf"(?<![A-Za-z0-9\u00c0-\u024f/+.\-])(?:{alt})(?![A-Za-z0-9\u00c0-\u024f/\-]|\+\w)"
+        rf"(?<![A-Za-z0-9\u00c0-\u024f/+.\-])(?:{alt})(?![A-Za-z0-9\u00c0-\u024f/]|{hyphen}|\+\w)"
     )
 
 
@@ -90,7 +118,8 @@ def table_cues(
     """The cues of a per-language ``table`` (its pattern, category by lower-cased or exact
     token), each sentence read by the languages with most of their words in it.
 
-    ``names``: a token before a capitalised word is a name ("MS Teams"), outside German.
+    ``names``: a token before a capitalised word is a name ("MS Teams"); in German only
+    before a listed name ("MS Word").
     ``unmarked``: where no language's word stands, every spaced language listing the token
     reads it (a brand is no word of any language: "Subutex depuis deux ans" still counts).
     """
@@ -104,7 +133,7 @@ def table_cues(
             hits = [
                 (by_token.get(m.group(0)) or by_token[m.group(0).casefold()], m.start(), m.end())
                 for m in pattern.finditer(t, s, e)
-                if not names or lang.code in _CAPITALISED_NOUNS or not _NEXT_NAME.match(t, m.end())
+                if not names or not _a_name(lang.code, t, m.end())
             ]
             if not hits:
                 continue

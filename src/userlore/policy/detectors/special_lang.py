@@ -200,13 +200,24 @@ def _attribute(
         # Before the later words: "been on lithium since May, can you…" asks the assistant
         # ("you") about the speaker's own treatment (blind17).
         return _SELF
-    if "self" not in kinds and kinds & {"other", "topic"}:
+    later = _told_later(lang, t, s, term_end, sentence_end) if "self" not in kinds else set()
+    if later & {"other", "topic"}:
         return _OTHER  # "ラマダンについての本", "Diabetes in children": a topic, told later
     if "self" not in kinds and lang.determiner is not None and lang.determiner.search(before):
         return _DETERMINED  # "The Democrats passed...": a determiner, no speaker anywhere
     if lang.pro_drop:
         return _SELF  # "5月からインスリン注射をしている": the subject left out is the speaker
     return _UNCLEAR
+
+
+def _told_later(lang: _Language, t: str, s: int, term_end: int, sentence_end: int) -> set[str]:
+    """The marker kinds of the sentence up to the end of the term's clause where the language
+    marks one (``clause_ends``): "適応障害で休職中なんだけど、傷病手当って…" names its topic
+    in the next clause, about the leave, not the diagnosis (blindfix23c)."""
+    end = sentence_end
+    if lang.clause_end is not None and (m := lang.clause_end.search(t, term_end, end)):
+        end = m.start()
+    return {m.lastgroup or "" for m in lang.markers.finditer(t, s, end)}
 
 
 def _implied_opener(lang: _Language, before: str) -> bool:
@@ -228,6 +239,8 @@ def _for_someone_else(lang: _Language, t: str, term_end: int, sentence_end: int)
     m = lang.beneficiary.search(t, term_end, sentence_end)
     if m is None or len(t[term_end : m.start()].split()) > _BENEFICIARY_REACH:
         return False
+    if (whose := lang.markers.match(t, m.start())) and whose.lastgroup == "other":
+        return True  # the beneficiary word opens a third party: "MS-Diagnose meiner Frau"
     for marker in lang.markers.finditer(t, m.end(), sentence_end):
         if len(t[m.end() : marker.start()].split()) > _BENEFICIARY_REACH:
             return False

@@ -31,7 +31,7 @@ _KEYS: Final = frozenset(
     {"language", "spaced", "pro_drop", "head_first", "terms", "self_terms", "as_a", "as_a_suffix",
      "implied_start", "determiners", "negation_after", "compounds", "self_copula",
      "patient_nouns", "beneficiary", "script", "reported_self", "couple", "descent",
-     *_MARKER_KINDS}
+     "clause_ends", *_MARKER_KINDS}
 )  # fmt: skip
 _TOKEN = re.compile(r"\w+")
 # Every regex term holds a literal run of three or more letters ("descent", "afiliad", "vot"),
@@ -113,6 +113,10 @@ class _Language:
     couple_gates: tuple[LiteralGate | None, ...] = ()
     """For each ``couple`` pair, words one of which an ASCII text's lower case holds wherever
     the partner pattern matches in it (see :func:`_couple_gate`); None: no such words."""
+    clause_end: re.Pattern[str] | None = None
+    """Where a clause ends inside a sentence of a ``pro_drop`` language (``clause_ends``: "ので",
+    "けど"): a third party or topic named only in a later clause does not own a term with no
+    speaker of its own ("創価学会員なので…友達に頼む", blindfix23c)."""
 
 
 def _alternation(phrases: list[str], *, spaced: bool) -> str:
@@ -302,6 +306,11 @@ def _compile(code: str, data: dict[str, object]) -> _Language:
         descent=(
             re.compile(_alternation(_str_list(data, "descent"), spaced=spaced), re.IGNORECASE)
             if data.get("descent")
+            else None
+        ),
+        clause_end=(
+            re.compile(_alternation(_str_list(data, "clause_ends"), spaced=spaced))
+            if data.get("clause_ends")
             else None
         ),
     )
