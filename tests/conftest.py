@@ -42,8 +42,8 @@ if _langid_cache is not None:
 # data-set tests: in-process, on in-memory databases, with no server, subprocess, deadline or
 # PostgreSQL, so a starved core only slows them. ``USERLORE_TEST_SHARD`` (``main`` or
 # ``beside``) picks a session's share; unset, pytest runs every test. The shard ended the command
-# (stop 51's CI: ~70 s after the suites, the main share ~90 s earlier), so two such files of
-# ~35 s of CPU, the one-pass comparison and the floor's cost test, run in the main share.
+# (a quiet newcomer run: main share done at ~700 s, suites 725 s, shard 786 s), so two such
+# files of ~35 s of CPU, the one-pass comparison and the floor's cost test, run in the main one.
 BESIDE_SHARD: tuple[str, ...] = (
     "unit/test_*classes*.py",
     "unit/test_blind*.py",
