@@ -26,10 +26,10 @@ COVERED = [
     "J'utilise toujours pnpm avec vite",
     "deploy via terraform and ansible please",
     "I moved from yarn to pnpm last week",
+    "my stack is fastapi plus sqlalchemy",  # read without the listed names (blindfix23a)
 ]
 # Read as fy, da and it before near_relatives too: withheld, one snippet each.
 KNOWN_UNCOVERED = [
-    "my stack is fastapi plus sqlalchemy",
     "prefer uv over pip for venvs",
     "Eu uso sempre pnpm e vite",
 ]

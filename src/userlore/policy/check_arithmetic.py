@@ -15,7 +15,7 @@ import re
 
 from userlore.policy.cue_data import alternation, flat, literal_alternation
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.common import has_digit
+from userlore.policy.detectors.common import blank_spans, has_digit
 
 __all__ = ["blank_operands"]
 
@@ -41,10 +41,6 @@ def blank_operands(text: str) -> str:
     asks, after, before = _patterns()
     if len(lowered) != len(text) or not asks.search(lowered):
         return text
-    spans = [m.span(1) for m in (*after.finditer(lowered), *before.finditer(lowered))]
-    if not spans:
-        return text
-    chars = list(text)
-    for s, e in spans:
-        chars[s:e] = " " * (e - s)
-    return "".join(chars)
+    return blank_spans(
+        text, [m.span(1) for m in (*after.finditer(lowered), *before.finditer(lowered))]
+    )

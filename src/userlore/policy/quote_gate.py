@@ -38,7 +38,7 @@ from userlore.policy.code_tokens import without_versions
 from userlore.policy.cue_data import Cues
 from userlore.policy.cue_data import cues as _cues
 from userlore.policy.detectors.clock_times import CLOCK_TIMES, clock_time
-from userlore.policy.detectors.common import _is_placeholder, blanked, is_year
+from userlore.policy.detectors.common import _is_placeholder, blank_spans, blanked, is_year
 from userlore.policy.detectors.cued_values import MONTH_YEAR, names_an_organisation
 from userlore.policy.detectors.fiction_codes import fiction_request
 from userlore.policy.detectors.market_prices import market_price_question
@@ -490,17 +490,7 @@ def _output_value(
 
 def _prose(text: str) -> str:
     """``text`` with its machine lines blanked (``policy.machine_lines``)."""
-    spans = machine_spans(text)
-    if not spans:
-        return text
-    parts: list[str] = []
-    at = 0
-    for s, e in spans:
-        parts.append(text[at:s])
-        parts.append(" " * (e - s))
-        at = e
-    parts.append(text[at:])
-    return "".join(parts)
+    return blank_spans(text, machine_spans(text))
 
 
 def _cue_token(text: str, start: int, end: int) -> tuple[int, int]:

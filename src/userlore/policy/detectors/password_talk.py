@@ -35,7 +35,7 @@ import re
 from typing import Final
 
 from userlore.policy.cue_data import cues
-from userlore.policy.detectors.common import _Hit
+from userlore.policy.detectors.common import _Hit, blank_spans
 from userlore.policy.detectors.cue_sections import sections
 from userlore.policy.findings import _SECRET
 from userlore.policy.first_person import first_person
@@ -180,10 +180,4 @@ _TRAILING: Final = ".,;:!?…。，？！"
 
 def blank_talked(text: str) -> str:
     """``text`` with the tokens of a password talked about as spaces, for the gate."""
-    spans = talked_spans(text)
-    if not spans:
-        return text
-    chars = list(text)
-    for s, e in spans:
-        chars[s:e] = " " * (e - s)
-    return "".join(chars)
+    return blank_spans(text, talked_spans(text))
