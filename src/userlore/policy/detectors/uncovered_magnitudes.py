@@ -9,6 +9,7 @@ No language is named here.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Iterable, Iterator
@@ -357,11 +358,15 @@ def shaped_large_amounts(text: str) -> Iterator[tuple[int, int]]:
     decimal part ("1,2 miljovnna", "miliyan 4.5") or a currency before it ("MK 3 miliyoni").
     A whole count with no currency ("20 miliyoni amakhala", a population) stays."""
     words = list(_TOKEN.finditer(text))
+    starts = [w.start() for w in words]  # in order, as are the ends: the words do not overlap
+    ends = [w.end() for w in words]
     for n in _NUMBER.finditer(text):
         if _DECIMAL.fullmatch(n.group(0)) is None and not _currency_before(text, n.start()):
             continue
-        after = next((w for w in words if w.start() >= n.end()), None)
-        before = next((w for w in reversed(words) if w.end() <= n.start()), None)
+        at = bisect.bisect_left(starts, n.end())
+        after = words[at] if at < len(words) else None
+        at = bisect.bisect_right(ends, n.start())
+        before = words[at - 1] if at > 0 else None
         if (
             after is not None
             and _SPACE.fullmatch(text, n.end(), after.start())
