@@ -192,7 +192,7 @@ def _probe_values(length: int) -> tuple[str, ...]:
         values.update(("1900", "1950", "1987", "1999", "2000", "2012", "2024", "2031", "2099"))
     rng = random.Random(length)  # values of no pattern, the same in every process
     while len(values) < 24 + (9 if length == 4 else 0):
-        values.add("".join(rng.choice("0123456789") for _ in range(length)))
+        values.add(_digits(rng, length))
     return tuple(sorted(values))
 
 
