@@ -134,7 +134,7 @@ _BLOCK_BETWEEN: Final = _words(
     colleagues coworker coworkers co boss manager employee employees neighbor neighbour
     neighbors neighbours roommate teacher student students classmate classmates team
     teammate mate mates buddy buddies bestie pal pals housemate housemates flatmate
-    people person someone somebody everyone anyone he she they him them his hers
+    people person someone somebody everyone anyone he she they him her them his hers
     their theirs who whose whom character protagonist hero author celebrity users population
     community members about regarding research researching researcher study studies studying
     article articles essay paper papers book books podcast documentary course class lecture
