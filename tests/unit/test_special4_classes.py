@@ -29,7 +29,8 @@ EVERY_CATEGORY = special_sets.EVERY_CATEGORY
 KNOWN_MISSES: frozenset[str] = frozenset(
     {
         # Japanese: a third party anywhere in the sentence makes a pro-drop cue theirs.
-        "弁護士からは罰金で済むだろうと言われた。",
+        # ("弁護士からは罰金で済むだろうと言われた。" is withheld since blindfix24d: 罰金 is a
+        # term, and the gate withholds a cue whoever owns it.)
         "妻には参政党に投票したことを言っていない。",
         # Radiotherapy in its colloquial short forms.
         "El oncólogo me dijo que la radio termina en mayo.",
