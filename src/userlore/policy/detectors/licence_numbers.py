@@ -8,10 +8,11 @@ licence-shaped value within :data:`REACH` characters (the same line) is regulate
 digits of seven to eighteen characters with four digits or more ("B072RRE2I55", "Y4829137",
 "L-482913 7"), or eight to eighteen digits unseparated or in groups of four ("04829137562",
 "3012 4829 1375"; in any grouping right after the word and its filler, "carteira de
-motorista: 0482 9137 562"; not a phone number's groups farther on). Not a value after a plate's, a product key's or
-an order's word, nor a year, a date or a placeholder. The UK licence's sixteen characters
-(surname, birth date with the month plus 50 for a woman, initials, check letters) are so
-specific a print that their shape alone is enough, with no word.
+motorista: 0482 9137 562"; not a phone number's groups farther on). Not a value after a
+plate's, a product key's or an order's word, nor a year, a date or a placeholder. The UK
+licence's sixteen characters (surname, birth date with the month plus 50 for a woman,
+initials, check letters) are so specific a print that their shape alone is enough, with no
+word.
 """
 
 from __future__ import annotations

@@ -468,7 +468,7 @@ ID_MAX_DIGITS: Final = 18
 """A person's id has eight to eighteen digits ("109850412003270008"); longer runs are an
 order's, a parcel's or a card's (which the card rules read by their check)."""
 _LONG_RUN = re.compile(
-    r"(?<![\w.,/:\-])\d(?:[ .\-/]?\d){%d,}(?![\w]|[.,:/\-]\d)" % (ID_MIN_DIGITS - 1)
+    rf"(?<![\w.,/:\-])\d(?:[ .\-/]?\d){{{ID_MIN_DIGITS - 1},}}(?![\w]|[.,:/\-]\d)"
 )
 # A phone number's print: three groups or more led by a short group with a trunk zero
 # ("04 221 84 11", "081 920 40 00"), or the North American 3-3-4 ("918-453-5000").
