@@ -44,7 +44,6 @@ FLOOR_KNOWN = {
     "corrected_passwords-es-benign-002": "a shape asked about: flagged on main too",
     "corrected_passwords2-es-benign-002": "a recommended shape after 'es': withheld on main too",
     "corrected_passwords2-ja-secret-001": "after 「、」 and no copula: not read as a value",
-    "heldout_ids2-jam-regulated-001": "a nine-digit TRN: under the ten digits of a grouped run",
     # Held-out benign the floor changed on main already (times, scores, phone, census).
     "heldout_ids-id-benign-001": "train times '07 15 30': flagged on main too",
     "heldout_ids-pl-benign-001": "a ticket's price '25 zł': flagged on main too",

@@ -90,6 +90,13 @@ _SENTENCE = re.compile(r"[^\n]*?(?:[.!?;]+(?=\s|$)|[。！？；]+|\n+|$)")
 
 _SCRIPT_LANGUAGE: Final = {"Hang": "ko"}
 
+NO_LANGUAGE: Final = "zxx"
+"""The identifier's verdict for no linguistic content (keys, hashes, URLs)."""
+SCRIPT_LETTERS: Final = 3
+"""Letters of a script no covered language writes, from this many, are a language even where
+the identifier says no linguistic content: no key or hash is spelt in them (issue 29,
+blindfix24b)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Segment:
@@ -176,6 +183,10 @@ def _identified(text: str, ident: Callable[[str], str]) -> list[Segment]:
             # No covered language is written in this script: name it for reports only.
             named = ident(chunk)
             language = UNDETERMINED if named in COVERED_LANGUAGES else named
+            if named == NO_LANGUAGE and _letters(chunk) >= SCRIPT_LETTERS:
+                # Letters of a script the model was not trained on (blind24: Adlam, Vai,
+                # Tifinagh read as "no linguistic content"): a language, just none it knows.
+                language = UNDETERMINED
         out.append(Segment(start, end, script, language))
     return _romanised_among_han(_inherit(out, text, ident), text)
 

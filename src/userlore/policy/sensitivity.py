@@ -55,6 +55,7 @@ from userlore.policy.detectors.keyed_ids import keyed_ids
 from userlore.policy.detectors.keys import _KEY_GATE, _aws_secret, _high_entropy, _split_keys
 from userlore.policy.detectors.late_values import late_values
 from userlore.policy.detectors.letter_combos import letter_combos
+from userlore.policy.detectors.licence_numbers import licence_numbers
 from userlore.policy.detectors.lock_codes import lock_codes
 from userlore.policy.detectors.minimum_wage import minimum_wage
 from userlore.policy.detectors.minor_units import minor_units
@@ -135,7 +136,7 @@ from userlore.policy.findings import (
 )
 from userlore.policy.literal_gate import GatedPattern
 from userlore.policy.normalize import Folded, fold
-from userlore.policy.spoken import spoken_view
+from userlore.policy.spoken import fold_digits, spoken_view
 from userlore.policy.wrapped_lines import wrapped_view
 
 __all__ = [
@@ -298,6 +299,8 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
         hits.extend(check_parts(t, lowered, hits))
         # An id printed after its own word, valid or not ("cédula 4.512.093-6"): blind12.
         hits.extend(unnamed(unvalidated_ids(t, lowered), hits))
+        # A licence number a sentence after its word, a UK licence by its shape (blind24).
+        hits.extend(unnamed(licence_numbers(t, lowered), hits))
         hits.extend(card_expiry(t, hits))  # "4127 5730 0819 6640, Ablauf 09/28" (blind17)
         hits.extend(grid_cards(t, lowered))  # a coordinate card's "B4 = 7731, C2 = 0918" (blind17)
         hits.extend(account_parts(t, hits))  # "局號 0311247 帳號 0582963": blindfix18a
@@ -356,6 +359,9 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
     # sentence's script); it returns at once on a text with neither. Where a dedicated rule
     # already names the value, its verdict stands.
     unmasked = masked if unfolded == text else mask_public_material(text)
+    # Digits of every script read as ASCII ("𞥓𞥐𞥐 𞥐𞥐𞥐", "꘧꘣꘩꘡": blind24), one character
+    # for one, so the spans still index the caller's text.
+    unmasked = fold_digits(unmasked)
     uncovered = [*uncovered_values(unmasked), *uncovered_shapes(unmasked)]
     # Money in words or beside an amount (blindfix8b), the clause after a credential acronym
     # (blindfix9c), a code said as a list of words (blind11): only where the rules above named

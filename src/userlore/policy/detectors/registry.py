@@ -255,10 +255,15 @@ def _keyword(before: str) -> bool:
 
 
 _HEXISH = re.compile(r"[0-9a-fA-F\-]{12,}")
+_CHECK_LETTER = re.compile(r"\d{7,}[A-F]")
+_AFTER_REACH: Final = 60
 
 
 def _hexish(run: str) -> bool:
-    """UUIDs, hashes and hex ids (a request id is not a person's)."""
+    """UUIDs, hashes and hex ids (a request id is not a person's); not digits and a check
+    letter in capitals ("88346564E", a DNI: blindfix24b), which no digest prints."""
+    if _CHECK_LETTER.fullmatch(run):
+        return False
     return any(c.isalpha() for c in run) and (
         _is_hash_like(run) or _HEXISH.fullmatch(run) is not None
     )
@@ -341,14 +346,27 @@ def registry_ids(t: str, taken: list[tuple[int, int]]) -> Iterator[_Hit]:
         )
         named_in = before + " " + _SENTENCE_END.split(after, maxsplit=1)[0]
         named = _keyword(named_in)
+        # Its own name after it in its sentence ("049-091-850 — that's my IRD number", "…, das
+        # ist meine Steueridentifikationsnummer": blind24), where the run validates under that
+        # very module: a little farther than the generic words after it are read.
+        said_after = _SENTENCE_END.split(t[m.end() : m.end() + _AFTER_REACH], maxsplit=1)[0]
+        named_after = _keyword(said_after)
         for start, end, compact in _candidates(t, m):
             bare = _bare_shape(compact)
-            if not (generic or bare or named or _separated(t[start:end]) or _keyword(before)):
+            if not (
+                generic
+                or bare
+                or named
+                or named_after
+                or _separated(t[start:end])
+                or _keyword(before)
+            ):
                 continue
             if sum(c.isdigit() for c in compact) < 5:
                 continue
             mods = _valid_under(compact)
             ok = any(_keyword_before(mod, before) for mod in mods)
+            ok = ok or (named_after and any(_keyword_before(mod, said_after) for mod in mods))
             # Named by its own abbreviation or name, before it or after it in its sentence
             # ("rejecting 8264197TA as my PPS"), a run need not pass the check (blindfix22b).
             ok = ok or (named and _named_misprint(compact, named_in))

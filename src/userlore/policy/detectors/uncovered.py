@@ -145,6 +145,28 @@ def _latin_only(t: str) -> str:
     return " ".join(w for w in t.split() if any(ch.isascii() and ch.isalpha() for ch in w))
 
 
+_GLUED_LETTERS: Final = 4
+_SHORT_NUMBER = re.compile(r"\d{1,2}(?:[:.]\d{2})?")
+
+
+def _glued_number(tok: str) -> bool:
+    """Letters of a script other than Latin (their marks with them) glued to a clock time or to
+    a number of one or two digits, on either side: a particle or a case ending on a time or a
+    count ("১০টায়", at ten; "በ10:30"), no credential: four letters at most (a word and a
+    password's two digits, "Пароль12", stay one)."""
+
+    def word_part(ch: str) -> bool:
+        return (ch.isalpha() and not ch.isascii()) or unicodedata.category(ch).startswith("M")
+
+    lo, hi = 0, len(tok)
+    while lo < hi and word_part(tok[lo]):
+        lo += 1
+    while hi > lo and word_part(tok[hi - 1]):
+        hi -= 1
+    short_word = sum(ch.isalpha() for ch in tok) <= _GLUED_LETTERS  # not "Пароль12"
+    return short_word and _SHORT_NUMBER.fullmatch(tok, lo, hi) is not None
+
+
 def credential_shaped(tok: str) -> bool:
     """Credential-shaped: not a word, not a placeholder (see the module docstring)."""
     tok = tok.strip(_EDGES)
@@ -154,7 +176,13 @@ def credential_shaped(tok: str) -> bool:
     digits = sum(ch.isdigit() for ch in tok)
     if not letters or not digits:
         return False
-    symbol = any(not ch.isalnum() and ch not in "-." for ch in tok)
+    if _glued_number(tok):
+        return False  # "১০টায়" (at ten), "በ10:30": a word glued to a time or a count
+    # A vowel sign or a virama is part of its letter ("টায়"), not a symbol.
+    symbol = any(
+        not ch.isalnum() and ch not in "-." and not unicodedata.category(ch).startswith("M")
+        for ch in tok
+    )
     case = any(ch.isupper() for ch in tok[1:]) and any(ch.islower() for ch in tok)
     if not tok.isalnum():
         return symbol or case  # "2026-03-09-pipeline", "eu-west-1": hyphenated names
@@ -435,6 +463,66 @@ def misread_covered(t: str, seg: Segment, found: list[Segment]) -> bool:
 _WORDED_MIN: Final = 4
 
 
+ID_MIN_DIGITS: Final = 8
+ID_MAX_DIGITS: Final = 18
+"""A person's id has eight to eighteen digits ("109850412003270008"); longer runs are an
+order's, a parcel's or a card's (which the card rules read by their check)."""
+_LONG_RUN = re.compile(
+    rf"(?<![\w.,/:\-])\d(?:[ .\-/]?\d){{{ID_MIN_DIGITS - 1},}}(?![\w]|[.,:/\-]\d)"
+)
+# A phone number's print: three groups or more led by a short group with a trunk zero
+# ("04 221 84 11", "081 920 40 00"), or the North American 3-3-4 ("918-453-5000").
+_PHONE = re.compile(r"0\d{0,2}(?:[ .\-/]\d{2,4}){2,}|\d{3}([ .\-])\d{3}\1\d{4}")
+# The token before a run, joined by one space: a code's earlier groups ("1Z 999 AA1 01 2345 …").
+_CODE_BEFORE = re.compile(r"\S*\d\S* $")
+# Three groups or more, one of seven digits or more: an order's print ("114-2836475-0019283");
+# an id is printed whole or in short groups.
+_LONG_GROUPS = re.compile(r"\d+(?:[ .\-/]\d+){2,}")
+_LONG_GROUP = re.compile(r"\d{7,}")
+_LABELLED_CODE = re.compile(r"[^\W\d_]{2,}:[ \t]*(\d{4,6})(?![\w]|[.,:/\-]\d)")
+ID_MIN_CHARS: Final = 6
+ID_MAX_CHARS: Final = 16
+ID_TOKEN_DIGITS: Final = (5, 13)
+
+
+def _id_shaped(text: str, offset: int) -> Iterator[_Hit]:
+    """Id-shaped runs of a segment beside, or misread as, a language no rule reads (issue 29,
+    blindfix24b): :data:`ID_MIN_DIGITS` to :data:`ID_MAX_DIGITS` digits in any grouping (not
+    a date, a decimal, a phone number's print, nor the last groups of a longer code), letters
+    with five to thirteen digits of an id's length ("R0482193", "P1507893401562"), and four to six
+    digits after a label and a colon ("MoMo: 7391"; not a year)."""
+    rule = "value_uncovered_language"
+    for m in _LONG_RUN.finditer(text):
+        run = m.group(0)
+        digits = sum(ch.isdigit() for ch in run)
+        if (
+            digits > ID_MAX_DIGITS
+            or _DATE.fullmatch(run)
+            or _DECIMAL.fullmatch(run)
+            or _PHONE.fullmatch(run)
+            or _CODE_BEFORE.search(text, 0, m.start())
+            or (_LONG_GROUPS.fullmatch(run) and _LONG_GROUP.search(run))
+        ):
+            continue
+        yield (_REGULATED, rule, offset + m.start(), offset + m.end(), None)
+    low, high = ID_TOKEN_DIGITS
+    for tok in _TOKEN.finditer(text):
+        word = tok.group(0).strip(_EDGES)
+        digits = sum(ch.isdigit() for ch in word)
+        if (
+            ID_MIN_CHARS <= len(word) <= ID_MAX_CHARS
+            and word.isalnum()
+            and low <= digits <= high
+            and digits < len(word)
+            and credential_shaped(word)
+        ):
+            start = offset + tok.start() + tok.group(0).find(word)
+            yield (_REGULATED, rule, start, start + len(word), None)
+    for m in _LABELLED_CODE.finditer(text):
+        if not is_year(m.group(1)):
+            yield (_REGULATED, rule, offset + m.start(1), offset + m.end(1), None)
+
+
 def _no_language(t: str, seg: Segment) -> bool:
     """``seg`` is the model's "no linguistic content" (``zxx``: keys, hashes, URLs) and holds
     fewer than :data:`_WORDED_MIN` plain words: four or more are a sentence of a language the
@@ -494,6 +582,12 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
     # A Latin segment is read against the whole turn too: an English message quoting a Polish
     # street or an Icelandic name is an English message (identified as a whole).
     other_script = any(s.script not in ("Latn", "Zyyy") for s in found)
+    if other_script:
+        # Beside a segment of a script no rule reads, a covered segment's cue may be in that
+        # script ("ꘋ ꕉꔤꔹ ꕪꔹ NIN: 0482-1937-55": blind24): its id-shaped runs go.
+        for seg in everything:
+            if seg.script == "Latn" and seg.language in COVERED_LANGUAGES:
+                yield from _id_shaped(t[seg.start : seg.end], seg.start)
     read = [s for s in found if not _no_language(t, s) and not misread_covered(t, s, found)]
     for seg in found:
         if _no_language(t, seg):
@@ -543,6 +637,11 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
                 # not what no covered sentence holds by chance (gate4: "parola de la email
                 # este Vulpe_Rosie9", "codul de la seif este 4 8 1 6").
                 yield from _unmistakable(text, seg.start, _candidate_languages(seg, text))
+                if identify(_latin_only(t), vouch=False) not in COVERED_LANGUAGES:
+                    # The turn's words together read as no covered language: a function
+                    # word's lookalike ("my" in "Earroo my phassport …: 548213906"), so its
+                    # id-shaped runs go (blind24).
+                    yield from _id_shaped(text, seg.start)
                 continue
         spans: list[tuple[int, int, str]] = []
         for tok in _TOKEN.finditer(text):

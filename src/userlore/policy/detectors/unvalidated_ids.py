@@ -45,6 +45,9 @@ _MONEY_AFTER = re.compile(
     r"\s*(?:[€$£¥￥円元]|pesos?|euros?|d[oó]lar|reais|dollars?|eur|usd)", re.IGNORECASE
 )
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+# A form's name between the word and its id ("my A-number on the I-765, it's A 087 …":
+# blindfix24b) is no other number.
+_FORM_NAME = re.compile(r"(?<![\w-])[A-Z]{1,3}-\d{1,4}(?![\w-])")
 _MIN_CHARS: Final = 7
 _MAX_CHARS: Final = 20
 
@@ -89,7 +92,7 @@ def unvalidated_ids(t: str, lowered: str) -> Iterator[_Hit]:
                 or _is_placeholder(value)
                 or _NOT_AN_ID.search(t, w.end(), v.start())
                 or _MONEY_AFTER.match(t, v.end())
-                or any(ch.isdigit() for ch in t[w.end() : v.start()])
+                or any(ch.isdigit() for ch in _FORM_NAME.sub("", t[w.end() : v.start()]))
             ):
                 break
             yield (_REGULATED, "national_id", v.start(), v.end(), "government_id")
