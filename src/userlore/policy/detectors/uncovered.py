@@ -145,11 +145,19 @@ def _latin_only(t: str) -> str:
     return " ".join(w for w in t.split() if any(ch.isascii() and ch.isalpha() for ch in w))
 
 
+# A clock time with a case ending glued by a hyphen or an apostrophe (blind24's "14:20-д"), and
+# a product's name: a lowercase letter, a capitalised word, then one or two digits ("iPhone15").
+_SUFFIXED_TIME = re.compile(r"(?:[01]?\d|2[0-3])[:.][0-5]\d(?:[-'’ʼ][^\W\d_]{1,8})?")
+_PRODUCT = re.compile(r"[a-z][A-Z][a-z]{2,}\d{1,2}")
+
+
 def credential_shaped(tok: str) -> bool:
     """Credential-shaped: not a word, not a placeholder (see the module docstring)."""
     tok = tok.strip(_EDGES)
     if len(tok) < 6 or _is_placeholder(tok) or "://" in tok:
         return False
+    if _SUFFIXED_TIME.fullmatch(tok) or _PRODUCT.fullmatch(tok):
+        return False  # "14:20-д", "14:20-ზე": a time with its case ending; "iPhone15", "eBay24"
     letters = sum(ch.isalpha() for ch in tok)  # any script: "ЛунаСвет2023", "Θάλασσα2024!"
     digits = sum(ch.isdigit() for ch in tok)
     if not letters or not digits:
@@ -160,6 +168,20 @@ def credential_shaped(tok: str) -> bool:
         return symbol or case  # "2026-03-09-pipeline", "eu-west-1": hyphenated names
     long_mixed = len(tok) >= 8 and digits >= 2 and letters >= 3
     return symbol or case or long_mixed or (len(tok) >= 6 and digits >= 5)
+
+
+_SENTENCE_MARKS: Final = ".,;:?)"
+
+
+def _lone_tokens(text: str, offset: int) -> Iterator[_Hit]:
+    """The credential-shaped tokens of a Latin segment of fewer than two plain words in a turn
+    of a script no covered language writes (see :func:`uncovered_values`)."""
+    for tok in _TOKEN.finditer(text):
+        if credential_shaped(tok.group(0)):
+            end = tok.end()
+            while end > tok.start() and text[end - 1] in _SENTENCE_MARKS:
+                end -= 1  # a symbol typed with it stays its own ("Labe2019!")
+            yield (_SECRET, "credential_uncovered_language", offset + tok.start(), offset + end, None)
 
 
 def _numbers(text: str) -> Iterator[tuple[int, int]]:
@@ -469,6 +491,16 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         # one of the text; fewer than two in the text is fewer than two in every piece.
         return
     everything = segments(t)
+    # A script the turn holds that no covered language writes, in a language no rule reads
+    # (Adlam reads as no language at all, "zxx"): a lone Latin token between its words is the
+    # turn's, whatever the identifier made of the token alone (blind24: "… 𞤢𞤥 𞤳𞤮 Labe2019! ,
+    # …", "Мини нууц үг: Elista_Tulpan08 — …" read as Spanish).
+    foreign = any(
+        s.script not in ("Latn", "Zyyy")
+        and s.language not in COVERED_LANGUAGES
+        and any(ch.isalpha() for ch in t[s.start : s.end])
+        for s in everything
+    )
     for seg in everything:
         # A covered verdict on words the language does not know: perhaps a close relative
         # (values5). Read as a possibly misread covered sentence: only what none holds by
@@ -477,6 +509,9 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         listed = without_listed_names(text) if seg.script == "Latn" else None
         if listed is not None and seg.language in listed[1]:
             text = listed[0]  # "Bitwarden oder 1Password für …": a list's names (blindfix23a)
+        if seg.script == "Latn" and foreign and len(_PLAIN_WORD.findall(text)) < 2:
+            yield from _lone_tokens(text, seg.start)
+            continue
         if (
             seg.script == "Latn"
             and seg.language in COVERED_LANGUAGES
@@ -496,6 +531,8 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
     other_script = any(s.script not in ("Latn", "Zyyy") for s in found)
     read = [s for s in found if not _no_language(t, s) and not misread_covered(t, s, found)]
     for seg in found:
+        if seg.script == "Latn" and foreign and len(_PLAIN_WORD.findall(t[seg.start : seg.end])) < 2:
+            continue  # judged with the turn above
         if _no_language(t, seg):
             if read:
                 # A key pasted into a turn no covered rule reads ("Яндекс токенум y0_AgAA…"):
