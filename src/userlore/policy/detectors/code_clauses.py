@@ -163,6 +163,7 @@ _SINGLES = re.compile(r"(?<![\w\-.,:/])\d([ \-])\d\1\d(?![\w\-/]|[.,:]\w)")
 _THREE = re.compile(r"(?<![\w\-.,:/])\d{3}(?![\w\-/]|[.,:]\w)")
 _BARE = re.compile(r"[\s\d\-.·・,，。.!?！？]*")
 _MAX_NEXT: Final = 3
+_WORD_BEFORE = re.compile(r"[^\W\d_]+(?=[\s#:]*$)")
 _OPENING = " \t\"'“”«»「」(（—–-"
 
 
@@ -227,6 +228,7 @@ def next_sentence_codes(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit
                         m.span()
                         for m in _THREE.finditer(t, s_lo, s_hi)
                         if not _unit_after(lowered, m.end(), locks.units)
+                        and not _place_before(lowered, s_lo, m.start(), locks.places)
                         and not _MONEY.search(t[max(s_lo, m.start() - 2) : m.end() + 8])
                     ]
             if not values:
@@ -239,3 +241,9 @@ def _unit_after(lowered: str, end: int, units: frozenset[str]) -> bool:
     """A count's, a size's or a time's word right after a number ("120 minutes", "3 階")."""
     after = _WORD.match(lowered, end + 1) if lowered[end : end + 1] == " " else _WORD.match(lowered, end)
     return after is not None and after.group(0) in units
+
+
+def _place_before(lowered: str, lo: int, start: int, places: frozenset[str]) -> bool:
+    """A place's word right before a number ("now I'm in 412", "Zimmer 314"): where, not a code."""
+    before = _WORD_BEFORE.search(lowered, lo, start)
+    return before is not None and before.group(0) in places

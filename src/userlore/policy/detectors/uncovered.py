@@ -147,7 +147,8 @@ def _latin_only(t: str) -> str:
 
 # A clock time with a case ending glued by a hyphen or an apostrophe (blind24's "14:20-д"), and
 # a product's name: a lowercase letter, a capitalised word, then one or two digits ("iPhone15").
-_SUFFIXED_TIME = re.compile(r"(?:[01]?\d|2[0-3])[:.][0-5]\d(?:[-'’ʼ][^\W\d_]{1,8})?")
+# (an ending's vowel signs are marks, no word characters: "18:05-க்கு").
+_SUFFIXED_TIME = re.compile(r"(?:[01]?\d|2[0-3])[:.][0-5]\d(?:[-'’ʼ][^\d\s]{1,10})?")
 _PRODUCT = re.compile(r"[a-z][A-Z][a-z]{2,}\d{1,2}")
 
 
