@@ -69,13 +69,13 @@ from userlore.policy.detectors.national_ids import (
 )
 from userlore.policy.detectors.password_fields import password_fields
 from userlore.policy.detectors.password_talk import drop_talked
-from userlore.policy.detectors.password_variants import RULE as VARIANT_RULE
 from userlore.policy.detectors.password_variants import (
     RESTATED_RULE,
     password_variants,
     restated_keys,
     restated_values,
 )
+from userlore.policy.detectors.password_variants import RULE as VARIANT_RULE
 from userlore.policy.detectors.passwords import (
     _CJK,
     _PW_GATE,

@@ -32,9 +32,16 @@ from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit, is_year, named_spans
 from userlore.policy.detectors.corrected_values import correction_words
 from userlore.policy.detectors.cued_values import _DATE, _DIGITS, _TIME, _TOKEN, _shaped
+from userlore.policy.detectors.lock_codes import lock_cues
 from userlore.policy.findings import _SECRET
 
-__all__ = ["clause_values", "code_clauses", "next_sentence_codes", "time_words"]
+__all__ = [
+    "clause_values",
+    "code_clauses",
+    "next_sentence_codes",
+    "sentence_spans",
+    "time_words",
+]
 
 RULE: Final = "code_clause"
 _CLAUSE = re.compile(r"[,，、;；]")
@@ -167,8 +174,9 @@ _WORD_BEFORE = re.compile(r"[^\W\d_]+(?=[\s#:]*$)")
 _OPENING = " \t\"'“”«»「」(（—–-"
 
 
-def _sentence_spans(t: str) -> list[tuple[int, int]]:
-    """The spans of ``t``'s sentences, in order (a dot between digits ends none)."""
+def sentence_spans(t: str) -> list[tuple[int, int]]:
+    """The spans of ``t``'s sentences, in order, covering it (a dot ends one before a space
+    or the end: "… the safe. 804152. That's it."; a dot between digits ends none)."""
     spans, lo = [], 0
     for m in _SENTENCE_END.finditer(t):
         spans.append((lo, m.end()))
@@ -181,10 +189,10 @@ def _sentence_spans(t: str) -> list[tuple[int, int]]:
 def next_sentence_codes(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
     """Code-shaped values in the sentences after one that names a code with no value (see
     the module docstring)."""
-    from userlore.policy.detectors.lock_codes import lock_cues  # noqa: PLC0415 (a cycle)
-
     c = cues()
-    starts = [m.end() for m in c.credential_cues(lowered) if c.identifier.fullmatch(m.group(0)) is None]
+    starts = [
+        m.end() for m in c.credential_cues(lowered) if c.identifier.fullmatch(m.group(0)) is None
+    ]
     locks = lock_cues()
     things = []
     if locks.may_name_a_thing(lowered):
@@ -192,7 +200,7 @@ def next_sentence_codes(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit
         starts += things
     if not starts:
         return
-    sentences = _sentence_spans(t)
+    sentences = sentence_spans(t)
     named = named_spans(hits)
     corrections = correction_words()
     settings = _settings()
@@ -239,7 +247,11 @@ def next_sentence_codes(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit
 
 def _unit_after(lowered: str, end: int, units: frozenset[str]) -> bool:
     """A count's, a size's or a time's word right after a number ("120 minutes", "3 階")."""
-    after = _WORD.match(lowered, end + 1) if lowered[end : end + 1] == " " else _WORD.match(lowered, end)
+    after = (
+        _WORD.match(lowered, end + 1)
+        if lowered[end : end + 1] == " "
+        else _WORD.match(lowered, end)
+    )
     return after is not None and after.group(0) in units
 
 

@@ -182,7 +182,13 @@ def _lone_tokens(text: str, offset: int) -> Iterator[_Hit]:
             end = tok.end()
             while end > tok.start() and text[end - 1] in _SENTENCE_MARKS:
                 end -= 1  # a symbol typed with it stays its own ("Labe2019!")
-            yield (_SECRET, "credential_uncovered_language", offset + tok.start(), offset + end, None)
+            yield (
+                _SECRET,
+                "credential_uncovered_language",
+                offset + tok.start(),
+                offset + end,
+                None,
+            )
 
 
 def _numbers(text: str) -> Iterator[tuple[int, int]]:
@@ -532,7 +538,11 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
     other_script = any(s.script not in ("Latn", "Zyyy") for s in found)
     read = [s for s in found if not _no_language(t, s) and not misread_covered(t, s, found)]
     for seg in found:
-        if seg.script == "Latn" and foreign and len(_PLAIN_WORD.findall(t[seg.start : seg.end])) < 2:
+        if (
+            seg.script == "Latn"
+            and foreign
+            and len(_PLAIN_WORD.findall(t[seg.start : seg.end])) < 2
+        ):
             continue  # judged with the turn above
         if _no_language(t, seg):
             if read:
