@@ -239,6 +239,13 @@ def next_sentence_codes(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit
                         and not _place_before(lowered, s_lo, m.start(), locks.places)
                         and not _MONEY.search(t[max(s_lo, m.start() - 2) : m.end() + 8])
                     ]
+            elif k == 0:
+                # Stated by a copula right before it ("… the safe. Mine is 804152 I think").
+                values = [
+                    span
+                    for span in clause_values(t, lowered, s_lo, s_hi, c.counts, time_before)
+                    if _stated(lowered, s_lo, span[0], locks.relations, locks.places)
+                ]
             if not values:
                 break
             for start, end in values:
@@ -259,3 +266,22 @@ def _place_before(lowered: str, lo: int, start: int, places: frozenset[str]) -> 
     """A place's word right before a number ("now I'm in 412", "Zimmer 314"): where, not a code."""
     before = _WORD_BEFORE.search(lowered, lo, start)
     return before is not None and before.group(0) in places
+
+
+def _stated(
+    lowered: str, lo: int, start: int, relations: frozenset[str], places: frozenset[str]
+) -> bool:
+    """A copula or a colon right before a value ("mine is 804152", "新的是 419263"), not after
+    a place's or a number's word ("my number is 5551234", "room: 1204")."""
+    gap = lowered[lo:start].rstrip()
+    if gap.endswith((":", "：", "=")):
+        named = _WORD_BEFORE.search(gap[:-1])
+        return named is None or named.group(0) not in places
+    before = _WORD_BEFORE.search(lowered, lo, start)
+    if before is None:
+        return False
+    word = before.group(0)
+    if word not in relations and not any(word.endswith(r) for r in relations if not r.isascii()):
+        return False
+    named = _WORD_BEFORE.search(lowered, lo, before.start())
+    return named is None or named.group(0) not in places

@@ -174,21 +174,27 @@ def credential_shaped(tok: str) -> bool:
 _SENTENCE_MARKS: Final = ".,;:?)"
 
 
-def _lone_tokens(text: str, offset: int) -> Iterator[_Hit]:
-    """The credential-shaped tokens of a Latin segment of fewer than two plain words in a turn
-    of a script no covered language writes (see :func:`uncovered_values`)."""
+def _password_tokens(
+    text: str, offset: int, longest: int | None, edges: str = _EDGES
+) -> Iterator[_Hit]:
+    """Credential-shaped tokens of ``text`` with a symbol (not an underscore alone), a case
+    change or an unknown word's digits and trailing symbol: a password's shape, not a digest's
+    or an identifier's in code (up to ``longest`` characters when given); each stripped of
+    ``edges``."""
     for tok in _TOKEN.finditer(text):
-        if credential_shaped(tok.group(0)):
-            end = tok.end()
-            while end > tok.start() and text[end - 1] in _SENTENCE_MARKS:
-                end -= 1  # a symbol typed with it stays its own ("Labe2019!")
-            yield (
-                _SECRET,
-                "credential_uncovered_language",
-                offset + tok.start(),
-                offset + end,
-                None,
-            )
+        word = tok.group(0).strip(edges)
+        if longest is not None and len(word) > longest:
+            continue
+        # Not "_": a covered sentence quoting code holds "NAME_2", "kubernetes_ingress_v1".
+        symbol = any(not ch.isalnum() and ch not in "-._" for ch in word)
+        case = any(ch.isupper() for ch in word[1:]) and any(ch.islower() for ch in word)
+        if not credential_shaped(word) or "\\" in word:
+            continue  # a backslash: an escape in quoted code ("\\u2B12"), not a password
+        if not (symbol or case or _signed_unknown(tok.group(0))):
+            continue
+        start = tok.start() + tok.group(0).find(word)
+        rule = "credential_uncovered_language"
+        yield (_SECRET, rule, offset + start, offset + start + len(word), None)
 
 
 def _numbers(text: str) -> Iterator[tuple[int, int]]:
@@ -271,20 +277,7 @@ def _unmistakable(
     ("Vulpe_Rosie9", "tiger!3274"; up to ``longest`` characters when given), digits said one
     by one ("4 8 1 6", not "1 2 3 4"), amounts of four digits or more, and the ids and
     accounts :func:`.printed_values.printed_values` reads by how they are printed."""
-    for tok in _TOKEN.finditer(text):
-        word = tok.group(0).strip(_EDGES)
-        if longest is not None and len(word) > longest:
-            continue
-        # Not "_": a covered sentence quoting code holds "NAME_2", "kubernetes_ingress_v1".
-        symbol = any(not ch.isalnum() and ch not in "-._" for ch in word)
-        case = any(ch.isupper() for ch in word[1:]) and any(ch.islower() for ch in word)
-        if not credential_shaped(word) or "\\" in word:
-            continue  # a backslash: an escape in quoted code ("\\u2B12"), not a password
-        if not (symbol or case or _signed_unknown(tok.group(0))):
-            continue
-        start = tok.start() + tok.group(0).find(word)
-        rule = "credential_uncovered_language"
-        yield (_SECRET, rule, offset + start, offset + start + len(word), None)
+    yield from _password_tokens(text, offset, longest)
     for m in _SINGLE_DIGITS.finditer(text):
         if not _counting(m.group(0).replace("-", " ")):
             rule = "value_uncovered_language"
@@ -517,7 +510,10 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         if listed is not None and seg.language in listed[1]:
             text = listed[0]  # "Bitwarden oder 1Password für …": a list's names (blindfix23a)
         if seg.script == "Latn" and foreign and len(_PLAIN_WORD.findall(text)) < 2:
-            yield from _lone_tokens(text, seg.start)
+            # A symbol typed at its end stays its own ("Labe2019!"); a package's scoped name
+            # ("@types/react-dom-18.2.7") is no password.
+            if "/" not in text:
+                yield from _password_tokens(text, seg.start, SAID_PASSWORD_MAX, _SENTENCE_MARKS)
             continue
         if (
             seg.script == "Latn"
@@ -538,12 +534,6 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
     other_script = any(s.script not in ("Latn", "Zyyy") for s in found)
     read = [s for s in found if not _no_language(t, s) and not misread_covered(t, s, found)]
     for seg in found:
-        if (
-            seg.script == "Latn"
-            and foreign
-            and len(_PLAIN_WORD.findall(t[seg.start : seg.end])) < 2
-        ):
-            continue  # judged with the turn above
         if _no_language(t, seg):
             if read:
                 # A key pasted into a turn no covered rule reads ("Яндекс токенум y0_AgAA…"):
