@@ -211,7 +211,11 @@ def next_sentence_codes(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit
         if at is None or at in done:
             continue
         lo, hi = sentences[at]
-        if any(lo <= s < hi for s, _ in named) or _SINGLES.search(t, lo, hi):
+        if (
+            any(lo <= s < hi for s, _ in named)
+            or _SINGLES.search(t, lo, hi)
+            or "[redacted:" in lowered[lo:hi]  # the floor's own re-check of a redacted text
+        ):
             continue  # its own sentence told the code: the clause readings above
         done.add(at)
         for k, (s_lo, s_hi) in enumerate(sentences[at + 1 : at + 1 + _MAX_NEXT]):
