@@ -511,9 +511,11 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
             text = listed[0]  # "Bitwarden oder 1Password für …": a list's names (blindfix23a)
         if seg.script == "Latn" and foreign and len(_PLAIN_WORD.findall(text)) < 2:
             # A symbol typed at its end stays its own ("Labe2019!"); a package's scoped name
-            # ("@types/react-dom-18.2.7") is no password.
+            # ("@types/react-dom-18.2.7") is no password, nor a run glued to a CJK comma
+            # ("iPhone 16、Pixel 9"): a password typed on a Latin keyboard is ASCII.
             if "/" not in text:
-                yield from _password_tokens(text, seg.start, SAID_PASSWORD_MAX, _SENTENCE_MARKS)
+                found_tokens = _password_tokens(text, seg.start, SAID_PASSWORD_MAX, _SENTENCE_MARKS)
+                yield from (h for h in found_tokens if t[h[2] : h[3]].isascii())
             continue
         if (
             seg.script == "Latn"
