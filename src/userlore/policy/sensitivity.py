@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -69,8 +70,13 @@ from userlore.policy.detectors.national_ids import (
 )
 from userlore.policy.detectors.password_fields import password_fields
 from userlore.policy.detectors.password_talk import drop_talked
+from userlore.policy.detectors.password_variants import (
+    RESTATED_RULE,
+    password_variants,
+    restated_keys,
+    restated_values,
+)
 from userlore.policy.detectors.password_variants import RULE as VARIANT_RULE
-from userlore.policy.detectors.password_variants import password_variants
 from userlore.policy.detectors.passwords import (
     _CJK,
     _PW_GATE,
@@ -409,6 +415,7 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
         findings.extend(
             Finding(_SECRET, VARIANT_RULE, s, e, None) for s, e in password_variants(text, secrets)
         )
+        findings.extend(_restated(text, secrets, folded, spoken))
     # A value corrected in the same turn ("3010 1234 5678 じゃなくて、3010 2948 1736"): the
     # corrected run takes the finding of the one it replaces (blindfix22b).
     blocking = {(f.start, f.end): f for f in findings if f.level in _BLOCKING}
@@ -420,6 +427,28 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
 
 
 _EMPTY: Final = SensitivityReport(())
+
+
+def _restated(
+    text: str, secrets: list[tuple[int, int]], folded: Folded, spoken: Folded
+) -> Iterator[Finding]:
+    """A secret said again in another form in the same turn ("0-7-3-9 … 0739", "8204 …
+    eight two zero four"): every run that folds to a found secret's characters (blind24)."""
+    values = [text[s:e] for s, e in secrets]
+    said = [spoken_view(v).text for v in values if not any(c.isdigit() for c in v)]
+    keys = restated_keys([*values, *said])
+    if not keys:
+        return
+    views: list[tuple[str, Folded | _Composed]] = [(folded.text, folded)]
+    if spoken.text != folded.text:
+        views.append((spoken.text, _Composed(spoken, folded)))
+    seen = set(secrets)
+    for view_text, view in views:
+        for start, end in restated_values(view_text, keys):
+            s, e = view.span(start, end)
+            if (s, e) not in seen and not any(a <= s and e <= b for a, b in secrets):
+                seen.add((s, e))
+                yield Finding(_SECRET, RESTATED_RULE, s, e, None)
 
 
 def _is_word_char(c: str) -> bool:

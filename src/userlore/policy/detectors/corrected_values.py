@@ -22,19 +22,25 @@ from typing import Final
 from userlore.policy.cue_data import alternation
 from userlore.policy.data_files import data_yaml
 
-__all__ = ["RULE", "corrected_values"]
+__all__ = ["RULE", "corrected_values", "correction_words"]
 
 RULE: Final = "corrected_value"
 _REACH: Final = 48  # characters from the value's end to its correction's start
 _RUN = re.compile(r"(?<![A-Za-z\d])[A-Za-z\d]+(?:(?:[\-./]|(?<=\d)\s(?=\d))[A-Za-z\d]+)*")
 _SEPARATORS = re.compile(r"[\s\-./]")
 _MIN_LEN: Final = 4
+_SAID = re.compile(r"\d([ \-])\d(?:\1\d)+")  # digits said one by one
 
 
 @functools.cache
 def _markers() -> re.Pattern[str]:
     raw: dict[str, list[str]] = data_yaml("corrections.yaml")
     return re.compile(alternation([w for words in raw.values() for w in words]))
+
+
+def correction_words() -> re.Pattern[str]:
+    """The correction words of the seven languages (``data/corrections.yaml``), one pattern."""
+    return _markers()
 
 
 def _shape(value: str) -> tuple[int, int]:
@@ -44,6 +50,8 @@ def _shape(value: str) -> tuple[int, int]:
 
 def _same_shape(value: str, other: str) -> bool:
     (n, d), (m, e) = _shape(value), _shape(other)
+    if _SAID.fullmatch(value) and _SAID.fullmatch(other):
+        return m == n  # a padlock's three dials, corrected ("5-1-8. Nee warte, 5-8-1"): blind24
     return m >= _MIN_LEN and e >= 1 and abs(n - m) <= 1 and abs(d - e) <= 1
 
 

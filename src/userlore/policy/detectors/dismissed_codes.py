@@ -20,14 +20,13 @@ from typing import Final
 
 from userlore.policy.cue_data import alternation, cues
 from userlore.policy.data_files import data_yaml
-from userlore.policy.detectors.code_clauses import clause_values, time_words
+from userlore.policy.detectors.code_clauses import clause_values, sentence_spans, time_words
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.findings import _SECRET
 
 __all__ = ["dismissed_codes"]
 
 RULE: Final = "dismissed_code"
-_SENTENCE = re.compile(r"\.(?=\s|$)|[!?。！？\n]")
 _CODE = re.compile(r"\d(?:[ \-./]?\d){2,11}")
 _REACH: Final = 160
 _GAP = re.compile(r"[\s#:：.\-–№°]*$")
@@ -61,7 +60,7 @@ def dismissed_codes(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
         return
     markers, references = _data()
     counts = cues().counts
-    bounds = _sentences(t)
+    bounds = sentence_spans(t)
     for start, end in told:
         shape = _shape(t[start:end])
         at = next(i for i, (_, hi) in enumerate(bounds) if hi > start)
@@ -76,14 +75,3 @@ def dismissed_codes(t: str, lowered: str, hits: list[_Hit]) -> Iterator[_Hit]:
                 if references.search(lowered, max(lo, v_lo - 16), v_lo) is not None:
                     continue
                 yield (_SECRET, RULE, v_lo, v_hi, None)
-
-
-def _sentences(t: str) -> list[tuple[int, int]]:
-    """The spans of ``t``'s sentences, in order, covering it."""
-    bounds, lo = [], 0
-    for m in _SENTENCE.finditer(t):
-        bounds.append((lo, m.end()))
-        lo = m.end()
-    if lo < len(t):
-        bounds.append((lo, len(t)))
-    return bounds

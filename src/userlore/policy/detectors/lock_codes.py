@@ -146,6 +146,9 @@ _LONGEST_UNLOCK = 8  # a phone's or a door's code; nine digits or more is its ow
 _THREE = re.compile(r"(?<![A-Za-z0-9_.,:/\-])\d(?:(?:, ?|[ \-])?\d){2}(?![A-Za-z0-9_]|[.,:/\-]\d)")
 
 
+_SAID_THREE = re.compile(r"\d([ \-])\d\1\d")
+
+
 def _three_digit_codes(
     t: str, lowered: str, thing: re.Match[str], end: int, c: LockCues, seen: set[int]
 ) -> Iterator[_Hit]:
@@ -154,10 +157,20 @@ def _three_digit_codes(
     spoken view; "the bike lock combo is 926"): three dials are a padlock's usual code. Stated
     as the thing's only (a copula or a colon just before them), never a price or a count."""
     sentence = lowered[_sentence_start(t, thing.start()) : end]
-    if cues().credential_scan.search(sentence) is None and c.combination.search(sentence) is None:
+    coded = (
+        cues().credential_scan.search(sentence) is not None
+        or c.combination.search(sentence) is not None
+    )
+    # Or set with an opening or setting verb, said one by one ("Zahlenschloss am Spind: hab
+    # 5-1-8 eingestellt", blind24): three dials' digits, whatever the relation.
+    opened = c.opening.search(sentence) is not None
+    if not coded and not opened:
         return
     for run in _THREE.finditer(t, thing.end(), end):
-        if run.start() in seen or not _related(t, lowered, thing.end(), run.start(), c):
+        if run.start() in seen:
+            continue
+        said = opened and _SAID_THREE.fullmatch(run.group(0)) is not None
+        if not said and not (coded and _related(t, lowered, thing.end(), run.start(), c)):
             continue
         after = _WORD_AFTER.match(lowered, run.end())
         if after is not None and after.group(1) in c.units:

@@ -167,11 +167,20 @@ def _glued_number(tok: str) -> bool:
     return short_word and _SHORT_NUMBER.fullmatch(tok, lo, hi) is not None
 
 
+# A clock time with a case ending glued by a hyphen or an apostrophe (blind24's "14:20-д"), and
+# a product's name: a lowercase letter, a capitalised word, then one or two digits ("iPhone15").
+# (an ending's vowel signs are marks, no word characters: "18:05-க்கு").
+_SUFFIXED_TIME = re.compile(r"(?:[01]?\d|2[0-3])[:.][0-5]\d(?:[-'’ʼ][^\d\s]{1,10})?")
+_PRODUCT = re.compile(r"[a-z][A-Z][a-z]{2,}\d{1,2}")
+
+
 def credential_shaped(tok: str) -> bool:
     """Credential-shaped: not a word, not a placeholder (see the module docstring)."""
     tok = tok.strip(_EDGES)
     if len(tok) < 6 or _is_placeholder(tok) or "://" in tok:
         return False
+    if _SUFFIXED_TIME.fullmatch(tok) or _PRODUCT.fullmatch(tok):
+        return False  # "14:20-д", "14:20-ზე": a time with its case ending; "iPhone15", "eBay24"
     letters = sum(ch.isalpha() for ch in tok)  # any script: "ЛунаСвет2023", "Θάλασσα2024!"
     digits = sum(ch.isdigit() for ch in tok)
     if not letters or not digits:
@@ -188,6 +197,32 @@ def credential_shaped(tok: str) -> bool:
         return symbol or case  # "2026-03-09-pipeline", "eu-west-1": hyphenated names
     long_mixed = len(tok) >= 8 and digits >= 2 and letters >= 3
     return symbol or case or long_mixed or (len(tok) >= 6 and digits >= 5)
+
+
+_SENTENCE_MARKS: Final = ".,;:?)"
+
+
+def _password_tokens(
+    text: str, offset: int, longest: int | None, edges: str = _EDGES
+) -> Iterator[_Hit]:
+    """Credential-shaped tokens of ``text`` with a symbol (not an underscore alone), a case
+    change or an unknown word's digits and trailing symbol: a password's shape, not a digest's
+    or an identifier's in code (up to ``longest`` characters when given); each stripped of
+    ``edges``."""
+    for tok in _TOKEN.finditer(text):
+        word = tok.group(0).strip(edges)
+        if longest is not None and len(word) > longest:
+            continue
+        # Not "_": a covered sentence quoting code holds "NAME_2", "kubernetes_ingress_v1".
+        symbol = any(not ch.isalnum() and ch not in "-._" for ch in word)
+        case = any(ch.isupper() for ch in word[1:]) and any(ch.islower() for ch in word)
+        if not credential_shaped(word) or "\\" in word:
+            continue  # a backslash: an escape in quoted code ("\\u2B12"), not a password
+        if not (symbol or case or _signed_unknown(tok.group(0))):
+            continue
+        start = tok.start() + tok.group(0).find(word)
+        rule = "credential_uncovered_language"
+        yield (_SECRET, rule, offset + start, offset + start + len(word), None)
 
 
 def _numbers(text: str) -> Iterator[tuple[int, int]]:
@@ -270,20 +305,7 @@ def _unmistakable(
     ("Vulpe_Rosie9", "tiger!3274"; up to ``longest`` characters when given), digits said one
     by one ("4 8 1 6", not "1 2 3 4"), amounts of four digits or more, and the ids and
     accounts :func:`.printed_values.printed_values` reads by how they are printed."""
-    for tok in _TOKEN.finditer(text):
-        word = tok.group(0).strip(_EDGES)
-        if longest is not None and len(word) > longest:
-            continue
-        # Not "_": a covered sentence quoting code holds "NAME_2", "kubernetes_ingress_v1".
-        symbol = any(not ch.isalnum() and ch not in "-._" for ch in word)
-        case = any(ch.isupper() for ch in word[1:]) and any(ch.islower() for ch in word)
-        if not credential_shaped(word) or "\\" in word:
-            continue  # a backslash: an escape in quoted code ("\\u2B12"), not a password
-        if not (symbol or case or _signed_unknown(tok.group(0))):
-            continue
-        start = tok.start() + tok.group(0).find(word)
-        rule = "credential_uncovered_language"
-        yield (_SECRET, rule, offset + start, offset + start + len(word), None)
+    yield from _password_tokens(text, offset, longest)
     for m in _SINGLE_DIGITS.finditer(text):
         if not _counting(m.group(0).replace("-", " ")):
             rule = "value_uncovered_language"
@@ -557,6 +579,16 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         # one of the text; fewer than two in the text is fewer than two in every piece.
         return
     everything = segments(t)
+    # A script the turn holds that no covered language writes, in a language no rule reads
+    # (Adlam reads as no language at all, "zxx"): a lone Latin token between its words is the
+    # turn's, whatever the identifier made of the token alone (blind24: "… 𞤢𞤥 𞤳𞤮 Labe2019! ,
+    # …", "Мини нууц үг: Elista_Tulpan08 — …" read as Spanish).
+    foreign = any(
+        s.script not in ("Latn", "Zyyy")
+        and s.language not in COVERED_LANGUAGES
+        and any(ch.isalpha() for ch in t[s.start : s.end])
+        for s in everything
+    )
     for seg in everything:
         # A covered verdict on words the language does not know: perhaps a close relative
         # (values5). Read as a possibly misread covered sentence: only what none holds by
@@ -565,6 +597,14 @@ def uncovered_values(t: str) -> Iterator[_Hit]:
         listed = without_listed_names(text) if seg.script == "Latn" else None
         if listed is not None and seg.language in listed[1]:
             text = listed[0]  # "Bitwarden oder 1Password für …": a list's names (blindfix23a)
+        if seg.script == "Latn" and foreign and len(_PLAIN_WORD.findall(text)) < 2:
+            # A symbol typed at its end stays its own ("Labe2019!"); a package's scoped name
+            # ("@types/react-dom-18.2.7") is no password, nor a run glued to a CJK comma
+            # ("iPhone 16、Pixel 9"): a password typed on a Latin keyboard is ASCII.
+            if "/" not in text:
+                found_tokens = _password_tokens(text, seg.start, SAID_PASSWORD_MAX, _SENTENCE_MARKS)
+                yield from (h for h in found_tokens if t[h[2] : h[3]].isascii())
+            continue
         if (
             seg.script == "Latn"
             and seg.language in COVERED_LANGUAGES
