@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-from userlore.policy.cue_data import alternation
+from userlore.policy.cue_data import CueAlternation
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import has_digit
 from userlore.policy.detectors.placeholders import placeholder_words
@@ -75,15 +75,18 @@ _LINE_NUMBER = re.compile(r"[^\d\n]{0,30}?(?<![\d])(\d{3,5}(?:[ \-.]\d{2,5}){0,4
 
 @dataclass(frozen=True, slots=True)
 class _Shapes:
-    git: re.Pattern[str]
+    # The word lists as :class:`CueAlternation`: the same matches as ``re.compile(alternation
+    # (words))``, scanning only the terms whose literal is in the text (issue 30, perf24: the
+    # default words' alternation alone was ~0.1 ms of every stored value).
+    git: CueAlternation
     git_words: LiteralGate
-    docs: re.Pattern[str]
+    docs: CueAlternation
     defaults: frozenset[str]
     masked: re.Pattern[str]
-    hotline: re.Pattern[str]
+    hotline: CueAlternation
     hotline_words: LiteralGate
-    own_real: re.Pattern[str]
-    defaults_said: re.Pattern[str]
+    own_real: CueAlternation
+    defaults_said: CueAlternation
 
 
 @functools.cache
@@ -95,15 +98,15 @@ def _shapes() -> _Shapes:
 
     markers = "|".join(re.escape(str(m)) for m in raw["masked_markers"])
     return _Shapes(
-        git=re.compile(alternation(words("git_words"))),
+        git=CueAlternation(words("git_words")),
         git_words=LiteralGate(words("git_words")),
-        docs=re.compile(alternation(words("doc_words"))),
+        docs=CueAlternation(words("doc_words")),
         defaults=frozenset(words("default_logins")),
         masked=re.compile(rf"\[(?:{markers})\](?!:)"),
-        hotline=re.compile(alternation(words("hotline_words"))),
+        hotline=CueAlternation(words("hotline_words")),
         hotline_words=LiteralGate(words("hotline_words")),
-        own_real=re.compile(alternation(words("own_real"))),
-        defaults_said=re.compile(alternation(words("default_words"))),
+        own_real=CueAlternation(words("own_real")),
+        defaults_said=CueAlternation(words("default_words")),
     )
 
 

@@ -23,7 +23,7 @@ from typing import Final
 
 from mnemonic import Mnemonic
 
-from userlore.policy.cue_data import alternation
+from userlore.policy.cue_data import CueAlternation
 from userlore.policy.data_files import data_yaml
 from userlore.policy.detectors.common import _Hit
 from userlore.policy.findings import _SECRET
@@ -127,13 +127,14 @@ _CUE_REACH: Final = 60
 
 
 @functools.cache
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """The seed cues, the counts of words and the wallet words of ``data/seed_phrases.yaml``."""
+def _patterns() -> tuple[CueAlternation, CueAlternation, CueAlternation]:
+    """The seed cues, the counts of words and the wallet words of ``data/seed_phrases.yaml``
+    (each scanning only the terms whose literal is in the text: the same matches; perf24)."""
     raw = data_yaml("seed_phrases.yaml")
 
-    def words(section: str) -> re.Pattern[str]:
+    def words(section: str) -> CueAlternation:
         terms = {str(w).casefold() for ws in raw[section].values() for w in ws}
-        return re.compile(alternation(sorted(terms)))
+        return CueAlternation(sorted(terms))
 
     return words("cues"), words("counted"), words("wallets")
 

@@ -65,16 +65,30 @@ def _is_currency(word: str, languages: list[str], exact: bool = False) -> bool:
     if not plain.isascii() and _spelled_in_ascii(word) in _transliterated_currencies():
         return True  # "ᱴᱟᱠᱟ" spelled as "টাকা" is: "taka" (blindfix17b)
     stem = plain[: max(len(plain) - _INFLECTION, 3)]
+    loose = not exact and len(plain) > 3
     for language in languages:
-        for name in _currency_names(language):
-            if plain == name or (
-                not exact
-                and len(plain) > 3
-                and name.startswith(stem)
-                and abs(len(name) - len(plain)) <= 2
-            ):
+        if plain in _currency_names(language):
+            return True
+        if not loose:
+            continue
+        # A name that starts with the stem (three letters at least, since the word has four or
+        # more) shares its first three letters: only those names are tried (perf24).
+        for name in _names_by_head(language).get(plain[:_HEAD], ()):
+            if name.startswith(stem) and abs(len(name) - len(plain)) <= 2:
                 return True
     return False
+
+
+_HEAD: Final = 3
+
+
+@functools.cache
+def _names_by_head(language: str) -> dict[str, tuple[str, ...]]:
+    """:func:`_currency_names` of ``language`` by their first three letters."""
+    heads: dict[str, list[str]] = {}
+    for name in _currency_names(language):
+        heads.setdefault(name[:_HEAD], []).append(name)
+    return {head: tuple(names) for head, names in heads.items()}
 
 
 def _tender_names() -> Iterator[str]:
