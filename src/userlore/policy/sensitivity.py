@@ -314,7 +314,6 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits = drop_asked_prices(t, hits)  # "…950 € al mes, ¿está bien de precio?" (blind14)
     hits = drop_fiction_codes(t, hits)  # "write a story where … the code 3-7-1-9" (blind19)
     hits = drop_talked(t, hits)  # "why is passwort123 a bad password?" (blindfix23a)
-    hits = drop_talked(t, hits)  # "why is passwort123 a bad password?" (blindfix23a)
     if special:
         hits.extend(_special(t, lowered, words))
     return hits
