@@ -24,6 +24,7 @@ from collections.abc import Iterator
 
 from userlore.policy.cue_data import Cues, cues
 from userlore.policy.detectors.common import _Hit, is_year
+from userlore.policy.detectors.own_sums import group_figure, mask_compared, own_sums
 from userlore.policy.findings import _REGULATED
 from userlore.policy.first_person import first_person
 
@@ -243,11 +244,15 @@ def own_money(t: str) -> Iterator[_Hit]:
         if Price.fromstring(m.group(0)).amount is None:
             continue
         clause = _clause(t, m.start(), m.end())
-        if _others_money(clause, c):
+        if _others_money(clause, c) or _group_figure(t, m.start(), m.end()):
             continue
         own = (
             first_person().speaker.search(clause) is not None
-            and _MONEY_NOUNS.search(clause) is not None
+            and (
+                _MONEY_NOUNS.search(clause) is not None
+                # Money received: "my settlement", "mi pensión" (blindfix24c).
+                or own_sums().receipts.search(clause.casefold()) is not None
+            )
         ) or c.money_verb_of_self(clause.casefold())  # "me prête 15 000 €", "debe yo 800"
         if own or _personal(clause):
             seen.append(m.span())
@@ -256,7 +261,7 @@ def own_money(t: str) -> Iterator[_Hit]:
         if any(s <= m.start() < e for s, e in seen) or is_year(m.group(0)):
             continue
         clause = _clause(t, m.start(), m.end())
-        if _others_money(clause, c):
+        if _others_money(clause, c) or _group_figure(t, m.start(), m.end()):
             continue
         if counted(t, m.end(), c.counts):
             continue  # a count ("1 980 places", "23.000 Einwohner")
@@ -282,9 +287,22 @@ def _others_money(clause: str, c: Cues) -> bool:
     if _OWN_DEBT.search(clause) or _OWN_LOAN.search(clause):
         return False
     clause = _MINIMUM_DUE.sub(" ", clause)
+    # The user's amount compared with a group's is still the user's ("my gross is about the
+    # average, 3.900 €"; blindfix24c).
+    clause = mask_compared(clause)
     if _NOT_OWN.search(clause) is not None:
         return True
     return c.about_others(_IMPERSONAL.sub(" ", clause.casefold()))
+
+
+def _group_figure(t: str, lo: int, hi: int) -> bool:
+    """The sentence around ``t[lo:hi]`` states a group's figure and names no speaker
+    ("Durchschnittsgehalt Pflegekraft … laut Statistik bei ca. 3.900 €"; blindfix24c): the
+    whole sentence, as the clause's 60 characters may leave its subject out."""
+    from userlore.policy.detectors.every_amount import sentence_bounds
+
+    lo, hi = sentence_bounds(t, lo, hi)
+    return group_figure(t[lo:hi], first_person().speaker)
 
 
 # The minimum payment of the user's own bill is no public minimum ("a fatura do Nubank tá em
