@@ -24,7 +24,12 @@ from collections.abc import Iterator
 
 from userlore.policy.cue_data import Cues, cues
 from userlore.policy.detectors.common import _Hit, is_year
-from userlore.policy.detectors.own_sums import group_figure, mask_compared, own_sums
+from userlore.policy.detectors.own_sums import (
+    before_conjunction,
+    group_figure,
+    mask_compared,
+    own_sums,
+)
 from userlore.policy.findings import _REGULATED
 from userlore.policy.first_person import first_person
 
@@ -244,7 +249,8 @@ def own_money(t: str) -> Iterator[_Hit]:
         if Price.fromstring(m.group(0)).amount is None:
             continue
         clause = _clause(t, m.start(), m.end())
-        if _others_money(clause, c) or _group_figure(t, m.start(), m.end()):
+        mine = _others_clause(t, m.start(), m.end())
+        if _others_money(mine, c) or _group_figure(t, m.start(), m.end()):
             continue
         own = (
             first_person().speaker.search(clause) is not None
@@ -315,10 +321,23 @@ _MINIMUM_DUE = re.compile(
 
 def _clause(t: str, lo: int, hi: int) -> str:
     """The clause around ``t[lo:hi]`` (up to 60 characters before and 30 after)."""
+    start, end = _clause_span(t, lo, hi)
+    return t[start:end]
+
+
+def _clause_span(t: str, lo: int, hi: int) -> tuple[int, int]:
+    """The bounds of :func:`_clause`."""
     start = lo
     while start > 0 and not _CLAUSE.match(t, start - 1) and lo - start < 60:
         start -= 1
     end = hi
     while end < len(t) and not _CLAUSE.match(t, end) and end - hi < 30:
         end += 1
-    return t[start:end]
+    return start, end
+
+
+def _others_clause(t: str, lo: int, hi: int) -> str:
+    """The clause around ``t[lo:hi]`` up to a conjunction after it, for whose money it is:
+    "Ganho 1.100 euros e o meu quarto custa 450" prices the room, not the pay (blindfix24c)."""
+    start, end = _clause_span(t, lo, hi)
+    return before_conjunction(t[start:end], hi - start)

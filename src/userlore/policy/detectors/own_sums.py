@@ -16,7 +16,7 @@ from typing import Any
 from userlore.policy.cue_data import alternation, flat
 from userlore.policy.data_files import data_yaml
 
-__all__ = ["OwnSums", "group_figure", "mask_compared", "own_sums"]
+__all__ = ["OwnSums", "before_conjunction", "group_figure", "mask_compared", "own_sums"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,10 +34,14 @@ class OwnSums:
     priced: re.Pattern[str]
     """A number priced by a verb before it, or (Japanese) after it: group 1 or group 2."""
     each_before_number: re.Pattern[str]
+    unit_prices: re.Pattern[str]
+    """A thing's price each ("à 14 €", "zu je 1,50"): a shop's sum before a result."""
+    conjunctions: re.Pattern[str]
+    """A word that joins two clauses ("and", "e", "und", "けど")."""
     """A first-person word that is another language's "each" before a number ("zu je 1,50")."""
 
 
-_NUMBER = r"\d{1,3}(?:[.,]\d{3})+|\d{2,6}"
+_NUMBER = r"\d{1,3}(?:[.,]\d{3})+|\d{1,6}"
 
 
 @functools.cache
@@ -56,6 +60,9 @@ def own_sums() -> OwnSums:
             r"(?![\d]|[.,]\d|\s?%|[^\W\d_])"
             rf"|(?<![\d.,])({_NUMBER}|\d{{1,4}}万\d{{0,4}})円?(?={after})"
         ),
+        # Fragments that end in a digit: no word boundary after them.
+        unit_prices=re.compile("|".join(rf"(?<![^\W_])(?:{f})" for f in flat(raw["unit_prices"]))),
+        conjunctions=re.compile(alternation([str(w).casefold() for w in raw["conjunctions"]])),
         each_before_number=re.compile(
             rf"(?i)(?<![^\W\d_])(?:{alternation(flat({'x': raw['each_before_number']}))})(?=\s*\d)"
         ),
@@ -72,6 +79,13 @@ def mask_compared(clause: str) -> str:
     for s, e in reversed(spans):
         clause = clause[:s] + " " * (e - s) + clause[e:]
     return clause
+
+
+def before_conjunction(clause: str, at: int) -> str:
+    """``clause`` up to the first conjunction after ``at`` (what the next clause says of its
+    own thing is no owner of the amount at ``at``)."""
+    m = own_sums().conjunctions.search(clause.casefold(), at)
+    return clause if m is None or len(clause.casefold()) != len(clause) else clause[: m.start()]
 
 
 def group_figure(sentence: str, speaker: re.Pattern[str]) -> bool:

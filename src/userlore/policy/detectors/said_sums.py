@@ -70,6 +70,8 @@ def result_amounts(t: str, lowered: str) -> Iterator[_Hit]:
         before = sentence_bounds(t, lo - 1, lo - 1)[0] if lo > 0 else lo
         if not (_users(t, lo, hi) or _users(t, before, lo)):
             continue
+        if own_sums().unit_prices.search(lowered, lo, word.start()) and not _personal(t[lo:hi]):
+            continue  # "Deux menus à 14 €, ça fait 28 €": a shop's sum
         # Whose the total is, its sum says: the sentence before the result's part ("…, which
         # they say works out to": the speaker of the result is no owner).
         p_lo = part_bounds(t, word.start(), word.end())[0]
