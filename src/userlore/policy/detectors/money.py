@@ -29,6 +29,7 @@ from userlore.policy.detectors.own_sums import (
     group_figure,
     mask_compared,
     own_sums,
+    sentence_around,
 )
 from userlore.policy.findings import _REGULATED
 from userlore.policy.first_person import first_person
@@ -305,10 +306,7 @@ def _group_figure(t: str, lo: int, hi: int) -> bool:
     """The sentence around ``t[lo:hi]`` states a group's figure and names no speaker
     ("Durchschnittsgehalt Pflegekraft … laut Statistik bei ca. 3.900 €"; blindfix24c): the
     whole sentence, as the clause's 60 characters may leave its subject out."""
-    from userlore.policy.detectors.every_amount import sentence_bounds
-
-    lo, hi = sentence_bounds(t, lo, hi)
-    return group_figure(t[lo:hi], first_person().speaker)
+    return group_figure(sentence_around(t, lo, hi), first_person().speaker)
 
 
 # The minimum payment of the user's own bill is no public minimum ("a fatura do Nubank tá em

@@ -8,6 +8,7 @@ imports it); :mod:`.said_sums` reads the two forms that take further amounts of 
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from dataclasses import dataclass
@@ -16,7 +17,14 @@ from typing import Any
 from userlore.policy.cue_data import alternation, flat
 from userlore.policy.data_files import data_yaml
 
-__all__ = ["OwnSums", "before_conjunction", "group_figure", "mask_compared", "own_sums"]
+__all__ = [
+    "OwnSums",
+    "before_conjunction",
+    "group_figure",
+    "mask_compared",
+    "own_sums",
+    "sentence_around",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +94,26 @@ def before_conjunction(clause: str, at: int) -> str:
     own thing is no owner of the amount at ``at``)."""
     m = own_sums().conjunctions.search(clause.casefold(), at)
     return clause if m is None or len(clause.casefold()) != len(clause) else clause[: m.start()]
+
+
+# A sentence's end: a period only before a capital or the text's end ("bei ca. 3.900 €").
+_END = re.compile(r"[!?。！？\n]|\.(?=\s+[^\W\d_](?<![a-zß-ÿ])|\s*$)")
+
+
+@functools.lru_cache(maxsize=64)
+def _ends(t: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Where ``t``'s sentence ends start and end, scanned once a text (each amount asks)."""
+    found = [m.span() for m in _END.finditer(t)]
+    return tuple(a for a, _ in found), tuple(b for _, b in found)
+
+
+def sentence_around(t: str, lo: int, hi: int) -> str:
+    """The sentence of ``t`` that holds ``t[lo:hi]`` (an abbreviation's period ends none)."""
+    # The whole text, not up to ``lo``: whether a period ends a sentence depends on what follows.
+    starts, ends = _ends(t)
+    before = bisect.bisect_right(ends, lo)
+    after = bisect.bisect_left(starts, hi)
+    return t[ends[before - 1] if before else 0 : starts[after] if after < len(starts) else len(t)]
 
 
 def group_figure(sentence: str, speaker: re.Pattern[str]) -> bool:
