@@ -32,7 +32,6 @@ HELD_OUT_SETS = ("blindfix17b_words.jsonl", "blindfix17b_words2.jsonl")
 KNOWN: dict[str, str] = {
     "bf17b-paid-ja-money-003": "このカメラ: 'カメラ' is a price's word to the others' test",
     "bf17b-paid2-de-money-002": "'die Couch hat mich … gekostet': no 'my', as a padlock's price",
-    "bf17b-paid2-pt-money-003": "'ela vaza' (the machine leaks): 'ela' reads as someone else",
     "bf17b-benefits-en-money-001": "'covers 90': two digits beside no payment word",
     "bf17b-benefits-es-money-003": "'me han subido … a 658': no first-person word the rule reads",
     "bf17b-benefits-ja-benign-001": "児童手当は…月1万円: a public rate read as the user's (main)",

@@ -20,7 +20,6 @@ from userlore.policy.sensitivity import redact
 SETS = ("blindfix19d_money_nouns.jsonl", "blindfix19d_money_nouns2.jsonl")
 
 KNOWN: dict[str, str] = {
-    "bf19d-nouns-zh-money-004": "'我们家总共花了 21 万': a spending verb, not a pay word",
     "bf19d-nouns-pt-money-004": "'9 mil parados no PIS': 'pis' is French 'udder'/'worse' too",
     "bf19d-nouns-pt-money-005": "'paguei R$ …': the first person said by the verb's ending",
     "bf19d-nouns2-zh-money-002": "'帮同事垫付了 … 提醒他还': '他' reads as someone else's money",

@@ -51,8 +51,6 @@ KNOWN = {
     "corrections2-de-benign-001": "'Gleis 7, nein, Gleis 9' is read as Nynorsk (quote_language)",
     "corrections2-ja-secret-001": "a safe's dial numbers after 金庫の番号: the floor finds the "
     "first value nowhere, so there is nothing to correct",
-    "implied_balance-zh-benign-002": "全国人均 (per head, nationwide) is no others' cue of the "
-    "gate's own-money check",
     "implied_balance2-en-benign-002": "'average US student loan balance': the average is two "
     "words before the balance's noun, farther than financial's statistic test reads",
     "prefixed_ids2-ha-benign-001": _UNCOVERED_SUM,

@@ -25,9 +25,9 @@ SECOND = [
     r for r in data_sets.rows("money_special_second13.jsonl") if r["family"] in _MONEY_FAMILIES
 ]
 FAMILIES = sorted({str(c["family"]) for c in CASES})
-# "mi pensión son 980 € y 300 se los doy a mi hijo": the pension itself is not read (``money``
-# clears a clause naming "mi hijo", and has no "pensión"), so no share of it is: another class.
-KNOWN: dict[str, set[str]] = {"amount_share": {"money-amount_share-es-004"}}
+# "mi pensión son 980 € y 300 se los doy a mi hijo" is read since blindfix24c (a pension is
+# money received; "mi hijo" after "y" no longer clears the pension's clause).
+KNOWN: dict[str, set[str]] = {}
 
 
 @pytest.mark.parametrize("family", FAMILIES)

@@ -44,12 +44,14 @@ from userlore.policy.detectors.fiction_codes import fiction_request
 from userlore.policy.detectors.market_prices import market_price_question
 from userlore.policy.detectors.money import _amount as _priced
 from userlore.policy.detectors.org_topics import org_topic
+from userlore.policy.detectors.own_sums import group_figure
 from userlore.policy.detectors.password_talk import blank_talked
 from userlore.policy.detectors.passwords import pins_a_package
 from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.special_lang import about_someone_else_or_topic, special_cues
 from userlore.policy.detectors.uncovered_currencies import _tender_word
 from userlore.policy.filter import RejectionReason
+from userlore.policy.first_person import first_person
 from userlore.policy.govern import Assessment, assess_text
 from userlore.policy.known_words import read_by_its_words
 from userlore.policy.language import (
@@ -147,6 +149,8 @@ def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> Quo
         lowered = sentence.casefold()
         # A market price asked about is no one's money ("a normal rent … like £1,100?"): blind14.
         cleared = cues.about_others(lowered) or market_price_question(lowered) or story
+        # A group's figure, no one's own ("le salaire médian est d'environ 2 100 €"; blindfix24c).
+        cleared = cleared or group_figure(sentence, first_person().speaker)
         if cues.own_money(lowered) and _amount(sentence, cues.counts) and not cleared:
             return QuoteVerdict(RejectionReason.QUOTE_MONEY, "financial")
         found = sorted(special_cues(sentence) - consented)

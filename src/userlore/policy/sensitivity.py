@@ -104,6 +104,7 @@ from userlore.policy.detectors.public_material import mask_public_material
 from userlore.policy.detectors.registry import registry_ids
 from userlore.policy.detectors.romanised_codes import romanised_codes
 from userlore.policy.detectors.said_digits import said_digits
+from userlore.policy.detectors.said_sums import priced_amounts, result_amounts
 from userlore.policy.detectors.said_values import drop_connectives, said_values
 from userlore.policy.detectors.secret_forms import secret_forms
 from userlore.policy.detectors.special import _special
@@ -286,6 +287,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(asset_holdings(t, lowered, hits))  # coins and shares held, and their worth
     if digit:  # paid the minimum wage, and its figures (blind14)
         hits.extend(minimum_wage(t, lowered, hits))
+    hits.extend(result_amounts(t, lowered))  # "…, which works out to $38,770" (blindfix24c)
     hits.extend(every_amount(t, hits))  # the sentence's further amounts
     hits.extend(amount_shares(t, lowered, hits))  # a share of it, said as a bare number
     hits.extend(listed_amounts(t, lowered, hits))  # "… 60 balles à X et 40 à Y" (blindfix20a)
@@ -294,6 +296,7 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(given_to_user(t, lowered, hits))  # "grandma left me $23,500" (blindfix20a)
     if cjk:  # "余额宝里有4.7w", "退了我八百多" (blind15)
         hits.extend(approx_amounts(t, hits))
+    hits.extend(priced_amounts(t, lowered, hits))  # "… e o quarto custa 550" (blindfix24c)
     # Secrets in forms no rule above reads: recovery words, keypad codes, pasted keys.
     hits.extend(secret_forms(t, lowered, hits))
     hits.extend(described_parts(t, lowered, hits))  # "… mit drei Ausrufezeichen am Ende" (blind14)

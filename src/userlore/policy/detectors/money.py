@@ -24,6 +24,13 @@ from collections.abc import Iterator
 
 from userlore.policy.cue_data import Cues, cues
 from userlore.policy.detectors.common import _Hit, is_year
+from userlore.policy.detectors.own_sums import (
+    before_conjunction,
+    group_figure,
+    mask_compared,
+    own_sums,
+    sentence_around,
+)
 from userlore.policy.findings import _REGULATED
 from userlore.policy.first_person import first_person
 
@@ -243,11 +250,16 @@ def own_money(t: str) -> Iterator[_Hit]:
         if Price.fromstring(m.group(0)).amount is None:
             continue
         clause = _clause(t, m.start(), m.end())
-        if _others_money(clause, c):
+        mine = _others_clause(t, m.start(), m.end())
+        if _others_money(mine, c) or _group_figure(t, m.start(), m.end()):
             continue
         own = (
             first_person().speaker.search(clause) is not None
-            and _MONEY_NOUNS.search(clause) is not None
+            and (
+                _MONEY_NOUNS.search(clause) is not None
+                # Money received: "my settlement", "mi pensión" (blindfix24c).
+                or own_sums().receipts.search(clause.casefold()) is not None
+            )
         ) or c.money_verb_of_self(clause.casefold())  # "me prête 15 000 €", "debe yo 800"
         if own or _personal(clause):
             seen.append(m.span())
@@ -256,7 +268,7 @@ def own_money(t: str) -> Iterator[_Hit]:
         if any(s <= m.start() < e for s, e in seen) or is_year(m.group(0)):
             continue
         clause = _clause(t, m.start(), m.end())
-        if _others_money(clause, c):
+        if _others_money(clause, c) or _group_figure(t, m.start(), m.end()):
             continue
         if counted(t, m.end(), c.counts):
             continue  # a count ("1 980 places", "23.000 Einwohner")
@@ -282,9 +294,19 @@ def _others_money(clause: str, c: Cues) -> bool:
     if _OWN_DEBT.search(clause) or _OWN_LOAN.search(clause):
         return False
     clause = _MINIMUM_DUE.sub(" ", clause)
+    # The user's amount compared with a group's is still the user's ("my gross is about the
+    # average, 3.900 €"; blindfix24c).
+    clause = mask_compared(clause)
     if _NOT_OWN.search(clause) is not None:
         return True
     return c.about_others(_IMPERSONAL.sub(" ", clause.casefold()))
+
+
+def _group_figure(t: str, lo: int, hi: int) -> bool:
+    """The sentence around ``t[lo:hi]`` states a group's figure and names no speaker
+    ("Durchschnittsgehalt Pflegekraft … laut Statistik bei ca. 3.900 €"; blindfix24c): the
+    whole sentence, as the clause's 60 characters may leave its subject out."""
+    return group_figure(sentence_around(t, lo, hi), first_person().speaker)
 
 
 # The minimum payment of the user's own bill is no public minimum ("a fatura do Nubank tá em
@@ -297,10 +319,23 @@ _MINIMUM_DUE = re.compile(
 
 def _clause(t: str, lo: int, hi: int) -> str:
     """The clause around ``t[lo:hi]`` (up to 60 characters before and 30 after)."""
+    start, end = _clause_span(t, lo, hi)
+    return t[start:end]
+
+
+def _clause_span(t: str, lo: int, hi: int) -> tuple[int, int]:
+    """The bounds of :func:`_clause`."""
     start = lo
     while start > 0 and not _CLAUSE.match(t, start - 1) and lo - start < 60:
         start -= 1
     end = hi
     while end < len(t) and not _CLAUSE.match(t, end) and end - hi < 30:
         end += 1
-    return t[start:end]
+    return start, end
+
+
+def _others_clause(t: str, lo: int, hi: int) -> str:
+    """The clause around ``t[lo:hi]`` up to a conjunction after it, for whose money it is:
+    "Ganho 1.100 euros e o meu quarto custa 450" prices the room, not the pay (blindfix24c)."""
+    start, end = _clause_span(t, lo, hi)
+    return before_conjunction(t[start:end], hi - start)

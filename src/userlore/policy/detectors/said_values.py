@@ -35,6 +35,7 @@ from userlore.policy.detectors.money import (
     _others_money,
     _personal,
 )
+from userlore.policy.detectors.own_sums import own_sums
 from userlore.policy.findings import _REGULATED, _SECRET
 from userlore.policy.first_person import first_person
 from userlore.policy.literal_gate import GatedPattern, LiteralGate
@@ -371,6 +372,7 @@ _GERMAN_NUMBER = re.compile(
     r"|million|millionen)+"
 )
 _WORD_BEFORE = re.compile(r"([^\W\d_]+)[\s-]*$")
+_JOINERS = frozenset({"and", "y", "e", "et"})
 
 
 @functools.cache
@@ -400,6 +402,12 @@ def _amount_start(t: str, lowered: str, unit_start: int) -> int | None:
             start = offset + m.start(1)
             end = m.start(1)
             continue
+        if start is not None and word in _JOINERS:
+            # "a hundred and twenty K": the joiner inside a number said in words (blindfix24c)
+            before = _WORD_BEFORE.search(head, 0, m.start(1))
+            if before is not None and before.group(1) in words:
+                end = m.start(1)
+                continue
         break
     return start
 
@@ -465,6 +473,8 @@ def money_words(t: str, lowered: str) -> Iterator[_Hit]:
         first = first_person().speaker.search(clause) is not None
         first = first or d.first_verbs.search(clause.casefold()) is not None
         context = d.context.search(clause.casefold()) is not None
+        # Money received counts as a context ("my severance … forty-two grand"; blindfix24c).
+        context = context or own_sums().receipts.search(clause.casefold()) is not None
         cjk_context = context and _CJK_CHAR.search(clause) is not None
         if (
             (first and (context or _MONEY_NOUNS.search(clause)))
