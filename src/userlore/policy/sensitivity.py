@@ -374,6 +374,14 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
     # Money in words or beside an amount (blindfix8b), the clause after a credential acronym
     # (blindfix9c), a code said as a list of words (blind11): only where the rules above named
     # nothing.
+    # An id and its check part in any language (blind14): it replaces the bare run it holds,
+    # which the id-shaped runs above may have read alone ("1 85 03 31 555 123 clau 48": blind24).
+    keyed = [
+        k
+        for k in keyed_ids(unmasked)
+        if all(k[2] <= u[2] and u[3] <= k[3] for u in uncovered if u[2] < k[3] and k[2] < u[3])
+    ]
+    uncovered = [u for u in uncovered if not any(k[2] <= u[2] and u[3] <= k[3] for k in keyed)]
     uncovered += [
         h
         for h in [
@@ -381,7 +389,7 @@ def classify(text: str, *, special: bool = True) -> SensitivityReport:
             *uncovered_cued(unmasked),
             *code_lists(unmasked),
             *code_sounds(unmasked),  # blind14: a code in number words CLDR does not spell
-            *keyed_ids(unmasked),  # blind14: an id and its check part in any language
+            *keyed,
             # blind15: "M25 000", "E4 500": a lettered sign glued on. Every match of its gate
             # holds a ``\d``, has_decimal's own test: no decimal digit, no match (perf24).
             *(glued_signs(unmasked) if has_decimal(unmasked) else ()),
