@@ -42,11 +42,11 @@ class OwnSums:
     priced: re.Pattern[str]
     """A number priced by a verb before it, or (Japanese) after it: group 1 or group 2."""
     each_before_number: re.Pattern[str]
+    """A first-person word that is another language's "each" before a number ("zu je 1,50")."""
     unit_prices: re.Pattern[str]
     """A thing's price each ("à 14 €", "zu je 1,50"): a shop's sum before a result."""
     conjunctions: re.Pattern[str]
     """A word that joins two clauses ("and", "e", "und", "けど")."""
-    """A first-person word that is another language's "each" before a number ("zu je 1,50")."""
 
 
 _NUMBER = r"\d{1,3}(?:[.,]\d{3})+|\d{1,6}"
