@@ -287,7 +287,8 @@ def _detect(t: str, special: bool = True) -> list[_Hit]:
     hits.extend(asset_holdings(t, lowered, hits))  # coins and shares held, and their worth
     if digit:  # paid the minimum wage, and its figures (blind14)
         hits.extend(minimum_wage(t, lowered, hits))
-    hits.extend(result_amounts(t, lowered))  # "…, which works out to $38,770" (blindfix24c)
+    if digit:  # "…, which works out to $38,770" (blindfix24c); every amount it reads holds a \d
+        hits.extend(result_amounts(t, lowered))
     hits.extend(every_amount(t, hits))  # the sentence's further amounts
     hits.extend(amount_shares(t, lowered, hits))  # a share of it, said as a bare number
     hits.extend(listed_amounts(t, lowered, hits))  # "… 60 balles à X et 40 à Y" (blindfix20a)

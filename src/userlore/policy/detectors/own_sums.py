@@ -16,6 +16,7 @@ from typing import Any
 
 from userlore.policy.cue_data import alternation, flat
 from userlore.policy.data_files import data_yaml
+from userlore.policy.literal_gate import GatedPattern
 
 __all__ = [
     "OwnSums",
@@ -33,8 +34,9 @@ class OwnSums:
 
     receipts: re.Pattern[str]
     """Money the user receives ("settlement", "Abfindung", "pensión", "退職金")."""
-    results: re.Pattern[str]
-    """A result after the sum it totals ("works out to", "das macht", "合计")."""
+    results: GatedPattern
+    """A result after the sum it totals ("works out to", "das macht", "合计"); asked only where
+    one of its literals stands (a long alternation, asked of every text with a digit)."""
     compared: re.Pattern[str]
     """The user's amount set beside a group's ("about the average", "平均より")."""
     statistics: re.Pattern[str]
@@ -60,7 +62,7 @@ def own_sums() -> OwnSums:
     after = "|".join(re.escape(str(w)) for w in raw["priced_after"])
     return OwnSums(
         receipts=re.compile(alternation(flat(raw["receipts"]))),
-        results=re.compile(alternation(flat(raw["results"]), escape=False)),
+        results=GatedPattern(re.compile(alternation(flat(raw["results"]), escape=False))),
         compared=re.compile(alternation(flat(raw["compared"]), escape=False)),
         statistics=re.compile(alternation(flat(raw["statistics"]))),
         priced=re.compile(
