@@ -147,12 +147,18 @@ def _verdict(text: str, consented: frozenset[str], quote_uncovered: bool) -> Quo
     # A program's lines state nobody's money or health (``policy.machine_lines``): read as blank.
     for sentence in sentences(_prose(text)):
         lowered = sentence.casefold()
-        # A market price asked about is no one's money ("a normal rent … like £1,100?"): blind14.
-        cleared = cues.about_others(lowered) or market_price_question(lowered) or story
-        # A group's figure, no one's own ("le salaire médian est d'environ 2 100 €"; blindfix24c).
-        cleared = cleared or group_figure(sentence, first_person().speaker)
-        if cues.own_money(lowered) and _amount(sentence, cues.counts) and not cleared:
-            return QuoteVerdict(RejectionReason.QUOTE_MONEY, "financial")
+        if cues.own_money(lowered) and _amount(sentence, cues.counts):
+            # Cleared, asked only of a sentence with money: a market price asked about is no
+            # one's money ("a normal rent … like £1,100?"): blind14; nor is a group's figure
+            # ("le salaire médian est d'environ 2 100 €"): blindfix24c.
+            cleared = (
+                cues.about_others(lowered)
+                or market_price_question(lowered)
+                or story
+                or group_figure(sentence, first_person().speaker)
+            )
+            if not cleared:
+                return QuoteVerdict(RejectionReason.QUOTE_MONEY, "financial")
         found = sorted(special_cues(sentence) - consented)
         if found and not about_someone_else_or_topic(sentence) and not org_topic(sentence, found):
             return QuoteVerdict(RejectionReason.QUOTE_SPECIAL, found[0])
