@@ -43,15 +43,14 @@ if _langid_cache is not None:
 # PostgreSQL, so a starved core only slows them. ``USERLORE_TEST_SHARD`` (``main`` or
 # ``beside``) picks a session's share; unset, pytest runs every test. The shard ended the command
 # (a quiet newcomer run: main share done at ~700 s, suites 725 s, shard 786 s), so two such
-# files of ~35 s of CPU, the one-pass comparison and the floor's cost test, run in the main one.
+# files of ~35 s of CPU, the one-pass comparison and the floor's cost test, run in the main one;
+# it ended it again (805 s, 789 s, 870 s), so three more of ~41 s (the batch floor, the cue
+# alternations and the layering check) moved there too.
 BESIDE_SHARD: tuple[str, ...] = (
     "unit/test_*classes*.py",
     "unit/test_blind*.py",
     "unit/test_special*.py",
     "unit/test_key_shapes.py",
-    "unit/test_batch_floor.py",
-    "unit/test_layering.py",
-    "unit/test_cue_alternation.py",
     "unit/test_sensitivity*.py",
     "unit/test_said*.py",
     "unit/test_value_parts.py",
